@@ -1,0 +1,855 @@
+"""Find, load, check and cache catalogs.
+
+Catalogs live in folders: ``<root>/<system>/system.yaml`` defines a game system and every other
+``<root>/<system>/*.yaml`` file is a faction of it. Roots are searched in this order, later ones
+adding factions (or replacing one with the same id):
+
+1. the catalogs bundled with armybuilder;
+2. the user's catalog folder (``armybuilder catalogs --paths`` prints it);
+3. folders named in the ``ARMYBUILDER_CATALOGS`` environment variable (``os.pathsep``-separated);
+4. folders passed explicitly (``--catalogs DIR`` on the command line).
+
+Files are parsed with the safe YAML loader, validated by the pydantic models and checked for
+consistency (unknown ids, duplicates). A validated file is cached as JSON keyed by its path, size
+and modification time, so a second start does not parse unchanged YAML again. Problems are
+reported with file, line and column, found by re-reading the file with the round-trip loader
+only when something is wrong.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from pydantic import TypeAdapter, ValidationError
+
+from . import __version__
+from .errors import CatalogError, Problem, UnknownFactionError, UnknownSystemError
+from .model.catalog import (
+    CatalogFile,
+    Category,
+    Constraint,
+    CostType,
+    Entry,
+    EntryLink,
+    ExperienceLevel,
+    FactionFile,
+    ForceEntry,
+    Group,
+    Modifier,
+    ProfileType,
+    Rule,
+    SystemFile,
+)
+from .paths import bundled_dir, user_cache_dir, user_catalog_dir
+from .yamlio import load_round_trip, load_safe, locate, read_text
+
+if TYPE_CHECKING:
+    from .rules.plugin import SystemRules
+
+_ADAPTER: TypeAdapter[SystemFile | FactionFile] = TypeAdapter(CatalogFile)
+_DISCRIMINATOR_TAGS = {"entry", "link", "system", "catalog"}
+_CACHE_FORMAT = f"{__version__}-2"
+
+
+# --------------------------------------------------------------------------- file loading
+
+
+@dataclass(frozen=True)
+class LoadedFile:
+    """A catalog file that parsed and validated."""
+
+    path: Path
+    model: SystemFile | FactionFile
+
+
+def _clean_loc(doc: Any, loc: Sequence[str | int]) -> list[str | int]:
+    """Drop pydantic's discriminator tags from an error location."""
+    out: list[str | int] = []
+    node = doc
+    for step in loc:
+        if (
+            isinstance(step, str)
+            and step in _DISCRIMINATOR_TAGS
+            and not (isinstance(node, dict) and step in node)
+        ):
+            continue
+        out.append(step)
+        if isinstance(node, dict) and not isinstance(step, int):
+            node = node.get(step)
+        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+            node = node[step]
+        else:
+            node = None
+    return out
+
+
+def _describe(error: Any, loc: Sequence[str | int]) -> str:
+    """A plain-words explanation of one pydantic error."""
+    kind = error["type"]
+    where = ".".join(str(s) for s in loc) or "the file"
+    last = loc[-1] if loc else None
+    if kind == "extra_forbidden":
+        return f"unknown key {last!r} (check its spelling; see docs/catalog-format.md)"
+    if kind == "missing":
+        return f"missing required key {last!r}"
+    if kind == "string_pattern_mismatch":
+        return (
+            f"{where}: {error['input']!r} is not a valid id (use lowercase letters, digits "
+            "and hyphens, e.g. 'auto-rifle')"
+        )
+    if kind in {"union_tag_invalid", "union_tag_not_found"}:
+        return "kind must be 'system' (a game system file) or 'catalog' (a faction file)"
+    msg = str(error["msg"])
+    value = error.get("input")
+    shown = "" if isinstance(value, dict | list) else f" (got {value!r})"
+    return f"{where}: {msg[0].lower() + msg[1:]}{shown}"
+
+
+def _positioned(
+    path: Path, text: str, items: Sequence[tuple[Sequence[str | int], str, str]]
+) -> list[Problem]:
+    """Attach line and column to (loc, message, code) items by re-reading with positions."""
+    try:
+        doc = load_round_trip(text, str(path))
+    except CatalogError:
+        doc = None
+    except Exception:  # positions are a courtesy; never fail while reporting
+        doc = None
+    problems = []
+    for loc, message, code in items:
+        line, col = locate(doc, loc) if doc is not None else (None, None)
+        problems.append(Problem(str(path), message, line, col, code))
+    return problems
+
+
+def _cache_file(path: Path) -> Path | None:
+    if os.environ.get("ARMYBUILDER_NO_CACHE"):
+        return None
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    key = f"{_CACHE_FORMAT}|{path.resolve()}|{st.st_size}|{st.st_mtime_ns}"
+    digest = hashlib.sha256(key.encode()).hexdigest()[:32]
+    return user_cache_dir() / "catalogs" / f"{digest}.json"
+
+
+def load_catalog_file(path: Path, use_cache: bool = True) -> LoadedFile:
+    """Parse and validate one catalog file (raises :class:`CatalogError`)."""
+    cache = _cache_file(path) if use_cache else None
+    if cache is not None and cache.is_file():
+        try:
+            model = _ADAPTER.validate_json(cache.read_bytes())
+            return LoadedFile(path, model)
+        except (ValidationError, OSError, ValueError):
+            pass  # stale or corrupt cache: parse again
+    try:
+        text = read_text(path)
+        data = load_safe(text, str(path))
+    except CatalogError:
+        raise
+    except Exception as exc:
+        from .errors import InputError
+
+        if isinstance(exc, InputError):
+            raise CatalogError(exc.problems) from None
+        raise
+    if not isinstance(data, dict):
+        raise CatalogError.single(
+            path, "a catalog file must be a mapping with `kind: system` or `kind: catalog`", 1, 1
+        )
+    try:
+        model = _ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        items = []
+        for err in exc.errors():
+            loc = _clean_loc(data, err["loc"])
+            items.append((loc, _describe(err, loc), "catalog-invalid"))
+        raise CatalogError(_positioned(path, text, items)) from None
+    if cache is not None:
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(_ADAPTER.dump_json(model).decode(), encoding="utf-8")
+            os.replace(tmp, cache)
+        except OSError:
+            pass  # a read-only cache folder only costs speed
+    return LoadedFile(path, model)
+
+
+# --------------------------------------------------------------------------- resolved index
+
+
+@dataclass(frozen=True)
+class Child:
+    """A possible child of an entry (or of the roster): the entry, merged with its link."""
+
+    entry: Entry
+    group: Group | None = None
+    link: EntryLink | None = None
+
+
+def _merge_link(target: Entry, link: EntryLink) -> Entry:
+    update: dict[str, Any] = {}
+    if link.name is not None:
+        update["name"] = link.name
+    if link.hidden is not None:
+        update["hidden"] = link.hidden
+    if link.costs is not None:
+        update["costs"] = {**target.costs, **link.costs}
+    if link.categories is not None:
+        update["categories"] = list(link.categories)
+    if link.constraints:
+        update["constraints"] = [*target.constraints, *link.constraints]
+    if link.modifiers:
+        update["modifiers"] = [*target.modifiers, *link.modifiers]
+    return target.model_copy(update=update) if update else target
+
+
+def _walk_groups(groups: Iterable[Group]) -> Iterator[Group]:
+    for g in groups:
+        yield g
+        yield from _walk_groups(g.groups)
+
+
+class CatalogIndex:
+    """A game system together with one faction: everything a roster of that faction can use.
+
+    Ids are looked up here: entries (shared and nested), categories, groups, cost types,
+    profile types, rules and experience levels.
+    """
+
+    def __init__(self, system: GameSystem, faction: Faction) -> None:
+        self.system = system
+        self.faction = faction
+        sf, ff = system.model, faction.model
+        self.cost_types: dict[str, CostType] = {c.id: c for c in sf.cost_types}
+        self.profile_types: dict[str, ProfileType] = {p.id: p for p in sf.profile_types}
+        self.categories: dict[str, Category] = {c.id: c for c in [*sf.categories, *ff.categories]}
+        self.rules: dict[str, Rule] = {r.id: r for r in [*sf.rules, *ff.rules]}
+        self.forces: dict[str, ForceEntry] = {f.id: f for f in sf.forces}
+        self.experience: dict[str, ExperienceLevel] = {e.id: e for e in sf.experience}
+        self.shared: dict[str, Entry] = {e.id: e for e in [*sf.shared_entries, *ff.shared_entries]}
+        self.entries: dict[str, Entry] = {}
+        self.groups: dict[str, Group] = {}
+        for e in self._defined_entries():
+            self.entries.setdefault(e.id, e)
+            for g in _walk_groups(e.groups):
+                self.groups.setdefault(g.id, g)
+        self._children: dict[int, list[Child]] = {}
+        self.roots: list[Child] = [self._resolve(c, None) for c in [*sf.entries, *ff.entries]]
+        self._root_ids: dict[str, Child] = {c.entry.id: c for c in self.roots}
+
+    def _defined_entries(self) -> Iterator[Entry]:
+        sf, ff = self.system.model, self.faction.model
+
+        def walk(items: Iterable[Entry | EntryLink]) -> Iterator[Entry]:
+            for item in items:
+                if isinstance(item, Entry):
+                    yield item
+                    yield from walk(item.entries)
+                    for g in _walk_groups(item.groups):
+                        yield from walk(g.entries)
+
+        yield from walk([*sf.shared_entries, *ff.shared_entries, *sf.entries, *ff.entries])
+
+    def _resolve(self, item: Entry | EntryLink, group: Group | None) -> Child:
+        if isinstance(item, EntryLink):
+            target = self.shared.get(item.link)
+            if target is None:
+                raise KeyError(item.link)
+            return Child(_merge_link(target, item), group, item)
+        return Child(item, group, None)
+
+    def children(self, entry: Entry | None) -> list[Child]:
+        """The possible children of ``entry`` (the roster's top level for ``None``)."""
+        if entry is None:
+            return self.roots
+        cached = self._children.get(id(entry))
+        if cached is None:
+            cached = [self._resolve(c, None) for c in entry.entries]
+            for g in _walk_groups(entry.groups):
+                cached.extend(self._resolve(c, g) for c in g.entries)
+            self._children[id(entry)] = cached
+        return cached
+
+    def child(self, entry: Entry | None, entry_id: str) -> Child | None:
+        """The child option of ``entry`` with id ``entry_id``, if it is one."""
+        if entry is None:
+            return self._root_ids.get(entry_id)
+        for c in self.children(entry):
+            if c.entry.id == entry_id:
+                return c
+        return None
+
+    def name_of(self, ref: str) -> str:
+        """The display name of an entry, category or group id."""
+        if ref in self.entries:
+            return self.entries[ref].name
+        if ref in self.categories:
+            return self.categories[ref].name
+        if ref in self.groups:
+            return self.groups[ref].name
+        return ref
+
+    def default_force(self) -> ForceEntry | None:
+        """The force a roster uses when it names none."""
+        forces = self.system.model.forces
+        return forces[0] if forces else None
+
+
+@dataclass
+class Faction:
+    """A faction file of a game system."""
+
+    path: Path
+    model: FactionFile
+
+    @property
+    def id(self) -> str:
+        return self.model.id
+
+    @property
+    def name(self) -> str:
+        return self.model.name
+
+
+@dataclass
+class GameSystem:
+    """A game system with its factions, as found on the catalog search path."""
+
+    path: Path
+    model: SystemFile
+    factions: dict[str, Faction] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    _indexes: dict[str, CatalogIndex] = field(default_factory=dict, repr=False)
+
+    @property
+    def id(self) -> str:
+        return self.model.id
+
+    @property
+    def name(self) -> str:
+        return self.model.name
+
+    def faction(self, faction_id: str) -> Faction:
+        """The faction with this id (raises :class:`UnknownFactionError`)."""
+        try:
+            return self.factions[faction_id]
+        except KeyError:
+            known = ", ".join(sorted(self.factions)) or "none"
+            raise UnknownFactionError(
+                f"{self.name} has no faction {faction_id!r} (installed: {known})"
+            ) from None
+
+    def index(self, faction_id: str) -> CatalogIndex:
+        """The resolved catalog of one faction (cached)."""
+        idx = self._indexes.get(faction_id)
+        if idx is None:
+            idx = CatalogIndex(self, self.faction(faction_id))
+            self._indexes[faction_id] = idx
+        return idx
+
+    @cached_property
+    def rules(self) -> SystemRules | None:
+        """The system's rules module, if it names one and it can be imported."""
+        from .rules.plugin import load_rules
+
+        return load_rules(self.model.module)
+
+
+# --------------------------------------------------------------------------- consistency
+
+
+def check_references(
+    system: GameSystem, faction: Faction | None, scope_ids: set[str] | None = None
+) -> list[tuple[Path, list[str | int], str]]:
+    """Unknown ids and duplicates in a system file (and one faction file), with locations.
+
+    ``scope_ids`` are further entry ids a query scope may name: a system file's shared
+    entries may count within an entry that each faction defines (e.g. `platoon`).
+    """
+    sf = system.model
+    found: list[tuple[Path, list[str | int], str]] = []
+    files: list[tuple[Path, SystemFile | FactionFile]] = [(system.path, sf)]
+    if faction is not None:
+        files.append((faction.path, faction.model))
+
+    cost_ids = {c.id for c in sf.cost_types}
+    profile_types = {p.id: {c.id for c in p.characteristics} for p in sf.profile_types}
+    categories = {c.id for c in sf.categories}
+    rules = {r.id for r in sf.rules}
+    shared: set[str] = set()
+    entries: dict[str, tuple[Path, list[str | int]]] = {}
+    groups: set[str] = set()
+    exp_ids = {e.id for e in sf.experience}
+
+    # First pass: collect ids and duplicates.
+    for path, model in files:
+        if isinstance(model, FactionFile):
+            categories |= {c.id for c in model.categories}
+            rules |= {r.id for r in model.rules}
+        shared |= {e.id for e in model.shared_entries}
+        for loc, item in _iter_entries(model):
+            if isinstance(item, Group):
+                groups.add(item.id)
+                continue
+            if not isinstance(item, Entry):
+                continue
+            if item.id in entries:
+                other_path, _ = entries[item.id]
+                found.append(
+                    (
+                        path,
+                        [*loc, "id"],
+                        f"duplicate entry id {item.id!r} (also defined in {other_path.name}); "
+                        "ids must be unique within a system and its faction — use a `link:` "
+                        "to reuse an entry",
+                    )
+                )
+            else:
+                entries[item.id] = (path, loc)
+    for path, model in files:
+        named: list[tuple[str, list[str]]] = [
+            ("categories", [c.id for c in model.categories]),
+            ("rules", [r.id for r in model.rules]),
+        ]
+        for kind, ids in named:
+            seen: set[str] = set()
+            for i, ident in enumerate(ids):
+                if ident in seen:
+                    found.append((path, [kind, i, "id"], f"duplicate {kind[:-1]} id {ident!r}"))
+                seen.add(ident)
+
+    refs = set(entries) | categories | groups
+
+    def ref_ok(ref: str | None) -> bool:
+        return ref is None or ref in refs
+
+    def check_query(path: Path, loc: list[str | int], q: Any, what: str) -> None:
+        if q.field != "selections" and q.field not in cost_ids:
+            found.append(
+                (
+                    path,
+                    [*loc, "field"],
+                    f"{what} field {q.field!r} is neither `selections` nor "
+                    f"a cost type ({', '.join(sorted(cost_ids)) or 'none defined'})",
+                )
+            )
+        if not ref_ok(q.child):
+            found.append(
+                (
+                    path,
+                    [*loc, "child"],
+                    f"{what} counts {q.child!r}, which is no entry, "
+                    "category or group of this catalog",
+                )
+            )
+        if (
+            q.scope not in {"self", "parent", "roster", "force"}
+            and q.scope not in entries
+            and q.scope not in (scope_ids or ())
+        ):
+            found.append(
+                (
+                    path,
+                    [*loc, "scope"],
+                    f"{what} scope {q.scope!r} is not self, parent, roster, force or an entry id",
+                )
+            )
+
+    def check_conditions(path: Path, loc: list[str | int], conditions: Any, cgroups: Any) -> None:
+        for j, c in enumerate(conditions):
+            check_query(path, [*loc, "conditions", j], c, "condition")
+        for j, g in enumerate(cgroups):
+            check_conditions(path, [*loc, "groups", j], g.conditions, g.groups)
+
+    for path, model in files:
+        for loc, item in _iter_entries(model):
+            if isinstance(item, EntryLink):
+                if item.link not in shared:
+                    found.append(
+                        (
+                            path,
+                            [*loc, "link"],
+                            f"link to {item.link!r}, which is not a "
+                            "shared entry (shared_entries) of this system or faction",
+                        )
+                    )
+                cats, costs, cons, mods = (
+                    item.categories or [],
+                    item.costs or {},
+                    item.constraints,
+                    item.modifiers,
+                )
+                constraint_ids: set[str] = {c.id for c in cons if c.id}
+                if item.link in shared:
+                    target = next(
+                        (e for _, m in files for e in m.shared_entries if e.id == item.link), None
+                    )
+                    if target is not None:
+                        constraint_ids |= {c.id for c in target.constraints if c.id}
+            elif isinstance(item, Entry):
+                cats, costs, cons, mods = (
+                    item.categories,
+                    item.costs,
+                    item.constraints,
+                    item.modifiers,
+                )
+                constraint_ids = {c.id for c in cons if c.id}
+                for j, p in enumerate(item.profiles):
+                    if p.type not in profile_types:
+                        found.append(
+                            (
+                                path,
+                                [*loc, "profiles", j, "type"],
+                                f"unknown profile type {p.type!r}",
+                            )
+                        )
+                        continue
+                    for ch in p.characteristics:
+                        if ch not in profile_types[p.type]:
+                            found.append(
+                                (
+                                    path,
+                                    [*loc, "profiles", j, "characteristics", ch],
+                                    f"profile type {p.type!r} has no characteristic {ch!r}",
+                                )
+                            )
+                for j, r in enumerate(item.rules):
+                    if r not in rules:
+                        found.append((path, [*loc, "rules", j], f"unknown rule {r!r}"))
+                if item.primary_category and item.primary_category not in item.categories:
+                    found.append(
+                        (
+                            path,
+                            [*loc, "primary_category"],
+                            "primary_category must be one of the entry's categories",
+                        )
+                    )
+                for gloc, g in _iter_groups_loc(item.groups, [*loc, "groups"]):
+                    members = {(c.link if isinstance(c, EntryLink) else c.id) for c in g.entries}
+                    if g.default and g.default not in members:
+                        found.append(
+                            (
+                                path,
+                                [*gloc, "default"],
+                                f"default {g.default!r} is not one of group {g.id!r}'s entries",
+                            )
+                        )
+                    if g.max is not None and g.min > g.max:
+                        found.append((path, [*gloc, "min"], "min is larger than max"))
+            else:
+                continue
+            for j, c in enumerate(cats):
+                if c not in categories:
+                    found.append((path, [*loc, "categories", j], f"unknown category {c!r}"))
+            for c in costs:
+                if c not in cost_ids:
+                    found.append((path, [*loc, "costs", c], f"unknown cost type {c!r}"))
+            for j, con in enumerate(cons):
+                check_query(path, [*loc, "constraints", j], con, "constraint")
+            for j, mod in enumerate(mods):
+                mloc: list[str | int] = [*loc, "modifiers", j]
+                _check_modifier_field(
+                    path, mloc, mod, cost_ids, constraint_ids, profile_types, found
+                )
+                check_conditions(path, mloc, mod.conditions, mod.groups)
+                if mod.repeat is not None:
+                    check_query(path, [*mloc, "repeat"], mod.repeat, "repeat")
+
+    for i, force in enumerate(sf.forces):
+        for j, slot in enumerate(force.slots):
+            if slot.category not in categories:
+                found.append(
+                    (
+                        system.path,
+                        ["forces", i, "slots", j, "category"],
+                        f"unknown category {slot.category!r}",
+                    )
+                )
+        for j, con in enumerate(force.constraints):
+            check_query(system.path, ["forces", i, "constraints", j], con, "constraint")
+    if sf.default_experience and sf.default_experience not in exp_ids:
+        found.append((system.path, ["default_experience"], "unknown experience level"))
+    return found
+
+
+def faction_entry_ids(factions: Iterable[Faction]) -> set[str]:
+    """Every entry id defined in some faction files."""
+    ids: set[str] = set()
+    for f in factions:
+        ids |= {item.id for _, item in _iter_entries(f.model) if isinstance(item, Entry)}
+    return ids
+
+
+def _check_modifier_field(
+    path: Path,
+    loc: list[str | int],
+    mod: Modifier,
+    cost_ids: set[str],
+    constraint_ids: set[str],
+    profile_types: dict[str, set[str]],
+    found: list[tuple[Path, list[str | int], str]],
+) -> None:
+    kind, _, name = mod.field.partition(":")
+    ok = (
+        (kind in {"name", "hidden", "description"} and not name)
+        or (kind == "cost" and name in cost_ids)
+        or (kind == "constraint" and name in constraint_ids)
+        or (kind == "characteristic" and any(name in chars for chars in profile_types.values()))
+    )
+    if not ok:
+        found.append(
+            (
+                path,
+                [*loc, "field"],
+                f"modifier field {mod.field!r} names nothing this "
+                "entry has (use name, hidden, cost:<cost type>, constraint:<constraint id "
+                "of this entry>, characteristic:<id>)",
+            )
+        )
+
+
+def _iter_groups_loc(
+    groups: Sequence[Group], loc: list[str | int]
+) -> Iterator[tuple[list[str | int], Group]]:
+    for i, g in enumerate(groups):
+        here = [*loc, i]
+        yield here, g
+        yield from _iter_groups_loc(g.groups, [*here, "groups"])
+
+
+def _iter_entries(
+    model: SystemFile | FactionFile,
+) -> Iterator[tuple[list[str | int], Entry | EntryLink | Group]]:
+    """Every entry, link and group of a file with its location."""
+
+    def walk(
+        items: Sequence[Entry | EntryLink], loc: list[str | int]
+    ) -> Iterator[tuple[list[str | int], Entry | EntryLink | Group]]:
+        for i, item in enumerate(items):
+            here = [*loc, i]
+            yield here, item
+            if isinstance(item, Entry):
+                yield from walk(item.entries, [*here, "entries"])
+                for gloc, g in _iter_groups_loc(item.groups, [*here, "groups"]):
+                    yield gloc, g
+                    yield from walk(g.entries, [*gloc, "entries"])
+
+    yield from walk(model.shared_entries, ["shared_entries"])
+    yield from walk(model.entries, ["entries"])
+
+
+# --------------------------------------------------------------------------- the library
+
+
+def _module_problems(
+    system: GameSystem, faction: Faction | None
+) -> list[tuple[Path, list[str | int], str]]:
+    rules = system.rules
+    if rules is None:
+        return []
+    out: list[tuple[Path, list[str | int], str]] = []
+    idx = CatalogIndex(system, faction) if faction is not None else None
+    for path_kind, loc, msg in rules.check_catalog(
+        system.model, faction.model if faction else None, idx
+    ):
+        path = system.path if path_kind == "system" or faction is None else faction.path
+        out.append((path, list(loc), msg))
+    return out
+
+
+class Library:
+    """Every game system found on the catalog search path."""
+
+    def __init__(self, roots: Sequence[Path] | None = None, use_cache: bool = True) -> None:
+        self.roots: list[Path] = list(roots) if roots is not None else default_roots()
+        self.use_cache = use_cache
+        self.systems: dict[str, GameSystem] = {}
+        self.problems: list[Problem] = []
+        self._scanned = False
+
+    def scan(self) -> Library:
+        """Load every catalog on the search path (problems are collected, not raised)."""
+        if self._scanned:
+            return self
+        self._scanned = True
+        pending_factions: list[tuple[Path, FactionFile]] = []
+        for root in self.roots:
+            if not root.is_dir():
+                continue
+            for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+                for path in sorted(folder.glob("*.yaml")):
+                    try:
+                        loaded = load_catalog_file(path, self.use_cache)
+                    except CatalogError as exc:
+                        self.problems.extend(exc.problems)
+                        continue
+                    if isinstance(loaded.model, SystemFile):
+                        prev = self.systems.get(loaded.model.id)
+                        gs = GameSystem(path, loaded.model)
+                        if prev is not None:
+                            gs.factions = prev.factions
+                        self.systems[loaded.model.id] = gs
+                    else:
+                        pending_factions.append((path, loaded.model))
+        for path, ff in pending_factions:
+            owner = self.systems.get(ff.system)
+            if owner is None:
+                self.problems.append(
+                    Problem(
+                        str(path),
+                        f"faction {ff.id!r} belongs to system {ff.system!r}, "
+                        "which is not installed",
+                        1,
+                        1,
+                        "unknown-system",
+                    )
+                )
+                continue
+            owner.factions[ff.id] = Faction(path, ff)
+        for gs in self.systems.values():
+            self._check_system(gs)
+        return self
+
+    def _check_system(self, gs: GameSystem) -> None:
+        raw = check_references(gs, None, faction_entry_ids(gs.factions.values()))
+        for fid, faction in list(gs.factions.items()):
+            found = [r for r in check_references(gs, faction) if r[0] == faction.path]
+            if not found:
+                try:
+                    found = [r for r in _module_problems(gs, faction) if r[0] == faction.path]
+                except Exception as exc:  # a broken module must not hide the catalog
+                    found = [(faction.path, [], f"the rules module failed on this catalog: {exc}")]
+            if found:
+                del gs.factions[fid]
+                gs.problems.extend(_problems_at(found))
+        if not raw:
+            try:
+                raw = [r for r in _module_problems(gs, None) if r[0] == gs.path]
+            except Exception as exc:
+                raw = [(gs.path, [], f"the rules module failed on this catalog: {exc}")]
+        gs.problems.extend(_problems_at(raw))
+        self.problems.extend(gs.problems)
+
+    def system(self, system_id: str) -> GameSystem:
+        """The game system with this id (raises :class:`UnknownSystemError`)."""
+        self.scan()
+        try:
+            return self.systems[system_id]
+        except KeyError:
+            known = ", ".join(sorted(self.systems)) or "none"
+            raise UnknownSystemError(
+                f"no game system {system_id!r} is installed (installed: {known})"
+            ) from None
+
+    def index(self, system_id: str, faction_id: str) -> CatalogIndex:
+        """The resolved catalog for a system and faction."""
+        return self.system(system_id).index(faction_id)
+
+
+def _problems_at(found: list[tuple[Path, list[str | int], str]]) -> list[Problem]:
+    by_file: dict[Path, list[tuple[Sequence[str | int], str, str]]] = {}
+    for path, loc, msg in found:
+        by_file.setdefault(path, []).append((loc, msg, "catalog-reference"))
+    problems: list[Problem] = []
+    for path, items in by_file.items():
+        try:
+            text = read_text(path)
+        except Exception:
+            problems.extend(Problem(str(path), m, None, None, c) for _, m, c in items)
+            continue
+        problems.extend(_positioned(path, text, cast(Any, items)))
+    return problems
+
+
+def check_paths(paths: Sequence[Path], library: Library | None = None) -> list[Problem]:
+    """Lint catalog files or folders a user wrote (``armybuilder check-catalog``).
+
+    A faction file is checked against its system, found beside it or on the search path.
+    """
+    files: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            files.extend(sorted(p.rglob("*.yaml")))
+        else:
+            files.append(p)
+    problems: list[Problem] = []
+    loaded: list[LoadedFile] = []
+    for path in files:
+        try:
+            loaded.append(load_catalog_file(path, use_cache=False))
+        except CatalogError as exc:
+            problems.extend(exc.problems)
+    local_systems = {
+        lf.model.id: GameSystem(lf.path, lf.model)
+        for lf in loaded
+        if isinstance(lf.model, SystemFile)
+    }
+    lib = library or Library()
+    for lf in loaded:
+        if isinstance(lf.model, SystemFile):
+            gs = local_systems[lf.model.id]
+            factions = [
+                Faction(f.path, f.model)
+                for f in loaded
+                if isinstance(f.model, FactionFile) and f.model.system == gs.id
+            ]
+            found = check_references(gs, None, faction_entry_ids(factions)) or [
+                r for r in _module_problems(gs, None)
+            ]
+            problems.extend(_problems_at(found))
+            continue
+        gs_opt = local_systems.get(lf.model.system)
+        if gs_opt is None:
+            try:
+                gs_opt = lib.system(lf.model.system)
+            except UnknownSystemError as exc:
+                problems.append(Problem(str(lf.path), str(exc), None, None, "unknown-system"))
+                continue
+        faction = Faction(lf.path, lf.model)
+        found = [r for r in check_references(gs_opt, faction) if r[0] == lf.path]
+        if not found:
+            found = [r for r in _module_problems(gs_opt, faction) if r[0] == lf.path]
+        problems.extend(_problems_at(found))
+    return problems
+
+
+def default_roots(extra: Sequence[Path] = ()) -> list[Path]:
+    """The catalog search path (see the module docstring)."""
+    roots = [bundled_dir("catalogs"), user_catalog_dir()]
+    env = os.environ.get("ARMYBUILDER_CATALOGS", "")
+    roots.extend(Path(p) for p in env.split(os.pathsep) if p)
+    roots.extend(extra)
+    return roots
+
+
+_DEFAULT: Library | None = None
+
+
+def default_library() -> Library:
+    """The process-wide library on the default search path (scanned on first use)."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = Library().scan()
+    return _DEFAULT
+
+
+def all_constraints(entry: Entry) -> list[Constraint]:
+    """The constraints declared on an entry."""
+    return list(entry.constraints)
+
+
+def import_object(dotted: str) -> Any:
+    """Import ``package.module:attribute`` or ``package.module`` (used for rules modules)."""
+    module_name, _, attr = dotted.partition(":")
+    module = importlib.import_module(module_name)
+    return getattr(module, attr) if attr else module

@@ -1,0 +1,515 @@
+"""The ``armybuilder`` command line.
+
+Exit codes (a contract, see the README): ``validate`` exits 0 when every roster is legal, 1 when
+any is illegal, 2 when a file cannot be read or understood or the command is misused. Other
+commands exit 0 on success and 2 on bad input. Errors about input name the file, line and
+column; no traceback is ever printed for bad input.
+
+This module imports neither Textual nor WeasyPrint, so ``validate`` starts fast and works on a
+machine without Pango.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from . import __version__
+from .catalogs import CatalogIndex, GameSystem, Library, check_paths, default_roots
+from .errors import ArmybuilderError, InputError, Problem
+from .paths import schema_path, user_catalog_dir
+from .rosters import Roster
+from .rules.engine import Evaluation, Issue, Node, evaluate, fmt_num, format_loc
+
+EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT = 0, 1, 2
+
+
+class UsageError(ArmybuilderError):
+    """Bad command-line arguments (exit 2)."""
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _library(args: argparse.Namespace) -> Library:
+    extra = [Path(p) for p in (getattr(args, "catalogs", None) or [])]
+    return Library(default_roots(extra)).scan()
+
+
+def _system_problems(gs: GameSystem) -> list[Problem]:
+    return list(gs.problems)
+
+
+def _fmt_cost(index: CatalogIndex, totals: dict[str, float]) -> str:
+    parts = []
+    for ct in index.cost_types.values():
+        if ct.hidden:
+            continue
+        v = totals.get(ct.id, 0.0)
+        unit = f" {ct.unit}" if ct.unit else ""
+        parts.append(f"{ct.name} {fmt_num(v)}{unit}")
+    return ", ".join(parts)
+
+
+def _issue_json(roster: Roster, issue: Issue) -> dict[str, Any]:
+    out = issue.to_json()
+    line, col = roster.position(issue.path) if issue.path else (None, None)
+    out["line"], out["column"] = line, col
+    return out
+
+
+def _issue_text(roster: Roster, issue: Issue) -> str:
+    line, col = roster.position(issue.path) if issue.path else (None, None)
+    where = roster.file
+    if line is not None:
+        where += f":{line}:{col}"
+    src = f" ({issue.source})" if issue.source else ""
+    return f"{where}: {issue.severity}: {issue.message} [{issue.code}]{src}"
+
+
+def _load(lib: Library, file: str) -> tuple[Roster, GameSystem, Evaluation]:
+    roster = Roster.from_file(file, round_trip=False)
+    gs = lib.system(roster.system)
+    index = gs.index(roster.faction)
+    return roster, gs, evaluate(roster, index, gs.rules)
+
+
+def _unreadable_json(file: str, problems: list[Problem]) -> dict[str, Any]:
+    return {
+        "file": file,
+        "readable": False,
+        "valid": False,
+        "system": None,
+        "faction": None,
+        "name": None,
+        "totals": {},
+        "issues": [
+            {
+                "severity": "error",
+                "code": p.code,
+                "message": p.message,
+                "path": "",
+                "source": "",
+                "line": p.line,
+                "column": p.column,
+                "file": p.file,
+            }
+            for p in problems
+        ],
+    }
+
+
+def _roster_json(file: str, roster: Roster, ev: Evaluation) -> dict[str, Any]:
+    return {
+        "file": file,
+        "readable": True,
+        "system": roster.system,
+        "faction": roster.faction,
+        "name": roster.name,
+        "valid": ev.valid,
+        "errors": len(ev.errors),
+        "warnings": len(ev.warnings),
+        "totals": {k: v for k, v in ev.totals.items()},
+        "limits": dict(roster.header.limits),
+        "issues": [_issue_json(roster, i) for i in ev.issues],
+    }
+
+
+def _values_json(ev: Evaluation, node: Node) -> dict[str, Any]:
+    return {
+        v.key: {"label": v.label, "value": v.value, "text": v.display(), "source": v.source}
+        for v in ev.values_of(node)
+    }
+
+
+def _unit_json(ev: Evaluation, node: Node) -> dict[str, Any]:
+    return {
+        "path": format_loc(node.loc),
+        "entry": node.entry_id,
+        "known": node.entry is not None,
+        "name": ev.name(node),
+        "type": node.entry.type if node.entry else None,
+        "count": node.count,
+        "experience": node.data.experience if node.data else None,
+        "categories": list(node.categories),
+        "costs": ev.total_cost(node) if node.entry else {},
+        "values": _values_json(ev, node),
+        "children": [_unit_json(ev, c) for c in node.children],
+    }
+
+
+def _problems_text(problems: Sequence[Problem], out: TextIO) -> None:
+    for p in problems:
+        print(f"{p}", file=out)
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    lib = _library(args)
+    results: list[dict[str, Any]] = []
+    worst = EXIT_OK
+    for file in args.files:
+        try:
+            roster, gs, ev = _load(lib, file)
+        except InputError as exc:
+            worst = EXIT_INPUT
+            results.append(_unreadable_json(file, exc.problems))
+            if args.format == "text":
+                _problems_text(exc.problems, sys.stdout)
+                print(f"{file}: unreadable", file=sys.stdout)
+            continue
+        except ArmybuilderError as exc:
+            worst = EXIT_INPUT
+            problem = Problem(file, str(exc), None, None, "unknown-catalog")
+            results.append(_unreadable_json(file, [problem]))
+            if args.format == "text":
+                print(f"{problem}", file=sys.stdout)
+            continue
+        illegal = not ev.valid or (args.strict and ev.warnings)
+        if illegal and worst == EXIT_OK:
+            worst = EXIT_ILLEGAL
+        results.append(_roster_json(file, roster, ev))
+        if args.format == "text":
+            issues = ev.issues if not args.quiet else ev.errors
+            for issue in issues:
+                print(_issue_text(roster, issue))
+            verdict = "legal" if ev.valid else f"NOT LEGAL ({len(ev.errors)} errors)"
+            if ev.warnings and ev.valid:
+                verdict += f" ({len(ev.warnings)} warnings)"
+            cost = _fmt_cost(ev.index, ev.totals)
+            print(
+                f"{file}: {verdict} — {roster.name} ({gs.name}, {ev.index.faction.name})"
+                + (f"; {cost}" if cost else "")
+            )
+    if args.format == "json":
+        summary = {
+            "files": len(results),
+            "legal": sum(1 for r in results if r["valid"]),
+            "illegal": sum(1 for r in results if r["readable"] and not r["valid"]),
+            "unreadable": sum(1 for r in results if not r["readable"]),
+        }
+        json.dump(
+            {"rosters": results, "summary": summary}, sys.stdout, indent=2, ensure_ascii=False
+        )
+        print()
+    elif len(args.files) > 1:
+        legal = sum(1 for r in results if r["valid"])
+        print(f"{legal} of {len(results)} rosters legal")
+    return worst
+
+
+def _show_node(ev: Evaluation, node: Node, depth: int, out: list[str]) -> None:
+    pad = "  " * depth
+    if node.entry is None:
+        out.append(f"{pad}{ev.label(node)}  [unknown entry {node.entry_id!r}, kept]")
+        return
+    leaves = [
+        c
+        for c in node.children
+        if not c.children
+        and not ev.values_of(c)
+        and c.entry is not None
+        and c.entry.type == "upgrade"
+    ]
+    branches = [c for c in node.children if c not in leaves]
+    cost = _fmt_cost(ev.index, ev.total_cost(node))
+    head = f"{pad}{ev.label(node)}"
+    if node.data is not None and node.data.name and node.entry is not None:
+        head += f"  [{node.entry.name}]"
+    if cost and node.entry.type != "upgrade":
+        head += f"  — {cost}"
+    out.append(head)
+    if leaves:
+        out.append(f"{pad}    with: " + ", ".join(ev.label(c) for c in leaves))
+    for v in ev.values_of(node):
+        out.append(f"{pad}    {v.label}: {v.display()}")
+    for c in branches:
+        _show_node(ev, c, depth + 1, out)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    lib = _library(args)
+    try:
+        roster, gs, ev = _load(lib, args.file)
+    except InputError as exc:
+        _problems_text(exc.problems, sys.stderr)
+        return EXIT_INPUT
+    except ArmybuilderError as exc:
+        print(f"{args.file}: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    if args.format == "json":
+        data = _roster_json(args.file, roster, ev)
+        data["values"] = _values_json(ev, ev.root)
+        data["units"] = [_unit_json(ev, n) for n in ev.root.children]
+        json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
+        print()
+        return EXIT_OK
+    verdict = "Legal" if ev.valid else f"NOT LEGAL: {len(ev.errors)} errors"
+    if ev.warnings:
+        verdict += f", {len(ev.warnings)} warnings"
+    lines = [roster.name, f"{gs.name} · {ev.index.faction.name} · {verdict}"]
+    cost = _fmt_cost(ev.index, ev.totals)
+    limits = ", ".join(f"{k} limit {fmt_num(v)}" for k, v in roster.header.limits.items())
+    if cost:
+        lines.append(cost + (f" ({limits})" if limits else ""))
+    for v in ev.roster_values:
+        lines.append(f"{v.label}: {v.display()}")
+    for n in ev.root.children:
+        lines.append("")
+        _show_node(ev, n, 0, lines)
+    if ev.issues:
+        lines.append("")
+        lines.append("Issues:")
+        for issue in ev.issues:
+            lines.append("  " + _issue_text(roster, issue))
+    print("\n".join(lines))
+    return EXIT_OK
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    lib = _library(args)
+    try:
+        gs = lib.system(args.system)
+        index = gs.index(args.faction)
+    except ArmybuilderError as exc:
+        print(f"armybuilder new: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    limits: dict[str, float] = {}
+    for item in args.limit or []:
+        key, _, value = item.partition("=")
+        if key not in index.cost_types:
+            print(
+                f"armybuilder new: unknown cost type {key!r} (cost types: "
+                f"{', '.join(index.cost_types) or 'none'})",
+                file=sys.stderr,
+            )
+            return EXIT_INPUT
+        try:
+            limits[key] = float(value)
+        except ValueError:
+            print(f"armybuilder new: --limit {item!r} should read COST=NUMBER", file=sys.stderr)
+            return EXIT_INPUT
+    name = args.name or f"New {index.faction.name} roster"
+    options = ", ".join(f"{c.entry.id} ({c.entry.name})" for c in index.roots)
+    comment = (
+        f"{gs.name} roster ({index.faction.name}), made by armybuilder {__version__}.\n"
+        f"Add selections below; at the top level you can select: {options}.\n"
+        f"`armybuilder catalogs {gs.id} {index.faction.id}` lists every entry; "
+        "`armybuilder validate FILE` checks the list."
+    )
+    schema = args.schema_url or schema_path("roster").as_uri()
+    roster = Roster.new(gs.id, index.faction.id, name, limits, schema=schema, comment=comment)
+    if args.output in (None, "-"):
+        sys.stdout.write(roster.dumps())
+        return EXIT_OK
+    out = Path(args.output)
+    if out.exists() and not args.force:
+        print(
+            f"armybuilder new: {out} exists; use --force to overwrite (a .bak is kept)",
+            file=sys.stderr,
+        )
+        return EXIT_INPUT
+    roster.save(out)
+    print(f"wrote {out}")
+    return EXIT_OK
+
+
+def cmd_catalogs(args: argparse.Namespace) -> int:
+    lib = _library(args)
+    if args.paths:
+        for root in lib.roots:
+            mark = "" if root.is_dir() else "  (missing)"
+            print(f"{root}{mark}")
+        print(f"user catalogs go in: {user_catalog_dir()}")
+        return EXIT_OK
+    if args.system is None:
+        if args.format == "json":
+            json.dump(
+                {
+                    "systems": [
+                        {
+                            "id": gs.id,
+                            "name": gs.name,
+                            "path": str(gs.path),
+                            "factions": [
+                                {"id": f.id, "name": f.name, "path": str(f.path)}
+                                for f in gs.factions.values()
+                            ],
+                        }
+                        for gs in lib.systems.values()
+                    ],
+                    "problems": [p.to_json() for p in lib.problems],
+                },
+                sys.stdout,
+                indent=2,
+            )
+            print()
+        else:
+            for gs in sorted(lib.systems.values(), key=lambda g: g.id):
+                factions = ", ".join(f"{f.id} ({f.name})" for f in gs.factions.values())
+                print(f"{gs.id}: {gs.name}\n    factions: {factions or 'none'}")
+            if lib.problems:
+                print("\nProblems in installed catalogs:")
+                _problems_text(lib.problems, sys.stdout)
+        return EXIT_OK
+    try:
+        gs = lib.system(args.system)
+        if args.faction is None:
+            print(f"{gs.id}: {gs.name}")
+            if gs.model.description:
+                print(f"  {gs.model.description}")
+            for f in gs.factions.values():
+                print(f"  {f.id}: {f.name}")
+            return EXIT_OK
+        index = gs.index(args.faction)
+    except ArmybuilderError as exc:
+        print(f"armybuilder catalogs: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    print(f"{gs.name} · {index.faction.name}")
+    seen: set[int] = set()
+
+    def show(entry_children: list[Any], depth: int) -> None:
+        for child in entry_children:
+            e = child.entry
+            pad = "  " * depth
+            costs = ", ".join(f"{k} {fmt_num(v)}" for k, v in e.costs.items() if v)
+            group = f" [{child.group.name}]" if child.group else ""
+            print(f"{pad}{e.id}: {e.name}{group}" + (f"  ({costs})" if costs else ""))
+            if id(e) in seen or depth > 6:
+                continue
+            seen.add(id(e))
+            show(index.children(e), depth + 1)
+
+    show(index.roots, 1)
+    return EXIT_OK
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from .schemas import schema_json
+
+    text = schema_json(args.kind)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def cmd_check_catalog(args: argparse.Namespace) -> int:
+    paths = [Path(p) for p in args.paths]
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        for p in missing:
+            print(f"{p}: no such file or folder", file=sys.stderr)
+        return EXIT_INPUT
+    problems = check_paths(paths, _library(args))
+    if args.format == "json":
+        json.dump(
+            {"ok": not problems, "problems": [p.to_json() for p in problems]}, sys.stdout, indent=2
+        )
+        print()
+    else:
+        _problems_text(problems, sys.stdout)
+        count = sum(len(list(p.rglob("*.yaml"))) if p.is_dir() else 1 for p in paths)
+        print(
+            f"{count} file(s) checked: "
+            + ("no problems" if not problems else f"{len(problems)} problem(s)")
+        )
+    return EXIT_OK if not problems else EXIT_INPUT
+
+
+# --------------------------------------------------------------------------- parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--catalogs",
+        action="append",
+        metavar="DIR",
+        help="also load catalogs from DIR (repeatable)",
+    )
+    parser = argparse.ArgumentParser(
+        prog="armybuilder",
+        description="Build and validate army rosters for tabletop wargames.",
+        parents=[common],
+    )
+    parser.add_argument("--version", action="version", version=f"armybuilder {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser(
+        "validate", parents=[common], help="check rosters; exit 0 legal, 1 illegal, 2 unreadable"
+    )
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument("--strict", action="store_true", help="count warnings as errors")
+    p.add_argument("-q", "--quiet", action="store_true", help="print errors only, no warnings")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("show", parents=[common], help="a roster with costs and computed values")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("new", parents=[common], help="write a fresh roster")
+    p.add_argument("system")
+    p.add_argument("faction")
+    p.add_argument("-o", "--output", metavar="FILE", help="where to write (default: stdout)")
+    p.add_argument("--name", help="the roster's name")
+    p.add_argument("--limit", action="append", metavar="COST=N", help="a cost limit, e.g. kg=3000")
+    p.add_argument("--force", action="store_true", help="overwrite an existing file")
+    p.add_argument("--schema-url", help="schema reference written in the file's first line")
+    p.set_defaults(func=cmd_new)
+
+    p = sub.add_parser("catalogs", parents=[common], help="installed systems, factions, entries")
+    p.add_argument("system", nargs="?")
+    p.add_argument("faction", nargs="?")
+    p.add_argument("--paths", action="store_true", help="print the catalog search path")
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.set_defaults(func=cmd_catalogs)
+
+    p = sub.add_parser("schema", parents=[common], help="JSON Schema of catalog or roster files")
+    p.add_argument("kind", choices=["catalog", "roster"])
+    p.add_argument("-o", "--output", metavar="FILE")
+    p.set_defaults(func=cmd_schema)
+
+    p = sub.add_parser("check-catalog", parents=[common], help="lint catalog files you wrote")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.set_defaults(func=cmd_check_catalog)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``armybuilder`` command."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        print(
+            "\nThe interactive builder (TUI) is not part of this version yet; every command "
+            "above works headless."
+        )
+        return EXIT_OK
+    try:
+        return int(args.func(args))
+    except InputError as exc:
+        _problems_text(exc.problems, sys.stderr)
+        return EXIT_INPUT
+    except ArmybuilderError as exc:
+        print(f"armybuilder: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except BrokenPipeError:
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,346 @@
+"""Pydantic models of catalog files.
+
+The concepts follow the BattleScribe data model (see ``docs/catalog-format.md``):
+
+* a **system file** (``kind: system``) defines a game system: cost types, profile types (the
+  columns of a stat line), categories, forces, experience levels, rules, and entries shared by
+  every faction;
+* a **faction file** (``kind: catalog``) defines one faction: the entries a roster of that
+  faction may hold at its top level, and shared entries of its own.
+
+An **entry** is a unit, a model or an upgrade. It has costs, profiles, categories, rule
+references, constraints, modifiers, child entries and **groups** (choices among children with
+a minimum, a maximum and a default). A child may be a **link** to a shared entry.
+**Constraints** bound how many selections of an entry (or of a category) a scope may hold, or
+the cost of a scope. **Modifiers** change a cost, a name, a characteristic or a constraint's
+value when their **conditions** hold.
+
+Every model forbids unknown keys, so that a typo in a catalog is reported with its line
+rather than silently ignored. The free-form ``data`` mapping is for values a system module
+reads (it is not checked by the core).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
+
+Id = Annotated[
+    str,
+    Field(
+        pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$",
+        description="A stable kebab-case identifier (lowercase letters, digits and hyphens).",
+    ),
+]
+Scalar = str | int | float | bool | None
+Severity = Literal["error", "warning"]
+
+QueryScope = Annotated[
+    str,
+    Field(
+        description=(
+            "Where to count: `self` (the selection itself), `parent`, `roster`, `force`, or the "
+            "id of an entry: the nearest enclosing selection of that entry."
+        )
+    ),
+]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class CostType(_Model):
+    """A kind of cost (points, build points, mass...). Roster totals are kept per cost type."""
+
+    id: Id
+    name: str
+    unit: str = Field("", description="Unit shown after values, e.g. `kg` or `pts`.")
+    default_limit: float | None = Field(None, description="Limit used when a roster sets none.")
+    hidden: bool = False
+
+
+class Characteristic(_Model):
+    """One column of a profile type."""
+
+    id: Id
+    name: str
+    description: str = ""
+
+
+class ProfileType(_Model):
+    """The columns of a stat line (e.g. a weapon's DV, range, encumbrance...)."""
+
+    id: Id
+    name: str
+    characteristics: list[Characteristic]
+
+
+class Category(_Model):
+    """A role or keyword (HQ, squad, heavy weapon...)."""
+
+    id: Id
+    name: str
+    description: str = ""
+    source: str = ""
+
+
+class Rule(_Model):
+    """A rule an entry may refer to; the description is written in our own words."""
+
+    id: Id
+    name: str
+    description: str = ""
+    source: str = ""
+
+
+class Profile(_Model):
+    """A stat line: a value per characteristic of its profile type."""
+
+    type: Id
+    name: str = Field("", description="Defaults to the entry's name.")
+    characteristics: dict[str, Scalar]
+
+
+class Condition(_Model):
+    """A query compared with a value; modifiers apply only when their conditions hold.
+
+    ``field`` is `selections` (a count) or a cost type id (a sum of costs). ``child`` narrows
+    what is counted: an entry id, a category id or a group id; when omitted, the entry that
+    owns the modifier is counted. ``deep`` counts every descendant, not only children.
+    """
+
+    type: Literal[
+        "less-than",
+        "greater-than",
+        "equal-to",
+        "not-equal-to",
+        "at-least",
+        "at-most",
+        "instance-of",
+        "not-instance-of",
+    ]
+    value: float = 0
+    field: str = "selections"
+    scope: QueryScope = "self"
+    child: str | None = None
+    deep: bool = True
+
+
+class ConditionGroup(_Model):
+    """Conditions combined with `and` / `or`; groups nest."""
+
+    type: Literal["and", "or"] = "and"
+    conditions: list[Condition] = Field(default_factory=list)
+    groups: list[ConditionGroup] = Field(default_factory=list)
+
+
+class Repeat(_Model):
+    """Apply a modifier floor(query / value) x repeats times (rounded up if asked)."""
+
+    value: float = 1
+    repeats: int = 1
+    field: str = "selections"
+    scope: QueryScope = "self"
+    child: str | None = None
+    deep: bool = True
+    round_up: bool = False
+
+
+class Modifier(_Model):
+    """Changes a field of its entry when its conditions hold.
+
+    ``field`` is one of: `name`, `hidden`, `cost:<cost type>`, `constraint:<constraint id>`,
+    `characteristic:<characteristic id>`. Modifiers apply in the order listed.
+    """
+
+    type: Literal["set", "increment", "decrement", "append"]
+    field: str
+    value: Scalar
+    conditions: list[Condition] = Field(default_factory=list)
+    groups: list[ConditionGroup] = Field(default_factory=list)
+    repeat: Repeat | None = None
+    source: str = ""
+
+
+class Constraint(_Model):
+    """A minimum or a maximum on a count or a cost within a scope.
+
+    Declared on an entry, it bounds the selections of that entry (or, with ``child``, of the
+    entries / category / group named) within ``scope``: `parent` counts the siblings under one
+    parent selection, `self` counts inside each selection of the entry, `roster` / `force`
+    the whole roster, an entry id the nearest enclosing selection of that entry. Several
+    constraints may share an ``id`` so one modifier changes them together.
+    """
+
+    id: Id | None = None
+    type: Literal["min", "max"]
+    value: float
+    field: str = "selections"
+    scope: QueryScope = "parent"
+    child: str | None = None
+    deep: bool | None = Field(
+        None, description="Count all descendants (default: only for `roster` and `force`)."
+    )
+    severity: Severity = "error"
+    message: str = Field("", description="Optional wording for the issue, in players' terms.")
+    source: str = ""
+
+
+class CategorySlot(_Model):
+    """How many selections of a category a force holds."""
+
+    category: Id
+    min: int = 0
+    max: int | None = None
+    severity: Severity = "error"
+    source: str = ""
+
+
+class ForceEntry(_Model):
+    """What a roster is made of (a platoon, a boarding party, a formation)."""
+
+    id: Id
+    name: str
+    description: str = ""
+    slots: list[CategorySlot] = Field(default_factory=list)
+    constraints: list[Constraint] = Field(default_factory=list)
+    source: str = ""
+
+
+class ExperienceLevel(_Model):
+    """An experience level; ``data`` holds its system-specific figures."""
+
+    id: Id
+    name: str
+    description: str = ""
+    data: dict[str, Any] = Field(default_factory=dict)
+    source: str = ""
+
+
+class EntryLink(_Model):
+    """A reference to a shared entry, with optional overrides merged over the target."""
+
+    link: Id = Field(description="Id of a shared entry (of the system or of this faction).")
+    name: str | None = None
+    hidden: bool | None = None
+    costs: dict[str, float] | None = None
+    categories: list[Id] | None = None
+    constraints: list[Constraint] = Field(default_factory=list)
+    modifiers: list[Modifier] = Field(default_factory=list)
+
+
+def _entry_or_link(value: Any) -> str:
+    if isinstance(value, dict) and "link" in value:
+        return "link"
+    if isinstance(value, EntryLink):
+        return "link"
+    return "entry"
+
+
+ChildEntry = Annotated[
+    Annotated["Entry", Tag("entry")] | Annotated[EntryLink, Tag("link")],
+    Discriminator(_entry_or_link),
+]
+
+
+class Group(_Model):
+    """A choice among child entries (not itself a node in the roster)."""
+
+    id: Id
+    name: str
+    min: int = 0
+    max: int | None = None
+    default: Id | None = Field(None, description="Entry added when the parent is added.")
+    entries: list[ChildEntry] = Field(default_factory=list)
+    groups: list[Group] = Field(default_factory=list)
+    severity: Severity = "error"
+    description: str = ""
+    source: str = ""
+
+
+class Entry(_Model):
+    """A unit, a model or an upgrade."""
+
+    id: Id
+    name: str
+    type: Literal["unit", "model", "upgrade"] = "upgrade"
+    description: str = ""
+    source: str = ""
+    hidden: bool = False
+    categories: list[Id] = Field(default_factory=list)
+    primary_category: Id | None = None
+    costs: dict[str, float] = Field(default_factory=dict)
+    profiles: list[Profile] = Field(default_factory=list)
+    rules: list[Id] = Field(default_factory=list)
+    constraints: list[Constraint] = Field(default_factory=list)
+    modifiers: list[Modifier] = Field(default_factory=list)
+    entries: list[ChildEntry] = Field(default_factory=list)
+    groups: list[Group] = Field(default_factory=list)
+    experience: bool = Field(False, description="Whether a selection of it records experience.")
+    max_count: int | None = Field(
+        None, description="Largest `count` one selection may carry (default: no limit)."
+    )
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class SystemFile(_Model):
+    """A game system: ``catalogs/<system>/system.yaml``."""
+
+    kind: Literal["system"]
+    id: Id
+    name: str
+    version: str = "1"
+    description: str = ""
+    source: str = ""
+    module: str | None = Field(
+        None,
+        description="Rules module with the system's own checks and computed values "
+        "(a module in armybuilder.rules.systems, or a dotted path).",
+    )
+    cost_types: list[CostType] = Field(default_factory=list)
+    profile_types: list[ProfileType] = Field(default_factory=list)
+    categories: list[Category] = Field(default_factory=list)
+    forces: list[ForceEntry] = Field(default_factory=list)
+    experience: list[ExperienceLevel] = Field(default_factory=list)
+    default_experience: Id | None = None
+    rules: list[Rule] = Field(default_factory=list)
+    entries: list[ChildEntry] = Field(
+        default_factory=list, description="Top-level entries every faction may use."
+    )
+    shared_entries: list[Entry] = Field(default_factory=list)
+    data: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _default_experience_known(self) -> SystemFile:
+        if self.default_experience and self.default_experience not in {
+            e.id for e in self.experience
+        }:
+            raise ValueError(
+                f"default_experience {self.default_experience!r} is not one of the experience "
+                "levels"
+            )
+        return self
+
+
+class FactionFile(_Model):
+    """A faction of a game system: ``catalogs/<system>/<faction>.yaml``."""
+
+    kind: Literal["catalog"]
+    id: Id
+    system: Id
+    name: str
+    version: str = "1"
+    description: str = ""
+    source: str = ""
+    categories: list[Category] = Field(default_factory=list)
+    rules: list[Rule] = Field(default_factory=list)
+    entries: list[ChildEntry] = Field(
+        default_factory=list, description="What a roster of this faction may hold at its top."
+    )
+    shared_entries: list[Entry] = Field(default_factory=list)
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+CatalogFile = Annotated[SystemFile | FactionFile, Discriminator("kind")]

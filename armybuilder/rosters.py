@@ -1,0 +1,442 @@
+"""Roster files: tolerant loading, round-trip saving, atomic writes.
+
+A roster is untrusted, hand-edited input. Loading follows three rules:
+
+* the *header* (format, system, faction, name, limits) must make sense, or the file is
+  unreadable (:class:`~armybuilder.errors.RosterError`, exit code 2 on the command line);
+* everything below is loaded *tolerantly*: a selection with a bad value is still a selection,
+  its problem is reported as a validation issue, and the file is saved back unchanged;
+* nothing is lost: unknown keys and unknown entries stay in the document and are written back.
+
+Saving an unchanged roster writes the original bytes; an edited roster is written by
+ruamel.yaml's round-trip dumper, which keeps comments and key order. Writes are atomic (a
+temporary file in the same folder, fsync, rename) and keep the previous file as ``<name>.bak``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from .errors import InputError, Problem, RosterError
+from .model.roster import FORMAT_VERSION, RosterHeader
+from .yamlio import dump_round_trip, load_round_trip, load_safe, locate, read_text
+
+Loc = tuple[str | int, ...]
+
+KNOWN_SELECTION_KEYS = ("entry", "count", "name", "experience", "notes", "state", "selections")
+KNOWN_ROSTER_KEYS = (
+    "format",
+    "system",
+    "faction",
+    "name",
+    "limits",
+    "force",
+    "notes",
+    "selections",
+)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Something wrong with a value inside a roster (reported as a validation issue)."""
+
+    loc: Loc
+    code: str
+    message: str
+    severity: str = "error"
+
+
+@dataclass
+class SelectionData:
+    """One selection as read from the file, with its location in the document."""
+
+    loc: Loc
+    entry: str | None
+    count: int = 1
+    name: str | None = None
+    experience: str | None = None
+    notes: str | None = None
+    state: dict[str, Any] = field(default_factory=dict)
+    children: list[SelectionData] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    def walk(self) -> Iterator[SelectionData]:
+        """This selection and all its descendants, depth first."""
+        yield self
+        for c in self.children:
+            yield from c.walk()
+
+
+def _parse_selection(node: Any, loc: Loc) -> SelectionData:
+    if not isinstance(node, dict):
+        sel = SelectionData(loc, None)
+        sel.findings.append(
+            Finding(
+                loc,
+                "invalid-selection",
+                "a selection must be a mapping with an `entry:` key; kept as it is",
+            )
+        )
+        return sel
+    entry = node.get("entry")
+    sel = SelectionData(loc, entry if isinstance(entry, str) and entry else None)
+    if sel.entry is None:
+        sel.findings.append(
+            Finding(loc, "invalid-selection", "selection has no `entry:` naming a catalog entry")
+        )
+    count = node.get("count", 1)
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        sel.findings.append(
+            Finding(
+                (*loc, "count"),
+                "invalid-value",
+                f"count must be a whole number of at least 1, not {count!r}; counted as 1",
+            )
+        )
+    else:
+        sel.count = count
+    for key in ("name", "experience", "notes"):
+        value = node.get(key)
+        if value is None:
+            continue
+        if isinstance(value, str | int | float) and not isinstance(value, bool):
+            setattr(sel, key, str(value))
+        else:
+            sel.findings.append(
+                Finding(
+                    (*loc, key),
+                    "invalid-value",
+                    f"{key} must be text, not {type(value).__name__}; ignored",
+                )
+            )
+    state = node.get("state")
+    if state is not None:
+        if isinstance(state, dict):
+            sel.state = {str(k): v for k, v in state.items()}
+        else:
+            sel.findings.append(
+                Finding(
+                    (*loc, "state"),
+                    "invalid-value",
+                    "state must be a mapping (e.g. `wounds: 2`); ignored",
+                )
+            )
+    for key in node:
+        if key not in KNOWN_SELECTION_KEYS:
+            sel.findings.append(
+                Finding(
+                    (*loc, str(key)),
+                    "unknown-key",
+                    f"unknown key {key!r} in a selection; it is kept when the roster is saved",
+                    "warning",
+                )
+            )
+    children = node.get("selections")
+    if children is not None:
+        if isinstance(children, list):
+            sel.children = [
+                _parse_selection(c, (*loc, "selections", i)) for i, c in enumerate(children)
+            ]
+        else:
+            sel.findings.append(
+                Finding((*loc, "selections"), "invalid-value", "selections must be a list; ignored")
+            )
+    return sel
+
+
+class Roster:
+    """A roster file in memory: its document (as written) and a parsed view of it."""
+
+    def __init__(
+        self, doc: Any, text: str | None, file: str, path: Path | None, round_trip: bool
+    ) -> None:
+        self.doc = doc
+        self.text = text
+        self.file = file
+        self.path = path
+        self.round_trip = round_trip
+        self.dirty = False
+        self._positions: Any = doc if round_trip else None
+        self.header: RosterHeader = self._parse_header()
+        self.selections: list[SelectionData] = []
+        self.findings: list[Finding] = []
+        self.refresh()
+
+    # ----------------------------------------------------------------- construction
+
+    @classmethod
+    def from_text(
+        cls, text: str, file: str = "<roster>", path: Path | None = None, round_trip: bool = True
+    ) -> Roster:
+        """Parse roster text. ``round_trip=False`` is faster but cannot be saved after edits."""
+        try:
+            doc = load_round_trip(text, file) if round_trip else load_safe(text, file)
+        except InputError as exc:
+            raise RosterError(exc.problems) from None
+        if doc is None:
+            raise RosterError.single(
+                file,
+                "the file is empty; a roster needs at least `system`, `faction` and `name`",
+                1,
+                1,
+                "roster-invalid",
+            )
+        if not isinstance(doc, dict):
+            raise RosterError.single(
+                file,
+                "a roster must be a mapping (keys such as `system:`, "
+                "`faction:`, `name:`, `selections:`)",
+                1,
+                1,
+                "roster-invalid",
+            )
+        return cls(doc, text, file, path, round_trip)
+
+    @classmethod
+    def from_file(cls, path: Path | str, round_trip: bool = True) -> Roster:
+        """Read a roster file (raises :class:`RosterError` when it cannot be understood)."""
+        p = Path(path)
+        try:
+            text = read_text(p)
+        except InputError as exc:
+            raise RosterError(exc.problems) from None
+        return cls.from_text(text, str(p), p, round_trip)
+
+    @classmethod
+    def new(
+        cls,
+        system: str,
+        faction: str,
+        name: str,
+        limits: dict[str, float] | None = None,
+        schema: str | None = None,
+        comment: str | None = None,
+    ) -> Roster:
+        """A fresh, empty roster (not yet saved)."""
+        doc = CommentedMap()
+        doc["format"] = FORMAT_VERSION
+        doc["system"] = system
+        doc["faction"] = faction
+        doc["name"] = name
+        if limits:
+            lm = CommentedMap()
+            for k, v in limits.items():
+                lm[k] = int(v) if float(v).is_integer() else v
+            doc["limits"] = lm
+        doc["selections"] = CommentedSeq()
+        lines = []
+        if schema:
+            lines.append(f"yaml-language-server: $schema={schema}")
+        if comment:
+            lines.extend(comment.splitlines())
+        if lines:
+            doc.yaml_set_start_comment("\n".join(lines))
+        text = dump_round_trip(doc)
+        return cls.from_text(text, "<new roster>")
+
+    # ----------------------------------------------------------------- parsing
+
+    def _parse_header(self) -> RosterHeader:
+        data = {k: v for k, v in self.doc.items() if k != "selections"}
+        from .yamlio import to_plain
+
+        try:
+            return RosterHeader.model_validate(to_plain(data))
+        except ValidationError as exc:
+            problems = []
+            for err in exc.errors():
+                loc = tuple(err["loc"])
+                line, col = self.position(loc)
+                key = loc[0] if loc else "roster"
+                if err["type"] == "missing":
+                    msg = f"missing `{key}:`; a roster must say its system, faction and name"
+                elif key == "format":
+                    msg = (
+                        f"unsupported roster format {data.get('format')!r}; this version "
+                        f"reads format {FORMAT_VERSION}"
+                    )
+                else:
+                    msg = f"{'.'.join(str(s) for s in loc)}: {err['msg']}"
+                    if err["type"] == "string_pattern_mismatch":
+                        msg = (
+                            f"{key}: {err['input']!r} is not an id (ids are lowercase "
+                            "words joined by hyphens)"
+                        )
+                problems.append(Problem(self.file, msg, line, col, "roster-invalid"))
+            raise RosterError(problems) from None
+
+    def refresh(self) -> None:
+        """Re-read the parsed view after the document changed."""
+        self.findings = []
+        sels = self.doc.get("selections")
+        if sels is None:
+            self.selections = []
+        elif isinstance(sels, list):
+            self.selections = [_parse_selection(s, ("selections", i)) for i, s in enumerate(sels)]
+        else:
+            self.selections = []
+            self.findings.append(
+                Finding(("selections",), "invalid-value", "selections must be a list")
+            )
+        for key in self.doc:
+            if key not in KNOWN_ROSTER_KEYS:
+                self.findings.append(
+                    Finding(
+                        (str(key),),
+                        "unknown-key",
+                        f"unknown key {key!r}; it is kept when the roster is saved",
+                        "warning",
+                    )
+                )
+
+    # ----------------------------------------------------------------- accessors
+
+    @property
+    def system(self) -> str:
+        return self.header.system
+
+    @property
+    def faction(self) -> str:
+        """The (first) faction id."""
+        f = self.header.faction
+        return f[0] if isinstance(f, list) else f
+
+    @property
+    def name(self) -> str:
+        return self.header.name
+
+    def walk(self) -> Iterator[SelectionData]:
+        """Every selection, depth first."""
+        for s in self.selections:
+            yield from s.walk()
+
+    def position(self, loc: Sequence[str | int]) -> tuple[int | None, int | None]:
+        """Line and column of a location (re-reads the text with positions if needed)."""
+        if self._positions is None:
+            if self.text is None:
+                return None, None
+            try:
+                self._positions = load_round_trip(self.text, self.file)
+            except InputError:
+                return None, None
+        return locate(self._positions, loc)
+
+    def node(self, loc: Sequence[str | int]) -> Any:
+        """The document node at a location."""
+        node = self.doc
+        for step in loc:
+            node = node[step]
+        return node
+
+    # ----------------------------------------------------------------- editing
+
+    def _require_round_trip(self) -> None:
+        if not self.round_trip:
+            raise RuntimeError("this roster was loaded read-only (round_trip=False)")
+
+    def _touch(self) -> None:
+        self.dirty = True
+        self.refresh()
+
+    def add(
+        self, parent: Loc, entry: str, count: int = 1, name: str | None = None, **extra: Any
+    ) -> Loc:
+        """Append a selection under ``parent`` (``()`` for the top level); returns its loc."""
+        self._require_round_trip()
+        owner = self.node(parent) if parent else self.doc
+        seq = owner.get("selections")
+        if seq is None:
+            seq = CommentedSeq()
+            owner["selections"] = seq
+        item = CommentedMap()
+        item["entry"] = entry
+        if count != 1:
+            item["count"] = count
+        if name:
+            item["name"] = name
+        for k, v in extra.items():
+            if v is not None:
+                item[k] = v
+        seq.append(item)
+        self._touch()
+        return (*parent, "selections", len(seq) - 1)
+
+    def remove(self, loc: Loc) -> Any:
+        """Remove the selection at ``loc``; returns it (for undo)."""
+        self._require_round_trip()
+        parent = self.node(loc[:-1])
+        removed = parent.pop(loc[-1])
+        self._touch()
+        return removed
+
+    def set(self, loc: Loc, key: str, value: Any) -> None:
+        """Set (or, with ``None``, delete) a key of the mapping at ``loc``."""
+        self._require_round_trip()
+        node = self.node(loc) if loc else self.doc
+        if value is None:
+            node.pop(key, None)
+        else:
+            node[key] = value
+        self._touch()
+
+    # ----------------------------------------------------------------- saving
+
+    def dumps(self) -> str:
+        """The file's text: the original bytes if nothing changed."""
+        if not self.dirty and self.text is not None:
+            return self.text
+        self._require_round_trip()
+        return dump_round_trip(self.doc)
+
+    def save(self, path: Path | str | None = None, backup: bool = True) -> Path:
+        """Write the roster atomically; the previous file is kept as ``<name>.bak``."""
+        target = Path(path) if path is not None else self.path
+        if target is None:
+            raise ValueError("no path to save to")
+        atomic_write(target, self.dumps(), backup=backup)
+        self.text = self.dumps() if self.dirty else self.text
+        self.dirty = False
+        self.path = target
+        self.file = str(target)
+        return target
+
+
+def atomic_write(target: Path, text: str, backup: bool = True) -> None:
+    """Write ``text`` to ``target`` atomically, keeping the old file as ``target.bak``."""
+    target = Path(target)
+    folder = target.parent if str(target.parent) else Path(".")
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if target.exists():
+            if target.is_file():
+                os.chmod(tmp_name, target.stat().st_mode & 0o777)
+            if backup:
+                shutil.copy2(target, target.with_name(target.name + ".bak"))
+        os.replace(tmp_name, target)
+    except BaseException:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise
+    try:
+        dir_fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)

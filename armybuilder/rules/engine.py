@@ -1,0 +1,739 @@
+"""The generic validation engine.
+
+:func:`evaluate` turns a roster and a catalog into an :class:`Evaluation`: a tree of
+:class:`Node` objects (one per selection, each tied to its catalog entry), the issues found
+(errors and warnings, each with a stable code, a message, the selection's path and the rule
+section), the totals per cost type, and the values a game system computes per node.
+
+The engine knows BattleScribe-like structure only: entries and their children, groups with
+min/max, constraints, modifiers with conditions, costs and limits, categories and force slots,
+experience levels. Everything arithmetic about a game (attack values, morale, ammunition...)
+belongs to the system's rules module (:mod:`armybuilder.rules.plugin`), which runs after the
+generic checks on the same tree.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..catalogs import CatalogIndex, Child
+from ..model.catalog import (
+    Condition,
+    ConditionGroup,
+    Constraint,
+    Entry,
+    ExperienceLevel,
+    Group,
+    Modifier,
+    Repeat,
+)
+from ..rosters import Loc, Roster, SelectionData
+
+if TYPE_CHECKING:
+    from .plugin import SystemRules
+
+ERROR = "error"
+WARNING = "warning"
+
+
+def format_loc(loc: Loc) -> str:
+    """``("selections", 0, "count")`` -> ``selections[0].count``."""
+    out = ""
+    for step in loc:
+        if isinstance(step, int):
+            out += f"[{step}]"
+        else:
+            out += ("." if out else "") + step
+    return out
+
+
+def fmt_num(x: float) -> str:
+    """A number without a useless ``.0``."""
+    if isinstance(x, float) and x.is_integer():
+        return str(int(x))
+    return f"{x:g}"
+
+
+@dataclass(frozen=True)
+class Issue:
+    """Something that makes a roster illegal (error) or unusual (warning)."""
+
+    severity: str
+    code: str
+    message: str
+    path: Loc = ()
+    source: str = ""
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == ERROR
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "path": format_loc(self.path),
+            "source": self.source,
+        }
+
+
+@dataclass(frozen=True)
+class Value:
+    """A value a game system computes for a selection or a roster."""
+
+    key: str
+    label: str
+    value: Any
+    text: str = ""
+    source: str = ""
+
+    def display(self) -> str:
+        if self.text:
+            return self.text
+        if isinstance(self.value, float):
+            return fmt_num(self.value)
+        return str(self.value)
+
+
+class Node:
+    """A selection in the evaluated tree (the root node stands for the roster)."""
+
+    __slots__ = ("children", "count", "data", "depth", "entry", "group", "index", "parent")
+
+    def __init__(
+        self,
+        data: SelectionData | None,
+        entry: Entry | None,
+        group: Group | None,
+        parent: Node | None,
+        index: int = 0,
+    ) -> None:
+        self.data = data
+        self.entry = entry
+        self.group = group
+        self.parent = parent
+        self.children: list[Node] = []
+        self.count = data.count if data is not None else 1
+        self.depth: int = 0 if parent is None else parent.depth + 1
+        self.index = index
+
+    @property
+    def is_root(self) -> bool:
+        return self.parent is None
+
+    @property
+    def loc(self) -> Loc:
+        return self.data.loc if self.data is not None else ()
+
+    @property
+    def entry_id(self) -> str | None:
+        if self.entry is not None:
+            return self.entry.id
+        return self.data.entry if self.data is not None else None
+
+    @property
+    def categories(self) -> list[str]:
+        return self.entry.categories if self.entry is not None else []
+
+    def has_category(self, category: str) -> bool:
+        return self.entry is not None and category in self.entry.categories
+
+    def matches(self, ref: str) -> bool:
+        """Is this node of entry ``ref``, in category ``ref`` or chosen in group ``ref``?"""
+        if self.entry is None:
+            return False
+        return (
+            self.entry.id == ref
+            or ref in self.entry.categories
+            or (self.group is not None and self.group.id == ref)
+        )
+
+    def walk(self) -> Iterator[Node]:
+        """This node and its descendants, depth first."""
+        yield self
+        for c in self.children:
+            yield from c.walk()
+
+    def descendants(self) -> Iterator[Node]:
+        for c in self.children:
+            yield from c.walk()
+
+    def ancestors(self) -> Iterator[Node]:
+        """Parent, grandparent... up to (and including) the root."""
+        n = self.parent
+        while n is not None:
+            yield n
+            n = n.parent
+
+    def ancestor(self, entry_id: str) -> Node | None:
+        """The nearest ancestor-or-self of entry ``entry_id``."""
+        n: Node | None = self
+        while n is not None:
+            if n.entry is not None and n.entry.id == entry_id:
+                return n
+            n = n.parent
+        return None
+
+    def multiplicity(self, upto: Node | None = None) -> int:
+        """How many copies of this node exist per one ``upto`` (counts multiply down)."""
+        m = self.count
+        for a in self.ancestors():
+            if a is upto:
+                break
+            m *= a.count
+        return m
+
+    def __repr__(self) -> str:
+        return f"Node({self.entry_id!r}, count={self.count}, loc={format_loc(self.loc)})"
+
+
+@dataclass
+class Evaluation:
+    """Everything known about one roster: its tree, issues, totals and computed values."""
+
+    roster: Roster
+    index: CatalogIndex
+    root: Node
+    issues: list[Issue] = field(default_factory=list)
+    values: dict[int, list[Value]] = field(default_factory=dict)
+    roster_values: list[Value] = field(default_factory=list)
+    totals: dict[str, float] = field(default_factory=dict)
+    _unit_cost: dict[tuple[int, str], float] = field(default_factory=dict, repr=False)
+    _total: dict[int, dict[str, float]] = field(default_factory=dict, repr=False)
+    _query: dict[tuple[Any, ...], float] = field(default_factory=dict, repr=False)
+
+    # ----------------------------------------------------------------- results
+
+    @property
+    def valid(self) -> bool:
+        """No errors (warnings do not make a roster illegal)."""
+        return not any(i.is_error for i in self.issues)
+
+    @property
+    def errors(self) -> list[Issue]:
+        return [i for i in self.issues if i.is_error]
+
+    @property
+    def warnings(self) -> list[Issue]:
+        return [i for i in self.issues if not i.is_error]
+
+    def codes(self) -> list[str]:
+        """The issue codes, in order (handy in tests)."""
+        return [i.code for i in self.issues]
+
+    def error(
+        self, code: str, message: str, node: Node | Loc | None = None, source: str = ""
+    ) -> None:
+        """Report an error."""
+        self._add(ERROR, code, message, node, source)
+
+    def warning(
+        self, code: str, message: str, node: Node | Loc | None = None, source: str = ""
+    ) -> None:
+        """Report a warning."""
+        self._add(WARNING, code, message, node, source)
+
+    def _add(
+        self, severity: str, code: str, message: str, node: Node | Loc | None, source: str
+    ) -> None:
+        loc: Loc = node.loc if isinstance(node, Node) else (node or ())
+        self.issues.append(Issue(severity, code, message, loc, source))
+
+    def set_value(
+        self, node: Node, key: str, label: str, value: Any, text: str = "", source: str = ""
+    ) -> None:
+        """Record a computed value for a node (the root node: the whole roster)."""
+        v = Value(key, label, value, text, source)
+        if node.is_root:
+            self.roster_values.append(v)
+        else:
+            self.values.setdefault(id(node), []).append(v)
+
+    def values_of(self, node: Node) -> list[Value]:
+        return self.roster_values if node.is_root else self.values.get(id(node), [])
+
+    def value(self, node: Node, key: str) -> Any:
+        """A computed value by key, or ``None``."""
+        for v in self.values_of(node):
+            if v.key == key:
+                return v.value
+        return None
+
+    def nodes(self) -> Iterator[Node]:
+        """Every selection node (not the root), depth first."""
+        return self.root.descendants()
+
+    # ----------------------------------------------------------------- names
+
+    def name(self, node: Node) -> str:
+        """The node's display name: custom name, else the (modified) entry name."""
+        if node.is_root:
+            return self.roster.name
+        if node.data is not None and node.data.name:
+            return node.data.name
+        if node.entry is None:
+            return node.data.entry if node.data and node.data.entry else "?"
+        return str(self.apply_modifiers(node.entry, "name", node.entry.name, node))
+
+    def label(self, node: Node) -> str:
+        """Name with count, e.g. ``Squad ×4``."""
+        n = self.name(node)
+        return f"{n} ×{node.count}" if node.count != 1 else n
+
+    def where(self, node: Node) -> str:
+        """A breadcrumb such as ``1st Platoon > Squad ×4``."""
+        parts = [self.label(n) for n in [*reversed(list(node.ancestors())), node] if not n.is_root]
+        return " > ".join(parts) if parts else self.roster.name
+
+    # ----------------------------------------------------------------- experience
+
+    def experience(self, node: Node) -> ExperienceLevel | None:
+        """The experience level that applies to a node (its own, an ancestor's, the default)."""
+        n: Node | None = node
+        while n is not None:
+            if n.data is not None and n.data.experience:
+                return self.index.experience.get(n.data.experience)
+            n = n.parent
+        default = self.index.system.model.default_experience
+        return self.index.experience.get(default) if default else None
+
+    # ----------------------------------------------------------------- costs
+
+    def unit_cost(self, node: Node, cost_type: str) -> float:
+        """The cost of one copy of the node's own entry (modifiers applied, children excluded)."""
+        key = (id(node), cost_type)
+        if key not in self._unit_cost:
+            base = node.entry.costs.get(cost_type, 0.0) if node.entry is not None else 0.0
+            value = (
+                self.apply_modifiers(node.entry, f"cost:{cost_type}", base, node)
+                if node.entry is not None
+                else 0.0
+            )
+            self._unit_cost[key] = float(value)
+        return self._unit_cost[key]
+
+    def total_cost(self, node: Node) -> dict[str, float]:
+        """The cost of the node with everything under it, times its count."""
+        cached = self._total.get(id(node))
+        if cached is None:
+            per_copy = {ct: self.unit_cost(node, ct) for ct in self.index.cost_types}
+            for c in node.children:
+                for ct, v in self.total_cost(c).items():
+                    per_copy[ct] = per_copy.get(ct, 0.0) + v
+            cached = {ct: v * node.count for ct, v in per_copy.items()}
+            self._total[id(node)] = cached
+        return cached
+
+    # ----------------------------------------------------------------- characteristics
+
+    def characteristic(self, node: Node, char_id: str, profile_type: str | None = None) -> Any:
+        """A characteristic of the node's first profile that has it (modifiers applied)."""
+        if node.entry is None:
+            return None
+        for p in node.entry.profiles:
+            if (profile_type is None or p.type == profile_type) and char_id in p.characteristics:
+                return self.apply_modifiers(
+                    node.entry, f"characteristic:{char_id}", p.characteristics[char_id], node
+                )
+        return None
+
+    # ----------------------------------------------------------------- queries
+
+    def _scope_node(self, context: Node, scope: str) -> Node | None:
+        if scope == "self":
+            return context
+        if scope == "parent":
+            return context.parent
+        if scope in {"roster", "force"}:
+            return self.root
+        return context.ancestor(scope)
+
+    def query(
+        self,
+        context: Node,
+        scope: str,
+        child: str | None,
+        field_: str,
+        deep: bool | None,
+        owner: str | None,
+    ) -> float:
+        """Count selections (or sum a cost) of ``child`` (default: ``owner``) within a scope."""
+        scope_node = self._scope_node(context, scope)
+        if scope_node is None:
+            return 0.0
+        ref = child or owner
+        if deep is None:
+            deep = scope in {"roster", "force"}
+        key = (id(scope_node), ref, field_, deep)
+        cached = self._query.get(key)
+        if cached is not None:
+            return cached
+        total = 0.0
+        pool: Iterable[Node] = scope_node.descendants() if deep else scope_node.children
+        for n in pool:
+            if ref is not None and not n.matches(ref):
+                continue
+            if field_ == "selections":
+                total += n.multiplicity(scope_node)
+            else:
+                parent_mult = (
+                    n.parent.multiplicity(scope_node)
+                    if (n.parent is not None and n.parent is not scope_node)
+                    else 1
+                )
+                total += self.total_cost(n).get(field_, 0.0) * parent_mult
+        if ref is None and field_ != "selections":
+            total = self.total_cost(scope_node).get(field_, 0.0) / max(scope_node.count, 1)
+        self._query[key] = total
+        return total
+
+    def condition_holds(self, cond: Condition, context: Node, owner: str | None) -> bool:
+        """Does a modifier condition hold in the context of ``context``?"""
+        if cond.type in {"instance-of", "not-instance-of"}:
+            scope_node = self._scope_node(context, cond.scope)
+            ref = cond.child or owner
+            hit = scope_node is not None and ref is not None and scope_node.matches(ref)
+            return hit if cond.type == "instance-of" else not hit
+        got = self.query(context, cond.scope, cond.child, cond.field, cond.deep, owner)
+        v = cond.value
+        return {
+            "less-than": got < v,
+            "greater-than": got > v,
+            "equal-to": got == v,
+            "not-equal-to": got != v,
+            "at-least": got >= v,
+            "at-most": got <= v,
+        }[cond.type]
+
+    def _group_holds(self, group: ConditionGroup, context: Node, owner: str | None) -> bool:
+        results = [self.condition_holds(c, context, owner) for c in group.conditions]
+        results += [self._group_holds(g, context, owner) for g in group.groups]
+        if not results:
+            return True
+        return all(results) if group.type == "and" else any(results)
+
+    def modifier_applies(self, mod: Modifier, context: Node, owner: str | None) -> bool:
+        return all(self.condition_holds(c, context, owner) for c in mod.conditions) and all(
+            self._group_holds(g, context, owner) for g in mod.groups
+        )
+
+    def _repeats(self, rep: Repeat, context: Node, owner: str | None) -> int:
+        got = self.query(context, rep.scope, rep.child, rep.field, rep.deep, owner)
+        if rep.value <= 0:
+            return 0
+        times = got / rep.value
+        return (math.ceil(times) if rep.round_up else math.floor(times)) * rep.repeats
+
+    def apply_modifiers(self, entry: Entry, field_: str, value: Any, context: Node) -> Any:
+        """``value`` after every modifier of ``entry`` on ``field_`` that applies."""
+        for mod in entry.modifiers:
+            if mod.field != field_ or not self.modifier_applies(mod, context, entry.id):
+                continue
+            times = 1 if mod.repeat is None else self._repeats(mod.repeat, context, entry.id)
+            for _ in range(times):
+                value = _apply(mod, value)
+        return value
+
+    def constraint_value(self, entry: Entry, con: Constraint, context: Node) -> float:
+        if con.id is None:
+            return con.value
+        return float(self.apply_modifiers(entry, f"constraint:{con.id}", con.value, context))
+
+    def is_hidden(self, entry: Entry, context: Node) -> bool:
+        return bool(self.apply_modifiers(entry, "hidden", entry.hidden, context))
+
+
+def _apply(mod: Modifier, value: Any) -> Any:
+    if mod.type == "set":
+        return mod.value
+    if mod.type == "append":
+        return f"{value}{mod.value}"
+    step = (
+        mod.value if isinstance(mod.value, int | float) and not isinstance(mod.value, bool) else 0
+    )
+    if mod.type == "increment":
+        return (value or 0) + step
+    return (value or 0) - step
+
+
+# --------------------------------------------------------------------------- building
+
+
+def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> None:
+    idx = ev.index
+    for i, sel in enumerate(selections):
+        for f in sel.findings:
+            ev._add(f.severity, f.code, f.message, f.loc, "")
+        child: Child | None = idx.child(parent.entry, sel.entry) if sel.entry else None
+        if child is not None:
+            node = Node(sel, child.entry, child.group, parent, i)
+        else:
+            node = Node(sel, None, None, parent, i)
+            if sel.entry is not None:
+                _report_unplaced(ev, node, sel.entry, parent)
+        parent.children.append(node)
+        if node.entry is not None:
+            _build(ev, node, sel.children)
+        elif sel.children:
+            # Keep the subtree in view (it is saved back) but do not judge it.
+            for j, c in enumerate(sel.children):
+                node.children.append(Node(c, None, None, node, j))
+
+
+def _report_unplaced(ev: Evaluation, node: Node, entry_id: str, parent: Node) -> None:
+    where = "at the top of the roster" if parent.is_root else f"under {ev.where(parent)}"
+    known = ev.index.entries.get(entry_id) or ev.index.shared.get(entry_id)
+    if known is not None:
+        options = [c.entry.name for c in ev.index.children(parent.entry)]
+        hint = f"; the options there are: {', '.join(options)}" if options else ""
+        ev.error(
+            "entry-not-allowed", f"{known.name} ({entry_id}) cannot be selected {where}{hint}", node
+        )
+    else:
+        close = _close_ids(entry_id, [c.entry.id for c in ev.index.children(parent.entry)])
+        hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
+        ev.error(
+            "unknown-entry",
+            f"unknown entry {entry_id!r} {where}{hint}; it is kept in the file unchanged",
+            node,
+        )
+
+
+def _close_ids(word: str, options: list[str]) -> list[str]:
+    import difflib
+
+    return difflib.get_close_matches(word, options, n=3, cutoff=0.6)
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _ref_name(ev: Evaluation, ref: str | None, owner: Entry) -> str:
+    return owner.name if ref is None else ev.index.name_of(ref)
+
+
+def _constraint_issue(
+    ev: Evaluation,
+    con: Constraint,
+    owner: Entry,
+    got: float,
+    limit: float,
+    scope_node: Node,
+    context: Node,
+) -> None:
+    what = _ref_name(ev, con.child, owner)
+    if con.field == "selections":
+        amount, bound = f"{fmt_num(got)} × {what}", fmt_num(limit)
+    else:
+        ct = ev.index.cost_types.get(con.field)
+        unit = f" {ct.unit}" if ct and ct.unit else ""
+        cname = ct.name if ct else con.field
+        amount = f"{cname} {fmt_num(got)}{unit} in {what}"
+        bound = f"{fmt_num(limit)}{unit}"
+    holder = ev.where(scope_node) if not scope_node.is_root else f"The roster {ev.roster.name!r}"
+    if con.type == "max":
+        code, text = "max-exceeded", f"{holder} has {amount}; at most {bound} allowed"
+    else:
+        code, text = "min-not-met", f"{holder} has {amount}; at least {bound} needed"
+    if con.message:
+        text += f" ({con.message})"
+    target = scope_node if not scope_node.is_root else context
+    ev._add(con.severity, code, text, target, con.source or owner.source)
+
+
+def _check_constraint(
+    ev: Evaluation, con: Constraint, owner: Entry, context: Node, at_parent: bool
+) -> None:
+    """Check one constraint of ``owner``.
+
+    ``at_parent``: the constraint is checked at a selection that may hold ``owner`` as a
+    child (``context``), so its `parent` scope is ``context`` itself; otherwise ``context`` is
+    a selection of ``owner`` (scope `self`).
+    """
+    scope = "self" if at_parent and con.scope == "parent" else con.scope
+    scope_node = ev._scope_node(context, scope)
+    if scope_node is None:
+        return
+    limit = ev.constraint_value(owner, con, context)
+    if limit < 0:  # BattleScribe: -1 means unlimited
+        return
+    deep = con.deep if con.deep is not None else con.scope in {"roster", "force"}
+    got = ev.query(context, scope, con.child, con.field, deep, owner.id)
+    if (con.type == "max" and got > limit) or (con.type == "min" and got < limit):
+        _constraint_issue(ev, con, owner, got, limit, scope_node, context)
+
+
+def _check_node(ev: Evaluation, node: Node, seen_global: set[int]) -> None:
+    idx = ev.index
+    options = idx.children(node.entry)
+    for child in options:
+        for con in child.entry.constraints:
+            if con.scope == "self":
+                continue
+            if con.scope in {"roster", "force"}:
+                if id(con) in seen_global:
+                    continue
+                seen_global.add(id(con))
+            _check_constraint(ev, con, child.entry, node, True)
+    if node.entry is not None:
+        entry = node.entry
+        for con in entry.constraints:
+            if con.scope == "self":
+                _check_constraint(ev, con, entry, node, False)
+        _check_groups(ev, node, entry.groups)
+        if ev.is_hidden(entry, node):
+            ev.error(
+                "hidden-entry",
+                f"{ev.where(node)} is not available to this roster (hidden in the catalog)",
+                node,
+                entry.source,
+            )
+        if entry.max_count is not None and node.count > entry.max_count:
+            ev.error(
+                "max-exceeded",
+                f"{ev.where(node)}: count {node.count} is more than {entry.max_count}",
+                node,
+                entry.source,
+            )
+        data = node.data
+        if data is not None and data.experience:
+            if data.experience not in idx.experience:
+                levels = ", ".join(idx.experience) or "none"
+                ev.error(
+                    "unknown-experience",
+                    f"{ev.where(node)}: unknown experience level "
+                    f"{data.experience!r} (levels: {levels})",
+                    (*node.loc, "experience"),
+                )
+            elif not entry.experience:
+                ev.warning(
+                    "experience-ignored",
+                    f"{ev.where(node)} does not record experience; {data.experience!r} is ignored",
+                    (*node.loc, "experience"),
+                )
+    for c in node.children:
+        if c.entry is not None:
+            _check_node(ev, c, seen_global)
+
+
+def _group_count(node: Node, group: Group) -> int:
+    ids = {id(group)} | {id(g) for g in _subgroups(group)}
+    return sum(c.count for c in node.children if c.group is not None and id(c.group) in ids)
+
+
+def _subgroups(group: Group) -> Iterator[Group]:
+    for g in group.groups:
+        yield g
+        yield from _subgroups(g)
+
+
+def _check_groups(ev: Evaluation, node: Node, groups: list[Group]) -> None:
+    for g in groups:
+        got = _group_count(node, g)
+        if g.max is not None and got > g.max:
+            ev._add(
+                g.severity,
+                "max-exceeded",
+                f"{ev.where(node)} has {got} choices of {g.name}; at most {g.max} allowed",
+                node,
+                g.source,
+            )
+        if got < g.min:
+            choice = f" (the usual choice is {ev.index.name_of(g.default)})" if g.default else ""
+            ev._add(
+                g.severity,
+                "min-not-met",
+                f"{ev.where(node)} has {got} choices of {g.name}; at least {g.min} needed{choice}",
+                node,
+                g.source,
+            )
+        _check_groups(ev, node, g.groups)
+
+
+def _check_roster(ev: Evaluation) -> None:
+    idx, roster = ev.index, ev.roster
+    for f in roster.findings:
+        ev._add(f.severity, f.code, f.message, f.loc, "")
+    force = None
+    if roster.header.force:
+        force = idx.forces.get(roster.header.force)
+        if force is None:
+            ev.error(
+                "unknown-force",
+                f"unknown force {roster.header.force!r} (forces: "
+                f"{', '.join(idx.forces) or 'none'})",
+                ("force",),
+            )
+    else:
+        force = idx.default_force()
+    if force is not None:
+        for slot in force.slots:
+            got = sum(n.count for n in ev.root.children if n.has_category(slot.category))
+            cname = idx.name_of(slot.category)
+            if slot.max is not None and got > slot.max:
+                ev._add(
+                    slot.severity,
+                    "max-exceeded",
+                    f"{force.name} has {got} × {cname}; at most {slot.max} allowed",
+                    (),
+                    slot.source or force.source,
+                )
+            if got < slot.min:
+                ev._add(
+                    slot.severity,
+                    "min-not-met",
+                    f"{force.name} has {got} × {cname}; at least {slot.min} needed",
+                    (),
+                    slot.source or force.source,
+                )
+        for con in force.constraints:
+            owner = Entry(id=force.id, name=force.name)
+            _check_constraint(ev, con, owner, ev.root, True)
+    totals = ev.total_cost(ev.root)
+    ev.totals = dict(totals)
+    limits: dict[str, float] = dict(roster.header.limits)
+    for ct in idx.cost_types.values():
+        if ct.id not in limits and ct.default_limit is not None:
+            limits[ct.id] = ct.default_limit
+    for ct_id, limit in limits.items():
+        limit_ct = idx.cost_types.get(ct_id)
+        if limit_ct is None:
+            ev.error(
+                "unknown-cost-type",
+                f"limit on unknown cost type {ct_id!r} (cost types: "
+                f"{', '.join(idx.cost_types) or 'none'})",
+                ("limits", ct_id),
+            )
+            continue
+        spent = totals.get(ct_id, 0.0)
+        if spent > limit:
+            unit = f" {limit_ct.unit}" if limit_ct.unit else ""
+            ev.error(
+                "cost-limit-exceeded",
+                f"{limit_ct.name} {fmt_num(spent)}{unit} is over the limit "
+                f"of {fmt_num(limit)}{unit} by {fmt_num(spent - limit)}{unit}",
+                ("limits", ct_id),
+            )
+
+
+def evaluate(roster: Roster, index: CatalogIndex, rules: SystemRules | None = None) -> Evaluation:
+    """Validate a roster against a catalog and compute its values."""
+    root = Node(None, None, None, None)
+    ev = Evaluation(roster, index, root)
+    if roster.faction != index.faction.id or roster.system != index.system.id:
+        ev.error(
+            "wrong-catalog",
+            f"the roster is for {roster.system}/{roster.faction}, not "
+            f"{index.system.id}/{index.faction.id}",
+            ("faction",),
+        )
+    _build(ev, root, roster.selections)
+    _check_roster(ev)
+    _check_node(ev, root, set())
+    if rules is not None:
+        rules.analyse(ev)
+    return ev

@@ -1,0 +1,64 @@
+"""The interface between the generic engine and a game system's own rules.
+
+A game system's ``system.yaml`` names its rules module (``module: infantry_ops``). The module
+is ``armybuilder.rules.systems.<name>`` (or any importable dotted path, for systems a user
+installs) and exposes ``RULES``, an instance of a :class:`SystemRules` subclass. The engine
+calls :meth:`SystemRules.analyse` after its generic checks; the catalog loader calls
+:meth:`SystemRules.check_catalog` so that system-specific data (a weapon's printed range, a
+damage value) is checked with file and line like everything else.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..catalogs import CatalogIndex
+    from ..model.catalog import FactionFile, SystemFile
+    from .engine import Evaluation
+
+#: (which file: "system" or "faction", location inside it, message)
+CatalogFinding = tuple[str, list[str | int], str]
+
+
+class SystemRules:
+    """Base class of a game system's rules module. Override what the system needs."""
+
+    #: The system id this module serves (informational).
+    system_id: str = ""
+
+    def analyse(self, ev: Evaluation) -> None:
+        """Add the system's computed values and issues to an evaluation."""
+
+    def check_catalog(
+        self, system: SystemFile, faction: FactionFile | None, index: CatalogIndex | None
+    ) -> Iterable[CatalogFinding]:
+        """Problems with system-specific catalog data (unparseable profiles...)."""
+        return ()
+
+
+_LOADED: dict[str, SystemRules | None] = {}
+
+
+class RulesModuleError(Exception):
+    """A system names a rules module that cannot be imported or has no ``RULES``."""
+
+
+def load_rules(name: str | None) -> SystemRules | None:
+    """Import a rules module by the name a ``system.yaml`` gives (``None``: no module)."""
+    if not name:
+        return None
+    if name in _LOADED:
+        return _LOADED[name]
+    dotted = name if "." in name else f"{__package__}.systems.{name}"
+    try:
+        module = importlib.import_module(dotted)
+    except ImportError as exc:
+        raise RulesModuleError(f"rules module {name!r} cannot be imported: {exc}") from None
+    rules = getattr(module, "RULES", None)
+    if not isinstance(rules, SystemRules):
+        raise RulesModuleError(f"rules module {name!r} has no RULES (a SystemRules instance)")
+    _LOADED[name] = rules
+    return rules

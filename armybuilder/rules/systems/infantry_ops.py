@@ -1,0 +1,909 @@
+"""Infantry Operations (BattleTech conventional infantry): checks and computed values.
+
+What lives here is arithmetic the catalog cannot express (the platoon structure, costs and
+loadout choices are catalog constraints):
+
+* weapon profiles are written in the catalog the way the rules print them (``"0.5(DB)
+  +1D3(BF)"``, ``"0/1/2/3/4 (-1/0/+2/+4/+6)"``, ``"1 (2)"``) and parsed here into
+  :class:`WeaponStats`; a profile that does not parse is a catalog error with its line;
+* attack values per attack type (primary, secondary, support, melee), summed over the troopers
+  and rounded up, with the burst-fire bonus and the part that can hurt armoured units
+  ("Infantry Attacks", "Anti-Personnel vs Anti-Material", "Burst fire");
+* encumbrance per trooper from everything carried, and the movement that follows
+  ("Encumbrance", "Movement Points");
+* crew to carry and crew to fire per squad, gun crews (crew = the gun's tonnage), the
+  mechanised driver, the vehicle's crew capacity;
+* morale base target number and gunnery skill from experience, platoon mass, ammunition.
+
+Choices where the text is silent are stated where they are made, and in the README.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from ...dice import Dice
+from ..engine import Evaluation, Node, fmt_num
+from ..plugin import CatalogFinding, SystemRules
+
+if TYPE_CHECKING:
+    from ...catalogs import CatalogIndex
+    from ...model.catalog import Entry, FactionFile, SystemFile
+
+SRC = "Infantry Operations"
+ATTACK_TYPES = ("primary", "secondary", "support", "melee")
+ATTACK_LABELS = {
+    "primary": "Primary AV",
+    "secondary": "Secondary AV",
+    "support": "Support AV",
+    "melee": "Melee AV",
+}
+DAMAGE_TYPES = {"ML", "DB", "FL", "DE", "BF", "CM", "HE", "IF"}
+BRACKETS = ("PB", "S", "M", "L", "EX")
+ENCUMBERED_AT = 3  # "If they have 3 encumbrance points, they are now encumbered."
+
+
+class ProfileSyntaxError(ValueError):
+    """A weapon characteristic that does not read the way the rules print it."""
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+@dataclass(frozen=True)
+class DamageValue:
+    """A weapon's DV: the number, its damage types and any burst-fire dice."""
+
+    value: float | None  # None: "Per Missile"
+    types: tuple[str, ...]
+    burst: Dice | None = None
+
+    @property
+    def anti_material(self) -> bool:
+        """DV of 1 or more hurts armoured units ("Anti-Personnel vs Anti-Material")."""
+        return self.value is not None and self.value >= 1
+
+
+_DV_NUM = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(.*)$")
+_DV_TYPE = re.compile(r"\(\s*([A-Z]+)\s*\)")
+_DV_BURST = re.compile(r"\+\s*(\d*[dD]\d+)\s*\(\s*BF\s*\)")
+
+
+@lru_cache(maxsize=512)
+def parse_dv(text: str) -> DamageValue:
+    """Parse ``"0.5(DB) +1D3(BF)"``, ``"1 (CM) (IF)"``, ``"Per Missile"``."""
+    s = str(text).strip()
+    if s.lower() == "per missile":
+        return DamageValue(None, ())
+    m = _DV_NUM.match(s)
+    if not m:
+        raise ProfileSyntaxError(f"DV {s!r} should start with a number, e.g. '0.5(DB)'")
+    rest = m.group(2)
+    burst = None
+    bm = _DV_BURST.search(rest)
+    if bm:
+        burst = Dice.from_text(bm.group(1))
+        rest = rest[: bm.start()] + rest[bm.end() :]
+    types = tuple(_DV_TYPE.findall(rest))
+    leftover = _DV_TYPE.sub("", rest).strip()
+    if leftover:
+        raise ProfileSyntaxError(f"DV {s!r}: cannot read {leftover!r}")
+    unknown = [t for t in types if t not in DAMAGE_TYPES]
+    if unknown:
+        raise ProfileSyntaxError(
+            f"DV {s!r}: unknown damage type {unknown[0]!r} "
+            f"(known: {', '.join(sorted(DAMAGE_TYPES))})"
+        )
+    return DamageValue(float(m.group(1)), types, burst)
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """One range bracket: its name, how far it reaches (hexes) and its to-hit modifier."""
+
+    name: str
+    reach: int | None  # None: not usable at this bracket ("-")
+    modifier: int | None
+
+
+@dataclass(frozen=True)
+class Range:
+    """A weapon's range brackets and minimum range."""
+
+    brackets: tuple[Bracket, ...]
+    minimum: int | None = None
+
+    @property
+    def longest(self) -> int:
+        return max((b.reach for b in self.brackets if b.reach is not None), default=0)
+
+    def text(self) -> str:
+        parts = [
+            f"{b.name} {b.reach} ({b.modifier:+d})"
+            if b.modifier is not None
+            else f"{b.name} {b.reach}"
+            for b in self.brackets
+            if b.reach is not None
+        ]
+        out = ", ".join(parts)
+        if self.minimum:
+            out += f"; min {self.minimum}"
+        return out
+
+
+_RANGE = re.compile(r"^\s*([^()]*?)\s*(?:\(([^()]*)\)?)?\s*(?:Min\s*(\d+))?\s*$", re.IGNORECASE)
+
+
+def _int_or_none(token: str, what: str, text: str) -> int | None:
+    t = token.strip().replace("*", "").replace("\u2013", "-")
+    if t in {"-", ""}:
+        return None
+    try:
+        return int(t)
+    except ValueError:
+        raise ProfileSyntaxError(
+            f"range {text!r}: {what} {token.strip()!r} is not a number"
+        ) from None
+
+
+@lru_cache(maxsize=512)
+def parse_range(text: str) -> Range:
+    """Parse ``"0/1/2/3/4 (-1/0/+2/+4/+6)"``, ``"-/7/14/21/28 (-/0/+2/+4/+6) Min 6"``."""
+    s = str(text).strip()
+    if s.lower() == "per missile":
+        return Range((), None)
+    m = _RANGE.match(s)
+    if not m or not m.group(1):
+        raise ProfileSyntaxError(f"range {s!r} should read like '0/1/2/3/4 (-1/0/+2/+4/+6)'")
+    reaches = [_int_or_none(t, "distance", s) for t in m.group(1).split("/")]
+    if reaches and m.group(1).rstrip().endswith("/"):
+        reaches = reaches[:-1]  # "0/1/2/" (Heavy MG): a trailing slash, nothing after it
+    mods = [_int_or_none(t, "modifier", s) for t in m.group(2).split("/")] if m.group(2) else []
+    if len(reaches) > len(BRACKETS):
+        raise ProfileSyntaxError(f"range {s!r}: more than five brackets (PB/S/M/L/EX)")
+    brackets = tuple(
+        Bracket(BRACKETS[i], r, mods[i] if i < len(mods) else None) for i, r in enumerate(reaches)
+    )
+    minimum = int(m.group(3)) if m.group(3) else None
+    return Range(brackets, minimum)
+
+
+@dataclass(frozen=True)
+class Ammo:
+    """Shots before reloading and shots carried; ``None`` shots means no limit."""
+
+    shots: int | None
+    carried: int | None = None
+    one_shot: bool = False
+    per_missile: bool = False
+
+    def text(self) -> str:
+        if self.one_shot:
+            return "one shot"
+        if self.per_missile:
+            return "per missile"
+        if self.shots is None:
+            return "unlimited"
+        return f"{self.shots}" + (f" ({self.carried} carried)" if self.carried else "")
+
+
+_AMMO = re.compile(r"^\s*(\d+)\s*(?:\(\s*(\d+)\s*\))?\s*$")
+
+
+@lru_cache(maxsize=128)
+def parse_ammo(text: str) -> Ammo:
+    """Parse ``"–"``, ``"OS"``, ``"6"``, ``"1 (2)"``, ``"Per Missile"``."""
+    s = str(text).strip()
+    if s in {"", "-", "\u2013", "\u2014"}:
+        return Ammo(None)
+    if s.upper() == "OS":
+        return Ammo(1, None, one_shot=True)
+    if s.lower() == "per missile":
+        return Ammo(None, per_missile=True)
+    m = _AMMO.match(s)
+    if not m:
+        raise ProfileSyntaxError(f"ammo {s!r} should be '–', 'OS', a number or 'N (M)'")
+    return Ammo(int(m.group(1)), int(m.group(2)) if m.group(2) else None)
+
+
+@lru_cache(maxsize=128)
+def parse_setup(text: str) -> tuple[int, bool]:
+    """``"1*"`` -> (1, fixed mount)."""
+    s = str(text).strip()
+    m = re.fullmatch(r"(\d+)\s*(\*?)", s)
+    if not m:
+        raise ProfileSyntaxError(f"set-up time {s!r} should be a number, '*' for a fixed mount")
+    return int(m.group(1)), bool(m.group(2))
+
+
+def _int(value: Any, what: str) -> int:
+    if isinstance(value, bool):
+        raise ProfileSyntaxError(f"{what} must be a whole number, not {value!r}")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    raise ProfileSyntaxError(f"{what} must be a whole number, not {value!r}")
+
+
+WEAPON_TYPES = ("small-melee", "pistol", "primary", "melee", "secondary", "support")
+
+
+@dataclass(frozen=True)
+class WeaponStats:
+    """A weapon profile, parsed."""
+
+    name: str
+    type: str
+    dv: DamageValue
+    range: Range
+    enc: int
+    setup: int
+    fixed_mount: bool
+    load: int
+    cf: int
+    cc: int
+    ammo: Ammo
+
+    @classmethod
+    def from_profile(cls, name: str, chars: dict[str, Any]) -> WeaponStats:
+        """Read a weapon profile's characteristics (raises :class:`ProfileSyntaxError`)."""
+        wtype = str(chars.get("type", "")).strip()
+        if wtype not in WEAPON_TYPES:
+            raise ProfileSyntaxError(f"type {wtype!r} should be one of {', '.join(WEAPON_TYPES)}")
+        setup, fixed = parse_setup(str(chars.get("setup", "0")))
+        return cls(
+            name=name,
+            type=wtype,
+            dv=parse_dv(str(chars.get("dv", ""))),
+            range=parse_range(str(chars.get("range", ""))),
+            enc=_int(chars.get("enc", 0), "enc"),
+            setup=setup,
+            fixed_mount=fixed,
+            load=_int(str(chars.get("load", "0")), "load"),
+            cf=_int(chars.get("cf", 1), "cf"),
+            cc=_int(chars.get("cc", 1), "cc"),
+            ammo=parse_ammo(str(chars.get("ammo", "–"))),
+        )
+
+
+WEAPON_FIELDS = ("type", "dv", "range", "enc", "setup", "load", "cf", "cc", "ammo")
+
+
+def _weapon_field_error(chars: dict[str, Any]) -> tuple[str, str] | None:
+    """The first characteristic of a weapon profile that does not parse, with the reason."""
+    checks: dict[str, Any] = {
+        "type": lambda v: (
+            None
+            if str(v).strip() in WEAPON_TYPES
+            else (_ for _ in ()).throw(
+                ProfileSyntaxError(f"type {v!r} should be one of {', '.join(WEAPON_TYPES)}")
+            )
+        ),
+        "dv": lambda v: parse_dv(str(v)),
+        "range": lambda v: parse_range(str(v)),
+        "enc": lambda v: _int(v, "enc"),
+        "setup": lambda v: parse_setup(str(v)),
+        "load": lambda v: _int(str(v), "load"),
+        "cf": lambda v: _int(v, "cf"),
+        "cc": lambda v: _int(v, "cc"),
+        "ammo": lambda v: parse_ammo(str(v)),
+    }
+    for key in WEAPON_FIELDS:
+        if key not in chars:
+            return key, f"weapon profile is missing {key!r}"
+        try:
+            checks[key](chars[key])
+        except ProfileSyntaxError as exc:
+            return key, str(exc)
+        except ValueError as exc:
+            return key, f"{key}: {exc}"
+    return None
+
+
+# --------------------------------------------------------------------------- per trooper
+
+
+@dataclass
+class Kit:
+    """What one trooper of a trooper selection carries, and what it adds up to."""
+
+    node: Node
+    weapons: list[tuple[WeaponStats, int]] = field(default_factory=list)  # (stats, number)
+    armour: int = 0
+    enc: int = 0
+    enc_parts: list[str] = field(default_factory=list)
+    ammo_loads: list[tuple[str, int, int]] = field(default_factory=list)  # (weapon id, shots, n)
+
+    def dv(self, attack: str) -> float:
+        """This trooper's contribution to one attack type."""
+        if attack == "melee":
+            # "using the highest value for different troopers"
+            return max(
+                (
+                    w.dv.value or 0.0
+                    for w, _ in self.weapons
+                    if w.type in {"melee", "small-melee", "pistol"}
+                ),
+                default=0.0,
+            )
+        kinds = {"secondary": {"secondary"}}.get(attack, {attack})
+        return sum((w.dv.value or 0.0) * n for w, n in self.weapons if w.type in kinds)
+
+    def dv_vs_armour(self, attack: str) -> float:
+        """The part of :meth:`dv` from weapons of DV 1 or more (they hurt armoured units)."""
+        if attack == "melee":
+            return max(
+                (
+                    w.dv.value or 0.0
+                    for w, _ in self.weapons
+                    if w.type in {"melee", "small-melee", "pistol"} and w.dv.anti_material
+                ),
+                default=0.0,
+            )
+        kinds = {attack}
+        return sum(
+            (w.dv.value or 0.0) * n
+            for w, n in self.weapons
+            if w.type in kinds and w.dv.anti_material
+        )
+
+    @property
+    def support(self) -> list[tuple[WeaponStats, int]]:
+        return [(w, n) for w, n in self.weapons if w.type == "support"]
+
+    @property
+    def encumbered(self) -> bool:
+        return self.enc >= ENCUMBERED_AT
+
+    @property
+    def hits(self) -> int:
+        """Boxes on the damage track: armoured troopers take two hits ("Weapon Damage")."""
+        return 2 if self.armour > 0 else 1
+
+
+def _kit(ev: Evaluation, trooper: Node) -> Kit:
+    kit = Kit(trooper)
+    for item in trooper.children:
+        if item.entry is None:
+            continue
+        n = item.count
+        profile_type = _profile_type(item)
+        if profile_type == "weapon":
+            stats = _weapon(ev, item)
+            if stats is None:
+                continue
+            kit.weapons.append((stats, n))
+            if stats.enc:
+                kit.enc += stats.enc * n
+                kit.enc_parts.append(f"{ev.name(item)} {stats.enc * n}")
+        elif profile_type == "armour" or item.has_category("armour") or item.has_category("suit"):
+            data = item.entry.data
+            armour = int(data.get("armour", ev.characteristic(item, "armour") or 0))
+            enc = int(data.get("enc", ev.characteristic(item, "enc") or 0))
+            kit.armour = max(kit.armour, armour)
+            if enc:
+                kit.enc += enc * n
+                kit.enc_parts.append(f"{ev.name(item)} {enc * n}")
+        elif item.has_category("ammunition"):
+            data = item.entry.data
+            enc = int(data.get("enc", 0))
+            kit.ammo_loads.append((str(data.get("weapon", "")), int(data.get("shots", 0)), n))
+            if enc:
+                kit.enc += enc * n
+                kit.enc_parts.append(f"{ev.name(item)} {enc * n}")
+    return kit
+
+
+def _profile_type(node: Node) -> str | None:
+    if node.entry is None or not node.entry.profiles:
+        return None
+    return node.entry.profiles[0].type
+
+
+def _weapon(ev: Evaluation, node: Node) -> WeaponStats | None:
+    if node.entry is None:
+        return None
+    for p in node.entry.profiles:
+        if p.type == "weapon":
+            chars = {k: ev.characteristic(node, k, "weapon") for k in p.characteristics}
+            try:
+                return WeaponStats.from_profile(ev.name(node), chars)
+            except (ProfileSyntaxError, ValueError):
+                return None  # reported by check_catalog
+    return None
+
+
+# --------------------------------------------------------------------------- platoon
+
+
+@dataclass
+class SquadView:
+    node: Node
+    kits: list[Kit]
+
+    @property
+    def troopers(self) -> int:
+        """Troopers in one copy of this squad."""
+        return sum(k.node.count for k in self.kits)
+
+
+def _squads(platoon: Node) -> list[SquadView]:
+    return [SquadView(s, []) for s in platoon.children if s.has_category("squad")]
+
+
+@dataclass
+class Motive:
+    node: Node | None
+    name: str
+    categories: list[str]
+    data: dict[str, Any]
+
+    @property
+    def foot_or_jump(self) -> bool:
+        return "motive-foot" in self.categories or "motive-jump" in self.categories
+
+    @property
+    def mechanised(self) -> bool:
+        return "mechanised" in self.categories
+
+
+def _motive(ev: Evaluation, platoon: Node) -> Motive | None:
+    for c in platoon.children:
+        if c.has_category("motive") and c.entry is not None:
+            return Motive(c, ev.name(c), list(c.entry.categories), dict(c.entry.data))
+    return None
+
+
+def _exclude(pool: list[tuple[float, int]], n: int) -> float:
+    """Remove ``n`` troopers from a pool of (contribution, number), weakest first.
+
+    Returns the contribution removed. Used where the rules take troopers out of an attack
+    (drivers, assistants of crew weapons, gun crews) without saying which: we keep the
+    strongest attackers in, as a player would.
+    """
+    removed = 0.0
+    for dv, number in sorted(pool):
+        if n <= 0:
+            break
+        take = min(n, number)
+        removed += dv * take
+        n -= take
+    return removed
+
+
+def _round_up(x: float) -> int:
+    # Sums of quarter DVs are exact in binary floating point; guard anyway.
+    return math.ceil(round(x, 6))
+
+
+class InfantryOperations(SystemRules):
+    """The Infantry Operations rules module."""
+
+    system_id = "infantry-ops"
+
+    # ----------------------------------------------------------------- catalog checks
+
+    def check_catalog(
+        self, system: SystemFile, faction: FactionFile | None, index: CatalogIndex | None
+    ) -> Iterable[CatalogFinding]:
+        files: list[tuple[str, Any]] = [("system", system)]
+        if faction is not None:
+            files = [("faction", faction)]
+        for which, model in files:
+            for loc, entry in _entries_with_loc(model):
+                for j, p in enumerate(entry.profiles):
+                    if p.type != "weapon":
+                        continue
+                    err = _weapon_field_error(p.characteristics)
+                    if err is not None:
+                        key, msg = err
+                        yield (
+                            which,
+                            [*loc, "profiles", j, "characteristics", key],
+                            f"{entry.name}: {msg}",
+                        )
+                if "ammunition" in entry.categories:
+                    for key in ("weapon", "shots", "enc"):
+                        if key not in entry.data:
+                            yield (
+                                which,
+                                [*loc, "data"],
+                                f"{entry.name}: ammunition needs data.{key}",
+                            )
+                if "field-gun" in entry.categories and not isinstance(
+                    entry.data.get("tons"), int | float
+                ):
+                    yield (
+                        which,
+                        [*loc, "data"],
+                        f"{entry.name}: a field gun needs data.tons (its crew)",
+                    )
+
+    # ----------------------------------------------------------------- analysis
+
+    def analyse(self, ev: Evaluation) -> None:
+        platoons = [n for n in ev.nodes() if n.has_category("platoon")]
+        roster_troopers = 0
+        roster_av = dict.fromkeys(ATTACK_TYPES, 0)
+        for platoon in platoons:
+            troopers, avs = self._platoon(ev, platoon)
+            mult = platoon.multiplicity()
+            roster_troopers += troopers * mult
+            for k in ATTACK_TYPES:
+                roster_av[k] += avs[k] * mult
+        ev.set_value(ev.root, "platoons", "Platoons", sum(p.multiplicity() for p in platoons))
+        ev.set_value(ev.root, "troopers", "Troopers", roster_troopers)
+
+    def _platoon(self, ev: Evaluation, platoon: Node) -> tuple[int, dict[str, int]]:
+        motive = _motive(ev, platoon)
+        squads = _squads(platoon)
+        for sq in squads:
+            sq.kits = [_kit(ev, t) for t in sq.node.children if t.has_category("trooper")]
+            self._squad(ev, sq, motive)
+
+        # ---- head count and structure
+        troopers = sum(sq.troopers * sq.node.count for sq in squads)
+        squad_count = sum(sq.node.count for sq in squads)
+        sizes = sorted({sq.troopers for sq in squads}, reverse=True)
+        structure = f"{'+'.join(str(s) for s in sizes) or 0}/{squad_count}"
+        ev.set_value(platoon, "troopers", "Troopers", troopers)
+        ev.set_value(platoon, "squads", "Squads", squad_count)
+        ev.set_value(
+            platoon,
+            "structure",
+            "Structure (troopers/squads)",
+            structure,
+            source=f"{SRC}, The Infantry Platoon",
+        )
+        if motive is not None:
+            ev.set_value(platoon, "motive", "Motive type", motive.name)
+
+        # ---- experience
+        level = ev.experience(platoon)
+        if level is not None:
+            ev.set_value(platoon, "experience", "Experience", level.name)
+            ev.set_value(
+                platoon,
+                "gunnery",
+                "Gunnery skill",
+                str(level.data.get("gunnery", "")),
+                source=f"{SRC}, Morale",
+            )
+            ev.set_value(
+                platoon,
+                "morale_tn",
+                "Morale base TN",
+                level.data.get("morale_tn"),
+                source=f"{SRC}, Morale",
+            )
+
+        # ---- guns
+        guns = [(g, g.count) for g in platoon.children if g.has_category("field-gun")]
+        gun_crew = sum(int(g.entry.data.get("tons", 0)) * n for g, n in guns if g.entry)
+        if guns:
+            gun_count = sum(n for _, n in guns)
+            ev.set_value(platoon, "field_guns", "Field guns", gun_count)
+            ev.set_value(
+                platoon,
+                "gun_crew",
+                "Gun crew needed",
+                gun_crew,
+                text=f"{gun_crew} (crew = the guns' tonnage)",
+                source=f"{SRC}, Attacks by Gunnery Crews",
+            )
+            ev.set_value(
+                platoon,
+                "unassigned",
+                "Troopers not crewing guns",
+                max(troopers - gun_crew, 0),
+                source=f"{SRC}, Attacks by Gunnery Crews",
+            )
+            if gun_crew > troopers:
+                ev.error(
+                    "io-gun-crew-short",
+                    f"{ev.where(platoon)} has {troopers} troopers but its {gun_count} field "
+                    f"gun(s) need a crew of {gun_crew} (one trooper per ton)",
+                    platoon,
+                    f"{SRC}, Attacks by Gunnery Crews",
+                )
+
+        # ---- movement
+        all_kits = [(k, sq.node.count) for sq in squads for k in sq.kits]
+        encumbered = sum(k.node.count * m for k, m in all_kits if k.encumbered)
+        ev.set_value(
+            platoon,
+            "encumbered",
+            "Encumbered troopers",
+            encumbered,
+            source=f"{SRC}, Weapons and Equipment (Encumbrance)",
+        )
+        if motive is not None:
+            self._movement(ev, platoon, motive, encumbered > 0, bool(guns))
+
+        # ---- mass and damage track
+        mass = ev.total_cost(platoon).get("kg", 0.0) / max(platoon.count, 1)
+        ev.set_value(
+            platoon,
+            "mass",
+            "Mass",
+            mass,
+            text=f"{fmt_num(mass)} kg",
+            source=f"{SRC}, Movement Points (mass); support weapons' mass not given",
+        )
+        boxes = sum(k.hits * k.node.count * m for k, m in all_kits)
+        ev.set_value(
+            platoon,
+            "damage_boxes",
+            "Damage boxes",
+            boxes,
+            text=f"{boxes} ({troopers} troopers, armoured ones take two hits)",
+            source=f"{SRC}, Weapon Damage",
+        )
+
+        # ---- attack values
+        drivers = squad_count if motive is not None and motive.mechanised else 0
+        avs = self._attack_values(ev, platoon, squads, drivers=drivers, gun_crew=gun_crew)
+        self._ammo(ev, platoon, all_kits)
+        return troopers, avs
+
+    def _squad(self, ev: Evaluation, sq: SquadView, motive: Motive | None) -> None:
+        node = sq.node
+        n = sq.troopers
+        carry = sum(w.cc * c * k.node.count for k in sq.kits for w, c in k.support)
+        fire = sum(w.cf * c * k.node.count for k in sq.kits for w, c in k.support)
+        crew_weapons = [(w, c * k.node.count) for k in sq.kits for w, c in k.support]
+        ev.set_value(node, "troopers", "Troopers", n)
+        if crew_weapons:
+            ev.set_value(
+                node,
+                "crew_to_carry",
+                "Crew to carry support weapons",
+                carry,
+                source=f"{SRC}, Weapon Statistics",
+            )
+            ev.set_value(
+                node,
+                "crew_to_fire",
+                "Crew to fire support weapons",
+                fire,
+                source=f"{SRC}, Infantry Attacks",
+            )
+        names = ", ".join(f"{c} × {w.name} (carry {w.cc}, fire {w.cf})" for w, c in crew_weapons)
+        if carry > n:
+            ev.error(
+                "io-crew-to-carry",
+                f"{ev.where(node)} has {n} troopers but its support weapons need {carry} "
+                f"to carry them: {names}",
+                node,
+                f"{SRC}, Weapon Statistics (Crew to Carry)",
+            )
+        if fire > n:
+            ev.error(
+                "io-crew-to-fire",
+                f"{ev.where(node)} has {n} troopers but its support weapons need {fire} "
+                f"to fire them: {names}",
+                node,
+                f"{SRC}, Infantry Attacks",
+            )
+        for k in sq.kits:
+            ev.set_value(
+                k.node,
+                "encumbrance",
+                "Encumbrance",
+                k.enc,
+                text=f"{k.enc}" + (" (encumbered)" if k.encumbered else ""),
+                source=f"{SRC}, Weapons and Equipment (Encumbrance)",
+            )
+            ev.set_value(k.node, "armour", "Armour points", k.armour)
+            if k.encumbered:
+                effect = (
+                    "foot movement 0, no fast movement"
+                    if motive is None or motive.foot_or_jump
+                    else "no effect on vehicle movement"
+                )
+                ev.warning(
+                    "io-encumbered",
+                    f"{ev.where(k.node)} carries {k.enc} encumbrance points "
+                    f"({', '.join(k.enc_parts)}): encumbered, {effect}; may move or "
+                    "fire in a turn, not both",
+                    k.node,
+                    f"{SRC}, Weapons and Equipment (Encumbrance)",
+                )
+        if motive is not None and motive.mechanised:
+            max_crew = motive.data.get("max_crew")
+            if isinstance(max_crew, int) and n > max_crew + 1:
+                ev.error(
+                    "io-vehicle-capacity",
+                    f"{ev.where(node)} has {n} troopers; its {motive.name} vehicle carries "
+                    f"{max_crew} plus the driver",
+                    node,
+                    f"{SRC}, Movement Points",
+                )
+
+    def _movement(
+        self, ev: Evaluation, platoon: Node, motive: Motive, encumbered: bool, towing: bool
+    ) -> None:
+        d = motive.data
+        mp, fast = d.get("mp"), d.get("fast")
+        jump = d.get("jump")
+        src = f"{SRC}, Movement Points"
+        if mp is None:
+            ev.set_value(
+                platoon, "movement", "Movement", None, text="not given by the rules", source=src
+            )
+            return
+        if motive.foot_or_jump and encumbered:
+            enc_mp = d.get("encumbered", 0)
+            text = f"{enc_mp}*"
+            value: dict[str, Any] = {"mp": enc_mp, "fast": None, "encumbered": True}
+            if jump is not None:
+                ej = d.get("encumbered_jump")
+                text += f", jump {ej}"
+                value["jump"] = ej
+            ev.set_value(
+                platoon,
+                "movement",
+                "Movement",
+                value,
+                text=text + " (encumbered: no fast movement)",
+                source=src,
+            )
+            return
+        if towing and motive.mechanised:
+            mp = mp - 1  # "Those units subtract 1 from their cruise movement."
+        text = f"{mp} ({fast})" if fast is not None else f"{mp}"
+        value = {"mp": mp, "fast": fast, "encumbered": False}
+        if jump is not None:
+            text += f", jump {jump}"
+            value["jump"] = jump
+        if towing and motive.mechanised:
+            text += " (towing guns: cruise -1)"
+        ev.set_value(platoon, "movement", "Movement", value, text=text, source=src)
+
+    def _attack_values(
+        self, ev: Evaluation, platoon: Node, squads: list[SquadView], drivers: int, gun_crew: int
+    ) -> dict[str, int]:
+        raw = dict.fromkeys(ATTACK_TYPES, 0.0)
+        armour = dict.fromkeys(ATTACK_TYPES, 0.0)
+        removed = dict.fromkeys(ATTACK_TYPES, 0.0)
+        assist_removed = 0.0
+        burst: list[tuple[Dice, int]] = []
+        # Pools of (contribution, number) for troopers without support weapons.
+        platoon_pool: dict[str, list[tuple[float, int]]] = {a: [] for a in ATTACK_TYPES}
+        for sq in squads:
+            copies = sq.node.count
+            squad_pool: dict[str, list[tuple[float, int]]] = {a: [] for a in ATTACK_TYPES}
+            assistants = 0
+            for k in sq.kits:
+                n = k.node.count
+                for a in ATTACK_TYPES:
+                    dv = k.dv(a)
+                    raw[a] += dv * n * copies
+                    armour[a] += k.dv_vs_armour(a) * n * copies
+                    if not k.support:
+                        squad_pool[a].append((dv, n))
+                        platoon_pool[a].append((dv, n * copies))
+                for w, c in k.support:
+                    assistants += (w.cf - 1) * c * n
+                    if w.dv.burst is not None:
+                        burst.append((w.dv.burst, c * n * copies))
+            if drivers:
+                # Mechanised: one trooper per squad drives and adds nothing
+                # ("Mechanised movement").
+                for a in ("primary", "secondary", "melee"):
+                    removed[a] += _exclude(squad_pool[a], 1) * copies
+            if assistants:
+                assist_removed += _exclude(squad_pool["primary"], assistants) * copies
+            self._squad_avs(ev, sq)
+        if gun_crew:
+            # "Gunnery crews manning field guns ... can't make infantry attacks."
+            for a in ("primary", "secondary", "melee"):
+                removed[a] += _exclude(platoon_pool[a], gun_crew)
+
+        result: dict[str, int] = {}
+        src = f"{SRC}, Infantry Attacks"
+        for a in ATTACK_TYPES:
+            total = max(raw[a] - removed[a], 0.0)
+            av = _round_up(total)
+            result[a] = av
+            info: dict[str, Any] = {"av": av, "dv_total": total, "vs_armour": _round_up(armour[a])}
+            text = f"{av}" if total else "—"
+            if a == "support" and burst:
+                bonus = _burst_bonus(burst)
+                info["burst"] = bonus
+                text += f" +{bonus}"
+            if total and armour[a] == 0:
+                text += " (anti-personnel only)"
+            ev.set_value(platoon, f"av_{a}", ATTACK_LABELS[a], info, text=text, source=src)
+        if assist_removed and raw["support"]:
+            while_support = _round_up(
+                max(raw["primary"] - removed["primary"] - assist_removed, 0.0)
+            )
+            ev.set_value(
+                platoon,
+                "av_primary_with_support",
+                "Primary AV while crew weapons fire",
+                while_support,
+                text=f"{while_support} (crew firing support weapons add nothing else)",
+                source=src,
+            )
+        return result
+
+    def _squad_avs(self, ev: Evaluation, sq: SquadView) -> None:
+        for a in ATTACK_TYPES:
+            total = sum(k.dv(a) * k.node.count for k in sq.kits)
+            if total:
+                ev.set_value(
+                    sq.node,
+                    f"av_{a}",
+                    ATTACK_LABELS[a],
+                    _round_up(total),
+                    source=f"{SRC}, Squads and Platoons",
+                )
+        if any(w.dv.burst for k in sq.kits for w, _ in k.support):
+            ev.set_value(
+                sq.node,
+                "burst",
+                "Burst fire (squad on its own)",
+                "1D6-3",
+                source=f"{SRC}, Burst fire",
+            )
+
+    def _ammo(self, ev: Evaluation, platoon: Node, kits: list[tuple[Kit, int]]) -> None:
+        tally: dict[str, dict[str, Any]] = {}
+        for k, copies in kits:
+            n = k.node.count * copies
+            for w, c in k.weapons:
+                if w.ammo.shots is None and not w.ammo.per_missile:
+                    continue
+                t = tally.setdefault(w.name, {"weapons": 0, "ammo": "", "reloads": 0})
+                t["weapons"] += c * n
+                t["ammo"] = w.ammo.text()
+            for weapon_id, shots, loads in k.ammo_loads:
+                name = ev.index.name_of(weapon_id)
+                t = tally.setdefault(name, {"weapons": 0, "ammo": "", "reloads": 0})
+                t["reloads"] += shots * loads * n
+        if tally:
+            parts = []
+            for name, t in tally.items():
+                part = f"{name}: {t['weapons']} × {t['ammo']}" if t["weapons"] else name
+                if t["reloads"]:
+                    part += f", {t['reloads']} reload shots carried"
+                parts.append(part)
+            ev.set_value(
+                platoon,
+                "ammo",
+                "Ammunition",
+                tally,
+                text="; ".join(parts),
+                source=f"{SRC}, Weapons and Equipment (Ammo)",
+            )
+
+
+def _burst_bonus(burst: list[tuple[Dice, int]]) -> str:
+    """The platoon's burst-fire bonus ("Burst fire").
+
+    The bonus is per platoon: with two or more burst weapons add the weapon's dice in full,
+    with only one, half the roll. With different burst weapons we take the largest dice.
+    """
+    weapons = sum(n for _, n in burst)
+    dice = max((d for d, _ in burst), key=lambda d: (d.mean(), d.count))
+    return f"{dice}" if weapons >= 2 else f"{dice}÷2"
+
+
+def _entries_with_loc(model: Any) -> Iterator[tuple[list[str | int], Entry]]:
+    from ...catalogs import _iter_entries
+    from ...model.catalog import Entry as EntryModel
+
+    for loc, item in _iter_entries(model):
+        if isinstance(item, EntryModel):
+            yield loc, item
+
+
+RULES = InfantryOperations()

@@ -1,0 +1,306 @@
+"""Safe YAML reading for untrusted files, and positions for error messages.
+
+Two loaders are used:
+
+* the *safe* loader (C-accelerated when ``ruamel.yaml.clib`` is installed) for catalogs and
+  for read-only validation: plain dicts, lists and scalars, no object construction;
+* the *round-trip* loader for a roster being edited: it keeps comments, key order and
+  formatting so that saving gives back the same bytes.
+
+Both go through the same limits: a maximum file size, strict UTF-8, no tags other than the
+standard ones, and a bounded number of nodes after alias expansion (an "alias bomb" is refused
+instead of eating memory). :func:`locate` turns a path of keys and indexes into a line and
+column using the round-trip document.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from .errors import InputError, Problem
+
+#: Largest file accepted, in bytes. Rosters of a whole regiment are well under 1 MiB.
+MAX_FILE_BYTES = 8 * 1024 * 1024
+#: Largest number of nodes a document may expand to (aliases counted each time they are used).
+MAX_NODES = 500_000
+#: Deepest nesting accepted.
+MAX_DEPTH = 64
+
+_STANDARD_TAG_PREFIX = "tag:yaml.org,2002:"
+_STANDARD_TAGS = {
+    "str",
+    "int",
+    "float",
+    "bool",
+    "null",
+    "map",
+    "seq",
+    "timestamp",
+    "binary",
+    "omap",
+    "set",
+}
+
+Loc = Sequence[str | int]
+
+
+def read_text(path: Path, max_bytes: int = MAX_FILE_BYTES) -> str:
+    """Read a file as UTF-8 text, refusing huge files and invalid encodings."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise InputError.single(path, "no such file", code="file-not-found") from None
+    except OSError as exc:
+        raise InputError.single(path, f"cannot read: {exc.strerror}", code="unreadable") from None
+    if path.is_dir():
+        raise InputError.single(path, "is a folder, not a file", code="unreadable")
+    if size > max_bytes:
+        raise InputError.single(
+            path,
+            f"file is {size / 1048576:.1f} MiB; the limit is {max_bytes / 1048576:.0f} MiB "
+            "(this is not a roster or catalog this tool wrote)",
+            code="file-too-large",
+        )
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError.single(path, f"cannot read: {exc.strerror}", code="unreadable") from None
+    return decode(data, str(path))
+
+
+def decode(data: bytes, file: str) -> str:
+    """Decode UTF-8 (a BOM is allowed), naming the line and column of a bad byte."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line = before.count(b"\n") + 1
+        column = exc.start - (before.rfind(b"\n") + 1) + 1
+        raise InputError.single(
+            file,
+            f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be decoded "
+            "(save the file as UTF-8)",
+            line,
+            column,
+            code="not-utf8",
+        ) from None
+
+
+def _yaml_problem(exc: YAMLError, file: str) -> Problem:
+    """Turn a ruamel error into a problem with a position and a readable message."""
+    line = column = None
+    message = str(exc).split("\n")[0]
+    if isinstance(exc, MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        if mark is not None:
+            line, column = mark.line + 1, mark.column + 1
+        parts = [p for p in (exc.context, exc.problem) if p]
+        if parts:
+            message = "; ".join(parts)
+        if "duplicate key" in (exc.problem or ""):
+            message = exc.problem or message
+            message = message.split(" with value")[0]
+    tag_hint = "could not determine a constructor for the tag"
+    if tag_hint in message:
+        message = message.replace(tag_hint, "tags are not allowed; found the tag")
+    return Problem(file, f"YAML syntax error: {message}", line, column, code="yaml-syntax")
+
+
+def _check_tag(node: Any, file: str, where: tuple[int, int] | None) -> None:
+    tag = getattr(node, "tag", None)
+    value = getattr(tag, "value", tag) if tag is not None else None
+    if not value or not isinstance(value, str):
+        return
+    if (
+        value.startswith(_STANDARD_TAG_PREFIX)
+        and value[len(_STANDARD_TAG_PREFIX) :] in _STANDARD_TAGS
+    ):
+        return
+    line, col = where if where else (None, None)
+    raise InputError.single(
+        file, f"tags are not allowed; found the tag {value!r}", line, col, code="yaml-tag"
+    )
+
+
+def check_limits(doc: Any, file: str, max_nodes: int = MAX_NODES) -> None:
+    """Refuse documents that expand to too many nodes, nest too deep or carry custom tags.
+
+    Aliases are followed every time they are used, so a document built to explode
+    ("billion laughs") is caught after ``max_nodes`` steps rather than after filling memory.
+    """
+    budget = max_nodes
+    stack: list[tuple[Any, int, tuple[int, int] | None]] = [(doc, 0, None)]
+    while stack:
+        node, depth, where = stack.pop()
+        budget -= 1
+        if budget < 0:
+            raise InputError.single(
+                file,
+                f"document expands to more than {max_nodes:,} values (too many aliases?); refused",
+                code="yaml-too-large",
+            )
+        if depth > MAX_DEPTH:
+            line, col = where if where else (None, None)
+            raise InputError.single(
+                file,
+                f"nested more than {MAX_DEPTH} levels deep; refused",
+                line,
+                col,
+                code="yaml-too-deep",
+            )
+        _check_tag(node, file, where)
+        if isinstance(node, dict):
+            for key, value in node.items():
+                pos = _pos_value(node, key)
+                stack.append((value, depth + 1, pos or where))
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                pos = _pos_item(node, i)
+                stack.append((value, depth + 1, pos or where))
+
+
+def _pos_value(node: Any, key: Any) -> tuple[int, int] | None:
+    lc = getattr(node, "lc", None)
+    if lc is None:
+        return None
+    try:
+        line, col = lc.value(key)
+    except (KeyError, TypeError, AttributeError):
+        return None
+    return int(line) + 1, int(col) + 1
+
+
+def _pos_key(node: Any, key: Any) -> tuple[int, int] | None:
+    lc = getattr(node, "lc", None)
+    if lc is None:
+        return None
+    try:
+        line, col = lc.key(key)
+    except (KeyError, TypeError, AttributeError):
+        return None
+    return int(line) + 1, int(col) + 1
+
+
+def _pos_item(node: Any, index: int) -> tuple[int, int] | None:
+    lc = getattr(node, "lc", None)
+    if lc is None:
+        return None
+    try:
+        line, col = lc.item(index)
+    except (KeyError, TypeError, AttributeError, IndexError):
+        return None
+    return int(line) + 1, int(col) + 1
+
+
+def _safe_yaml() -> YAML:
+    yaml = YAML(typ="safe")
+    yaml.allow_duplicate_keys = False
+    return yaml
+
+
+def round_trip_yaml() -> YAML:
+    """A round-trip YAML instance configured the way roster files are written."""
+    yaml = YAML(typ="rt")
+    yaml.allow_duplicate_keys = False
+    yaml.preserve_quotes = True
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    yaml.width = 100
+    return yaml
+
+
+def load_safe(text: str, file: str) -> Any:
+    """Parse untrusted YAML into plain Python data (dict, list, str, int, float, bool, None)."""
+    try:
+        doc = _safe_yaml().load(text)
+    except YAMLError as exc:
+        raise InputError(_yaml_problem(exc, file)) from None
+    except RecursionError:
+        raise InputError.single(file, "nested too deeply; refused", code="yaml-too-deep") from None
+    check_limits(doc, file)
+    return doc
+
+
+def load_round_trip(text: str, file: str) -> Any:
+    """Parse YAML keeping comments, order and positions (for editing and for error positions)."""
+    try:
+        doc = round_trip_yaml().load(text)
+    except YAMLError as exc:
+        raise InputError(_yaml_problem(exc, file)) from None
+    except RecursionError:
+        raise InputError.single(file, "nested too deeply; refused", code="yaml-too-deep") from None
+    check_limits(doc, file)
+    return doc
+
+
+def dump_round_trip(doc: Any) -> str:
+    """Serialise a round-trip document."""
+    buf = io.StringIO()
+    round_trip_yaml().dump(doc, buf)
+    return buf.getvalue()
+
+
+def to_plain(node: Any) -> Any:
+    """Convert a round-trip document into plain dicts, lists and builtin scalars."""
+    if isinstance(node, dict):
+        return {to_plain(k): to_plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [to_plain(v) for v in node]
+    if isinstance(node, bool) or node is None:
+        return node
+    if isinstance(node, int):
+        return int(node)
+    if isinstance(node, float):
+        return float(node)
+    if isinstance(node, str):
+        return str(node)
+    return node
+
+
+def locate(doc: Any, loc: Loc) -> tuple[int | None, int | None]:
+    """Line and column (1-based) of the value at ``loc`` in a round-trip document.
+
+    When ``loc`` goes past what exists (a missing key), the position of the deepest existing
+    parent is returned, which is where the author has to add the key.
+    """
+    node = doc
+    best: tuple[int, int] | None = (1, 1)
+    for step in loc:
+        if isinstance(node, CommentedMap | dict) and not isinstance(step, int):
+            if step not in node:
+                break
+            pos = _pos_value(node, step)
+            if pos is not None and isinstance(node[step], CommentedMap | CommentedSeq):
+                # For a nested block, point at its key: that line names what is wrong.
+                pos = _pos_key(node, step) or pos
+            best = pos or best
+            node = node[step]
+        elif isinstance(node, CommentedSeq | list) and isinstance(step, int):
+            if not 0 <= step < len(node):
+                break
+            best = _pos_item(node, step) or best
+            node = node[step]
+        else:
+            break
+    if best is None:
+        return None, None
+    return best
+
+
+def iter_paths(node: Any, prefix: tuple[str | int, ...] = ()) -> Iterator[tuple[str | int, ...]]:
+    """Every path in a plain document (used by tests and tools)."""
+    yield prefix
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from iter_paths(v, (*prefix, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from iter_paths(v, (*prefix, i))
