@@ -784,11 +784,13 @@ def check_paths(paths: Sequence[Path], library: Library | None = None) -> list[P
             files.append(p)
     problems: list[Problem] = []
     loaded: list[LoadedFile] = []
+    failed: set[Path] = set()
     for path in files:
         try:
             loaded.append(load_catalog_file(path, use_cache=False))
         except CatalogError as exc:
             problems.extend(exc.problems)
+            failed.add(path)
     local_systems = {
         lf.model.id: GameSystem(lf.path, lf.model)
         for lf in loaded
@@ -809,6 +811,18 @@ def check_paths(paths: Sequence[Path], library: Library | None = None) -> list[P
             problems.extend(_problems_at(found))
             continue
         gs_opt = local_systems.get(lf.model.system)
+        sibling = lf.path.parent / "system.yaml"
+        if gs_opt is None and sibling != lf.path and sibling in failed:
+            problems.append(
+                Problem(
+                    str(lf.path),
+                    f"not checked: its game system file {sibling.name} has errors (see above)",
+                    None,
+                    None,
+                    "unknown-system",
+                )
+            )
+            continue
         if gs_opt is None:
             try:
                 gs_opt = lib.system(lf.model.system)

@@ -142,6 +142,10 @@ def _unit_json(ev: Evaluation, node: Node) -> dict[str, Any]:
     }
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def _problems_text(problems: Sequence[Problem], out: TextIO) -> None:
     for p in problems:
         print(f"{p}", file=out)
@@ -179,9 +183,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
             issues = ev.issues if not args.quiet else ev.errors
             for issue in issues:
                 print(_issue_text(roster, issue))
-            verdict = "legal" if ev.valid else f"NOT LEGAL ({len(ev.errors)} errors)"
+            verdict = "legal" if ev.valid else f"NOT LEGAL ({_plural(len(ev.errors), 'error')})"
             if ev.warnings and ev.valid:
-                verdict += f" ({len(ev.warnings)} warnings)"
+                verdict += f" ({_plural(len(ev.warnings), 'warning')})"
             cost = _fmt_cost(ev.index, ev.totals)
             print(
                 f"{file}: {verdict} — {roster.name} ({gs.name}, {ev.index.faction.name})"
@@ -250,9 +254,9 @@ def cmd_show(args: argparse.Namespace) -> int:
         json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
         print()
         return EXIT_OK
-    verdict = "Legal" if ev.valid else f"NOT LEGAL: {len(ev.errors)} errors"
+    verdict = "Legal" if ev.valid else f"NOT LEGAL: {_plural(len(ev.errors), 'error')}"
     if ev.warnings:
-        verdict += f", {len(ev.warnings)} warnings"
+        verdict += f", {_plural(len(ev.warnings), 'warning')}"
     lines = [roster.name, f"{gs.name} · {ev.index.faction.name} · {verdict}"]
     cost = _fmt_cost(ev.index, ev.totals)
     limits = ", ".join(f"{k} limit {fmt_num(v)}" for k, v in roster.header.limits.items())

@@ -28,7 +28,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from .errors import InputError, Problem, RosterError
 from .model.roster import FORMAT_VERSION, RosterHeader
-from .yamlio import dump_round_trip, load_round_trip, load_safe, locate, read_text
+from .yamlio import dump_round_trip, load_round_trip, load_safe, locate, read_text, to_plain
 
 Loc = tuple[str | int, ...]
 
@@ -77,6 +77,8 @@ class SelectionData:
 
 
 def _parse_selection(node: Any, loc: Loc) -> SelectionData:
+    if isinstance(node, dict):
+        node = {k: (to_plain(v) if k != "selections" else v) for k, v in node.items()}
     if not isinstance(node, dict):
         sel = SelectionData(loc, None)
         sel.findings.append(
@@ -247,8 +249,6 @@ class Roster:
 
     def _parse_header(self) -> RosterHeader:
         data = {k: v for k, v in self.doc.items() if k != "selections"}
-        from .yamlio import to_plain
-
         try:
             return RosterHeader.model_validate(to_plain(data))
         except ValidationError as exc:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from .errors import InputError, Problem
@@ -112,6 +112,7 @@ def _yaml_problem(exc: YAMLError, file: str) -> Problem:
     tag_hint = "could not determine a constructor for the tag"
     if tag_hint in message:
         message = message.replace(tag_hint, "tags are not allowed; found the tag")
+        return Problem(file, message, line, column, code="yaml-tag")
     return Problem(file, f"YAML syntax error: {message}", line, column, code="yaml-syntax")
 
 
@@ -250,6 +251,9 @@ def dump_round_trip(doc: Any) -> str:
 
 def to_plain(node: Any) -> Any:
     """Convert a round-trip document into plain dicts, lists and builtin scalars."""
+    if isinstance(node, TaggedScalar):
+        # Only standard tags get this far (check_limits refuses the rest); `!!str 12` is "12".
+        return str(node.value) if node.value is not None else None
     if isinstance(node, dict):
         return {to_plain(k): to_plain(v) for k, v in node.items()}
     if isinstance(node, list):

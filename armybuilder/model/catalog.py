@@ -170,8 +170,9 @@ class Constraint(_Model):
     Declared on an entry, it bounds the selections of that entry (or, with ``child``, of the
     entries / category / group named) within ``scope``: `parent` counts the siblings under one
     parent selection, `self` counts inside each selection of the entry, `roster` / `force`
-    the whole roster, an entry id the nearest enclosing selection of that entry. Several
-    constraints may share an ``id`` so one modifier changes them together.
+    the whole roster, an entry id the nearest enclosing selection of that entry. With scope
+    `self` and no ``child``, the selection itself is measured (its cost, or everything in it).
+    Several constraints may share an ``id`` so one modifier changes them together.
     """
 
     id: Id | None = None
@@ -181,7 +182,9 @@ class Constraint(_Model):
     scope: QueryScope = "parent"
     child: str | None = None
     deep: bool | None = Field(
-        None, description="Count all descendants (default: only for `roster` and `force`)."
+        None,
+        description="Count all descendants, not only children (default: yes, except for "
+        "scope `parent`, which counts siblings).",
     )
     severity: Severity = "error"
     message: str = Field("", description="Optional wording for the issue, in players' terms.")

@@ -3,13 +3,13 @@
 A roster is a hand-editable YAML file::
 
     format: 1
-    system: infantry-ops
-    faction: inner-sphere
-    name: 1st Rifle Platoon
-    limits: {kg: 3000}          # optional cost limits, per cost type
+    system: demo-wars
+    faction: red-army
+    name: Border patrol
+    limits: {pts: 500}          # optional cost limits, per cost type
     selections:
-      - entry: platoon          # an entry id of the faction's catalog
-        name: 1st Platoon       # optional custom name
+      - entry: squad            # an entry id of the faction's catalog
+        name: 1st Squad         # optional custom name
         experience: regular     # optional, where the entry records experience
         selections: [...]       # children
 
@@ -53,7 +53,7 @@ class RosterHeader(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     format: Literal[1] = Field(1, description="Roster file format version.")
-    system: Id = Field(description="Game system id, e.g. `infantry-ops`.")
+    system: Id = Field(description="Game system id, e.g. `demo-wars`.")
     faction: Id | list[Id] = Field(description="Faction id (or ids).")
     name: str = Field(description="The roster's name.")
     limits: dict[str, float] = Field(

@@ -367,7 +367,7 @@ class Evaluation:
             return 0.0
         ref = child or owner
         if deep is None:
-            deep = scope in {"roster", "force"}
+            deep = scope != "parent"
         key = (id(scope_node), ref, field_, deep)
         cached = self._query.get(key)
         if cached is not None:
@@ -387,6 +387,7 @@ class Evaluation:
                 )
                 total += self.total_cost(n).get(field_, 0.0) * parent_mult
         if ref is None and field_ != "selections":
+            # Nothing named: the cost of one copy of the scope itself.
             total = self.total_cost(scope_node).get(field_, 0.0) / max(scope_node.count, 1)
         self._query[key] = total
         return total
@@ -561,8 +562,13 @@ def _check_constraint(
     limit = ev.constraint_value(owner, con, context)
     if limit < 0:  # BattleScribe: -1 means unlimited
         return
-    deep = con.deep if con.deep is not None else con.scope in {"roster", "force"}
-    got = ev.query(context, scope, con.child, con.field, deep, owner.id)
+    deep = con.deep if con.deep is not None else scope != "parent" and not at_parent
+    if at_parent and con.scope == "parent":
+        deep = bool(con.deep)
+    # A constraint measuring its own selection (scope self, nothing named) measures the whole
+    # selection: its cost, or everything selected in it.
+    owner_id = None if (con.scope == "self" and con.child is None and not at_parent) else owner.id
+    got = ev.query(context, scope, con.child, con.field, deep, owner_id)
     if (con.type == "max" and got > limit) or (con.type == "min" and got < limit):
         _constraint_issue(ev, con, owner, got, limit, scope_node, context)
 

@@ -1,6 +1,6 @@
 """The interface between the generic engine and a game system's own rules.
 
-A game system's ``system.yaml`` names its rules module (``module: infantry_ops``). The module
+A game system's ``system.yaml`` names its rules module (``module: my_system``). The module
 is ``armybuilder.rules.systems.<name>`` (or any importable dotted path, for systems a user
 installs) and exposes ``RULES``, an instance of a :class:`SystemRules` subclass. The engine
 calls :meth:`SystemRules.analyse` after its generic checks; the catalog loader calls

@@ -31,7 +31,7 @@ def schema(kind: str) -> dict[str, Any]:
         title = "armybuilder roster file"
     else:
         raise ValueError(f"unknown schema kind {kind!r}")
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": title, **data}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **data, "title": title}
 
 
 def schema_json(kind: str) -> str:

@@ -702,11 +702,7 @@ class InfantryOperations(SystemRules):
             )
             ev.set_value(k.node, "armour", "Armour points", k.armour)
             if k.encumbered:
-                effect = (
-                    "foot movement 0, no fast movement"
-                    if motive is None or motive.foot_or_jump
-                    else "no effect on vehicle movement"
-                )
+                effect = _encumbered_effect(motive)
                 ev.warning(
                     "io-encumbered",
                     f"{ev.where(k.node)} carries {k.enc} encumbrance points "
@@ -884,6 +880,16 @@ class InfantryOperations(SystemRules):
                 text="; ".join(parts),
                 source=f"{SRC}, Weapons and Equipment (Ammo)",
             )
+
+
+def _encumbered_effect(motive: Motive | None) -> str:
+    """What encumbrance does to a platoon of this motive type ("Movement Points")."""
+    if motive is None or "motive-foot" in motive.categories:
+        return "foot movement 0, no fast movement"
+    if "motive-jump" in motive.categories:
+        jump = motive.data.get("encumbered_jump")
+        return f"foot movement 0, jump {jump}, no fast movement"
+    return "no effect on its vehicle's movement"
 
 
 def _burst_bonus(burst: list[tuple[Dice, int]]) -> str:

@@ -1,0 +1,70 @@
+"""Catalog-aware roster edits: add an entry together with the choices it comes with.
+
+:meth:`armybuilder.rosters.Roster.add` appends exactly one selection. :func:`add_entry` is what
+a player means by "add a platoon": the entry, plus, recursively, the default choice of each of
+its groups (a trooper arrives with its knife, side arm and armour; a platoon with its motive).
+"""
+
+from __future__ import annotations
+
+from .catalogs import CatalogIndex
+from .errors import ArmybuilderError
+from .model.catalog import Entry, Group
+from .rosters import Loc, Roster
+
+
+class NotAnOptionError(ArmybuilderError):
+    """The entry cannot be selected at that place."""
+
+
+def _entry_at(roster: Roster, index: CatalogIndex, loc: Loc) -> Entry | None:
+    """The catalog entry of the selection at ``loc`` (``None`` for the top level)."""
+    entry: Entry | None = None
+    for i in range(2, len(loc) + 1, 2):
+        node = roster.node(loc[:i])
+        child = index.child(entry, str(node.get("entry")))
+        if child is None:
+            raise NotAnOptionError(f"the selection at {loc[:i]} is not in the catalog")
+        entry = child.entry
+    return entry
+
+
+def add_entry(
+    roster: Roster,
+    index: CatalogIndex,
+    parent: Loc,
+    entry_id: str,
+    count: int = 1,
+    name: str | None = None,
+    defaults: bool = True,
+) -> Loc:
+    """Add ``entry_id`` under ``parent`` with its groups' defaults; returns the new loc."""
+    parent_entry = _entry_at(roster, index, parent)
+    child = index.child(parent_entry, entry_id)
+    if child is None:
+        where = "at the top level" if parent_entry is None else f"in {parent_entry.name}"
+        options = ", ".join(c.entry.id for c in index.children(parent_entry)) or "none"
+        raise NotAnOptionError(f"{entry_id!r} cannot be selected {where} (options: {options})")
+    loc = roster.add(parent, entry_id, count=count, name=name)
+    if defaults:
+        _add_defaults(roster, index, loc, child.entry)
+    return loc
+
+
+def _add_defaults(roster: Roster, index: CatalogIndex, loc: Loc, entry: Entry) -> None:
+    for group in _all_groups(entry):
+        if group.default:
+            sub = roster.add(loc, group.default)
+            child = index.child(entry, group.default)
+            if child is not None:
+                _add_defaults(roster, index, sub, child.entry)
+
+
+def _all_groups(entry: Entry) -> list[Group]:
+    out: list[Group] = []
+    stack = list(entry.groups)
+    while stack:
+        g = stack.pop(0)
+        out.append(g)
+        stack[:0] = g.groups
+    return out

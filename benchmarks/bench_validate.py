@@ -1,0 +1,820 @@
+#!/usr/bin/env python3
+"""Validation benchmark for armybuilder (Infantry Operations rosters).
+
+Generates a seeded corpus of varied rosters (plus one regiment-sized roster) and measures:
+
+a. in-process validation throughput (fast loader + ``evaluate``), and the one-off catalog
+   library scan with a cold and a warm cache;
+b. ``armybuilder validate --quiet`` over the whole corpus in one process, and the command's
+   start-up time for one small roster;
+c. re-validating the regiment roster (the interactive builder's per-edit cost), against a
+   16 ms frame budget, and one edit + re-validation;
+d. loading the regiment roster with the round-trip loader vs the fast loader.
+
+Run from the repository root::
+
+    python benchmarks/bench_validate.py [--rosters N] [--out DIR] [--quick] [--json FILE]
+
+Only the standard library and armybuilder are used. See benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import gc
+import importlib.util
+import json
+import math
+import os
+import platform
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    # Benchmark the source tree this file belongs to, installed or not.
+    sys.path.insert(0, str(REPO))
+
+import armybuilder  # noqa: E402
+from armybuilder.catalogs import Library  # noqa: E402
+from armybuilder.rosters import Roster  # noqa: E402
+from armybuilder.rules.engine import Evaluation, evaluate  # noqa: E402
+
+FRAME_BUDGET_MS = 16.0
+SYSTEM = "infantry-ops"
+
+# Environment variables that would change what is measured (extra catalogs, another cache,
+# no cache); the benchmark runs without them, in-process and in the CLI subprocesses.
+_ENV_OVERRIDES = ("ARMYBUILDER_CATALOGS", "ARMYBUILDER_CACHE_DIR", "ARMYBUILDER_NO_CACHE")
+
+# --------------------------------------------------------------------------- catalog facts
+# Standard platoon structure, (troopers per squad, squads per platoon), from the faction
+# catalogs' `squads` / `troopers` constraints and their motive modifiers. The corpus checks
+# itself: every roster records whether it is meant to be legal, and the benchmark reports how
+# many verdicts differ (0 expected), so a catalog change that breaks these numbers shows up.
+STRUCTURE: dict[str, tuple[int, int]] = {"inner-sphere": (7, 4), "clan": (5, 5), "comstar": (6, 6)}
+STRUCTURE_BY_MOTIVE: dict[str, dict[str, tuple[int, int]]] = {
+    "inner-sphere": {
+        "jump": (7, 3),
+        "mechanised-hover": (5, 4),
+        "mechanised-vtol": (5, 4),
+        "mechanised-wheeled": (6, 4),
+        "mechanised-naval": (6, 4),
+    },
+    "clan": {"jump": (5, 4)},
+    "comstar": {"jump": (6, 4), "mechanised-hover": (5, 6), "mechanised-vtol": (5, 6)},
+}
+MOTIVES = [
+    "foot",
+    "foot",
+    "foot",
+    "jump",
+    "motorised-wheeled",
+    "motorised-hover",
+    "motorised-tracked",
+    "mechanised-wheeled",
+    "mechanised-tracked",
+    "mechanised-hover",
+    "mechanised-vtol",
+    "mechanised-naval",
+]
+EXPERIENCE = ["elite", "veteran", "regular", "regular", "regular", "green", "very-green", None]
+
+# Trooper kits: (name, items). Bulk kits fill a squad, support kits are 0-2 per squad. Support
+# weapons used here have crew-to-carry <= 2, so a squad of 5+ can always carry two of them.
+BULK_KITS: list[tuple[str, list[str]]] = [
+    ("Riflemen", ["auto-rifle", "thrown-grenade", "kevlar-vest"]),
+    ("Riflemen", ["auto-rifle", "kevlar-vest"]),
+    ("Marksmen", ["rifle", "autopistol", "flak-vest"]),
+    ("Laser riflemen", ["laser-rifle", "laser-pistol", "flak-vest"]),
+    ("Breachers", ["smg", "knife-bayonet", "full-body-armour"]),
+    ("Shotgunners", ["assault-shotgun", "thrown-grenade", "kevlar-vest"]),
+    ("Anti-armour riflemen", ["auto-rifle", "laaw", "kevlar-vest"]),
+    ("SRM ammunition bearers", ["auto-rifle", "srm1-ammo", "kevlar-vest"]),
+]
+SUPPORT_KITS: list[tuple[str, list[str]]] = [
+    ("LMG gunners", ["light-mg", "kevlar-vest"]),
+    ("SRM1 gunners", ["srm1", "kevlar-vest"]),
+    ("SAW gunners", ["squad-assault-weapon", "kevlar-vest"]),
+    ("Laser support", ["support-small-laser", "flak-vest"]),
+    ("LRM1 gunners", ["lrm1", "kevlar-vest"]),
+    ("Snipers", ["sniper-rifle", "ghillie-suit", "kevlar-vest"]),
+]
+# Ways to make a roster illegal (each gives at least one error).
+FLAWS = [
+    "extra-squad",
+    "extra-trooper",
+    "no-motive",
+    "two-motives",
+    "two-main-weapons",
+    "no-armour",
+    "unknown-entry",
+    "unknown-experience",
+    "over-cost-limit",
+    "crew-to-fire",
+    "gun-crew-short",
+]
+ILLEGAL_SHARE = 0.2
+
+
+def structure(faction: str, motive: str | None) -> tuple[int, int]:
+    """Standard (troopers per squad, squads per platoon) for a faction and motive."""
+    return STRUCTURE_BY_MOTIVE[faction].get(motive or "foot", STRUCTURE[faction])
+
+
+# --------------------------------------------------------------------------- roster writing
+
+Sel = dict[str, Any]
+
+
+def sel(entry: str, count: int = 1, name: str | None = None, **extra: Any) -> Sel:
+    """One selection as written in a roster file."""
+    out: Sel = {"entry": entry}
+    if count != 1:
+        out["count"] = count
+    if name:
+        out["name"] = name
+    out.update({k: v for k, v in extra.items() if v is not None})
+    return out
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
+    text = str(value)
+    if text.replace("-", "").isalnum() and text[:1].isalpha() and text not in {"yes", "no"}:
+        return text
+    return json.dumps(text, ensure_ascii=False)  # a JSON string is a YAML double-quoted scalar
+
+
+def _emit(value: Any, indent: int, out: list[str]) -> None:
+    pad = " " * indent
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(v, dict | list) and v:
+                out.append(f"{pad}{k}:")
+                _emit(v, indent + 2, out)
+            else:
+                out.append(f"{pad}{k}: {_scalar(v) if not isinstance(v, dict | list) else v}")
+    else:
+        for item in value:
+            sub: list[str] = []
+            _emit(item, indent + 2, sub)
+            first = sub[0]
+            out.append(f"{pad}- {first[indent + 2 :]}")
+            out.extend(sub[1:])
+
+
+def roster_yaml(header: dict[str, Any], selections: list[Sel], comment: str) -> str:
+    """A roster file's text: a comment, the header keys and the selections, block style."""
+    lines = [f"# {line}" for line in comment.splitlines()]
+    doc = {"format": 1, "system": SYSTEM, **header, "selections": selections}
+    _emit(doc, 0, lines)
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- corpus
+
+
+@dataclass
+class Corpus:
+    """The generated files, with the verdict each roster was built to get."""
+
+    folder: Path
+    files: list[Path] = field(default_factory=list)
+    expected_legal: dict[Path, bool] = field(default_factory=dict)
+    regiment: Path | None = None
+    small: Path | None = None
+
+
+def _troopers(rng: random.Random, size: int, support: int) -> list[Sel]:
+    """Trooper selections, grouped by kit, adding up to ``size`` troopers."""
+    kits: list[tuple[str, list[str], int]] = []
+    support = min(support, max(size - 3, 0))
+    picks = rng.sample(SUPPORT_KITS, k=min(support, 2)) if support else []
+    left = size
+    if len(picks) == 1:
+        n = min(support, 2)
+        kits.append((picks[0][0], picks[0][1], n))
+        left -= n
+    else:
+        for name, items in picks:
+            kits.append((name, items, 1))
+            left -= 1
+    bulk = rng.sample(BULK_KITS, k=rng.choice([1, 1, 2]))
+    if len(bulk) == 2 and left >= 2:
+        first = rng.randint(1, left - 1)
+        kits.insert(0, (bulk[1][0], bulk[1][1], left - first))
+        kits.insert(0, (bulk[0][0], bulk[0][1], first))
+    else:
+        kits.insert(0, (bulk[0][0], bulk[0][1], left))
+    return [
+        sel("trooper", n, name, selections=[sel(i) for i in items])
+        for name, items, n in kits
+        if n > 0
+    ]
+
+
+def _platoon(rng: random.Random, faction: str, name: str, flaw: str | None) -> tuple[Sel, int]:
+    """One platoon selection and its trooper count."""
+    motive = rng.choice(MOTIVES)
+    size, squads = structure(faction, motive)
+    if rng.random() < 0.15:
+        size -= 1  # under strength: a warning, still legal
+    if flaw == "extra-squad":
+        squads += 1
+    children: list[Sel] = []
+    if flaw == "two-motives":
+        children += [sel(motive), sel("jump" if motive != "jump" else "foot")]
+    elif flaw != "no-motive":
+        children.append(sel(motive))
+    layout = rng.choice(["counted", "counted", "listed", "split"])
+    squad_sels: list[Sel] = []
+    if layout == "counted":
+        squad_sels.append(
+            sel("squad", squads, selections=_troopers(rng, size, rng.choice([0, 1, 2])))
+        )
+    elif layout == "split" and squads >= 2:
+        a = rng.randint(1, squads - 1)
+        for n in (a, squads - a):
+            squad_sels.append(
+                sel("squad", n, selections=_troopers(rng, size, rng.choice([0, 1, 2])))
+            )
+    else:
+        for i in range(squads):
+            squad_sels.append(
+                sel(
+                    "squad",
+                    name=f"Squad {i + 1}",
+                    selections=_troopers(rng, size, rng.choice([0, 1, 2])),
+                )
+            )
+    first = squad_sels[0]["selections"]
+    if flaw == "extra-trooper":
+        first[0]["count"] = first[0].get("count", 1) + 1
+    elif flaw == "two-main-weapons":
+        first[0]["selections"].append(sel("light-mg"))
+    elif flaw == "no-armour":
+        items = first[0]["selections"]
+        first[0]["selections"] = [
+            s for s in items if s["entry"] not in {"kevlar-vest", "flak-vest", "full-body-armour"}
+        ]
+    elif flaw == "unknown-entry":
+        first[0]["selections"][0]["entry"] = "auto-rilfe"
+    elif flaw == "crew-to-fire":
+        # two heavy mortars (crew to fire 3 each) in a squad of five or six
+        first.append(sel("trooper", 2, "Mortar crew", selections=[sel("heavy-mortar")]))
+        first[0]["count"] = max(first[0].get("count", 1) - 2, 1)
+    children += squad_sels
+    troopers = sum(
+        s.get("count", 1) * sum(t.get("count", 1) for t in s["selections"]) for s in squad_sels
+    )
+    if flaw == "gun-crew-short":
+        children.append(sel("ac-5-field-gun", troopers // 8 + 1))
+    elif rng.random() < 0.1 and troopers >= 8:
+        children.append(sel("ac-5-field-gun"))
+    experience = "legendary" if flaw == "unknown-experience" else rng.choice(EXPERIENCE)
+    platoon = sel("platoon", name=name, experience=experience, selections=children)
+    if rng.random() < 0.1:
+        platoon["notes"] = f"{name} was raised on {rng.choice(['Tharkad', 'Strana Mechty'])}."
+    return platoon, troopers
+
+
+ORDINALS = ["1st", "2nd", "3rd", "4th", "5th", "6th"]
+
+
+def random_roster(rng: random.Random, number: int) -> tuple[str, bool]:
+    """The text of one varied roster and whether it is meant to be legal."""
+    faction = rng.choice(["inner-sphere", "clan", "comstar"])
+    platoons = rng.choice([1, 1, 1, 2, 2, 3, 4])
+    flaw = rng.choice(FLAWS) if rng.random() < ILLEGAL_SHARE else None
+    flawed_at = rng.randrange(platoons)
+    sels: list[Sel] = []
+    for i in range(platoons):
+        p, _ = _platoon(rng, faction, f"{ORDINALS[i]} Platoon", flaw if i == flawed_at else None)
+        sels.append(p)
+    header: dict[str, Any] = {"faction": faction, "name": f"Benchmark roster {number}"}
+    if flaw == "over-cost-limit":
+        header["limits"] = {"kg": 1000}
+    elif rng.random() < 0.3:
+        header["limits"] = {"kg": 1_000_000}
+    comment = f"armybuilder benchmark corpus, roster {number} ({faction}); generated, seeded."
+    return roster_yaml(header, sels, comment), flaw is None
+
+
+def regiment_roster() -> str:
+    """5 battalions x 5 companies x 3 platoons, every platoon, squad and kit written out."""
+    rng = random.Random(75)
+    battalion_motive = ["foot", "jump", "motorised-wheeled", "mechanised-tracked", "foot"]
+    battalion_exp = ["veteran", "regular", "regular", "green", "elite"]
+    sels: list[Sel] = []
+    for b in range(5):
+        motive = battalion_motive[b]
+        size, squads = structure("inner-sphere", motive)
+        for c in range(5):
+            for p in range(3):
+                name = f"{ORDINALS[b]} Battalion, {'ABCDE'[c]} Company, {ORDINALS[p]} Platoon"
+                squad_sels = [
+                    sel(
+                        "squad",
+                        name=f"Squad {s + 1}",
+                        selections=_troopers(rng, size, rng.choice([0, 1, 2, 2])),
+                    )
+                    for s in range(squads)
+                ]
+                sels.append(
+                    sel(
+                        "platoon",
+                        name=name,
+                        experience=battalion_exp[b],
+                        selections=[sel(motive), *squad_sels],
+                    )
+                )
+    header = {"faction": "inner-sphere", "name": "1st Regiment (benchmark)"}
+    comment = (
+        "armybuilder benchmark: a whole regiment, 5 battalions x 5 companies x 3 platoons.\n"
+        "Every platoon, squad and trooper kit is its own selection."
+    )
+    return roster_yaml(header, sels, comment)
+
+
+def generate(folder: Path, count: int, seed: int) -> Corpus:
+    """Write ``count`` varied rosters and the regiment roster into ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed)
+    corpus = Corpus(folder)
+    for i in range(count):
+        text, legal = random_roster(rng, i + 1)
+        path = folder / f"roster-{i + 1:04d}.yaml"
+        path.write_text(text, encoding="utf-8")
+        corpus.files.append(path)
+        corpus.expected_legal[path] = legal
+    small = folder / "small.yaml"
+    small.write_text(
+        roster_yaml(
+            {"faction": "inner-sphere", "name": "Small roster"},
+            [
+                sel(
+                    "platoon",
+                    name="Rifle platoon",
+                    selections=[
+                        sel("foot"),
+                        sel(
+                            "squad",
+                            4,
+                            selections=[
+                                sel(
+                                    "trooper",
+                                    7,
+                                    "Riflemen",
+                                    selections=[sel("auto-rifle"), sel("kevlar-vest")],
+                                )
+                            ],
+                        ),
+                    ],
+                )
+            ],
+            "armybuilder benchmark: the smallest useful roster (CLI start-up).",
+        ),
+        encoding="utf-8",
+    )
+    corpus.small = small
+    regiment = folder / "regiment.yaml"
+    regiment.write_text(regiment_roster(), encoding="utf-8")
+    corpus.files.append(regiment)
+    corpus.expected_legal[regiment] = True
+    corpus.regiment = regiment
+    return corpus
+
+
+# --------------------------------------------------------------------------- timing helpers
+
+
+def median(xs: Sequence[float]) -> float:
+    return statistics.median(xs)
+
+
+def p95(xs: Sequence[float]) -> float:
+    """95th percentile (nearest rank)."""
+    s = sorted(xs)
+    return s[max(math.ceil(0.95 * len(s)) - 1, 0)]
+
+
+def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
+    """(seconds, result) of one call."""
+    t0 = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - t0, result
+
+
+def repeat(fn: Callable[[], Any], times: int) -> list[float]:
+    """Seconds of ``times`` calls."""
+    return [timed(fn)[0] for _ in range(times)]
+
+
+@contextmanager
+def armybuilder_home(path: Path) -> Iterator[Path]:
+    """Point ARMYBUILDER_HOME (catalog cache, user catalogs) at ``path`` for a while."""
+    old = os.environ.get("ARMYBUILDER_HOME")
+    os.environ["ARMYBUILDER_HOME"] = str(path)
+    try:
+        yield path
+    finally:
+        if old is None:
+            os.environ.pop("ARMYBUILDER_HOME", None)
+        else:
+            os.environ["ARMYBUILDER_HOME"] = old
+
+
+# --------------------------------------------------------------------------- measurements
+
+
+@dataclass
+class Settings:
+    rosters: int
+    passes: int  # in-process passes over the corpus
+    cli_runs: int  # CLI runs over the corpus
+    startup_runs: int  # CLI start-up, one small roster
+    scans: int  # library scans (cold and warm)
+    reval_runs: int  # regiment re-validations
+    edit_runs: int  # regiment edit + re-validation
+    load_runs: int  # regiment loads per loader
+
+
+FULL = Settings(300, 3, 3, 5, 5, 50, 20, 5)
+QUICK = Settings(30, 1, 1, 3, 2, 10, 5, 2)
+
+
+def measure_scan(settings: Settings, scratch: Path) -> tuple[dict[str, float], Library]:
+    """Library scan: first in process (cold), more cold scans, warm scans; a scanned Library."""
+    res: dict[str, float] = {}
+    cold: list[float] = []
+    for i in range(settings.scans):
+        with armybuilder_home(scratch / f"cold-{i}"):
+            cold.append(timed(lambda: Library().scan())[0])
+    res["scan_first_cold_s"] = cold[0]  # also imports the system's rules module
+    res["scan_cold_s"] = median(cold[1:]) if len(cold) > 1 else cold[0]
+    home = scratch / "warm"
+    with armybuilder_home(home):
+        Library().scan()  # fill the cache
+        warm = repeat(lambda: Library().scan(), settings.scans)
+        lib = Library().scan()
+    res["scan_warm_s"] = median(warm)
+    problems = [str(p) for p in lib.problems]
+    if problems:
+        print("warning: catalog problems:\n  " + "\n  ".join(problems), file=sys.stderr)
+    return res, lib
+
+
+def validate_file(lib: Library, path: Path) -> tuple[float, float, Evaluation]:
+    """(load seconds, evaluate seconds, evaluation) for one file, as `validate` does it."""
+    t0 = time.perf_counter()
+    roster = Roster.from_file(path, round_trip=False)
+    t1 = time.perf_counter()
+    gs = lib.system(roster.system)
+    ev = evaluate(roster, gs.index(roster.faction), gs.rules)
+    t2 = time.perf_counter()
+    return t1 - t0, t2 - t1, ev
+
+
+def measure_throughput(
+    settings: Settings, lib: Library, corpus: Corpus
+) -> tuple[dict[str, float], list[Path]]:
+    """In-process load + evaluate of every corpus file; returns figures and verdict misses."""
+    passes: list[tuple[float, float, float]] = []
+    verdicts: dict[Path, bool] = {}
+    issues = errors = 0
+    for p in corpus.files:  # warm-up: builds each faction's index once
+        validate_file(lib, p)
+    for _ in range(settings.passes):
+        load = ev_time = 0.0
+        issues = errors = 0
+        gc.collect()
+        t0 = time.perf_counter()
+        for p in corpus.files:
+            lt, et, ev = validate_file(lib, p)
+            load += lt
+            ev_time += et
+            verdicts[p] = ev.valid
+            issues += len(ev.issues)
+            errors += len(ev.errors)
+        passes.append((time.perf_counter() - t0, load, ev_time))
+    wall, load, ev_time = sorted(passes)[len(passes) // 2]
+
+    # `validate` also gives every issue (warnings too, even with --quiet) a line and column:
+    # Roster.position() re-reads a fast-loaded file with the round-trip loader, once per file
+    # that has any issue. Timed here separately.
+    positioned = 0
+    position_s = 0.0
+    for p in corpus.files:
+        _, _, ev = validate_file(lib, p)
+        paths = [i.path for i in ev.issues if i.path]
+        if paths:
+            positioned += 1
+            t0 = time.perf_counter()
+            for x in paths:
+                ev.roster.position(x)
+            position_s += time.perf_counter() - t0
+    n = len(corpus.files)
+    misses = [p for p in corpus.files if verdicts[p] != corpus.expected_legal[p]]
+    return {
+        "files": n,
+        "legal": sum(verdicts.values()),
+        "illegal": n - sum(verdicts.values()),
+        "verdict_mismatches": len(misses),
+        "issues": issues,
+        "errors": errors,
+        "inproc_wall_s": wall,
+        "inproc_rosters_per_s": n / wall,
+        "inproc_load_ms_per_roster": 1000 * load / n,
+        "inproc_eval_ms_per_roster": 1000 * ev_time / n,
+        "files_with_issues": positioned,
+        "issue_positions_s": position_s,
+    }, misses
+
+
+def _cli_env(home: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in _ENV_OVERRIDES}
+    env["ARMYBUILDER_HOME"] = str(home)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    return env
+
+
+def run_cli(files: Sequence[Path], home: Path) -> float:
+    """Seconds for one `armybuilder validate --quiet` over ``files`` (exit 0 or 1 expected)."""
+    cmd = [sys.executable, "-m", "armybuilder", "validate", "--quiet", *map(str, files)]
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, env=_cli_env(home), capture_output=True, text=True, check=False)
+    elapsed = time.perf_counter() - t0
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(
+            f"armybuilder validate exited {proc.returncode}:\n{proc.stdout[-2000:]}"
+            f"{proc.stderr[-2000:]}"
+        )
+    return elapsed
+
+
+def measure_cli(settings: Settings, corpus: Corpus, home: Path) -> dict[str, float]:
+    """CLI over the whole corpus (warm catalog cache), and its start-up for one small roster."""
+    assert corpus.small is not None
+    run_cli([corpus.small], home)  # fills the catalog cache of this home
+    whole = [run_cli(corpus.files, home) for _ in range(settings.cli_runs)]
+    startup = [run_cli([corpus.small], home) for _ in range(settings.startup_runs)]
+    bare = [
+        timed(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True))[0]
+        for _ in range(settings.startup_runs)
+    ]
+    imports = [
+        timed(
+            lambda: subprocess.run(
+                [sys.executable, "-c", "import armybuilder.cli"], env=_cli_env(home), check=True
+            )
+        )[0]
+        for _ in range(settings.startup_runs)
+    ]
+    n = len(corpus.files)
+    return {
+        "cli_wall_s": median(whole),
+        "cli_rosters_per_s": n / median(whole),
+        "cli_startup_s": median(startup),
+        "python_startup_s": median(bare),
+        "cli_import_s": median(imports),
+    }
+
+
+def measure_regiment(settings: Settings, lib: Library, corpus: Corpus) -> dict[str, float]:
+    """Re-validation and edits of the regiment roster; round-trip vs fast load."""
+    path = corpus.regiment
+    assert path is not None
+    res: dict[str, float] = {}
+    # d. loading
+    rt = repeat(lambda: Roster.from_file(path), settings.load_runs)
+    fast = repeat(lambda: Roster.from_file(path, round_trip=False), settings.load_runs)
+    res["regiment_load_round_trip_ms"] = 1000 * median(rt)
+    res["regiment_load_fast_ms"] = 1000 * median(fast)
+    res["regiment_bytes"] = path.stat().st_size
+
+    # c. re-validation of a roster already loaded for editing
+    roster = Roster.from_file(path)
+    gs = lib.system(roster.system)
+    index, rules = gs.index(roster.faction), gs.rules
+    ev = evaluate(roster, index, rules)
+    res["regiment_selections"] = sum(1 for _ in roster.walk())
+    res["regiment_troopers"] = sum(n.multiplicity() for n in ev.nodes() if n.entry_id == "trooper")
+    res["regiment_errors"] = len(ev.errors)
+    res["regiment_warnings"] = len(ev.warnings)
+    gc.collect()
+    runs = repeat(lambda: evaluate(roster, index, rules), settings.reval_runs)
+    res["reval_median_ms"] = 1000 * median(runs)
+    res["reval_p95_ms"] = 1000 * p95(runs)
+    # the same without the system's rules module: the generic engine's share
+    generic = repeat(lambda: evaluate(roster, index, None), max(settings.reval_runs // 2, 3))
+    res["reval_generic_median_ms"] = 1000 * median(generic)
+
+    # one edit + re-validation: rename a platoon; add (then drop) a trooper in a squad
+    rename_edit, rename_total = [], []
+    for i in range(settings.edit_runs):
+        t0 = time.perf_counter()
+        roster.set(("selections", 37), "name", f"Renamed platoon {i}")
+        t1 = time.perf_counter()
+        evaluate(roster, index, rules)
+        t2 = time.perf_counter()
+        rename_edit.append(t1 - t0)
+        rename_total.append(t2 - t0)
+    add_edit, add_total = [], []
+    squad: tuple[str | int, ...] = ("selections", 37, "selections", 1)
+    for _ in range(settings.edit_runs):
+        t0 = time.perf_counter()
+        loc = roster.add(squad, "trooper", name="Replacement")
+        t1 = time.perf_counter()
+        evaluate(roster, index, rules)
+        t2 = time.perf_counter()
+        add_edit.append(t1 - t0)
+        add_total.append(t2 - t0)
+        roster.remove(loc)  # untimed: back to the original roster
+    res["edit_rename_ms"] = 1000 * median(rename_edit)
+    res["edit_rename_reval_ms"] = 1000 * median(rename_total)
+    res["edit_add_ms"] = 1000 * median(add_edit)
+    res["edit_add_reval_ms"] = 1000 * median(add_total)
+    return res
+
+
+# --------------------------------------------------------------------------- report
+
+
+def machine() -> dict[str, Any]:
+    def version(dist: str) -> str | None:
+        try:
+            return metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            return None
+
+    return {
+        "date": dt.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "cpu_count": os.cpu_count(),
+        "armybuilder": armybuilder.__version__,
+        "armybuilder_path": str(Path(armybuilder.__file__).parent),
+        "ruamel.yaml": version("ruamel.yaml"),
+        "ruamel.yaml C loader": importlib.util.find_spec("_ruamel_yaml") is not None,
+        "pydantic": version("pydantic"),
+    }
+
+
+def table(results: dict[str, Any], settings: Settings) -> str:
+    r = results
+    rows: list[tuple[str, str]] = []
+
+    def row(label: str, value: str) -> None:
+        rows.append((label, value))
+
+    def section(title: str) -> None:
+        rows.append((title, ""))
+
+    n = r["files"]
+    section("corpus")
+    row(
+        "rosters (varied + regiment)",
+        f"{n} ({r['legal']} legal, {r['illegal']} illegal, {r['verdict_mismatches']} not as "
+        f"generated; {r['issues']} issues, {r['errors']} errors)",
+    )
+    row(
+        "regiment roster",
+        f"{r['regiment_selections']} selections, {r['regiment_troopers']} troopers, "
+        f"{r['regiment_bytes'] / 1024:.0f} KiB",
+    )
+    section("a. library scan / in-process validate")
+    row("library scan, first in process (cold)", f"{1000 * r['scan_first_cold_s']:.0f} ms")
+    row("library scan, cold cache", f"{1000 * r['scan_cold_s']:.0f} ms")
+    row("library scan, warm cache", f"{1000 * r['scan_warm_s']:.0f} ms")
+    row(
+        "load + evaluate, whole corpus",
+        f"{r['inproc_wall_s']:.2f} s = {r['inproc_rosters_per_s']:.0f} rosters/s",
+    )
+    row(
+        "  per roster: load / evaluate",
+        f"{r['inproc_load_ms_per_roster']:.2f} ms / {r['inproc_eval_ms_per_roster']:.2f} ms",
+    )
+    row(
+        "  + issue positions (round-trip re-read)",
+        f"{r['issue_positions_s']:.2f} s for the {r['files_with_issues']} files with issues",
+    )
+    section("b. CLI (subprocess, warm cache)")
+    row(
+        f"validate --quiet, {n} files",
+        f"{r['cli_wall_s']:.2f} s = {r['cli_rosters_per_s']:.0f} rosters/s",
+    )
+    row(
+        f"start-up, 1 small roster (median of {settings.startup_runs})",
+        f"{1000 * r['cli_startup_s']:.0f} ms",
+    )
+    row("  of which python -c pass", f"{1000 * r['python_startup_s']:.0f} ms")
+    row("  of which import armybuilder.cli", f"{1000 * r['cli_import_s']:.0f} ms")
+    section(f"c. regiment re-validation ({settings.reval_runs} runs)")
+    verdict = "within" if r["reval_median_ms"] <= FRAME_BUDGET_MS else "OVER"
+    row(
+        "evaluate, median / p95",
+        f"{r['reval_median_ms']:.1f} ms / {r['reval_p95_ms']:.1f} ms "
+        f"({verdict} the {FRAME_BUDGET_MS:.0f} ms frame budget, "
+        f"{r['reval_median_ms'] / FRAME_BUDGET_MS:.1f}x)",
+    )
+    row(
+        "  generic engine only (no rules module)",
+        f"{r['reval_generic_median_ms']:.1f} ms",
+    )
+    row(
+        "rename a platoon + evaluate",
+        f"{r['edit_rename_reval_ms']:.1f} ms (edit alone {r['edit_rename_ms']:.1f} ms)",
+    )
+    row(
+        "add a trooper + evaluate",
+        f"{r['edit_add_reval_ms']:.1f} ms (edit alone {r['edit_add_ms']:.1f} ms)",
+    )
+    section("d. regiment load")
+    row(
+        "round-trip / fast loader",
+        f"{r['regiment_load_round_trip_ms']:.0f} ms / {r['regiment_load_fast_ms']:.0f} ms "
+        f"({r['regiment_load_round_trip_ms'] / r['regiment_load_fast_ms']:.1f}x)",
+    )
+    width = max(len(label) for label, _ in rows) + 2
+    out = []
+    for label, value in rows:
+        out.append(f"{label}" if not value else f"  {label:<{width}}{value}")
+    return "\n".join(out)
+
+
+# --------------------------------------------------------------------------- main
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--rosters", type=int, metavar="N", help="varied rosters (default 300)")
+    parser.add_argument("--out", metavar="DIR", help="write the corpus here (kept)")
+    parser.add_argument("--quick", action="store_true", help="30 rosters, fewer repeats")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument("--seed", type=int, default=20240601, help="corpus seed")
+    args = parser.parse_args(argv)
+    settings = QUICK if args.quick else FULL
+    if args.rosters is not None:
+        if args.rosters < 1:
+            parser.error("--rosters must be at least 1")
+        settings = Settings(**{**settings.__dict__, "rosters": args.rosters})
+    for key in _ENV_OVERRIDES:
+        os.environ.pop(key, None)
+
+    info = machine()
+    print(
+        f"armybuilder {info['armybuilder']} · {info['python']} · {info['platform']} · "
+        f"{info['cpu_count']} CPUs · {info['date']}"
+    )
+    started = time.perf_counter()
+    scratch = Path(tempfile.mkdtemp(prefix="armybuilder-bench-"))
+    try:
+        out = Path(args.out) if args.out else scratch / "corpus"
+        corpus = generate(out, settings.rosters, args.seed)
+        print(f"corpus: {len(corpus.files)} rosters in {out}", flush=True)
+        results: dict[str, Any] = {}
+        scan, lib = measure_scan(settings, scratch)
+        results.update(scan)
+        with armybuilder_home(scratch / "warm"):
+            figures, misses = measure_throughput(settings, lib, corpus)
+            results.update(figures)
+            results.update(measure_regiment(settings, lib, corpus))
+        results.update(measure_cli(settings, corpus, scratch / "warm"))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    print()
+    print(table(results, settings))
+    if misses:
+        shown = ", ".join(p.name for p in misses[:10])
+        print(f"\nwarning: verdicts not as generated: {shown}", file=sys.stderr)
+    print(f"\n(benchmark took {time.perf_counter() - started:.1f} s)")
+    if args.json:
+        payload = {
+            "machine": info,
+            "settings": {**settings.__dict__, "quick": args.quick, "seed": args.seed},
+            "frame_budget_ms": FRAME_BUDGET_MS,
+            "results": results,
+        }
+        Path(args.json).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

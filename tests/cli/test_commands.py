@@ -1,0 +1,94 @@
+"""The command line's output: `show`, `catalogs`, `new`, and the JSON shape of `show`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from armybuilder.cli import main
+from armybuilder.paths import bundled_dir
+
+EXAMPLES = bundled_dir("examples") / "infantry-ops"
+
+
+def test_show_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", str(EXAMPLES / "rifle-lmg-platoon.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert "Infantry Operations · Inner Sphere · Legal" in out
+    assert "Primary AV: 10" in out
+    assert "Support AV: 8 +1D6" in out
+    assert "Movement: 1 (2)" in out
+    assert "Mass 2380 kg" in out
+
+
+def test_show_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", "--format", "json", str(EXAMPLES / "rifle-srm-platoon.yaml")]) == 0
+    data = json.loads(capsys.readouterr().out)
+    for key in ("file", "system", "faction", "name", "valid", "totals", "issues", "units",
+                "values"):
+        assert key in data
+    assert data["system"] == "infantry-ops"
+    assert data["valid"] is True
+    assert data["totals"] == {"kg": 2040.0}
+    assert {i["code"] for i in data["issues"]} == {"min-not-met", "io-encumbered"}
+    (platoon,) = data["units"]
+    values = platoon["values"]
+    assert values["av_primary"]["value"]["av"] == 8
+    assert values["av_support"]["value"]["av"] == 16
+    assert values["movement"]["value"]["mp"] == 0
+    assert values["movement"]["text"].startswith("0*")
+    assert values["troopers"]["value"] == 24
+    squad = next(u for u in platoon["children"] if u["entry"] == "squad")
+    assert squad["count"] == 4
+    assert squad["path"] == "selections[0].selections[1]"
+    assert {c["name"] for c in squad["children"]} == {
+        "Riflemen (SRM ammunition bearers)", "SRM1 gunners"}
+
+
+def test_catalogs_listing(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["catalogs"]) == 0
+    out = capsys.readouterr().out
+    assert "infantry-ops: Infantry Operations" in out
+    assert "inner-sphere (Inner Sphere)" in out
+    assert main(["catalogs", "infantry-ops", "clan"]) == 0
+    out = capsys.readouterr().out
+    assert "platoon: Infantry Platoon" in out
+    assert "auto-rifle: Auto-Rifle [Primary or support weapon]" in out
+    assert main(["catalogs", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    ids = {s["id"]: [f["id"] for f in s["factions"]] for s in data["systems"]}
+    assert sorted(ids["infantry-ops"]) == ["clan", "comstar", "inner-sphere"]
+
+
+def test_catalogs_unknown(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["catalogs", "battletech"]) == 2
+    assert "no game system 'battletech' is installed" in capsys.readouterr().err
+    assert main(["catalogs", "infantry-ops", "draconis"]) == 2
+    assert "has no faction 'draconis'" in capsys.readouterr().err
+
+
+def test_new_to_stdout_and_limits(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["new", "infantry-ops", "clan", "--name", "Star", "--limit", "kg=3000"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# yaml-language-server: $schema=")
+    assert "name: Star\n" in out
+    assert "limits:\n  kg: 3000\n" in out
+    assert main(["new", "infantry-ops", "clan", "--limit", "gold=3"]) == 2
+    assert "unknown cost type 'gold'" in capsys.readouterr().err
+
+
+def test_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["validate"])
+    assert info.value.code == 2
+
+
+def test_console_script_module_runs() -> None:
+    out = subprocess.run([sys.executable, "-m", "armybuilder", "--version"], capture_output=True,
+                         text=True, check=False)
+    assert out.returncode == 0
+    assert out.stdout.startswith("armybuilder ")

@@ -1,0 +1,57 @@
+"""Shared fixtures: an isolated user folder, the bundled library, helpers to evaluate rosters."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from armybuilder.catalogs import Library, default_roots
+from armybuilder.rosters import Roster
+from armybuilder.rules import Evaluation, evaluate
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO / "examples"
+SEEDS = REPO.parent / "shared" / "seeds"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _isolated_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Keep the user's real catalog folder and cache out of the tests."""
+    mp = pytest.MonkeyPatch()
+    home = tmp_path_factory.mktemp("armybuilder-home")
+    mp.setenv("ARMYBUILDER_HOME", str(home))
+    mp.delenv("ARMYBUILDER_CATALOGS", raising=False)
+    mp.delenv("ARMYBUILDER_CACHE_DIR", raising=False)
+    yield
+    mp.undo()
+
+
+@pytest.fixture(scope="session")
+def library(_isolated_home: None) -> Library:
+    """The bundled catalogs, loaded once."""
+    lib = Library(default_roots()).scan()
+    assert not lib.problems, "\n".join(str(p) for p in lib.problems)
+    return lib
+
+
+@pytest.fixture
+def evaluate_roster(library: Library) -> Callable[[Roster], Evaluation]:
+    """Evaluate a roster against the bundled catalog of its system and faction."""
+
+    def run(roster: Roster) -> Evaluation:
+        gs = library.system(roster.system)
+        return evaluate(roster, gs.index(roster.faction), gs.rules)
+
+    return run
+
+
+@pytest.fixture
+def evaluate_text(evaluate_roster: Callable[[Roster], Evaluation]) -> Callable[[str], Evaluation]:
+    """Evaluate roster YAML text."""
+
+    def run(text: str) -> Evaluation:
+        return evaluate_roster(Roster.from_text(text, "<test>"))
+
+    return run

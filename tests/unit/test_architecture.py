@@ -1,0 +1,77 @@
+"""Layering rules from DESIGN.md, enforced.
+
+* The core names no game system: everything about one system lives in its catalog folder and
+  its rules module.
+* ``armybuilder validate`` imports neither Textual nor WeasyPrint.
+* Nothing below the TUI imports Textual; nothing below the renderer imports WeasyPrint.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from armybuilder.paths import bundled_dir
+
+PACKAGE = Path(__file__).resolve().parents[2] / "armybuilder"
+SYSTEMS_DIR = PACKAGE / "rules" / "systems"
+
+
+def _system_words() -> set[str]:
+    words: set[str] = set()
+    for folder in bundled_dir("catalogs").iterdir():
+        if folder.is_dir():
+            words.add(folder.name)
+            words.add(folder.name.replace("-", "_"))
+    return words
+
+
+def _core_files() -> list[Path]:
+    return [p for p in PACKAGE.rglob("*.py") if SYSTEMS_DIR not in p.parents]
+
+
+@pytest.mark.parametrize("path", _core_files(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_core_names_no_game_system(path: Path) -> None:
+    text = path.read_text(encoding="utf-8").lower()
+    found = sorted(w for w in _system_words() if w in text)
+    assert not found, f"{path.name} names game system(s) {found}; move that to the system module"
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: p.name)
+def test_layering(path: Path) -> None:
+    rel = path.relative_to(PACKAGE).parts
+    imported = _imports(path)
+    if rel[0] != "tui":
+        assert "textual" not in imported, f"{path} imports textual outside armybuilder/tui"
+    if rel[0] != "render":
+        assert "weasyprint" not in imported, f"{path} imports weasyprint outside render/"
+
+
+def test_validate_imports_no_tui_or_pdf_stack() -> None:
+    example = bundled_dir("examples") / "infantry-ops" / "rifle-platoon.yaml"
+    code = (
+        "import sys\n"
+        "from armybuilder.cli import main\n"
+        f"rc = main(['validate', '--quiet', {str(example)!r}])\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'weasyprint'))\n"
+        "print('LOADED', bad)\n"
+        "raise SystemExit(rc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert "LOADED []" in out.stdout

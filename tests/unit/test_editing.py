@@ -1,0 +1,39 @@
+"""Adding entries with their default choices."""
+
+from __future__ import annotations
+
+import pytest
+
+from armybuilder.catalogs import Library
+from armybuilder.editing import NotAnOptionError, add_entry
+from armybuilder.rosters import Roster
+from armybuilder.rules import evaluate
+
+
+def test_add_platoon_squads_and_troopers_with_defaults(library: Library) -> None:
+    gs = library.system("infantry-ops")
+    index = gs.index("inner-sphere")
+    roster = Roster.new("infantry-ops", "inner-sphere", "Built")
+    platoon = add_entry(roster, index, (), "platoon")
+    # the motive group's default (foot) came with it
+    assert [s["entry"] for s in roster.node(platoon)["selections"]] == ["foot"]
+    squad = add_entry(roster, index, platoon, "squad", count=4)
+    trooper = add_entry(roster, index, squad, "trooper", count=7)
+    add_entry(roster, index, trooper, "auto-rifle")
+    kit = [s["entry"] for s in roster.node(trooper)["selections"]]
+    assert kit == ["knife-bayonet", "autopistol", "kevlar-vest", "auto-rifle"]
+    ev = evaluate(roster, index, gs.rules)
+    assert ev.valid, ev.issues
+    node = ev.root.children[0]
+    assert ev.value(node, "av_primary")["av"] == 14
+    # knife 0.25 and autopistol 0.25: melee uses the highest per trooper, 28 x 0.25 = 7
+    assert ev.value(node, "av_melee")["av"] == 7
+    text = roster.dumps()
+    assert Roster.from_text(text).dumps() == text
+
+
+def test_add_refuses_what_is_not_an_option(library: Library) -> None:
+    index = library.system("infantry-ops").index("clan")
+    roster = Roster.new("infantry-ops", "clan", "X")
+    with pytest.raises(NotAnOptionError, match="'auto-rifle' cannot be selected at the top"):
+        add_entry(roster, index, (), "auto-rifle")
