@@ -20,7 +20,13 @@ from typing import Any, TextIO
 
 from . import __version__
 from .catalogs import CatalogIndex, GameSystem, Library, check_paths, default_roots
-from .errors import ArmybuilderError, InputError, Problem
+from .errors import (
+    ArmybuilderError,
+    InputError,
+    Problem,
+    UnknownFactionError,
+    UnknownSystemError,
+)
 from .paths import schema_path, user_catalog_dir
 from .rosters import Roster
 from .rules.engine import Evaluation, Issue, Node, evaluate, fmt_num, format_loc
@@ -73,8 +79,14 @@ def _issue_text(roster: Roster, issue: Issue) -> str:
 
 def _load(lib: Library, file: str) -> tuple[Roster, GameSystem, Evaluation]:
     roster = Roster.from_file(file, round_trip=False)
-    gs = lib.system(roster.system)
-    index = gs.index(roster.faction)
+    key = "system"
+    try:
+        gs = lib.system(roster.system)
+        key = "faction"
+        index = gs.index(roster.faction)
+    except (UnknownSystemError, UnknownFactionError) as exc:
+        line, col = roster.position((key,))
+        raise InputError.single(file, str(exc), line, col, f"unknown-{key}") from None
     return roster, gs, evaluate(roster, index, gs.rules)
 
 

@@ -167,6 +167,9 @@ class Roster:
         self.path = path
         self.round_trip = round_trip
         self.dirty = False
+        #: Written back as found: a UTF-8 byte order mark, and Windows line endings.
+        self.bom = False
+        self.newline = "\r\n" if text is not None and "\r\n" in text else "\n"
         self._positions: Any = doc if round_trip else None
         self.header: RosterHeader = self._parse_header()
         self.selections: list[SelectionData] = []
@@ -211,7 +214,10 @@ class Roster:
             text = read_text(p)
         except InputError as exc:
             raise RosterError(exc.problems) from None
-        return cls.from_text(text, str(p), p, round_trip)
+        roster = cls.from_text(text, str(p), p, round_trip)
+        with p.open("rb") as fh:
+            roster.bom = fh.read(3) == b"\xef\xbb\xbf"
+        return roster
 
     @classmethod
     def new(
@@ -391,19 +397,23 @@ class Roster:
     # ----------------------------------------------------------------- saving
 
     def dumps(self) -> str:
-        """The file's text: the original bytes if nothing changed."""
+        """The file's text: the original text if nothing changed."""
         if not self.dirty and self.text is not None:
             return self.text
         self._require_round_trip()
-        return dump_round_trip(self.doc)
+        text = dump_round_trip(self.doc)
+        if self.newline != "\n":
+            text = text.replace("\n", self.newline)
+        return text
 
     def save(self, path: Path | str | None = None, backup: bool = True) -> Path:
         """Write the roster atomically; the previous file is kept as ``<name>.bak``."""
         target = Path(path) if path is not None else self.path
         if target is None:
             raise ValueError("no path to save to")
-        atomic_write(target, self.dumps(), backup=backup)
-        self.text = self.dumps() if self.dirty else self.text
+        text = self.dumps()
+        atomic_write(target, ("\ufeff" if self.bom else "") + text, backup=backup)
+        self.text = text
         self.dirty = False
         self.path = target
         self.file = str(target)

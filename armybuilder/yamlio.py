@@ -51,8 +51,11 @@ _STANDARD_TAGS = {
 Loc = Sequence[str | int]
 
 
-def read_text(path: Path, max_bytes: int = MAX_FILE_BYTES) -> str:
-    """Read a file as UTF-8 text, refusing huge files and invalid encodings."""
+def read_text(path: Path, max_bytes: int | None = None) -> str:
+    """Read a file as UTF-8 text, refusing huge files (over :data:`MAX_FILE_BYTES` unless
+    ``max_bytes`` says otherwise) and invalid encodings."""
+    if max_bytes is None:
+        max_bytes = MAX_FILE_BYTES
     try:
         size = path.stat().st_size
     except FileNotFoundError:
@@ -84,7 +87,8 @@ def decode(data: bytes, file: str) -> str:
     except UnicodeDecodeError as exc:
         before = data[: exc.start]
         line = before.count(b"\n") + 1
-        column = exc.start - (before.rfind(b"\n") + 1) + 1
+        line_start = before[before.rfind(b"\n") + 1 :]
+        column = len(line_start.decode("utf-8", errors="replace")) + 1
         raise InputError.single(
             file,
             f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be decoded "
@@ -215,6 +219,8 @@ def round_trip_yaml() -> YAML:
     yaml.preserve_quotes = True
     yaml.indent(mapping=2, sequence=4, offset=2)
     yaml.width = 100
+    # Keep `[{entry: a}, {entry: b}]` as written (ruamel would drop the braces).
+    yaml.brace_single_entry_mapping_in_flow_sequence = True
     return yaml
 
 
@@ -226,7 +232,13 @@ def load_safe(text: str, file: str) -> Any:
         raise InputError(_yaml_problem(exc, file)) from None
     except RecursionError:
         raise InputError.single(file, "nested too deeply; refused", code="yaml-too-deep") from None
-    check_limits(doc, file)
+    try:
+        check_limits(doc, file)
+    except InputError as exc:
+        # Plain data has no positions: find the place with the round-trip loader.
+        if exc.problems[0].line is None and exc.problems[0].code == "yaml-too-deep":
+            load_round_trip(text, file)
+        raise
     return doc
 
 

@@ -202,38 +202,32 @@ class Corpus:
 
 
 def _troopers(rng: random.Random, size: int, support: int) -> list[Sel]:
-    """Trooper selections, grouped by kit, adding up to ``size`` troopers."""
-    kits: list[tuple[str, list[str], int]] = []
+    """Trooper selections, grouped by kit, adding up to ``size`` troopers.
+
+    ``support`` (0-2) troopers carry support weapons: two of one kit or one each of two.
+    """
     support = min(support, max(size - 3, 0))
-    picks = rng.sample(SUPPORT_KITS, k=min(support, 2)) if support else []
-    left = size
-    if len(picks) == 1:
-        n = min(support, 2)
-        kits.append((picks[0][0], picks[0][1], n))
-        left -= n
+    kits: list[tuple[str, list[str], int]] = []
+    if support == 2 and rng.random() < 0.5:
+        name, items = rng.choice(SUPPORT_KITS)
+        kits.append((name, items, 2))
     else:
-        for name, items in picks:
-            kits.append((name, items, 1))
-            left -= 1
+        kits += [(name, items, 1) for name, items in rng.sample(SUPPORT_KITS, k=support)]
+    left = size - support
     bulk = rng.sample(BULK_KITS, k=rng.choice([1, 1, 2]))
     if len(bulk) == 2 and left >= 2:
         first = rng.randint(1, left - 1)
-        kits.insert(0, (bulk[1][0], bulk[1][1], left - first))
-        kits.insert(0, (bulk[0][0], bulk[0][1], first))
+        kits[:0] = [(*bulk[0], first), (*bulk[1], left - first)]
     else:
-        kits.insert(0, (bulk[0][0], bulk[0][1], left))
-    return [
-        sel("trooper", n, name, selections=[sel(i) for i in items])
-        for name, items, n in kits
-        if n > 0
-    ]
+        kits.insert(0, (*bulk[0], left))
+    return [sel("trooper", n, name, selections=[sel(i) for i in items]) for name, items, n in kits]
 
 
 def _platoon(rng: random.Random, faction: str, name: str, flaw: str | None) -> tuple[Sel, int]:
     """One platoon selection and its trooper count."""
     motive = rng.choice(MOTIVES)
     size, squads = structure(faction, motive)
-    if rng.random() < 0.15:
+    if flaw != "extra-trooper" and rng.random() < 0.15:
         size -= 1  # under strength: a warning, still legal
     if flaw == "extra-squad":
         squads += 1
@@ -276,9 +270,13 @@ def _platoon(rng: random.Random, faction: str, name: str, flaw: str | None) -> t
     elif flaw == "unknown-entry":
         first[0]["selections"][0]["entry"] = "auto-rilfe"
     elif flaw == "crew-to-fire":
-        # two heavy mortars (crew to fire 3 each) in a squad of five or six
-        first.append(sel("trooper", 2, "Mortar crew", selections=[sel("heavy-mortar")]))
-        first[0]["count"] = max(first[0].get("count", 1) - 2, 1)
+        # three heavy mortars (crew to fire 3 each, 9 in all) in a squad of at most seven
+        first[:] = [
+            sel(
+                "trooper", size - 3, "Riflemen", selections=[sel("auto-rifle"), sel("kevlar-vest")]
+            ),
+            sel("trooper", 3, "Mortar crew", selections=[sel("heavy-mortar"), sel("kevlar-vest")]),
+        ]
     children += squad_sels
     troopers = sum(
         s.get("count", 1) * sum(t.get("count", 1) for t in s["selections"]) for s in squad_sels

@@ -32,22 +32,32 @@ def test_schema_command(kind: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert out == json.loads(schema_json(kind))
 
 
+REPO = Path(__file__).resolve().parents[2]
+
+
 def _yaml_files(folder: str) -> list[Path]:
     return sorted(bundled_dir(folder).rglob("*.yaml"))
+
+
+def _schema_line_target(path: Path, folder: str) -> Path:
+    """Where a file's schema line points, read as the file sits in the source tree."""
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("# yaml-language-server: $schema=")
+    source = REPO / folder / path.relative_to(bundled_dir(folder))
+    return (source.parent / first.split("$schema=")[1]).resolve()
 
 
 @pytest.mark.parametrize("path", _yaml_files("catalogs"), ids=lambda p: p.name)
 def test_catalogs_match_schema(path: Path) -> None:
     data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
     TypeAdapter(CatalogFile).validate_python(data)
-    first = path.read_text(encoding="utf-8").splitlines()[0]
-    assert first.startswith("# yaml-language-server: $schema=")
-    assert (path.parent / first.split("$schema=")[1]).resolve() == HERE / "catalog.schema.json"
+    target = _schema_line_target(path, "catalogs")
+    assert target == REPO / "armybuilder" / "schemas" / "catalog.schema.json"
 
 
 @pytest.mark.parametrize("path", _yaml_files("examples"), ids=lambda p: p.name)
 def test_examples_match_schema(path: Path) -> None:
     data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
     RosterFile.model_validate(data)
-    first = path.read_text(encoding="utf-8").splitlines()[0]
-    assert (path.parent / first.split("$schema=")[1]).resolve() == HERE / "roster.schema.json"
+    target = _schema_line_target(path, "examples")
+    assert target == REPO / "armybuilder" / "schemas" / "roster.schema.json"

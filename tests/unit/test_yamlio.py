@@ -73,12 +73,12 @@ def test_decode_not_utf8_on_a_later_line() -> None:
 
 
 def test_decode_not_utf8_column_counts_characters_not_bytes() -> None:
-    # "é" before the bad byte is one character (two bytes): the bad byte is character 10,
-    # which is what an editor shows and how YAML syntax errors count columns.
+    # "name: ét" is 8 characters but 9 bytes ("é" takes two): the bad byte after it is
+    # character 9 of the line, which is what an editor shows and how YAML errors count.
     with pytest.raises(InputError) as exc:
-        yamlio.decode("name: é".encode() + b"t\xe9\n", "f.yaml")
+        yamlio.decode("name: ét".encode() + b"\xe9\n", "f.yaml")
     prob = single_problem(exc)
-    assert (prob.line, prob.column) == (1, 10)
+    assert (prob.line, prob.column) == (1, 9)
 
 
 def test_decode_allows_bom_and_returns_text_without_it() -> None:
@@ -353,4 +353,3 @@ def test_iter_paths_lists_every_path() -> None:
         ("a", 1),
         ("a", 1, "b"),
     ]
-

@@ -87,7 +87,10 @@ def parse_dv(text: str) -> DamageValue:
     burst = None
     bm = _DV_BURST.search(rest)
     if bm:
-        burst = Dice.from_text(bm.group(1))
+        try:
+            burst = Dice.from_text(bm.group(1))
+        except ValueError as exc:
+            raise ProfileSyntaxError(f"DV {s!r}: burst dice {exc}") from None
         rest = rest[: bm.start()] + rest[bm.end() :]
     types = tuple(_DV_TYPE.findall(rest))
     leftover = _DV_TYPE.sub("", rest).strip()
@@ -460,21 +463,57 @@ def _motive(ev: Evaluation, platoon: Node) -> Motive | None:
     return None
 
 
-def _exclude(pool: list[tuple[float, int]], n: int) -> float:
-    """Remove ``n`` troopers from a pool of (contribution, number), weakest first.
+@dataclass
+class Contribution:
+    """What each of ``number`` identical troopers adds to each attack type."""
 
-    Returns the contribution removed. Used where the rules take troopers out of an attack
-    (drivers, assistants of crew weapons, gun crews) without saying which: we keep the
-    strongest attackers in, as a player would.
+    dv: dict[str, float]
+    vs_armour: dict[str, float]
+    number: int
+    support: bool
+
+    @property
+    def weight(self) -> float:
+        return sum(self.dv.values())
+
+
+def _contributions(kits: Iterable[Kit], copies: int = 1) -> list[Contribution]:
+    return [
+        Contribution(
+            {a: k.dv(a) for a in ATTACK_TYPES},
+            {a: k.dv_vs_armour(a) for a in ATTACK_TYPES},
+            k.node.count * copies,
+            bool(k.support),
+        )
+        for k in kits
+    ]
+
+
+def _exclude(
+    pool: list[Contribution],
+    n: int,
+    attacks: Iterable[str] = ATTACK_TYPES,
+    support_last: bool = False,
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Take ``n`` troopers out of a pool, weakest first; returns what they contributed.
+
+    Used where the rules take troopers out of the attacks without saying which (a mechanised
+    squad's driver, gun crews, the assistants of a crew weapon): we keep the strongest
+    attackers in, as a player would. The result is (DV removed, DV removed that could hurt
+    armour), per attack type.
     """
-    removed = 0.0
-    for dv, number in sorted(pool):
+    removed = dict.fromkeys(ATTACK_TYPES, 0.0)
+    removed_armour = dict.fromkeys(ATTACK_TYPES, 0.0)
+    order = sorted(pool, key=lambda c: (c.support if support_last else False, c.weight))
+    for c in order:
         if n <= 0:
             break
-        take = min(n, number)
-        removed += dv * take
+        take = min(n, c.number)
+        for a in attacks:
+            removed[a] += c.dv[a] * take
+            removed_armour[a] += c.vs_armour[a] * take
         n -= take
-    return removed
+    return removed, removed_armour
 
 
 def _round_up(x: float) -> int:
@@ -701,6 +740,15 @@ class InfantryOperations(SystemRules):
                 source=f"{SRC}, Weapons and Equipment (Encumbrance)",
             )
             ev.set_value(k.node, "armour", "Armour points", k.armour)
+            if k.weapons:
+                ev.set_value(
+                    k.node,
+                    "weapons",
+                    "Weapons",
+                    [_weapon_json(w, n) for w, n in k.weapons],
+                    text="; ".join(_weapon_text(w, n) for w, n in k.weapons),
+                    source=f"{SRC}, Weapon Statistics",
+                )
             if k.encumbered:
                 effect = _encumbered_effect(motive)
                 ev.warning(
@@ -763,78 +811,105 @@ class InfantryOperations(SystemRules):
         ev.set_value(platoon, "movement", "Movement", value, text=text, source=src)
 
     def _attack_values(
-        self, ev: Evaluation, platoon: Node, squads: list[SquadView], drivers: int, gun_crew: int
+        self,
+        ev: Evaluation,
+        platoon: Node,
+        squads: list[SquadView],
+        drivers: int,
+        gun_crew: int,
     ) -> dict[str, int]:
+        """Attack values per attack type ("Infantry Attacks"), with the exclusions the rules
+        make: a mechanised squad's driver, gun crews, and crew-weapon assistants."""
         raw = dict.fromkeys(ATTACK_TYPES, 0.0)
         armour = dict.fromkeys(ATTACK_TYPES, 0.0)
         removed = dict.fromkeys(ATTACK_TYPES, 0.0)
-        assist_removed = 0.0
+        removed_armour = dict.fromkeys(ATTACK_TYPES, 0.0)
+        assist_removed = dict.fromkeys(ATTACK_TYPES, 0.0)
         burst: list[tuple[Dice, int]] = []
-        # Pools of (contribution, number) for troopers without support weapons.
-        platoon_pool: dict[str, list[tuple[float, int]]] = {a: [] for a in ATTACK_TYPES}
+        platoon_pool: list[Contribution] = []
         for sq in squads:
             copies = sq.node.count
-            squad_pool: dict[str, list[tuple[float, int]]] = {a: [] for a in ATTACK_TYPES}
+            pool = _contributions(sq.kits)
+            platoon_pool.extend(_contributions(sq.kits, copies))
+            for c in pool:
+                for a in ATTACK_TYPES:
+                    raw[a] += c.dv[a] * c.number * copies
+                    armour[a] += c.vs_armour[a] * c.number * copies
             assistants = 0
             for k in sq.kits:
-                n = k.node.count
-                for a in ATTACK_TYPES:
-                    dv = k.dv(a)
-                    raw[a] += dv * n * copies
-                    armour[a] += k.dv_vs_armour(a) * n * copies
-                    if not k.support:
-                        squad_pool[a].append((dv, n))
-                        platoon_pool[a].append((dv, n * copies))
-                for w, c in k.support:
-                    assistants += (w.cf - 1) * c * n
+                for w, n in k.support:
+                    assistants += (w.cf - 1) * n * k.node.count
                     if w.dv.burst is not None:
-                        burst.append((w.dv.burst, c * n * copies))
-            if drivers:
-                # Mechanised: one trooper per squad drives and adds nothing
-                # ("Mechanised movement").
-                for a in ("primary", "secondary", "melee"):
-                    removed[a] += _exclude(squad_pool[a], 1) * copies
+                        burst.append((w.dv.burst, n * k.node.count * copies))
+            if drivers and not gun_crew:
+                # "One trooper is designated the driver, so they may not add their DV to
+                # their units' AV" (Mechanised movement): one per squad's vehicle.
+                r, ra = _exclude(pool, 1)
+                for a in ATTACK_TYPES:
+                    removed[a] += r[a] * copies
+                    removed_armour[a] += ra[a] * copies
             if assistants:
-                assist_removed += _exclude(squad_pool["primary"], assistants) * copies
-            self._squad_avs(ev, sq)
+                # Troopers firing a weapon with Crew to Fire 2+ add nothing to other attacks.
+                r, _ = _exclude(
+                    pool, assistants, ("primary", "secondary", "melee"), support_last=True
+                )
+                for a in ATTACK_TYPES:
+                    assist_removed[a] += r[a] * copies
+            self._squad_avs(ev, sq, driver=bool(drivers))
         if gun_crew:
-            # "Gunnery crews manning field guns ... can't make infantry attacks."
-            for a in ("primary", "secondary", "melee"):
-                removed[a] += _exclude(platoon_pool[a], gun_crew)
+            # "Gunnery crews manning field guns ... can't make infantry attacks"; the rest may.
+            # A towing squad's driver is counted in the crew: in the text's own example 24 of
+            # a tracked platoon's 28 crew three AC/5s and "4 unassigned" may attack.
+            removed, removed_armour = _exclude(platoon_pool, max(gun_crew, drivers))
 
         result: dict[str, int] = {}
         src = f"{SRC}, Infantry Attacks"
         for a in ATTACK_TYPES:
             total = max(raw[a] - removed[a], 0.0)
+            vs_armour = max(armour[a] - removed_armour[a], 0.0)
             av = _round_up(total)
             result[a] = av
-            info: dict[str, Any] = {"av": av, "dv_total": total, "vs_armour": _round_up(armour[a])}
+            info: dict[str, Any] = {"av": av, "dv_total": total, "vs_armour": _round_up(vs_armour)}
             text = f"{av}" if total else "—"
             if a == "support" and burst:
                 bonus = _burst_bonus(burst)
                 info["burst"] = bonus
                 text += f" +{bonus}"
-            if total and armour[a] == 0:
+            if total and vs_armour == 0:
                 text += " (anti-personnel only)"
+            elif total and vs_armour < total:
+                text += f" ({_round_up(vs_armour)} against armour)"
             ev.set_value(platoon, f"av_{a}", ATTACK_LABELS[a], info, text=text, source=src)
-        if assist_removed and raw["support"]:
-            while_support = _round_up(
-                max(raw["primary"] - removed["primary"] - assist_removed, 0.0)
-            )
+        if any(assist_removed.values()) and raw["support"]:
+            while_support = {
+                a: _round_up(max(raw[a] - removed[a] - assist_removed[a], 0.0))
+                for a in ("primary", "secondary", "melee")
+            }
             ev.set_value(
                 platoon,
                 "av_primary_with_support",
                 "Primary AV while crew weapons fire",
+                while_support["primary"],
+                text=f"{while_support['primary']} (crews of support weapons add nothing else)",
+                source=src,
+            )
+            ev.set_value(
+                platoon,
+                "av_while_support",
+                "AVs while crew weapons fire",
                 while_support,
-                text=f"{while_support} (crew firing support weapons add nothing else)",
+                text=", ".join(f"{a} {v}" for a, v in while_support.items()),
                 source=src,
             )
         return result
 
-    def _squad_avs(self, ev: Evaluation, sq: SquadView) -> None:
+    def _squad_avs(self, ev: Evaluation, sq: SquadView, driver: bool) -> None:
+        """A squad's own attack values, for when it acts alone ("Squads and Platoons")."""
+        pool = _contributions(sq.kits)
+        removed = _exclude(pool, 1)[0] if driver else dict.fromkeys(ATTACK_TYPES, 0.0)
         for a in ATTACK_TYPES:
-            total = sum(k.dv(a) * k.node.count for k in sq.kits)
-            if total:
+            total = sum(c.dv[a] * c.number for c in pool) - removed[a]
+            if total > 0:
                 ev.set_value(
                     sq.node,
                     f"av_{a}",
@@ -880,6 +955,41 @@ class InfantryOperations(SystemRules):
                 text="; ".join(parts),
                 source=f"{SRC}, Weapons and Equipment (Ammo)",
             )
+
+
+def _weapon_json(w: WeaponStats, number: int) -> dict[str, Any]:
+    return {
+        "name": w.name,
+        "number": number,
+        "type": w.type,
+        "dv": w.dv.value,
+        "damage_types": list(w.dv.types),
+        "burst": str(w.dv.burst) if w.dv.burst else None,
+        "range": [
+            {"bracket": b.name, "hexes": b.reach, "modifier": b.modifier}
+            for b in w.range.brackets
+            if b.reach is not None
+        ],
+        "min_range": w.range.minimum,
+        "enc": w.enc,
+        "setup": w.setup,
+        "fixed_mount": w.fixed_mount,
+        "load": w.load,
+        "crew_to_fire": w.cf,
+        "crew_to_carry": w.cc,
+        "ammo": w.ammo.text(),
+    }
+
+
+def _weapon_text(w: WeaponStats, number: int) -> str:
+    dv = "per missile" if w.dv.value is None else f"DV {fmt_num(w.dv.value)}"
+    if w.dv.types:
+        dv += " " + "/".join(w.dv.types)
+    if w.dv.burst:
+        dv += f" +{w.dv.burst} burst"
+    rng = w.range.text() or "per missile"
+    count = f"{number} × " if number != 1 else ""
+    return f"{count}{w.name} ({dv}; {rng})"
 
 
 def _encumbered_effect(motive: Motive | None) -> str:
