@@ -36,6 +36,7 @@ from .model.catalog import (
     Category,
     Constraint,
     CostType,
+    CustomCatalog,
     Entry,
     EntryLink,
     ExperienceLevel,
@@ -226,17 +227,31 @@ class CatalogIndex:
     profile types, rules and experience levels.
     """
 
-    def __init__(self, system: GameSystem, faction: Faction) -> None:
+    def __init__(
+        self, system: GameSystem, faction: Faction, extras: Sequence[CustomCatalog] = ()
+    ) -> None:
         self.system = system
         self.faction = faction
-        sf, ff = system.model, faction.model
+        sf = system.model
+        parts: list[FactionFile | CustomCatalog] = [
+            faction.model,
+            *(e.model for e in faction.extensions),
+            *extras,
+        ]
+        self._parts = parts
         self.cost_types: dict[str, CostType] = {c.id: c for c in sf.cost_types}
         self.profile_types: dict[str, ProfileType] = {p.id: p for p in sf.profile_types}
-        self.categories: dict[str, Category] = {c.id: c for c in [*sf.categories, *ff.categories]}
-        self.rules: dict[str, Rule] = {r.id: r for r in [*sf.rules, *ff.rules]}
+        self.categories: dict[str, Category] = {
+            c.id: c for c in [*sf.categories, *(c for p in parts for c in p.categories)]
+        }
+        self.rules: dict[str, Rule] = {
+            r.id: r for r in [*sf.rules, *(r for p in parts for r in p.rules)]
+        }
         self.forces: dict[str, ForceEntry] = {f.id: f for f in sf.forces}
         self.experience: dict[str, ExperienceLevel] = {e.id: e for e in sf.experience}
-        self.shared: dict[str, Entry] = {e.id: e for e in [*sf.shared_entries, *ff.shared_entries]}
+        self.shared: dict[str, Entry] = {
+            e.id: e for e in [*sf.shared_entries, *(e for p in parts for e in p.shared_entries)]
+        }
         self.entries: dict[str, Entry] = {}
         self.groups: dict[str, Group] = {}
         for e in self._defined_entries():
@@ -244,11 +259,13 @@ class CatalogIndex:
             for g in _walk_groups(e.groups):
                 self.groups.setdefault(g.id, g)
         self._children: dict[int, list[Child]] = {}
-        self.roots: list[Child] = [self._resolve(c, None) for c in [*sf.entries, *ff.entries]]
+        self.roots: list[Child] = [
+            self._resolve(c, None) for c in [*sf.entries, *(c for p in parts for c in p.entries)]
+        ]
         self._root_ids: dict[str, Child] = {c.entry.id: c for c in self.roots}
 
     def _defined_entries(self) -> Iterator[Entry]:
-        sf, ff = self.system.model, self.faction.model
+        sf, parts = self.system.model, self._parts
 
         def walk(items: Iterable[Entry | EntryLink]) -> Iterator[Entry]:
             for item in items:
@@ -258,7 +275,14 @@ class CatalogIndex:
                     for g in _walk_groups(item.groups):
                         yield from walk(g.entries)
 
-        yield from walk([*sf.shared_entries, *ff.shared_entries, *sf.entries, *ff.entries])
+        yield from walk(
+            [
+                *sf.shared_entries,
+                *(e for p in parts for e in p.shared_entries),
+                *sf.entries,
+                *(e for p in parts for e in p.entries),
+            ]
+        )
 
     def _resolve(self, item: Entry | EntryLink, group: Group | None) -> Child:
         if isinstance(item, EntryLink):
@@ -311,6 +335,8 @@ class Faction:
 
     path: Path
     model: FactionFile
+    #: Files that add to this faction (``extends: <this id>``), e.g. a player's own units.
+    extensions: list[Faction] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -357,6 +383,10 @@ class GameSystem:
             self._indexes[faction_id] = idx
         return idx
 
+    def index_with(self, faction_id: str, custom: CustomCatalog) -> CatalogIndex:
+        """The catalog of a faction plus entries a roster defines for itself (not cached)."""
+        return CatalogIndex(self, self.faction(faction_id), [custom])
+
     @cached_property
     def rules(self) -> SystemRules | None:
         """The system's rules module, if it names one and it can be imported."""
@@ -369,7 +399,10 @@ class GameSystem:
 
 
 def check_references(
-    system: GameSystem, faction: Faction | None, scope_ids: set[str] | None = None
+    system: GameSystem,
+    faction: Faction | None,
+    scope_ids: set[str] | None = None,
+    extra: Sequence[tuple[Path, FactionFile | CustomCatalog]] = (),
 ) -> list[tuple[Path, list[str | int], str]]:
     """Unknown ids and duplicates in a system file (and one faction file), with locations.
 
@@ -378,9 +411,11 @@ def check_references(
     """
     sf = system.model
     found: list[tuple[Path, list[str | int], str]] = []
-    files: list[tuple[Path, SystemFile | FactionFile]] = [(system.path, sf)]
+    files: list[tuple[Path, SystemFile | FactionFile | CustomCatalog]] = [(system.path, sf)]
     if faction is not None:
         files.append((faction.path, faction.model))
+        files.extend((e.path, e.model) for e in faction.extensions)
+    files.extend(extra)
 
     cost_ids = {c.id for c in sf.cost_types}
     profile_types = {p.id: {c.id for c in p.characteristics} for p in sf.profile_types}
@@ -393,7 +428,7 @@ def check_references(
 
     # First pass: collect ids and duplicates.
     for path, model in files:
-        if isinstance(model, FactionFile):
+        if not isinstance(model, SystemFile):
             categories |= {c.id for c in model.categories}
             rules |= {r.id for r in model.rules}
         shared |= {e.id for e in model.shared_entries}
@@ -628,7 +663,7 @@ def _iter_groups_loc(
 
 
 def _iter_entries(
-    model: SystemFile | FactionFile,
+    model: SystemFile | FactionFile | CustomCatalog,
 ) -> Iterator[tuple[list[str | int], Entry | EntryLink | Group]]:
     """Every entry, link and group of a file with its location."""
 
@@ -664,6 +699,9 @@ def _module_problems(
     ):
         path = system.path if path_kind == "system" or faction is None else faction.path
         out.append((path, list(loc), msg))
+    for ext in faction.extensions if faction is not None else []:
+        for path_kind, loc, msg in rules.check_catalog(system.model, ext.model, idx):
+            out.append((system.path if path_kind == "system" else ext.path, list(loc), msg))
     return out
 
 
@@ -702,13 +740,15 @@ class Library:
                     else:
                         pending_factions.append((path, loaded.model))
         for path, ff in pending_factions:
+            if ff.extends:
+                continue
             owner = self.systems.get(ff.system)
             if owner is None:
                 self.problems.append(
                     Problem(
                         str(path),
-                        f"faction {ff.id!r} belongs to system {ff.system!r}, "
-                        "which is not installed",
+                        f"faction {ff.id!r} belongs to system {ff.system!r}, which is not "
+                        "installed",
                         1,
                         1,
                         "unknown-system",
@@ -716,6 +756,24 @@ class Library:
                 )
                 continue
             owner.factions[ff.id] = Faction(path, ff)
+        for path, ff in pending_factions:
+            if not ff.extends:
+                continue
+            owner = self.systems.get(ff.system)
+            base = owner.factions.get(ff.extends) if owner is not None else None
+            if base is None:
+                self.problems.append(
+                    Problem(
+                        str(path),
+                        f"extends faction {ff.extends!r} of system {ff.system!r}, which is not "
+                        "installed",
+                        1,
+                        1,
+                        "unknown-faction",
+                    )
+                )
+                continue
+            base.extensions.append(Faction(path, ff))
         for gs in self.systems.values():
             self._check_system(gs)
         return self
@@ -723,7 +781,13 @@ class Library:
     def _check_system(self, gs: GameSystem) -> None:
         raw = check_references(gs, None, faction_entry_ids(gs.factions.values()))
         for fid, faction in list(gs.factions.items()):
-            found = [r for r in check_references(gs, faction) if r[0] == faction.path]
+            everything = check_references(gs, faction)
+            bad_ext = {r[0] for r in everything} - {faction.path, gs.path}
+            if bad_ext:
+                # A broken extension is left out; the faction it extends still works.
+                faction.extensions = [e for e in faction.extensions if e.path not in bad_ext]
+                gs.problems.extend(_problems_at([r for r in everything if r[0] in bad_ext]))
+            found = [r for r in everything if r[0] == faction.path]
             if not found:
                 try:
                     found = [r for r in _module_problems(gs, faction) if r[0] == faction.path]
@@ -830,6 +894,39 @@ def check_paths(paths: Sequence[Path], library: Library | None = None) -> list[P
                 problems.append(Problem(str(lf.path), str(exc), None, None, "unknown-system"))
                 continue
         faction = Faction(lf.path, lf.model)
+        if lf.model.extends:
+            # An extension is checked together with the faction it adds to.
+            base_model = next(
+                (
+                    f.model
+                    for f in loaded
+                    if isinstance(f.model, FactionFile)
+                    and f.model.system == lf.model.system
+                    and f.model.id == lf.model.extends
+                    and not f.model.extends
+                ),
+                None,
+            )
+            if base_model is not None:
+                base_path = next(f.path for f in loaded if f.model is base_model)
+                base = Faction(base_path, base_model)
+            else:
+                found_base = gs_opt.factions.get(lf.model.extends)
+                if found_base is None:
+                    problems.append(
+                        Problem(
+                            str(lf.path),
+                            f"extends faction {lf.model.extends!r}, which {gs_opt.name} does "
+                            f"not have (factions: {', '.join(sorted(gs_opt.factions)) or 'none'})",
+                            None,
+                            None,
+                            "unknown-faction",
+                        )
+                    )
+                    continue
+                base = Faction(found_base.path, found_base.model)
+            base.extensions = [faction]
+            faction = base
         found = [r for r in check_references(gs_opt, faction) if r[0] == lf.path]
         if not found:
             found = [r for r in _module_problems(gs_opt, faction) if r[0] == lf.path]

@@ -29,7 +29,7 @@ from .errors import (
 )
 from .paths import schema_path, user_catalog_dir
 from .rosters import Roster
-from .rules.engine import Evaluation, Issue, Node, evaluate, fmt_num, format_loc
+from .rules.engine import Evaluation, Issue, Node, evaluate_roster, fmt_num, format_loc
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT = 0, 1, 2
 
@@ -83,11 +83,11 @@ def _load(lib: Library, file: str) -> tuple[Roster, GameSystem, Evaluation]:
     try:
         gs = lib.system(roster.system)
         key = "faction"
-        index = gs.index(roster.faction)
+        gs.faction(roster.faction)
     except (UnknownSystemError, UnknownFactionError) as exc:
         line, col = roster.position((key,))
         raise InputError.single(file, str(exc), line, col, f"unknown-{key}") from None
-    return roster, gs, evaluate(roster, index, gs.rules)
+    return roster, gs, evaluate_roster(roster, gs)
 
 
 def _unreadable_json(file: str, problems: list[Problem]) -> dict[str, Any]:

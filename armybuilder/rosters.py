@@ -34,6 +34,7 @@ Loc = tuple[str | int, ...]
 
 KNOWN_SELECTION_KEYS = ("entry", "count", "name", "experience", "notes", "state", "selections")
 KNOWN_ROSTER_KEYS = (
+    "custom",
     "format",
     "system",
     "faction",
@@ -254,7 +255,7 @@ class Roster:
     # ----------------------------------------------------------------- parsing
 
     def _parse_header(self) -> RosterHeader:
-        data = {k: v for k, v in self.doc.items() if k != "selections"}
+        data = {k: v for k, v in self.doc.items() if k not in ("selections", "custom")}
         try:
             return RosterHeader.model_validate(to_plain(data))
         except ValidationError as exc:
@@ -305,6 +306,12 @@ class Roster:
                 )
 
     # ----------------------------------------------------------------- accessors
+
+    @property
+    def custom(self) -> Any:
+        """The roster's own entries (its ``custom:`` key) as plain data, or ``None``."""
+        raw = self.doc.get("custom")
+        return to_plain(raw) if raw is not None else None
 
     @property
     def system(self) -> str:

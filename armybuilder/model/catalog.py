@@ -334,6 +334,11 @@ class FactionFile(_Model):
     id: Id
     system: Id
     name: str
+    extends: Id | None = Field(
+        None,
+        description="Id of a faction of the same system that this file adds to (e.g. your own "
+        "army book's units for a bundled faction). Its entries join that faction's.",
+    )
     version: str = "1"
     description: str = ""
     source: str = ""
@@ -344,6 +349,21 @@ class FactionFile(_Model):
     )
     shared_entries: list[Entry] = Field(default_factory=list)
     data: dict[str, Any] = Field(default_factory=dict)
+
+
+class CustomCatalog(_Model):
+    """Entries a roster defines for itself (its ``custom:`` key), used like catalog entries.
+
+    For units the catalogs do not have: a player's own army-book units, written once in the
+    roster that uses them. The same format as a faction file's lists.
+    """
+
+    categories: list[Category] = Field(default_factory=list)
+    rules: list[Rule] = Field(default_factory=list)
+    entries: list[ChildEntry] = Field(
+        default_factory=list, description="Entries the roster may select at its top level."
+    )
+    shared_entries: list[Entry] = Field(default_factory=list)
 
 
 CatalogFile = Annotated[SystemFile | FactionFile, Discriminator("kind")]

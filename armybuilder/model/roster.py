@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .catalog import Id
+from .catalog import CustomCatalog, Id
 
 FORMAT_VERSION = 1
 
@@ -66,4 +66,9 @@ class RosterHeader(BaseModel):
 class RosterFile(RosterHeader):
     """A whole roster file."""
 
+    custom: CustomCatalog | None = Field(
+        None,
+        description="Entries this roster defines for itself (units the catalogs lack), in the "
+        "catalog entry format; selectable like the faction's own.",
+    )
     selections: list[Selection] = Field(default_factory=list)

@@ -19,11 +19,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..catalogs import CatalogIndex, Child
+from ..catalogs import CatalogIndex, Child, Faction, GameSystem, check_references
 from ..model.catalog import (
     Condition,
     ConditionGroup,
     Constraint,
+    CustomCatalog,
     Entry,
     ExperienceLevel,
     Group,
@@ -33,6 +34,8 @@ from ..model.catalog import (
 from ..rosters import Loc, Roster, SelectionData
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .plugin import SystemRules
 
 ERROR = "error"
@@ -742,4 +745,75 @@ def evaluate(roster: Roster, index: CatalogIndex, rules: SystemRules | None = No
     _check_node(ev, root, set())
     if rules is not None:
         rules.analyse(ev)
+    return ev
+
+
+def _custom_catalog(roster: Roster, gs: GameSystem) -> tuple[CustomCatalog | None, list[Issue]]:
+    """The roster's own entries (``custom:``), checked like a catalog; problems become issues."""
+    from pathlib import Path
+
+    from pydantic import ValidationError
+
+    raw = roster.custom
+    if raw is None:
+        return None, []
+    issues: list[Issue] = []
+    try:
+        custom = CustomCatalog.model_validate(raw)
+    except ValidationError as exc:
+        from ..catalogs import _clean_loc, _describe
+
+        for err in exc.errors():
+            loc = _clean_loc(raw, err["loc"])
+            issues.append(
+                Issue(
+                    ERROR,
+                    "invalid-custom-entry",
+                    f"custom entries: {_describe(err, loc)}",
+                    ("custom", *loc),
+                )
+            )
+        return None, issues
+    here: Path = roster.path or Path(roster.file)
+    faction = gs.factions.get(roster.faction)
+    base = Faction(faction.path, faction.model, list(faction.extensions)) if faction else None
+    for path, loc, msg in check_references(gs, base, extra=[(here, custom)]):
+        if path == here:
+            issues.append(
+                Issue(ERROR, "invalid-custom-entry", f"custom entries: {msg}", ("custom", *loc))
+            )
+    if issues:
+        return None, issues
+    rules = gs.rules
+    if rules is not None and faction is not None:
+        probe = FactionFileLike(custom)
+        for _, loc, msg in rules.check_catalog(gs.model, probe, gs.index(faction.id)):  # type: ignore[arg-type]
+            issues.append(
+                Issue(ERROR, "invalid-custom-entry", f"custom entries: {msg}", ("custom", *loc))
+            )
+    return (custom if not issues else None), issues
+
+
+class FactionFileLike:
+    """Lets a system's catalog check read a roster's custom entries like a faction file."""
+
+    def __init__(self, custom: CustomCatalog) -> None:
+        self.entries = custom.entries
+        self.shared_entries = custom.shared_entries
+        self.categories = custom.categories
+        self.rules = custom.rules
+
+
+def evaluate_roster(roster: Roster, system: GameSystem) -> Evaluation:
+    """Validate a roster against its system: its faction's catalog (with any extensions and
+    the roster's own ``custom:`` entries) and the system's rules module.
+
+    Raises :class:`~armybuilder.errors.UnknownFactionError` for a faction the system lacks.
+    """
+    index = system.index(roster.faction)
+    custom, problems = _custom_catalog(roster, system)
+    if custom is not None:
+        index = system.index_with(roster.faction, custom)
+    ev = evaluate(roster, index, system.rules)
+    ev.issues[:0] = problems
     return ev
