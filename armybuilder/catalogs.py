@@ -259,6 +259,8 @@ class CatalogIndex:
             for g in _walk_groups(e.groups):
                 self.groups.setdefault(g.id, g)
         self._children: dict[int, list[Child]] = {}
+        self._child_ids: dict[int, dict[str, Child]] = {}
+        self._child_constraints: dict[int, list[tuple[Child, Constraint]]] = {}
         self.roots: list[Child] = [
             self._resolve(c, None) for c in [*sf.entries, *(c for p in parts for c in p.entries)]
         ]
@@ -304,14 +306,32 @@ class CatalogIndex:
             self._children[id(entry)] = cached
         return cached
 
+    def child_constraints(self, entry: Entry | None) -> list[tuple[Child, Constraint]]:
+        """The constraints of ``entry``'s possible children that are checked at ``entry``
+        (every scope but `self`), cached."""
+        key = id(entry)
+        found = self._child_constraints.get(key)
+        if found is None:
+            found = [
+                (c, con)
+                for c in self.children(entry)
+                for con in c.entry.constraints
+                if con.scope != "self"
+            ]
+            self._child_constraints[key] = found
+        return found
+
     def child(self, entry: Entry | None, entry_id: str) -> Child | None:
         """The child option of ``entry`` with id ``entry_id``, if it is one."""
         if entry is None:
             return self._root_ids.get(entry_id)
-        for c in self.children(entry):
-            if c.entry.id == entry_id:
-                return c
-        return None
+        by_id = self._child_ids.get(id(entry))
+        if by_id is None:
+            by_id = {}
+            for c in self.children(entry):
+                by_id.setdefault(c.entry.id, c)
+            self._child_ids[id(entry)] = by_id
+        return by_id.get(entry_id)
 
     def name_of(self, ref: str) -> str:
         """The display name of an entry, category or group id."""

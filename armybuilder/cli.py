@@ -190,8 +190,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
         illegal = not ev.valid or (args.strict and ev.warnings)
         if illegal and worst == EXIT_OK:
             worst = EXIT_ILLEGAL
-        results.append(_roster_json(file, roster, ev))
-        if args.format == "text":
+        if args.format == "json":
+            results.append(_roster_json(file, roster, ev))
+        else:
+            results.append({"valid": ev.valid, "readable": True})
             issues = ev.issues if not args.quiet else ev.errors
             for issue in issues:
                 print(_issue_text(roster, issue))

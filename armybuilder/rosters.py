@@ -28,7 +28,16 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from .errors import InputError, Problem, RosterError
 from .model.roster import FORMAT_VERSION, RosterHeader
-from .yamlio import dump_round_trip, load_round_trip, load_safe, locate, read_text, to_plain
+from .yamlio import (
+    compose,
+    dump_round_trip,
+    load_round_trip,
+    load_safe,
+    locate,
+    locate_node,
+    read_text,
+    to_plain,
+)
 
 Loc = tuple[str | int, ...]
 
@@ -172,6 +181,7 @@ class Roster:
         self.bom = False
         self.newline = "\r\n" if text is not None and "\r\n" in text else "\n"
         self._positions: Any = doc if round_trip else None
+        self._nodes: Any = None
         self.header: RosterHeader = self._parse_header()
         self.selections: list[SelectionData] = []
         self.findings: list[Finding] = []
@@ -333,14 +343,21 @@ class Roster:
             yield from s.walk()
 
     def position(self, loc: Sequence[str | int]) -> tuple[int | None, int | None]:
-        """Line and column of a location (re-reads the text with positions if needed)."""
+        """Line and column of a location (1-based).
+
+        An editable roster knows its positions; a read-only one composes its text once (fast)
+        the first time a position is asked for.
+        """
         if self._positions is None:
             if self.text is None:
                 return None, None
             try:
-                self._positions = load_round_trip(self.text, self.file)
+                self._nodes = (
+                    self._nodes if self._nodes is not None else compose(self.text, self.file)
+                )
             except InputError:
                 return None, None
+            return locate_node(self._nodes, loc)
         return locate(self._positions, loc)
 
     def node(self, loc: Sequence[str | int]) -> Any:

@@ -23,6 +23,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.nodes import MappingNode, SequenceNode
 
 from .errors import InputError, Problem
 
@@ -304,6 +305,46 @@ def locate(doc: Any, loc: Loc) -> tuple[int | None, int | None]:
                 break
             best = _pos_item(node, step) or best
             node = node[step]
+        else:
+            break
+    if best is None:
+        return None, None
+    return best
+
+
+def compose(text: str, file: str) -> Any:
+    """The YAML node graph of ``text`` (C-accelerated when available): positions, no values.
+
+    Cheaper than a round-trip load when all that is wanted is where things are.
+    """
+    try:
+        return _safe_yaml().compose(text)
+    except YAMLError as exc:
+        raise InputError(_yaml_problem(exc, file)) from None
+
+
+def locate_node(root: Any, loc: Loc) -> tuple[int | None, int | None]:
+    """Like :func:`locate`, on a node graph from :func:`compose`."""
+    node = root
+    best: tuple[int, int] | None = (1, 1)
+    for step in loc:
+        if isinstance(node, MappingNode) and not isinstance(step, int):
+            pair = next((kv for kv in node.value if getattr(kv[0], "value", None) == step), None)
+            if pair is None:
+                break
+            key, value = pair
+            mark = (
+                key.start_mark
+                if isinstance(value, MappingNode | SequenceNode)
+                else (value.start_mark)
+            )
+            best = (mark.line + 1, mark.column + 1)
+            node = value
+        elif isinstance(node, SequenceNode) and isinstance(step, int):
+            if not 0 <= step < len(node.value):
+                break
+            node = node.value[step]
+            best = (node.start_mark.line + 1, node.start_mark.column + 1)
         else:
             break
     if best is None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import gc
+import hashlib
 import importlib.util
 import json
 import math
@@ -513,9 +514,9 @@ def measure_throughput(
         passes.append((time.perf_counter() - t0, load, ev_time))
     wall, load, ev_time = sorted(passes)[len(passes) // 2]
 
-    # `validate` also gives every issue (warnings too, even with --quiet) a line and column:
-    # Roster.position() re-reads a fast-loaded file with the round-trip loader, once per file
-    # that has any issue. Timed here separately.
+    # `validate` also gives every issue (warnings too, even with --quiet) a line and column
+    # with Roster.position(); a fast-loaded roster has no positions of its own, so they cost
+    # extra work per file that has any issue. Timed here separately.
     positioned = 0
     position_s = 0.0
     for p in corpus.files:
@@ -654,6 +655,17 @@ def measure_regiment(settings: Settings, lib: Library, corpus: Corpus) -> dict[s
 # --------------------------------------------------------------------------- report
 
 
+def source_fingerprint() -> str:
+    """A short hash of the armybuilder sources and catalogs measured (no git needed)."""
+    digest = hashlib.sha256()
+    for folder in ("armybuilder", "catalogs"):
+        for path in sorted((REPO / folder).rglob("*")):
+            if path.suffix in {".py", ".yaml"} and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(REPO)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def machine() -> dict[str, Any]:
     def version(dist: str) -> str | None:
         try:
@@ -669,6 +681,7 @@ def machine() -> dict[str, Any]:
         "cpu_count": os.cpu_count(),
         "armybuilder": armybuilder.__version__,
         "armybuilder_path": str(Path(armybuilder.__file__).parent),
+        "source_fingerprint": source_fingerprint(),
         "ruamel.yaml": version("ruamel.yaml"),
         "ruamel.yaml C loader": importlib.util.find_spec("_ruamel_yaml") is not None,
         "pydantic": version("pydantic"),
@@ -710,7 +723,7 @@ def table(results: dict[str, Any], settings: Settings) -> str:
         f"{r['inproc_load_ms_per_roster']:.2f} ms / {r['inproc_eval_ms_per_roster']:.2f} ms",
     )
     row(
-        "  + issue positions (round-trip re-read)",
+        "  + issue positions (line:col, as validate)",
         f"{r['issue_positions_s']:.2f} s for the {r['files_with_issues']} files with issues",
     )
     section("b. CLI (subprocess, warm cache)")
@@ -779,7 +792,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     info = machine()
     print(
         f"armybuilder {info['armybuilder']} · {info['python']} · {info['platform']} · "
-        f"{info['cpu_count']} CPUs · {info['date']}"
+        f"{info['cpu_count']} CPUs · {info['date']} · sources {info['source_fingerprint']}"
     )
     started = time.perf_counter()
     scratch = Path(tempfile.mkdtemp(prefix="armybuilder-bench-"))
@@ -797,6 +810,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         results.update(measure_cli(settings, corpus, scratch / "warm"))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+    if source_fingerprint() != info["source_fingerprint"]:
+        print(
+            "warning: armybuilder sources or catalogs changed during the run; "
+            "these figures mix two versions",
+            file=sys.stderr,
+        )
+        info["source_changed_during_run"] = True
     print()
     print(table(results, settings))
     if misses:

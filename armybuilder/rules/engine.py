@@ -208,6 +208,7 @@ class Evaluation:
     _unit_cost: dict[tuple[int, str], float] = field(default_factory=dict, repr=False)
     _total: dict[int, dict[str, float]] = field(default_factory=dict, repr=False)
     _query: dict[tuple[Any, ...], float] = field(default_factory=dict, repr=False)
+    _counts: dict[tuple[int, bool], dict[str, float]] = field(default_factory=dict, repr=False)
 
     # ----------------------------------------------------------------- results
 
@@ -375,6 +376,10 @@ class Evaluation:
         cached = self._query.get(key)
         if cached is not None:
             return cached
+        if field_ == "selections" and ref is not None:
+            total = self._ref_counts(scope_node, deep).get(ref, 0.0)
+            self._query[key] = total
+            return total
         total = 0.0
         pool: Iterable[Node] = scope_node.descendants() if deep else scope_node.children
         for n in pool:
@@ -394,6 +399,30 @@ class Evaluation:
             total = self.total_cost(scope_node).get(field_, 0.0) / max(scope_node.count, 1)
         self._query[key] = total
         return total
+
+    def _ref_counts(self, scope_node: Node, deep: bool) -> dict[str, float]:
+        """How many selections of every entry, category and group lie under ``scope_node``
+        (copies multiplied down the tree); one walk per scope node and evaluation."""
+        key = (id(scope_node), deep)
+        counts = self._counts.get(key)
+        if counts is not None:
+            return counts
+        counts = {}
+        stack: list[tuple[Node, int]] = [(c, c.count) for c in scope_node.children]
+        while stack:
+            n, mult = stack.pop()
+            entry = n.entry
+            if entry is None:
+                continue
+            counts[entry.id] = counts.get(entry.id, 0.0) + mult
+            for cat in entry.categories:
+                counts[cat] = counts.get(cat, 0.0) + mult
+            if n.group is not None:
+                counts[n.group.id] = counts.get(n.group.id, 0.0) + mult
+            if deep:
+                stack.extend((c, mult * c.count) for c in n.children)
+        self._counts[key] = counts
+        return counts
 
     def condition_holds(self, cond: Condition, context: Node, owner: str | None) -> bool:
         """Does a modifier condition hold in the context of ``context``?"""
@@ -578,16 +607,12 @@ def _check_constraint(
 
 def _check_node(ev: Evaluation, node: Node, seen_global: set[int]) -> None:
     idx = ev.index
-    options = idx.children(node.entry)
-    for child in options:
-        for con in child.entry.constraints:
-            if con.scope == "self":
+    for child, con in idx.child_constraints(node.entry):
+        if con.scope in {"roster", "force"}:
+            if id(con) in seen_global:
                 continue
-            if con.scope in {"roster", "force"}:
-                if id(con) in seen_global:
-                    continue
-                seen_global.add(id(con))
-            _check_constraint(ev, con, child.entry, node, True)
+            seen_global.add(id(con))
+        _check_constraint(ev, con, child.entry, node, True)
     if node.entry is not None:
         entry = node.entry
         for con in entry.constraints:
@@ -629,9 +654,11 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[int]) -> None:
             _check_node(ev, c, seen_global)
 
 
-def _group_count(node: Node, group: Group) -> int:
-    ids = {id(group)} | {id(g) for g in _subgroups(group)}
-    return sum(c.count for c in node.children if c.group is not None and id(c.group) in ids)
+def _group_count(node: Node, group: Group, by_group: dict[int, int]) -> int:
+    total = by_group.get(id(group), 0)
+    for g in _subgroups(group):
+        total += by_group.get(id(g), 0)
+    return total
 
 
 def _subgroups(group: Group) -> Iterator[Group]:
@@ -640,9 +667,16 @@ def _subgroups(group: Group) -> Iterator[Group]:
         yield from _subgroups(g)
 
 
-def _check_groups(ev: Evaluation, node: Node, groups: list[Group]) -> None:
+def _check_groups(
+    ev: Evaluation, node: Node, groups: list[Group], by_group: dict[int, int] | None = None
+) -> None:
+    if by_group is None:
+        by_group = {}
+        for c in node.children:
+            if c.group is not None:
+                by_group[id(c.group)] = by_group.get(id(c.group), 0) + c.count
     for g in groups:
-        got = _group_count(node, g)
+        got = _group_count(node, g, by_group)
         if g.max is not None and got > g.max:
             ev._add(
                 g.severity,
@@ -660,7 +694,7 @@ def _check_groups(ev: Evaluation, node: Node, groups: list[Group]) -> None:
                 node,
                 g.source,
             )
-        _check_groups(ev, node, g.groups)
+        _check_groups(ev, node, g.groups, by_group)
 
 
 def _check_roster(ev: Evaluation) -> None:

@@ -409,9 +409,29 @@ def _profile_type(node: Node) -> str | None:
     return node.entry.profiles[0].type
 
 
+_STATS: dict[int, tuple[Any, WeaponStats | None]] = {}
+
+
 def _weapon(ev: Evaluation, node: Node) -> WeaponStats | None:
-    if node.entry is None:
+    entry = node.entry
+    if entry is None:
         return None
+    plain = not any(m.field.startswith("characteristic:") for m in entry.modifiers) and not (
+        node.data is not None and node.data.name
+    )
+    if plain:
+        # Same entry object, same stats: parse each weapon profile once per process.
+        cached = _STATS.get(id(entry))
+        if cached is not None and cached[0] is entry:
+            return cached[1]
+    stats = _weapon_uncached(ev, node)
+    if plain:
+        _STATS[id(entry)] = (entry, stats)
+    return stats
+
+
+def _weapon_uncached(ev: Evaluation, node: Node) -> WeaponStats | None:
+    assert node.entry is not None
     for p in node.entry.profiles:
         if p.type == "weapon":
             chars = {k: ev.characteristic(node, k, "weapon") for k in p.characteristics}
