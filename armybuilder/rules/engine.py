@@ -414,11 +414,11 @@ class Evaluation:
             entry = n.entry
             if entry is None:
                 continue
-            counts[entry.id] = counts.get(entry.id, 0.0) + mult
-            for cat in entry.categories:
-                counts[cat] = counts.get(cat, 0.0) + mult
+            refs = {entry.id, *entry.categories}
             if n.group is not None:
-                counts[n.group.id] = counts.get(n.group.id, 0.0) + mult
+                refs.add(n.group.id)
+            for ref in refs:  # a node counts once even if its id is also a category
+                counts[ref] = counts.get(ref, 0.0) + mult
             if deep:
                 stack.extend((c, mult * c.count) for c in n.children)
         self._counts[key] = counts

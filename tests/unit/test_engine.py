@@ -387,3 +387,21 @@ def test_link_overrides_merge(tmp_path: Path) -> None:
     soldier = ev.root.children[1].children[0]
     assert ev.name(soldier) == "Trooper"
     assert ev.totals["pts"] == 20 + 3 * (7 + 1)
+
+
+def test_entry_id_equal_to_its_category_counts_once(tmp_path: Path) -> None:
+    system = SYSTEM.replace("  - {id: elite, name: Elite}", "  - {id: elite, name: Elite}\n"
+                            "  - {id: squad, name: Squad category}")
+    army = ARMY.replace("    categories: [troops]\n    experience: true",
+                        "    categories: [troops, squad]\n    experience: true")
+    army = army.replace("      - {type: max, value: 1, scope: roster, source: \"Demo 2.1\"}",
+                        "      - {type: max, value: 1, scope: roster, source: \"Demo 2.1\"}\n"
+                        "      - {type: max, value: 2, scope: roster, child: squad}")
+    lib = write_catalog(tmp_path, system, army)
+    assert not lib.problems, lib.problems
+    gs = lib.system("demo")
+    roster = Roster.from_text(
+        "system: demo\nfaction: army\nname: T\nselections:" + CAPTAIN + squad(3, count=2),
+        "t.yaml",
+    )
+    assert evaluate(roster, gs.index("army"), gs.rules).valid  # 2 squads, not 4
