@@ -54,7 +54,7 @@ def add_entry(
 def _add_defaults(roster: Roster, index: CatalogIndex, loc: Loc, entry: Entry) -> None:
     for group in _all_groups(entry):
         if group.default:
-            sub = roster.add(loc, group.default)
+            sub = roster.add(loc, group.default, count=group.default_count)
             child = index.child(entry, group.default)
             if child is not None:
                 _add_defaults(roster, index, sub, child.entry)

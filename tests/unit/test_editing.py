@@ -37,3 +37,15 @@ def test_add_refuses_what_is_not_an_option(library: Library) -> None:
     roster = Roster.new("infantry-ops", "clan", "X")
     with pytest.raises(NotAnOptionError, match="'auto-rifle' cannot be selected at the top"):
         add_entry(roster, index, (), "auto-rifle")
+
+
+def test_group_default_count(library: Library) -> None:
+    gs = library.system("space-hulk")
+    index = gs.index("terminators")
+    roster = Roster.new("space-hulk", "terminators", "T")
+    tech = add_entry(roster, index, (), "techmarine")
+    turret = add_entry(roster, index, tech, "tarantula")
+    (guns,) = roster.node(turret)["selections"]
+    assert guns["entry"] == "heavy-bolter" and guns["count"] == 2
+    ev = evaluate(roster, index, gs.rules)
+    assert ev.valid, ev.issues
