@@ -709,7 +709,12 @@ def _iter_entries(
 def _module_problems(
     system: GameSystem, faction: Faction | None
 ) -> list[tuple[Path, list[str | int], str]]:
-    rules = system.rules
+    from .rules.plugin import RulesModuleError
+
+    try:
+        rules = system.rules
+    except RulesModuleError as exc:
+        return [(system.path, ["module"], str(exc))]
     if rules is None:
         return []
     out: list[tuple[Path, list[str | int], str]] = []

@@ -7,10 +7,15 @@ its groups (a trooper arrives with its knife, side arm and armour; a platoon wit
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .catalogs import CatalogIndex
 from .errors import ArmybuilderError
 from .model.catalog import Entry, Group
 from .rosters import Loc, Roster
+
+if TYPE_CHECKING:
+    from .rules.engine import Node
 
 
 class NotAnOptionError(ArmybuilderError):
@@ -37,8 +42,15 @@ def add_entry(
     count: int = 1,
     name: str | None = None,
     defaults: bool = True,
+    fill: bool = False,
 ) -> Loc:
-    """Add ``entry_id`` under ``parent`` with its groups' defaults; returns the new loc."""
+    """Add ``entry_id`` under ``parent`` with its groups' defaults; returns the new loc.
+
+    With ``fill``, also add what the catalog asks for at least (its minimum constraints, as
+    modified for this place): a formation arrives with its standard sub-formations and
+    figures. Units are added one selection each, models and upgrades as one selection with a
+    count.
+    """
     parent_entry = _entry_at(roster, index, parent)
     child = index.child(parent_entry, entry_id)
     if child is None:
@@ -48,7 +60,56 @@ def add_entry(
     loc = roster.add(parent, entry_id, count=count, name=name)
     if defaults:
         _add_defaults(roster, index, loc, child.entry)
+    if fill:
+        fill_minimums(roster, index, loc)
     return loc
+
+
+def fill_minimums(roster: Roster, index: CatalogIndex, loc: Loc) -> None:
+    """Add, under the selection at ``loc``, what its catalog minimums still ask for."""
+    from .rules.engine import evaluate
+
+    ev = evaluate(roster, index, None)
+    node = _find(ev.root, loc)
+    if node is None or node.entry is None:
+        return
+    wanted: list[tuple[Entry, int]] = []
+    for child, con in index.child_constraints(node.entry):
+        if con.type != "min" or con.scope != "parent" or con.child or con.field != "selections":
+            continue
+        need = int(ev.constraint_value(child.entry, con, node)) - int(
+            ev.query(node, "self", None, "selections", False, child.entry.id)
+        )
+        if need > 0:
+            wanted.append((child.entry, need))
+    for con in node.entry.constraints:
+        if con.type != "min" or con.scope != "self" or not con.child or con.field != "selections":
+            continue
+        candidates = [
+            c.entry
+            for c in index.children(node.entry)
+            if c.entry.id == con.child or con.child in c.entry.categories
+        ]
+        if len(candidates) != 1:
+            continue  # a choice for the player, not ours to make
+        need = int(ev.constraint_value(node.entry, con, node)) - int(
+            ev.query(node, "self", con.child, "selections", con.deep, node.entry.id)
+        )
+        if need > 0:
+            wanted.append((candidates[0], need))
+    for entry, need in wanted:
+        if entry.type == "unit":
+            for _ in range(need):
+                add_entry(roster, index, loc, entry.id, fill=True)
+        else:
+            add_entry(roster, index, loc, entry.id, count=need, fill=True)
+
+
+def _find(root: Node, loc: Loc) -> Node | None:
+    for n in root.walk():
+        if n.loc == loc:
+            return n
+    return None
 
 
 def _add_defaults(roster: Roster, index: CatalogIndex, loc: Loc, entry: Entry) -> None:

@@ -219,7 +219,7 @@ def round_trip_yaml() -> YAML:
     yaml.allow_duplicate_keys = False
     yaml.preserve_quotes = True
     yaml.indent(mapping=2, sequence=4, offset=2)
-    yaml.width = 100
+    yaml.width = 4096  # never re-wrap a user's long lines
     # Keep `[{entry: a}, {entry: b}]` as written (ruamel would drop the braces).
     yaml.brace_single_entry_mapping_in_flow_sequence = True
     return yaml

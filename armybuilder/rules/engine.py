@@ -636,12 +636,17 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[int]) -> None:
         data = node.data
         if data is not None and data.experience:
             if data.experience not in idx.experience:
-                levels = ", ".join(idx.experience) or "none"
+                if idx.experience:
+                    why = f"unknown experience level {data.experience!r} (levels: "
+                    why += ", ".join(idx.experience) + ")"
+                else:
+                    why = (
+                        f"experience {data.experience!r} is not a choice in "
+                        f"{idx.system.name}: it has no experience levels to pick (where it "
+                        "tracks experience, it works it out from the campaign `state:`)"
+                    )
                 ev.error(
-                    "unknown-experience",
-                    f"{ev.where(node)}: unknown experience level "
-                    f"{data.experience!r} (levels: {levels})",
-                    (*node.loc, "experience"),
+                    "unknown-experience", f"{ev.where(node)}: {why}", (*node.loc, "experience")
                 )
             elif not entry.experience:
                 ev.warning(

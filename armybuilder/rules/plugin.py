@@ -14,6 +14,8 @@ import importlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from ..errors import ArmybuilderError
+
 if TYPE_CHECKING:
     from ..catalogs import CatalogIndex
     from ..model.catalog import FactionFile, SystemFile
@@ -42,7 +44,7 @@ class SystemRules:
 _LOADED: dict[str, SystemRules | None] = {}
 
 
-class RulesModuleError(Exception):
+class RulesModuleError(ArmybuilderError):
     """A system names a rules module that cannot be imported or has no ``RULES``."""
 
 

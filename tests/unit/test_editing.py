@@ -49,3 +49,29 @@ def test_group_default_count(library: Library) -> None:
     assert guns["entry"] == "heavy-bolter" and guns["count"] == 2
     ev = evaluate(roster, index, gs.rules)
     assert ev.valid, ev.issues
+
+
+@pytest.mark.parametrize(
+    ("faction", "motive", "squads", "troopers"),
+    [("inner-sphere", "foot", 4, 7), ("inner-sphere", "jump", 3, 7), ("clan", "foot", 5, 5),
+     ("comstar", "mechanised-hover", 6, 5)],
+)
+def test_fill_adds_the_standard_structure(
+    library: Library, faction: str, motive: str, squads: int, troopers: int
+) -> None:
+    gs = library.system("infantry-ops")
+    index = gs.index(faction)
+    roster = Roster.new("infantry-ops", faction, "Filled")
+    platoon = add_entry(roster, index, (), "platoon")
+    if motive != "foot":
+        roster.set((*platoon, "selections", 0), "entry", motive)
+    from armybuilder.editing import fill_minimums
+
+    fill_minimums(roster, index, platoon)
+    ev = evaluate(roster, index, gs.rules)
+    node = ev.root.children[0]
+    assert ev.value(node, "squads") == squads
+    assert ev.value(node, "troopers") == squads * troopers
+    # only what the player must still choose is missing: no structure issues
+    assert not [i for i in ev.issues if i.code in ("min-not-met", "max-exceeded")
+                and "Trooper" in i.message and "choices" not in i.message]

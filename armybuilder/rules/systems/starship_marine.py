@@ -1,0 +1,1013 @@
+"""Starship Marine (Streamline, 2005): computed values and checks.
+
+A Starship Marine force is not bought with points: it is a set of formations from a corps'
+order of battle (part 5), whose structure the catalog carries (formation entries with `min` /
+`max` constraints per kind of figure). What lives here is what structure cannot express:
+
+* **head counts** of every formation and of the whole force, computed from the figures in it:
+  marine officers, marine other ranks, non-marines, combat robots, close support robots, TRUCs
+  (and clankers, armoured robots) — never copied from the printed summary tables (part 5);
+* **morale strength** at the start of a game, as defenders (ship morale, 3.12) and as attackers
+  (3.13), with the strengths at which each morale threshold is crossed;
+* **ammunition**: the squad issue of grenades and door charges (3.16), APGW missiles per
+  launcher (3.18, 4.9), and **logistics**: pallets by type, TRUC capacity, casualty lift
+  (3.17, 3.18, 4.8);
+* **experience** of every marine and non-marine from the actions recorded in its ``state``
+  (``actions``, ``wounds``; 4.7);
+* the **equipment and command rules**: SCA II / III need marine armour (2.4), robots cannot use
+  grenades (3.6), APGW needs a marine with SCA II / III to call it (2.5, 3.10), a close support
+  marine gives up his SCA, grenades and demolition charges (4.9), a squad's privates need an
+  officer or NCO (3.3), a squad cannot hold more grenades or door charges than its issue (3.16).
+
+The figures the module reads (morale values, missiles, pallet loads, experience tables,
+ammunition scales) come from the catalog: the troop profile of each figure, the ``data`` of
+equipment entries and the system file's ``data``. Choices where the text is silent or
+contradicts itself are stated where they are made and in ``docs/systems/starship-marine.md``.
+
+:func:`add_standard` adds a formation with its full order of battle (every sub-formation and
+figure at the strength its constraints give, equipment as the groups' defaults).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
+
+from ..engine import Evaluation, Node
+from ..plugin import CatalogFinding, SystemRules
+
+if TYPE_CHECKING:
+    from ...catalogs import CatalogIndex
+    from ...model.catalog import Entry, FactionFile, SystemFile
+    from ...rosters import Loc, Roster
+
+SRC = "Starship Marine"
+
+# --------------------------------------------------------------------------- tables
+
+
+@dataclass(frozen=True)
+class ExperienceClass:
+    """One row of an experience table (4.7)."""
+
+    id: str
+    name: str
+    actions: int  # the least number of actions that gives this class
+    sticker: str
+    effect: str
+
+    @property
+    def sticker_text(self) -> str:
+        s = self.sticker.strip()
+        return "no sticker" if s.lower() == "no sticker" else f"{s.lower()} sticker"
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """A morale threshold: strength below ``below`` percent of the start brings ``factor``."""
+
+    below: int
+    factor: int
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The system-wide figures of the rules, read from ``system.yaml``'s ``data``."""
+
+    marine_classes: tuple[ExperienceClass, ...]
+    non_marine_classes: tuple[ExperienceClass, ...]
+    wounded_action_counts: int
+    grenades_per_man: int
+    door_charges_per_marine: int
+    truc_pallets: int
+    truc_casualties: int
+    ship_thresholds: tuple[Threshold, ...]
+    attacker_thresholds: tuple[Threshold, ...]
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Tables:
+        """Read the tables (raises ``KeyError`` / ``TypeError`` / ``ValueError`` when malformed;
+        :meth:`StarshipMarine.check_catalog` reports those with their location)."""
+        exp = data["experience"]
+        ammo = data["ammunition"]
+        logs = data["logistics"]
+        morale = data["morale"]
+        return cls(
+            marine_classes=_classes(exp["marine"]),
+            non_marine_classes=_classes(exp["non-marine"]),
+            wounded_action_counts=_whole(exp["wounded_action_counts"]),
+            grenades_per_man=_whole(ammo["grenades_per_man"]),
+            door_charges_per_marine=_whole(ammo["door_charges_per_marine"]),
+            truc_pallets=_whole(logs["truc_pallets"]),
+            truc_casualties=_whole(logs["truc_casualties"]),
+            ship_thresholds=_thresholds(morale["ship"]["thresholds"]),
+            attacker_thresholds=_thresholds(morale["attacker"]["thresholds"]),
+        )
+
+    def classes(self, kind: str) -> tuple[ExperienceClass, ...]:
+        return self.marine_classes if kind == "marine" else self.non_marine_classes
+
+
+def _whole(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{value!r} is not a whole number")
+    return value
+
+
+def _classes(rows: Any) -> tuple[ExperienceClass, ...]:
+    if not isinstance(rows, list) or not rows:
+        raise ValueError("an experience table must be a non-empty list of classes")
+    out = tuple(
+        ExperienceClass(
+            str(r["id"]), str(r["name"]), _whole(r["actions"]), str(r["sticker"]), str(r["effect"])
+        )
+        for r in rows
+    )
+    if out[0].actions != 0:
+        raise ValueError("the first experience class must start at 0 actions")
+    if any(b.actions <= a.actions for a, b in pairwise(out)):
+        raise ValueError("experience classes must be listed by rising number of actions")
+    return out
+
+
+def _thresholds(rows: Any) -> tuple[Threshold, ...]:
+    if not isinstance(rows, list) or not rows:
+        raise ValueError("morale thresholds must be a non-empty list")
+    return tuple(Threshold(_whole(r["below"]), _whole(r["factor"])) for r in rows)
+
+
+# --------------------------------------------------------------------------- pure rules
+
+
+def counted_actions(actions: int, wounds: int, wounded_counts: int = 2) -> int:
+    """Actions that count towards experience (4.7).
+
+    ``actions`` is every action the figure fought, ``wounds`` the number of those actions in
+    which it was wounded; each of these counts ``wounded_counts`` (2) times instead of once. A
+    wound is always taken in an action, so at least ``wounds`` actions were fought.
+    """
+    fought = max(actions, wounds)
+    return fought + wounds * (wounded_counts - 1)
+
+
+def experience_class(classes: Sequence[ExperienceClass], actions: int) -> ExperienceClass:
+    """The class reached with ``actions`` counted actions (the table's last row not above)."""
+    found = classes[0]
+    for c in classes:
+        if actions >= c.actions:
+            found = c
+    return found
+
+
+def below_threshold(strength: int, percent: int) -> int | None:
+    """The largest whole morale strength that is *below* ``percent``% of ``strength``.
+
+    Falling to this strength (or lower) crosses the threshold. ``None`` when no strength can
+    be below it (a start strength of 0).
+    """
+    scaled = strength * percent  # compare 100 * current < strength * percent, exactly
+    best = (scaled - 1) // 100 if scaled > 0 else -1
+    return best if best >= 0 else None
+
+
+def thresholds_text(strength: int, thresholds: Sequence[Threshold]) -> tuple[dict[str, Any], str]:
+    """The strengths at which each threshold is crossed, as a value and as text."""
+    marks: dict[str, Any] = {}
+    parts = []
+    for t in thresholds:
+        at = below_threshold(strength, t.below)
+        marks[str(t.below)] = at
+        if at is not None:
+            parts.append(f"below {t.below}% at {at} or less ({t.factor:+d})")
+    if not parts:
+        return marks, f"{strength} (nothing that counts for morale)"
+    return marks, f"{strength}; " + ", ".join(parts)
+
+
+# --------------------------------------------------------------------------- figures
+
+
+@dataclass(frozen=True)
+class FigureType:
+    """What the rules need to know about a figure entry (from its categories and profile)."""
+
+    kind: str  # "marine", "non-marine" or "robot"
+    officer: bool
+    nco: bool
+    private: bool
+    ship_morale: int
+    attack_morale: int
+    combat_robot: bool = False
+    armoured_robot: bool = False
+    close_support_robot: bool = False
+    truc: bool = False
+    clanker: bool = False
+
+    @property
+    def human(self) -> bool:
+        return self.kind != "robot"
+
+
+def figure_type(entry: Entry) -> FigureType | None:
+    """Classify a figure entry; ``None`` if it is not one (no troop profile / troop type)."""
+    cats = set(entry.categories)
+    if "marines" in cats:
+        kind = "marine"
+    elif "non-marines" in cats:
+        kind = "non-marine"
+    elif "robot" in cats:
+        kind = "robot"
+    else:
+        return None
+    chars: dict[str, Any] = {}
+    for p in entry.profiles:
+        if p.type == "troop":
+            chars = dict(p.characteristics)
+            break
+    ship, attack = chars.get("ship-morale"), chars.get("attack-morale")
+    if not isinstance(ship, int) or not isinstance(attack, int):
+        return None
+    return FigureType(
+        kind=kind,
+        officer="officer" in cats,
+        nco="nco" in cats,
+        private="private" in cats,
+        ship_morale=ship,
+        attack_morale=attack,
+        combat_robot="combat-robot" in cats,
+        armoured_robot="armoured-robot" in cats,
+        close_support_robot="close-support-robot" in cats,
+        truc="truc" in cats,
+        clanker="clanker" in cats,
+    )
+
+
+@dataclass
+class Kit:
+    """What one figure carries (its upgrade children)."""
+
+    armour: bool = False
+    suit: str = ""
+    sca: int = 0  # 0: no SCA, else its mod (1, 2, 3)
+    sca_name: str = ""
+    launcher_missiles: int = 0  # a close support robot's launcher
+    launchers: int = 0
+    pack_missiles: int = 0  # a close support marine's APGW pack
+    pack: bool = False
+    grenades: int = 0
+    door_charges: int = 0
+    pallets: list[tuple[Node, int]] | None = None
+
+
+def _kit(node: Node) -> Kit:
+    kit = Kit()
+    for item in node.children:
+        e = item.entry
+        if e is None:
+            continue
+        cats = e.categories
+        n = item.count
+        if "armour" in cats:
+            kit.armour = True
+            kit.suit = e.name
+        elif "spacesuit" in cats:
+            kit.suit = kit.suit or e.name
+        if "sca" in cats:
+            mod = e.data.get("mod")
+            if isinstance(mod, int) and mod > kit.sca:
+                kit.sca, kit.sca_name = mod, e.name
+        if "apgw-launcher" in cats:
+            kit.launchers += n
+            kit.launcher_missiles += _int(e.data.get("missiles")) * n
+        if "apgw-pack" in cats:
+            kit.pack = True
+            kit.pack_missiles += _int(e.data.get("missiles")) * n
+        if "grenades" in cats:
+            kit.grenades += n
+        if "door-charges" in cats:
+            kit.door_charges += n
+        if "pallet" in cats:
+            if kit.pallets is None:
+                kit.pallets = []
+            kit.pallets.append((item, n))
+    return kit
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+# --------------------------------------------------------------------------- tallies
+
+
+# Integer fields of a tally, in the order of :attr:`Tally.v`.
+_FIELDS = (
+    "officers",
+    "other_ranks",
+    "non_marines",
+    "combat_robots",
+    "close_support_robots",
+    "trucs",
+    "clankers",
+    "armoured_robots",
+    "ship_morale",
+    "attack_morale",
+    "grenade_men",  # figures drawing grenades: men, not close support marines (3.16, 4.9)
+    "door_charge_men",  # marines drawing door charges (3.16, 4.9)
+    "grenades_carried",  # grenades recorded on figures
+    "door_charges_carried",
+    "cs_marines",
+    "launchers",
+    "missiles",
+    "callers",  # marines who can call APGW (2.5)
+    "loaded_trucs",
+)
+(
+    OFFICERS,
+    OTHER_RANKS,
+    NON_MARINES,
+    COMBAT_ROBOTS,
+    CLOSE_SUPPORT_ROBOTS,
+    TRUCS,
+    CLANKERS,
+    ARMOURED_ROBOTS,
+    SHIP_MORALE,
+    ATTACK_MORALE,
+    GRENADE_MEN,
+    DOOR_CHARGE_MEN,
+    GRENADES_CARRIED,
+    DOOR_CHARGES_CARRIED,
+    CS_MARINES,
+    LAUNCHERS,
+    MISSILES,
+    CALLERS,
+    LOADED_TRUCS,
+) = range(len(_FIELDS))
+
+#: The keys of the ``head_count`` value (the first fields of a tally), in display order.
+HEAD_COUNT_KEYS = _FIELDS[: ARMOURED_ROBOTS + 1]
+
+
+class Tally:
+    """Totals for one copy of a formation (or figure); added up the tree with counts.
+
+    The integer totals sit in one list (:attr:`v`, indexed by the constants above) so that
+    adding a sub-formation is a single vector operation.
+    """
+
+    __slots__ = ("classes", "pallets", "v")
+
+    def __init__(self) -> None:
+        self.v: list[int] = [0] * len(_FIELDS)
+        self.pallets: dict[str, list[Any]] = {}  # entry id -> [name, item, per pallet, count]
+        self.classes: dict[tuple[str, str], int] = {}  # (kind, class name) -> figures
+
+    def add(self, other: Tally, n: int) -> None:
+        """Add ``n`` copies of ``other``."""
+        if n == 1:
+            self.v = list(map(operator.add, self.v, other.v))
+        else:
+            self.v = [a + b * n for a, b in zip(self.v, other.v, strict=True)]
+        for pid, row in other.pallets.items():
+            mine = self.pallets.setdefault(pid, [row[0], row[1], row[2], 0])
+            mine[3] += row[3] * n
+        for key, c in other.classes.items():
+            self.classes[key] = self.classes.get(key, 0) + c * n
+
+    @property
+    def humans(self) -> int:
+        v = self.v
+        return v[OFFICERS] + v[OTHER_RANKS] + v[NON_MARINES]
+
+    def head_count(self) -> dict[str, int]:
+        return dict(zip(HEAD_COUNT_KEYS, self.v[: len(HEAD_COUNT_KEYS)], strict=True))
+
+
+def head_count_text(h: Mapping[str, int]) -> str:
+    """``"marines: 18 officers, 88 other ranks; 11 non-marines; robots: 26 combat, 16 close
+    support, 32 TRUC"`` (kinds the formation lacks are left out)."""
+    if h["officers"] or h["other_ranks"]:
+        text = f"marines: {_n(h['officers'], 'officer')}, {_n(h['other_ranks'], 'other rank')}"
+    else:
+        text = "no marines"
+    if h["non_marines"]:
+        text += f"; {_n(h['non_marines'], 'non-marine')}"
+    robots = []
+    if h["combat_robots"]:
+        armoured = h.get("armoured_robots", 0)
+        robots.append(
+            f"{h['combat_robots']} combat" + (f" ({armoured} armoured)" if armoured else "")
+        )
+    if h["close_support_robots"]:
+        robots.append(f"{h['close_support_robots']} close support")
+    if h["trucs"]:
+        robots.append(f"{h['trucs']} TRUC")
+    if h.get("clankers"):
+        robots.append(_n(h["clankers"], "clanker"))
+    return f"{text}; " + (f"robots: {', '.join(robots)}" if robots else "no robots")
+
+
+# --------------------------------------------------------------------------- the module
+
+
+class StarshipMarine(SystemRules):
+    """The Starship Marine rules module."""
+
+    system_id = "starship-marine"
+
+    def __init__(self) -> None:
+        self._types: dict[int, tuple[Entry, FigureType | None]] = {}
+        self._tables: dict[int, tuple[Any, Tables]] = {}
+
+    # ----------------------------------------------------------------- cached lookups
+
+    def figure_type(self, entry: Entry) -> FigureType | None:
+        hit = self._types.get(id(entry))
+        if hit is not None and hit[0] is entry:
+            return hit[1]
+        ft = figure_type(entry)
+        if len(self._types) > 4096:  # catalogs re-read (a roster's own entries): start afresh
+            self._types.clear()
+        self._types[id(entry)] = (entry, ft)
+        return ft
+
+    def tables(self, system: SystemFile) -> Tables:
+        hit = self._tables.get(id(system))
+        if hit is not None and hit[0] is system:
+            return hit[1]
+        tables = Tables.from_data(system.data)
+        self._tables[id(system)] = (system, tables)
+        return tables
+
+    # ----------------------------------------------------------------- catalog checks
+
+    def check_catalog(
+        self, system: SystemFile, faction: FactionFile | None, index: CatalogIndex | None
+    ) -> Iterable[CatalogFinding]:
+        if faction is None:
+            yield from _check_system_data(system)
+            yield from _check_entries("system", system)
+        else:
+            yield from _check_entries("faction", faction)
+
+    # ----------------------------------------------------------------- analysis
+
+    def analyse(self, ev: Evaluation) -> None:
+        try:
+            tables = self.tables(ev.index.system.model)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return  # reported by check_catalog; nothing can be computed without the tables
+        run = _Run(self, ev, tables)
+        total = Tally()
+        for child in ev.root.children:
+            t = run.visit(child)
+            if t is not None:
+                total.add(t, child.count)
+        run.show(ev.root, total)
+        run.check_apgw_callers(total)
+
+
+class _Run:
+    """One analysis of one evaluation."""
+
+    def __init__(self, rules: StarshipMarine, ev: Evaluation, tables: Tables) -> None:
+        self.rules = rules
+        self.ev = ev
+        self.tables = tables
+        self.first_launcher: Node | None = None
+
+    # ----------------------------------------------------------------- tree walk
+
+    def visit(self, node: Node) -> Tally | None:
+        entry = node.entry
+        if entry is None:
+            return None
+        if entry.type == "model":
+            return self.figure(node)
+        if entry.type == "unit":
+            return self.formation(node)
+        return None
+
+    def formation(self, node: Node) -> Tally:
+        total = Tally()
+        local = Tally()  # figures directly in this formation
+        privates = leaders = 0
+        for c in node.children:
+            e = c.entry
+            if e is None:
+                continue
+            if e.type == "model":
+                local.add(self.figure(c), c.count)
+                ft = self.rules.figure_type(e)
+                if ft is not None and ft.kind == "marine":
+                    if ft.private:
+                        privates += c.count
+                    elif ft.officer or ft.nco:
+                        leaders += c.count
+            elif e.type == "unit":
+                total.add(self.formation(c), c.count)
+        total.add(local, 1)
+        self.show(node, total)
+        self.check_command(node, privates, leaders)
+        self.check_ammunition(node, local)
+        return total
+
+    def figure(self, node: Node) -> Tally:
+        t = Tally()
+        entry = node.entry
+        if entry is None:
+            return t
+        ft = self.rules.figure_type(entry)
+        if ft is None:
+            return t
+        kit = _kit(node)
+        ev = self.ev
+        t.v[SHIP_MORALE] = ft.ship_morale
+        t.v[ATTACK_MORALE] = ft.attack_morale
+        t.v[GRENADES_CARRIED] = kit.grenades
+        t.v[DOOR_CHARGES_CARRIED] = kit.door_charges
+        if ft.kind == "marine":
+            if ft.officer:
+                t.v[OFFICERS] = 1
+            else:
+                t.v[OTHER_RANKS] = 1
+            if kit.pack:
+                t.v[CS_MARINES] = 1
+                t.v[LAUNCHERS] = 1
+                t.v[MISSILES] = kit.pack_missiles
+                ev.set_value(
+                    node,
+                    "close_support",
+                    "Close support marine",
+                    {"missiles": kit.pack_missiles},
+                    text=f"APGW pack with {kit.pack_missiles} missiles; no SCA, grenades or "
+                    "demolition charges",
+                    source=f"{SRC} 4.9",
+                )
+            else:
+                t.v[GRENADE_MEN] = 1
+                t.v[DOOR_CHARGE_MEN] = 1
+                if kit.sca >= 2:
+                    t.v[CALLERS] = 1
+        elif ft.kind == "non-marine":
+            t.v[NON_MARINES] = 1
+            t.v[GRENADE_MEN] = 1
+        else:
+            t.v[COMBAT_ROBOTS] = int(ft.combat_robot)
+            t.v[ARMOURED_ROBOTS] = int(ft.armoured_robot)
+            t.v[CLOSE_SUPPORT_ROBOTS] = int(ft.close_support_robot)
+            t.v[TRUCS] = int(ft.truc)
+            t.v[CLANKERS] = int(ft.clanker)
+            t.v[LAUNCHERS] = kit.launchers
+            t.v[MISSILES] = kit.launcher_missiles
+        if t.v[LAUNCHERS] and self.first_launcher is None:
+            self.first_launcher = node
+        if kit.pallets:
+            for item, n in kit.pallets:
+                e = item.entry
+                if e is None:
+                    continue
+                row = t.pallets.setdefault(
+                    e.id,
+                    [e.name, str(e.data.get("item", e.name)), _int(e.data.get("per_pallet")), 0],
+                )
+                row[3] += n
+            if ft.truc:
+                t.v[LOADED_TRUCS] = 1
+        if ft.human:
+            cls = self.experience(node, ft)
+            t.classes[(ft.kind, cls.name)] = 1
+        self.check_figure(node, ft, kit)
+        return t
+
+    # ----------------------------------------------------------------- experience
+
+    def experience(self, node: Node, ft: FigureType) -> ExperienceClass:
+        state = node.data.state if node.data is not None else {}
+        actions = self._state_int(node, state, "actions")
+        wounds = self._state_int(node, state, "wounds")
+        if wounds > actions:
+            self.ev.warning(
+                "sm-state",
+                f"{self.ev.where(node)} records {wounds} wounds but {actions} actions fought; "
+                f"every wound is taken in an action, so {wounds} actions are counted",
+                (*node.loc, "state"),
+                f"{SRC} 4.7",
+            )
+        counted = counted_actions(actions, wounds, self.tables.wounded_action_counts)
+        classes = self.tables.classes(ft.kind)
+        cls = experience_class(classes, counted)
+        detail = ""
+        if wounds:
+            detail = f": {max(actions, wounds)} fought, {wounds} wounded"
+        scale = "marine" if ft.kind == "marine" else "non-marine"
+        self.ev.set_value(
+            node,
+            "experience",
+            "Experience",
+            {
+                "class": cls.name,
+                "scale": scale,
+                "actions": max(actions, wounds),
+                "wounds": wounds,
+                "counted": counted,
+                "sticker": cls.sticker,
+                "effect": cls.effect,
+            },
+            text=f"{cls.name} ({counted} action{'s' if counted != 1 else ''}{detail}; "
+            f"{cls.sticker_text}): {cls.effect}",
+            source=f"{SRC} 4.7",
+        )
+        return cls
+
+    def _state_int(self, node: Node, state: Mapping[str, Any], key: str) -> int:
+        value = state.get(key)
+        if value is None:
+            return 0
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            self.ev.error(
+                "sm-state",
+                f"{self.ev.where(node)}: {key} must be a whole number of 0 or more, not "
+                f"{value!r}; counted as 0",
+                (*node.loc, "state", key),
+                f"{SRC} 4.7",
+            )
+            return 0
+        return value
+
+    # ----------------------------------------------------------------- checks
+
+    def check_figure(self, node: Node, ft: FigureType, kit: Kit) -> None:
+        """The equipment rules for one figure (its issues name the figure's place)."""
+        ev = self.ev
+        if kit.sca >= 2 and not kit.armour and not ft.armoured_robot:
+            if ft.kind == "robot":
+                wearing = "is a robot without marine-standard armour"
+            else:
+                wearing = f"wears a {kit.suit.lower()}" if kit.suit else "has no marine armour"
+            ev.error(
+                "sm-sca-needs-armour",
+                f"{ev.where(node)} carries an {kit.sca_name} but {wearing}; "
+                "SCA II and SCA III work only with marine armour",
+                node,
+                f"{SRC} 2.4",
+            )
+        if ft.kind == "robot" and kit.grenades:
+            ev.error(
+                "sm-robot-grenades",
+                f"{ev.where(node)} is given {_n(kit.grenades, 'grenade')}"
+                f"{' each' if node.count > 1 else ''}; robots cannot use grenades",
+                node,
+                f"{SRC} 3.6",
+            )
+        if kit.pack:
+            wrong = []
+            if ft.kind == "robot":
+                wrong.append("is a robot (the pack is worn on a marine's armour)")
+            elif ft.kind != "marine":
+                wrong.append("is not a marine (the pack is worn on a marine's armour)")
+            elif not kit.armour:
+                wrong.append("has no marine armour to mount the pack on")
+            extras = []
+            if kit.sca:
+                extras.append(f"an {kit.sca_name}")
+            if kit.grenades:
+                extras.append(_n(kit.grenades, "grenade"))
+            if kit.door_charges:
+                extras.append(_n(kit.door_charges, "door charge"))
+            if extras:
+                wrong.append(
+                    f"also carries {_and(extras)} (a close support marine gives up his personal "
+                    "weapon, grenades and demolition charges)"
+                )
+            if wrong:
+                ev.error(
+                    "sm-close-support-kit",
+                    f"{ev.where(node)} has an APGW pack but {_and(wrong)}",
+                    node,
+                    f"{SRC} 2.6, 4.9",
+                )
+
+    def check_command(self, node: Node, privates: int, leaders: int) -> None:
+        if privates and not leaders:
+            self.ev.error(
+                "sm-no-leader",
+                f"{self.ev.where(node)} has {privates} marine private"
+                f"{'s' if privates != 1 else ''} but no officer or NCO; privates must stay "
+                "within 20 cm of an officer or NCO of their own squad",
+                node,
+                f"{SRC} 3.3",
+            )
+
+    def check_ammunition(self, node: Node, local: Tally) -> None:
+        grenades = local.v[GRENADE_MEN] * self.tables.grenades_per_man
+        charges = local.v[DOOR_CHARGE_MEN] * self.tables.door_charges_per_marine
+        over = []
+        if local.v[GRENADES_CARRIED] > grenades:
+            over.append(f"{local.v[GRENADES_CARRIED]} grenades (issue {grenades})")
+        if local.v[DOOR_CHARGES_CARRIED] > charges:
+            over.append(f"{local.v[DOOR_CHARGES_CARRIED]} door charges (issue {charges})")
+        if over:
+            self.ev.error(
+                "sm-ammo-over-issue",
+                f"{self.ev.where(node)} holds {_and(over)}; a squad may not hold more than "
+                f"{self.tables.grenades_per_man} grenades per man and "
+                f"{self.tables.door_charges_per_marine} door charges per marine",
+                node,
+                f"{SRC} 3.16",
+            )
+
+    def check_apgw_callers(self, total: Tally) -> None:
+        if total.v[LAUNCHERS] and not total.v[CALLERS] and self.first_launcher is not None:
+            what = []
+            if total.v[CLOSE_SUPPORT_ROBOTS]:
+                n = total.v[CLOSE_SUPPORT_ROBOTS]
+                what.append(f"{n} close support robot{'s' if n != 1 else ''}")
+            if total.v[CS_MARINES]:
+                n = total.v[CS_MARINES]
+                what.append(f"{n} close support marine{'s' if n != 1 else ''}")
+            self.ev.warning(
+                "sm-apgw-caller",
+                f"The force has {_and(what) or 'APGW launchers'} but no marine with an SCA II "
+                "or SCA III to call their missiles; robots, crew and close support marines "
+                "cannot call APGW",
+                self.first_launcher,
+                f"{SRC} 2.5, 3.10",
+            )
+
+    # ----------------------------------------------------------------- values
+
+    def show(self, node: Node, t: Tally) -> None:
+        ev, tables = self.ev, self.tables
+        h = t.head_count()
+        ev.set_value(
+            node, "head_count", "Head count", h, text=head_count_text(h), source=f"{SRC} 5"
+        )
+        marks, text = thresholds_text(t.v[SHIP_MORALE], tables.ship_thresholds)
+        ev.set_value(
+            node,
+            "ship_morale",
+            "Ship morale strength (defending)",
+            {"strength": t.v[SHIP_MORALE], "below": marks},
+            text=text,
+            source=f"{SRC} 3.12",
+        )
+        marks, text = thresholds_text(t.v[ATTACK_MORALE], tables.attacker_thresholds)
+        ev.set_value(
+            node,
+            "attacker_morale",
+            "Attacker morale strength",
+            {"strength": t.v[ATTACK_MORALE], "below": marks},
+            text=text,
+            source=f"{SRC} 3.13",
+        )
+        if t.humans:
+            grenades = t.v[GRENADE_MEN] * tables.grenades_per_man
+            charges = t.v[DOOR_CHARGE_MEN] * tables.door_charges_per_marine
+            text = (
+                f"{grenades} grenades ({tables.grenades_per_man} per man), {charges} door "
+                f"charges ({tables.door_charges_per_marine} per marine)"
+            )
+            if t.v[CS_MARINES]:
+                text += "; close support marines draw none"
+            value: dict[str, Any] = {"grenades": grenades, "door_charges": charges}
+            if t.v[GRENADES_CARRIED] or t.v[DOOR_CHARGES_CARRIED]:
+                value["grenades_carried"] = t.v[GRENADES_CARRIED]
+                value["door_charges_carried"] = t.v[DOOR_CHARGES_CARRIED]
+                text += (
+                    f"; recorded on figures: {t.v[GRENADES_CARRIED]} grenades, "
+                    f"{t.v[DOOR_CHARGES_CARRIED]} door charges"
+                )
+            ev.set_value(
+                node, "ammunition", "Ammunition issue", value, text=text, source=f"{SRC} 3.16"
+            )
+        if t.v[LAUNCHERS]:
+            robots = t.v[LAUNCHERS] - t.v[CS_MARINES]
+            parts = []
+            if robots:
+                parts.append(f"{robots} close support robot launcher{'s' if robots != 1 else ''}")
+            if t.v[CS_MARINES]:
+                n = t.v[CS_MARINES]
+                parts.append(f"{n} close support marine{'s' if n != 1 else ''}")
+            ev.set_value(
+                node,
+                "apgw",
+                "APGW",
+                {
+                    "launchers": t.v[LAUNCHERS],
+                    "close_support_marines": t.v[CS_MARINES],
+                    "missiles": t.v[MISSILES],
+                    "callers": t.v[CALLERS],
+                },
+                text=f"{t.v[MISSILES]} missiles in {_and(parts)}; one launch per launcher a move; "
+                f"{t.v[CALLERS]} marine{'s' if t.v[CALLERS] != 1 else ''} can call them",
+                source=f"{SRC} 2.5, 3.10, 3.18, 4.9",
+            )
+        if t.v[TRUCS] or t.pallets:
+            self.show_logistics(node, t)
+        if t.classes:
+            self.show_experience(node, t)
+
+    def show_logistics(self, node: Node, t: Tally) -> None:
+        tables = self.tables
+        capacity = t.v[TRUCS] * tables.truc_pallets
+        pallets = sum(row[3] for row in t.pallets.values())
+        loads = [
+            {"pallet": name, "item": item, "pallets": n, "items": per * n}
+            for name, item, per, n in t.pallets.values()
+        ]
+        parts = [f"{d['pallets']} × {d['item']} ({d['items']})" for d in loads]
+        free = max(t.v[TRUCS] - t.v[LOADED_TRUCS], 0)
+        text = f"{_n(t.v[TRUCS], 'TRUC')} (room for {_n(capacity, 'pallet')})"
+        if parts:
+            text += f"; loaded: {', '.join(parts)}"
+        text += (
+            f"; {free} TRUC{'s' if free != 1 else ''} free to lift "
+            f"{free * tables.truc_casualties} casualties"
+        )
+        self.ev.set_value(
+            node,
+            "logistics",
+            "Logistics",
+            {
+                "trucs": t.v[TRUCS],
+                "pallet_capacity": capacity,
+                "pallets": pallets,
+                "loads": loads,
+                "free_trucs": free,
+                "casualty_lift": free * tables.truc_casualties,
+            },
+            text=text,
+            source=f"{SRC} 3.17, 3.18, 4.8",
+        )
+
+    def show_experience(self, node: Node, t: Tally) -> None:
+        value: dict[str, dict[str, int]] = {}
+        parts = []
+        for kind, label in (("marine", "marines"), ("non-marine", "non-marines")):
+            order = [c.name for c in self.tables.classes(kind)]
+            counts = {name: t.classes.get((kind, name), 0) for name in order}
+            counts = {k: v for k, v in counts.items() if v}
+            if counts:
+                value[kind] = counts
+                parts.append(
+                    f"{label}: " + ", ".join(f"{v} {k.lower()}" for k, v in counts.items())
+                )
+        self.ev.set_value(
+            node, "experience", "Experience", value, text="; ".join(parts), source=f"{SRC} 4.7"
+        )
+
+
+def _n(n: int, word: str) -> str:
+    """``3, "grenade"`` -> ``3 grenades``."""
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _and(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# --------------------------------------------------------------------------- catalog checks
+
+
+def _check_system_data(system: SystemFile) -> Iterator[CatalogFinding]:
+    data = system.data
+    needed: list[tuple[list[str | int], str]] = [
+        (["data", "experience", "marine"], "the marine experience table"),
+        (["data", "experience", "non-marine"], "the non-marine experience table"),
+        (["data", "experience", "wounded_action_counts"], "how many actions a wound counts"),
+        (["data", "ammunition", "grenades_per_man"], "grenades issued per man"),
+        (["data", "ammunition", "door_charges_per_marine"], "door charges issued per marine"),
+        (["data", "logistics", "truc_pallets"], "pallets per TRUC"),
+        (["data", "logistics", "truc_casualties"], "casualties per TRUC"),
+        (["data", "morale", "ship", "thresholds"], "the ship morale thresholds"),
+        (["data", "morale", "attacker", "thresholds"], "the attacker morale thresholds"),
+    ]
+    for loc, what in needed:
+        node: Any = data
+        for step in loc[1:]:
+            node = node.get(step) if isinstance(node, dict) else None
+        if node is None:
+            yield ("system", loc[:-1], f"{'.'.join(str(s) for s in loc)} is missing ({what})")
+    try:
+        Tables.from_data(data)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        yield ("system", ["data"], f"the rules tables in data cannot be read: {exc}")
+
+
+def _check_entries(which: str, model: Any) -> Iterator[CatalogFinding]:
+    from ...catalogs import _iter_entries
+    from ...model.catalog import Entry as EntryModel
+
+    for loc, item in _iter_entries(model):
+        if not isinstance(item, EntryModel):
+            continue
+        cats = set(item.categories)
+        if item.type == "model":
+            kinds = cats & {"marines", "non-marines", "robot"}
+            if len(kinds) != 1:
+                yield (
+                    which,
+                    [*loc, "categories"],
+                    f"{item.name}: a figure needs exactly one troop type category "
+                    "(marines, non-marines or robot)",
+                )
+            elif figure_type(item) is None:
+                yield (
+                    which,
+                    [*loc, "profiles"],
+                    f"{item.name}: a figure needs a troop profile with whole-number "
+                    "ship-morale and attack-morale",
+                )
+        if "sca" in cats and item.data.get("mod") not in (1, 2, 3):
+            yield (which, [*loc, "data"], f"{item.name}: an SCA needs data.mod 1, 2 or 3")
+        if cats & {"apgw-launcher", "apgw-pack"} and not _int(item.data.get("missiles")):
+            yield (which, [*loc, "data"], f"{item.name}: an APGW launcher needs data.missiles")
+        if "pallet" in cats and (
+            not _int(item.data.get("per_pallet")) or not isinstance(item.data.get("item"), str)
+        ):
+            yield (
+                which,
+                [*loc, "data"],
+                f"{item.name}: a pallet needs data.item (what it holds) and data.per_pallet",
+            )
+
+
+# --------------------------------------------------------------------------- building
+
+
+def standard_contents(index: CatalogIndex, entry: Entry) -> list[tuple[Entry, int]]:
+    """What a formation holds at full strength, from its order-of-battle constraints.
+
+    Each ``min`` constraint on the formation (scope ``self``, children only) names a figure or
+    sub-formation (or a category, e.g. ``combat-robot``: its first option) and how many.
+    """
+    options = index.children(entry)
+    out: list[tuple[Entry, int]] = []
+    for con in entry.constraints:
+        if con.type != "min" or con.scope != "self" or con.child is None or con.deep:
+            continue
+        n = int(con.value)
+        match = next((c for c in options if c.entry.id == con.child), None)
+        if match is None:
+            match = next((c for c in options if con.child in c.entry.categories), None)
+        if match is not None and n > 0:
+            out.append((match.entry, n))
+    return out
+
+
+def ordinal(n: int) -> str:
+    """``1`` -> ``1st``, ``4`` -> ``4th``, ``12`` -> ``12th``."""
+    if 10 <= n % 100 <= 20 or n % 10 not in (1, 2, 3):
+        return f"{n}th"
+    return f"{n}{('st', 'nd', 'rd')[n % 10 - 1]}"
+
+
+def add_standard(
+    roster: Roster, index: CatalogIndex, parent: Loc, entry_id: str, name: str | None = None
+) -> Loc:
+    """Add a formation with its whole order of battle under ``parent``; returns its location.
+
+    Sub-formations are added one selection each (named "1st Marine Squad", "2nd ..." when there
+    are several), figures as one selection with a count, each with its groups' default
+    equipment. Raises :class:`armybuilder.editing.NotAnOptionError` if the entry cannot be
+    selected there.
+    """
+    from ...editing import NotAnOptionError
+
+    parent_entry: Entry | None = None
+    for i in range(2, len(parent) + 1, 2):
+        sel = roster.node(parent[:i])
+        found = index.child(parent_entry, str(sel.get("entry")))
+        if found is None:
+            raise NotAnOptionError(f"the selection at {parent[:i]} is not in the catalog")
+        parent_entry = found.entry
+    child = index.child(parent_entry, entry_id)
+    if child is None:
+        where = "at the top level" if parent_entry is None else f"in {parent_entry.name}"
+        raise NotAnOptionError(f"{entry_id!r} cannot be selected {where}")
+    return _add_standard(roster, index, parent, child.entry, name)
+
+
+def _add_standard(
+    roster: Roster, index: CatalogIndex, parent: Loc, entry: Entry, name: str | None
+) -> Loc:
+    from ...editing import add_entry
+
+    loc = add_entry(roster, index, parent, entry.id, name=name)
+    for sub, n in standard_contents(index, entry):
+        if sub.type == "unit":
+            for i in range(n):
+                sub_name = f"{ordinal(i + 1)} {sub.name}" if n > 1 else None
+                _add_standard(roster, index, loc, sub, sub_name)
+        else:
+            add_entry(roster, index, loc, sub.id, count=n)
+    return loc
+
+
+RULES = StarshipMarine()
