@@ -815,9 +815,18 @@ class Library:
             found = [r for r in everything if r[0] == faction.path]
             if not found:
                 try:
-                    found = [r for r in _module_problems(gs, faction) if r[0] == faction.path]
+                    module_found = _module_problems(gs, faction)
                 except Exception as exc:  # a broken module must not hide the catalog
-                    found = [(faction.path, [], f"the rules module failed on this catalog: {exc}")]
+                    module_found = [
+                        (faction.path, [], f"the rules module failed on this catalog: {exc}")
+                    ]
+                found = [r for r in module_found if r[0] == faction.path]
+                ext_bad = {r[0] for r in module_found} - {faction.path, gs.path}
+                if ext_bad:
+                    faction.extensions = [e for e in faction.extensions if e.path not in ext_bad]
+                    gs.problems.extend(
+                        _problems_at([r for r in module_found if r[0] in ext_bad])
+                    )
             if found:
                 del gs.factions[fid]
                 gs.problems.extend(_problems_at(found))

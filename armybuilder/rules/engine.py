@@ -826,7 +826,11 @@ def _custom_catalog(roster: Roster, gs: GameSystem) -> tuple[CustomCatalog | Non
     rules = gs.rules
     if rules is not None and faction is not None:
         probe = FactionFileLike(custom)
-        for _, loc, msg in rules.check_catalog(gs.model, probe, gs.index(faction.id)):  # type: ignore[arg-type]
+        for _, loc, msg in rules.check_catalog(
+            gs.model,
+            probe,  # type: ignore[arg-type]
+            gs.index_with(faction.id, custom),
+        ):
             issues.append(
                 Issue(ERROR, "invalid-custom-entry", f"custom entries: {msg}", ("custom", *loc))
             )

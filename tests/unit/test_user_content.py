@@ -154,3 +154,22 @@ def test_bad_custom_entries_are_issues_not_crashes(
     assert f"{path}:{line}:" in out
     assert "[invalid-custom-entry]" in out
     assert "Traceback" not in out
+
+
+def test_extension_with_data_the_rules_module_rejects_is_left_out(tmp_path: Path) -> None:
+    weapon = """shared_entries:
+  - id: gyrojet-rifle
+    name: Gyrojet rifle
+    categories: [weapon, primary]
+    profiles:
+      - type: weapon
+        characteristics: {type: primary, dv: "0.5(ZZ)", range: "0/1/2/3/4 (-1/0/+2/+4/+6)",
+                          enc: 1, setup: "0", load: "0", cf: 1, cc: 1, ammo: "–"}
+"""
+    lib = library_with(tmp_path, EXTENSION + weapon)
+    assert len(lib.problems) == 1
+    problem = lib.problems[0]
+    assert problem.file.endswith("mine.yaml")
+    assert (problem.line, problem.column) == (22, 46)  # the dv value
+    assert "unknown damage type 'ZZ'" in problem.message
+    assert lib.system("infantry-ops").index("inner-sphere").child(None, "recon-team") is None
