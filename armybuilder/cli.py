@@ -314,7 +314,10 @@ def cmd_new(args: argparse.Namespace) -> int:
             print(f"armybuilder new: --limit {item!r} should read COST=NUMBER", file=sys.stderr)
             return EXIT_INPUT
     name = args.name or f"New {index.faction.name} roster"
-    options = ", ".join(f"{c.entry.id} ({c.entry.name})" for c in index.roots)
+    options = ", ".join(f"{c.entry.id} ({c.entry.name})" for c in index.roots) or (
+        "nothing yet: this faction's catalog has no units; add your own (README, 'Writing your "
+        "own catalog') or define them in this roster under `custom:`"
+    )
     comment = (
         f"{gs.name} roster ({index.faction.name}), made by armybuilder {__version__}.\n"
         f"Add selections below; at the top level you can select: {options}.\n"

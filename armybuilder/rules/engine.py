@@ -207,6 +207,7 @@ class Evaluation:
     totals: dict[str, float] = field(default_factory=dict)
     _unit_cost: dict[tuple[int, str], float] = field(default_factory=dict, repr=False)
     _total: dict[int, dict[str, float]] = field(default_factory=dict, repr=False)
+    rules: SystemRules | None = field(default=None, repr=False)
     _query: dict[tuple[Any, ...], float] = field(default_factory=dict, repr=False)
     _counts: dict[tuple[int, bool], dict[str, float]] = field(default_factory=dict, repr=False)
 
@@ -317,6 +318,8 @@ class Evaluation:
                 if node.entry is not None
                 else 0.0
             )
+            if self.rules is not None and node.entry is not None:
+                value += self.rules.extra_cost(self, node, cost_type)
             self._unit_cost[key] = float(value)
         return self._unit_cost[key]
 
@@ -771,7 +774,7 @@ def _check_roster(ev: Evaluation) -> None:
 def evaluate(roster: Roster, index: CatalogIndex, rules: SystemRules | None = None) -> Evaluation:
     """Validate a roster against a catalog and compute its values."""
     root = Node(None, None, None, None)
-    ev = Evaluation(roster, index, root)
+    ev = Evaluation(roster, index, root, rules=rules)
     if roster.faction != index.faction.id or roster.system != index.system.id:
         ev.error(
             "wrong-catalog",

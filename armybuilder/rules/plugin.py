@@ -19,7 +19,7 @@ from ..errors import ArmybuilderError
 if TYPE_CHECKING:
     from ..catalogs import CatalogIndex
     from ..model.catalog import FactionFile, SystemFile
-    from .engine import Evaluation
+    from .engine import Evaluation, Node
 
 #: (which file: "system" or "faction", location inside it, message)
 CatalogFinding = tuple[str, list[str | int], str]
@@ -33,6 +33,11 @@ class SystemRules:
 
     def analyse(self, ev: Evaluation) -> None:
         """Add the system's computed values and issues to an evaluation."""
+
+    def extra_cost(self, ev: Evaluation, node: Node, cost_type: str) -> float:
+        """A cost the catalog cannot express, added to one copy of ``node`` (e.g. experience
+        bought per team). Called once per selection and cost type; the default adds nothing."""
+        return 0.0
 
     def check_catalog(
         self, system: SystemFile, faction: FactionFile | None, index: CatalogIndex | None
