@@ -19,17 +19,21 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from . import __version__
-from .catalogs import CatalogIndex, GameSystem, Library, check_paths, default_roots
+from .catalogs import GameSystem, Library, check_paths, default_roots
 from .errors import (
     ArmybuilderError,
     InputError,
     Problem,
-    UnknownFactionError,
-    UnknownSystemError,
 )
 from .paths import schema_path, user_catalog_dir
+from .report import format_costs as _fmt_cost
+from .report import load_evaluated as _load
+from .report import roster_json as _roster_json
+from .report import unit_json as _unit_json
+from .report import unreadable_json as _unreadable_json
+from .report import values_json as _values_json
 from .rosters import Roster
-from .rules.engine import Evaluation, Issue, Node, evaluate_roster, fmt_num, format_loc
+from .rules.engine import Evaluation, Issue, Node, fmt_num
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT = 0, 1, 2
 
@@ -41,6 +45,11 @@ class UsageError(ArmybuilderError):
 # --------------------------------------------------------------------------- helpers
 
 
+def library_for(args: argparse.Namespace) -> Library:
+    """The catalogs on the search path plus any ``--catalogs DIR`` given."""
+    return _library(args)
+
+
 def _library(args: argparse.Namespace) -> Library:
     extra = [Path(p) for p in (getattr(args, "catalogs", None) or [])]
     return Library(default_roots(extra)).scan()
@@ -50,24 +59,6 @@ def _system_problems(gs: GameSystem) -> list[Problem]:
     return list(gs.problems)
 
 
-def _fmt_cost(index: CatalogIndex, totals: dict[str, float]) -> str:
-    parts = []
-    for ct in index.cost_types.values():
-        if ct.hidden:
-            continue
-        v = totals.get(ct.id, 0.0)
-        unit = f" {ct.unit}" if ct.unit else ""
-        parts.append(f"{ct.name} {fmt_num(v)}{unit}")
-    return ", ".join(parts)
-
-
-def _issue_json(roster: Roster, issue: Issue) -> dict[str, Any]:
-    out = issue.to_json()
-    line, col = roster.position(issue.path) if issue.path else (None, None)
-    out["line"], out["column"] = line, col
-    return out
-
-
 def _issue_text(roster: Roster, issue: Issue) -> str:
     line, col = roster.position(issue.path) if issue.path else (None, None)
     where = roster.file
@@ -75,83 +66,6 @@ def _issue_text(roster: Roster, issue: Issue) -> str:
         where += f":{line}:{col}"
     src = f" ({issue.source})" if issue.source else ""
     return f"{where}: {issue.severity}: {issue.message} [{issue.code}]{src}"
-
-
-def _load(lib: Library, file: str) -> tuple[Roster, GameSystem, Evaluation]:
-    roster = Roster.from_file(file, round_trip=False)
-    key = "system"
-    try:
-        gs = lib.system(roster.system)
-        key = "faction"
-        gs.faction(roster.faction)
-    except (UnknownSystemError, UnknownFactionError) as exc:
-        line, col = roster.position((key,))
-        raise InputError.single(file, str(exc), line, col, f"unknown-{key}") from None
-    return roster, gs, evaluate_roster(roster, gs)
-
-
-def _unreadable_json(file: str, problems: list[Problem]) -> dict[str, Any]:
-    return {
-        "file": file,
-        "readable": False,
-        "valid": False,
-        "system": None,
-        "faction": None,
-        "name": None,
-        "totals": {},
-        "issues": [
-            {
-                "severity": "error",
-                "code": p.code,
-                "message": p.message,
-                "path": "",
-                "source": "",
-                "line": p.line,
-                "column": p.column,
-                "file": p.file,
-            }
-            for p in problems
-        ],
-    }
-
-
-def _roster_json(file: str, roster: Roster, ev: Evaluation) -> dict[str, Any]:
-    return {
-        "file": file,
-        "readable": True,
-        "system": roster.system,
-        "faction": roster.faction,
-        "name": roster.name,
-        "valid": ev.valid,
-        "errors": len(ev.errors),
-        "warnings": len(ev.warnings),
-        "totals": {k: v for k, v in ev.totals.items()},
-        "limits": dict(roster.header.limits),
-        "issues": [_issue_json(roster, i) for i in ev.issues],
-    }
-
-
-def _values_json(ev: Evaluation, node: Node) -> dict[str, Any]:
-    return {
-        v.key: {"label": v.label, "value": v.value, "text": v.display(), "source": v.source}
-        for v in ev.values_of(node)
-    }
-
-
-def _unit_json(ev: Evaluation, node: Node) -> dict[str, Any]:
-    return {
-        "path": format_loc(node.loc),
-        "entry": node.entry_id,
-        "known": node.entry is not None,
-        "name": ev.name(node),
-        "type": node.entry.type if node.entry else None,
-        "count": node.count,
-        "experience": node.data.experience if node.data else None,
-        "categories": list(node.categories),
-        "costs": ev.total_cost(node) if node.entry else {},
-        "values": _values_json(ev, node),
-        "children": [_unit_json(ev, c) for c in node.children],
-    }
 
 
 def _plural(n: int, word: str) -> str:
@@ -499,6 +413,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("kind", choices=["catalog", "roster"])
     p.add_argument("-o", "--output", metavar="FILE")
     p.set_defaults(func=cmd_schema)
+
+    # render / export live with the renderer; registering them imports no PDF library.
+    from .render.cli_commands import add_parsers as add_render_parsers
+
+    add_render_parsers(sub, common)
 
     p = sub.add_parser("check-catalog", parents=[common], help="lint catalog files you wrote")
     p.add_argument("paths", nargs="+", metavar="PATH")

@@ -1,0 +1,264 @@
+"""Printing and exports: PDF rosters with record sheets, and text / Markdown / JSON / HTML.
+
+The entry points:
+
+* :func:`render_pdf`: the printable PDF (roster pages, then record sheets), A4 or US Letter;
+* :func:`export`: ``text`` (the compact style pasted into forums and chats), ``markdown``,
+  ``json`` (the shape of ``armybuilder show --format json``) or ``html`` (the standalone
+  HTML the PDF is made from);
+* :func:`load`: read, check and evaluate a roster file, as the command line does.
+
+Both take an :class:`~armybuilder.rules.engine.Evaluation` (what the validator computed), so
+the builder can print the roster it holds in memory. Only :func:`render_pdf` imports
+WeasyPrint, and only when called.
+
+Templates are Jinja2 files (``templates/`` in the source tree, shipped in the wheel); a user
+overrides any of them by putting a file of the same name in ``<user data>/templates/`` (see
+``docs/printing.md``).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+if TYPE_CHECKING:
+    from ..catalogs import GameSystem, Library
+    from ..rosters import Roster
+    from ..rules.engine import Evaluation
+    from .context import RosterView, UnitView, build_view
+    from .html import (
+        PAPER_POINTS,
+        PAPERS,
+        SPLIT_MARK,
+        render_html,
+        template_dirs,
+        user_template_dir,
+    )
+
+#: Names imported on first use, so that importing this package (the CLI does, to register
+#: its commands) loads neither Jinja2 nor the renderer.
+_LAZY = {
+    "RosterView": "context",
+    "UnitView": "context",
+    "build_view": "context",
+    "PAPERS": "html",
+    "PAPER_POINTS": "html",
+    "SPLIT_MARK": "html",
+    "render_html": "html",
+    "template_dirs": "html",
+    "user_template_dir": "html",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    return getattr(import_module(f"{__name__}.{module}"), name)
+
+
+__all__ = [
+    "EXPORT_FORMATS",
+    "PAPERS",
+    "PAPER_POINTS",
+    "SPLIT_MARK",
+    "PdfResult",
+    "RosterView",
+    "UnitView",
+    "build_view",
+    "export",
+    "load",
+    "render_html",
+    "render_pdf",
+    "template_dirs",
+    "user_template_dir",
+]
+
+EXPORT_FORMATS = ("text", "markdown", "json", "html")
+
+#: A document is split across processes only when it can be cut in at least this many
+#: places (forced page breaks the templates mark) ...
+PARALLEL_MIN_BLOCKS = 3
+#: ... and holds at least this much HTML (characters; about a dozen pages): below that,
+#: starting workers, merging and numbering the pages cost more than they save.
+PARALLEL_MIN_CHARS = 120_000
+
+
+def load(file: str | Path, library: Library | None = None) -> tuple[Roster, GameSystem, Evaluation]:
+    """Read a roster file and evaluate it against its game system (as ``show`` does).
+
+    Raises :class:`~armybuilder.errors.InputError` (with file, line and column) for a file
+    that cannot be read, and :class:`~armybuilder.errors.ArmybuilderError` for an unknown
+    system or faction.
+    """
+    from ..catalogs import Library as _Library
+    from ..catalogs import default_roots
+    from ..report import load_evaluated
+
+    lib = library if library is not None else _Library(default_roots()).scan()
+    return load_evaluated(lib, str(file))
+
+
+@dataclass
+class PdfResult:
+    """A rendered PDF: its bytes, page count, outline ``(page, level, label)``, the URLs the
+    fetcher refused, the processes used and the seconds spent."""
+
+    pdf: bytes
+    pages: int
+    outline: list[tuple[int, int, str]]
+    refused: list[str] = field(default_factory=list)
+    jobs: int = 1
+    seconds: float = 0.0
+    html: str = ""
+
+
+def _resolve_dirs(template_dir: Path | str | None) -> list[Path]:
+    from .html import template_dirs
+
+    return template_dirs([Path(template_dir)] if template_dir is not None else [])
+
+
+def render_pdf(
+    ev: Evaluation,
+    output: str | Path | BinaryIO | None = None,
+    *,
+    paper: str = "a4",
+    sheets: bool = True,
+    date: _dt.date | str | None = None,
+    jobs: int | None = None,
+    template_dir: Path | str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> PdfResult:
+    """Render an evaluated roster as a PDF (and write it to ``output`` if given).
+
+    ``paper`` is ``a4`` or ``letter``; ``sheets=False`` prints the roster pages only.
+    ``jobs`` is the number of processes (``None``: one for a short document, several for a
+    long one; ``1``: never split). ``template_dir`` is looked in before the user's and the
+    bundled templates. ``progress(done, total)`` is called as parts of a split document are
+    finished.
+    """
+    import time
+
+    from ..paths import bundled_dir
+    from . import pdf as pdfmod
+    from .context import build_view
+    from .html import (
+        PAPERS,
+        SPLIT_MARK,
+        environment,
+        paper_css,
+        render_html,
+        stylesheet_names,
+        template_source,
+    )
+
+    start = time.perf_counter()
+    if paper not in PAPERS:
+        raise ValueError(f"unknown paper {paper!r} (a4 or letter)")
+    dirs = _resolve_dirs(template_dir)
+    view = build_view(ev, date=date)
+    html = render_html(view, paper=paper, sheets=sheets, inline_css=False, dirs=dirs)
+    env = environment(dirs)
+    base_url = bundled_dir("templates").resolve().as_uri() + "/"
+    stylesheets = []
+    for name in stylesheet_names(env, view.system_id):
+        text, filename = template_source(env, name)
+        folder = Path(filename).resolve().parent if filename else bundled_dir("templates")
+        stylesheets.append(pdfmod.Stylesheet(text, folder.as_uri() + "/"))
+    blocks = html.count(SPLIT_MARK) - 1
+    if jobs is None:
+        jobs = (
+            pdfmod.default_jobs()
+            if blocks >= PARALLEL_MIN_BLOCKS and len(html) >= PARALLEL_MIN_CHARS
+            else 1
+        )
+    if jobs > 1 and blocks >= 2:
+        part = pdfmod.render_parallel(
+            html,
+            SPLIT_MARK,
+            stylesheets,
+            base_url,
+            dirs,
+            jobs,
+            progress=progress,
+            page_css=paper_css(paper),
+        )
+    else:
+        jobs = 1
+        part = pdfmod.render_part(html, stylesheets, base_url, dirs)
+        if progress is not None:
+            progress(1, 1)
+    result = PdfResult(
+        part.pdf,
+        part.pages,
+        part.bookmarks,
+        part.refused,
+        jobs,
+        time.perf_counter() - start,
+        html,
+    )
+    if output is not None:
+        _write(output, result.pdf)
+    return result
+
+
+def _write(output: str | Path | BinaryIO, data: bytes) -> None:
+    if isinstance(output, str | Path):
+        target = Path(output)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, target)
+    else:
+        output.write(data)
+
+
+def export(
+    ev: Evaluation,
+    to: str,
+    *,
+    file: str | None = None,
+    paper: str = "a4",
+    sheets: bool = True,
+    date: _dt.date | str | None = None,
+    template_dir: Path | str | None = None,
+) -> str:
+    """An evaluated roster as ``text``, ``markdown``, ``json`` or ``html``.
+
+    ``file`` is the roster's file name as reported in JSON (default: as it was read).
+    ``paper``, ``sheets`` and ``template_dir`` apply to HTML only.
+    """
+    from .context import build_view
+
+    if to == "text":
+        from .text import export_text
+
+        return export_text(build_view(ev, file=file, date=date))
+    if to == "markdown":
+        from .markdown import export_markdown
+
+        return export_markdown(build_view(ev, file=file, date=date))
+    if to == "json":
+        from .jsondata import export_json
+
+        return export_json(ev, file=file)
+    if to == "html":
+        from .html import export_html
+
+        return export_html(
+            ev,
+            file=file,
+            paper=paper,
+            sheets=sheets,
+            date=date,
+            dirs=_resolve_dirs(template_dir),
+        )
+    raise ValueError(f"unknown export format {to!r} ({', '.join(EXPORT_FORMATS)})")

@@ -1,0 +1,198 @@
+"""The ``render`` and ``export`` commands.
+
+``armybuilder.cli`` calls :func:`add_parsers` to register them. Importing this module costs
+nothing: WeasyPrint and Jinja2 are imported by the handlers, when a command runs.
+
+Exit codes follow the other commands: 0 when the file was written (an illegal roster still
+prints: the roster page carries the verdict), 2 for a file that cannot be read or written
+or a missing PDF library.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_INPUT = 0, 2
+EXPORT_FORMATS = ("text", "markdown", "json", "html")
+#: Where ``render`` writes when no ``-o`` is given (relative to the current folder).
+DEFAULT_EXPORT_DIR = Path("exports")
+
+
+def add_parsers(subparsers: Any, common_parent: argparse.ArgumentParser) -> None:
+    """Register ``render`` and ``export`` on the CLI's sub-command parsers.
+
+    ``common_parent`` carries the options every command takes (``--catalogs``).
+    """
+    p = subparsers.add_parser(
+        "render",
+        parents=[common_parent],
+        help="printable PDF roster and record sheets",
+        description="Print a roster as a PDF: roster pages (legality, totals, every unit), "
+        "then the game system's record sheets.",
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT.pdf",
+        help=f"where to write (default: {DEFAULT_EXPORT_DIR}/<roster file name>.pdf; "
+        "- for standard output)",
+    )
+    p.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size")
+    p.add_argument("--no-sheets", action="store_true", help="roster pages only")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="processes to render with (default: several for a long document)",
+    )
+    p.add_argument("--templates", metavar="DIR", help="look for templates in DIR before the others")
+    p.add_argument("-v", "--verbose", action="store_true", help="show the PDF library's warnings")
+    p.set_defaults(func=cmd_render)
+
+    p = subparsers.add_parser(
+        "export",
+        parents=[common_parent],
+        help="the roster as text, Markdown, JSON or HTML",
+        description="Export a roster: text (compact, for forums and chats), markdown, json "
+        "(the shape of `show --format json`) or html (the page the PDF is made from).",
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--to", choices=EXPORT_FORMATS, required=True, help="the format")
+    p.add_argument("-o", "--output", metavar="OUT", help="where to write (default: stdout)")
+    p.add_argument("--paper", choices=["a4", "letter"], default="a4", help="html: paper size")
+    p.add_argument("--no-sheets", action="store_true", help="html: roster pages only")
+    p.add_argument("--templates", metavar="DIR", help="html: look for templates in DIR first")
+    p.set_defaults(func=cmd_export)
+
+
+def _load(args: argparse.Namespace) -> Any:
+    """(roster, system, evaluation), or an exit code after printing why not."""
+    from ..cli import library_for
+    from ..errors import ArmybuilderError, InputError
+    from ..report import load_evaluated
+
+    try:
+        return load_evaluated(library_for(args), args.file)
+    except InputError as exc:
+        for problem in exc.problems:
+            print(f"{problem}", file=sys.stderr)
+        return EXIT_INPUT
+    except ArmybuilderError as exc:
+        print(f"{args.file}: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+
+
+def _template_problem(command: str, exc: Exception) -> int:
+    """A broken template (usually a user's own): say which file and line, no traceback."""
+    import traceback
+
+    where = getattr(exc, "filename", None) or getattr(exc, "name", None)
+    line = getattr(exc, "lineno", None)
+    if where is None:
+        # Jinja2 puts the template's file and line in the traceback of runtime errors.
+        frames = [
+            f for f in traceback.extract_tb(exc.__traceback__) if f.filename.endswith(".html")
+        ]
+        if frames:
+            where, line = frames[-1].filename, frames[-1].lineno
+    at = f"{where}:{line}" if where and line else str(where or "a template")
+    print(f"armybuilder {command}: template error in {at}: {exc}", file=sys.stderr)
+    return EXIT_INPUT
+
+
+def _default_pdf(file: str) -> Path:
+    return DEFAULT_EXPORT_DIR / (Path(file).stem + ".pdf")
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    """``armybuilder render FILE [-o OUT.pdf] [--paper a4|letter] [--no-sheets]``."""
+    loaded = _load(args)
+    if isinstance(loaded, int):
+        return loaded
+    _, _, ev = loaded
+    if args.jobs is not None and args.jobs < 1:
+        print("armybuilder render: --jobs must be at least 1", file=sys.stderr)
+        return EXIT_INPUT
+    from jinja2 import TemplateError
+
+    if not getattr(args, "verbose", False):
+        # WeasyPrint warns about fonts and CSS it skips; a user printing a roster cannot act
+        # on that. Our own refusals are reported below either way.
+        logging.getLogger("weasyprint").addHandler(logging.NullHandler())
+        logging.getLogger("weasyprint").propagate = False
+    logging.getLogger("armybuilder.render").propagate = False  # refusals are printed below
+    logging.getLogger("armybuilder.render").addHandler(logging.NullHandler())
+    try:
+        from . import render_pdf
+
+        to_stdout = args.output == "-"
+        target = None if to_stdout else Path(args.output or _default_pdf(args.file))
+        result = render_pdf(
+            ev,
+            target,
+            paper=args.paper,
+            sheets=not args.no_sheets,
+            jobs=args.jobs,
+            template_dir=args.templates,
+        )
+    except TemplateError as exc:
+        return _template_problem("render", exc)
+    except (ImportError, OSError) as exc:
+        print(f"armybuilder render: cannot make a PDF: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    if to_stdout:
+        sys.stdout.buffer.write(result.pdf)
+        sys.stdout.flush()
+    else:
+        verdict = (
+            "legal" if ev.valid else f"NOT LEGAL ({len(ev.errors)} errors, on the roster page)"
+        )
+        print(
+            f"wrote {target}: {result.pages} page{'s' if result.pages != 1 else ''}, "
+            f"{args.paper.upper() if args.paper == 'a4' else 'US Letter'}, {verdict}"
+        )
+    for url in result.refused:
+        print(
+            f"armybuilder render: refused to load {url} (not in a template folder)", file=sys.stderr
+        )
+    return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """``armybuilder export FILE --to text|markdown|json|html [-o OUT]``."""
+    loaded = _load(args)
+    if isinstance(loaded, int):
+        return loaded
+    _, _, ev = loaded
+    from jinja2 import TemplateError
+
+    from . import export
+
+    try:
+        text = export(
+            ev,
+            args.to,
+            file=args.file,
+            paper=args.paper,
+            sheets=not args.no_sheets,
+            template_dir=args.templates,
+        )
+    except TemplateError as exc:
+        return _template_problem("export", exc)
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+        return EXIT_OK
+    out = Path(args.output)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(f"armybuilder export: cannot write {out}: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    print(f"wrote {out}")
+    return EXIT_OK

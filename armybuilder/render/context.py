@@ -1,0 +1,536 @@
+"""The view of a roster that templates and exports read.
+
+An :class:`~armybuilder.rules.engine.Evaluation` is turned into plain objects
+(:class:`RosterView`, :class:`UnitView`, :class:`ValueView`...) that hold only what a printout
+shows: names, counts, costs, computed values, profiles, campaign state and the issues that
+concern each unit. Templates read these (never the engine), so a template author needs to know
+only the attributes documented here (see ``docs/printing.md``), and a template cannot change
+the roster.
+
+Nothing here knows a game system: values are read by the keys the system's rules module sets
+(``ev.set_value(node, "av_primary", ...)``), and a system's own template decides what to do
+with them.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import __version__
+from ..rules.engine import Evaluation, Issue, Node, Value, fmt_num, format_loc
+
+#: Value keys that say how many hits a model or unit takes: the generic sheet draws a box
+#: per hit for them (a system's own template may do better).
+HIT_KEYS = ("hits", "hit_boxes", "wounds", "damage_boxes", "boxes")
+#: Campaign state keys that mark hit boxes as already ticked.
+DAMAGE_STATE_KEYS = ("wounds", "hits", "damage")
+
+
+@dataclass(frozen=True)
+class ValueView:
+    """A computed value: ``key`` (what templates look up), ``label``, the raw ``value``
+    (a number, text, list or mapping, as the rules module set it) and its display ``text``."""
+
+    key: str
+    label: str
+    value: Any
+    text: str
+    source: str = ""
+
+    @classmethod
+    def of(cls, v: Value) -> ValueView:
+        return cls(v.key, clean(v.label), v.value, clean(v.display()), clean(v.source))
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class IssueView:
+    """An error or warning, with the path of the selection it is about."""
+
+    severity: str
+    code: str
+    message: str
+    path: str
+    source: str
+    line: int | None = None
+    column: int | None = None
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+
+@dataclass(frozen=True)
+class ProfileView:
+    """A stat line: its profile type, name and ``(column name, value)`` pairs."""
+
+    type: str
+    type_name: str
+    name: str
+    columns: tuple[tuple[str, str], ...]
+    raw: dict[str, Any]
+
+    def get(self, char_id: str, default: str = "") -> str:
+        """A characteristic's value as text, by characteristic id."""
+        v = self.raw.get(char_id)
+        return default if v is None else _scalar_text(v)
+
+
+@dataclass(frozen=True)
+class CostView:
+    """A roster total against its limit."""
+
+    id: str
+    name: str
+    unit: str
+    spent: float
+    limit: float | None
+
+    @property
+    def over(self) -> bool:
+        return self.limit is not None and self.spent > self.limit
+
+    @property
+    def text(self) -> str:
+        unit = f" {self.unit}" if self.unit else ""
+        out = f"{fmt_num(self.spent)}{unit}"
+        if self.limit is not None:
+            out += f" of {fmt_num(self.limit)}{unit}"
+        return out
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def clean(text: Any) -> str:
+    """Roster text fit to print: control characters dropped (no glyph prints them, and in a
+    terminal they could move the cursor), line breaks and tabs become spaces."""
+    s = _CONTROL.sub("", str(text))
+    if "\n" in s or "\r" in s or "\t" in s:
+        s = " ".join(s.replace("\t", " ").split())
+    return s
+
+
+def _scalar_text(v: Any) -> str:
+    if isinstance(v, float):
+        return fmt_num(v)
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
+
+
+def _as_int(v: Any) -> int:
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, int):
+        return v
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    if isinstance(v, str) and v.strip().lstrip("-").isdigit():
+        return int(v.strip())
+    return 0
+
+
+class UnitView:
+    """One selection as a printout sees it.
+
+    Attributes: ``uid`` (an id unique in the document, for anchors), ``name`` (custom name or
+    entry name), ``label`` (name with ``×count``), ``entry_name``, ``entry_id``, ``type``
+    (``unit``/``model``/``upgrade``, ``None`` for an unknown entry), ``known``, ``count``,
+    ``depth`` (0 at the top level), ``categories`` (ids), ``experience`` (level name),
+    ``notes``, ``state`` (the selection's campaign state mapping), ``costs`` (per cost type,
+    this selection with everything under it, times its count), ``cost_text``, ``values``
+    (key -> :class:`ValueView`, in the order the rules module set them), ``profiles``
+    (:class:`ProfileView`), ``rules`` (rule names), ``children``, ``loadout`` (the plain
+    upgrades under it, as labels), ``issues`` (those about this selection or below it).
+    """
+
+    def __init__(self, uid: str, parent: UnitView | None) -> None:
+        self.uid = uid
+        self.parent = parent
+        self.name = ""
+        self.label = ""
+        self.entry_name = ""
+        self.entry_id = ""
+        self.type: str | None = None
+        self.known = True
+        self.count = 1
+        self.depth = 0
+        self.categories: list[str] = []
+        self.category_names: list[str] = []
+        self.experience = ""
+        self.notes = ""
+        self.state: dict[str, Any] = {}
+        self.costs: dict[str, float] = {}
+        self.cost_text = ""
+        self.values: dict[str, ValueView] = {}
+        self.profiles: list[ProfileView] = []
+        self.rules: list[str] = []
+        self.children: list[UnitView] = []
+        self.loadout: list[str] = []
+        self.issues: list[IssueView] = []
+        self.path = ""
+
+    def __repr__(self) -> str:
+        return f"UnitView({self.label!r})"
+
+    # ------------------------------------------------------------------ values
+
+    def has(self, key: str) -> bool:
+        """Whether the rules module set value ``key`` for this selection."""
+        return key in self.values
+
+    def value(self, key: str, default: Any = None) -> Any:
+        """The raw value ``key`` (a number, text, list or mapping), or ``default``."""
+        v = self.values.get(key)
+        return default if v is None else v.value
+
+    def text(self, key: str, default: str = "") -> str:
+        """The display text of value ``key``, or ``default``."""
+        v = self.values.get(key)
+        return default if v is None else v.text
+
+    def prefixed(self, prefix: str) -> list[ValueView]:
+        """The values whose key starts with ``prefix`` (``weapon-`` gives one per weapon)."""
+        return [v for k, v in self.values.items() if k.startswith(prefix)]
+
+    def number(self, key: str, default: int = 0) -> int:
+        """Value ``key`` as a whole number (0 when it is not one)."""
+        v = self.values.get(key)
+        return default if v is None else _as_int(v.value)
+
+    def hits(self) -> int:
+        """How many hits one copy takes, from the first of :data:`HIT_KEYS` it has (or a
+        profile characteristic of that name); 0 when nothing says."""
+        for key in HIT_KEYS:
+            if key in self.values:
+                return _as_int(self.values[key].value)
+        for p in self.profiles:
+            for key in HIT_KEYS:
+                if key in p.raw:
+                    return _as_int(p.raw[key])
+        return 0
+
+    # ------------------------------------------------------------------ campaign state
+
+    def state_int(self, *keys: str) -> int:
+        """The first of the campaign state ``keys`` present, as a whole number (else 0)."""
+        for key in keys:
+            if key in self.state:
+                return max(_as_int(self.state[key]), 0)
+        return 0
+
+    def state_for(self, key: str, *names: str) -> int:
+        """Campaign state ``key`` for one thing: a whole number applies as it is; a mapping
+        (``ammo_spent: {srm1: 2}``) is looked up by any of ``names`` (an id or a name)."""
+        v = self.state.get(key)
+        if isinstance(v, dict):
+            for n in names:
+                if n in v:
+                    return max(_as_int(v[n]), 0)
+            return 0
+        return max(_as_int(v), 0) if v is not None else 0
+
+    @property
+    def damage_taken(self) -> int:
+        """Hit boxes already ticked (campaign state ``wounds``, ``hits`` or ``damage``)."""
+        return self.state_int(*DAMAGE_STATE_KEYS)
+
+    @property
+    def lost(self) -> int:
+        """Copies of this selection lost (campaign state ``lost``), at most ``count``."""
+        return min(self.state_int("lost"), self.count)
+
+    # ------------------------------------------------------------------ structure
+
+    def has_category(self, category: str) -> bool:
+        return category in self.categories
+
+    def walk(self) -> Iterator[UnitView]:
+        """This selection and everything under it, depth first."""
+        yield self
+        for c in self.children:
+            yield from c.walk()
+
+    def find(self, category: str, include_self: bool = False) -> list[UnitView]:
+        """Selections under this one (and itself, if asked) in a category or of an entry id."""
+        it = self.walk() if include_self else (n for c in self.children for n in c.walk())
+        return [n for n in it if category in n.categories or n.entry_id == category]
+
+    def with_value(self, key: str) -> list[UnitView]:
+        """Selections under this one (itself included) that have value ``key``."""
+        return [n for n in self.walk() if key in n.values]
+
+    def multiplicity(self, upto: UnitView | None = None) -> int:
+        """Copies of this selection per one ``upto`` (default: in the whole roster)."""
+        m = self.count
+        n = self.parent
+        while n is not None and n is not upto:
+            m *= n.count
+            n = n.parent
+        return m
+
+    @property
+    def errors(self) -> list[IssueView]:
+        return [i for i in self.issues if i.is_error]
+
+    @property
+    def branches(self) -> list[UnitView]:
+        """Children that are not plain upgrades (those are listed in :attr:`loadout`)."""
+        return [c for c in self.children if not c._is_leaf]
+
+    _is_leaf = False
+
+    # ------------------------------------------------------------------ generic cards
+
+    def _below(self) -> Iterator[UnitView]:
+        """Descendants, not entering nested units."""
+        for c in self.children:
+            yield c
+            if c.type != "unit":
+                yield from c._below()
+
+    def _has_unit_below(self) -> bool:
+        return any(n.type == "unit" for c in self.children for n in c.walk())
+
+    def cards(self) -> list[UnitView]:
+        """The selections of this subtree that get a card on a generic record sheet.
+
+        A unit with no unit under it gets one card (its models are rows on it); a unit that
+        holds other units (a company of platoons) gets a card only if it has a stat line or
+        computed values of its own, and its units get theirs; a model or anything else at
+        the top level gets a card.
+        """
+        if not self._has_unit_below():
+            return [self] if self.type in ("unit", "model") or self.depth == 0 else []
+        own = [self] if (self.profiles or self.values or self.hits()) else []
+        return own + [card for c in self.children for card in c.cards()]
+
+    def members(self) -> list[UnitView]:
+        """The models on this unit's card (not those of units nested in it)."""
+        return [n for n in self._below() if n.type == "model"]
+
+    def gear(self) -> list[tuple[UnitView, int]]:
+        """Upgrades with a stat line (weapons...) on this card, with how many there are."""
+        return [
+            (n, n.multiplicity(self)) for n in self._below() if n.type == "upgrade" and n.profiles
+        ]
+
+    @property
+    def size(self) -> int:
+        """How many selections this subtree holds (for splitting work)."""
+        return sum(1 for _ in self.walk())
+
+
+@dataclass
+class RosterView:
+    """The whole roster: ``name``, ``system`` and ``faction`` (objects with ``id`` and
+    ``name``), ``date``, ``file``, ``totals`` (:class:`CostView`), ``valid``, ``errors``,
+    ``warnings``, ``values`` (roster-wide computed values), ``units`` (the top level)."""
+
+    name: str
+    system_id: str
+    system_name: str
+    faction_id: str
+    faction_name: str
+    date: str
+    file: str
+    notes: str
+    totals: list[CostView]
+    valid: bool
+    errors: list[IssueView]
+    warnings: list[IssueView]
+    values: dict[str, ValueView]
+    units: list[UnitView]
+    version: str = __version__
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def verdict(self) -> str:
+        """``Legal`` or ``Not legal: N errors`` (the stamp on the roster page)."""
+        if self.valid:
+            return "Legal"
+        n = len(self.errors)
+        return f"Not legal: {n} error" + ("" if n == 1 else "s")
+
+    def all_units(self) -> Iterator[UnitView]:
+        for u in self.units:
+            yield from u.walk()
+
+    def find(self, category: str) -> list[UnitView]:
+        """Every selection in a category (or of an entry id), depth first."""
+        return [n for n in self.all_units() if category in n.categories or n.entry_id == category]
+
+    def value(self, key: str, default: Any = None) -> Any:
+        v = self.values.get(key)
+        return default if v is None else v.value
+
+    def text(self, key: str, default: str = "") -> str:
+        v = self.values.get(key)
+        return default if v is None else v.text
+
+
+# --------------------------------------------------------------------------- building
+
+
+def _cost_text(ev: Evaluation, costs: dict[str, float]) -> str:
+    parts = []
+    for ct in ev.index.cost_types.values():
+        if ct.hidden:
+            continue
+        v = costs.get(ct.id, 0.0)
+        unit = f" {ct.unit}" if ct.unit else ""
+        parts.append(f"{ct.name} {fmt_num(v)}{unit}")
+    return ", ".join(parts)
+
+
+def _profiles(ev: Evaluation, node: Node) -> list[ProfileView]:
+    if node.entry is None:
+        return []
+    out = []
+    for p in node.entry.profiles:
+        ptype = ev.index.profile_types.get(p.type)
+        raw = {k: ev.characteristic(node, k, p.type) for k in p.characteristics}
+        if ptype is not None:
+            cols = tuple(
+                (c.name, clean(_scalar_text(raw[c.id])))
+                for c in ptype.characteristics
+                if c.id in raw and raw[c.id] is not None
+            )
+            type_name = ptype.name
+        else:
+            cols = tuple((k, clean(_scalar_text(v))) for k, v in raw.items() if v is not None)
+            type_name = p.type
+        out.append(ProfileView(p.type, type_name, clean(p.name or ev.name(node)), cols, raw))
+    return out
+
+
+def _is_leaf(ev: Evaluation, node: Node) -> bool:
+    return (
+        not node.children
+        and not ev.values_of(node)
+        and node.entry is not None
+        and node.entry.type == "upgrade"
+        and not (node.data is not None and node.data.state)
+    )
+
+
+class _Builder:
+    def __init__(self, ev: Evaluation, issues: list[IssueView]) -> None:
+        self.ev = ev
+        self.n = 0
+        self.issues = issues
+        self.by_path: dict[str, UnitView] = {}
+
+    def attach_issues(self) -> None:
+        """Give each unit the issues about it or anything under it."""
+        for i in self.issues:
+            path = i.path
+            while path and path not in self.by_path:
+                shorter = _PARENT.sub("", path)
+                path = "" if shorter == path else shorter
+            u: UnitView | None = self.by_path.get(path) if path else None
+            while u is not None:
+                u.issues.append(i)
+                u = u.parent
+
+    def unit(self, node: Node, parent: UnitView | None) -> UnitView:
+        ev = self.ev
+        self.n += 1
+        u = UnitView(f"u{self.n}", parent)
+        u.name = clean(ev.name(node))
+        u.label = clean(ev.label(node))
+        u.entry_id = node.entry_id or ""
+        u.known = node.entry is not None
+        u.entry_name = clean(node.entry.name if node.entry is not None else u.entry_id)
+        u.type = node.entry.type if node.entry is not None else None
+        u.count = node.count
+        u.depth = node.depth - 1
+        u.categories = list(node.categories)
+        u.category_names = [ev.index.name_of(c) for c in u.categories]
+        own = node.data.experience if node.data is not None else None
+        if own:
+            level = ev.index.experience.get(own)
+            u.experience = clean(level.name if level is not None else own)
+        u.notes = clean(node.data.notes or "") if node.data is not None else ""
+        u.state = dict(node.data.state) if node.data is not None else {}
+        u.costs = dict(ev.total_cost(node)) if node.entry is not None else {}
+        u.cost_text = _cost_text(ev, u.costs) if node.entry is not None else ""
+        u.values = {v.key: ValueView.of(v) for v in ev.values_of(node)}
+        u.profiles = _profiles(ev, node)
+        u.rules = (
+            [ev.index.rules[r].name for r in node.entry.rules if r in ev.index.rules]
+            if node.entry is not None
+            else []
+        )
+        u.path = format_loc(node.loc)
+        if u.path:
+            self.by_path[u.path] = u
+        u._is_leaf = _is_leaf(ev, node)
+        u.children = [self.unit(c, u) for c in node.children]
+        u.loadout = [c.label for c in u.children if c._is_leaf]
+        return u
+
+
+#: The last step of a path: ``.key`` or ``[3]``.
+_PARENT = re.compile(r"(?:(?:^|\.)[^.\[\]]+|\[\d+\])$")
+
+
+def build_view(
+    ev: Evaluation,
+    *,
+    file: str | None = None,
+    date: _dt.date | str | None = None,
+    positions: bool = False,
+) -> RosterView:
+    """The :class:`RosterView` of an evaluated roster.
+
+    ``date`` is printed on the roster page (default: today). ``positions`` looks up each
+    issue's line and column in the roster file (slow for a big file read without them).
+    """
+    roster = ev.roster
+
+    def issue(i: Issue) -> IssueView:
+        line = col = None
+        if positions and i.path:
+            line, col = roster.position(i.path)
+        return IssueView(i.severity, i.code, i.message, format_loc(i.path), i.source, line, col)
+
+    issues = [issue(i) for i in ev.issues]
+    limits: dict[str, float] = dict(roster.header.limits)
+    for ct in ev.index.cost_types.values():
+        if ct.id not in limits and ct.default_limit is not None:
+            limits[ct.id] = ct.default_limit
+    totals = [
+        CostView(ct.id, ct.name, ct.unit, ev.totals.get(ct.id, 0.0), limits.get(ct.id))
+        for ct in ev.index.cost_types.values()
+        if not ct.hidden
+    ]
+    if date is None:
+        date = _dt.date.today()
+    date_text = date.isoformat() if isinstance(date, _dt.date) else str(date)
+    builder = _Builder(ev, issues)
+    units = [builder.unit(n, None) for n in ev.root.children]
+    builder.attach_issues()
+    return RosterView(
+        name=clean(roster.name),
+        system_id=ev.index.system.id,
+        system_name=ev.index.system.name,
+        faction_id=ev.index.faction.id,
+        faction_name=ev.index.faction.name,
+        date=date_text,
+        file=file if file is not None else roster.file,
+        notes=clean(roster.header.notes or ""),
+        totals=totals,
+        valid=ev.valid,
+        errors=[i for i in issues if i.is_error],
+        warnings=[i for i in issues if not i.is_error],
+        values={v.key: ValueView.of(v) for v in ev.roster_values},
+        units=units,
+    )

@@ -1,0 +1,261 @@
+"""HTML from Jinja2 templates: the standalone HTML export and the source of the PDF.
+
+One :class:`jinja2.sandbox.SandboxedEnvironment` per list of template folders (cached), with a
+:class:`~jinja2.ChoiceLoader` that looks in the user's folder first and then in the bundled
+one, so a user overrides any template, stylesheet or image by putting a file of the same name
+(and sub-folder) in ``<user data>/templates/``. Autoescaping is on for ``*.html`` (roster
+content is untrusted: every value is escaped) and undefined names are errors
+(:class:`~jinja2.StrictUndefined`), so a typo in a template fails loudly instead of printing
+nothing.
+
+Templates:
+
+* ``roster.html``: the document (roster pages, then the record sheets);
+* ``<system id>/sheet.html``: a game system's record sheets (``generic/sheet.html`` when the
+  system has none), with optional ``<system id>/sheet.css`` (else ``generic/sheet.css``);
+* ``base.css``: page setup and the shared look; ``macros.html``: boxes and tables.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import (
+    ChoiceLoader,
+    FileSystemLoader,
+    StrictUndefined,
+    TemplateNotFound,
+    select_autoescape,
+)
+from jinja2.sandbox import SandboxedEnvironment
+from markupsafe import Markup
+
+from ..paths import bundled_dir, user_data_dir
+from ..rules.engine import Evaluation, fmt_num
+from .context import RosterView, build_view
+
+PAPERS = {"a4": "A4", "letter": "letter"}
+#: Page size in PDF points (width, height), portrait.
+PAPER_POINTS = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
+
+#: Where a long document may be cut into parts rendered in parallel. Templates emit it (with
+#: ``split()``) only between blocks that start on a new page anyway, at the top level of
+#: ``<body>``; roster content cannot forge it (``<`` is always escaped).
+SPLIT_MARK = "<!--armybuilder:split-->"
+
+
+def user_template_dir() -> Path:
+    """The user's template folder (templates there override the bundled ones)."""
+    return user_data_dir() / "templates"
+
+
+def template_dirs(extra: Iterable[Path] = ()) -> list[Path]:
+    """Template folders in lookup order: ``extra`` (e.g. a ``--templates`` option), the
+    user's folder, the bundled folder."""
+    return [*extra, user_template_dir(), bundled_dir("templates")]
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+_INT = re.compile(r"-?\d+")
+
+
+def _numbers(text: Any) -> list[int]:
+    """The whole numbers in a text: ``"1 (2 carried)"`` -> ``[1, 2]``."""
+    return [int(m) for m in _INT.findall(str(text))]
+
+
+def _signed(v: Any) -> str:
+    """A to-hit modifier: ``+2``, ``-1``, ``+0``; ``—`` for none."""
+    if v is None or v == "":
+        return "—"
+    try:
+        return f"{int(v):+d}"
+    except (TypeError, ValueError):
+        return str(v)
+
+
+def _fmt(v: Any) -> str:
+    """A number without a useless ``.0``; anything else as text."""
+    if isinstance(v, float):
+        return fmt_num(v)
+    if v is None:
+        return "—"
+    return str(v)
+
+
+def _percent(v: Any, digits: int = 0) -> str:
+    """A probability (``0.3``, ``"11/36"``) as a percentage: ``31%``."""
+    try:
+        x = float(Fraction(str(v))) if not isinstance(v, int | float) else float(v)
+    except (ValueError, ZeroDivisionError):
+        return str(v)
+    return f"{x * 100:.{digits}f}%"
+
+
+def _split_columns(value: int, columns: Sequence[int]) -> list[int]:
+    """``value`` as a sum of ``columns`` (largest first): 35 with columns 1..30 and 40 gives
+    ``[30, 5]``; used to read a table whose columns stop short of a value."""
+    cols = sorted({int(c) for c in columns if int(c) > 0}, reverse=True)
+    out: list[int] = []
+    rest = int(value)
+    while rest > 0 and cols:
+        if rest in cols:
+            out.append(rest)
+            break
+        take = next((c for c in cols if c <= rest), None)
+        if take is None:
+            break
+        out.append(take)
+        rest -= take
+    return out
+
+
+def _contains(seq: Any, item: Any) -> bool:
+    """Test: ``x is contains(y)`` (``rejectattr("categories", "contains", "vehicle")``)."""
+    try:
+        return item in seq
+    except TypeError:
+        return False
+
+
+def _split() -> Markup:
+    return Markup(SPLIT_MARK)
+
+
+# --------------------------------------------------------------------------- environment
+
+
+def _signature(folders: Sequence[Path]) -> tuple[tuple[str, int], ...]:
+    """What is in the overriding folders (files and modification times): a new or changed
+    override gives a new environment, whose template cache knows nothing stale."""
+    out: list[tuple[str, int]] = []
+    for folder in folders:
+        if folder.is_dir():
+            for f in sorted(folder.rglob("*")):
+                if f.is_file():
+                    out.append((str(f), f.stat().st_mtime_ns))
+    return tuple(out)
+
+
+@lru_cache(maxsize=8)
+def _environment(
+    dirs: tuple[str, ...], signature: tuple[tuple[str, int], ...] = ()
+) -> SandboxedEnvironment:
+    env = SandboxedEnvironment(
+        loader=ChoiceLoader([FileSystemLoader(d) for d in dirs]),
+        autoescape=select_autoescape(
+            enabled_extensions=("html", "htm", "xml"), default_for_string=True, default=True
+        ),
+        undefined=StrictUndefined,
+        extensions=["jinja2.ext.do", "jinja2.ext.loopcontrols"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+        auto_reload=True,
+    )
+    env.filters["numbers"] = _numbers
+    env.filters["signed"] = _signed
+    env.filters["fmt"] = _fmt
+    env.filters["percent"] = _percent
+    env.tests["contains"] = _contains
+    env.globals["split_columns"] = _split_columns
+    env.globals["split"] = _split
+    return env
+
+
+def environment(dirs: Sequence[Path] | None = None) -> SandboxedEnvironment:
+    """The Jinja2 environment for these template folders (default: :func:`template_dirs`)."""
+    folders = list(dirs) if dirs is not None else template_dirs()
+    bundled = bundled_dir("templates")
+    overrides = [Path(d) for d in folders if Path(d) != bundled]
+    return _environment(tuple(str(d) for d in folders), _signature(overrides))
+
+
+def has_template(env: SandboxedEnvironment, name: str) -> bool:
+    try:
+        env.loader.get_source(env, name)  # type: ignore[union-attr]
+    except TemplateNotFound:
+        return False
+    return True
+
+
+def template_source(env: SandboxedEnvironment, name: str) -> tuple[str, str]:
+    """A template file's text and the file it came from (for stylesheets and assets)."""
+    source, filename, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
+    return source, filename or ""
+
+
+def sheet_template(env: SandboxedEnvironment, system_id: str) -> str:
+    """The record sheet template for a system: its own or the generic one."""
+    own = f"{system_id}/sheet.html"
+    return own if has_template(env, own) else "generic/sheet.html"
+
+
+def stylesheet_names(env: SandboxedEnvironment, system_id: str) -> list[str]:
+    """The stylesheets a document uses, in cascade order."""
+    names = ["base.css"]
+    for candidate in (f"{system_id}/sheet.css", "generic/sheet.css"):
+        if has_template(env, candidate):
+            names.append(candidate)
+            break
+    return names
+
+
+def paper_css(paper: str) -> str:
+    """The page size rule for ``a4`` or ``letter``."""
+    try:
+        size = PAPERS[paper]
+    except KeyError:
+        raise ValueError(f"unknown paper {paper!r} (a4 or letter)") from None
+    return f"@page {{ size: {size}; }}\n"
+
+
+def render_html(
+    view: RosterView,
+    *,
+    paper: str = "a4",
+    sheets: bool = True,
+    inline_css: bool = True,
+    dirs: Sequence[Path] | None = None,
+    warnings_limit: int = 50,
+) -> str:
+    """The HTML of a roster (roster pages, then record sheets unless ``sheets`` is false).
+
+    ``inline_css`` puts the stylesheets in the document (the standalone HTML export); the PDF
+    renderer passes them to WeasyPrint separately, parsed once and reused.
+    """
+    env = environment(dirs)
+    css = ""
+    if inline_css:
+        css = "\n".join(template_source(env, n)[0] for n in stylesheet_names(env, view.system_id))
+    template = env.get_template("roster.html")
+    return template.render(
+        roster=view,
+        paper=paper,
+        page_css=paper_css(paper),
+        sheets=sheets,
+        css=Markup(css),
+        sheet_template=sheet_template(env, view.system_id),
+        warnings_limit=warnings_limit,
+    )
+
+
+def export_html(
+    ev: Evaluation,
+    *,
+    file: str | None = None,
+    paper: str = "a4",
+    sheets: bool = True,
+    date: _dt.date | str | None = None,
+    dirs: Sequence[Path] | None = None,
+) -> str:
+    """The standalone HTML export of an evaluated roster (stylesheets inline)."""
+    view = build_view(ev, file=file, date=date)
+    return render_html(view, paper=paper, sheets=sheets, inline_css=True, dirs=dirs)

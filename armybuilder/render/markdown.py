@@ -1,0 +1,107 @@
+"""Markdown export: the roster as a document for a wiki, a forum that renders Markdown, or a
+README: a header with the verdict and totals, a section per unit (its computed values as a
+table, its selections as a nested list), then errors and warnings.
+
+Roster text is untrusted: ``<``, ``>`` and ``&`` become entities and Markdown's own
+characters are backslash-escaped, so a unit name can neither add HTML to a rendered page nor
+change the document's structure.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+from .context import IssueView, RosterView, UnitView, clean
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~#])")
+
+
+def md(text: object) -> str:
+    """Roster text as Markdown that shows exactly that text."""
+    return _MD_SPECIAL.sub(r"\\\1", html.escape(clean(text), quote=False))
+
+
+def _cell(text: object) -> str:
+    return md(text)
+
+
+def _tree(u: UnitView, depth: int, out: list[str]) -> None:
+    pad = "  " * depth
+    line = f"{pad}- **{md(u.label)}**"
+    if u.name != u.entry_name:
+        line += f" \\[{md(u.entry_name)}\\]"
+    if not u.known:
+        line += " *(unknown entry, kept)*"
+    if u.experience:
+        line += f" · {md(u.experience)}"
+    if u.type != "upgrade" and u.cost_text:
+        line += f" — {md(u.cost_text)}"
+    if u.loadout:
+        line += f"  \n{pad}  with: " + ", ".join(md(x) for x in u.loadout)
+    out.append(line)
+    for v in u.values.values():
+        out.append(f"{pad}  - {md(v.label)}: {md(v.text)}")
+    for c in u.branches:
+        _tree(c, depth + 1, out)
+
+
+def _issues(title: str, issues: list[IssueView], out: list[str]) -> None:
+    if not issues:
+        return
+    out += ["", f"## {title} ({len(issues)})", ""]
+    for i in issues:
+        src = f" ({md(i.source)})" if i.source else ""
+        out.append(f"1. {md(i.message)} `{i.code}`{src}")
+
+
+def export_markdown(view: RosterView) -> str:
+    """The roster as Markdown."""
+    verdict = "Legal" if view.valid else md(view.verdict)
+    out = [
+        f"# {md(view.name)}",
+        "",
+        f"{md(view.system_name)} · {md(view.faction_name)} · {md(view.date)}  ",
+        f"**{verdict}**" + (f" ({len(view.warnings)} warnings)" if view.warnings else ""),
+    ]
+    if view.totals:
+        out += ["", "| Total | Spent | Limit |", "|---|---:|---:|"]
+        for t in view.totals:
+            unit = f" {md(t.unit)}" if t.unit else ""
+            limit = f"{md(_num(t.limit))}{unit}" if t.limit is not None else "none"
+            spent = f"{md(_num(t.spent))}{unit}"
+            if t.over:
+                spent = f"**{spent}** (over)"
+            out.append(f"| {md(t.name)} | {spent} | {limit} |")
+    if view.values:
+        out += ["", "| Roster | |", "|---|---|"]
+        out += [f"| {_cell(v.label)} | {_cell(v.text)} |" for v in view.values.values()]
+    if view.notes:
+        out += ["", f"Notes: {md(view.notes)}"]
+    for u in view.units:
+        title = md(u.label)
+        if u.name != u.entry_name:
+            title += f" \\[{md(u.entry_name)}\\]"
+        out += ["", f"## {title}", ""]
+        facts = [x for x in (md(u.cost_text), md(u.experience)) if x]
+        if facts:
+            out.append(" · ".join(facts) + "  ")
+        if u.loadout:
+            out.append("with: " + ", ".join(md(x) for x in u.loadout))
+        if u.values:
+            out += ["", "| Value | |", "|---|---|"]
+            out += [f"| {_cell(v.label)} | {_cell(v.text)} |" for v in u.values.values()]
+        if u.branches:
+            out.append("")
+            for c in u.branches:
+                _tree(c, 0, out)
+    _issues("Errors", view.errors, out)
+    _issues("Warnings", view.warnings, out)
+    out += ["", f"*Made with armybuilder {md(view.version)}*"]
+    return "\n".join(out) + "\n"
+
+
+def _num(x: float) -> str:
+    from ..rules.engine import fmt_num
+
+    return fmt_num(x)

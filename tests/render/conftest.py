@@ -1,0 +1,73 @@
+"""Fixtures for the printing tests: rosters written to files, evaluated, rendered once.
+
+PDFs are read back with pypdf (text extraction, page boxes, the outline). Rendering costs
+about half a second a page, so each PDF a test needs is made once per session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+import pytest
+from render_helpers import DATE, Rendered
+
+from armybuilder.catalogs import Library
+from armybuilder.render import load, render_pdf
+from armybuilder.rules.engine import Evaluation
+
+
+@pytest.fixture(scope="session")
+def write_roster(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, str], Path]:
+    folder = tmp_path_factory.mktemp("rosters")
+
+    def write(name: str, text: str) -> Path:
+        path = folder / name
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return write
+
+
+@pytest.fixture(scope="session")
+def evaluate_file(library: Library) -> Callable[[Path], Evaluation]:
+    def run(path: Path) -> Evaluation:
+        return load(path, library)[2]
+
+    return run
+
+
+_CACHE: dict[tuple[Any, ...], Rendered] = {}
+
+
+@pytest.fixture(scope="session")
+def render(evaluate_file: Callable[[Path], Evaluation]) -> Callable[..., Rendered]:
+    """Render a roster file to PDF (cached per file and options) and read it back."""
+    from pypdf import PdfReader
+
+    def run(path: Path, **options: Any) -> Rendered:
+        key = (str(path), tuple(sorted(options.items())))
+        if key not in _CACHE:
+            options.setdefault("date", DATE)
+            result = render_pdf(evaluate_file(path), **options)
+            _CACHE[key] = Rendered(result, PdfReader(BytesIO(result.pdf)))
+        return _CACHE[key]
+
+    return run
+
+
+@pytest.fixture
+def user_templates(_isolated_home: None) -> Iterator[Path]:
+    """The user's template folder (under the isolated ARMYBUILDER_HOME), emptied after use."""
+    import shutil
+
+    from armybuilder.render import user_template_dir
+
+    folder = user_template_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder)

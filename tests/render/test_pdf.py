@@ -1,0 +1,228 @@
+"""The PDF read back: page size, page count, running header and page numbers, the outline,
+the legality stamp, and the Infantry Operations platoon sheet."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from render_helpers import EXAMPLES, IO_COMPANY, Rendered
+
+from armybuilder.render import build_view, render_html
+from armybuilder.rules.engine import Evaluation
+
+RIFLE = EXAMPLES / "infantry-ops" / "rifle-platoon.yaml"
+SRM = EXAMPLES / "infantry-ops" / "rifle-srm-platoon.yaml"
+
+ILLEGAL = """\
+format: 1
+system: infantry-ops
+faction: inner-sphere
+name: Two motives and a typo
+limits: {kg: 1000}
+selections:
+  - entry: platoon
+    name: Broken Platoon
+    selections:
+      - entry: foot
+      - entry: jump
+      - entry: squad
+        count: 4
+        selections:
+          - entry: trooper
+            count: 7
+            selections: [{entry: auto-rifle}, {entry: kevlar-vest}]
+  - entry: no-such-unit
+"""
+
+CAMPAIGN = """\
+format: 1
+system: infantry-ops
+faction: inner-sphere
+name: After the battle
+selections:
+  - entry: platoon
+    name: Veteran Platoon
+    experience: veteran
+    state: {wounds: 3, ammo_spent: 5}
+    selections:
+      - entry: foot
+      - entry: squad
+        count: 4
+        selections:
+          - entry: trooper
+            name: Riflemen
+            count: 5
+            state: {lost: 2}
+            selections: [{entry: auto-rifle}, {entry: thrown-grenade}, {entry: flak-vest}]
+          - entry: trooper
+            name: Gunners
+            count: 2
+            selections: [{entry: light-mg}, {entry: kevlar-vest}]
+"""
+
+
+def test_a4_and_letter_page_sizes(render: Callable[..., Rendered]) -> None:
+    a4 = render(RIFLE)
+    letter = render(RIFLE, paper="letter")
+    assert {a4.size(i) for i in range(a4.pages)} == {(595, 842)}
+    assert {letter.size(i) for i in range(letter.pages)} == {(612, 792)}
+
+
+def test_page_count_of_a_known_roster(render: Callable[..., Rendered]) -> None:
+    # One page of roster, one platoon sheet.
+    assert render(RIFLE).pages == 2
+    assert render(RIFLE).result.pages == 2
+    assert render(RIFLE, sheets=False).pages == 1
+
+
+def test_running_header_and_page_x_of_y(render: Callable[..., Rendered]) -> None:
+    pdf = render(RIFLE)
+    for i in range(pdf.pages):
+        text = pdf.text(i)
+        assert "Rifle platoon" in text
+        assert f"page {i + 1} of {pdf.pages}" in text
+        assert "Infantry Operations · Inner Sphere" in text
+
+
+def test_outline_has_an_entry_per_unit(render: Callable[..., Rendered]) -> None:
+    pdf = render(RIFLE)
+    outline = pdf.outline()
+    assert (1, "Roster: Rifle platoon", 0) in outline
+    assert (2, "Foot Platoon (Rifle)", 0) in outline
+    assert (1, "Record sheets", 1) in outline
+    assert (2, "Foot Platoon (Rifle)", 1) in outline
+    assert pdf.result.outline == [(p, d, t) for d, t, p in outline]
+
+
+def test_roster_page_contents(render: Callable[..., Rendered]) -> None:
+    text = render(SRM).text(0)
+    assert "Rifle + SRM1 platoon" in text
+    assert "Infantry Operations · Inner Sphere · 2026-01-31" in text
+    assert "LEGAL" in text  # the stamp (upper case in print)
+    assert "2040 kg" in text  # the total
+    assert "Riflemen (SRM ammunition bearers) ×4" in text
+    assert "with: Auto-Rifle, SRM1 reload (2 shots), Kevlar Vest and Helmet" in text
+    assert "Support AV: 16" in text
+    assert "Warnings (3)" in text
+
+
+def test_illegal_roster_is_stamped_with_its_errors(
+    render: Callable[..., Rendered],
+    write_roster: Callable[[str, str], Path],
+    evaluate_file: Callable[[Path], Evaluation],
+) -> None:
+    path = write_roster("illegal.yaml", ILLEGAL)
+    ev = evaluate_file(path)
+    assert not ev.valid
+    n = len(ev.errors)
+    pdf = render(path)
+    first = pdf.text(0)
+    squashed = re.sub(r"\s+", " ", first)
+    assert f"NOT LEGAL: {n} ERRORS" in squashed  # the stamp
+    assert f"Not legal: {n} errors" in squashed  # the heading of the list
+    for issue in ev.errors:
+        assert re.sub(r"\s+", " ", issue.message)[:40] in squashed
+    assert "Not legal" in pdf.text(pdf.pages - 1)  # footer of every page
+    assert "over by" in squashed  # the mass limit
+
+
+def test_io_platoon_sheet(render: Callable[..., Rendered]) -> None:
+    sheet = render(SRM).text(1)
+    squashed = re.sub(r"\s+", " ", sheet)
+    for word in ("Attack values and weapons", "Damage track", "Cluster hits", "Ammunition"):
+        assert word in sheet
+    # attack values, range brackets with modifiers, movement and morale
+    assert "16 × Auto-Rifle" in squashed
+    assert "8 × SRM1" in squashed
+    assert "PB S M L EX" in squashed
+    assert "3 (+0) 6 (+2) 9 (+4) 12 (+6)" in squashed  # SRM1 brackets
+    assert "0 (-1) 1 (+0) 2 (+2) 3 (+4) 4 (+6)" in squashed  # Auto-Rifle brackets
+    assert "MORALE TN 4" in squashed
+    assert "0*" in squashed  # encumbered movement
+    assert "Primary AV 8" in squashed and "Support AV 16" in squashed
+
+
+def _cluster_column(html: str, column: int) -> list[int]:
+    table = html.split('class="io-cluster"', 1)[1].split("</table>", 1)[0]
+    rows = re.findall(r"<tr><th class=\"c\">(\d+)</th>(.*?)</tr>", table, re.S)
+    return [int(re.findall(r">(\d+)<", cells)[column]) for _, cells in rows]
+
+
+def test_io_cluster_hits_columns(evaluate_file: Callable[[Path], Evaluation]) -> None:
+    html = render_html(build_view(evaluate_file(SRM)))
+    # AV 8 and AV 16, as in the cluster hits table (rolls 2 to 12)
+    assert _cluster_column(html, 0) == [2, 3, 3, 4, 4, 5, 5, 6, 7, 8, 8]
+    assert _cluster_column(html, 1) == [5, 5, 7, 10, 10, 10, 10, 13, 13, 16, 16]
+
+
+def test_cluster_columns_beyond_the_table() -> None:
+    from armybuilder.render.html import _split_columns
+
+    columns = [*range(1, 31), 40]
+    assert _split_columns(35, columns) == [30, 5]
+    assert _split_columns(40, columns) == [40]
+    assert _split_columns(75, columns) == [40, 30, 5]
+    assert _split_columns(12, columns) == [12]
+
+
+def _track(html: str) -> str:
+    return html.split('class="io-track"', 1)[1].split("</div>", 1)[0]
+
+
+def _boxes(html: str) -> int:
+    return len(re.findall(r'class="box[ "]', html))
+
+
+def test_io_damage_track_boxes(evaluate_file: Callable[[Path], Evaluation]) -> None:
+    html = render_html(build_view(evaluate_file(SRM)))
+    track = _track(html)
+    # 24 troopers, none armoured: one box each; the 8 SRM gunners (support) come last
+    assert _boxes(track) == 24
+    troopers = re.findall(r'<span class="trooper([^"]*)"', track)
+    assert len(troopers) == 24
+    assert [" support" in t for t in troopers] == [False] * 16 + [True] * 8
+
+
+def test_campaign_state_prints_boxes_already_ticked(
+    write_roster: Callable[[str, str], Path],
+    evaluate_file: Callable[[Path], Evaluation],
+    render: Callable[..., Rendered],
+) -> None:
+    path = write_roster("campaign.yaml", CAMPAIGN)
+    html = render_html(build_view(evaluate_file(path)))
+    track = _track(html)
+    # 20 riflemen in flak vests (armour 1: two boxes), 8 gunners: 48 boxes
+    assert _boxes(track) == 48
+    # lost: 2 riflemen of each squad's selection... counted over the selection: 2 troopers
+    # lost (4 boxes), then the platoon's 3 wounds on the next boxes in damage order.
+    assert track.count("box x") == 4 + 3
+    assert track.count('trooper lost"') == 2
+    # 5 shots spent of the thrown grenades (the platoon's only ammunition)
+    ammo = html.split('class="io-ammo"', 1)[1].split("</table>", 1)[0]
+    assert ammo.count("box x") == 5
+    assert "Veteran" in render(path).text(1)
+
+
+def test_parallel_render_matches_one_process(
+    render: Callable[..., Rendered], write_roster: Callable[[str, str], Path]
+) -> None:
+    path = write_roster("company.yaml", IO_COMPANY)
+    one = render(path, jobs=1)
+    two = render(path, jobs=2)
+    assert one.result.jobs == 1 and two.result.jobs == 2
+    # two pages of roster, a sheet per platoon
+    assert one.pages == two.pages == 6
+    assert one.outline() == two.outline()
+    for i in range(two.pages):
+        assert f"page {i + 1} of 6" in two.text(i)
+        assert "Rifle company" in two.text(i)
+        assert ("Platoon 3" in one.text(i)) == ("Platoon 3" in two.text(i))
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_sheet_fits_one_page_on_both_papers(render: Callable[..., Rendered], paper: str) -> None:
+    pdf = render(EXAMPLES / "infantry-ops" / "rifle-lmg-platoon.yaml", paper=paper)
+    assert pdf.pages == 2
