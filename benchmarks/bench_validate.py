@@ -473,6 +473,9 @@ def measure_scan(settings: Settings, scratch: Path) -> tuple[dict[str, float], L
         warm = repeat(lambda: Library().scan(), settings.scans)
         lib = Library().scan()
     res["scan_warm_s"] = median(warm)
+    res["systems"] = len(lib.systems)
+    res["factions"] = sum(len(gs.factions) for gs in lib.systems.values())
+    res["catalog_files"] = res["systems"] + res["factions"]
     problems = [str(p) for p in lib.problems]
     if problems:
         print("warning: catalog problems:\n  " + "\n  ".join(problems), file=sys.stderr)
@@ -514,9 +517,9 @@ def measure_throughput(
         passes.append((time.perf_counter() - t0, load, ev_time))
     wall, load, ev_time = sorted(passes)[len(passes) // 2]
 
-    # `validate` also gives every issue (warnings too, even with --quiet) a line and column
-    # with Roster.position(); a fast-loaded roster has no positions of its own, so they cost
-    # extra work per file that has any issue. Timed here separately.
+    # `validate` gives the issues it reports a line and column with Roster.position() (every
+    # issue with --format json or without --quiet); a fast-loaded roster has no positions of
+    # its own, so they cost extra work per file. Timed here separately, for every issue.
     positioned = 0
     position_s = 0.0
     for p in corpus.files:
@@ -546,18 +549,26 @@ def measure_throughput(
     }, misses
 
 
-def _cli_env(home: Path) -> dict[str, str]:
+def cli_env(home: Path, pycache: Path) -> dict[str, str]:
+    """The CLI subprocesses' environment.
+
+    Bytecode is cached under ``pycache`` (``PYTHONPYCACHEPREFIX``), as for an installed
+    package, even where ``PYTHONDONTWRITEBYTECODE`` is set; nothing is written into the source
+    tree.
+    """
     env = {k: v for k, v in os.environ.items() if k not in _ENV_OVERRIDES}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(pycache)
     env["ARMYBUILDER_HOME"] = str(home)
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     return env
 
 
-def run_cli(files: Sequence[Path], home: Path) -> float:
+def run_cli(files: Sequence[Path], env: dict[str, str]) -> float:
     """Seconds for one `armybuilder validate --quiet` over ``files`` (exit 0 or 1 expected)."""
     cmd = [sys.executable, "-m", "armybuilder", "validate", "--quiet", *map(str, files)]
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, env=_cli_env(home), capture_output=True, text=True, check=False)
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - t0
     if proc.returncode not in (0, 1):
         raise RuntimeError(
@@ -567,24 +578,20 @@ def run_cli(files: Sequence[Path], home: Path) -> float:
     return elapsed
 
 
-def measure_cli(settings: Settings, corpus: Corpus, home: Path) -> dict[str, float]:
+def run_python(code: str, env: dict[str, str]) -> float:
+    """Seconds for ``python -c code``."""
+    return timed(lambda: subprocess.run([sys.executable, "-c", code], env=env, check=True))[0]
+
+
+def measure_cli(settings: Settings, corpus: Corpus, home: Path, scratch: Path) -> dict[str, float]:
     """CLI over the whole corpus (warm catalog cache), and its start-up for one small roster."""
     assert corpus.small is not None
-    run_cli([corpus.small], home)  # fills the catalog cache of this home
-    whole = [run_cli(corpus.files, home) for _ in range(settings.cli_runs)]
-    startup = [run_cli([corpus.small], home) for _ in range(settings.startup_runs)]
-    bare = [
-        timed(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True))[0]
-        for _ in range(settings.startup_runs)
-    ]
-    imports = [
-        timed(
-            lambda: subprocess.run(
-                [sys.executable, "-c", "import armybuilder.cli"], env=_cli_env(home), check=True
-            )
-        )[0]
-        for _ in range(settings.startup_runs)
-    ]
+    env = cli_env(home, scratch / "pycache")
+    run_cli([corpus.small], env)  # fills the catalog cache and the bytecode cache
+    whole = [run_cli(corpus.files, env) for _ in range(settings.cli_runs)]
+    startup = [run_cli([corpus.small], env) for _ in range(settings.startup_runs)]
+    bare = [run_python("pass", env) for _ in range(settings.startup_runs)]
+    imports = [run_python("import armybuilder.cli", env) for _ in range(settings.startup_runs)]
     n = len(corpus.files)
     return {
         "cli_wall_s": median(whole),
@@ -679,6 +686,7 @@ def machine() -> dict[str, Any]:
         "machine": platform.machine(),
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "cpu_count": os.cpu_count(),
+        "load_average_1_5_15": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
         "armybuilder": armybuilder.__version__,
         "armybuilder_path": str(Path(armybuilder.__file__).parent),
         "source_fingerprint": source_fingerprint(),
@@ -710,7 +718,9 @@ def table(results: dict[str, Any], settings: Settings) -> str:
         f"{r['regiment_selections']} selections, {r['regiment_troopers']} troopers, "
         f"{r['regiment_bytes'] / 1024:.0f} KiB",
     )
-    section("a. library scan / in-process validate")
+    section(
+        f"a. library scan ({r['systems']} systems, {r['factions']} factions) / in-process validate"
+    )
     row("library scan, first in process (cold)", f"{1000 * r['scan_first_cold_s']:.0f} ms")
     row("library scan, cold cache", f"{1000 * r['scan_cold_s']:.0f} ms")
     row("library scan, warm cache", f"{1000 * r['scan_warm_s']:.0f} ms")
@@ -723,7 +733,7 @@ def table(results: dict[str, Any], settings: Settings) -> str:
         f"{r['inproc_load_ms_per_roster']:.2f} ms / {r['inproc_eval_ms_per_roster']:.2f} ms",
     )
     row(
-        "  + issue positions (line:col, as validate)",
+        "  + line:col of every issue",
         f"{r['issue_positions_s']:.2f} s for the {r['files_with_issues']} files with issues",
     )
     section("b. CLI (subprocess, warm cache)")
@@ -735,8 +745,8 @@ def table(results: dict[str, Any], settings: Settings) -> str:
         f"start-up, 1 small roster (median of {settings.startup_runs})",
         f"{1000 * r['cli_startup_s']:.0f} ms",
     )
-    row("  of which python -c pass", f"{1000 * r['python_startup_s']:.0f} ms")
-    row("  of which import armybuilder.cli", f"{1000 * r['cli_import_s']:.0f} ms")
+    row("  cf. python -c pass", f"{1000 * r['python_startup_s']:.0f} ms")
+    row("  cf. python -c 'import armybuilder.cli'", f"{1000 * r['cli_import_s']:.0f} ms")
     section(f"c. regiment re-validation ({settings.reval_runs} runs)")
     verdict = "within" if r["reval_median_ms"] <= FRAME_BUDGET_MS else "OVER"
     row(
@@ -763,7 +773,7 @@ def table(results: dict[str, Any], settings: Settings) -> str:
         f"{r['regiment_load_round_trip_ms']:.0f} ms / {r['regiment_load_fast_ms']:.0f} ms "
         f"({r['regiment_load_round_trip_ms'] / r['regiment_load_fast_ms']:.1f}x)",
     )
-    width = max(len(label) for label, _ in rows) + 2
+    width = max(len(label) for label, value in rows if value) + 2
     out = []
     for label, value in rows:
         out.append(f"{label}" if not value else f"  {label:<{width}}{value}")
@@ -807,7 +817,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             figures, misses = measure_throughput(settings, lib, corpus)
             results.update(figures)
             results.update(measure_regiment(settings, lib, corpus))
-        results.update(measure_cli(settings, corpus, scratch / "warm"))
+        results.update(measure_cli(settings, corpus, scratch / "warm", scratch))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     if source_fingerprint() != info["source_fingerprint"]:
@@ -822,7 +832,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if misses:
         shown = ", ".join(p.name for p in misses[:10])
         print(f"\nwarning: verdicts not as generated: {shown}", file=sys.stderr)
-    print(f"\n(benchmark took {time.perf_counter() - started:.1f} s)")
+    load = info["load_average_1_5_15"]
+    busy = f"; load average at start {load[0]:.1f} on {info['cpu_count']} CPUs" if load else ""
+    print(f"\n(benchmark took {time.perf_counter() - started:.1f} s{busy})")
     if args.json:
         payload = {
             "machine": info,
