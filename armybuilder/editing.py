@@ -22,7 +22,7 @@ class NotAnOptionError(ArmybuilderError):
     """The entry cannot be selected at that place."""
 
 
-def _entry_at(roster: Roster, index: CatalogIndex, loc: Loc) -> Entry | None:
+def entry_at(roster: Roster, index: CatalogIndex, loc: Loc) -> Entry | None:
     """The catalog entry of the selection at ``loc`` (``None`` for the top level)."""
     entry: Entry | None = None
     for i in range(2, len(loc) + 1, 2):
@@ -51,7 +51,7 @@ def add_entry(
     figures. Units are added one selection each, models and upgrades as one selection with a
     count.
     """
-    parent_entry = _entry_at(roster, index, parent)
+    parent_entry = entry_at(roster, index, parent)
     child = index.child(parent_entry, entry_id)
     if child is None:
         where = "at the top level" if parent_entry is None else f"in {parent_entry.name}"

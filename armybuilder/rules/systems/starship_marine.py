@@ -978,15 +978,9 @@ def add_standard(
     equipment. Raises :class:`armybuilder.editing.NotAnOptionError` if the entry cannot be
     selected there.
     """
-    from ...editing import NotAnOptionError
+    from ...editing import NotAnOptionError, entry_at
 
-    parent_entry: Entry | None = None
-    for i in range(2, len(parent) + 1, 2):
-        sel = roster.node(parent[:i])
-        found = index.child(parent_entry, str(sel.get("entry")))
-        if found is None:
-            raise NotAnOptionError(f"the selection at {parent[:i]} is not in the catalog")
-        parent_entry = found.entry
+    parent_entry = entry_at(roster, index, parent)
     child = index.child(parent_entry, entry_id)
     if child is None:
         where = "at the top level" if parent_entry is None else f"in {parent_entry.name}"
