@@ -426,17 +426,32 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command_names(parser: argparse.ArgumentParser) -> list[str]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return list(action.choices)
+    return []
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``armybuilder`` command."""
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        print(
-            "\nThe interactive builder (TUI) is not part of this version yet; every command "
-            "above works headless."
-        )
-        return EXIT_OK
+    words = list(sys.argv[1:] if argv is None else argv)
+    commands = _command_names(parser)
+    if not words or (words[0] not in commands and not words[0].startswith("-")):
+        # `armybuilder` alone opens the interactive builder; `armybuilder FILE` opens a roster.
+        if len(words) > 1:
+            parser.error(f"unknown command {words[0]!r} (commands: {', '.join(commands)})")
+        if words and not Path(words[0]).exists() and not words[0].endswith((".yaml", ".yml")):
+            parser.error(f"unknown command {words[0]!r} (commands: {', '.join(commands)})")
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            parser.print_help()
+            print("\nThe interactive builder needs a terminal; the commands above work anywhere.")
+            return EXIT_OK if not words else EXIT_INPUT
+        from .tui.app import run
+
+        return run(words[0] if words else None)
+    args = parser.parse_args(words)
     try:
         return int(args.func(args))
     except InputError as exc:

@@ -1,0 +1,1478 @@
+"""The editing session: one roster being edited, as the TUI (or any other front end) drives it.
+
+An :class:`EditSession` holds a :class:`~armybuilder.rosters.Roster` loaded for editing and the
+:class:`~armybuilder.catalogs.GameSystem` it belongs to, and offers the edits a player makes
+(add an entry with its default choices, remove, duplicate, move, rename, set a count, an
+experience level or notes, swap the choice of a group, set the roster's name and cost limits).
+It keeps what a front end needs around those edits:
+
+* **validation**: :meth:`EditSession.evaluate` re-validates the roster after an edit and caches
+  the :class:`~armybuilder.rules.Evaluation` until the next one; :meth:`EditSession.snapshot`
+  and :meth:`EditSession.evaluate_snapshot` let a front end validate a large roster off its
+  event loop while the user keeps editing;
+* **undo and redo**, many steps: every edit is a list of primitive operations on the roster
+  document (:class:`Insert`, :class:`Delete`, :class:`SetKey`, :class:`Move`), each of which
+  returns its inverse when applied. Undo re-inserts the very objects it removed, so comments
+  and formatting come back too;
+* **unsaved changes**: :attr:`EditSession.dirty` is true when the roster differs from the last
+  save (undoing back to the saved state clears it);
+* **a recovery journal**: from the first edit on, every operation is appended to a journal in
+  the user data folder (``<user data>/recovery/``), next to the text the edits started from.
+  After a crash or a killed terminal, :func:`find_recovery` finds it when the roster is opened
+  again and :meth:`EditSession.recover` replays it. Appending one line per edit costs the same
+  for a regiment as for a squad, where rewriting the whole roster would take half a second;
+* **recent files** (:class:`RecentFiles`) and **exports** (:func:`export_pdf`,
+  :func:`export_text`), the latter through :mod:`armybuilder.render` when it is installed.
+
+Nothing here imports Textual. Locations (``Loc``) are the roster's own: tuples such as
+``("selections", 0, "selections", 2)``; ``()`` is the roster itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import dataclasses
+import hashlib
+import inspect
+import itertools
+import json
+import os
+import re
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import ArmybuilderError
+from .paths import user_data_dir
+
+# The roster machinery (ruamel.yaml, pydantic models) is imported where it is used, so that
+# the TUI's home screen (recent files, recovery journals) shows before it is loaded.
+if TYPE_CHECKING:
+    from ruamel.yaml.comments import CommentedMap
+
+    from .catalogs import CatalogIndex, Child, GameSystem, Library
+    from .model.catalog import Entry, Group
+    from .rosters import Roster
+    from .rules.engine import Evaluation, Node
+
+__all__ = [
+    "Delete",
+    "Edit",
+    "EditError",
+    "EditSession",
+    "ExportUnavailableError",
+    "Insert",
+    "Move",
+    "RecentEntry",
+    "RecentFiles",
+    "RecoveryInfo",
+    "SetKey",
+    "clean_recovery",
+    "export_pdf",
+    "export_text",
+    "find_recovery",
+    "list_recoveries",
+    "plain_text",
+    "sniff_roster",
+]
+
+
+class EditError(ArmybuilderError):
+    """An edit cannot be made (no such selection, not an option there, a bad value)."""
+
+
+class ExportUnavailableError(ArmybuilderError):
+    """The export asked for is not installed in this version."""
+
+
+# =========================================================================== operations
+#
+# Primitive, invertible operations on a round-trip roster document. ``parent`` is the location
+# of the mapping that owns a ``selections`` list (``()`` for the roster), ``index`` a position
+# in that list. Applying an operation returns the operation that undoes it.
+
+
+@dataclass(frozen=True)
+class Insert:
+    """Insert ``node`` into ``parent``'s selections at ``index`` (creating the list)."""
+
+    parent: Loc
+    index: int
+    node: Any
+    comment: Any = None
+
+
+@dataclass(frozen=True)
+class Delete:
+    """Remove the selection at ``index`` of ``parent``'s selections.
+
+    ``drop``: remove the ``selections`` key when the list is left empty (undoes an insert that
+    created it).
+    """
+
+    parent: Loc
+    index: int
+    drop: bool = False
+
+
+@dataclass(frozen=True)
+class SetKey:
+    """Set ``key`` of the mapping at ``loc`` to ``value``; ``None`` deletes the key.
+
+    ``position``: where a key that is added goes (``None``: the usual place, before
+    ``selections``). ``comment``: ruamel's comment tokens of the key, restored on undo.
+    """
+
+    loc: Loc
+    key: str
+    value: Any
+    position: int | None = None
+    comment: Any = None
+
+
+@dataclass(frozen=True)
+class Move:
+    """Move the selection at ``index`` of ``parent``'s selections to position ``to``."""
+
+    parent: Loc
+    index: int
+    to: int
+
+
+Op = Insert | Delete | SetKey | Move
+Loc = tuple[str | int, ...]
+
+#: Where keys go in a new selection (armybuilder.rosters.KNOWN_SELECTION_KEYS).
+_KEY_ORDER = {
+    k: i
+    for i, k in enumerate(("entry", "count", "name", "experience", "notes", "state", "selections"))
+}
+_ROSTER_KEY_ORDER = {
+    k: i for i, k in enumerate(("format", "system", "faction", "name", "limits", "force", "notes"))
+}
+
+
+def _node_at(doc: Any, loc: Sequence[str | int]) -> Any:
+    node = doc
+    for step in loc:
+        node = node[step]
+    return node
+
+
+def _owner(doc: Any, parent: Loc) -> Any:
+    try:
+        owner = _node_at(doc, parent)
+    except (KeyError, IndexError, TypeError):
+        raise EditError(f"no selection at {_fmt(parent)}") from None
+    if not isinstance(owner, dict):
+        raise EditError(f"the selection at {_fmt(parent)} is not a mapping; it cannot be edited")
+    return owner
+
+
+def _fmt(loc: Sequence[str | int]) -> str:
+    out = ""
+    for step in loc:
+        out += f"[{step}]" if isinstance(step, int) else ("." if out else "") + step
+    return out or "the roster"
+
+
+def _key_position(mapping: Any, key: str, order: dict[str, int]) -> int:
+    """Where a new key goes: after the keys that usually come before it."""
+    rank = order.get(key, len(order))
+    keys = list(mapping.keys())
+    for i, k in enumerate(keys):
+        if order.get(str(k), len(order) - 1 if k != "selections" else len(order) + 1) > rank:
+            return i
+    return len(keys)
+
+
+def _commented(value: Any) -> Any:
+    """Plain data as round-trip nodes (so that it dumps in block style, in order)."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if isinstance(value, CommentedMap | CommentedSeq):
+        return value
+    if isinstance(value, dict):
+        m = CommentedMap()
+        for k, v in value.items():
+            m[k] = _commented(v)
+        return m
+    if isinstance(value, list):
+        return CommentedSeq(_commented(v) for v in value)
+    return value
+
+
+def apply_op(doc: Any, op: Op) -> Op:
+    """Apply ``op`` to a round-trip roster document; returns its inverse."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if isinstance(op, Insert):
+        owner = _owner(doc, op.parent)
+        seq = owner.get("selections")
+        created = False
+        if seq is None:
+            seq = CommentedSeq()
+            order = _ROSTER_KEY_ORDER if not op.parent else _KEY_ORDER
+            owner.insert(_key_position(owner, "selections", order), "selections", seq)
+            created = True
+        if not isinstance(seq, list):
+            raise EditError(f"`selections` of {_fmt(op.parent)} is not a list; fix it in the file")
+        if not 0 <= op.index <= len(seq):
+            raise EditError(f"no position {op.index} in {_fmt((*op.parent, 'selections'))}")
+        seq.insert(op.index, op.node)
+        if op.comment is not None and isinstance(seq, CommentedSeq):
+            seq.ca.items[op.index] = op.comment
+        return Delete(op.parent, op.index, drop=created)
+    if isinstance(op, Delete):
+        owner = _owner(doc, op.parent)
+        seq = owner.get("selections")
+        if not isinstance(seq, list) or not 0 <= op.index < len(seq):
+            raise EditError(f"no selection at {_fmt((*op.parent, 'selections', op.index))}")
+        node = seq[op.index]
+        comment = seq.ca.items.get(op.index) if isinstance(seq, CommentedSeq) else None
+        del seq[op.index]
+        if op.drop and not seq:
+            del owner["selections"]
+        return Insert(op.parent, op.index, node, comment)
+    if isinstance(op, Move):
+        owner = _owner(doc, op.parent)
+        seq = owner.get("selections")
+        n = len(seq) if isinstance(seq, list) else 0
+        if not (0 <= op.index < n and 0 <= op.to < n):
+            raise EditError(f"cannot move {_fmt((*op.parent, 'selections', op.index))}")
+        node = seq[op.index]
+        comment = seq.ca.items.get(op.index) if isinstance(seq, CommentedSeq) else None
+        del seq[op.index]
+        seq.insert(op.to, node)
+        if comment is not None:
+            seq.ca.items[op.to] = comment
+        return Move(op.parent, op.to, op.index)
+    # SetKey
+    mapping = doc if not op.loc else _owner(doc, op.loc)
+    keys = list(mapping.keys())
+    present = op.key in mapping
+    old = mapping[op.key] if present else None
+    pos = keys.index(op.key) if present else None
+    comment = mapping.ca.items.get(op.key) if isinstance(mapping, CommentedMap) else None
+    if op.value is None:
+        if present:
+            del mapping[op.key]
+    elif present:
+        mapping[op.key] = op.value
+    else:
+        order = _ROSTER_KEY_ORDER if not op.loc else _KEY_ORDER
+        where = op.position if op.position is not None else _key_position(mapping, op.key, order)
+        mapping.insert(min(where, len(keys)), op.key, op.value)
+        if op.comment is not None:
+            mapping.ca.items[op.key] = op.comment
+    return SetKey(op.loc, op.key, old, pos, comment)
+
+
+def _changed_at(op: Op) -> tuple[str, Loc | int | None]:
+    """What an operation changes: ``("header", None)``, ``("top", first index that shifts)``
+    or ``("subtree", loc of the selection whose subtree changed)``."""
+    if isinstance(op, SetKey):
+        if not op.loc or op.loc[0] != "selections":
+            return "header", None
+        return "subtree", op.loc
+    if not op.parent:
+        return "top", min(op.index, op.to) if isinstance(op, Move) else op.index
+    return "subtree", op.parent
+
+
+def op_to_json(op: Op) -> dict[str, Any]:
+    """An operation as JSON-ready data (for the recovery journal)."""
+    from .yamlio import to_plain
+
+    if isinstance(op, Insert):
+        return {
+            "op": "insert",
+            "parent": list(op.parent),
+            "index": op.index,
+            "node": to_plain(op.node),
+        }
+    if isinstance(op, Delete):
+        return {"op": "delete", "parent": list(op.parent), "index": op.index, "drop": op.drop}
+    if isinstance(op, Move):
+        return {"op": "move", "parent": list(op.parent), "index": op.index, "to": op.to}
+    return {
+        "op": "set",
+        "loc": list(op.loc),
+        "key": op.key,
+        "value": to_plain(op.value),
+        "position": op.position,
+    }
+
+
+def op_from_json(data: dict[str, Any]) -> Op:
+    """The inverse of :func:`op_to_json` (raises ``ValueError`` for anything else)."""
+    kind = data.get("op")
+    if kind == "insert":
+        return Insert(tuple(data["parent"]), int(data["index"]), _commented(data["node"]))
+    if kind == "delete":
+        return Delete(tuple(data["parent"]), int(data["index"]), bool(data.get("drop")))
+    if kind == "move":
+        return Move(tuple(data["parent"]), int(data["index"]), int(data["to"]))
+    if kind == "set":
+        pos = data.get("position")
+        return SetKey(
+            tuple(data["loc"]),
+            str(data["key"]),
+            _commented(data.get("value")),
+            int(pos) if pos is not None else None,
+        )
+    raise ValueError(f"unknown operation {kind!r}")
+
+
+# =========================================================================== refreshing
+
+
+def refresh_after(roster: Roster, ops: Sequence[Op]) -> None:
+    """Bring the roster's parsed view up to date after ``ops`` changed its document.
+
+    Only the subtrees that changed are parsed again: adding a marine to a squad re-reads that
+    squad, not the regiment around it. Lists and the selections above a change are replaced,
+    never changed in place, so an evaluation running on a :meth:`EditSession.snapshot` in
+    another thread keeps a consistent view.
+    """
+    from .model.roster import RosterHeader
+    from .yamlio import to_plain
+
+    roster.dirty = True
+    header = False
+    start: int | None = None
+    roots: list[Loc] = []
+    for op in ops:
+        kind, where = _changed_at(op)
+        if kind == "header":
+            header = True
+        elif kind == "top":
+            assert isinstance(where, int)
+            start = where if start is None else min(start, where)
+        else:
+            assert isinstance(where, tuple)
+            roots.append(where)
+    if header:
+        data = {k: v for k, v in roster.doc.items() if k not in ("selections", "custom")}
+        roster.header = RosterHeader.model_validate(to_plain(data))
+    try:
+        _reparse(roster, start, roots)
+    except (IndexError, KeyError, TypeError):
+        roster.refresh()  # the parsed view did not match the document: read it all again
+
+
+def _reparse(roster: Roster, start: int | None, roots: list[Loc]) -> None:
+    from .rosters import _parse_selection
+
+    sels = roster.doc.get("selections")
+    if not isinstance(sels, list):
+        roster.refresh()
+        return
+    if start is None and len(roster.selections) != len(sels):
+        roster.refresh()
+        return
+    new = list(roster.selections)
+    if start is not None:
+        new = new[:start] + [
+            _parse_selection(sels[i], ("selections", i)) for i in range(start, len(sels))
+        ]
+    # Outermost changed selections only: a change inside one that is parsed again anyway
+    # needs nothing more.
+    kept: list[Loc] = []
+    for loc in sorted(set(roots), key=len):
+        if start is not None and int(loc[1]) >= start:
+            continue
+        if any(loc[: len(k)] == k for k in kept):
+            continue
+        kept.append(loc)
+    for loc in kept:
+        node = _node_at(roster.doc, loc)
+        new = _splice(new, loc, _parse_selection(node, loc))
+    roster.selections = new
+
+
+def _splice(sels: list[Any], rel: Loc, new: Any) -> list[Any]:
+    """``sels`` with the selection at ``rel`` (``("selections", i, ...)``) replaced by ``new``;
+    the selections on the way are copied, not changed."""
+    i = int(rel[1])
+    out = list(sels)
+    if len(rel) == 2:
+        out[i] = new
+    else:
+        out[i] = dataclasses.replace(out[i], children=_splice(out[i].children, rel[2:], new))
+    return out
+
+
+# =========================================================================== entries
+
+
+def _all_groups(groups: Sequence[Group]) -> Iterator[Group]:
+    """Groups and their subgroups, in catalog order (as armybuilder.editing adds defaults)."""
+    for g in groups:
+        yield g
+        yield from _all_groups(g.groups)
+
+
+def build_selection(
+    index: CatalogIndex, entry: Entry, count: int = 1, name: str | None = None
+) -> CommentedMap:
+    """A new selection of ``entry`` with its groups' default choices, recursively.
+
+    The same result as :func:`armybuilder.editing.add_entry`, built in memory so that it goes
+    into the roster in one step.
+    """
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    node = CommentedMap()
+    node["entry"] = entry.id
+    if count != 1:
+        node["count"] = count
+    if name:
+        node["name"] = name
+    children = CommentedSeq()
+    for group in _all_groups(entry.groups):
+        if group.default:
+            child = index.child(entry, group.default)
+            if child is not None:
+                children.append(build_selection(index, child.entry))
+            else:
+                sub = CommentedMap()
+                sub["entry"] = group.default
+                children.append(sub)
+    if children:
+        node["selections"] = children
+    return node
+
+
+# =========================================================================== recovery
+
+
+def _recovery_dir() -> Path:
+    return user_data_dir() / "recovery"
+
+
+def _recovery_key(path: Path) -> str:
+    return hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:24]
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid <= 0 or pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
+
+
+@dataclass
+class RecoveryInfo:
+    """A recovery journal left behind by a session that did not end normally."""
+
+    journal: Path
+    path: Path | None
+    name: str
+    system: str
+    faction: str
+    base: str
+    ops: list[Op]
+    started: float
+    updated: float
+    pid: int
+    #: The file on disk is no longer the text the edits started from.
+    file_changed: bool = False
+    #: The base text itself holds unsaved changes.
+    unsaved_base: bool = False
+
+    @property
+    def worth_recovering(self) -> bool:
+        return bool(self.ops) or self.unsaved_base
+
+    @property
+    def edits(self) -> int:
+        return len(self.ops)
+
+    @property
+    def other_process_alive(self) -> bool:
+        """The process that wrote the journal still runs (the roster is open elsewhere)."""
+        return _pid_alive(self.pid)
+
+    def discard(self) -> None:
+        """Delete the journal."""
+        self.journal.unlink(missing_ok=True)
+
+
+def _read_journal(journal: Path) -> RecoveryInfo | None:
+    try:
+        text = journal.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    lines = text.splitlines()
+    if not lines:
+        return None
+    try:
+        head = json.loads(lines[0])
+    except ValueError:
+        return None
+    if not isinstance(head, dict) or head.get("kind") != "armybuilder-recovery":
+        return None
+    ops: list[Op] = []
+    for line in lines[1:]:
+        try:
+            ops.append(op_from_json(json.loads(line)))
+        except (ValueError, KeyError, TypeError):
+            break  # a torn last line (the process died while writing it)
+    path = Path(head["path"]) if head.get("path") else None
+    base = str(head.get("base", ""))
+    changed = False
+    if path is not None:
+        try:
+            changed = path.read_text(encoding="utf-8-sig") != base
+        except OSError:
+            changed = True
+    try:
+        updated = journal.stat().st_mtime
+    except OSError:
+        updated = 0.0
+    return RecoveryInfo(
+        journal=journal,
+        path=path,
+        name=str(head.get("name", "")),
+        system=str(head.get("system", "")),
+        faction=str(head.get("faction", "")),
+        base=base,
+        ops=ops,
+        started=float(head.get("started", 0.0)),
+        updated=updated,
+        pid=int(head.get("pid", 0)),
+        file_changed=changed,
+        unsaved_base=bool(head.get("unsaved")),
+    )
+
+
+def find_recovery(path: Path | str) -> RecoveryInfo | None:
+    """The recovery journal of the roster at ``path``, if one holds unsaved edits."""
+    journal = _recovery_dir() / f"{_recovery_key(Path(path))}.jsonl"
+    if not journal.is_file():
+        return None
+    info = _read_journal(journal)
+    if info is None or not info.worth_recovering:
+        return None
+    return info
+
+
+def list_recoveries() -> list[RecoveryInfo]:
+    """Every journal with unsaved edits, newest first (rosters never saved included)."""
+    folder = _recovery_dir()
+    if not folder.is_dir():
+        return []
+    found = []
+    for journal in folder.glob("*.jsonl"):
+        info = _read_journal(journal)
+        if info is not None and info.worth_recovering:
+            found.append(info)
+    return sorted(found, key=lambda i: i.updated, reverse=True)
+
+
+def clean_recovery(path: Path | str) -> None:
+    """Delete the recovery journal of the roster at ``path``."""
+    (_recovery_dir() / f"{_recovery_key(Path(path))}.jsonl").unlink(missing_ok=True)
+
+
+class Journal:
+    """The recovery journal of one session: a header line, then one line per operation.
+
+    The header (written atomically) carries the roster text the edits start from; each
+    operation is appended as one JSON line, flushed and synced to disk. A line torn by a
+    crash is ignored when the journal is read back.
+    """
+
+    def __init__(self, key: str) -> None:
+        self.path = _recovery_dir() / f"{key}.jsonl"
+        self._fh: Any = None
+        self.sync = True
+
+    @classmethod
+    def for_roster(cls, path: Path | None, session_id: str) -> Journal:
+        return cls(_recovery_key(path) if path is not None else f"untitled-{session_id}")
+
+    @property
+    def started(self) -> bool:
+        return self._fh is not None
+
+    def start(self, roster: Roster, base: str, unsaved: bool = False) -> None:
+        """(Re)start the journal from ``base``, the text the next edits apply to.
+
+        ``unsaved``: ``base`` itself holds unsaved changes (worth recovering without any
+        operation after it).
+        """
+        self.close()
+        from .rosters import atomic_write
+
+        head = {
+            "kind": "armybuilder-recovery",
+            "version": 1,
+            "path": str(roster.path.resolve()) if roster.path else None,
+            "name": roster.name,
+            "system": roster.system,
+            "faction": roster.faction,
+            "started": time.time(),
+            "pid": os.getpid(),
+            "unsaved": unsaved,
+            "base": base,
+        }
+        atomic_write(self.path, json.dumps(head) + "\n", backup=False)
+        self._fh = self.path.open("a", encoding="utf-8")
+
+    def append(self, ops: Sequence[Op]) -> None:
+        if self._fh is None:
+            return
+        self._fh.write("".join(json.dumps(op_to_json(op)) + "\n" for op in ops))
+        self._fh.flush()
+        if self.sync:
+            os.fsync(self._fh.fileno())
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+    def discard(self) -> None:
+        self.close()
+        self.path.unlink(missing_ok=True)
+
+
+# =========================================================================== the session
+
+
+@dataclass
+class Edit:
+    """One undoable step: the operations applied, in order, and their inverses."""
+
+    label: str
+    ops: list[Op]
+    inverses: list[Op]
+    #: The selection to show after undoing / redoing this edit.
+    focus_before: Loc | None = None
+    focus_after: Loc | None = None
+
+
+#: Tokens that mark states of a document (the edit on top of the undo stack); 0 is "no edit".
+_TOKENS = itertools.count(1)
+
+
+def _token() -> int:
+    return next(_TOKENS)
+
+
+class EditSession:
+    """A roster being edited. See the module docstring."""
+
+    def __init__(
+        self,
+        roster: Roster,
+        system: GameSystem,
+        *,
+        history_limit: int = 1000,
+        autosave: bool = True,
+    ) -> None:
+        if not roster.round_trip:
+            raise ValueError("an edit session needs a roster loaded with round_trip=True")
+        self.roster = roster
+        self.system = system
+        self.history_limit = history_limit
+        self.autosave = autosave
+        self.session_id = uuid.uuid4().hex[:12]
+        self.generation = 0
+        self._undo: list[tuple[Edit, int]] = []
+        self._redo: list[tuple[Edit, int]] = []
+        self._saved_token = 0
+        self._evaluation: Evaluation | None = None
+        self._evaluation_generation = -1
+        self._eval_lock = threading.Lock()
+        #: Milliseconds the last evaluation took.
+        self.last_eval_ms = 0.0
+        #: Milliseconds the last edit took (document change and re-parse, not validation).
+        self.last_edit_ms = 0.0
+        self.journal = Journal.for_roster(roster.path, self.session_id)
+
+    # ----------------------------------------------------------------- construction
+
+    @classmethod
+    def open(cls, path: Path | str, library: Library, **kw: Any) -> EditSession:
+        """Open a roster file for editing.
+
+        Raises :class:`~armybuilder.errors.RosterError` when the file cannot be read and
+        ``UnknownSystemError`` / ``UnknownFactionError`` when its catalog is not installed.
+        """
+        from .rosters import Roster
+
+        roster = Roster.from_file(path)
+        system = library.system(roster.system)
+        system.faction(roster.faction)
+        return cls(roster, system, **kw)
+
+    @classmethod
+    def new(
+        cls,
+        library: Library,
+        system_id: str,
+        faction_id: str,
+        name: str,
+        limits: dict[str, float] | None = None,
+        **kw: Any,
+    ) -> EditSession:
+        """A fresh roster (not saved anywhere yet)."""
+        from .rosters import Roster
+
+        system = library.system(system_id)
+        system.faction(faction_id)
+        roster = Roster.new(system_id, faction_id, name, limits or None)
+        return cls(roster, system, **kw)
+
+    @classmethod
+    def recover(cls, info: RecoveryInfo, library: Library, **kw: Any) -> EditSession:
+        """A session on the roster a recovery journal describes, its edits unsaved.
+
+        The recovered edits form one undoable step, so undo gives back the file as saved.
+        """
+        from .rosters import Roster
+
+        base = Roster.from_text(
+            info.base, str(info.path) if info.path else "<recovered roster>", info.path
+        )
+        system = library.system(base.system)
+        session = cls(base, system, **kw)
+        if info.file_changed or info.unsaved_base or info.path is None:
+            # What is on disk (if anything) is not where the edits started: unsaved even
+            # once the recovered edits are undone.
+            session._saved_token = -1
+        info.discard()
+        if info.ops:
+            session._apply("Recovered changes", list(info.ops), None, None)
+        elif session.dirty:
+            session._changed([], False)
+        return session
+
+    # ----------------------------------------------------------------- state
+
+    @property
+    def index(self) -> CatalogIndex:
+        """The catalog the roster is validated against (with its own custom entries)."""
+        ev = self._evaluation
+        return ev.index if ev is not None else self.system.index(self.roster.faction)
+
+    @property
+    def path(self) -> Path | None:
+        return self.roster.path
+
+    @property
+    def name(self) -> str:
+        return self.roster.name
+
+    @property
+    def dirty(self) -> bool:
+        """Unsaved changes?"""
+        return self._state_token() != self._saved_token
+
+    @property
+    def is_new(self) -> bool:
+        """Never saved to a file."""
+        return self.roster.path is None
+
+    def _state_token(self) -> int:
+        return self._undo[-1][1] if self._undo else 0
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    @property
+    def undo_label(self) -> str | None:
+        return self._undo[-1][0].label if self._undo else None
+
+    @property
+    def redo_label(self) -> str | None:
+        return self._redo[-1][0].label if self._redo else None
+
+    @property
+    def history(self) -> list[str]:
+        """Labels of the undoable edits, oldest first."""
+        return [e.label for e, _ in self._undo]
+
+    # ----------------------------------------------------------------- validation
+
+    def evaluate(self) -> Evaluation:
+        """The evaluation of the roster as it is now (computed once per edit)."""
+        with self._eval_lock:
+            if self._evaluation is not None and self._evaluation_generation == self.generation:
+                return self._evaluation
+            generation = self.generation
+            roster = copy.copy(self.roster)
+        ev = self.evaluate_snapshot(roster)
+        self.offer(generation, ev)
+        return ev
+
+    @property
+    def evaluation(self) -> Evaluation | None:
+        """The latest evaluation computed (it may be of an earlier generation)."""
+        return self._evaluation
+
+    @property
+    def evaluation_is_current(self) -> bool:
+        return self._evaluation is not None and self._evaluation_generation == self.generation
+
+    @property
+    def evaluation_generation(self) -> int:
+        return self._evaluation_generation
+
+    def snapshot(self) -> tuple[int, Roster]:
+        """The current generation and a roster view that later edits do not change.
+
+        Edits replace the roster's parsed lists rather than changing them, so a shallow copy
+        is a consistent view for an evaluation in another thread.
+        """
+        return self.generation, copy.copy(self.roster)
+
+    def evaluate_snapshot(self, roster: Roster) -> Evaluation:
+        """Evaluate a snapshot (safe to call from a worker thread)."""
+        from .rules.engine import evaluate_roster
+
+        t0 = time.perf_counter()
+        ev = evaluate_roster(roster, self.system)
+        self.last_eval_ms = 1000 * (time.perf_counter() - t0)
+        return ev
+
+    def offer(self, generation: int, ev: Evaluation) -> bool:
+        """Keep an evaluation computed on a snapshot; ``True`` if it is of the current state."""
+        with self._eval_lock:
+            if generation >= self._evaluation_generation:
+                self._evaluation = ev
+                self._evaluation_generation = generation
+            return generation == self.generation
+
+    # ----------------------------------------------------------------- lookups
+
+    def exists(self, loc: Loc) -> bool:
+        """Is there a selection at ``loc``?"""
+        if not loc:
+            return True
+        try:
+            return isinstance(_node_at(self.roster.doc, loc), dict)
+        except (KeyError, IndexError, TypeError):
+            return False
+
+    def node(self, loc: Loc) -> Any:
+        """The document mapping at ``loc``."""
+        return self.roster.doc if not loc else _owner(self.roster.doc, loc)
+
+    def entry_at(self, loc: Loc) -> Entry | None:
+        """The catalog entry of the selection at ``loc`` (``None``: the roster, or unknown)."""
+        index = self.index
+        entry: Entry | None = None
+        for i in range(2, len(loc) + 1, 2):
+            try:
+                node = _node_at(self.roster.doc, loc[:i])
+            except (KeyError, IndexError, TypeError):
+                return None
+            child = index.child(entry, str(node.get("entry"))) if isinstance(node, dict) else None
+            if child is None:
+                return None
+            entry = child.entry
+        return entry
+
+    def is_known(self, loc: Loc) -> bool:
+        """The selection at ``loc`` (and every one above it) is in the catalog."""
+        return not loc or self.entry_at(loc) is not None
+
+    def options(self, loc: Loc) -> list[Child]:
+        """What may be added under the selection at ``loc`` (the roster's top level for ``()``)."""
+        if loc and not self.is_known(loc):
+            return []
+        entry = self.entry_at(loc) if loc else None
+        return [c for c in self.index.children(entry) if not c.entry.hidden]
+
+    def children_locs(self, loc: Loc) -> list[Loc]:
+        seq = self.node(loc).get("selections") if self.exists(loc) else None
+        if not isinstance(seq, list):
+            return []
+        return [(*loc, "selections", i) for i in range(len(seq))]
+
+    @staticmethod
+    def parent_of(loc: Loc) -> Loc:
+        return loc[:-2]
+
+    # ----------------------------------------------------------------- applying
+
+    def _apply(
+        self,
+        label: str,
+        ops: list[Op],
+        focus_before: Loc | None,
+        focus_after: Loc | None,
+    ) -> Edit:
+        t0 = time.perf_counter()
+        applied: list[Op] = []
+        inverses: list[Op] = []
+        try:
+            for op in ops:
+                inverses.append(apply_op(self.roster.doc, op))
+                applied.append(op)
+        except Exception:
+            for inv in reversed(inverses):  # leave the document as it was
+                apply_op(self.roster.doc, inv)
+            raise
+        finally:
+            if applied:
+                refresh_after(self.roster, applied)
+        edit = Edit(label, applied, inverses, focus_before, focus_after)
+        was_dirty = self.dirty
+        self._undo.append((edit, _token()))
+        if len(self._undo) > self.history_limit:
+            del self._undo[0]
+        self._redo.clear()
+        self._changed(applied, was_dirty)
+        self.last_edit_ms = 1000 * (time.perf_counter() - t0)
+        return edit
+
+    def _changed(self, ops: Sequence[Op], was_dirty: bool) -> None:
+        self.generation += 1
+        if not self.autosave:
+            return
+        try:
+            if not self.dirty:
+                # Back at the saved state (undo): nothing to recover.
+                self.journal.discard()
+            elif self.journal.started:
+                self.journal.append(ops)
+            elif not was_dirty and self.roster.text is not None:
+                # The state before these operations is the saved one: its text is at hand.
+                self.journal.start(self.roster, self.roster.text)
+                self.journal.append(ops)
+            else:
+                # Unsaved already (the journal could not be written before): start from now.
+                from .yamlio import dump_round_trip
+
+                self.journal.start(self.roster, dump_round_trip(self.roster.doc), unsaved=True)
+        except OSError:
+            pass  # a full disk must not stop editing; the title still shows unsaved changes
+
+    def undo(self) -> Loc | None:
+        """Undo the last edit; returns the selection it was about (``None``: nothing to undo)."""
+        if not self._undo:
+            return None
+        was_dirty = self.dirty
+        edit, token = self._undo.pop()
+        for inv in reversed(edit.inverses):
+            apply_op(self.roster.doc, inv)
+        refresh_after(self.roster, list(reversed(edit.inverses)))
+        self._redo.append((edit, token))
+        self._changed(list(reversed(edit.inverses)), was_dirty)
+        return edit.focus_before if edit.focus_before is not None else ()
+
+    def redo(self) -> Loc | None:
+        """Redo the last undone edit; returns the selection it was about."""
+        if not self._redo:
+            return None
+        was_dirty = self.dirty
+        edit, token = self._redo.pop()
+        for op in edit.ops:
+            apply_op(self.roster.doc, op)
+        refresh_after(self.roster, edit.ops)
+        self._undo.append((edit, token))
+        self._changed(edit.ops, was_dirty)
+        return edit.focus_after if edit.focus_after is not None else ()
+
+    # ----------------------------------------------------------------- edits
+
+    def _seq_len(self, parent: Loc) -> int:
+        seq = self.node(parent).get("selections")
+        return len(seq) if isinstance(seq, list) else 0
+
+    def _check_selection(self, loc: Loc) -> None:
+        if len(loc) < 2 or loc[-2] != "selections" or not isinstance(loc[-1], int):
+            raise EditError("select a unit first")
+        if not self.exists(loc):
+            raise EditError(f"no selection at {_fmt(loc)}")
+
+    def add(self, parent: Loc, entry_id: str, count: int = 1, name: str | None = None) -> Loc:
+        """Add ``entry_id`` under ``parent`` with its groups' defaults; returns its loc."""
+        if parent:
+            self._check_selection(parent)
+        parent_entry = self.entry_at(parent) if parent else None
+        if parent and parent_entry is None:
+            raise EditError("this selection is not in the catalog; nothing can be added to it")
+        child = self.index.child(parent_entry, entry_id)
+        if child is None:
+            where = "at the top level" if parent_entry is None else f"in {parent_entry.name}"
+            raise EditError(f"{self.index.name_of(entry_id)} cannot be selected {where}")
+        node = build_selection(self.index, child.entry, count, name)
+        index = self._seq_len(parent)
+        loc = (*parent, "selections", index)
+        self._apply(f"Add {child.entry.name}", [Insert(parent, index, node)], parent, parent)
+        return loc
+
+    def where_to_add(self, target: Loc, entry_id: str) -> Loc | None:
+        """The selection at or above ``target`` where ``entry_id`` can be added, if any."""
+        loc = target
+        while True:
+            entry = self.entry_at(loc) if loc else None
+            if (not loc or entry is not None) and self.index.child(entry, entry_id) is not None:
+                return loc
+            if not loc:
+                return None
+            loc = loc[:-2]
+
+    def remove(self, loc: Loc) -> Loc:
+        """Remove the selection at ``loc``; returns the selection to show next."""
+        self._check_selection(loc)
+        parent, index = loc[:-2], int(loc[-1])
+        label = self._label(loc)
+        n = self._seq_len(parent)
+        after: Loc = (*parent, "selections", min(index, n - 2)) if n > 1 else parent
+        self._apply(f"Remove {label}", [Delete(parent, index)], loc, after)
+        return after
+
+    def duplicate(self, loc: Loc) -> Loc:
+        """Put a copy of the selection at ``loc`` right after it; returns the copy's loc."""
+        self._check_selection(loc)
+        parent, index = loc[:-2], int(loc[-1])
+        node = copy.deepcopy(self.node(loc))
+        new = (*parent, "selections", index + 1)
+        self._apply(f"Duplicate {self._label(loc)}", [Insert(parent, index + 1, node)], loc, new)
+        return new
+
+    def move(self, loc: Loc, delta: int) -> Loc:
+        """Move the selection ``delta`` places among its siblings; returns its new loc."""
+        self._check_selection(loc)
+        parent, index = loc[:-2], int(loc[-1])
+        to = max(0, min(self._seq_len(parent) - 1, index + delta))
+        if to == index:
+            return loc
+        new = (*parent, "selections", to)
+        word = "up" if delta < 0 else "down"
+        self._apply(f"Move {self._label(loc)} {word}", [Move(parent, index, to)], loc, new)
+        return new
+
+    def set(self, loc: Loc, key: str, value: Any, label: str | None = None) -> None:
+        """Set (``None``: remove) a key of the selection at ``loc`` (``()``: the roster)."""
+        if loc:
+            self._check_selection(loc)
+        from .yamlio import to_plain
+
+        current = self.node(loc).get(key)
+        if to_plain(current) == to_plain(value):
+            return
+        text = label or (f"Set {key}" if value is not None else f"Clear {key}")
+        self._apply(text, [SetKey(loc, key, value)], loc, loc)
+
+    def rename(self, loc: Loc, name: str | None) -> None:
+        """Give a selection a custom name (empty: back to the entry's name), or rename the
+        roster (``loc == ()``; a roster always has a name)."""
+        name = (name or "").strip() or None
+        if not loc:
+            if name is None:
+                raise EditError("a roster needs a name")
+            self.set((), "name", name, f"Rename roster to {name}")
+            return
+        self.set(loc, "name", name, f"Rename to {name}" if name else "Clear custom name")
+
+    def set_count(self, loc: Loc, count: int) -> None:
+        """Set how many copies a selection stands for (at least 1)."""
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise EditError(f"count must be a whole number of at least 1, not {count!r}")
+        self.set(loc, "count", count if count != 1 else None, f"Count {count}")
+
+    def count_of(self, loc: Loc) -> int:
+        value = self.node(loc).get("count", 1)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 1
+
+    def set_experience(self, loc: Loc, level: str | None) -> None:
+        if level is not None and level not in self.index.experience:
+            raise EditError(f"unknown experience level {level!r}")
+        name = self.index.experience[level].name if level else None
+        self.set(loc, "experience", level, f"Experience {name}" if name else "Clear experience")
+
+    def set_notes(self, loc: Loc, notes: str | None) -> None:
+        self.set(loc, "notes", (notes or "").strip() or None, "Edit notes")
+
+    def set_limit(self, cost_type: str, value: float | None) -> None:
+        """Set (``None``: remove) the roster's limit on a cost type."""
+        from ruamel.yaml.comments import CommentedMap
+
+        from .yamlio import to_plain
+
+        if cost_type not in self.index.cost_types:
+            raise EditError(f"unknown cost type {cost_type!r}")
+        if value is not None and value < 0:
+            raise EditError("a limit cannot be negative")
+        stored: float | int | None = value
+        if value is not None and float(value).is_integer():
+            stored = int(value)
+        limits = self.roster.doc.get("limits")
+        name = self.index.cost_types[cost_type].name
+        label = f"{name} limit {stored}" if stored is not None else f"Clear {name} limit"
+        if isinstance(limits, dict):
+            if to_plain(limits.get(cost_type)) == stored:
+                return
+            ops: list[Op] = [SetKey(("limits",), cost_type, stored)]
+            if stored is None and set(limits) <= {cost_type}:
+                ops = [SetKey((), "limits", None)]
+            self._apply(label, ops, (), ())
+            return
+        if stored is None:
+            return
+        lm = CommentedMap()
+        lm[cost_type] = stored
+        self._apply(label, [SetKey((), "limits", lm)], (), ())
+
+    def choose(self, parent: Loc, group_id: str, entry_id: str | None) -> Loc | None:
+        """Make ``entry_id`` the only choice of group ``group_id`` under ``parent``
+        (``None``: no choice); returns the new choice's loc."""
+        entry = self.entry_at(parent) if parent else None
+        if parent and entry is None:
+            raise EditError("this selection is not in the catalog")
+        options = self.index.children(entry)
+        in_group = {c.entry.id for c in options if c.group is not None and c.group.id == group_id}
+        if entry_id is not None and entry_id not in in_group:
+            raise EditError(f"{self.index.name_of(entry_id)} is not a choice of that group")
+        seq = self.node(parent).get("selections")
+        items = list(seq) if isinstance(seq, list) else []
+        current = [
+            i for i, s in enumerate(items) if isinstance(s, dict) and s.get("entry") in in_group
+        ]
+        if (
+            entry_id is not None
+            and len(current) == 1
+            and items[current[0]].get("entry") == entry_id
+        ):
+            return (*parent, "selections", current[0])
+        ops: list[Op] = [Delete(parent, i) for i in reversed(current)]
+        at = current[0] if current else len(items)
+        new: Loc | None = None
+        if entry_id is not None:
+            child = self.index.child(entry, entry_id)
+            assert child is not None
+            ops.append(Insert(parent, at, build_selection(self.index, child.entry)))
+            new = (*parent, "selections", at)
+            label = f"Choose {child.entry.name}"
+        else:
+            label = f"Clear {self.index.name_of(group_id)}"
+        if not ops:
+            return None
+        self._apply(label, ops, parent, parent)
+        return new
+
+    def _label(self, loc: Loc) -> str:
+        node = self.node(loc)
+        name = node.get("name")
+        if name:
+            return str(name)
+        entry = self.entry_at(loc)
+        return entry.name if entry is not None else str(node.get("entry", "selection"))
+
+    # ----------------------------------------------------------------- saving
+
+    def save(self, path: Path | str | None = None) -> Path:
+        """Save the roster (atomically; the previous file kept as ``.bak``)."""
+        target = Path(path) if path is not None else self.roster.path
+        if target is None:
+            raise EditError("this roster has no file yet; save it as a new file")
+        old_journal = self.journal
+        saved = self.roster.save(target)
+        self._saved_token = self._state_token()
+        old_journal.discard()
+        self.journal = Journal.for_roster(saved, self.session_id)
+        self.journal.discard()
+        return saved
+
+    def close(self, keep_recovery: bool = False) -> None:
+        """End the session. Without unsaved changes (or unless asked), the journal goes."""
+        if keep_recovery and self.dirty:
+            self.journal.close()
+        else:
+            self.journal.discard()
+
+
+# =========================================================================== recent files
+
+
+@dataclass
+class RecentEntry:
+    """A roster the user opened or saved, or one found in the current folder."""
+
+    path: Path
+    name: str = ""
+    system: str = ""
+    faction: str = ""
+    opened: float = 0.0
+
+
+_HEADER_RE = re.compile(r"^(system|faction|name):[ \t]*(.*?)[ \t]*$", re.MULTILINE)
+
+
+def sniff_roster(path: Path) -> RecentEntry | None:
+    """Read a file's first lines; a :class:`RecentEntry` if it looks like a roster."""
+    try:
+        with path.open("r", encoding="utf-8-sig", errors="replace") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return None
+    found: dict[str, str] = {}
+    for key, value in _HEADER_RE.findall(head):
+        if key not in found:
+            found[key] = value.strip().strip("'\"")
+    if "system" not in found or "faction" not in found:
+        return None
+    try:
+        opened = path.stat().st_mtime
+    except OSError:
+        opened = 0.0
+    return RecentEntry(
+        path, found.get("name", path.stem), found["system"], found["faction"], opened
+    )
+
+
+class RecentFiles:
+    """The list of recently used rosters, kept in ``<user data>/recent.json``."""
+
+    def __init__(self, file: Path | None = None, limit: int = 30) -> None:
+        self.file = file or user_data_dir() / "recent.json"
+        self.limit = limit
+
+    def _load(self) -> list[dict[str, Any]]:
+        try:
+            data = json.loads(self.file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return []
+        return (
+            [d for d in data if isinstance(d, dict) and "path" in d]
+            if isinstance(data, list)
+            else []
+        )
+
+    def entries(self) -> list[RecentEntry]:
+        """Recent rosters that still exist, most recent first."""
+        out = []
+        for d in self._load():
+            p = Path(str(d["path"]))
+            if p.is_file():
+                out.append(
+                    RecentEntry(
+                        p,
+                        str(d.get("name", "")),
+                        str(d.get("system", "")),
+                        str(d.get("faction", "")),
+                        float(d.get("opened", 0.0)),
+                    )
+                )
+        return out
+
+    def add(self, path: Path, name: str, system: str, faction: str) -> None:
+        p = str(path.resolve())
+        items = [d for d in self._load() if d.get("path") != p]
+        items.insert(
+            0,
+            {"path": p, "name": name, "system": system, "faction": faction, "opened": time.time()},
+        )
+        self._write(items[: self.limit])
+
+    def remove(self, path: Path) -> None:
+        p = str(path.resolve())
+        items = [d for d in self._load() if d.get("path") != p]
+        self._write(items)
+
+    def _write(self, items: list[dict[str, Any]]) -> None:
+        from .rosters import atomic_write
+
+        with contextlib.suppress(OSError):
+            atomic_write(self.file, json.dumps(items, indent=1) + "\n", False)
+
+    @staticmethod
+    def scan_folder(folder: Path, limit: int = 50) -> list[RecentEntry]:
+        """Rosters in ``folder`` (not its subfolders), by file name."""
+        found = []
+        try:
+            files = sorted(
+                (p for p in folder.iterdir() if p.suffix in {".yaml", ".yml"} and p.is_file()),
+                key=lambda p: p.name,
+            )
+        except OSError:
+            return []
+        for p in files[: limit * 4]:
+            entry = sniff_roster(p)
+            if entry is not None:
+                found.append(entry)
+            if len(found) >= limit:
+                break
+        return found
+
+
+# =========================================================================== exports
+
+
+def format_number(x: float) -> str:
+    if float(x).is_integer():
+        return f"{int(x):,}"
+    return f"{x:,.2f}".rstrip("0").rstrip(".")
+
+
+def cost_text(ev: Evaluation, costs: dict[str, float], limits: bool = False) -> str:
+    """Costs as text, e.g. ``2,380 kg``; with ``limits``, against the roster's limits."""
+    parts = []
+    roster_limits = dict(ev.roster.header.limits)
+    for ct in ev.index.cost_types.values():
+        if ct.hidden:
+            continue
+        limit = roster_limits.get(ct.id, ct.default_limit)
+        value = costs.get(ct.id, 0.0)
+        unit = f" {ct.unit}" if ct.unit else ""
+        text = f"{format_number(value)}{unit}"
+        if limits and limit is not None:
+            text = f"{format_number(value)} / {format_number(limit)}{unit}"
+        parts.append(text)
+    return ", ".join(parts)
+
+
+def plain_text(ev: Evaluation) -> str:
+    """A plain-text roster for a forum post: the tree with counts and costs, totals, issues."""
+    roster = ev.roster
+    system = ev.index.system.name
+    lines = [roster.name, f"{system}, {ev.index.faction.name}"]
+    totals = cost_text(ev, ev.totals, limits=True)
+    if totals:
+        lines.append(f"Total: {totals}")
+    for v in ev.values_of(ev.root):
+        lines.append(f"{v.label}: {v.display()}")
+    lines.append("")
+
+    def walk(node: Node, depth: int) -> None:
+        for child in node.children:
+            costs = cost_text(ev, ev.total_cost(child))
+            text = f"{'  ' * depth}- {ev.label(child)}"
+            if child.entry is not None and child.data is not None and child.data.name:
+                text += f" ({child.entry.name})"
+            if child.entry is None:
+                text += " [unknown entry]"
+            if costs and any(ev.total_cost(child).values()):
+                text += f"  [{costs}]"
+            lines.append(text)
+            walk(child, depth + 1)
+
+    walk(ev.root, 0)
+    if ev.issues:
+        lines.append("")
+        errors, warnings = len(ev.errors), len(ev.warnings)
+        lines.append(f"Validation: {errors} error(s), {warnings} warning(s)")
+        for issue in ev.issues:
+            mark = "ERROR" if issue.is_error else "warning"
+            lines.append(f"  {mark}: {issue.message}")
+    else:
+        lines.append("")
+        lines.append("Validation: legal")
+    return "\n".join(lines) + "\n"
+
+
+def _render_module() -> Any:
+    try:
+        import importlib
+
+        return importlib.import_module(".render", __package__)
+    except ImportError:
+        return None
+
+
+def _accepts(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
+    try:
+        inspect.signature(fn).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _subject(fn: Callable[..., Any], session: EditSession) -> Any:
+    """What a renderer function takes first: the evaluation, or the roster."""
+    try:
+        first = next(iter(inspect.signature(fn).parameters))
+    except (StopIteration, TypeError, ValueError):
+        return session.evaluate()
+    return session.roster if first in {"roster", "roster_or_path", "path"} else session.evaluate()
+
+
+def export_text(session: EditSession) -> str:
+    """The roster as text for a forum post.
+
+    Uses the renderer's text export (``armybuilder.render.export(evaluation, "text")``)
+    when it is installed, else a plain layout (:func:`plain_text`).
+    """
+    render = _render_module()
+    fn = getattr(render, "export", None) if render is not None else None
+    if callable(fn):
+        subject = _subject(fn, session)
+        if _accepts(fn, subject, "text"):
+            result = fn(subject, "text")
+            if isinstance(result, str):
+                return result
+    return plain_text(session.evaluate())
+
+
+def export_pdf(
+    session: EditSession, out: Path, progress: Callable[[float], None] | None = None
+) -> Path:
+    """Render the roster to a PDF at ``out`` with ``armybuilder.render.render_pdf``.
+
+    Slow (WeasyPrint): call it from a worker. ``progress`` receives fractions from 0 to 1
+    as the renderer reports its parts done. Raises :class:`ExportUnavailableError` when the
+    renderer is not installed (or not one this version knows how to call).
+    """
+    render = _render_module()
+    fn = getattr(render, "render_pdf", None) if render is not None else None
+    if not callable(fn):
+        raise ExportUnavailableError("PDF export is not installed in this version")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    subject = _subject(fn, session)
+
+    def report(*args: float) -> None:
+        if progress is None or not args:
+            return
+        done, total = (args[0], args[1]) if len(args) >= 2 else (args[0], 1.0)
+        progress(done / total if total else 1.0)
+
+    if progress is not None and _accepts(fn, subject, out, progress=report):
+        result = fn(subject, out, progress=report)
+    elif _accepts(fn, subject, out):
+        result = fn(subject, out)
+    else:
+        raise ExportUnavailableError(
+            "PDF export is not installed in this version (the renderer's interface differs)"
+        )
+    if progress is not None:
+        progress(1.0)
+    if isinstance(result, str | Path):
+        return Path(result)
+    return out
+
+
+def default_export_path(session: EditSession, suffix: str, folder: Path | None = None) -> Path:
+    """Where a file goes by default: beside the roster, or in ``folder`` (default: the
+    current one) for a roster never saved, named after the roster."""
+    stem = slug(session.name) or "roster"
+    if session.path is not None:
+        return session.path.with_suffix(suffix)
+    return (folder or Path()) / f"{stem}{suffix}"
+
+
+def slug(text: str) -> str:
+    """A file-name friendly version of a roster name."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")

@@ -1,0 +1,237 @@
+"""The armybuilder TUI application.
+
+``armybuilder`` (no arguments) opens the home screen; ``armybuilder FILE`` opens that roster.
+Both call :func:`run`. The catalogs are read in a worker thread right after the first screen
+is shown, so starting is quick and the first "new roster" finds them ready.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable, Iterable
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.binding import BindingType
+from textual.screen import Screen
+
+from .bindings import APP_ACTIONS, EDITOR_ACTIONS, HOME_ACTIONS, bindings
+from .settings import Settings, load_settings
+
+if TYPE_CHECKING:
+    from ..catalogs import Library
+    from ..session import EditSession, RecoveryInfo
+    from .screens.dialogs import NewRoster
+    from .screens.editor import EditorScreen
+
+#: Validate on the event loop when the last validation took at most this long (ms).
+SYNC_BUDGET_MS = 12.0
+
+
+class ArmyBuilderApp(App[int]):
+    """Build, edit and validate rosters."""
+
+    CSS_PATH = Path(__file__).resolve().parent / "app.tcss"
+    TITLE = "armybuilder"
+    BINDINGS: ClassVar[list[BindingType]] = bindings(APP_ACTIONS)
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        library: Library | Callable[[], Library] | None = None,
+        cwd: Path | None = None,
+        settings: Settings | None = None,
+        sync_budget_ms: float = SYNC_BUDGET_MS,
+    ) -> None:
+        super().__init__()
+        self.start_path = Path(path) if path is not None else None
+        self._library: Library | None = None
+        self._library_factory: Callable[[], Library] | None = None
+        if callable(library):
+            self._library_factory = library
+        elif library is not None:
+            self._library = library
+        self._library_lock = threading.Lock()
+        self.cwd = cwd or Path.cwd()
+        self.settings = settings if settings is not None else load_settings()
+        self.sync_budget_ms = sync_budget_ms
+
+    # ----------------------------------------------------------------- start
+
+    def on_mount(self) -> None:
+        if self.settings.keymap:
+            self.set_keymap(self.settings.keymap)
+        if self.settings.theme:
+            try:
+                self.theme = self.settings.theme
+            except Exception:  # an unknown theme name: say so, keep the default
+                self.settings.problems.append(f"unknown theme {self.settings.theme!r}")
+        for problem in self.settings.problems:
+            self.notify(problem, title="Settings", severity="warning", timeout=8)
+        if self.start_path is not None:
+            # Straight to the roster; the home screen comes when it is closed.
+            self.open_roster(self.start_path)
+        else:
+            self.show_home()
+        # Read the catalogs once the first screen is up, so it shows without waiting.
+        self.call_after_refresh(self._warm_up)
+
+    @work(thread=True, group="warm-up")
+    def _warm_up(self) -> None:
+        with contextlib.suppress(Exception):  # reported when a roster needs the catalogs
+            self.get_library()
+
+    def get_library(self) -> Library:
+        """The catalogs (read once; safe to call from a worker thread)."""
+        with self._library_lock:
+            if self._library is None:
+                if self._library_factory is not None:
+                    self._library = self._library_factory()
+                else:
+                    from ..catalogs import default_library
+
+                    self._library = default_library()
+            return self._library
+
+    # ----------------------------------------------------------------- rosters
+
+    def show_home(self) -> None:
+        """Show the home screen (it stays under the editor)."""
+        from .screens.home import HomeScreen
+
+        if not any(isinstance(s, HomeScreen) for s in self.screen_stack):
+            self.push_screen(HomeScreen(self.cwd))
+
+    def _editor_closed(self, _: object = None) -> None:
+        if self.is_running and not self._exit:
+            self.show_home()
+
+    def open_roster(self, path: Path) -> None:
+        """Open a roster file in the editor (offering recovery if a journal is left)."""
+        from .screens.editor import EditorScreen
+
+        self.push_screen(EditorScreen(path=path), self._editor_closed)
+
+    def open_session(self, session: EditSession) -> None:
+        from .screens.editor import EditorScreen
+
+        self.push_screen(EditorScreen(session=session), self._editor_closed)
+
+    def open_file_dialog(self) -> None:
+        from .screens.dialogs import PathScreen
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.open_roster(path)
+
+        self.push_screen(
+            PathScreen("Open roster", "", "Open", browse=self.cwd, must_exist=True, id="open"),
+            chosen,
+        )
+
+    def new_roster_dialog(self) -> None:
+        from .screens.dialogs import NewRosterScreen
+
+        try:
+            library = self.get_library()
+        except Exception as exc:
+            self.notify(f"Cannot load the catalogs: {exc}", severity="error")
+            return
+        if not library.systems:
+            self.notify("No game system is installed", severity="error")
+            return
+        self.push_screen(NewRosterScreen(library, id="new-roster-dialog"), self._create_roster)
+
+    def _create_roster(self, answer: NewRoster | None) -> None:
+        if answer is None:
+            return
+        from ..errors import ArmybuilderError
+        from ..session import EditSession
+
+        try:
+            session = EditSession.new(
+                self.get_library(), answer.system, answer.faction, answer.name, answer.limits
+            )
+        except ArmybuilderError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.open_session(session)
+
+    def recover_untitled(self, info: RecoveryInfo) -> None:
+        """Reopen a roster that was never saved, from its recovery journal."""
+        from ..errors import ArmybuilderError
+        from ..session import EditSession
+
+        try:
+            session = EditSession.recover(info, self.get_library())
+        except (ArmybuilderError, ValueError, KeyError) as exc:
+            self.notify(f"Cannot recover {info.name}: {exc}", severity="error")
+            return
+        self.open_session(session)
+        self.notify(f"Recovered {info.edits} edit(s); save to keep them.")
+
+    # ----------------------------------------------------------------- actions
+
+    def editors(self) -> list[EditorScreen]:
+        from .screens.editor import EditorScreen
+
+        return [s for s in self.screen_stack if isinstance(s, EditorScreen)]
+
+    async def action_quit(self) -> None:
+        """Quit, asking first about unsaved changes."""
+        editors = [
+            e for e in self.editors() if e.session is not None and e.session.dirty and not e.closed
+        ]
+        if not editors:
+            for e in self.editors():
+                if e.session is not None:
+                    e.session.close()
+            self.exit(0)
+            return
+        editor = editors[-1]
+        while self.screen is not editor and len(self.screen_stack) > 1:
+            self.pop_screen()
+        editor.confirm_close(self.action_quit_checked)
+
+    def action_quit_checked(self) -> None:
+        self.call_later(self.action_quit)
+
+    def action_help(self) -> None:
+        from .screens.help import HelpScreen
+
+        if self.screen.id != "help":
+            self.push_screen(HelpScreen(self.settings.keymap))
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """The command palette: Textual's commands and every armybuilder action."""
+        yield from super().get_system_commands(screen)
+        from .screens.editor import EditorScreen
+        from .screens.home import HomeScreen
+
+        specs = [a for a in APP_ACTIONS if a.action != "quit"]
+        if isinstance(screen, EditorScreen):
+            specs += EDITOR_ACTIONS
+        elif isinstance(screen, HomeScreen):
+            specs += HOME_ACTIONS
+        from .screens.help import display_keys
+
+        for spec in specs:
+            if not spec.palette:
+                continue
+            keys = display_keys(self.settings.keymap.get(spec.id, spec.keys))
+            target = self if spec.id.startswith("app.") else screen
+            yield SystemCommand(
+                spec.label, f"{spec.help} ({keys})", partial(target.run_action, spec.action)
+            )
+
+
+def run(path: str | None = None) -> int:
+    """Run the TUI (on a roster file if given); returns the exit code."""
+    app = ArmyBuilderApp(path)
+    result = app.run()
+    return int(result or app.return_code or 0)

@@ -1,0 +1,224 @@
+"""Every key binding of the TUI, with a stable id a user can remap in the settings file.
+
+Each action is described once here: its binding id (``editor.add``), default keys, the
+action it runs, a short label for the footer and a sentence for the help screen and the
+command palette. Screens build their ``BINDINGS`` from these lists, the help screen lists
+them, and :mod:`armybuilder.tui.settings` checks a user's keymap against the ids.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding, BindingType
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One user action and its default keys."""
+
+    id: str
+    keys: str
+    action: str
+    label: str
+    help: str
+    show: bool = True
+    priority: bool = False
+    #: Offered in the command palette.
+    palette: bool = True
+
+    def binding(self) -> Binding:
+        return Binding(
+            self.keys,
+            self.action,
+            self.label,
+            show=self.show,
+            priority=self.priority,
+            id=self.id,
+            tooltip=self.help,
+        )
+
+
+APP_ACTIONS: list[ActionSpec] = [
+    ActionSpec(
+        "app.quit",
+        "ctrl+q",
+        "quit",
+        "Quit",
+        "Quit (asks first if there are unsaved changes)",
+        priority=True,
+    ),
+    ActionSpec("app.help", "f1,question_mark", "help", "Help", "Show the key bindings"),
+]
+
+HOME_ACTIONS: list[ActionSpec] = [
+    ActionSpec(
+        "home.new",
+        "n,ctrl+n",
+        "new_roster",
+        "New roster",
+        "Start a new roster: game system, faction, name, cost limit",
+    ),
+    ActionSpec("home.open", "o,ctrl+o", "open_file", "Open file", "Open any roster file"),
+    ActionSpec(
+        "home.forget",
+        "delete",
+        "forget",
+        "Forget",
+        "Remove the highlighted roster from the recent list (the file stays)",
+    ),
+    ActionSpec(
+        "home.refresh", "f5", "refresh", "Refresh", "Read the recent list again", show=False
+    ),
+]
+
+EDITOR_ACTIONS: list[ActionSpec] = [
+    ActionSpec(
+        "editor.add",
+        "a,insert",
+        "add",
+        "Add",
+        "Add the highlighted catalog entry to the selected unit",
+    ),
+    ActionSpec("editor.remove", "delete", "remove", "Remove", "Remove the selected unit"),
+    ActionSpec(
+        "editor.duplicate",
+        "d",
+        "duplicate",
+        "Duplicate",
+        "Put a copy of the selected unit right after it",
+    ),
+    ActionSpec(
+        "editor.move_up",
+        "ctrl+up,alt+up",
+        "move(-1)",
+        "Move up",
+        "Move the selected unit up among its siblings",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.move_down",
+        "ctrl+down,alt+down",
+        "move(1)",
+        "Move down",
+        "Move the selected unit down among its siblings",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.count_up",
+        "plus,equals_sign",
+        "count(1)",
+        "Count +1",
+        "One more copy of the selected unit (up to its maximum)",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.count_down",
+        "minus",
+        "count(-1)",
+        "Count -1",
+        "One copy fewer of the selected unit (at least 1)",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.rename",
+        "r,f2",
+        "rename",
+        "Rename",
+        "Give the selected unit (or the roster) a name",
+        show=False,
+    ),
+    ActionSpec("editor.undo", "ctrl+z", "undo", "Undo", "Undo the last edit"),
+    ActionSpec("editor.redo", "ctrl+y", "redo", "Redo", "Redo the last undone edit"),
+    ActionSpec("editor.save", "ctrl+s", "save", "Save", "Save the roster"),
+    ActionSpec(
+        "editor.save_as", "f12", "save_as", "Save as", "Save the roster to a new file", show=False
+    ),
+    ActionSpec(
+        "editor.export_text",
+        "ctrl+e",
+        "export_text",
+        "Export text",
+        "Export the roster as text for a forum post (file and clipboard)",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.export_pdf",
+        "ctrl+r",
+        "export_pdf",
+        "PDF",
+        "Render the roster as a printable PDF",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.search", "slash,ctrl+f", "search", "Search", "Search the catalog", show=False
+    ),
+    ActionSpec(
+        "editor.next_issue",
+        "f8",
+        "next_issue(1)",
+        "Next issue",
+        "Jump to the next error or warning",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.previous_issue",
+        "shift+f8",
+        "next_issue(-1)",
+        "Previous issue",
+        "Jump to the previous error or warning",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.focus_roster",
+        "f3",
+        "focus_area('roster-tree')",
+        "Roster",
+        "Move the focus to the roster tree",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.focus_catalog",
+        "f4",
+        "focus_area('catalog-tree')",
+        "Catalog",
+        "Move the focus to the catalog",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.focus_details",
+        "f6",
+        "focus_area('details')",
+        "Details",
+        "Move the focus to the details of the selected unit",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.focus_issues",
+        "f7",
+        "focus_area('issues-list')",
+        "Issues",
+        "Move the focus to the list of errors and warnings",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.close",
+        "ctrl+w",
+        "close",
+        "Close",
+        "Close the roster and go back to the home screen",
+    ),
+]
+
+ALL_ACTIONS: list[ActionSpec] = [*APP_ACTIONS, *HOME_ACTIONS, *EDITOR_ACTIONS]
+ACTIONS_BY_ID: dict[str, ActionSpec] = {a.id: a for a in ALL_ACTIONS}
+
+
+def bindings(actions: list[ActionSpec]) -> list[BindingType]:
+    """Textual bindings for a list of actions."""
+    return [a.binding() for a in actions]
+
+
+def keys_for(spec: ActionSpec, keymap: dict[str, str]) -> str:
+    """The keys an action is bound to, after the user's keymap."""
+    return keymap.get(spec.id, spec.keys)

@@ -1,0 +1,281 @@
+"""Modal dialogs: a question with buttons, a file path, a new roster."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, DirectoryTree, Input, Label, Select, Static
+
+if TYPE_CHECKING:
+    from ...catalogs import GameSystem, Library
+
+
+class ConfirmScreen(ModalScreen[str]):
+    """A question and a row of buttons; returns the id of the button (``cancel`` on Escape)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", show=False)]
+
+    def __init__(
+        self,
+        title: str,
+        message: str,
+        buttons: Iterable[tuple[str, str, str]],
+        *,
+        id: str | None = None,
+    ) -> None:
+        """``buttons``: (id, label, variant) with variant ``primary``, ``error``, ``default``..."""
+        super().__init__(id=id)
+        self.dialog_title = title
+        self.message = message
+        self.buttons = list(buttons)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.dialog_title, classes="dialog-title")
+            yield Static(self.message, classes="dialog-message")
+            with Horizontal(classes="dialog-buttons"):
+                for bid, label, variant in self.buttons:
+                    yield Button(label, id=bid, variant=variant)  # type: ignore[arg-type]
+
+    def on_mount(self) -> None:
+        self.query(Button).first().focus()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id or "cancel")
+
+    def action_cancel(self) -> None:
+        self.dismiss("cancel")
+
+
+class _RosterFiles(DirectoryTree):
+    """Folders and YAML files only."""
+
+    def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
+        return [
+            p
+            for p in paths
+            if not p.name.startswith(".") and (p.is_dir() or p.suffix in {".yaml", ".yml"})
+        ]
+
+
+class PathScreen(ModalScreen[Path | None]):
+    """Ask for a file path (with a folder browser when opening)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", show=False)]
+
+    def __init__(
+        self,
+        title: str,
+        default: str = "",
+        action: str = "OK",
+        *,
+        browse: Path | None = None,
+        must_exist: bool = False,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(id=id)
+        self.dialog_title = title
+        self.default = default
+        self.action_label = action
+        self.browse = browse
+        self.must_exist = must_exist
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide"):
+            yield Label(self.dialog_title, classes="dialog-title")
+            yield Input(self.default, id="path-input", placeholder="path/to/roster.yaml")
+            yield Static("", id="path-error", classes="dialog-error")
+            if self.browse is not None:
+                yield _RosterFiles(self.browse, id="path-browser")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(self.action_label, id="ok", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        field = self.query_one("#path-input", Input)
+        field.focus()
+        field.cursor_position = len(field.value)
+
+    def _finish(self) -> None:
+        text = self.query_one("#path-input", Input).value.strip()
+        if not text:
+            self.query_one("#path-error", Static).update("Enter a file name.")
+            return
+        path = Path(text).expanduser()
+        if self.must_exist and not path.is_file():
+            self.query_one("#path-error", Static).update(f"No such file: {path}")
+            return
+        if path.is_dir():
+            self.query_one("#path-error", Static).update(f"{path} is a folder.")
+            return
+        self.dismiss(path)
+
+    @on(Input.Submitted, "#path-input")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._finish()
+
+    @on(DirectoryTree.FileSelected)
+    def _file(self, event: DirectoryTree.FileSelected) -> None:
+        event.stop()
+        field = self.query_one("#path-input", Input)
+        field.value = str(event.path)
+        self._finish()
+
+    @on(Button.Pressed, "#ok")
+    def _ok(self, event: Button.Pressed) -> None:
+        event.stop()
+        self._finish()
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+@dataclass
+class NewRoster:
+    """What the new-roster dialog asks for."""
+
+    system: str
+    faction: str
+    name: str
+    limits: dict[str, float] = field(default_factory=dict)
+
+
+class NewRosterScreen(ModalScreen[NewRoster | None]):
+    """Game system, faction, name and cost limits of a new roster."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", show=False)]
+
+    def __init__(self, library: Library, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.library = library
+
+    def compose(self) -> ComposeResult:
+        systems = sorted(self.library.systems.values(), key=lambda s: s.name)
+        with Vertical(classes="dialog wide", id="new-roster"):
+            yield Label("New roster", classes="dialog-title")
+            with VerticalScroll(id="new-form"):
+                yield from self._form(systems)
+            yield Static("", id="new-error", classes="dialog-error")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Create", id="create", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def _form(self, systems: list[GameSystem]) -> ComposeResult:
+        yield Label("Game system", classes="field-label")
+        yield Select[str](
+            [(s.name, s.id) for s in systems],
+            id="new-system",
+            allow_blank=False,
+            value=systems[0].id if systems else Select.NULL,
+        )
+        yield Label("Faction", classes="field-label")
+        factions = sorted(systems[0].factions.values(), key=lambda f: f.name) if systems else []
+        yield Select[str](
+            [(f.name, f.id) for f in factions],
+            id="new-faction",
+            allow_blank=not factions,
+            value=factions[0].id if factions else Select.NULL,
+        )
+        yield Label("Name", classes="field-label")
+        yield Input(id="new-name", placeholder="e.g. 1st Platoon", classes="field")
+        yield Vertical(id="new-limits")
+
+    def on_mount(self) -> None:
+        self._system_changed()
+        self.query_one("#new-name", Input).focus()
+
+    @on(Select.Changed, "#new-system")
+    def _on_system(self, event: Select.Changed) -> None:
+        event.stop()
+        self._system_changed()
+
+    def _system_changed(self) -> None:
+        value = self.query_one("#new-system", Select).value
+        system = self.library.systems.get(str(value)) if value is not Select.NULL else None
+        faction = self.query_one("#new-faction", Select)
+        limits = self.query_one("#new-limits", Vertical)
+        limits.remove_children()
+        if system is None:
+            faction.set_options([])
+            return
+        factions = sorted(system.factions.values(), key=lambda f: f.name)
+        faction.set_options([(f.name, f.id) for f in factions])
+        if factions:
+            faction.value = factions[0].id
+        widgets: list[Label | Input] = []
+        for ct in system.model.cost_types:
+            if ct.hidden:
+                continue
+            unit = f" ({ct.unit})" if ct.unit else ""
+            widgets.append(Label(f"{ct.name} limit{unit}", classes="field-label"))
+            default = ct.default_limit
+            text = "" if default is None else f"{default:g}"
+            widgets.append(
+                Input(
+                    text,
+                    name=ct.id,
+                    type="number",
+                    placeholder="no limit",
+                    classes="new-limit field",
+                )
+            )
+        limits.mount_all(widgets)
+
+    def _finish(self) -> None:
+        error = self.query_one("#new-error", Static)
+        system = self.query_one("#new-system", Select).value
+        faction = self.query_one("#new-faction", Select).value
+        name = self.query_one("#new-name", Input).value.strip()
+        if system is Select.NULL or faction is Select.NULL:
+            error.update("Choose a game system and a faction.")
+            return
+        if not name:
+            error.update("Give the roster a name.")
+            self.query_one("#new-name", Input).focus()
+            return
+        limits: dict[str, float] = {}
+        for field_ in self.query(".new-limit").results(Input):
+            text = field_.value.strip()
+            if not text:
+                continue
+            try:
+                value = float(text)
+            except ValueError:
+                error.update(f"{text!r} is not a number.")
+                return
+            limits[field_.name or ""] = value
+        self.dismiss(NewRoster(str(system), str(faction), name, limits))
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._finish()
+
+    @on(Button.Pressed, "#create")
+    def _create(self, event: Button.Pressed) -> None:
+        event.stop()
+        self._finish()
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

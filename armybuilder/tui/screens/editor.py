@@ -1,0 +1,782 @@
+"""The roster editor: catalog | roster tree over issues | details, totals at the bottom.
+
+Every edit goes through the :class:`~armybuilder.session.EditSession`, then the roster is
+validated again and the areas are told about the new evaluation; each area changes only what
+differs. A roster whose validation takes longer than the frame budget is validated in a
+worker thread instead (the bar says "validating…" meanwhile), so typing never waits for it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input
+
+from ...errors import RosterError, UnknownFactionError, UnknownSystemError
+from ...session import (
+    EditError,
+    EditSession,
+    ExportUnavailableError,
+    Loc,
+    RecentFiles,
+    RecoveryInfo,
+    default_export_path,
+    export_pdf,
+    export_text,
+    find_recovery,
+)
+from ..bindings import EDITOR_ACTIONS, bindings
+from ..widgets.catalog import CatalogBrowser, entry_cost
+from ..widgets.details import DetailsPane
+from ..widgets.issues import IssuesPanel
+from ..widgets.roster_tree import RosterTree, node_at
+from ..widgets.totals import TotalsBar
+from .dialogs import ConfirmScreen, PathScreen
+from .export import ExportScreen
+
+if TYPE_CHECKING:
+    from ...rules.engine import Evaluation
+    from ..app import ArmyBuilderApp
+
+#: Actions that need a roster loaded.
+_EDIT_ACTIONS = {a.action.split("(")[0] for a in EDITOR_ACTIONS} - {"close"}
+
+
+class CatalogCommands(Provider):
+    """Command palette: "Add <entry>" for every entry that can be added to the selection."""
+
+    def _entries(self) -> list[tuple[str, str, str, Loc]]:
+        screen = self.screen
+        if not isinstance(screen, EditorScreen) or screen.session is None:
+            return []
+        session = screen.session
+        target = screen.catalog_target()
+        index = session.index
+        out = []
+        for child in session.options(target):
+            cost = entry_cost(index, child.entry)
+            out.append((f"Add {child.entry.name}", child.entry.id, cost, target))
+        return out
+
+    async def discover(self) -> Hits:
+        for title, entry_id, cost, target in self._entries():
+            yield DiscoveryHit(title, self._adder(entry_id, target), help=cost or None)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, entry_id, cost, target in self._entries():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(
+                    score,
+                    matcher.highlight(title),
+                    self._adder(entry_id, target),
+                    help=cost or None,
+                )
+
+    def _adder(self, entry_id: str, target: Loc) -> Callable[[], None]:
+        screen = self.screen
+
+        def add() -> None:
+            if isinstance(screen, EditorScreen):
+                screen.add_entry(entry_id, target)
+
+        return add
+
+
+class EditorScreen(Screen[None]):
+    """One roster being edited."""
+
+    BINDINGS: ClassVar[list[BindingType]] = bindings(EDITOR_ACTIONS)
+    COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = {CatalogCommands}
+
+    def __init__(
+        self,
+        *,
+        session: EditSession | None = None,
+        path: Path | None = None,
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.path = path
+        self.selected: Loc = ()
+        self._eval_running = False
+        #: perf_counter() when the last edit started and when its result was painted.
+        self.edit_started = 0.0
+        self.last_painted = 0.0
+        #: Milliseconds the last update of the areas took (before Textual paints them).
+        self.last_show_ms = 0.0
+        #: Called with this screen after each repaint that follows an update (benchmarks).
+        self.painted_hooks: list[Callable[[EditorScreen], None]] = []
+        #: Generation of the evaluation shown.
+        self.shown_generation = -1
+        #: The user chose to close (or quit) without saving; nothing more to ask.
+        self.closed = False
+        #: (file, error) of the last PDF export.
+        self.last_export: tuple[Path | None, str | None] | None = None
+
+    @property
+    def army_app(self) -> ArmyBuilderApp:
+        from ..app import ArmyBuilderApp
+
+        assert isinstance(self.app, ArmyBuilderApp)
+        return self.app
+
+    # ----------------------------------------------------------------- layout
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="editor-body"):
+            yield CatalogBrowser(id="catalog")
+            with Vertical(id="center"):
+                yield RosterTree(id="roster-tree")
+                yield IssuesPanel(id="issues")
+            yield DetailsPane(id="details")
+        yield TotalsBar(id="totals")
+        yield Footer()
+
+    @property
+    def roster_tree(self) -> RosterTree:
+        return self.query_one(RosterTree)
+
+    @property
+    def catalog(self) -> CatalogBrowser:
+        return self.query_one(CatalogBrowser)
+
+    @property
+    def details(self) -> DetailsPane:
+        return self.query_one(DetailsPane)
+
+    @property
+    def issues(self) -> IssuesPanel:
+        return self.query_one(IssuesPanel)
+
+    @property
+    def totals(self) -> TotalsBar:
+        return self.query_one(TotalsBar)
+
+    def on_mount(self) -> None:
+        if self.session is not None:
+            self._start(self.session)
+        elif self.path is not None:
+            self.title = self.path.name
+            self.sub_title = "loading…"
+            self.query_one("#editor-body").loading = True
+            # Paint the screen first, then load (in a thread) while it shows "loading".
+            self.call_after_refresh(self._load, self.path)
+
+    # ----------------------------------------------------------------- loading
+
+    @work(thread=True, exclusive=True, group="load")
+    def _load(self, path: Path) -> None:
+        app = self.army_app
+        try:
+            library = app.get_library()
+            info = find_recovery(path)
+        except Exception as exc:  # a broken catalog folder: say so, do not crash
+            app.call_from_thread(self._failed, f"Cannot load the catalogs: {exc}", None)
+            return
+        try:
+            session = EditSession.open(path, library)
+        except RosterError as exc:
+            message = "\n".join(str(p) for p in exc.problems[:5])
+            app.call_from_thread(self._failed, message, info)
+            return
+        except (UnknownSystemError, UnknownFactionError) as exc:
+            app.call_from_thread(self._failed, str(exc), None)
+            return
+        session.evaluate()
+        app.call_from_thread(self._loaded, session, info)
+
+    def _failed(self, message: str, info: RecoveryInfo | None) -> None:
+        if info is not None:
+            # The file cannot be read, but the journal holds the roster: offer it.
+            self._offer_recovery(None, info, problem=message)
+            return
+        self.app.notify(message, title="Cannot open the roster", severity="error", timeout=10)
+        self.dismiss(None)
+
+    def _loaded(self, session: EditSession, info: RecoveryInfo | None) -> None:
+        if info is not None:
+            self._offer_recovery(session, info)
+            return
+        self._start(session)
+
+    def _offer_recovery(
+        self, session: EditSession | None, info: RecoveryInfo, problem: str | None = None
+    ) -> None:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(info.updated))
+        lines = [
+            f"{info.name or 'This roster'} has {info.edits} unsaved edit(s) from {when}:",
+            "armybuilder did not close normally while it was being edited.",
+        ]
+        if info.other_process_alive:
+            lines.append(
+                f"\nNote: process {info.pid} that wrote them still runs; the roster may be "
+                "open in another window."
+            )
+        if info.file_changed and problem is None:
+            lines.append(
+                "\nThe file has changed on disk since; recovering restores your edits "
+                "on the roster as it was then."
+            )
+        if problem is not None:
+            lines.append(f"\nThe file itself cannot be read:\n{problem}")
+        buttons = [("recover", "Recover", "primary"), ("discard", "Discard them", "error")]
+        if session is None:
+            buttons = [("recover", "Recover", "primary"), ("cancel", "Cancel", "default")]
+
+        def answered(answer: str | None) -> None:
+            if answer == "recover":
+                try:
+                    recovered = EditSession.recover(info, self.army_app.get_library())
+                except Exception as exc:
+                    self.app.notify(f"Recovery failed: {exc}", severity="error")
+                    if session is not None:
+                        self._start(session)
+                    else:
+                        self.dismiss(None)
+                    return
+                self._start(recovered)
+                self.app.notify(f"Recovered {info.edits} edit(s); save to keep them.")
+            elif answer == "discard" and session is not None:
+                info.discard()
+                self._start(session)
+            elif session is not None:
+                self._start(session)
+            else:
+                self.dismiss(None)
+
+        self.app.push_screen(
+            ConfirmScreen("Recover unsaved changes?", "\n".join(lines), buttons, id="recover"),
+            answered,
+        )
+
+    def _start(self, session: EditSession) -> None:
+        self.session = session
+        self.query_one("#editor-body").loading = False
+        if session.path is not None:
+            RecentFiles().add(
+                session.path, session.name, session.roster.system, session.roster.faction
+            )
+        self.selected = ()
+        self._update_title()
+        self._show(session.evaluate())
+        self.roster_tree.root.expand()
+        self.roster_tree.select_loc(())
+        self.roster_tree.focus()
+
+    # ----------------------------------------------------------------- showing
+
+    def _update_title(self) -> None:
+        s = self.session
+        if s is None:
+            return
+        mark = " *" if s.dirty else ""
+        self.title = f"{s.name}{mark}"
+        where = s.path.name if s.path is not None else "not saved yet"
+        self.sub_title = f"{where} — unsaved changes" if s.dirty else where
+
+    def _show(self, ev: Evaluation, pending: bool = False) -> None:
+        t0 = time.perf_counter()
+        s = self.session
+        assert s is not None
+        self.shown_generation = s.evaluation_generation
+        tree = self.roster_tree
+        tree.sync(ev)
+        if node_at(ev, self.selected) is None:
+            loc = self.selected
+            while loc and node_at(ev, loc) is None:
+                loc = loc[:-2]
+            self.selected = loc
+        tree.select_loc(self.selected)
+        self.issues.show(ev)
+        self.totals.show(ev, pending)
+        self.details.show(ev, self.selected)
+        self._update_catalog()
+        self.last_show_ms = 1000 * (time.perf_counter() - t0)
+        self.call_after_refresh(self._painted)
+
+    def _painted(self) -> None:
+        self.last_painted = time.perf_counter()
+        for hook in list(self.painted_hooks):
+            hook(self)
+
+    def catalog_target(self) -> Loc:
+        """Where the catalog adds: the selection, or the nearest one above that has options."""
+        s = self.session
+        if s is None:
+            return ()
+        loc = self.selected
+        while loc and not (s.exists(loc) and s.options(loc)):
+            loc = loc[:-2]
+        return loc
+
+    def _update_catalog(self) -> None:
+        s = self.session
+        if s is None:
+            return
+        target = self.catalog_target()
+        if target:
+            entry = s.entry_at(target)
+            name = s.node(target).get("name") or (entry.name if entry else "?")
+        else:
+            name = s.name
+        counts: Counter[str] = Counter()
+        seq = s.node(target).get("selections")
+        if isinstance(seq, list):
+            for item in seq:
+                if isinstance(item, dict):
+                    n = item.get("count", 1)
+                    counts[str(item.get("entry"))] += n if isinstance(n, int) else 1
+        self.catalog.show_options(s.index, target, str(name), s.options(target), dict(counts))
+
+    def after_edit(self) -> None:
+        """Validate again and update the areas (in a worker if validation is slow)."""
+        s = self.session
+        if s is None:
+            return
+        self._update_title()
+        if s.last_eval_ms <= self.army_app.sync_budget_ms:
+            self._show(s.evaluate())
+        else:
+            ev = s.evaluation
+            if ev is not None:
+                self.totals.show(ev, pending=True)
+            self._request_evaluation()
+
+    def _request_evaluation(self) -> None:
+        if not self._eval_running:
+            self._eval_running = True
+            self._evaluate_in_background()
+
+    @work(thread=True, group="evaluate")
+    def _evaluate_in_background(self) -> None:
+        s = self.session
+        assert s is not None
+        generation, snapshot = s.snapshot()
+        ev = s.evaluate_snapshot(snapshot)
+        s.offer(generation, ev)
+        self.app.call_from_thread(self._evaluated, generation, ev)
+
+    def _evaluated(self, generation: int, ev: Evaluation) -> None:
+        self._eval_running = False
+        s = self.session
+        if s is None:
+            return
+        current = generation == s.generation
+        self._show(ev, pending=not current)
+        if not current:
+            self._request_evaluation()
+
+    # ----------------------------------------------------------------- edits
+
+    def _edit(self, fn: Callable[[EditSession], Loc | None]) -> bool:
+        s = self.session
+        if s is None:
+            return False
+        self.edit_started = time.perf_counter()
+        try:
+            loc = fn(s)
+        except EditError as exc:
+            self.app.notify(str(exc), severity="warning")
+            return False
+        if loc is not None:
+            self.selected = loc
+        self.after_edit()
+        return True
+
+    def add_entry(self, entry_id: str, target: Loc | None = None) -> None:
+        """Add a catalog entry where it can go, at or above ``target`` (default: selection)."""
+        s = self.session
+        if s is None:
+            return
+        target = self.catalog_target() if target is None else target
+        parent = s.where_to_add(target, entry_id)
+        if parent is None:
+            self.app.notify(f"{s.index.name_of(entry_id)} cannot be added here", severity="warning")
+            return
+
+        def add(session: EditSession) -> None:
+            session.add(parent, entry_id)
+
+        if self._edit(add):
+            self.roster_tree.expand_loc(parent)
+
+    @on(CatalogBrowser.AddRequested)
+    def _add_requested(self, event: CatalogBrowser.AddRequested) -> None:
+        event.stop()
+        self.add_entry(event.entry_id, event.target)
+
+    @on(RosterTree.Chosen)
+    def _chosen(self, event: RosterTree.Chosen) -> None:
+        event.stop()
+        if event.loc == self.selected or self.session is None:
+            return
+        self.selected = event.loc
+        ev = self.session.evaluation
+        if ev is not None:
+            self.details.show(ev, event.loc)
+        self._update_catalog()
+
+    @on(IssuesPanel.JumpTo)
+    def _jump(self, event: IssuesPanel.JumpTo) -> None:
+        event.stop()
+        self.jump_to(event.loc)
+        self.roster_tree.focus()
+
+    def jump_to(self, loc: Loc) -> None:
+        """Select the unit at ``loc`` in the roster tree."""
+        s = self.session
+        if s is None:
+            return
+        while loc and not s.exists(loc):
+            loc = loc[:-2]
+        self.selected = loc
+        self.roster_tree.select_loc(loc)
+        ev = s.evaluation
+        if ev is not None:
+            self.details.show(ev, loc)
+        self._update_catalog()
+
+    @on(DetailsPane.Edit)
+    def _details_edit(self, event: DetailsPane.Edit) -> None:
+        event.stop()
+        loc, field, value = event.loc, event.field, event.value
+        s = self.session
+        if s is None or not s.exists(loc):
+            return
+        if field == "name":
+            self._edit(lambda s: s.rename(loc, value))
+        elif field == "notes":
+            self._edit(lambda s: s.set_notes(loc, value))
+        elif field == "experience":
+            self._edit(lambda s: s.set_experience(loc, value))
+        elif field == "count":
+            self._set_count(loc, int(value))
+        elif field == "count-step":
+            self._set_count(loc, s.count_of(loc) + int(value))
+        elif field == "roster-name":
+            if not str(value).strip():
+                self.app.notify("A roster needs a name", severity="warning")
+                self.after_edit()
+                return
+            self._edit(lambda s: s.rename((), value))
+        elif field.startswith("limit:"):
+            cost_type = field[len("limit:") :]
+            self._edit(lambda s: s.set_limit(cost_type, value))
+        elif field.startswith("choice:"):
+            group = field[len("choice:") :]
+
+            def choose(s: EditSession) -> Loc:
+                s.choose(loc, group, value)
+                return loc
+
+            self._edit(choose)
+
+    def _set_count(self, loc: Loc, count: int) -> None:
+        s = self.session
+        if s is None or not loc:
+            return
+        entry = s.entry_at(loc)
+        maximum = entry.max_count if entry is not None else None
+        wanted = count
+        count = max(1, count)
+        if maximum is not None:
+            count = min(count, maximum)
+        if count != wanted:
+            bound = "at least 1" if wanted < 1 else f"at most {maximum}"
+            self.app.notify(f"Count must be {bound}", severity="warning", timeout=2)
+        if count == s.count_of(loc):
+            self.after_edit()  # put the field back
+            return
+        self._edit(lambda s: s.set_count(loc, count))
+
+    # ----------------------------------------------------------------- actions
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not (action in _EDIT_ACTIONS and self.session is None)
+
+    def action_add(self) -> None:
+        entry_id = self.catalog.highlighted()
+        if entry_id is None:
+            self.app.notify(
+                "Highlight an entry in the catalog first (F4, or / to search)", severity="warning"
+            )
+            return
+        self.add_entry(entry_id, self.catalog.target)
+
+    def action_remove(self) -> None:
+        if not self.selected:
+            self.app.notify("Select a unit in the roster to remove it", severity="warning")
+            return
+        loc = self.selected
+        self._edit(lambda s: s.remove(loc))
+
+    def action_duplicate(self) -> None:
+        if not self.selected:
+            self.app.notify("Select a unit in the roster to duplicate it", severity="warning")
+            return
+        loc = self.selected
+        self._edit(lambda s: s.duplicate(loc))
+
+    def action_move(self, delta: int) -> None:
+        if not self.selected:
+            return
+        loc = self.selected
+        self._edit(lambda s: s.move(loc, delta))
+
+    def action_count(self, delta: int) -> None:
+        s = self.session
+        if s is None or not self.selected:
+            return
+        self._set_count(self.selected, s.count_of(self.selected) + delta)
+
+    def action_rename(self) -> None:
+        self.details.focus_name()
+
+    def action_undo(self) -> None:
+        s = self.session
+        if s is None:
+            return
+        if not s.can_undo:
+            self.app.notify("Nothing to undo", timeout=2)
+            return
+        label = s.undo_label
+        self._edit(lambda s: s.undo())
+        self.app.notify(f"Undone: {label}", timeout=2)
+
+    def action_redo(self) -> None:
+        s = self.session
+        if s is None:
+            return
+        if not s.can_redo:
+            self.app.notify("Nothing to redo", timeout=2)
+            return
+        label = s.redo_label
+        self._edit(lambda s: s.redo())
+        self.app.notify(f"Redone: {label}", timeout=2)
+
+    def action_search(self) -> None:
+        self.catalog.search.focus()
+
+    def action_next_issue(self, delta: int) -> None:
+        loc = self.issues.step(delta)
+        if loc is None:
+            self.app.notify("No errors or warnings", timeout=2)
+            return
+        self.jump_to(loc)
+
+    def action_focus_area(self, area: str) -> None:
+        if area == "details":
+            fields = [
+                w
+                for w in self.details.query(Input)
+                if w.display and w.parent is not None and w.parent.display
+            ]
+            if fields:
+                fields[0].focus()
+            return
+        self.query_one(f"#{area}").focus()
+
+    # ----------------------------------------------------------------- saving
+
+    def action_save(self) -> None:
+        self.save()
+
+    def save(self, then: Callable[[], None] | None = None) -> None:
+        """Save (asking for a file name if the roster has none), then call ``then``."""
+        s = self.session
+        if s is None:
+            return
+        if s.is_new:
+            self.save_as(then)
+            return
+        self._save_to(None, then)
+
+    def action_save_as(self) -> None:
+        self.save_as()
+
+    def save_as(self, then: Callable[[], None] | None = None) -> None:
+        s = self.session
+        if s is None:
+            return
+        default = default_export_path(s, ".yaml", self.army_app.cwd)
+
+        def chosen(path: Path | None) -> None:
+            if path is None:
+                return
+            if path.suffix not in {".yaml", ".yml"}:
+                path = path.with_name(path.name + ".yaml")
+            same = s.path is not None and path.resolve() == s.path.resolve()
+            if path.exists() and not same:
+
+                def confirmed(answer: str | None) -> None:
+                    if answer == "overwrite":
+                        self._save_to(path, then)
+
+                self.app.push_screen(
+                    ConfirmScreen(
+                        "Replace the file?",
+                        f"{path} already exists. Replace it? (The old file is kept as "
+                        f"{path.name}.bak.)",
+                        [("overwrite", "Replace", "error"), ("cancel", "Cancel", "default")],
+                        id="confirm-overwrite",
+                    ),
+                    confirmed,
+                )
+                return
+            self._save_to(path, then)
+
+        self.app.push_screen(
+            PathScreen("Save roster as", str(default), "Save", id="save-as"), chosen
+        )
+
+    def _save_to(self, path: Path | None, then: Callable[[], None] | None) -> None:
+        s = self.session
+        if s is None:
+            return
+        try:
+            saved = s.save(path)
+        except (OSError, EditError) as exc:
+            self.app.notify(f"Could not save: {exc}", severity="error", timeout=8)
+            return
+        RecentFiles().add(saved, s.name, s.roster.system, s.roster.faction)
+        self._update_title()
+        self.app.notify(f"Saved {saved}", timeout=3)
+        if then is not None:
+            then()
+
+    # ----------------------------------------------------------------- exports
+
+    def action_export_text(self) -> None:
+        s = self.session
+        if s is None:
+            return
+
+        def chosen(path: Path | None) -> None:
+            if path is None:
+                return
+            try:
+                text = export_text(s)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+            except OSError as exc:
+                self.app.notify(f"Could not write {path}: {exc}", severity="error")
+                return
+            self.app.copy_to_clipboard(text)
+            self.app.notify(
+                f"Wrote {path} and copied the text to the clipboard (where the terminal allows it)",
+                title="Export text",
+            )
+
+        default = default_export_path(s, ".txt", self.army_app.cwd)
+        self.app.push_screen(
+            PathScreen("Export text to", str(default), "Export", id="export-text"), chosen
+        )
+
+    def action_export_pdf(self) -> None:
+        s = self.session
+        if s is None:
+            return
+
+        def chosen(path: Path | None) -> None:
+            if path is None:
+                return
+            screen = ExportScreen(path)
+            self.app.push_screen(screen)
+            self._render_pdf(path, screen)
+
+        default = default_export_path(s, ".pdf", self.army_app.cwd)
+        self.app.push_screen(
+            PathScreen("Export PDF to", str(default), "Export", id="export-pdf"), chosen
+        )
+
+    @work(thread=True, exclusive=True, group="export")
+    def _render_pdf(self, out: Path, screen: ExportScreen) -> None:
+        s = self.session
+        assert s is not None
+        app = self.app
+
+        def progress(fraction: float) -> None:
+            app.call_from_thread(screen.set_progress, fraction)
+
+        try:
+            path = export_pdf(s, out, progress)
+        except ExportUnavailableError as exc:
+            app.call_from_thread(self._export_done, screen, None, str(exc))
+            return
+        except Exception as exc:  # the renderer's errors: report them, keep editing
+            app.call_from_thread(self._export_done, screen, None, f"PDF export failed: {exc}")
+            return
+        app.call_from_thread(self._export_done, screen, path, None)
+
+    def _export_done(self, screen: ExportScreen, path: Path | None, error: str | None) -> None:
+        screen.finish()
+        self.last_export = (path, error)
+        if error is not None:
+            self.app.notify(error, title="Export PDF", severity="error", timeout=8)
+        else:
+            self.app.notify(f"PDF written to {path}", title="Export PDF")
+
+    # ----------------------------------------------------------------- closing
+
+    def action_close(self) -> None:
+        self.confirm_close(lambda: self.dismiss(None))
+
+    def confirm_close(self, then: Callable[[], Any]) -> None:
+        """Ask what to do with unsaved changes, then close the session and call ``then``."""
+        s = self.session
+        if s is None or not s.dirty or self.closed:
+            if s is not None:
+                s.close()
+            self.closed = True
+            then()
+            return
+
+        def answered(answer: str | None) -> None:
+            if answer == "save":
+
+                def saved() -> None:
+                    s.close()
+                    self.closed = True
+                    then()
+
+                self.save(saved)
+            elif answer == "discard":
+                s.close()
+                self.closed = True
+                then()
+
+        self.app.push_screen(
+            ConfirmScreen(
+                "Unsaved changes",
+                Text.assemble(
+                    (s.name, "bold"),
+                    f" has unsaved changes ({len(s.history)} edit(s)). Save them first?",
+                ).plain,
+                [
+                    ("save", "Save", "primary"),
+                    ("discard", "Discard changes", "error"),
+                    ("cancel", "Cancel", "default"),
+                ],
+                id="confirm-close",
+            ),
+            answered,
+        )
+
+    def on_unmount(self) -> None:
+        s = self.session
+        if s is not None and (not s.dirty or self.closed):
+            s.close()

@@ -1,0 +1,436 @@
+"""The details pane: the selected unit (or the roster), edited in place.
+
+For a selection: its name, count (within its minimum and maximum), experience, notes, the
+choice of each one-of group (weapon, armour, motive...) as a drop-down, its stat lines and
+those of its loadout, the values its game system computes for it, and the issues about it.
+For the roster itself: its name and cost limits, and the values computed for the whole
+roster.
+
+The widgets are built once per kind of entry and then only updated, value by value, when
+something they show changed; a field being typed in is never overwritten.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Button, Input, Label, Select
+
+from ...session import Loc, cost_text
+from .catalog import profile_tables
+from .roster_tree import ERROR_MARK, WARNING_MARK, node_at, owner_loc
+from .stable import LiveStatic
+
+if TYPE_CHECKING:
+    from ...model.catalog import Entry, Group
+    from ...rules.engine import Evaluation, Node
+
+
+def _range(lo: int, hi: int | None) -> str:
+    if hi is None:
+        return f"at least {lo}" if lo else "any number"
+    return f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
+
+
+def one_of_groups(entry: Entry) -> list[Group]:
+    """Groups of an entry (and their subgroups) from which at most one is chosen."""
+    out: list[Group] = []
+    stack = list(entry.groups)
+    while stack:
+        g = stack.pop(0)
+        out.append(g)
+        stack[:0] = g.groups
+    return out
+
+
+class DetailsPane(VerticalScroll):
+    """Profile, options, loadout and computed values of the selected unit."""
+
+    class Edit(Message):
+        """The user changed a field: ``field`` is ``name``, ``count``, ``count-step``,
+        ``experience``, ``notes``, ``roster-name``, ``limit:<cost type>`` or
+        ``choice:<group id>``."""
+
+        def __init__(self, loc: Loc, field: str, value: Any) -> None:
+            super().__init__()
+            self.loc = loc
+            self.field = field
+            self.value = value
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.loc: Loc | None = None
+        self._sigs: dict[str, object] = {}
+        self._groups_key: object = None
+        self._limits_key: object = None
+        self._group_ids: list[str] = []
+        self._latest: tuple[Evaluation, Node] | None = None
+        #: Widgets updated by the last :meth:`show` (a benchmark reads it).
+        self.updates = 0
+
+    def compose(self) -> ComposeResult:
+        yield LiveStatic("", id="d-head")
+        with Vertical(id="d-roster"):
+            yield Label("Roster name", classes="field-label")
+            yield Input(id="d-roster-name", classes="field")
+            yield Vertical(id="d-limits")
+        with Vertical(id="d-unit"):
+            yield Label("Name", classes="field-label")
+            yield Input(id="d-name", classes="field", placeholder="(the entry's name)")
+            yield LiveStatic("Count", classes="field-label", id="d-count-label")
+            with Horizontal(id="d-count-row"):
+                yield Button("−", id="d-minus", classes="step")
+                yield Input(id="d-count", type="integer", classes="field")
+                yield Button("+", id="d-plus", classes="step")
+            with Vertical(id="d-exp-row"):
+                yield Label("Experience", classes="field-label")
+                yield Select[str]([], id="d-exp", allow_blank=True, prompt="(inherited)")
+            yield Label("Notes", classes="field-label")
+            yield Input(id="d-notes", classes="field")
+            yield Vertical(id="d-groups")
+        yield LiveStatic("", id="d-loadout")
+        yield LiveStatic("", id="d-values")
+        yield LiveStatic("", id="d-issues")
+
+    # ----------------------------------------------------------------- helpers
+
+    def _update(self, key: str, sig: object, fn: Any) -> None:
+        if self._sigs.get(key) != sig:
+            self._sigs[key] = sig
+            fn()
+            self.updates += 1
+
+    def _set_static(self, wid: str, renderable: RenderableType, sig: object) -> None:
+        static = self.query_one(f"#{wid}", LiveStatic)
+        self._update(wid, sig, lambda: static.set_content(renderable))
+
+    def _set_input(self, wid: str, value: str, placeholder: str | None = None) -> None:
+        field = self.query_one(f"#{wid}", Input)
+        if placeholder is not None and field.placeholder != placeholder:
+            field.placeholder = placeholder
+        self._fill_input(field, wid, value)
+
+    def _fill_input(self, field: Input, key: str, value: str) -> None:
+        if field.has_focus and self._sigs.get(f"{key}:loc") == self.loc:
+            return
+        self._sigs[f"{key}:loc"] = self.loc
+        if field.value != value:
+            with field.prevent(Input.Changed):
+                field.value = value
+            self.updates += 1
+
+    def _set_select(self, select: Select[str], value: str | None) -> None:
+        target: Any = value if value is not None else Select.NULL
+        if select.value != target:
+            with select.prevent(Select.Changed):
+                select.value = target
+            self.updates += 1
+
+    # ----------------------------------------------------------------- showing
+
+    def show(self, ev: Evaluation, loc: Loc) -> None:
+        """Show the selection at ``loc`` as ``ev`` sees it."""
+        node = node_at(ev, loc)
+        if node is None:
+            return
+        self.updates = 0
+        self.loc = loc
+        self._latest = (ev, node)
+        root = node.is_root
+        roster_box = self.query_one("#d-roster")
+        unit_box = self.query_one("#d-unit")
+        if roster_box.display != root:
+            roster_box.display = root
+        if unit_box.display == root:
+            unit_box.display = not root
+        self._show_head(ev, node)
+        if root:
+            self._show_roster(ev)
+        else:
+            self._show_unit(ev, node)
+        self._show_loadout(ev, node)
+        self._show_values(ev, node)
+        self._show_issues(ev, loc)
+
+    def _show_head(self, ev: Evaluation, node: Node) -> None:
+        name = ev.name(node)
+        text = Text(name, "bold")
+        if node.is_root:
+            system = ev.index.system.name
+            text.append(f"\n{system} · {ev.index.faction.name}", "dim")
+            text.append(f"\n{cost_text(ev, ev.totals, limits=True)}", "cyan")
+        elif node.entry is None:
+            text.append(f"\n? unknown entry {node.entry_id!r}", "red")
+            text.append(
+                "\nIt is not in this faction's catalog. Remove it (Delete), or fix its id in "
+                "the file; it is saved back unchanged.",
+                "dim",
+            )
+        else:
+            entry = node.entry
+            sub = entry.name if node.data is not None and node.data.name else ""
+            text.append(f"\n{sub + ' · ' if sub else ''}{entry.type}", "dim")
+            if node.count != 1:
+                text.append(f" ×{node.count}", "cyan")
+            cats = ", ".join(ev.index.name_of(c) for c in entry.categories)
+            if cats:
+                text.append(f" · {cats}", "dim")
+            costs = ev.total_cost(node)
+            if any(costs.values()):
+                text.append(f"\n{cost_text(ev, costs)}", "cyan")
+                if node.count != 1:
+                    each = {k: v / node.count for k, v in costs.items()}
+                    text.append(f" ({cost_text(ev, each)} each)", "dim")
+        self._set_static("d-head", text, text.plain)
+
+    def _show_roster(self, ev: Evaluation) -> None:
+        self._set_input("d-roster-name", ev.roster.name)
+        cost_types = [ct for ct in ev.index.cost_types.values() if not ct.hidden]
+        key = tuple(ct.id for ct in cost_types)
+        box = self.query_one("#d-limits", Vertical)
+        if key != self._limits_key:
+            self._limits_key = key
+            widgets: list[Widget] = []
+            for ct in cost_types:
+                unit = f" ({ct.unit})" if ct.unit else ""
+                widgets.append(Label(f"{ct.name} limit{unit}", classes="field-label"))
+                widgets.append(
+                    Input(
+                        name=f"limit:{ct.id}",
+                        type="number",
+                        classes="field limit",
+                        placeholder="no limit",
+                    )
+                )
+            self.call_later(self._replace_children, box, widgets)
+            return
+        self._fill_limits(ev)
+
+    def _fill_limits(self, ev: Evaluation) -> None:
+        box = self.query_one("#d-limits", Vertical)
+        limits = ev.roster.header.limits
+        for field in box.query(Input):
+            ct_id = (field.name or "")[len("limit:") :]
+            value = limits.get(ct_id)
+            text = "" if value is None else (str(int(value)) if value.is_integer() else str(value))
+            self._fill_input(field, f"limit:{ct_id}", text)
+
+    def _show_unit(self, ev: Evaluation, node: Node) -> None:
+        entry = node.entry
+        data = node.data
+        placeholder = entry.name if entry is not None else "(name)"
+        self._set_input("d-name", data.name or "" if data is not None else "", placeholder)
+        self._set_input("d-count", str(node.count))
+        maximum = entry.max_count if entry is not None else None
+        hint = f"Count (1 to {maximum})" if maximum is not None else "Count"
+        label = self.query_one("#d-count-label", LiveStatic)
+        self._update("d-count-label", hint, lambda: label.set_content(hint))
+        self.query_one("#d-minus", Button).disabled = node.count <= 1
+        self.query_one("#d-plus", Button).disabled = maximum is not None and node.count >= maximum
+        self._set_input("d-notes", (data.notes or "") if data is not None else "")
+        # experience
+        exp_row = self.query_one("#d-exp-row")
+        levels = ev.index.experience
+        wants_exp = bool(levels) and (
+            (entry is not None and entry.experience) or bool(data and data.experience)
+        )
+        exp_row.display = wants_exp
+        if wants_exp:
+            select = self.query_one("#d-exp", Select)
+            options_key = tuple(levels)
+            if self._sigs.get("d-exp:options") != options_key:
+                self._sigs["d-exp:options"] = options_key
+                with select.prevent(Select.Changed):
+                    select.set_options([(lv.name, lv.id) for lv in levels.values()])
+            inherited = ev.experience(node.parent) if node.parent is not None else None
+            prompt = f"(inherited: {inherited.name})" if inherited else "(none)"
+            if select.prompt != prompt:
+                select.prompt = prompt
+            own = data.experience if data is not None else None
+            self._set_select(select, own if own in levels else None)
+        self._show_groups(ev, node)
+
+    def _show_groups(self, ev: Evaluation, node: Node) -> None:
+        entry = node.entry
+        box = self.query_one("#d-groups", Vertical)
+        groups = one_of_groups(entry) if entry is not None else []
+        key = (id(entry), tuple(g.id for g in groups))
+        if key != self._groups_key:
+            self._groups_key = key
+            group_widgets: list[Widget] = []
+            self._group_ids = []
+            for g in groups:
+                options = [
+                    (c.entry.name, c.entry.id)
+                    for c in ev.index.children(entry)
+                    if c.group is not None and c.group.id == g.id and not c.entry.hidden
+                ]
+                if not options:
+                    continue
+                label = f"{g.name} ({_range(g.min, g.max)})"
+                group_widgets.append(Label(label, classes="field-label"))
+                if g.max == 1:
+                    group_widgets.append(
+                        Select[str](
+                            options,
+                            name=f"grp:{g.id}",
+                            allow_blank=True,
+                            prompt="(none)",
+                            classes="choice",
+                        )
+                    )
+                else:
+                    group_widgets.append(LiveStatic("", name=f"grp:{g.id}", classes="choice-list"))
+                self._group_ids.append(g.id)
+            self.call_later(self._replace_children, box, group_widgets)
+            return
+        self._fill_groups(ev, node)
+
+    async def _replace_children(self, box: Vertical, widgets: list[Widget]) -> None:
+        """Swap a box's widgets, then fill them from the latest evaluation shown."""
+        await box.remove_children()
+        if widgets:
+            await box.mount_all(widgets)
+        if self._latest is not None:
+            ev, node = self._latest
+            if node.is_root:
+                self._fill_limits(ev)
+            else:
+                self._fill_groups(ev, node)
+
+    def _fill_groups(self, ev: Evaluation, node: Node) -> None:
+        if node.entry is None or self.loc != node.loc:
+            return
+        widgets = {w.name: w for w in self.query_one("#d-groups").children}
+        for gid in self._group_ids:
+            chosen = [c for c in node.children if c.group is not None and c.group.id == gid]
+            widget = widgets.get(f"grp:{gid}")
+            if widget is None:
+                continue
+            if isinstance(widget, Select):
+                value = chosen[0].entry_id if len(chosen) == 1 else None
+                self._set_select(widget, value)
+            elif isinstance(widget, LiveStatic):
+                text = ", ".join(ev.label(c) for c in chosen) or "none"
+                self._update(
+                    f"grp-{gid}",
+                    text,
+                    lambda w=widget, t=text: w.set_content(Text(t + "  (add from the catalog)")),
+                )
+
+    def _show_loadout(self, ev: Evaluation, node: Node) -> None:
+        if node.is_root:
+            self._set_static("d-loadout", "", "")
+            return
+        entries: list[Entry] = []
+        counts: list[int] = []
+        if node.entry is not None:
+            entries.append(node.entry)
+            counts.append(1)
+        for c in node.children:
+            # The loadout: upgrades (weapons, armour, kit), not the units and models inside.
+            if c.entry is not None and c.entry.profiles and c.entry.type == "upgrade":
+                entries.append(c.entry)
+                counts.append(c.count)
+        tables = profile_tables(ev.index, entries, counts)
+        sig = tuple((e.id, n) for e, n in zip(entries, counts, strict=True))
+        self._set_static("d-loadout", Text("\n").join(tables), sig)
+
+    def _show_values(self, ev: Evaluation, node: Node) -> None:
+        values = ev.values_of(node)
+        sig = tuple((v.label, v.display()) for v in values)
+        if not values:
+            self._set_static("d-values", "", sig)
+            return
+        text = Text("Computed", "bold underline")
+        for label, shown in sig:
+            text.append(f"\n{label}: ", "dim")
+            text.append(shown)
+        self._set_static("d-values", text, sig)
+
+    def _show_issues(self, ev: Evaluation, loc: Loc) -> None:
+        mine = [i for i in ev.issues if owner_loc(i.path) == loc]
+        sig = tuple((i.severity, i.message) for i in mine)
+        text = Text()
+        for n, i in enumerate(mine):
+            if n:
+                text.append("\n")
+            mark, style = (ERROR_MARK, "red") if i.is_error else (WARNING_MARK, "yellow")
+            text.append(f"{mark} {i.message}", style)
+            if i.source:
+                text.append(f" ({i.source})", "dim")
+        self._set_static("d-issues", text, sig)
+
+    # ----------------------------------------------------------------- editing
+
+    def _commit(self, field: Input) -> None:
+        loc = self.loc
+        if loc is None:
+            return
+        wid = field.id or field.name or ""
+        value = field.value
+        if wid == "d-name":
+            self.post_message(self.Edit(loc, "name", value))
+        elif wid == "d-notes":
+            self.post_message(self.Edit(loc, "notes", value))
+        elif wid == "d-count":
+            try:
+                count = int(value)
+            except ValueError:
+                return
+            self.post_message(self.Edit(loc, "count", count))
+        elif wid == "d-roster-name":
+            self.post_message(self.Edit((), "roster-name", value))
+        elif wid.startswith("limit:"):
+            text = value.strip()
+            try:
+                limit = float(text) if text else None
+            except ValueError:
+                return
+            self.post_message(self.Edit((), wid, limit))
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._commit(event.input)
+
+    @on(Input.Blurred)
+    def _blurred(self, event: Input.Blurred) -> None:
+        event.stop()
+        self._commit(event.input)
+
+    @on(Button.Pressed, "#d-minus")
+    def _minus(self, event: Button.Pressed) -> None:
+        event.stop()
+        if self.loc is not None:
+            self.post_message(self.Edit(self.loc, "count-step", -1))
+
+    @on(Button.Pressed, "#d-plus")
+    def _plus(self, event: Button.Pressed) -> None:
+        event.stop()
+        if self.loc is not None:
+            self.post_message(self.Edit(self.loc, "count-step", 1))
+
+    @on(Select.Changed)
+    def _select_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        loc = self.loc
+        if loc is None:
+            return
+        wid = event.select.id or event.select.name or ""
+        value = None if event.value is Select.NULL else str(event.value)
+        if wid == "d-exp":
+            self.post_message(self.Edit(loc, "experience", value))
+        elif wid.startswith("grp:"):
+            self.post_message(self.Edit(loc, f"choice:{wid[4:]}", value))
+
+    def focus_name(self) -> None:
+        target = "#d-roster-name" if self.loc == () else "#d-name"
+        self.query_one(target, Input).focus()

@@ -1,0 +1,280 @@
+"""The roster tree: formations, units and models as deep as the system nests them.
+
+Each line shows a selection's name, count and cost, marked when an error or a warning is
+about it (or, dimmer, about something inside it). The tree is synchronised with each new
+evaluation rather than rebuilt: a line's label is only set again when its text changed, and
+children are only created for nodes that have been expanded once (a regiment's 75 platoons
+start as 75 lines).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from ...session import Loc, cost_text
+from .stable import StableScroll
+
+if TYPE_CHECKING:
+    from ...rules.engine import Evaluation, Node
+
+ERROR_MARK = "✖"
+WARNING_MARK = "⚠"
+INNER_MARK = "•"
+
+
+def owner_loc(path: Loc) -> Loc:
+    """The selection an issue path is about (``()``: the roster)."""
+    loc = tuple(path)
+    while loc and not (len(loc) % 2 == 0 and isinstance(loc[-1], int) and loc[-2] == "selections"):
+        loc = loc[:-1]
+    return loc
+
+
+def issue_marks(ev: Evaluation) -> tuple[dict[Loc, str], dict[Loc, str]]:
+    """Worst severity per selection, and per selection that contains a problem."""
+    own: dict[Loc, str] = {}
+    inner: dict[Loc, str] = {}
+    for issue in ev.issues:
+        loc = owner_loc(issue.path)
+        sev = "error" if issue.is_error else "warning"
+        if own.get(loc) != "error":
+            own[loc] = sev
+        parent = loc[:-2]
+        while len(parent) >= 2:
+            if inner.get(parent) != "error":
+                inner[parent] = sev
+            parent = parent[:-2]
+    return own, inner
+
+
+def node_at(ev: Evaluation, loc: Loc) -> Node | None:
+    """The evaluated node at a roster location."""
+    node = ev.root
+    for i in range(1, len(loc), 2):
+        step = loc[i]
+        if not isinstance(step, int) or step >= len(node.children):
+            return None
+        node = node.children[step]
+    return node
+
+
+class RosterTree(StableScroll, Tree[Loc]):
+    """The roster as a tree; its root is the roster itself."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right", "expand_or_child", "Expand", show=False),
+        Binding("left", "collapse_or_parent", "Collapse", show=False),
+    ]
+
+    class Chosen(Message):
+        """The cursor moved to another selection."""
+
+        def __init__(self, loc: Loc) -> None:
+            super().__init__()
+            self.loc = loc
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("Roster", data=(), id=id)
+        self.show_root = True
+        self.guide_depth = 2
+        self.auto_expand = False
+        self._ev: Evaluation | None = None
+        self._sig: dict[int, str] = {}
+        self._keys: dict[int, str | None] = {}
+        self._populated: set[int] = set()
+        self._own: dict[Loc, str] = {}
+        self._inner: dict[Loc, str] = {}
+        #: Labels set by the last :meth:`sync` (a benchmark reads it).
+        self.labels_set = 0
+
+    # ----------------------------------------------------------------- sync
+
+    def sync(self, ev: Evaluation) -> None:
+        """Bring the tree in line with an evaluation, touching only what changed."""
+        self._ev = ev
+        self._own, self._inner = issue_marks(ev)
+        self.labels_set = 0
+        self._sync_node(self.root, ev.root)
+
+    def _label(self, ev: Evaluation, node: Node) -> tuple[str, Text]:
+        loc = node.loc
+        mark = self._own.get(loc)
+        inner = self._inner.get(loc)
+        costs = ev.total_cost(node)
+        cost = cost_text(ev, costs) if any(costs.values()) else ""
+        if node.is_root:
+            cost = cost_text(ev, ev.totals, limits=True)
+        name = ev.name(node)
+        unknown = node.entry is None and not node.is_root
+        sig = f"{mark}|{inner}|{name}|{node.count}|{cost}|{unknown}"
+        text = Text(no_wrap=True, overflow="ellipsis")
+        if mark == "error":
+            text.append(f"{ERROR_MARK} ", "bold red")
+        elif mark == "warning":
+            text.append(f"{WARNING_MARK} ", "yellow")
+        elif inner is not None:
+            text.append(f"{INNER_MARK} ", "red" if inner == "error" else "yellow")
+        if unknown:
+            text.append(f"? {name}", "red italic")
+            text.append(" (unknown entry)", "red dim")
+        else:
+            text.append(name, "bold" if node.is_root else "")
+        if node.count != 1:
+            text.append(f" ×{node.count}", "cyan")
+        if cost:
+            text.append(f"  {cost}", "dim")
+        return sig, text
+
+    def _set_label(self, tnode: TreeNode[Loc], ev: Evaluation, node: Node) -> None:
+        sig, text = self._label(ev, node)
+        if self._sig.get(tnode.id) != sig:
+            self._sig[tnode.id] = sig
+            tnode.set_label(text)
+            self.labels_set += 1
+
+    def _sync_node(self, tnode: TreeNode[Loc], node: Node) -> None:
+        ev = self._ev
+        assert ev is not None
+        tnode.data = node.loc
+        self._keys[tnode.id] = node.entry_id
+        self._set_label(tnode, ev, node)
+        has_children = bool(node.children)
+        if not tnode.is_root and tnode.allow_expand != has_children:
+            tnode.allow_expand = has_children
+        if tnode.is_root or tnode.id in self._populated:
+            self._sync_children(tnode, node.children)
+
+    def _add(self, parent: TreeNode[Loc], child: Node, before: TreeNode[Loc] | None) -> None:
+        ev = self._ev
+        assert ev is not None
+        sig, text = self._label(ev, child)
+        new = parent.add(text, data=child.loc, before=before, allow_expand=bool(child.children))
+        self._sig[new.id] = sig
+        self._keys[new.id] = child.entry_id
+        self.labels_set += 1
+
+    def _sync_children(self, tnode: TreeNode[Loc], children: list[Node]) -> None:
+        self._populated.add(tnode.id)
+        old = list(tnode.children)
+        old_keys = [self._keys.get(t.id) for t in old]
+        new_keys = [c.entry_id for c in children]
+        if old_keys == new_keys:
+            for t, c in zip(old, children, strict=True):
+                self._sync_node(t, c)
+            return
+        # Keep the lines that still match at both ends; replace the middle.
+        start = 0
+        while start < min(len(old), len(children)) and old_keys[start] == new_keys[start]:
+            start += 1
+        end_old, end_new = len(old), len(children)
+        while (
+            end_old > start and end_new > start and old_keys[end_old - 1] == new_keys[end_new - 1]
+        ):
+            end_old -= 1
+            end_new -= 1
+        for t in old[start:end_old]:
+            self._forget(t)
+            t.remove()
+        before = old[end_old] if end_old < len(old) else None
+        for c in children[start:end_new]:
+            self._add(tnode, c, before)
+        for t, c in zip(old[:start], children[:start], strict=True):
+            self._sync_node(t, c)
+        for t, c in zip(old[end_old:], children[end_new:], strict=True):
+            self._sync_node(t, c)
+
+    def _forget(self, tnode: TreeNode[Loc]) -> None:
+        for child in tnode.children:
+            self._forget(child)
+        self._sig.pop(tnode.id, None)
+        self._keys.pop(tnode.id, None)
+        self._populated.discard(tnode.id)
+
+    # ----------------------------------------------------------------- navigation
+
+    def _on_tree_node_expanded(self, event: Tree.NodeExpanded[Loc]) -> None:
+        tnode = event.node
+        if tnode.id in self._populated or self._ev is None or tnode.data is None:
+            return
+        node = node_at(self._ev, tnode.data)
+        if node is not None:
+            self._sync_children(tnode, node.children)
+
+    def _on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Loc]) -> None:
+        event.stop()
+        if event.node.data is not None:
+            self.post_message(self.Chosen(event.node.data))
+
+    def _on_tree_node_selected(self, event: Tree.NodeSelected[Loc]) -> None:
+        event.stop()
+
+    def find(self, loc: Loc, reveal: bool = True) -> TreeNode[Loc] | None:
+        """The line for a roster location, expanding its ancestors if asked."""
+        tnode = self.root
+        for i in range(1, len(loc), 2):
+            step = loc[i]
+            if tnode.id not in self._populated:
+                if not reveal or self._ev is None:
+                    return None
+                node = node_at(self._ev, tnode.data or ())
+                if node is None:
+                    return None
+                self._sync_children(tnode, node.children)
+            if reveal and not tnode.is_expanded:
+                tnode.expand()
+            children = tnode.children
+            if not isinstance(step, int) or step >= len(children):
+                return tnode
+            tnode = children[step]
+        return tnode
+
+    def select_loc(self, loc: Loc, reveal: bool = True) -> None:
+        """Put the cursor on a roster location."""
+        tnode = self.find(loc, reveal)
+        if tnode is None:
+            return
+        if self.cursor_node is not tnode or tnode.line < 0:
+            self._refresh_lines()
+            self.move_cursor(tnode)
+
+    def expand_loc(self, loc: Loc) -> None:
+        tnode = self.find(loc)
+        if tnode is not None and not tnode.is_expanded:
+            tnode.expand()
+
+    def _refresh_lines(self) -> None:
+        """Make sure line numbers are current (after nodes were added or removed)."""
+        _ = self._tree_lines
+
+    def action_expand_or_child(self) -> None:
+        node = self.cursor_node
+        if node is None:
+            return
+        if node.allow_expand and not node.is_expanded:
+            node.expand()
+        elif node.children:
+            self._refresh_lines()
+            self.move_cursor(node.children[0])
+
+    def action_collapse_or_parent(self) -> None:
+        node = self.cursor_node
+        if node is None:
+            return
+        if node.is_expanded and not node.is_root:
+            node.collapse()
+        elif node.parent is not None:
+            self.move_cursor(node.parent)
+
+    async def _on_click(self, event: events.Click) -> None:
+        # A click only moves the cursor (and toggles on the arrow), never "selects".
+        meta = event.style.meta
+        if "line" in meta and not meta.get("toggle", False):
+            event.prevent_default()
+            self.cursor_line = meta["line"]

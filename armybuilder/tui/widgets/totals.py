@@ -1,0 +1,66 @@
+"""The totals bar: costs against the limits, error and warning counts, roster values."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+
+from ...session import format_number
+from .stable import LiveStatic
+
+if TYPE_CHECKING:
+    from ...rules.engine import Evaluation
+
+
+class TotalsBar(LiveStatic):
+    """One line at the bottom of the editor."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self._sig: object = None
+        #: Whether the last :meth:`show` changed the bar (a benchmark reads it).
+        self.changed = False
+
+    def show(self, ev: Evaluation, pending: bool = False) -> None:
+        parts: list[tuple[str, str]] = []
+        limits = dict(ev.roster.header.limits)
+        for ct in ev.index.cost_types.values():
+            if ct.hidden:
+                continue
+            value = ev.totals.get(ct.id, 0.0)
+            unit = f" {ct.unit}" if ct.unit else ""
+            limit = limits.get(ct.id, ct.default_limit)
+            if limit is None:
+                parts.append((f"{ct.name} {format_number(value)}{unit}", "bold"))
+            else:
+                over = value > limit
+                parts.append(
+                    (
+                        f"{ct.name} {format_number(value)} / {format_number(limit)}{unit}",
+                        "bold red" if over else "bold green",
+                    )
+                )
+        errors = sum(1 for i in ev.issues if i.is_error)
+        warnings = len(ev.issues) - errors
+        if errors:
+            parts.append((f"✖ {errors} error{'s' if errors != 1 else ''}", "bold red"))
+        else:
+            parts.append(("✔ legal", "bold green"))
+        if warnings:
+            parts.append((f"⚠ {warnings} warning{'s' if warnings != 1 else ''}", "yellow"))
+        for v in ev.values_of(ev.root):
+            parts.append((f"{v.label} {v.display()}", ""))
+        if pending:
+            parts.append(("validating…", "italic dim"))
+        sig = tuple(parts)
+        self.changed = sig != self._sig
+        if not self.changed:
+            return
+        self._sig = sig
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for i, (part, style) in enumerate(parts):
+            if i:
+                text.append("  │  ", "dim")
+            text.append(part, style)
+        self.set_content(text)

@@ -1,0 +1,417 @@
+#!/usr/bin/env python3
+"""TUI benchmark for armybuilder: start-up time and the latency of an edit.
+
+a. **Launch to first screen**: a fresh ``python`` process runs the TUI headless; the time from
+   just before the process is started until the first screen has been painted (home screen
+   without a file; the editor with a roster, and until the roster is shown in it).
+b. **Edit latency on the largest roster**: the key press that adds a unit (``a`` with the unit
+   highlighted in the catalog) to a full regiment, until the validation panel and the totals
+   have been updated and the screen repainted; median and 95th percentile over many edits,
+   split into the model part (the edit, validation and totals: ``EditSession``) and the UI
+   part, with how many widgets were touched per edit. Each addition is undone again (untimed
+   for the figure, timed separately), so the roster keeps its size.
+
+The roster is the largest landed: the Starship Marine regiment of the examples when that
+system is installed, else a 75-platoon Infantry Operations regiment generated like
+``bench_validate.py``'s (``--stress`` measures that one as well).
+
+Run from the repository root::
+
+    python benchmarks/bench_tui.py [--edits N] [--launches N] [--stress] [--json FILE]
+
+Only the standard library, Textual and armybuilder are used. See benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+BENCHMARKS = Path(__file__).resolve().parent
+if str(BENCHMARKS) not in sys.path:
+    sys.path.insert(1, str(BENCHMARKS))
+
+FRAME_MS = 16.0
+MODEL_MS = 2.0
+LAUNCH_MS = 500.0
+REGIMENT = REPO / "examples" / "starship-marine" / "earther-regiment.yaml"
+SMALL = REPO / "examples" / "infantry-ops" / "rifle-platoon.yaml"
+
+_ENV_OVERRIDES = ("ARMYBUILDER_CATALOGS", "ARMYBUILDER_CACHE_DIR", "ARMYBUILDER_NO_CACHE")
+
+# --------------------------------------------------------------------------- statistics
+
+
+def median(xs: Sequence[float]) -> float:
+    return statistics.median(xs) if xs else float("nan")
+
+
+def p95(xs: Sequence[float]) -> float:
+    """95th percentile, nearest rank."""
+    if not xs:
+        return float("nan")
+    s = sorted(xs)
+    return s[max(0, min(len(s) - 1, round(0.95 * len(s) + 0.5) - 1))]
+
+
+# --------------------------------------------------------------------------- a. launch
+
+_CHILD = r"""
+import json, os, sys, time
+T0 = float(os.environ["BENCH_T0"])
+sys.path.insert(0, os.environ["BENCH_REPO"])
+from armybuilder.tui.app import ArmyBuilderApp
+path = sys.argv[1] if len(sys.argv) > 1 else None
+marks = {}
+
+class Bench(ArmyBuilderApp):
+    def on_mount(self) -> None:  # Textual calls ArmyBuilderApp.on_mount as well
+        self.set_interval(0.002, self._poll)
+
+    def _poll(self) -> None:
+        screen = self.screen
+        kind = type(screen).__name__
+        if "first" not in marks and kind in {"HomeScreen", "EditorScreen"} \
+                and screen.is_mounted and screen.children:
+            marks["first"] = -1.0
+            screen.call_after_refresh(lambda: marks.__setitem__("first", time.time() - T0))
+        if path is None and marks.get("first", -1) > 0:
+            self.exit()
+        if path is not None and kind == "EditorScreen" and screen.last_painted:
+            marks.setdefault("roster", time.time() - T0)
+            if marks.get("first", -1) > 0:
+                self.exit()
+
+Bench(path).run(headless=True, size=(120, 40))
+print(json.dumps(marks))
+"""
+
+
+def launch(path: Path | None, home: Path) -> dict[str, float]:
+    env = {k: v for k, v in os.environ.items() if k not in _ENV_OVERRIDES}
+    env.update(ARMYBUILDER_HOME=str(home), BENCH_REPO=str(REPO))
+    child = home / "launch_child.py"  # a file: Textual finds the app's styles from it
+    if not child.exists():
+        child.write_text(_CHILD, encoding="utf-8")
+    args = [sys.executable, str(child)] + ([str(path)] if path else [])
+    env["BENCH_T0"] = repr(time.time())
+    out = subprocess.run(args, env=env, capture_output=True, text=True, check=True, cwd=home)
+    marks = json.loads(out.stdout.strip().splitlines()[-1])
+    return {k: 1000 * v for k, v in marks.items()}
+
+
+def measure_launch(runs: int, regiment: Path, scratch: Path) -> dict[str, Any]:
+    home = scratch / "launch-home"
+    home.mkdir()
+    launch(None, home)  # fills the catalog cache and the OS file cache
+    res: dict[str, Any] = {}
+    cases = [("home", None), ("small roster", SMALL), ("regiment", regiment)]
+    for label, path in cases:
+        firsts, rosters = [], []
+        for _ in range(runs):
+            m = launch(path, home)
+            firsts.append(m["first"])
+            if "roster" in m:
+                rosters.append(m["roster"])
+        res[label] = {"first_screen_ms": median(firsts), "first_screen_max_ms": max(firsts)}
+        if rosters:
+            res[label]["roster_shown_ms"] = median(rosters)
+    env = {k: v for k, v in os.environ.items() if k not in _ENV_OVERRIDES}
+    env["PYTHONPATH"] = str(REPO)
+    imports = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import armybuilder.cli"], env=env, check=True)
+        imports.append(1000 * (time.perf_counter() - t0))
+    bare = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        bare.append(1000 * (time.perf_counter() - t0))
+    res["python_pass_ms"] = median(bare)
+    res["cli_import_ms"] = median(imports)
+    return res
+
+
+# --------------------------------------------------------------------------- b. edits
+
+
+def pick_target(session: Any) -> tuple[tuple[str | int, ...], str]:
+    """A selection and an entry to add to it: the model it already holds most of (one more
+    marine for a squad of marines), in the first such selection."""
+    ev = session.evaluate()
+    best: tuple[int, tuple[str | int, ...], str] | None = None
+    for node in ev.nodes():
+        options = {c.entry.id: c.entry for c in session.options(node.loc)}
+        counts: dict[str, int] = {}
+        for child in node.children:
+            entry = options.get(child.entry_id or "")
+            if entry is not None and entry.type == "model":
+                counts[entry.id] = counts.get(entry.id, 0) + child.count
+        for entry_id, n in counts.items():
+            if best is None or n > best[0]:
+                best = (n, node.loc, entry_id)
+    if best is None:
+        raise SystemExit("no selection in the roster takes another model")
+    return best[1], best[2]
+
+
+async def _edits(path: Path, edits: int, size: tuple[int, int]) -> dict[str, Any]:
+    from textual import events
+
+    from armybuilder.tui.app import ArmyBuilderApp
+    from armybuilder.tui.screens.editor import EditorScreen
+    from armybuilder.tui.settings import Settings
+    from armybuilder.tui.widgets.roster_tree import node_at
+
+    key_times: list[float] = []
+
+    def hook(message: Any) -> None:
+        if isinstance(message, events.Key) and message.key in {"a", "ctrl+z"}:
+            key_times.append(time.perf_counter())
+
+    app = ArmyBuilderApp(path, cwd=path.parent, settings=Settings())
+    res: dict[str, Any] = {}
+    async with app.run_test(size=size, message_hook=hook) as pilot:
+        while not (isinstance(app.screen, EditorScreen) and app.screen.session is not None):
+            await pilot.pause(0.02)
+        editor = app.screen
+        assert isinstance(editor, EditorScreen)
+        session = editor.session
+        assert session is not None
+        ev = session.evaluate()
+        res["selections"] = sum(1 for _ in session.roster.walk())
+        res["models"] = sum(
+            n.multiplicity() for n in ev.nodes() if n.entry is not None and n.entry.type == "model"
+        )
+        res["issues"] = len(ev.issues)
+        target, entry_id = pick_target(session)
+        node = node_at(ev, target)
+        res["target"] = ev.where(node) if node is not None else str(target)
+        res["entry"] = session.index.name_of(entry_id)
+        editor.jump_to(target)
+        editor.roster_tree.focus()
+        await pilot.pause(0.1)
+        leaf = next(
+            n for s in editor.catalog.catalog_tree.root.children for n in s.children
+            if n.data == entry_id
+        )  # fmt: skip
+        editor.catalog.catalog_tree.move_cursor(leaf)
+        await pilot.pause(0.05)
+        assert editor.catalog.highlighted() == entry_id
+
+        async def one(key: str) -> dict[str, float]:
+            painted = editor.last_painted
+            before_rebuilds = editor.catalog.rebuilds
+            key_times.clear()
+            await pilot.press(key)
+            deadline = time.perf_counter() + 60
+            while editor.last_painted == painted or not session.evaluation_is_current:
+                if time.perf_counter() > deadline or app._exception is not None:
+                    raise RuntimeError(f"the editor did not update: {app._exception!r}")
+                await asyncio.sleep(0.0005)
+            await pilot.pause()
+            t_key = key_times[0]
+            total = 1000 * (editor.last_painted - t_key)
+            model = session.last_edit_ms + session.last_eval_ms
+            return {
+                "total": total,
+                "model": model,
+                "edit": session.last_edit_ms,
+                "eval": session.last_eval_ms,
+                "ui": total - model,
+                "dispatch": 1000 * (editor.edit_started - t_key),
+                "widgets": editor.last_show_ms,
+                "paint": 1000 * (editor.last_painted - editor.edit_started)
+                - model
+                - editor.last_show_ms,
+                "labels": editor.roster_tree.labels_set,
+                "issues": float(editor.issues.changed),
+                "totals": float(editor.totals.changed),
+                "details": editor.details.updates,
+                "catalog": editor.catalog.rebuilds - before_rebuilds,
+            }
+
+        # One edit that stays, so that the additions and undos below do not return to the
+        # saved state: the title keeps its "*" and the recovery journal keeps going, as in a
+        # working session (the first edit after a save also writes the journal's header).
+        session.rename((), f"{session.name} (benchmark)")
+        editor.after_edit()
+        for _ in range(3):  # warm up
+            await one("a")
+            await one("ctrl+z")
+        adds, undos = [], []
+        gc.collect()
+        for _ in range(edits):
+            adds.append(await one("a"))
+            undos.append(await one("ctrl+z"))
+        # Every addition was undone: the roster is as it was after the first, untimed edit.
+        assert len(session.history) == 1
+    for name, rows in (("add", adds), ("undo", undos)):
+        res[name] = {
+            key: {"median": median([r[key] for r in rows]), "p95": p95([r[key] for r in rows])}
+            for key in rows[0]
+        }
+    res["edits"] = edits
+    res["async"] = app.sync_budget_ms < median([r["eval"] for r in adds])
+    return res
+
+
+def measure_edits(path: Path, edits: int, size: tuple[int, int]) -> dict[str, Any]:
+    return asyncio.run(_edits(path, edits, size))
+
+
+def infantry_regiment(folder: Path) -> Path:
+    from bench_validate import regiment_roster
+
+    path = folder / "infantry-regiment.yaml"
+    path.write_text(regiment_roster(), encoding="utf-8")
+    return path
+
+
+# --------------------------------------------------------------------------- report
+
+
+def report(results: dict[str, Any]) -> str:
+    lines = []
+    launch = results.get("launch")
+    if launch:
+        lines.append("a. launch to first screen (median over runs, wall clock from process start)")
+        for label in ("home", "small roster", "regiment"):
+            r = launch[label]
+            verdict = "within" if r["first_screen_ms"] <= LAUNCH_MS else "OVER"
+            text = (
+                f"  {label:<14} first screen {r['first_screen_ms']:6.0f} ms "
+                f"({verdict} {LAUNCH_MS:.0f} ms)"
+            )
+            if "roster_shown_ms" in r:
+                text += f", roster shown {r['roster_shown_ms']:6.0f} ms"
+            lines.append(text)
+        lines.append(
+            f"  for comparison: python -c pass {launch['python_pass_ms']:.0f} ms, "
+            f"python -c 'import armybuilder.cli' {launch['cli_import_ms']:.0f} ms"
+        )
+    for key, title in (("edits", "b. edit latency"), ("stress", "c. stress: 75-platoon regiment")):
+        r = results.get(key)
+        if not r:
+            continue
+        lines.append("")
+        lines.append(
+            f"{title}: {r['roster']} ({r['selections']} selections, {r['models']} models, "
+            f"{r['issues']} issues), adding {r['entry']} to {r['target']}, {r['edits']} edits"
+            + (" [validated in a worker thread]" if r["async"] else "")
+        )
+        for what in ("add", "undo"):
+            s = r[what]
+            verdict = "within" if s["total"]["median"] <= FRAME_MS else "OVER"
+            mverdict = "within" if s["model"]["median"] <= MODEL_MS else "OVER"
+            lines.append(
+                f"  {what:<5} key -> panel and totals painted: median "
+                f"{s['total']['median']:6.2f} ms, p95 {s['total']['p95']:6.2f} ms "
+                f"({verdict} {FRAME_MS:.0f} ms)"
+            )
+            lines.append(
+                f"        model (edit + validation + totals): median "
+                f"{s['model']['median']:6.2f} ms, p95 {s['model']['p95']:6.2f} ms "
+                f"({mverdict} {MODEL_MS:.0f} ms); edit {s['edit']['median']:.2f}, "
+                f"validation {s['eval']['median']:.2f}"
+            )
+            lines.append(
+                f"        UI: median {s['ui']['median']:6.2f} ms, p95 {s['ui']['p95']:6.2f} ms "
+                f"(key dispatch {s['dispatch']['median']:.2f} ms, updating the widgets "
+                f"{s['widgets']['median']:.2f} ms, then Textual {s['paint']['median']:.2f} ms "
+                "until painted)"
+            )
+            lines.append(
+                f"       "
+                f"per edit: {s['labels']['median']:.0f} tree labels set, details "
+                f"{s['details']['median']:.0f} updates, catalog rebuilt "
+                f"{s['catalog']['median']:.0f}x, issues changed {s['issues']['median']:.0f}, "
+                f"totals changed {s['totals']['median']:.0f}"
+            )
+    return "\n".join(lines)
+
+
+def machine() -> dict[str, Any]:
+    from importlib import metadata
+
+    return {
+        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "platform": platform.platform(),
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "cpu_count": os.cpu_count(),
+        "textual": metadata.version("textual"),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--edits", type=int, default=200, help="timed additions (default 200)")
+    parser.add_argument("--launches", type=int, default=5, help="launches per case (default 5)")
+    parser.add_argument("--roster", type=Path, help="roster to edit (default: the largest)")
+    parser.add_argument("--stress", action="store_true",
+                        help="also the 75-platoon Infantry Operations regiment")  # fmt: skip
+    parser.add_argument("--no-launch", action="store_true", help="skip the launch figures")
+    parser.add_argument("--size", default="160x48", help="terminal size (default 160x48)")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    args = parser.parse_args(argv)
+    for key in _ENV_OVERRIDES:
+        os.environ.pop(key, None)
+    width, height = (int(x) for x in args.size.split("x"))
+    info = machine()
+    print(f"{info['python']} · textual {info['textual']} · {info['platform']} · "
+          f"{info['cpu_count']} CPUs · {info['date']}")  # fmt: skip
+    scratch = Path(tempfile.mkdtemp(prefix="armybuilder-bench-tui-"))
+    results: dict[str, Any] = {"machine": info}
+    try:
+        os.environ["ARMYBUILDER_HOME"] = str(scratch / "home")
+        work = scratch / "rosters"
+        work.mkdir()
+        if args.roster is not None:
+            regiment = work / args.roster.name
+            shutil.copy(args.roster, regiment)
+        elif REGIMENT.is_file() and (REPO / "catalogs" / "starship-marine").is_dir():
+            regiment = work / REGIMENT.name
+            shutil.copy(REGIMENT, regiment)
+        else:
+            regiment = infantry_regiment(work)
+        if not args.no_launch:
+            print("launching…", flush=True)
+            results["launch"] = measure_launch(args.launches, regiment, scratch)
+        print(f"editing {regiment.name}…", flush=True)
+        edits = measure_edits(regiment, args.edits, (width, height))
+        edits["roster"] = regiment.name
+        results["edits"] = edits
+        if args.stress and "infantry" not in regiment.name:
+            print("editing the 75-platoon regiment…", flush=True)
+            stress_path = infantry_regiment(work)
+            stress = measure_edits(stress_path, max(10, args.edits // 10), (width, height))
+            stress["roster"] = stress_path.name
+            results["stress"] = stress
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    print()
+    print(report(results))
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

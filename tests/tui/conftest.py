@@ -1,0 +1,136 @@
+"""Fixtures for the TUI tests: an isolated user folder per test, libraries, app helpers."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import shutil
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from armybuilder.catalogs import Library, default_roots
+from armybuilder.tui.app import ArmyBuilderApp
+from armybuilder.tui.screens.editor import EditorScreen
+from armybuilder.tui.settings import Settings
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+DEMO_CATALOGS = FIXTURES / "catalogs"
+DEMO_ROSTERS = FIXTURES / "rosters"
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "examples"
+
+
+@pytest.fixture(scope="session")
+def _catalog_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("catalog-cache")
+
+
+@pytest.fixture(autouse=True)
+def user_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, _catalog_cache: Path
+) -> Iterator[Path]:
+    """A fresh user data folder per test (recent files, recovery journals, settings)."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("ARMYBUILDER_HOME", str(home))
+    monkeypatch.setenv("ARMYBUILDER_CACHE_DIR", str(_catalog_cache))
+    yield home
+
+
+@pytest.fixture(scope="session")
+def demo_library(_catalog_cache: Path) -> Library:
+    """Only the synthetic Demo Wars system (stable screens for snapshots)."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("ARMYBUILDER_CACHE_DIR", str(_catalog_cache))
+    lib = Library([DEMO_CATALOGS]).scan()
+    mp.undo()
+    assert not lib.problems, lib.problems
+    return lib
+
+
+@pytest.fixture(scope="session")
+def full_library(_catalog_cache: Path) -> Library:
+    """The bundled systems plus Demo Wars."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("ARMYBUILDER_CACHE_DIR", str(_catalog_cache))
+    mp.delenv("ARMYBUILDER_CATALOGS", raising=False)
+    lib = Library([*default_roots(), DEMO_CATALOGS]).scan()
+    mp.undo()
+    return lib
+
+
+@pytest.fixture
+def workdir(tmp_path: Path) -> Path:
+    """A folder with copies of the fixture rosters and one example roster."""
+    folder = tmp_path / "work"
+    folder.mkdir()
+    for p in DEMO_ROSTERS.glob("*.yaml"):
+        shutil.copy(p, folder / p.name)
+    for p in sorted((EXAMPLES).glob("*/rifle-platoon.yaml")):
+        shutil.copy(p, folder / p.name)
+    return folder
+
+
+@pytest.fixture
+def make_app(workdir: Path, full_library: Library) -> Callable[..., ArmyBuilderApp]:
+    def make(path: Path | str | None = None, **kw: Any) -> ArmyBuilderApp:
+        kw.setdefault("library", full_library)
+        kw.setdefault("cwd", workdir)
+        kw.setdefault("settings", Settings())
+        return ArmyBuilderApp(path, **kw)
+
+    return make
+
+
+def run_async(fn: Callable[..., Awaitable[None]]) -> Callable[..., None]:
+    """Run an async test with asyncio (no pytest async plugin is needed)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(fn(*args, **kwargs))  # type: ignore[arg-type]
+
+    return wrapper
+
+
+async def wait_for(pilot: Pilot[Any], check: Callable[[], bool], timeout: float = 5.0) -> None:
+    """Let the app run until ``check()`` holds."""
+    waited = 0.0
+    while not check():
+        if waited > timeout:
+            app = pilot.app
+            workers = [(w.name, w.state.name, str(w.error)) for w in app.workers]
+            raise AssertionError(
+                f"timed out waiting for the app: screens {app.screen_stack}, workers {workers}"
+            )
+        await pilot.pause(0.02)
+        waited += 0.02
+
+
+async def wait_screen(pilot: Pilot[Any], screen_id: str) -> None:
+    """Wait until the screen with this id is on top and composed."""
+    app = pilot.app
+
+    def ready() -> bool:
+        screen = app.screen
+        return screen.id == screen_id and screen.is_mounted and bool(screen.children)
+
+    await wait_for(pilot, ready)
+    await pilot.pause()
+
+
+async def wait_editor(pilot: Pilot[Any]) -> EditorScreen:
+    """The editor screen once its roster is loaded."""
+    app = pilot.app
+
+    def ready() -> bool:
+        s = app.screen
+        return isinstance(s, EditorScreen) and s.session is not None
+
+    await wait_for(pilot, ready)
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, EditorScreen)
+    return screen
