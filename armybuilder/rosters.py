@@ -15,6 +15,7 @@ temporary file in the same folder, fsync, rename) and keep the previous file as 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
@@ -416,6 +417,11 @@ class Roster:
             node.pop(key, None)
         else:
             node[key] = value
+        if not loc and key not in ("selections", "custom"):
+            # A header key (name, limits...): read the header again; an invalid value keeps
+            # the previous header (the file still holds what was set, and validation says so).
+            with contextlib.suppress(RosterError):
+                self.header = self._parse_header()
         self._touch()
 
     # ----------------------------------------------------------------- saving

@@ -75,3 +75,13 @@ def test_fill_adds_the_standard_structure(
     # only what the player must still choose is missing: no structure issues
     assert not [i for i in ev.issues if i.code in ("min-not-met", "max-exceeded")
                 and "Trooper" in i.message and "choices" not in i.message]
+
+
+def test_setting_a_header_key_updates_the_header() -> None:
+    roster = Roster.new("infantry-ops", "clan", "Old name")
+    roster.set((), "name", "New name")
+    roster.set((), "limits", {"kg": 3000})
+    assert roster.name == "New name"
+    assert roster.header.limits == {"kg": 3000}
+    roster.set((), "faction", "Not An Id")  # invalid: the header stays as it was
+    assert roster.faction == "clan"
