@@ -214,10 +214,11 @@ def _merge_link(target: Entry, link: EntryLink) -> Entry:
     return target.model_copy(update=update) if update else target
 
 
-def _walk_groups(groups: Iterable[Group]) -> Iterator[Group]:
+def walk_groups(groups: Iterable[Group]) -> Iterator[Group]:
+    """Groups and their subgroups, depth first (a parent before its subgroups)."""
     for g in groups:
         yield g
-        yield from _walk_groups(g.groups)
+        yield from walk_groups(g.groups)
 
 
 class CatalogIndex:
@@ -256,7 +257,7 @@ class CatalogIndex:
         self.groups: dict[str, Group] = {}
         for e in self._defined_entries():
             self.entries.setdefault(e.id, e)
-            for g in _walk_groups(e.groups):
+            for g in walk_groups(e.groups):
                 self.groups.setdefault(g.id, g)
         self._children: dict[int, list[Child]] = {}
         self._child_ids: dict[int, dict[str, Child]] = {}
@@ -274,7 +275,7 @@ class CatalogIndex:
                 if isinstance(item, Entry):
                     yield item
                     yield from walk(item.entries)
-                    for g in _walk_groups(item.groups):
+                    for g in walk_groups(item.groups):
                         yield from walk(g.entries)
 
         yield from walk(
@@ -301,7 +302,7 @@ class CatalogIndex:
         cached = self._children.get(id(entry))
         if cached is None:
             cached = [self._resolve(c, None) for c in entry.entries]
-            for g in _walk_groups(entry.groups):
+            for g in walk_groups(entry.groups):
                 cached.extend(self._resolve(c, g) for c in g.entries)
             self._children[id(entry)] = cached
         return cached
@@ -824,9 +825,7 @@ class Library:
                 ext_bad = {r[0] for r in module_found} - {faction.path, gs.path}
                 if ext_bad:
                     faction.extensions = [e for e in faction.extensions if e.path not in ext_bad]
-                    gs.problems.extend(
-                        _problems_at([r for r in module_found if r[0] in ext_bad])
-                    )
+                    gs.problems.extend(_problems_at([r for r in module_found if r[0] in ext_bad]))
             if found:
                 del gs.factions[fid]
                 gs.problems.extend(_problems_at(found))

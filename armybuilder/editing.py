@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .catalogs import CatalogIndex
+from .catalogs import CatalogIndex, walk_groups
 from .errors import ArmybuilderError
-from .model.catalog import Entry, Group
+from .model.catalog import Entry
 from .rosters import Loc, Roster
 
 if TYPE_CHECKING:
@@ -113,19 +113,9 @@ def _find(root: Node, loc: Loc) -> Node | None:
 
 
 def _add_defaults(roster: Roster, index: CatalogIndex, loc: Loc, entry: Entry) -> None:
-    for group in _all_groups(entry):
+    for group in walk_groups(entry.groups):
         if group.default:
             sub = roster.add(loc, group.default, count=group.default_count)
             child = index.child(entry, group.default)
             if child is not None:
                 _add_defaults(roster, index, sub, child.entry)
-
-
-def _all_groups(entry: Entry) -> list[Group]:
-    out: list[Group] = []
-    stack = list(entry.groups)
-    while stack:
-        g = stack.pop(0)
-        out.append(g)
-        stack[:0] = g.groups
-    return out

@@ -15,6 +15,7 @@ from .rules.engine import Evaluation, Issue, Node, evaluate_roster, fmt_num, for
 
 
 def format_costs(index: CatalogIndex, totals: dict[str, float]) -> str:
+    """Costs per visible cost type, e.g. ``Mass 2380 kg``."""
     parts = []
     for ct in index.cost_types.values():
         if ct.hidden:

@@ -42,7 +42,7 @@ import re
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from ruamel.yaml.comments import CommentedMap
 
     from .catalogs import CatalogIndex, Child, GameSystem, Library
-    from .model.catalog import Entry, Group
+    from .model.catalog import Entry
     from .rosters import Roster
     from .rules.engine import Evaluation, Node
 
@@ -411,13 +411,6 @@ def _splice(sels: list[Any], rel: Loc, new: Any) -> list[Any]:
 # =========================================================================== entries
 
 
-def _all_groups(groups: Sequence[Group]) -> Iterator[Group]:
-    """Groups and their subgroups, in catalog order (as armybuilder.editing adds defaults)."""
-    for g in groups:
-        yield g
-        yield from _all_groups(g.groups)
-
-
 def build_selection(
     index: CatalogIndex, entry: Entry, count: int = 1, name: str | None = None
 ) -> CommentedMap:
@@ -428,6 +421,8 @@ def build_selection(
     """
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
+    from .catalogs import walk_groups
+
     node = CommentedMap()
     node["entry"] = entry.id
     if count != 1:
@@ -435,7 +430,7 @@ def build_selection(
     if name:
         node["name"] = name
     children = CommentedSeq()
-    for group in _all_groups(entry.groups):
+    for group in walk_groups(entry.groups):
         if group.default:
             child = index.child(entry, group.default)
             if child is not None:

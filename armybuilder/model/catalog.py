@@ -257,8 +257,10 @@ class Group(_Model):
     max: int | None = None
     default: Id | None = Field(None, description="Entry added when the parent is added.")
     default_count: int = Field(
-        1, ge=1, description="How many of the default entry come with the parent (e.g. 2 for "
-        "a pair of weapons)."
+        1,
+        ge=1,
+        description="How many of the default entry come with the parent (e.g. 2 for "
+        "a pair of weapons).",
     )
     entries: list[ChildEntry] = Field(default_factory=list)
     groups: list[Group] = Field(default_factory=list)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import __version__
+from ..report import format_costs
 from ..rules.engine import Evaluation, Issue, Node, Value, fmt_num, format_loc
 
 #: Value keys that say how many hits a model or unit takes: the generic sheet draws a box
@@ -379,17 +380,6 @@ class RosterView:
 # --------------------------------------------------------------------------- building
 
 
-def _cost_text(ev: Evaluation, costs: dict[str, float]) -> str:
-    parts = []
-    for ct in ev.index.cost_types.values():
-        if ct.hidden:
-            continue
-        v = costs.get(ct.id, 0.0)
-        unit = f" {ct.unit}" if ct.unit else ""
-        parts.append(f"{ct.name} {fmt_num(v)}{unit}")
-    return ", ".join(parts)
-
-
 def _profiles(ev: Evaluation, node: Node) -> list[ProfileView]:
     if node.entry is None:
         return []
@@ -461,7 +451,7 @@ class _Builder:
         u.notes = clean(node.data.notes or "") if node.data is not None else ""
         u.state = dict(node.data.state) if node.data is not None else {}
         u.costs = dict(ev.total_cost(node)) if node.entry is not None else {}
-        u.cost_text = _cost_text(ev, u.costs) if node.entry is not None else ""
+        u.cost_text = format_costs(ev.index, u.costs) if node.entry is not None else ""
         u.values = {v.key: ValueView.of(v) for v in ev.values_of(node)}
         u.profiles = _profiles(ev, node)
         u.rules = (

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..catalogs import CatalogIndex, Child, Faction, GameSystem, check_references
+from ..catalogs import CatalogIndex, Child, Faction, GameSystem, check_references, walk_groups
 from ..model.catalog import (
     Condition,
     ConditionGroup,
@@ -664,15 +664,9 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[int]) -> None:
 
 def _group_count(node: Node, group: Group, by_group: dict[int, int]) -> int:
     total = by_group.get(id(group), 0)
-    for g in _subgroups(group):
+    for g in walk_groups(group.groups):
         total += by_group.get(id(g), 0)
     return total
-
-
-def _subgroups(group: Group) -> Iterator[Group]:
-    for g in group.groups:
-        yield g
-        yield from _subgroups(g)
 
 
 def _check_groups(

@@ -558,10 +558,10 @@ def _links_with_loc(model: Any) -> Iterator[tuple[list[str | int], EntryLink]]:
 
 def _child_options(entry: Entry, shared: dict[str, Entry]) -> list[Entry]:
     """An entry's child options, links resolved (with their overrides) where possible."""
-    from ...catalogs import _merge_link, _walk_groups
+    from ...catalogs import _merge_link, walk_groups
     from ...model.catalog import Entry as EntryModel
 
-    items = [*entry.entries, *(c for g in _walk_groups(entry.groups) for c in g.entries)]
+    items = [*entry.entries, *(c for g in walk_groups(entry.groups) for c in g.entries)]
     out: list[Entry] = []
     for item in items:
         if isinstance(item, EntryModel):

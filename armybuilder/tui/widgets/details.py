@@ -23,6 +23,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select
 
+from ...catalogs import walk_groups
 from ...session import Loc, cost_text
 from .catalog import profile_tables
 from .roster_tree import ERROR_MARK, WARNING_MARK, node_at, owner_loc
@@ -41,13 +42,7 @@ def _range(lo: int, hi: int | None) -> str:
 
 def one_of_groups(entry: Entry) -> list[Group]:
     """Groups of an entry (and their subgroups) from which at most one is chosen."""
-    out: list[Group] = []
-    stack = list(entry.groups)
-    while stack:
-        g = stack.pop(0)
-        out.append(g)
-        stack[:0] = g.groups
-    return out
+    return list(walk_groups(entry.groups))
 
 
 class DetailsPane(VerticalScroll):
