@@ -34,6 +34,7 @@ from .errors import CatalogError, Problem, UnknownFactionError, UnknownSystemErr
 from .model.catalog import (
     CatalogFile,
     Category,
+    ConditionGroup,
     Constraint,
     CostType,
     CustomCatalog,
@@ -221,6 +222,21 @@ def walk_groups(groups: Iterable[Group]) -> Iterator[Group]:
         yield from walk_groups(g.groups)
 
 
+def _modifier_is_local(mod: Modifier) -> bool:
+    """Whether a modifier's conditions and repeat look only at its own selection."""
+
+    def group_local(g: ConditionGroup) -> bool:
+        return all(c.scope == "self" for c in g.conditions) and all(
+            group_local(sub) for sub in g.groups
+        )
+
+    return (
+        all(c.scope == "self" for c in mod.conditions)
+        and all(group_local(g) for g in mod.groups)
+        and (mod.repeat is None or mod.repeat.scope == "self")
+    )
+
+
 class CatalogIndex:
     """A game system together with one faction: everything a roster of that faction can use.
 
@@ -262,6 +278,7 @@ class CatalogIndex:
         self._children: dict[int, list[Child]] = {}
         self._child_ids: dict[int, dict[str, Child]] = {}
         self._child_constraints: dict[int, list[tuple[Child, Constraint]]] = {}
+        self._subtree_local: bool | None = None
         self.roots: list[Child] = [
             self._resolve(c, None) for c in [*sf.entries, *(c for p in parts for c in p.entries)]
         ]
@@ -306,6 +323,34 @@ class CatalogIndex:
                 cached.extend(self._resolve(c, g) for c in g.entries)
             self._children[id(entry)] = cached
         return cached
+
+    @property
+    def subtree_local(self) -> bool:
+        """Whether the checks of a selection depend only on it, what lies under it and the
+        names above it: every constraint scoped to `self` or `parent`, every modifier
+        condition (and repeat) to `self`. An evaluation of an edited roster then reuses what
+        the previous one found in the subtrees the edit did not touch."""
+        found = self._subtree_local
+        if found is None:
+            found = self._subtree_local = self._find_subtree_local()
+        return found
+
+    def _find_subtree_local(self) -> bool:
+        seen: set[int] = set()
+        stack: list[Entry | None] = [None]
+        while stack:
+            entry = stack.pop()
+            for c in self.children(entry):
+                e = c.entry
+                if id(e) in seen:
+                    continue
+                seen.add(id(e))
+                if any(con.scope not in ("self", "parent") for con in e.constraints):
+                    return False
+                if not all(_modifier_is_local(m) for m in e.modifiers):
+                    return False
+                stack.append(e)
+        return True
 
     def child_constraints(self, entry: Entry | None) -> list[tuple[Child, Constraint]]:
         """The constraints of ``entry``'s possible children that are checked at ``entry``

@@ -15,9 +15,9 @@ generic checks on the same tree.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..catalogs import CatalogIndex, Child, Faction, GameSystem, check_references, walk_groups
 from ..model.catalog import (
@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 
 ERROR = "error"
 WARNING = "warning"
+
+T = TypeVar("T")
 
 
 def format_loc(loc: Loc) -> str:
@@ -194,6 +196,43 @@ class Node:
         return f"Node({self.entry_id!r}, count={self.count}, loc={format_loc(self.loc)})"
 
 
+@dataclass(frozen=True, slots=True)
+class _Record:
+    """What one computation over a subtree found: kept for the next evaluation."""
+
+    data: SelectionData  # the subtree's selection (holding it keeps its id unique)
+    key: Hashable  # the names above the subtree and the caller's key
+    issues: tuple[Issue, ...]
+    log: list[tuple[Node, Value]]  # the values that evaluation set...
+    start: int  # ...from here...
+    end: int  # ...to here are on nodes of the subtree
+    result: Any
+
+
+class SubtreeMemo:
+    """What an evaluation found per subtree, handed to the next evaluation of the same roster.
+
+    A roster edit replaces the selections on the path to the change and leaves every other
+    :class:`~armybuilder.rosters.SelectionData` object as it was (it is never changed in
+    place), so a subtree whose selection is the same object, under the same names, holds the
+    same content: its issues, values and totals can be replayed instead of computed again.
+    Only used when nothing in the catalog looks outside a subtree
+    (:attr:`CatalogIndex.subtree_local`) and the rules module says the same of itself
+    (:attr:`SystemRules.subtree_local`).
+    """
+
+    __slots__ = ("hits", "index", "misses", "records", "rules", "totals")
+
+    def __init__(self, index: CatalogIndex | None = None, rules: SystemRules | None = None) -> None:
+        self.index = index
+        self.rules = rules
+        self.records: dict[tuple[str, int], _Record] = {}
+        self.totals: dict[int, tuple[SelectionData, dict[str, float]]] = {}
+        #: Subtrees replayed and computed (for tests and benchmarks).
+        self.hits = 0
+        self.misses = 0
+
+
 @dataclass
 class Evaluation:
     """Everything known about one roster: its tree, issues, totals and computed values."""
@@ -210,6 +249,11 @@ class Evaluation:
     rules: SystemRules | None = field(default=None, repr=False)
     _query: dict[tuple[Any, ...], float] = field(default_factory=dict, repr=False)
     _counts: dict[tuple[int, bool], dict[str, float]] = field(default_factory=dict, repr=False)
+    #: The memo this evaluation reads (the previous one's) and the one it fills.
+    memo_in: SubtreeMemo | None = field(default=None, repr=False)
+    memo_out: SubtreeMemo | None = field(default=None, repr=False)
+    _value_log: list[tuple[Node, Value]] | None = field(default=None, repr=False)
+    _above: dict[int, tuple[Any, ...]] = field(default_factory=dict, repr=False)
 
     # ----------------------------------------------------------------- results
 
@@ -252,11 +296,78 @@ class Evaluation:
         self, node: Node, key: str, label: str, value: Any, text: str = "", source: str = ""
     ) -> None:
         """Record a computed value for a node (the root node: the whole roster)."""
-        v = Value(key, label, value, text, source)
+        self._put_value(node, Value(key, label, value, text, source))
+
+    def _put_value(self, node: Node, v: Value) -> None:
         if node.is_root:
             self.roster_values.append(v)
-        else:
-            self.values.setdefault(id(node), []).append(v)
+            return
+        self.values.setdefault(id(node), []).append(v)
+        if self._value_log is not None:
+            self._value_log.append((node, v))
+
+    # ----------------------------------------------------------------- reuse
+
+    def _names_above(self, node: Node) -> tuple[Any, ...]:
+        """The labels (and experience) of the selections above ``node``: what its messages
+        and inherited values may mention from outside its subtree."""
+        parent = node.parent
+        if parent is None or parent.is_root:
+            return (self.roster.name,)
+        key = id(parent)
+        found = self._above.get(key)
+        if found is None:
+            data = parent.data
+            found = (
+                *self._names_above(parent),
+                self.label(parent),
+                data.experience if data is not None else None,
+            )
+            self._above[key] = found
+        return found
+
+    def subtree(self, node: Node, tag: str, compute: Callable[[], T], key: Hashable = None) -> T:
+        """``compute()``, a computation over the subtree at ``node`` that reports issues and
+        values of that subtree only; or, when the previous evaluation ran it on the same
+        selection under the same names (and ``key``), what it found then, replayed.
+
+        Rules modules whose analysis folds the tree bottom-up wrap each formation in this and
+        set :attr:`SystemRules.subtree_local`; the result is returned as it was, so it must
+        not be changed afterwards.
+        """
+        out = self.memo_out
+        data = node.data
+        log = self._value_log
+        if out is None or data is None or log is None:
+            return compute()
+        context = (self._names_above(node), key)
+        rid = (tag, id(data))
+        memo_in = self.memo_in
+        prev = memo_in.records.get(rid) if memo_in is not None else None
+        v0 = len(log)
+        if prev is not None and prev.data is data and prev.key == context:
+            out.hits += 1
+            self.issues.extend(prev.issues)
+            base = len(data.loc)
+            last: Node | None = None
+            target = node
+            for old, v in prev.log[prev.start : prev.end]:
+                if old is not last:  # the same node in this evaluation's tree
+                    last, target = old, node
+                    rel = old.loc
+                    for i in range(base + 1, len(rel), 2):
+                        target = target.children[rel[i]]  # type: ignore[index]
+                self._put_value(target, v)
+            # Recorded again, on this evaluation's log: a memo refers to one evaluation only.
+            out.records[rid] = _Record(data, context, prev.issues, log, v0, len(log), prev.result)
+            return prev.result  # type: ignore[no-any-return]
+        out.misses += 1
+        i0 = len(self.issues)
+        result = compute()
+        out.records[rid] = _Record(
+            data, context, tuple(self.issues[i0:]), log, v0, len(log), result
+        )
+        return result
 
     def values_of(self, node: Node) -> list[Value]:
         return self.roster_values if node.is_root else self.values.get(id(node), [])
@@ -326,14 +437,23 @@ class Evaluation:
     def total_cost(self, node: Node) -> dict[str, float]:
         """The cost of the node with everything under it, times its count."""
         cached = self._total.get(id(node))
+        if cached is None and self.memo_out is not None and node.data is not None:
+            data = node.data
+            prev = self.memo_in.totals.get(id(data)) if self.memo_in is not None else None
+            cached = prev[1] if prev is not None and prev[0] is data else self._node_cost(node)
+            self.memo_out.totals[id(data)] = (data, cached)
+            self._total[id(node)] = cached
         if cached is None:
-            per_copy = {ct: self.unit_cost(node, ct) for ct in self.index.cost_types}
-            for c in node.children:
-                for ct, v in self.total_cost(c).items():
-                    per_copy[ct] = per_copy.get(ct, 0.0) + v
-            cached = {ct: v * node.count for ct, v in per_copy.items()}
+            cached = self._node_cost(node)
             self._total[id(node)] = cached
         return cached
+
+    def _node_cost(self, node: Node) -> dict[str, float]:
+        per_copy = {ct: self.unit_cost(node, ct) for ct in self.index.cost_types}
+        for c in node.children:
+            for ct, v in self.total_cost(c).items():
+                per_copy[ct] = per_copy.get(ct, 0.0) + v
+        return {ct: v * node.count for ct, v in per_copy.items()}
 
     # ----------------------------------------------------------------- characteristics
 
@@ -658,7 +778,11 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[int]) -> None:
                     (*node.loc, "experience"),
                 )
     for c in node.children:
-        if c.entry is not None:
+        if c.entry is None:
+            continue
+        if c.children and ev.memo_out is not None:
+            ev.subtree(c, "check", lambda c=c: _check_node(ev, c, seen_global))  # type: ignore[misc]
+        else:
             _check_node(ev, c, seen_global)
 
 
@@ -765,10 +889,27 @@ def _check_roster(ev: Evaluation) -> None:
             )
 
 
-def evaluate(roster: Roster, index: CatalogIndex, rules: SystemRules | None = None) -> Evaluation:
-    """Validate a roster against a catalog and compute its values."""
+def evaluate(
+    roster: Roster,
+    index: CatalogIndex,
+    rules: SystemRules | None = None,
+    memo: SubtreeMemo | None = None,
+) -> Evaluation:
+    """Validate a roster against a catalog and compute its values.
+
+    ``memo``: the :attr:`Evaluation.memo_out` of the previous evaluation of the same roster
+    (or an empty :class:`SubtreeMemo` to start one). Where the catalog and the rules module
+    allow it, the subtrees an edit did not touch are then replayed from it rather than checked
+    again; the result is the same either way.
+    """
     root = Node(None, None, None, None)
     ev = Evaluation(roster, index, root, rules=rules)
+    if memo is not None and index.subtree_local and (rules is None or rules.subtree_local):
+        # Only what this evaluation computes or replays is kept for the next one: a subtree
+        # replayed whole is kept whole, not the parts inside it.
+        ev.memo_in = memo if memo.index is index and memo.rules is rules else None
+        ev.memo_out = SubtreeMemo(index, rules)
+        ev._value_log = []
     if roster.faction != index.faction.id or roster.system != index.system.id:
         ev.error(
             "wrong-catalog",
@@ -844,7 +985,9 @@ class FactionFileLike:
         self.rules = custom.rules
 
 
-def evaluate_roster(roster: Roster, system: GameSystem) -> Evaluation:
+def evaluate_roster(
+    roster: Roster, system: GameSystem, memo: SubtreeMemo | None = None
+) -> Evaluation:
     """Validate a roster against its system: its faction's catalog (with any extensions and
     the roster's own ``custom:`` entries) and the system's rules module.
 
@@ -854,6 +997,6 @@ def evaluate_roster(roster: Roster, system: GameSystem) -> Evaluation:
     custom, problems = _custom_catalog(roster, system)
     if custom is not None:
         index = system.index_with(roster.faction, custom)
-    ev = evaluate(roster, index, system.rules)
+    ev = evaluate(roster, index, system.rules, memo)
     ev.issues[:0] = problems
     return ev

@@ -31,6 +31,12 @@ class SystemRules:
     #: The system id this module serves (informational).
     system_id: str = ""
 
+    #: Whether everything :meth:`analyse` reports about a selection (and :meth:`extra_cost`)
+    #: depends only on that selection, what lies under it and the names above it, and the
+    #: analysis wraps each formation in :meth:`Evaluation.subtree`: edits are then
+    #: re-evaluated by replaying the subtrees they did not touch.
+    subtree_local: bool = False
+
     def analyse(self, ev: Evaluation) -> None:
         """Add the system's computed values and issues to an evaluation."""
 

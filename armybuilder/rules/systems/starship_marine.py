@@ -358,9 +358,11 @@ class Tally:
     adding a sub-formation is a single vector operation.
     """
 
-    __slots__ = ("classes", "pallets", "v")
+    __slots__ = ("classes", "launcher", "pallets", "v")
 
     def __init__(self) -> None:
+        #: Where the first figure with an APGW launcher is, in the order of the roster.
+        self.launcher: Loc | None = None
         self.v: list[int] = [0] * len(_FIELDS)
         self.pallets: dict[str, list[Any]] = {}  # entry id -> [name, item, per pallet, count]
         self.classes: dict[tuple[str, str], int] = {}  # (kind, class name) -> figures
@@ -417,6 +419,7 @@ class StarshipMarine(SystemRules):
     """The Starship Marine rules module."""
 
     system_id = "starship-marine"
+    subtree_local = True
 
     def __init__(self) -> None:
         self._types: dict[int, tuple[Entry, FigureType | None]] = {}
@@ -466,6 +469,7 @@ class StarshipMarine(SystemRules):
             t = run.visit(child)
             if t is not None:
                 total.add(t, child.count)
+                total.launcher = total.launcher or t.launcher
         run.show(ev.root, total)
         run.check_apgw_callers(total)
 
@@ -477,7 +481,6 @@ class _Run:
         self.rules = rules
         self.ev = ev
         self.tables = tables
-        self.first_launcher: Node | None = None
 
     # ----------------------------------------------------------------- tree walk
 
@@ -492,7 +495,13 @@ class _Run:
         return None
 
     def formation(self, node: Node) -> Tally:
+        """The totals of one copy of a formation; its values and issues are recorded. An
+        untouched formation is replayed from the previous evaluation."""
+        return self.ev.subtree(node, "starship-marine", lambda: self._formation(node))
+
+    def _formation(self, node: Node) -> Tally:
         total = Tally()
+        launcher: Loc | None = None
         local = Tally()  # figures directly in this formation
         privates = leaders = 0
         for c in node.children:
@@ -500,7 +509,9 @@ class _Run:
             if e is None:
                 continue
             if e.type == "model":
-                local.add(self.figure(c), c.count)
+                t = self.figure(c)
+                local.add(t, c.count)
+                launcher = launcher or t.launcher
                 ft = self.rules.figure_type(e)
                 if ft is not None and ft.kind == "marine":
                     if ft.private:
@@ -508,8 +519,11 @@ class _Run:
                     elif ft.officer or ft.nco:
                         leaders += c.count
             elif e.type == "unit":
-                total.add(self.formation(c), c.count)
+                t = self.formation(c)
+                total.add(t, c.count)
+                launcher = launcher or t.launcher
         total.add(local, 1)
+        total.launcher = launcher
         self.show(node, total)
         self.check_command(node, privates, leaders)
         self.check_ammunition(node, local)
@@ -563,8 +577,8 @@ class _Run:
             t.v[CLANKERS] = int(ft.clanker)
             t.v[LAUNCHERS] = kit.launchers
             t.v[MISSILES] = kit.launcher_missiles
-        if t.v[LAUNCHERS] and self.first_launcher is None:
-            self.first_launcher = node
+        if t.v[LAUNCHERS]:
+            t.launcher = node.loc
         if kit.pallets:
             for item, n in kit.pallets:
                 e = item.entry
@@ -721,7 +735,7 @@ class _Run:
             )
 
     def check_apgw_callers(self, total: Tally) -> None:
-        if total.v[LAUNCHERS] and not total.v[CALLERS] and self.first_launcher is not None:
+        if total.v[LAUNCHERS] and not total.v[CALLERS] and total.launcher is not None:
             what = []
             if total.v[CLOSE_SUPPORT_ROBOTS]:
                 n = total.v[CLOSE_SUPPORT_ROBOTS]
@@ -734,7 +748,7 @@ class _Run:
                 f"The force has {_and(what) or 'APGW launchers'} but no marine with an SCA II "
                 "or SCA III to call their missiles; robots, crew and close support marines "
                 "cannot call APGW",
-                self.first_launcher,
+                total.launcher,
                 f"{SRC} 2.5, 3.10",
             )
 
