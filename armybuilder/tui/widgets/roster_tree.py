@@ -9,12 +9,16 @@ start as 75 lines).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.geometry import Region, Size
 from textual.message import Message
+from textual.strip import Strip
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
@@ -54,6 +58,15 @@ def issue_marks(ev: Evaluation) -> tuple[dict[Loc, str], dict[Loc, str]]:
     return own, inner
 
 
+def relined(strip: Strip, line: int) -> Strip:
+    """A tree line rendered for another line number, told its new number (clicks read it)."""
+    meta = Style(meta={"line": line})
+    return Strip(
+        [Segment(t, style + meta if style is not None else meta, c) for t, style, c in strip],
+        strip.cell_length,
+    )
+
+
 def node_at(ev: Evaluation, loc: Loc) -> Node | None:
     """The evaluated node at a roster location."""
     node = ev.root
@@ -81,6 +94,9 @@ class RosterTree(StableScroll, Tree[Loc]):
             self.loc = loc
 
     def __init__(self, *, id: str | None = None) -> None:
+        self._syncing = False  # set first: Tree's constructor already lays out its lines
+        self._repaint_all = False
+        self._painted_width = -1
         super().__init__("Roster", data=(), id=id)
         self.show_root = True
         self.guide_depth = 2
@@ -93,15 +109,140 @@ class RosterTree(StableScroll, Tree[Loc]):
         self._inner: dict[Loc, str] = {}
         #: Labels set by the last :meth:`sync` (a benchmark reads it).
         self.labels_set = 0
+        #: Rendered lines by what they show, wherever they are (see :meth:`_render_line`).
+        self._drawn: dict[tuple[Any, ...], tuple[Strip, int]] = {}
+        #: Lines drawn from scratch (not from that cache) since mounting (a benchmark reads it).
+        self.lines_drawn = 0
+        self._base_style: Style | None = None
+
+    # ----------------------------------------------------------------- drawing
+
+    def _render_line(self, y: int, x1: int, x2: int, base_style: Style) -> Strip:
+        # Tree draws a line again whenever any node is added or removed, and keys what it drew
+        # by line number: adding a unit redrew every line below it. Here a line is kept by
+        # what it shows (the nodes on its path, their state, the cursor and hover on it), so a
+        # line that only moved is reused with its new number.
+        lines = self._tree_lines
+        if y >= len(lines):
+            return super()._render_line(y, x1, x2, base_style)
+        line = lines[y]
+        node = line.path[-1]
+        key = (
+            # Guides show which nodes are last and which are hovered or selected; the line's
+            # own node counts its changes (label, expanded...).
+            tuple((n._id, n._hover, n._selected, n.is_last) for n in line.path),
+            node._updates,
+            line.last,
+            y == self.cursor_line,
+            y == self.hover_line,
+            self.hover_line >= 0,
+            x1,
+            x2,
+            max(self.size.width, self.virtual_size.width),
+            self._pseudo_class_state,
+            self.has_focus,
+            base_style,
+        )
+        hit = self._drawn.get(key)
+        if hit is not None:
+            strip, at = hit
+            if at == y:
+                return strip
+            strip = relined(strip, y)
+        else:
+            strip = super()._render_line(y, x1, x2, base_style)
+            self.lines_drawn += 1
+        if len(self._drawn) > 4096:
+            self._drawn.clear()
+        self._drawn[key] = (strip, y)
+        return strip
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._base_style = self.rich_style  # once per repaint, not once per line
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._base_style = None
+
+    def render_line(self, y: int) -> Strip:
+        style = self._base_style or self.rich_style
+        scroll_x, scroll_y = self.scroll_offset
+        return self._render_line(y + scroll_y, scroll_x, scroll_x + self.size.width, style)
+
+    def notify_style_update(self) -> None:
+        self._drawn.clear()
+        super().notify_style_update()
 
     # ----------------------------------------------------------------- sync
 
     def sync(self, ev: Evaluation) -> None:
-        """Bring the tree in line with an evaluation, touching only what changed."""
+        """Bring the tree in line with an evaluation, touching only what changed: labels
+        whose text changed, and of the lines on screen, only those that now show another
+        node or another label (a unit added near the end repaints the lines from there)."""
         self._ev = ev
         self._own, self._inner = issue_marks(ev)
         self.labels_set = 0
-        self._sync_node(self.root, ev.root)
+        before = self._shown()
+        self._syncing = True
+        try:
+            self._sync_node(self.root, ev.root)
+            after = self._shown()  # lays the lines out again (within the sync)
+        finally:
+            self._syncing = False
+        if self._repaint_all:
+            self._repaint_all = False
+            self.refresh()
+            return
+        if before is None or after is None or len(before) != len(after):
+            self.refresh()
+            return
+        for y, (old, new) in enumerate(zip(before, after, strict=True)):
+            if old != new:
+                self.refresh(Region(0, y, self.size.width, 1))
+
+    def _shown(self) -> list[object] | None:
+        """What each line on screen shows (``None``: nothing to compare)."""
+        if not self.is_mounted or self.size.height <= 0:
+            return None
+        lines = self._tree_lines
+        top = self.scroll_offset.y
+        out: list[object] = []
+        for y in range(top, top + self.size.height):
+            if y >= len(lines):
+                out.append(None)
+                continue
+            line = lines[y]
+            node = line.path[-1]
+            out.append(
+                (
+                    tuple((n._id, n._hover, n._selected, n.is_last) for n in line.path),
+                    node._updates,
+                    line.last,
+                )
+            )
+        return out
+
+    def _invalidate(self) -> None:
+        if not self._syncing:
+            super()._invalidate()
+            return
+        # Within sync: the lines are compared afterwards, and only those that changed are
+        # repainted.
+        self._clear_line_cache()
+        self._updates += 1
+        self.root._reset()
+        self._tree_lines_cached = None
+
+    def watch_virtual_size(self, size: Size) -> None:
+        # Lines are padded to the wider of the labels and the tree itself.
+        width = self._painted_width
+        self._painted_width = max(size.width, self.size.width)
+        if self._syncing and width == self._painted_width:
+            self._scroll_update(size)  # lines are padded to the width: same width, same lines
+            return
+        if self._syncing:
+            self._repaint_all = True
+        super().watch_virtual_size(size)
 
     def _label(self, ev: Evaluation, node: Node) -> tuple[str, Text]:
         loc = node.loc
@@ -136,8 +277,18 @@ class RosterTree(StableScroll, Tree[Loc]):
         sig, text = self._label(ev, node)
         if self._sig.get(tnode.id) != sig:
             self._sig[tnode.id] = sig
-            tnode.set_label(text)
             self.labels_set += 1
+            if self._syncing:
+                # TreeNode.set_label repaints, a moment later, every line below the node
+                # (the whole tree for the roster's line); sync repaints just the lines that
+                # changed.
+                try:
+                    tnode._label = self.process_label(text)
+                    tnode._updates += 1
+                    return
+                except AttributeError:  # another Textual version
+                    pass
+            tnode.set_label(text)
 
     def _sync_node(self, tnode: TreeNode[Loc], node: Node) -> None:
         ev = self._ev

@@ -16,14 +16,20 @@ from typing import Any
 
 from textual.geometry import Size
 from textual.reactive import Reactive
+from textual.scrollbar import ScrollBar
 from textual.visual import VisualType
 from textual.widgets import Static, Tree
+
+
+def _fits(virtual: int, window: int) -> bool:
+    """Whether all of the content shows (the scrollbar's thumb fills its track)."""
+    return 0 < virtual <= window
 
 
 class StableScroll:
     """Mixin for a scroll view of fixed size (put it before the Textual base class)."""
 
-    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
 
     def watch_virtual_size(self, size: Size) -> None:
         # Scrollbar sizes follow; if one has to be shown or hidden, Textual lays out then.
@@ -34,6 +40,42 @@ class StableScroll:
             return
         update(size)
         widget.refresh()
+
+    def _scroll_update(self, virtual_size: Size) -> None:
+        # Textual repaints a scrollbar whenever the area behind it changes size, which costs
+        # as much as repainting the lines beside it; a bar whose thumb fills the track before
+        # and after (everything fits) looks the same and is left alone.
+        widget: Any = self
+        try:
+            widget._refresh_scrollbars()
+            width, height = widget.container_size
+            bars = []
+            if widget.show_vertical_scrollbar and widget.styles.scrollbar_size_vertical:
+                bars.append(
+                    (
+                        widget.vertical_scrollbar,
+                        virtual_size.height,
+                        height - widget.scrollbar_size_horizontal,
+                    )
+                )
+            if widget.show_horizontal_scrollbar and widget.styles.scrollbar_size_horizontal:
+                bars.append(
+                    (
+                        widget.horizontal_scrollbar,
+                        virtual_size.width,
+                        width - widget.scrollbar_size_vertical,
+                    )
+                )
+            for bar, virtual, window in bars:
+                before = (bar.window_virtual_size, bar.window_size)
+                bar.set_reactive(ScrollBar.window_virtual_size, virtual)
+                bar.set_reactive(ScrollBar.window_size, window)
+                if not (_fits(*before) and _fits(virtual, window)) and before != (virtual, window):
+                    bar.refresh()
+            widget.scroll_x = widget.validate_scroll_x(widget.scroll_x)
+            widget.scroll_y = widget.validate_scroll_y(widget.scroll_y)
+        except AttributeError:  # another Textual version
+            super()._scroll_update(virtual_size)  # type: ignore[misc]
 
     def _invalidate(self) -> None:
         # Tree asks for a layout whenever a node is added or removed; a repaint is enough for
