@@ -31,6 +31,7 @@ from armybuilder.tui.screens.editor import EditorScreen
 from armybuilder.tui.screens.export import ExportScreen
 from armybuilder.tui.screens.help import HelpScreen
 from armybuilder.tui.settings import Settings
+from armybuilder.tui.widgets.stable import LiveStatic
 
 MakeApp = Callable[..., ArmyBuilderApp]
 
@@ -44,7 +45,7 @@ def issue_texts(editor: EditorScreen) -> list[str]:
 
 
 def totals_text(editor: EditorScreen) -> str:
-    return str(editor.totals.render())
+    return editor.totals.plain
 
 
 async def answer_path(pilot: Pilot[Any], path: Path) -> None:
@@ -105,7 +106,7 @@ async def test_new_roster_add_break_fix_undo_save(make_app: MakeApp, workdir: Pa
         # Select the platoon in the roster tree: the catalog now offers its options.
         await focus_roster_line(pilot, editor, 1)
         assert editor.selected == ("selections", 0)
-        assert "Infantry Platoon" in str(editor.query_one("#catalog-title").render())
+        assert "Infantry Platoon" in editor.query_one("#catalog-title", LiveStatic).plain
         assert "squad" in [c.entry.id for c in session.options(editor.catalog.target)]
         await pilot.press("slash")
         await type_text(pilot, "squ")
@@ -632,6 +633,6 @@ async def test_details_pane_shows_a_systems_computed_values(
         editor = await wait_editor(pilot)
         editor.jump_to(("selections", 0))
         await pilot.pause()
-        shown = str(editor.details.query_one("#d-values", Static).render())
+        shown = editor.details.query_one("#d-values", LiveStatic).plain
         assert "vs Arachnid Warrior" in shown
         assert "casualties avg" in shown

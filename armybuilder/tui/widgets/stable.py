@@ -14,11 +14,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.geometry import Size
+from rich.console import RenderableType
+from rich.style import Style
+from rich.text import Text
+from textual.geometry import Region, Size
 from textual.reactive import Reactive
 from textual.scrollbar import ScrollBar
-from textual.visual import VisualType
-from textual.widgets import Static, Tree
+from textual.strip import Strip
+from textual.widget import Widget
+from textual.widgets import Tree
 
 
 def _fits(virtual: int, window: int) -> bool:
@@ -92,18 +96,152 @@ class StableScroll:
         widget.refresh()
 
 
-class LiveStatic(Static):
-    """A static whose updates only lay out the screen when its height changes."""
+class LiveStatic(Widget):
+    """Text (or any Rich renderable) drawn line by line; new content repaints only the lines
+    that changed, and lays out the screen only when its height changes.
 
-    def set_content(self, content: VisualType) -> None:
-        width = self.content_region.width
+    Drawn through Rich directly: a line of Rich text costs a fraction of what Textual's
+    :class:`~textual.widgets.Static` spends turning it into its own content and wrapping it
+    again, which counts when the totals and the details change at every edit. Strings are
+    shown as they are (no markup).
+    """
+
+    DEFAULT_CSS = """
+    LiveStatic {
+        height: auto;
+    }
+    """
+
+    def __init__(
+        self,
+        content: RenderableType = "",
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._content: RenderableType = content
+        self._drawn: tuple[int, list[Strip]] | None = None
+        self._style: Style | None = None
+        # Lines of each paragraph of text, by what it says and the width: the values of a unit
+        # change a line or two at an edit, and the other paragraphs are not wrapped again.
+        self._paragraphs: dict[tuple[Any, ...], list[Strip]] = {}
+
+    @property
+    def content(self) -> RenderableType:
+        return self._content
+
+    @property
+    def plain(self) -> str:
+        """The content as plain text (tests and screen readers of the code read it)."""
+        content = self._content
+        if isinstance(content, str):
+            return content
+        if isinstance(content, Text):
+            return content.plain
+        return "\n".join(strip.text.rstrip() for strip in self._lines(max(self.size.width, 80)))
+
+    def _is_empty(self) -> bool:
+        content = self._content
+        return (isinstance(content, str) and not content) or (
+            isinstance(content, Text) and not content.plain
+        )
+
+    def _lines(self, width: int) -> list[Strip]:
+        drawn = self._drawn
+        if drawn is not None and drawn[0] == width:
+            return drawn[1]
+        style = self._style
+        if style is None:
+            style = self._style = self.rich_style
+        lines: list[Strip] = []
+        if not self._is_empty() and width > 0:
+            content = self._content
+            renderable = Text(content) if isinstance(content, str) else content
+            if isinstance(renderable, Text) and "\n" in renderable.plain:
+                paragraphs: list[RenderableType] = list(renderable.split("\n", allow_blank=True))
+            else:
+                paragraphs = [renderable]
+            if len(self._paragraphs) > 512:
+                self._paragraphs.clear()
+            for para in paragraphs:
+                key = (
+                    (para.plain, tuple(para.spans), para.style, para.justify, para.overflow)
+                    if isinstance(para, Text)
+                    else None
+                )
+                found = self._paragraphs.get((width, key)) if key is not None else None
+                if found is None:
+                    found = self._draw(para, width, style)
+                    if key is not None:
+                        self._paragraphs[(width, key)] = found
+                lines.extend(found)
+        self._drawn = (width, lines)
+        return lines
+
+    def _draw(self, renderable: RenderableType, width: int, style: Style) -> list[Strip]:
+        console = self.app.console
+        options = console.options.update(width=width, height=None, highlight=False)
+        return [
+            Strip(line, width)
+            for line in console.render_lines(renderable, options, style=style, pad=True)
+        ]
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        style = self.rich_style  # once per repaint: the colours around may have changed
+        if style != self._style:
+            self._style = style
+            self._drawn = None
+            self._paragraphs.clear()
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        lines = self._lines(width)
+        if y < len(lines):
+            return lines[y]
+        return Strip.blank(width, self.rich_style)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._lines(width))
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        if self._is_empty():
+            return 0
+        content = self._content
+        renderable = Text(content) if isinstance(content, str) else content
+        console = self.app.console
+        return console.measure(renderable, options=console.options).maximum
+
+    def notify_style_update(self) -> None:
+        self._drawn = None
+        self._style = None
+        self._paragraphs.clear()
+        super().notify_style_update()
+
+    def update(self, content: RenderableType = "") -> None:
+        """Like :meth:`textual.widgets.Static.update` (a full layout); prefer
+        :meth:`set_content`."""
+        self._content = content
+        self._drawn = None
+        self.refresh(layout=True)
+
+    def set_content(self, content: RenderableType) -> None:
+        """Show ``content``: the lines that differ are repainted, the screen is laid out
+        again only if the number of lines changed (and the height follows the content)."""
+        width = self.size.width
         if width <= 0 or not self.is_mounted:
             self.update(content)
             return
-        self.update(content, layout=False)
+        before = self._lines(width)
+        self._content = content
+        self._drawn = None
+        after = self._lines(width)
         rule = self.styles.height
-        if rule is not None and not rule.is_auto:
-            return  # its height does not depend on its content
-        height = self.get_content_height(self.container_size, self.app.size, width)
-        if height != self.content_region.height:
+        if len(before) != len(after) and (rule is None or rule.is_auto):
             self.refresh(layout=True)
+            return
+        for y in range(max(len(before), len(after))):
+            if y >= len(before) or y >= len(after) or before[y] != after[y]:
+                self.refresh(Region(0, y, width, 1))
