@@ -1,5 +1,5 @@
 """``python -m armybuilder`` runs the command line."""
 
-from .cli import main
+from .launch import main
 
 raise SystemExit(main())

@@ -76,6 +76,7 @@ _CHILD = r"""
 import json, os, sys, time
 T0 = float(os.environ["BENCH_T0"])
 sys.path.insert(0, os.environ["BENCH_REPO"])
+import armybuilder.launch  # what the `armybuilder` command imports before the TUI
 from armybuilder.tui.app import ArmyBuilderApp
 path = sys.argv[1] if len(sys.argv) > 1 else None
 marks = {}
@@ -134,11 +135,14 @@ def measure_launch(runs: int, regiment: Path, scratch: Path) -> dict[str, Any]:
             res[label]["roster_shown_ms"] = median(rosters)
     env = {k: v for k, v in os.environ.items() if k not in _ENV_OVERRIDES}
     env["PYTHONPATH"] = str(REPO)
-    imports = []
+    imports, entry = [], []
     for _ in range(runs):
         t0 = time.perf_counter()
         subprocess.run([sys.executable, "-c", "import armybuilder.cli"], env=env, check=True)
         imports.append(1000 * (time.perf_counter() - t0))
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import armybuilder.launch"], env=env, check=True)
+        entry.append(1000 * (time.perf_counter() - t0))
     bare = []
     for _ in range(runs):
         t0 = time.perf_counter()
@@ -146,6 +150,7 @@ def measure_launch(runs: int, regiment: Path, scratch: Path) -> dict[str, Any]:
         bare.append(1000 * (time.perf_counter() - t0))
     res["python_pass_ms"] = median(bare)
     res["cli_import_ms"] = median(imports)
+    res["entry_import_ms"] = median(entry)
     return res
 
 
@@ -305,6 +310,8 @@ def report(results: dict[str, Any]) -> str:
             lines.append(text)
         lines.append(
             f"  for comparison: python -c pass {launch['python_pass_ms']:.0f} ms, "
+            f"python -c 'import armybuilder.launch' (the command's entry point) "
+            f"{launch['entry_import_ms']:.0f} ms, "
             f"python -c 'import armybuilder.cli' {launch['cli_import_ms']:.0f} ms"
         )
     for key, title in (("edits", "b. edit latency"), ("stress", "c. stress: 75-platoon regiment")):

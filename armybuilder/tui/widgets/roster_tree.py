@@ -104,6 +104,8 @@ class RosterTree(StableScroll, Tree[Loc]):
         self._ev: Evaluation | None = None
         self._sig: dict[int, str] = {}
         self._keys: dict[int, str | None] = {}
+        self._data: dict[int, object] = {}  # the selection each line showed when synced
+        self._local = False
         self._populated: set[int] = set()
         self._own: dict[Loc, str] = {}
         self._inner: dict[Loc, str] = {}
@@ -180,6 +182,7 @@ class RosterTree(StableScroll, Tree[Loc]):
         whose text changed, and of the lines on screen, only those that now show another
         node or another label (a unit added near the end repaints the lines from there)."""
         self._ev = ev
+        self._local = ev.memo_out is not None
         self._own, self._inner = issue_marks(ev)
         self.labels_set = 0
         before = self._shown()
@@ -293,6 +296,12 @@ class RosterTree(StableScroll, Tree[Loc]):
     def _sync_node(self, tnode: TreeNode[Loc], node: Node) -> None:
         ev = self._ev
         assert ev is not None
+        data = node.data
+        if self._local and data is not None and self._data.get(tnode.id) is data:
+            # The same selection object as last time, under an evaluation that depends on
+            # nothing outside a subtree: nothing in this part of the tree changed.
+            return
+        self._data[tnode.id] = data
         tnode.data = node.loc
         self._keys[tnode.id] = node.entry_id
         self._set_label(tnode, ev, node)
@@ -309,6 +318,7 @@ class RosterTree(StableScroll, Tree[Loc]):
         new = parent.add(text, data=child.loc, before=before, allow_expand=bool(child.children))
         self._sig[new.id] = sig
         self._keys[new.id] = child.entry_id
+        self._data[new.id] = child.data
         self.labels_set += 1
 
     def _sync_children(self, tnode: TreeNode[Loc], children: list[Node]) -> None:
@@ -346,6 +356,7 @@ class RosterTree(StableScroll, Tree[Loc]):
             self._forget(child)
         self._sig.pop(tnode.id, None)
         self._keys.pop(tnode.id, None)
+        self._data.pop(tnode.id, None)
         self._populated.discard(tnode.id)
 
     # ----------------------------------------------------------------- navigation
