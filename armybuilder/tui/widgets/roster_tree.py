@@ -154,8 +154,8 @@ class RosterTree(StableScroll, Tree[Loc]):
         else:
             strip = super()._render_line(y, x1, x2, base_style)
             self.lines_drawn += 1
-        if len(self._drawn) > 4096:
-            self._drawn.clear()
+        if len(self._drawn) > 256 + 4 * self.size.height:
+            self._drawn.clear()  # what is on screen is drawn again once; old lines go
         self._drawn[key] = (strip, y)
         return strip
 
