@@ -9,7 +9,6 @@ worker thread instead (the bar says "validating…" meanwhile), so typing never 
 from __future__ import annotations
 
 import gc
-
 import time
 from collections import Counter
 from collections.abc import Callable
