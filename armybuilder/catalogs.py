@@ -222,19 +222,21 @@ def walk_groups(groups: Iterable[Group]) -> Iterator[Group]:
         yield from walk_groups(g.groups)
 
 
-def _modifier_is_local(mod: Modifier) -> bool:
-    """Whether a modifier's conditions and repeat look only at its own selection."""
+def _scopes(mod: Modifier) -> Iterator[str]:
+    """The scopes a modifier's conditions and repeat look at."""
 
-    def group_local(g: ConditionGroup) -> bool:
-        return all(c.scope == "self" for c in g.conditions) and all(
-            group_local(sub) for sub in g.groups
-        )
+    def group(g: ConditionGroup) -> Iterator[str]:
+        for c in g.conditions:
+            yield c.scope
+        for sub in g.groups:
+            yield from group(sub)
 
-    return (
-        all(c.scope == "self" for c in mod.conditions)
-        and all(group_local(g) for g in mod.groups)
-        and (mod.repeat is None or mod.repeat.scope == "self")
-    )
+    for c in mod.conditions:
+        yield c.scope
+    for g in mod.groups:
+        yield from group(g)
+    if mod.repeat is not None:
+        yield mod.repeat.scope
 
 
 class CatalogIndex:
@@ -278,7 +280,8 @@ class CatalogIndex:
         self._children: dict[int, list[Child]] = {}
         self._child_ids: dict[int, dict[str, Child]] = {}
         self._child_constraints: dict[int, list[tuple[Child, Constraint]]] = {}
-        self._subtree_local: bool | None = None
+        self._closed: dict[int, bool] = {}
+        self._scope_ids: frozenset[str] | None = None
         self.roots: list[Child] = [
             self._resolve(c, None) for c in [*sf.entries, *(c for p in parts for c in p.entries)]
         ]
@@ -324,33 +327,75 @@ class CatalogIndex:
             self._children[id(entry)] = cached
         return cached
 
-    @property
-    def subtree_local(self) -> bool:
-        """Whether the checks of a selection depend only on it, what lies under it and the
-        names above it: every constraint scoped to `self` or `parent`, every modifier
-        condition (and repeat) to `self`. An evaluation of an edited roster then reuses what
-        the previous one found in the subtrees the edit did not touch."""
-        found = self._subtree_local
+    def closed(self, entry: Entry | None) -> bool:
+        """Whether a selection of ``entry`` can be judged on its own: nothing checked or
+        computed in it (constraints, modifier conditions and repeats, in it and under it)
+        looks at a selection outside it. Scopes count as inside when they name the selection
+        itself or one under it on the way: `self`; `parent`, below the selection; an entry id
+        that lies on the path from the selection down to where it is used. An evaluation of an
+        edited roster replays the closed subtrees the edit did not touch."""
+        if entry is None:
+            return False
+        found = self._closed.get(id(entry))
         if found is None:
-            found = self._subtree_local = self._find_subtree_local()
+            found = self._closed[id(entry)] = self._find_closed(entry)
         return found
 
-    def _find_subtree_local(self) -> bool:
-        seen: set[int] = set()
-        stack: list[Entry | None] = [None]
+    def _named_scopes(self) -> frozenset[str]:
+        """The entry ids that constraints and modifier conditions use as scopes."""
+        if self._scope_ids is None:
+            ids: set[str] = set()
+            for entry in [*self.entries.values(), *self.shared.values()]:
+                ids.update(c.scope for c in entry.constraints)
+                ids.update(sc for m in entry.modifiers for sc in _scopes(m))
+            self._scope_ids = frozenset(ids - {"self", "parent", "roster", "force"})
+        return self._scope_ids
+
+    def _find_closed(self, root: Entry) -> bool:
+        named = self._named_scopes()
+        seen: set[tuple[int, frozenset[str], bool]] = set()
+        stack: list[tuple[Entry, frozenset[str], bool]] = [
+            (root, frozenset([root.id]) & named, True)
+        ]
         while stack:
-            entry = stack.pop()
-            for c in self.children(entry):
-                e = c.entry
-                if id(e) in seen:
-                    continue
-                seen.add(id(e))
-                if any(con.scope not in ("self", "parent") for con in e.constraints):
+            entry, path, is_root = stack.pop()
+            key = (id(entry), path, is_root)
+            if key in seen:
+                continue
+            seen.add(key)
+
+            def inside(scope: str, at_root: bool) -> bool:
+                if scope == "self":
+                    return True
+                if scope == "parent":
+                    return not at_root
+                return scope not in ("roster", "force") and scope in path  # noqa: B023
+
+            # Its own modifiers, with its selection as the context.
+            if not all(inside(sc, is_root) for m in entry.modifiers for sc in _scopes(m)):
+                return False
+            for child in self.children(entry):
+                for con in child.entry.constraints:
+                    # Checked at this selection (`parent` is this one); the child's modifiers
+                    # of a constraint's value are read in the same context (below).
+                    if con.scope not in ("self", "parent") and not inside(con.scope, is_root):
+                        return False
+                if not all(
+                    inside(sc, is_root)
+                    for m in child.entry.modifiers
+                    if m.field.startswith("constraint:")
+                    for sc in _scopes(m)
+                ):
                     return False
-                if not all(_modifier_is_local(m) for m in e.modifiers):
-                    return False
-                stack.append(e)
+                step = path | {child.entry.id} if child.entry.id in named else path
+                stack.append((child.entry, step, False))
         return True
+
+    @property
+    def subtree_local(self) -> bool:
+        """Whether every entry of the catalog is :meth:`closed` where it can be selected at
+        the top of a roster (then every part of a roster can be judged on its own)."""
+        return all(self.closed(c.entry) for c in self.roots)
 
     def child_constraints(self, entry: Entry | None) -> list[tuple[Child, Constraint]]:
         """The constraints of ``entry``'s possible children that are checked at ``entry``

@@ -326,6 +326,11 @@ class Evaluation:
             self._above[key] = found
         return found
 
+    def reusable(self, node: Node) -> bool:
+        """Whether what this evaluation found in ``node``'s subtree is what the previous one
+        found, when the selection is the same object (see :meth:`subtree`)."""
+        return self.memo_out is not None and self.index.closed(node.entry)
+
     def subtree(self, node: Node, tag: str, compute: Callable[[], T], key: Hashable = None) -> T:
         """``compute()``, a computation over the subtree at ``node`` that reports issues and
         values of that subtree only; or, when the previous evaluation ran it on the same
@@ -338,7 +343,7 @@ class Evaluation:
         out = self.memo_out
         data = node.data
         log = self._value_log
-        if out is None or data is None or log is None:
+        if out is None or data is None or log is None or not self.index.closed(node.entry):
             return compute()
         context = (self._names_above(node), key)
         rid = (tag, id(data))
@@ -437,7 +442,12 @@ class Evaluation:
     def total_cost(self, node: Node) -> dict[str, float]:
         """The cost of the node with everything under it, times its count."""
         cached = self._total.get(id(node))
-        if cached is None and self.memo_out is not None and node.data is not None:
+        if (
+            cached is None
+            and self.memo_out is not None
+            and node.data is not None
+            and self.index.closed(node.entry)
+        ):
             data = node.data
             prev = self.memo_in.totals.get(id(data)) if self.memo_in is not None else None
             cached = prev[1] if prev is not None and prev[0] is data else self._node_cost(node)
@@ -904,7 +914,7 @@ def evaluate(
     """
     root = Node(None, None, None, None)
     ev = Evaluation(roster, index, root, rules=rules)
-    if memo is not None and index.subtree_local and (rules is None or rules.subtree_local):
+    if memo is not None and (rules is None or rules.subtree_local):
         # Only what this evaluation computes or replays is kept for the next one: a subtree
         # replayed whole is kept whole, not the parts inside it.
         ev.memo_in = memo if memo.index is index and memo.rules is rules else None

@@ -31,6 +31,7 @@ from armybuilder.tui.screens.editor import EditorScreen
 from armybuilder.tui.screens.export import ExportScreen
 from armybuilder.tui.screens.help import HelpScreen
 from armybuilder.tui.settings import Settings
+from armybuilder.tui.widgets.roster_tree import WARNING_MARK
 from armybuilder.tui.widgets.stable import LiveStatic
 
 MakeApp = Callable[..., ArmyBuilderApp]
@@ -636,3 +637,41 @@ async def test_details_pane_shows_a_systems_computed_values(
         shown = editor.details.query_one("#d-values", LiveStatic).plain
         assert "vs Arachnid Warrior" in shown
         assert "casualties avg" in shown
+
+
+@run_async
+async def test_a_roster_wide_check_marks_a_unit_in_an_untouched_part(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    # Launchers with nobody to call their missiles: the warning (worked out over the whole
+    # force) marks the first launcher, in the HQ. A caller added to a squad elsewhere clears
+    # it, though the HQ itself was not edited and is replayed from the previous evaluation.
+    roster = tmp_path / "callers.yaml"
+    roster.write_text(
+        "system: starship-marine\nfaction: earther\nname: Callers\nselections:\n"
+        "  - entry: earther-regiment\n    selections:\n"
+        "      - entry: earther-regimental-hq\n        selections:\n"
+        "          - {entry: lt-colonel, selections: [{entry: marine-armour}, {entry: sca-1}]}\n"
+        "          - {entry: close-support-robot, selections: [{entry: apgw-launcher}]}\n"
+        "      - entry: earther-group\n        selections:\n"
+        "          - entry: earther-squad\n            selections:\n"
+        "              - {entry: sergeant, selections: [{entry: marine-armour}]}\n",
+        encoding="utf-8",
+    )
+    robot = ("selections", 0, "selections", 0, "selections", 1)
+    squad = ("selections", 0, "selections", 1, "selections", 0)
+    app = make_app(roster)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        session = editor.session
+        assert session is not None
+        assert "sm-apgw-caller" in session.evaluate().codes()
+        line = editor.roster_tree.find(robot)
+        assert line is not None and line.label.plain.startswith(WARNING_MARK)
+        editor.add_entry("sca-3", (*squad, "selections", 0))
+        await pilot.pause()
+        ev = session.evaluate()
+        assert "sm-apgw-caller" not in ev.codes()
+        assert ev.memo_out is not None and ev.memo_out.hits > 0  # the HQ was replayed
+        line = editor.roster_tree.find(robot)
+        assert line is not None and not line.label.plain.startswith(WARNING_MARK)

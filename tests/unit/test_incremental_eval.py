@@ -134,15 +134,96 @@ def test_names_above_an_untouched_subtree_are_part_of_what_it_found(library: Lib
     assert snapshot(again) == snapshot(evaluate_roster(roster, s.system))
 
 
-def test_catalogs_that_look_outside_a_subtree_are_evaluated_whole(library: Library) -> None:
-    # Infantry Operations scopes constraints to the platoon around a selection.
-    gs = library.system("infantry-ops")
-    index = gs.index("inner-sphere")
-    assert not index.subtree_local
+def test_only_subtrees_that_look_no_further_than_themselves_are_replayed(
+    library: Library,
+) -> None:
+    # Infantry Operations scopes a squad's weights and the structure table to the platoon
+    # around it: a platoon can be judged on its own, a squad cannot.
+    index = library.system("infantry-ops").index("inner-sphere")
+    platoon = index.entries["platoon"]
+    squad = index.entries["squad"]
+    assert index.closed(platoon)
+    assert not index.closed(squad)
+    assert not index.closed(None)
+    assert index.subtree_local  # every top-level entry (a platoon) is closed
+    assert library.system("starship-marine").index("earther").subtree_local
+
     s = EditSession.open(REPO / "examples" / "infantry-ops" / "rifle-platoon.yaml", library,
                          autosave=False)  # fmt: skip
-    assert s.evaluate().memo_out is None
-    assert library.system("starship-marine").index("earther").subtree_local
+    s.evaluate()
+    first_squad = ("selections", 0, "selections", 1)
+    assert s.entry_at(first_squad) is squad or s.entry_at(first_squad).id == "squad"
+    s.set_count(first_squad, 2)
+    ev = s.evaluate()
+    assert ev.memo_out is not None
+    # The platoon is on the path of the edit; its squads cannot be replayed on their own.
+    assert ev.memo_out.hits == 0
+    assert snapshot(ev) == snapshot(evaluate_roster(s.roster, s.system))
+
+
+WATCHER = """
+  - id: watcher
+    name: Watcher
+    type: unit
+    costs: {pts: 10}
+    modifiers:
+      - type: increment
+        field: "cost:pts"
+        value: 7
+        conditions: [{type: at-least, value: 2, scope: roster, child: squad}]
+    entries:
+      - id: lens
+        name: Lens
+        costs: {pts: 1}
+"""
+
+
+@pytest.fixture(scope="module")
+def demo_library(tmp_path_factory: pytest.TempPathFactory) -> Library:
+    from test_engine import ARMY, SYSTEM
+
+    root = tmp_path_factory.mktemp("catalogs")
+    (root / "demo").mkdir()
+    (root / "demo" / "system.yaml").write_text(SYSTEM)
+    (root / "demo" / "army.yaml").write_text(ARMY + WATCHER)
+    lib = Library([root], use_cache=False).scan()
+    assert not lib.problems, lib.problems
+    return lib
+
+
+def test_what_a_subtree_looks_at_decides_whether_it_is_replayed(demo_library: Library) -> None:
+    index = demo_library.system("demo").index("army")
+    assert index.closed(index.entries["captain"])  # its roster-wide maximum is checked above it
+    assert index.closed(index.entries["squad"])  # the banner's repeat counts the squad's models
+    assert not index.closed(index.entries["banner"])  # ... which lie outside a banner
+    assert not index.closed(index.entries["watcher"])  # its cost counts squads in the roster
+    assert not index.subtree_local
+
+
+def test_a_unit_that_counts_the_whole_roster_is_evaluated_again(
+    demo_library: Library, tmp_path: Path
+) -> None:
+    path = tmp_path / "demo.yaml"
+    path.write_text(
+        "system: demo\nfaction: army\nname: Test\nselections:\n"
+        "  - entry: watcher\n    selections: [{entry: lens}]\n"
+        "  - entry: captain\n",
+        encoding="utf-8",
+    )
+    s = EditSession.open(path, demo_library, autosave=False)
+    first = s.evaluate()
+    watcher = first.root.children[0]
+    assert first.total_cost(watcher)["pts"] == 11
+    s.add((), "squad")
+    s.add((), "squad")
+    ev = s.evaluate()
+    # Untouched, but its cost follows the squads elsewhere: 10 + 7 + the lens.
+    assert ev.total_cost(ev.root.children[0])["pts"] == 18
+    assert snapshot(ev) == snapshot(evaluate_roster(s.roster, s.system))
+    rng = random.Random(7)
+    for step in range(40):
+        random_edit(s, rng, step)
+        assert snapshot(s.evaluate()) == snapshot(evaluate_roster(s.roster, s.system))
 
 
 def test_a_memo_from_another_catalog_is_not_used(library: Library) -> None:

@@ -545,6 +545,7 @@ class InfantryOperations(SystemRules):
     """The Infantry Operations rules module."""
 
     system_id = "infantry-ops"
+    subtree_local = True  # a platoon's values depend on the platoon (and its experience)
 
     # ----------------------------------------------------------------- catalog checks
 
@@ -591,7 +592,9 @@ class InfantryOperations(SystemRules):
         roster_troopers = 0
         roster_av = dict.fromkeys(ATTACK_TYPES, 0)
         for platoon in platoons:
-            troopers, avs = self._platoon(ev, platoon)
+            troopers, avs = ev.subtree(
+                platoon, "infantry-ops", lambda p=platoon: self._platoon(ev, p)  # type: ignore[misc]
+            )
             mult = platoon.multiplicity()
             roster_troopers += troopers * mult
             for k in ATTACK_TYPES:

@@ -105,7 +105,7 @@ class RosterTree(StableScroll, Tree[Loc]):
         self._sig: dict[int, str] = {}
         self._keys: dict[int, str | None] = {}
         self._data: dict[int, object] = {}  # the selection each line showed when synced
-        self._local = False
+        self._marked: set[Loc] = set()
         self._populated: set[int] = set()
         self._own: dict[Loc, str] = {}
         self._inner: dict[Loc, str] = {}
@@ -182,8 +182,17 @@ class RosterTree(StableScroll, Tree[Loc]):
         whose text changed, and of the lines on screen, only those that now show another
         node or another label (a unit added near the end repaints the lines from there)."""
         self._ev = ev
-        self._local = ev.memo_out is not None
-        self._own, self._inner = issue_marks(ev)
+        own, inner = issue_marks(ev)
+        # Where an issue mark came or went (a check of the whole roster can mark a unit deep
+        # in a part the edit did not touch), and the selections above those places.
+        changed = {
+            loc
+            for old, new in ((self._own, own), (self._inner, inner))
+            for loc in old.keys() | new.keys()
+            if old.get(loc) != new.get(loc)
+        }
+        self._marked = {loc[:k] for loc in changed for k in range(0, len(loc) + 1, 2)}
+        self._own, self._inner = own, inner
         self.labels_set = 0
         before = self._shown()
         self._syncing = True
@@ -297,9 +306,14 @@ class RosterTree(StableScroll, Tree[Loc]):
         ev = self._ev
         assert ev is not None
         data = node.data
-        if self._local and data is not None and self._data.get(tnode.id) is data:
-            # The same selection object as last time, under an evaluation that depends on
-            # nothing outside a subtree: nothing in this part of the tree changed.
+        if (
+            data is not None
+            and self._data.get(tnode.id) is data
+            and node.loc not in self._marked
+            and ev.reusable(node)
+        ):
+            # The same selection object as last time, judged on its own, and no issue mark
+            # in it changed: nothing in this part of the tree changed.
             return
         self._data[tnode.id] = data
         tnode.data = node.loc
