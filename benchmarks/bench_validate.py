@@ -656,6 +656,28 @@ def measure_regiment(settings: Settings, lib: Library, corpus: Corpus) -> dict[s
     res["edit_rename_reval_ms"] = 1000 * median(rename_total)
     res["edit_add_ms"] = 1000 * median(add_edit)
     res["edit_add_reval_ms"] = 1000 * median(add_total)
+
+    # the same edits as the builder makes them: an EditSession re-reads the changed subtree
+    # only, and its evaluation replays the platoons the edit did not touch
+    from armybuilder.session import EditSession
+
+    session = EditSession.open(path, lib, autosave=False)
+    session.evaluate()
+    s_rename, s_add = [], []
+    for i in range(settings.edit_runs):
+        t0 = time.perf_counter()
+        session.rename(("selections", 37), f"Renamed platoon {i}")
+        session.evaluate()
+        s_rename.append(time.perf_counter() - t0)
+    for _ in range(settings.edit_runs):
+        t0 = time.perf_counter()
+        session.add(squad, "trooper", name="Replacement")
+        session.evaluate()
+        s_add.append(time.perf_counter() - t0)
+        session.undo()  # untimed: back to the original roster
+        session.evaluate()
+    res["session_rename_ms"] = 1000 * median(s_rename)
+    res["session_add_ms"] = 1000 * median(s_add)
     return res
 
 
@@ -766,6 +788,10 @@ def table(results: dict[str, Any], settings: Settings) -> str:
     row(
         "add a trooper + evaluate",
         f"{r['edit_add_reval_ms']:.1f} ms (edit alone {r['edit_add_ms']:.1f} ms)",
+    )
+    row(
+        "  the same in an edit session (incremental)",
+        f"rename {r['session_rename_ms']:.1f} ms, add {r['session_add_ms']:.1f} ms",
     )
     section("d. regiment load")
     row(
