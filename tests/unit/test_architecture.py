@@ -75,3 +75,17 @@ def test_validate_imports_no_tui_or_pdf_stack() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stderr
     assert "LOADED []" in out.stdout
+
+
+def test_the_builder_paints_before_the_catalog_models_load() -> None:
+    # The home screen and the editor are drawn first; the catalogs (pydantic models, the
+    # YAML loader) load in a worker afterwards, so none of it is imported by the screens.
+    code = (
+        "import sys\n"
+        "import armybuilder.tui.app, armybuilder.tui.screens.editor\n"
+        "heavy = ('pydantic', 'ruamel', 'armybuilder.catalogs', 'armybuilder.model')\n"
+        "print('LOADED', sorted({m for m in sys.modules if m.startswith(heavy)}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert "LOADED []" in out.stdout

@@ -23,7 +23,6 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select
 
-from ...catalogs import walk_groups
 from ...session import Loc, cost_text
 from .catalog import profile_tables
 from .roster_tree import ERROR_MARK, WARNING_MARK, node_at, owner_loc
@@ -42,6 +41,8 @@ def _range(lo: int, hi: int | None) -> str:
 
 def one_of_groups(entry: Entry) -> list[Group]:
     """Groups of an entry (and their subgroups) from which at most one is chosen."""
+    from ...catalogs import walk_groups  # here: the editor paints before the catalogs load
+
     return list(walk_groups(entry.groups))
 
 
