@@ -1134,6 +1134,14 @@ class EditSession:
     def set_notes(self, loc: Loc, notes: str | None) -> None:
         self.set(loc, "notes", (notes or "").strip() or None, "Edit notes")
 
+    def set_state(self, loc: Loc, text: str) -> None:
+        """Set a selection's campaign ``state:`` from its one-line form (see
+        :func:`parse_state`); blank clears it. Raises :class:`EditError` for text that is not
+        a mapping."""
+        if not loc:
+            raise EditError("campaign state belongs to a selection, not to the roster")
+        self.set(loc, "state", parse_state(text), "Edit campaign state")
+
     def set_limit(self, cost_type: str, value: float | None) -> None:
         """Set (``None``: remove) the roster's limit on a cost type."""
         from ruamel.yaml.comments import CommentedMap
@@ -1347,6 +1355,57 @@ class RecentFiles:
 
 
 # =========================================================================== exports
+
+
+_PLAIN_WORD = re.compile(r"[A-Za-z_][\w-]*\Z")
+_YAML_WORDS = {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "~"}
+
+
+def state_text(state: Any) -> str:
+    """Campaign state on one line, as YAML flow: ``{actions: 31, wounds: 2}`` ("" if none)."""
+    if not state:
+        return ""
+
+    def flow(value: Any) -> str:
+        if isinstance(value, dict):
+            return "{" + ", ".join(f"{flow(k)}: {flow(v)}" for k, v in value.items()) + "}"
+        if isinstance(value, list):
+            return "[" + ", ".join(flow(v) for v in value) + "]"
+        if value is None:
+            return "null"
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, int | float):
+            return str(value)
+        text = str(value)
+        if _PLAIN_WORD.match(text) and text.lower() not in _YAML_WORDS:
+            return text
+        return json.dumps(text, ensure_ascii=False)
+
+    return flow(state)
+
+
+def parse_state(text: str) -> dict[str, Any] | None:
+    """Campaign state typed on one line: a YAML mapping, braces optional (``actions: 3,
+    wounds: 1`` or ``{actions: 3, wounds: 1}``); blank: no state. Raises :class:`EditError`."""
+    from .errors import InputError
+    from .yamlio import load_safe
+
+    text = text.strip()
+    if not text:
+        return None
+    source = text if text.startswith("{") else "{" + text + "}"
+    try:
+        value = load_safe(source, "campaign state")
+    except InputError as exc:
+        raise EditError(
+            f"campaign state must read like {{actions: 3, wounds: 1}}: {exc.problems[0].message}"
+        ) from None
+    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        raise EditError(
+            "campaign state must be a mapping of names to values, like {actions: 3, wounds: 1}"
+        )
+    return dict(value) or None
 
 
 def format_number(x: float) -> str:

@@ -31,7 +31,7 @@ from armybuilder.tui.screens.editor import EditorScreen
 from armybuilder.tui.screens.export import ExportScreen
 from armybuilder.tui.screens.help import HelpScreen
 from armybuilder.tui.settings import Settings
-from armybuilder.tui.widgets.roster_tree import WARNING_MARK
+from armybuilder.tui.widgets.roster_tree import WARNING_MARK, node_at
 from armybuilder.tui.widgets.stable import LiveStatic
 
 MakeApp = Callable[..., ArmyBuilderApp]
@@ -675,3 +675,59 @@ async def test_a_roster_wide_check_marks_a_unit_in_an_untouched_part(
         assert ev.memo_out is not None and ev.memo_out.hits > 0  # the HQ was replayed
         line = editor.roster_tree.find(robot)
         assert line is not None and not line.label.plain.startswith(WARNING_MARK)
+
+
+@run_async
+async def test_campaign_state_is_edited_in_the_details_pane(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    # Starship Marine works out a figure's experience from its campaign state (actions fought
+    # and wounds): typing it in the details pane changes the class shown there.
+    from armybuilder.paths import bundled_dir
+
+    roster = tmp_path / "boarding.yaml"
+    roster.write_bytes(
+        (bundled_dir("examples") / "starship-marine" / "martian-boarding-group.yaml").read_bytes()
+    )
+    corporal = ("selections", 0, "selections", 0, "selections", 2)
+    major = ("selections", 0, "selections", 0, "selections", 0)
+    app = make_app(roster)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        session = editor.session
+        assert session is not None
+        editor.jump_to(major)
+        await pilot.pause()
+        field = editor.details.query_one("#d-state", Input)
+        assert field.value == "{actions: 33, wounds: 1}"
+
+        editor.jump_to(corporal)
+        await pilot.pause()
+        assert field.value == ""
+        before = session.evaluate().value(node_at(session.evaluate(), corporal), "experience")
+        assert before["counted"] == 0
+        field.focus()
+        await pilot.press(*"actions: 12, wounds: 1", "enter")
+        await pilot.pause()
+        assert session.node(corporal)["state"] == {"actions": 12, "wounds": 1}
+        ev = session.evaluate()
+        after = ev.value(node_at(ev, corporal), "experience")
+        assert after["actions"] == 12 and after["wounds"] == 1 and after["counted"] > 0
+        assert after["class"] in editor.details.query_one("#d-values", LiveStatic).plain
+        assert session.history[-1] == "Edit campaign state"
+
+        # Text that is not a mapping changes nothing and says why.
+        field.value = "[1, 2"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert session.node(corporal)["state"] == {"actions": 12, "wounds": 1}
+        assert field.value == "{actions: 12, wounds: 1}"
+        assert any("campaign state" in str(n.message) for n in app._notifications)
+
+        # Blank clears it; undo brings it back.
+        field.value = ""
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "state" not in session.node(corporal)
+        session.undo()
+        assert session.node(corporal)["state"] == {"actions": 12, "wounds": 1}

@@ -551,3 +551,31 @@ def test_partial_refresh_in_a_deeply_nested_roster(lib: Library, tmp_path: Path)
     full = Roster.from_text(dump_round_trip(session.roster.doc), "<full>")
     assert parsed(session.roster) == parsed(full)
     assert done > 30
+
+
+@pytest.mark.parametrize(
+    ("typed", "state", "shown"),
+    [
+        ("actions: 3, wounds: 1", {"actions": 3, "wounds": 1}, "{actions: 3, wounds: 1}"),
+        ("{actions: 3, wounds: 1}", {"actions": 3, "wounds": 1}, "{actions: 3, wounds: 1}"),
+        ("spent: {grenades: 2}", {"spent": {"grenades": 2}}, "{spent: {grenades: 2}}"),
+        ("lost: [1, 3]", {"lost": [1, 3]}, "{lost: [1, 3]}"),
+        ("note: 'hit, twice'", {"note": "hit, twice"}, '{note: "hit, twice"}'),
+        ("flag: yes", {"flag": "yes"}, '{flag: "yes"}'),  # YAML 1.2: a word, kept quoted
+        ("   ", None, ""),
+    ],
+)
+def test_campaign_state_on_one_line(typed: str, state: object, shown: str) -> None:
+    from armybuilder.session import parse_state, state_text
+
+    assert parse_state(typed) == state
+    assert state_text(state) == shown
+    assert parse_state(shown) == state  # what is shown reads back the same
+
+
+@pytest.mark.parametrize("typed", ["[1, 2]", "actions: [", "{a: 1} extra", "!!python/object x"])
+def test_campaign_state_that_is_not_a_mapping_is_refused(typed: str) -> None:
+    from armybuilder.session import parse_state
+
+    with pytest.raises(EditError, match="campaign state"):
+        parse_state(typed)

@@ -472,6 +472,9 @@ class EditorScreen(Screen[None]):
             self._edit(lambda s: s.rename(loc, value))
         elif field == "notes":
             self._edit(lambda s: s.set_notes(loc, value))
+        elif field == "state":
+            if not self._edit(lambda s: s.set_state(loc, value)):
+                self.details.show_state_again()
         elif field == "experience":
             self._edit(lambda s: s.set_experience(loc, value))
         elif field == "count":

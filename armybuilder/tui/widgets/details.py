@@ -1,7 +1,8 @@
 """The details pane: the selected unit (or the roster), edited in place.
 
-For a selection: its name, count (within its minimum and maximum), experience, notes, the
-choice of each one-of group (weapon, armour, motive...) as a drop-down, its stat lines and
+For a selection: its name, count (within its minimum and maximum), experience, notes, its
+campaign state (one line of YAML, e.g. ``{actions: 3, wounds: 1}``), the choice of each one-of
+group (weapon, armour, motive...) as a drop-down, its stat lines and
 those of its loadout, the values its game system computes for it, and the issues about it.
 For the roster itself: its name and cost limits, and the values computed for the whole
 roster.
@@ -23,7 +24,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select
 
-from ...session import Loc, cost_text
+from ...session import Loc, cost_text, state_text
 from .catalog import profile_tables
 from .roster_tree import ERROR_MARK, WARNING_MARK, node_at, owner_loc
 from .stable import LiveStatic
@@ -90,6 +91,14 @@ class DetailsPane(VerticalScroll):
                 yield Select[str]([], id="d-exp", allow_blank=True, prompt="(inherited)")
             yield Label("Notes", classes="field-label")
             yield Input(id="d-notes", classes="field")
+            yield Label("Campaign state", classes="field-label")
+            yield Input(
+                id="d-state",
+                classes="field",
+                placeholder="e.g. {actions: 3, wounds: 1}",
+                tooltip="What happened to it in a campaign (actions fought, wounds, ammunition "
+                "spent...): the keys its game system reads; printed sheets tick them off.",
+            )
             yield Vertical(id="d-groups")
         yield LiveStatic("", id="d-loadout")
         yield LiveStatic("", id="d-values")
@@ -231,6 +240,7 @@ class DetailsPane(VerticalScroll):
         self.query_one("#d-minus", Button).disabled = node.count <= 1
         self.query_one("#d-plus", Button).disabled = maximum is not None and node.count >= maximum
         self._set_input("d-notes", (data.notes or "") if data is not None else "")
+        self._set_input("d-state", state_text(data.state) if data is not None else "")
         # experience
         exp_row = self.query_one("#d-exp-row")
         levels = ev.index.experience
@@ -376,6 +386,8 @@ class DetailsPane(VerticalScroll):
             self.post_message(self.Edit(loc, "name", value))
         elif wid == "d-notes":
             self.post_message(self.Edit(loc, "notes", value))
+        elif wid == "d-state":
+            self.post_message(self.Edit(loc, "state", value))
         elif wid == "d-count":
             try:
                 count = int(value)
@@ -426,6 +438,14 @@ class DetailsPane(VerticalScroll):
             self.post_message(self.Edit(loc, "experience", value))
         elif wid.startswith("grp:"):
             self.post_message(self.Edit(loc, f"choice:{wid[4:]}", value))
+
+    def show_state_again(self) -> None:
+        """Put back the state as the roster has it (after text that could not be read)."""
+        if self._latest is not None:
+            _, node = self._latest
+            field = self.query_one("#d-state", Input)
+            with field.prevent(Input.Changed):
+                field.value = state_text(node.data.state) if node.data is not None else ""
 
     def focus_name(self) -> None:
         target = "#d-roster-name" if self.loc == () else "#d-name"
