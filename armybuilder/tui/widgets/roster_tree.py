@@ -160,7 +160,7 @@ class RosterTree(StableScroll, Tree[Loc]):
         return strip
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        self._base_style = self.rich_style  # once per repaint, not once per line
+        self._base_style = self.visual_style.rich_style  # cached by Textual per style change
         try:
             return super().render_lines(crop)
         finally:

@@ -154,7 +154,7 @@ class LiveStatic(Widget):
             return drawn[1]
         style = self._style
         if style is None:
-            style = self._style = self.rich_style
+            style = self._style = self.visual_style.rich_style
         lines: list[Strip] = []
         if not self._is_empty() and width > 0:
             content = self._content
@@ -189,7 +189,7 @@ class LiveStatic(Widget):
         ]
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        style = self.rich_style  # once per repaint: the colours around may have changed
+        style = self.visual_style.rich_style  # cached by Textual until a style changes
         if style != self._style:
             self._style = style
             self._drawn = None
@@ -201,7 +201,7 @@ class LiveStatic(Widget):
         lines = self._lines(width)
         if y < len(lines):
             return lines[y]
-        return Strip.blank(width, self.rich_style)
+        return Strip.blank(width, self._style or self.visual_style.rich_style)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return len(self._lines(width))
