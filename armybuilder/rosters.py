@@ -87,7 +87,10 @@ class SelectionData:
             yield from c.walk()
 
 
-def _parse_selection(node: Any, loc: Loc) -> SelectionData:
+def parse_selection(node: Any, loc: Loc) -> SelectionData:
+    """One selection of a roster document (a mapping, round trip or plain) as
+    :class:`SelectionData`, with its children; what cannot be read becomes a finding on it.
+    Each call builds new objects: an edit session re-reads only the subtree it changed."""
     if isinstance(node, dict):
         node = {k: (to_plain(v) if k != "selections" else v) for k, v in node.items()}
     if not isinstance(node, dict):
@@ -157,7 +160,7 @@ def _parse_selection(node: Any, loc: Loc) -> SelectionData:
     if children is not None:
         if isinstance(children, list):
             sel.children = [
-                _parse_selection(c, (*loc, "selections", i)) for i, c in enumerate(children)
+                parse_selection(c, (*loc, "selections", i)) for i, c in enumerate(children)
             ]
         else:
             sel.findings.append(
@@ -299,7 +302,7 @@ class Roster:
         if sels is None:
             self.selections = []
         elif isinstance(sels, list):
-            self.selections = [_parse_selection(s, ("selections", i)) for i, s in enumerate(sels)]
+            self.selections = [parse_selection(s, ("selections", i)) for i, s in enumerate(sels)]
         else:
             self.selections = []
             self.findings.append(

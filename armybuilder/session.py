@@ -367,7 +367,7 @@ def refresh_after(roster: Roster, ops: Sequence[Op]) -> None:
 
 
 def _reparse(roster: Roster, start: int | None, roots: list[Loc]) -> None:
-    from .rosters import _parse_selection
+    from .rosters import parse_selection
 
     sels = roster.doc.get("selections")
     if not isinstance(sels, list):
@@ -379,7 +379,7 @@ def _reparse(roster: Roster, start: int | None, roots: list[Loc]) -> None:
     new = list(roster.selections)
     if start is not None:
         new = new[:start] + [
-            _parse_selection(sels[i], ("selections", i)) for i in range(start, len(sels))
+            parse_selection(sels[i], ("selections", i)) for i in range(start, len(sels))
         ]
     # Outermost changed selections only: a change inside one that is parsed again anyway
     # needs nothing more.
@@ -392,7 +392,7 @@ def _reparse(roster: Roster, start: int | None, roots: list[Loc]) -> None:
         kept.append(loc)
     for loc in kept:
         node = _node_at(roster.doc, loc)
-        new = _splice(new, loc, _parse_selection(node, loc))
+        new = _splice(new, loc, parse_selection(node, loc))
     roster.selections = new
 
 
