@@ -42,7 +42,7 @@ async def type_text(pilot: Pilot[Any], text: str) -> None:
 
 
 def issue_texts(editor: EditorScreen) -> list[str]:
-    return [str(getattr(o.prompt, "plain", o.prompt)) for o in editor.issues.option_list.options]
+    return editor.issues.texts()
 
 
 def totals_text(editor: EditorScreen) -> str:

@@ -1,25 +1,30 @@
-"""The validation panel: every error and warning, errors first; choosing one jumps to it."""
+"""The validation panel: every error and warning, errors first; choosing one jumps to it.
+
+The list is drawn line by line (Rich wraps each issue to the width): when the issues change,
+only the lines that now read differently are repainted. Textual's ``OptionList`` rebuilt and
+repainted the whole list whenever an issue came or went, which cost more than the rest of the
+edit's frame.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.geometry import Region, Size
 from textual.message import Message
-from textual.widgets import OptionList
-from textual.widgets.option_list import Option
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from ...session import Loc
 from .roster_tree import ERROR_MARK, WARNING_MARK, owner_loc
 from .stable import LiveStatic, StableScroll
-
-
-class IssuesList(StableScroll, OptionList):
-    """The list of issues (grows and shrinks without laying out the screen)."""
-
 
 if TYPE_CHECKING:
     from ...rules.engine import Evaluation, Issue
@@ -38,6 +43,223 @@ def issue_prompt(issue: Issue) -> Text:
     return text
 
 
+class IssuesList(StableScroll, ScrollView, can_focus=True):
+    """Issues one after the other, each wrapped to the width; one is highlighted, and Enter
+    (or a click) chooses it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "move(-1)", "Previous", show=False),
+        Binding("down", "move(1)", "Next", show=False),
+        Binding("home", "move_to(0)", "First", show=False),
+        Binding("end", "move_to(-1)", "Last", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("enter", "choose", "Jump to it", show=False),
+    ]
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"issues-list--highlight"}
+    DEFAULT_CSS = """
+    IssuesList > .issues-list--highlight {
+        background: $surface-lighten-1;
+    }
+    IssuesList:focus > .issues-list--highlight {
+        background: $block-cursor-background;
+    }
+    """
+
+    class Chosen(Message):
+        """An issue was chosen (Enter or a click)."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._items: list[Text] = []
+        self._disabled: set[int] = set()
+        self._highlighted: int | None = None
+        # The lines of every item at the last width, and which item each line belongs to.
+        self._lines: list[Strip] = []
+        self._owner: list[int] = []
+        self._first: list[int] = []  # first line of each item
+        self._width = -1
+        self._drawn: dict[tuple[Any, ...], list[Strip]] = {}
+
+    # ----------------------------------------------------------------- content
+
+    def _view_width(self) -> int:
+        """Columns for text: the widget less its scrollbar."""
+        return max(self.scrollable_content_region.width, 0)
+
+    @property
+    def items(self) -> list[Text]:
+        return list(self._items)
+
+    @property
+    def highlighted(self) -> int | None:
+        return self._highlighted
+
+    @highlighted.setter
+    def highlighted(self, index: int | None) -> None:
+        if index is not None and not self._items:
+            index = None
+        if index is not None:
+            index = max(0, min(index, len(self._items) - 1))
+        if index == self._highlighted:
+            return
+        before = self._highlighted
+        self._highlighted = index
+        for item in (before, index):
+            self._refresh_item(item)
+        if index is not None:
+            self._show_item(index)
+
+    def set_items(self, items: list[Text], disabled: set[int] | None = None) -> None:
+        """Show these items; the lines that read as before are not repainted."""
+        before = self._painted_rows()
+        self._items = list(items)
+        self._disabled = set(disabled or ())
+        if self._highlighted is not None and self._highlighted >= len(self._items):
+            self._highlighted = len(self._items) - 1 if self._items else None
+        self._layout_lines(self._width if self._width > 0 else self._view_width())
+        after = self._painted_rows()
+        width = self._view_width()
+        for y in range(max(len(before), len(after))):
+            if y >= len(before) or y >= len(after) or before[y] != after[y]:
+                self.refresh(Region(0, y, width, 1))
+
+    def _painted_rows(self) -> list[object]:
+        """What each row on screen shows (a line and whether it is highlighted)."""
+        top = self.scroll_offset.y
+        rows: list[object] = []
+        for y in range(top, top + max(self.size.height, 0)):
+            if y < len(self._lines):
+                rows.append((self._lines[y], self._owner[y] == self._highlighted))
+            else:
+                rows.append(None)
+        return rows
+
+    def _item_lines(self, item: Text, width: int) -> list[Strip]:
+        key = (item.plain, tuple(item.spans), item.style, width)
+        found = self._drawn.get(key)
+        if found is None:
+            console = self.app.console
+            options = console.options.update(width=max(width, 1), height=None, highlight=False)
+            found = [Strip(line, width) for line in console.render_lines(item, options, pad=True)]
+            if len(self._drawn) > 4 * MAX_SHOWN:
+                self._drawn.clear()
+            self._drawn[key] = found
+        return found
+
+    def _layout_lines(self, width: int) -> None:
+        self._width = width
+        lines: list[Strip] = []
+        owner: list[int] = []
+        first: list[int] = []
+        if width > 0:
+            for index, item in enumerate(self._items):
+                first.append(len(lines))
+                drawn = self._item_lines(item, width)
+                lines.extend(drawn)
+                owner.extend([index] * len(drawn))
+        self._lines, self._owner, self._first = lines, owner, first
+        self.virtual_size = Size(width, len(lines))
+
+    def watch_virtual_size(self, size: Size) -> None:
+        # set_items repaints the rows that changed; only the scrollbar follows the new length.
+        self._scroll_update(size)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._view_width() != self._width:
+            self._layout_lines(self._view_width())
+            self.refresh()
+
+    def notify_style_update(self) -> None:
+        self._drawn.clear()
+        super().notify_style_update()
+        if self._width > 0:
+            self._layout_lines(self._width)
+
+    # ----------------------------------------------------------------- drawing
+
+    def render_line(self, y: int) -> Strip:
+        row = y + self.scroll_offset.y
+        width = self._view_width()
+        base = self.visual_style.rich_style
+        if row >= len(self._lines):
+            return Strip.blank(width, base)
+        strip = self._lines[row]
+        index = self._owner[row]
+        meta = {"issue": index}
+        style = base
+        if index == self._highlighted:
+            style = base + self.get_component_rich_style("issues-list--highlight")
+        segments = [
+            Segment(text, (style + seg_style) if seg_style else style, control)
+            for text, seg_style, control in strip
+        ]
+        if index == self._highlighted:
+            # The highlight's background over the issue's own colours.
+            bg = Style(bgcolor=style.bgcolor)
+            segments = [Segment(t, (s + bg) if s else bg, c) for t, s, c in segments]
+        return Strip(segments, strip.cell_length).apply_meta(meta)
+
+    def _refresh_item(self, index: int | None) -> None:
+        if index is None or index >= len(self._first):
+            return
+        top = self.scroll_offset.y
+        start = self._first[index]
+        end = self._first[index + 1] if index + 1 < len(self._first) else len(self._lines)
+        self.refresh(Region(0, start - top, self._view_width(), end - start))
+
+    def _show_item(self, index: int) -> None:
+        if index >= len(self._first):
+            return
+        start = self._first[index]
+        end = self._first[index + 1] if index + 1 < len(self._first) else len(self._lines)
+        top, height = self.scroll_offset.y, self.size.height
+        if start < top:
+            self.scroll_to(y=start, animate=False)
+        elif end > top + height:
+            self.scroll_to(y=max(0, end - height), animate=False)
+
+    # ----------------------------------------------------------------- keys and mouse
+
+    def _enabled(self) -> list[int]:
+        return [i for i in range(len(self._items)) if i not in self._disabled]
+
+    def action_move(self, delta: int) -> None:
+        enabled = self._enabled()
+        if not enabled:
+            return
+        current = self._highlighted
+        if current is None:
+            self.highlighted = enabled[0] if delta > 0 else enabled[-1]
+            return
+        later = [i for i in enabled if (i > current if delta > 0 else i < current)]
+        if later:
+            self.highlighted = later[0] if delta > 0 else later[-1]
+
+    def action_move_to(self, index: int) -> None:
+        enabled = self._enabled()
+        if enabled:
+            self.highlighted = enabled[0] if index == 0 else enabled[-1]
+
+    def action_page(self, delta: int) -> None:
+        for _ in range(max(1, self.size.height // 2)):
+            self.action_move(delta)
+
+    def action_choose(self) -> None:
+        if self._highlighted is not None and self._highlighted not in self._disabled:
+            self.post_message(self.Chosen(self._highlighted))
+
+    def on_click(self, event: events.Click) -> None:
+        index = event.style.meta.get("issue")
+        if isinstance(index, int) and index not in self._disabled:
+            self.highlighted = index
+            self.post_message(self.Chosen(index))
+
+
 class IssuesPanel(Vertical):
     """Errors and warnings of the roster, recomputed on every edit."""
 
@@ -52,7 +274,6 @@ class IssuesPanel(Vertical):
         super().__init__(id=id)
         self._sig: tuple[tuple[str, str, str, Loc], ...] | None = None
         self._locs: list[Loc] = []
-        self._prompts: list[str] = []
         #: Whether the last :meth:`show` changed the list (a benchmark reads it).
         self.changed = False
 
@@ -61,8 +282,12 @@ class IssuesPanel(Vertical):
         yield IssuesList(id="issues-list")
 
     @property
-    def option_list(self) -> OptionList:
-        return self.query_one(OptionList)
+    def issue_list(self) -> IssuesList:
+        return self.query_one(IssuesList)
+
+    def texts(self) -> list[str]:
+        """The issues as listed (plain text)."""
+        return [item.plain for item in self.issue_list.items]
 
     def show(self, ev: Evaluation) -> None:
         issues = sorted(ev.issues, key=lambda i: 0 if i.is_error else 1)
@@ -87,42 +312,35 @@ class IssuesPanel(Vertical):
         shown = issues[:MAX_SHOWN]
         self._locs = [owner_loc(i.path) for i in shown]
         prompts: list[Text] = [issue_prompt(i) for i in shown]
+        disabled: set[int] = set()
         if len(issues) > MAX_SHOWN:
+            disabled.add(len(prompts))
             prompts.append(
                 Text(f"… and {len(issues) - MAX_SHOWN} more (F8 walks through the first "
                      f"{MAX_SHOWN}; fix these first)", "dim italic")
             )  # fmt: skip
-        ol = self.option_list
-        highlighted = ol.highlighted
-        old = self._prompts
-        self._prompts = [p.plain for p in prompts]
-        if len(old) == len(prompts):
-            # Same length: replace only the lines that differ (an edit changes a few).
-            for index, (before, prompt) in enumerate(zip(old, prompts, strict=True)):
-                if before != prompt.plain:
-                    ol.replace_option_prompt_at_index(index, prompt)
-        else:
-            ol.set_options(Option(p, disabled=i >= len(shown)) for i, p in enumerate(prompts))
-        if ol.option_count:
-            ol.highlighted = min(highlighted or 0, len(shown) - 1) if shown else None
+        il = self.issue_list
+        highlighted = il.highlighted
+        il.set_items(prompts, disabled)
+        il.highlighted = min(highlighted or 0, len(shown) - 1) if shown else None
 
     def loc_at(self, index: int) -> Loc | None:
         return self._locs[index] if 0 <= index < len(self._locs) else None
 
     def step(self, delta: int) -> Loc | None:
         """Highlight the next (or previous) issue; returns its location."""
-        ol = self.option_list
+        il = self.issue_list
         count = len(self._locs)
         if not count:
             return None
-        current = ol.highlighted
+        current = il.highlighted
         index = 0 if current is None and delta > 0 else (current or 0) + delta
-        ol.highlighted = index % count
-        return self.loc_at(ol.highlighted)
+        il.highlighted = index % count
+        return self.loc_at(index % count)
 
-    @on(OptionList.OptionSelected, "#issues-list")
-    def _selected(self, event: OptionList.OptionSelected) -> None:
+    @on(IssuesList.Chosen)
+    def _chosen(self, event: IssuesList.Chosen) -> None:
         event.stop()
-        loc = self.loc_at(event.option_index)
+        loc = self.loc_at(event.index)
         if loc is not None:
             self.post_message(self.JumpTo(loc))
