@@ -344,6 +344,8 @@ def refresh_after(roster: Roster, ops: Sequence[Op]) -> None:
     from .yamlio import to_plain
 
     roster.dirty = True
+    if len(ops) == 1 and _splice_last_child(roster, ops[0]):
+        return
     header = False
     start: int | None = None
     roots: list[Loc] = []
@@ -394,6 +396,51 @@ def _reparse(roster: Roster, start: int | None, roots: list[Loc]) -> None:
         node = _node_at(roster.doc, loc)
         new = _splice(new, loc, parse_selection(node, loc))
     roster.selections = new
+
+
+def _splice_last_child(roster: Roster, op: Op) -> bool:
+    """The usual edit, a selection added at the end of a unit (or removed from there): only
+    that selection is read; its siblings keep their parsed objects (and so what validation
+    found in them). ``False`` when the edit is not of that kind."""
+    from .rosters import parse_selection
+
+    if not isinstance(op, Insert | Delete) or not op.parent:
+        return False
+    old = _selection_at(roster.selections, op.parent)
+    node = _node_at(roster.doc, op.parent)
+    if old is None or not isinstance(node, dict):
+        return False
+    seq = node.get("selections")
+    kids = old.children
+    if isinstance(op, Insert):
+        if op.index != len(kids) or not isinstance(seq, list) or len(seq) != len(kids) + 1:
+            return False
+        new_kids = [*kids, parse_selection(seq[op.index], (*op.parent, "selections", op.index))]
+    else:
+        if not kids or op.index != len(kids) - 1:
+            return False
+        if op.drop:
+            emptied = "selections" not in node
+        else:
+            emptied = isinstance(seq, list) and len(seq) == op.index
+        if not emptied:
+            return False
+        new_kids = kids[:-1]
+    roster.selections = _splice(
+        roster.selections, op.parent, dataclasses.replace(old, children=new_kids)
+    )
+    return True
+
+
+def _selection_at(sels: list[Any], loc: Loc) -> Any:
+    node: Any = None
+    for i in range(1, len(loc), 2):
+        step = loc[i]
+        if loc[i - 1] != "selections" or not isinstance(step, int) or step >= len(sels):
+            return None
+        node = sels[step]
+        sels = node.children
+    return node
 
 
 def _splice(sels: list[Any], rel: Loc, new: Any) -> list[Any]:

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from armybuilder.catalogs import Library
+from armybuilder.rosters import parse_selection
 from armybuilder.rules.engine import Evaluation, SubtreeMemo, evaluate_roster
 from armybuilder.session import EditError, EditSession, Loc
 
@@ -34,6 +35,11 @@ def snapshot(ev: Evaluation) -> dict[str, Any]:
         },
         "costs": {n.loc: ev.total_cost(n) for n in ev.nodes()},
     }
+
+
+def reparsed(s: EditSession) -> list[Any]:
+    sels = s.roster.doc.get("selections") or []
+    return [parse_selection(node, ("selections", i)) for i, node in enumerate(sels)]
 
 
 def all_locs(s: EditSession) -> list[Loc]:
@@ -78,6 +84,8 @@ def test_replaying_untouched_subtrees_matches_a_full_evaluation(
     rng = random.Random(path.name)
     for step in range(40):
         random_edit(s, rng, step)
+        # The parsed view the session keeps up to date piece by piece reads as the document.
+        assert s.roster.selections == reparsed(s), f"step {step}: {s.history[-1:]}"
         ev = s.evaluate()
         full = evaluate_roster(s.roster, s.system)
         assert snapshot(ev) == snapshot(full), f"step {step}: {s.history[-1:]}"
