@@ -355,14 +355,18 @@ class Evaluation:
             self.issues.extend(prev.issues)
             base = len(data.loc)
             last: Node | None = None
-            target = node
+            values = self.values
+            bucket: list[Value] = []
+            log_append = log.append
             for old, v in prev.log[prev.start : prev.end]:
                 if old is not last:  # the same node in this evaluation's tree
                     last, target = old, node
                     rel = old.loc
                     for i in range(base + 1, len(rel), 2):
                         target = target.children[rel[i]]  # type: ignore[index]
-                self._put_value(target, v)
+                    bucket = values.setdefault(id(target), [])
+                bucket.append(v)
+                log_append((target, v))
             # Recorded again, on this evaluation's log: a memo refers to one evaluation only.
             out.records[rid] = _Record(data, context, prev.issues, log, v0, len(log), prev.result)
             return prev.result  # type: ignore[no-any-return]
@@ -630,21 +634,26 @@ def _apply(mod: Modifier, value: Any) -> Any:
 
 
 def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> None:
-    idx = ev.index
+    child_of = ev.index.child
+    entry = parent.entry
+    siblings = parent.children
     for i, sel in enumerate(selections):
-        for f in sel.findings:
-            ev._add(f.severity, f.code, f.message, f.loc, "")
-        child: Child | None = idx.child(parent.entry, sel.entry) if sel.entry else None
+        if sel.findings:
+            for f in sel.findings:
+                ev._add(f.severity, f.code, f.message, f.loc, "")
+        child: Child | None = child_of(entry, sel.entry) if sel.entry else None
         if child is not None:
             node = Node(sel, child.entry, child.group, parent, i)
         else:
             node = Node(sel, None, None, parent, i)
             if sel.entry is not None:
                 _report_unplaced(ev, node, sel.entry, parent)
-        parent.children.append(node)
+        siblings.append(node)
+        if not sel.children:
+            continue
         if node.entry is not None:
             _build(ev, node, sel.children)
-        elif sel.children:
+        else:
             # Keep the subtree in view (it is saved back) but do not judge it.
             for j, c in enumerate(sel.children):
                 node.children.append(Node(c, None, None, node, j))
