@@ -345,8 +345,10 @@ class DetailsPane(VerticalScroll):
             if c.entry is not None and c.entry.profiles and c.entry.type == "upgrade":
                 entries.append(c.entry)
                 counts.append(c.count)
-        tables = profile_tables(ev.index, entries, counts)
         sig = tuple((e.id, n) for e, n in zip(entries, counts, strict=True))
+        if self._sigs.get("d-loadout") == sig:
+            return  # the same loadout: its tables are not built again
+        tables = profile_tables(ev.index, entries, counts)
         self._set_static("d-loadout", Text("\n").join(tables), sig)
 
     def _show_values(self, ev: Evaluation, node: Node) -> None:

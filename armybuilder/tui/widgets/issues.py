@@ -24,7 +24,7 @@ from textual.strip import Strip
 
 from ...session import Loc
 from .roster_tree import ERROR_MARK, WARNING_MARK, owner_loc
-from .stable import LiveStatic, StableScroll
+from .stable import LiveStatic, StableScroll, refresh_rows
 
 if TYPE_CHECKING:
     from ...rules.engine import Evaluation, Issue
@@ -124,9 +124,12 @@ class IssuesList(StableScroll, ScrollView, can_focus=True):
         self._layout_lines(self._width if self._width > 0 else self._view_width())
         after = self._painted_rows()
         width = self._view_width()
-        for y in range(max(len(before), len(after))):
-            if y >= len(before) or y >= len(after) or before[y] != after[y]:
-                self.refresh(Region(0, y, width, 1))
+        rows = max(len(before), len(after))
+        refresh_rows(
+            self,
+            [y >= len(before) or y >= len(after) or before[y] != after[y] for y in range(rows)],
+            width,
+        )
 
     def _painted_rows(self) -> list[object]:
         """What each row on screen shows (a line and whether it is highlighted)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -23,7 +24,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from ...session import Loc, cost_text
-from .stable import StableScroll
+from .stable import StableScroll, refresh_rows
 
 if TYPE_CHECKING:
     from ...rules.engine import Evaluation, Node
@@ -175,6 +176,14 @@ class RosterTree(StableScroll, Tree[Loc]):
         self._drawn.clear()
         super().notify_style_update()
 
+    def get_label_width(self, node: TreeNode[Loc]) -> int:
+        # What render_label would measure, without rendering: the arrow and the label.
+        icon = ""
+        if node.allow_expand:
+            icon = self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE
+        label = node.label
+        return cell_len(icon) + (label.cell_len if isinstance(label, Text) else cell_len(label))
+
     # ----------------------------------------------------------------- sync
 
     def sync(self, ev: Evaluation) -> None:
@@ -208,9 +217,7 @@ class RosterTree(StableScroll, Tree[Loc]):
         if before is None or after is None or len(before) != len(after):
             self.refresh()
             return
-        for y, (old, new) in enumerate(zip(before, after, strict=True)):
-            if old != new:
-                self.refresh(Region(0, y, self.size.width, 1))
+        refresh_rows(self, [old != new for old, new in zip(before, after, strict=True)])
 
     def _shown(self) -> list[object] | None:
         """What each line on screen shows (``None``: nothing to compare)."""

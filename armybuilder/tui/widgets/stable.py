@@ -25,6 +25,22 @@ from textual.widget import Widget
 from textual.widgets import Tree
 
 
+def refresh_rows(widget: Widget, changed: list[bool], width: int | None = None) -> None:
+    """Repaint the rows (of the widget's content) marked as changed, runs of them at once."""
+    if width is None:
+        width = widget.size.width
+    y = 0
+    while y < len(changed):
+        if not changed[y]:
+            y += 1
+            continue
+        end = y
+        while end < len(changed) and changed[end]:
+            end += 1
+        widget.refresh(Region(0, y, width, end - y))
+        y = end
+
+
 def _fits(virtual: int, window: int) -> bool:
     """Whether all of the content shows (the scrollbar's thumb fills its track)."""
     return 0 < virtual <= window
@@ -242,6 +258,9 @@ class LiveStatic(Widget):
         if len(before) != len(after) and (rule is None or rule.is_auto):
             self.refresh(layout=True)
             return
-        for y in range(max(len(before), len(after))):
-            if y >= len(before) or y >= len(after) or before[y] != after[y]:
-                self.refresh(Region(0, y, width, 1))
+        rows = max(len(before), len(after))
+        refresh_rows(
+            self,
+            [y >= len(before) or y >= len(after) or before[y] != after[y] for y in range(rows)],
+            width,
+        )
