@@ -58,7 +58,7 @@ if TYPE_CHECKING:
     from .catalogs import CatalogIndex, Child, GameSystem, Library
     from .model.catalog import Entry
     from .rosters import Roster
-    from .rules.engine import Evaluation, Node
+    from .rules.engine import Evaluation, Node, SubtreeMemo
 
 __all__ = [
     "Delete",
@@ -768,6 +768,9 @@ class EditSession:
         self._evaluation: Evaluation | None = None
         self._evaluation_generation = -1
         self._eval_lock = threading.Lock()
+        # One evaluation at a time: each takes over parts of the previous one's tree.
+        self._run_lock = threading.Lock()
+        self._basis: tuple[int, SubtreeMemo] | None = None  # the latest generation evaluated
         #: Milliseconds the last evaluation took.
         self.last_eval_ms = 0.0
         #: Milliseconds the last edit took (document change and re-parse, not validation).
@@ -891,7 +894,7 @@ class EditSession:
                 return self._evaluation
             generation = self.generation
             roster = copy.copy(self.roster)
-        ev = self.evaluate_snapshot(roster)
+        ev = self.evaluate_snapshot(roster, generation)
         self.offer(generation, ev)
         return ev
 
@@ -916,16 +919,26 @@ class EditSession:
         """
         return self.generation, copy.copy(self.roster)
 
-    def evaluate_snapshot(self, roster: Roster) -> Evaluation:
-        """Evaluate a snapshot (safe to call from a worker thread)."""
+    def evaluate_snapshot(self, roster: Roster, generation: int | None = None) -> Evaluation:
+        """Evaluate a snapshot (safe to call from a worker thread; evaluations run one at a
+        time). ``generation``: the one :meth:`snapshot` gave with it.
+
+        What the latest evaluation found in the parts no edit has touched since is replayed.
+        An evaluation of a newer generation also takes over the tree nodes of those parts (the
+        previous evaluation is then superseded); without a generation, or for an older one,
+        it builds its own.
+        """
         from .rules.engine import SubtreeMemo, evaluate_roster
 
-        t0 = time.perf_counter()
-        # The latest evaluation's memo: the subtrees no edit has touched since are replayed.
-        latest = self._evaluation
-        memo = latest.memo_out if latest is not None else None
-        ev = evaluate_roster(roster, self.system, memo or SubtreeMemo())
-        self.last_eval_ms = 1000 * (time.perf_counter() - t0)
+        with self._run_lock:
+            t0 = time.perf_counter()
+            basis = self._basis
+            newer = generation is not None and (basis is None or generation > basis[0])
+            memo = basis[1] if basis is not None else SubtreeMemo()
+            ev = evaluate_roster(roster, self.system, memo, take_nodes=newer)
+            if newer and generation is not None and ev.memo_out is not None:
+                self._basis = (generation, ev.memo_out)
+            self.last_eval_ms = 1000 * (time.perf_counter() - t0)
         return ev
 
     def offer(self, generation: int, ev: Evaluation) -> bool:

@@ -221,13 +221,16 @@ class SubtreeMemo:
     (:attr:`SystemRules.subtree_local`).
     """
 
-    __slots__ = ("hits", "index", "misses", "records", "rules", "totals")
+    __slots__ = ("hits", "index", "misses", "nodes", "records", "rules", "totals")
 
     def __init__(self, index: CatalogIndex | None = None, rules: SystemRules | None = None) -> None:
         self.index = index
         self.rules = rules
         self.records: dict[tuple[str, int], _Record] = {}
         self.totals: dict[int, tuple[SelectionData, dict[str, float]]] = {}
+        #: Built nodes of selections with children, whose building reported nothing: the
+        #: next evaluation takes them over (re-parented) instead of building them again.
+        self.nodes: dict[int, Node] = {}
         #: Subtrees replayed and computed (for tests and benchmarks).
         self.hits = 0
         self.misses = 0
@@ -254,6 +257,7 @@ class Evaluation:
     memo_out: SubtreeMemo | None = field(default=None, repr=False)
     _value_log: list[tuple[Node, Value]] | None = field(default=None, repr=False)
     _above: dict[int, tuple[Any, ...]] = field(default_factory=dict, repr=False)
+    _take_nodes: bool = field(default=False, repr=False)
 
     # ----------------------------------------------------------------- results
 
@@ -637,7 +641,24 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
     child_of = ev.index.child
     entry = parent.entry
     siblings = parent.children
+    out = ev.memo_out
+    built = out.nodes if out is not None else None
+    taken = ev.memo_in.nodes if ev._take_nodes and ev.memo_in is not None else None
     for i, sel in enumerate(selections):
+        if taken is not None and sel.children:
+            prev = taken.get(id(sel))
+            if (
+                prev is not None
+                and prev.data is sel
+                and prev.parent is not None
+                and prev.parent.entry is entry
+            ):
+                # The same selection object under a parent of the same entry: the same
+                # subtree. The previous evaluation is superseded; its nodes move over.
+                prev.parent = parent
+                siblings.append(prev)
+                built[id(sel)] = prev  # type: ignore[index]
+                continue
         if sel.findings:
             for f in sel.findings:
                 ev._add(f.severity, f.code, f.message, f.loc, "")
@@ -652,7 +673,13 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
         if not sel.children:
             continue
         if node.entry is not None:
-            _build(ev, node, sel.children)
+            if built is not None:
+                before = len(ev.issues)
+                _build(ev, node, sel.children)
+                if len(ev.issues) == before and not sel.findings:
+                    built[id(sel)] = node
+            else:
+                _build(ev, node, sel.children)
         else:
             # Keep the subtree in view (it is saved back) but do not judge it.
             for j, c in enumerate(sel.children):
@@ -913,13 +940,16 @@ def evaluate(
     index: CatalogIndex,
     rules: SystemRules | None = None,
     memo: SubtreeMemo | None = None,
+    take_nodes: bool = False,
 ) -> Evaluation:
     """Validate a roster against a catalog and compute its values.
 
     ``memo``: the :attr:`Evaluation.memo_out` of the previous evaluation of the same roster
     (or an empty :class:`SubtreeMemo` to start one). Where the catalog and the rules module
     allow it, the subtrees an edit did not touch are then replayed from it rather than checked
-    again; the result is the same either way.
+    again; the result is the same either way. ``take_nodes``: also take over the previous
+    evaluation's nodes of those subtrees instead of building them again; that evaluation's
+    tree is then no longer its own (for a caller that is done with it).
     """
     root = Node(None, None, None, None)
     ev = Evaluation(roster, index, root, rules=rules)
@@ -929,6 +959,7 @@ def evaluate(
         ev.memo_in = memo if memo.index is index and memo.rules is rules else None
         ev.memo_out = SubtreeMemo(index, rules)
         ev._value_log = []
+        ev._take_nodes = take_nodes and ev.memo_in is not None
     if roster.faction != index.faction.id or roster.system != index.system.id:
         ev.error(
             "wrong-catalog",
@@ -1005,7 +1036,10 @@ class FactionFileLike:
 
 
 def evaluate_roster(
-    roster: Roster, system: GameSystem, memo: SubtreeMemo | None = None
+    roster: Roster,
+    system: GameSystem,
+    memo: SubtreeMemo | None = None,
+    take_nodes: bool = False,
 ) -> Evaluation:
     """Validate a roster against its system: its faction's catalog (with any extensions and
     the roster's own ``custom:`` entries) and the system's rules module.
@@ -1016,6 +1050,6 @@ def evaluate_roster(
     custom, problems = _custom_catalog(roster, system)
     if custom is not None:
         index = system.index_with(roster.faction, custom)
-    ev = evaluate(roster, index, system.rules, memo)
+    ev = evaluate(roster, index, system.rules, memo, take_nodes)
     ev.issues[:0] = problems
     return ev

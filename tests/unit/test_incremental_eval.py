@@ -241,3 +241,39 @@ def test_a_memo_from_another_catalog_is_not_used(library: Library) -> None:
     stranger = SubtreeMemo()
     ev = evaluate_roster(s.roster, s.system, stranger)
     assert ev.memo_in is None and ev.memo_out is not None and ev.memo_out.hits == 0
+
+
+def _owns(ev: Evaluation) -> bool:
+    """Every node of the evaluation's tree leads back to its root."""
+    return all(next(iter(reversed([*n.ancestors()]))) is ev.root for n in ev.nodes())
+
+
+def test_a_newer_evaluation_takes_over_the_untouched_nodes(library: Library) -> None:
+    s = EditSession.open(
+        REPO / "examples" / "starship-marine" / "earther-regiment.yaml", library, autosave=False
+    )
+    first = s.evaluate()
+    hq = first.root.children[0].children[0]
+    s.add(("selections", 0, "selections", 4), "truc")
+    ev = s.evaluate()
+    assert ev.root.children[0].children[0] is hq  # moved over, not built again
+    assert hq.parent is ev.root.children[0]
+    assert _owns(ev)
+
+
+def test_an_older_or_unnumbered_snapshot_builds_its_own_tree(library: Library) -> None:
+    s = EditSession.open(
+        REPO / "examples" / "starship-marine" / "earther-regiment.yaml", library, autosave=False
+    )
+    s.evaluate()
+    generation, snapshot = s.snapshot()  # taken before the next edit...
+    s.add(("selections", 0, "selections", 4), "truc")
+    latest = s.evaluate()  # ...which is evaluated first
+    hq = latest.root.children[0].children[0]
+    late = s.evaluate_snapshot(snapshot, generation)  # the older one arrives afterwards
+    assert late.root.children[0].children[0] is not hq
+    assert _owns(latest) and _owns(late)
+    assert not s.offer(generation, late)
+    assert s.evaluation is latest
+    anonymous = s.evaluate_snapshot(copy.copy(s.roster))
+    assert anonymous.root.children[0].children[0] is not hq and _owns(latest)

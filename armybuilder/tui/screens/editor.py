@@ -377,7 +377,7 @@ class EditorScreen(Screen[None]):
         s = self.session
         assert s is not None
         generation, snapshot = s.snapshot()
-        ev = s.evaluate_snapshot(snapshot)
+        ev = s.evaluate_snapshot(snapshot, generation)
         s.offer(generation, ev)
         self.app.call_from_thread(self._evaluated, generation, ev)
 
