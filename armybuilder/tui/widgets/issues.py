@@ -289,8 +289,9 @@ class IssuesPanel(Vertical):
         return self.query_one(IssuesList)
 
     def texts(self) -> list[str]:
-        """The issues as listed (plain text)."""
-        return [item.plain for item in self.issue_list.items]
+        """The issues as listed (plain text; not the line saying there are none)."""
+        items = self.issue_list.items
+        return [item.plain for item in items] if self._locs else []
 
     def show(self, ev: Evaluation) -> None:
         issues = sorted(ev.issues, key=lambda i: 0 if i.is_error else 1)
@@ -322,6 +323,10 @@ class IssuesPanel(Vertical):
                 Text(f"… and {len(issues) - MAX_SHOWN} more (F8 walks through the first "
                      f"{MAX_SHOWN}; fix these first)", "dim italic")
             )  # fmt: skip
+        if not prompts:
+            # A line rather than an empty list: the scrollbar beside it stays as it is when the
+            # first issue comes (an empty list has a bare track, a short one a full thumb).
+            prompts, disabled = [Text("Nothing to fix.", "dim italic")], {0}
         il = self.issue_list
         highlighted = il.highlighted
         il.set_items(prompts, disabled)
