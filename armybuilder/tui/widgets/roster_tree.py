@@ -9,22 +9,18 @@ start as 75 lines).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from rich.cells import cell_len
-from rich.segment import Segment
-from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.geometry import Region, Size
+from textual.geometry import Size
 from textual.message import Message
-from textual.strip import Strip
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from ...session import Loc, cost_text
-from .stable import StableScroll, refresh_rows
+from .stable import CachedLines, StableScroll, refresh_rows
 
 if TYPE_CHECKING:
     from ...rules.engine import Evaluation, Node
@@ -59,15 +55,6 @@ def issue_marks(ev: Evaluation) -> tuple[dict[Loc, str], dict[Loc, str]]:
     return own, inner
 
 
-def relined(strip: Strip, line: int) -> Strip:
-    """A tree line rendered for another line number, told its new number (clicks read it)."""
-    meta = Style(meta={"line": line})
-    return Strip(
-        [Segment(t, style + meta if style is not None else meta, c) for t, style, c in strip],
-        strip.cell_length,
-    )
-
-
 def node_at(ev: Evaluation, loc: Loc) -> Node | None:
     """The evaluated node at a roster location."""
     node = ev.root
@@ -79,7 +66,7 @@ def node_at(ev: Evaluation, loc: Loc) -> Node | None:
     return node
 
 
-class RosterTree(StableScroll, Tree[Loc]):
+class RosterTree(StableScroll, CachedLines, Tree[Loc]):
     """The roster as a tree; its root is the roster itself."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -112,77 +99,6 @@ class RosterTree(StableScroll, Tree[Loc]):
         self._inner: dict[Loc, str] = {}
         #: Labels set by the last :meth:`sync` (a benchmark reads it).
         self.labels_set = 0
-        #: Rendered lines by what they show, wherever they are (see :meth:`_render_line`).
-        self._drawn: dict[tuple[Any, ...], tuple[Strip, int]] = {}
-        #: Lines drawn from scratch (not from that cache) since mounting (a benchmark reads it).
-        self.lines_drawn = 0
-        self._base_style: Style | None = None
-
-    # ----------------------------------------------------------------- drawing
-
-    def _render_line(self, y: int, x1: int, x2: int, base_style: Style) -> Strip:
-        # Tree draws a line again whenever any node is added or removed, and keys what it drew
-        # by line number: adding a unit redrew every line below it. Here a line is kept by
-        # what it shows (the nodes on its path, their state, the cursor and hover on it), so a
-        # line that only moved is reused with its new number.
-        lines = self._tree_lines
-        if y >= len(lines):
-            return super()._render_line(y, x1, x2, base_style)
-        line = lines[y]
-        node = line.path[-1]
-        key = (
-            # Guides show which nodes are last and which are hovered or selected; the line's
-            # own node counts its changes (label, expanded...).
-            tuple((n._id, n._hover, n._selected, n.is_last) for n in line.path),
-            node._updates,
-            line.last,
-            y == self.cursor_line,
-            y == self.hover_line,
-            self.hover_line >= 0,
-            x1,
-            x2,
-            max(self.size.width, self.virtual_size.width),
-            self._pseudo_class_state,
-            self.has_focus,
-            base_style,
-        )
-        hit = self._drawn.get(key)
-        if hit is not None:
-            strip, at = hit
-            if at == y:
-                return strip
-            strip = relined(strip, y)
-        else:
-            strip = super()._render_line(y, x1, x2, base_style)
-            self.lines_drawn += 1
-        if len(self._drawn) > 256 + 4 * self.size.height:
-            self._drawn.clear()  # what is on screen is drawn again once; old lines go
-        self._drawn[key] = (strip, y)
-        return strip
-
-    def render_lines(self, crop: Region) -> list[Strip]:
-        self._base_style = self.visual_style.rich_style  # cached by Textual per style change
-        try:
-            return super().render_lines(crop)
-        finally:
-            self._base_style = None
-
-    def render_line(self, y: int) -> Strip:
-        style = self._base_style or self.rich_style
-        scroll_x, scroll_y = self.scroll_offset
-        return self._render_line(y + scroll_y, scroll_x, scroll_x + self.size.width, style)
-
-    def notify_style_update(self) -> None:
-        self._drawn.clear()
-        super().notify_style_update()
-
-    def get_label_width(self, node: TreeNode[Loc]) -> int:
-        # What render_label would measure, without rendering: the arrow and the label.
-        icon = ""
-        if node.allow_expand:
-            icon = self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE
-        label = node.label
-        return cell_len(icon) + (label.cell_len if isinstance(label, Text) else cell_len(label))
 
     # ----------------------------------------------------------------- sync
 
