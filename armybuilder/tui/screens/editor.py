@@ -42,6 +42,7 @@ from ..widgets.catalog import CatalogBrowser, entry_cost
 from ..widgets.details import DetailsPane
 from ..widgets.issues import IssuesPanel
 from ..widgets.roster_tree import RosterTree, node_at
+from ..widgets.stable import find
 from ..widgets.totals import TotalsBar
 from .dialogs import ConfirmScreen, PathScreen
 from .export import ExportScreen
@@ -158,23 +159,23 @@ class EditorScreen(Screen[None]):
 
     @property
     def roster_tree(self) -> RosterTree:
-        return self.query_one(RosterTree)
+        return find(self, RosterTree.__name__, RosterTree)
 
     @property
     def catalog(self) -> CatalogBrowser:
-        return self.query_one(CatalogBrowser)
+        return find(self, CatalogBrowser.__name__, CatalogBrowser)
 
     @property
     def details(self) -> DetailsPane:
-        return self.query_one(DetailsPane)
+        return find(self, DetailsPane.__name__, DetailsPane)
 
     @property
     def issues(self) -> IssuesPanel:
-        return self.query_one(IssuesPanel)
+        return find(self, IssuesPanel.__name__, IssuesPanel)
 
     @property
     def totals(self) -> TotalsBar:
-        return self.query_one(TotalsBar)
+        return find(self, TotalsBar.__name__, TotalsBar)
 
     def on_mount(self) -> None:
         if self.session is not None:

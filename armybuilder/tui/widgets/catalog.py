@@ -22,7 +22,7 @@ from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
 from ...session import Loc
-from .stable import CachedLines, LiveStatic, StableScroll
+from .stable import CachedLines, LiveStatic, StableScroll, find
 
 if TYPE_CHECKING:
     from ...catalogs import CatalogIndex, Child
@@ -169,7 +169,7 @@ class CatalogBrowser(Vertical):
 
     @property
     def catalog_tree(self) -> CatalogTree:
-        return self.query_one(CatalogTree)
+        return find(self, "CatalogTree", CatalogTree)
 
     @property
     def search(self) -> Input:
@@ -186,7 +186,7 @@ class CatalogBrowser(Vertical):
         """Show what can be added to ``target`` (rebuilt only if something changed)."""
         self.target = target
         self._index = index
-        title = self.query_one("#catalog-title", LiveStatic)
+        title = find(self, "#catalog-title", LiveStatic)
         text = f"Add to: {target_name}"
         if self._title != text:
             self._title = text

@@ -27,7 +27,7 @@ from textual.widgets import Button, Input, Label, Select
 from ...session import Loc, cost_text, state_text
 from .catalog import profile_tables
 from .roster_tree import ERROR_MARK, WARNING_MARK, node_at, owner_loc
-from .stable import LiveStatic
+from .stable import LiveStatic, find
 
 if TYPE_CHECKING:
     from ...model.catalog import Entry, Group
@@ -113,11 +113,11 @@ class DetailsPane(VerticalScroll):
             self.updates += 1
 
     def _set_static(self, wid: str, renderable: RenderableType, sig: object) -> None:
-        static = self.query_one(f"#{wid}", LiveStatic)
+        static = find(self, f"#{wid}", LiveStatic)
         self._update(wid, sig, lambda: static.set_content(renderable))
 
     def _set_input(self, wid: str, value: str, placeholder: str | None = None) -> None:
-        field = self.query_one(f"#{wid}", Input)
+        field = find(self, f"#{wid}", Input)
         if placeholder is not None and field.placeholder != placeholder:
             field.placeholder = placeholder
         self._fill_input(field, wid, value)
@@ -149,8 +149,8 @@ class DetailsPane(VerticalScroll):
         self.loc = loc
         self._latest = (ev, node)
         root = node.is_root
-        roster_box = self.query_one("#d-roster")
-        unit_box = self.query_one("#d-unit")
+        roster_box = find(self, "#d-roster", Widget)
+        unit_box = find(self, "#d-unit", Widget)
         if roster_box.display != root:
             roster_box.display = root
         if unit_box.display == root:
@@ -199,7 +199,7 @@ class DetailsPane(VerticalScroll):
         self._set_input("d-roster-name", ev.roster.name)
         cost_types = [ct for ct in ev.index.cost_types.values() if not ct.hidden]
         key = tuple(ct.id for ct in cost_types)
-        box = self.query_one("#d-limits", Vertical)
+        box = find(self, "#d-limits", Vertical)
         if key != self._limits_key:
             self._limits_key = key
             widgets: list[Widget] = []
@@ -219,7 +219,7 @@ class DetailsPane(VerticalScroll):
         self._fill_limits(ev)
 
     def _fill_limits(self, ev: Evaluation) -> None:
-        box = self.query_one("#d-limits", Vertical)
+        box = find(self, "#d-limits", Vertical)
         limits = ev.roster.header.limits
         for field in box.query(Input):
             ct_id = (field.name or "")[len("limit:") :]
@@ -235,21 +235,21 @@ class DetailsPane(VerticalScroll):
         self._set_input("d-count", str(node.count))
         maximum = entry.max_count if entry is not None else None
         hint = f"Count (1 to {maximum})" if maximum is not None else "Count"
-        label = self.query_one("#d-count-label", LiveStatic)
+        label = find(self, "#d-count-label", LiveStatic)
         self._update("d-count-label", hint, lambda: label.set_content(hint))
-        self.query_one("#d-minus", Button).disabled = node.count <= 1
-        self.query_one("#d-plus", Button).disabled = maximum is not None and node.count >= maximum
+        find(self, "#d-minus", Button).disabled = node.count <= 1
+        find(self, "#d-plus", Button).disabled = maximum is not None and node.count >= maximum
         self._set_input("d-notes", (data.notes or "") if data is not None else "")
         self._set_input("d-state", state_text(data.state) if data is not None else "")
         # experience
-        exp_row = self.query_one("#d-exp-row")
+        exp_row = find(self, "#d-exp-row", Widget)
         levels = ev.index.experience
         wants_exp = bool(levels) and (
             (entry is not None and entry.experience) or bool(data and data.experience)
         )
         exp_row.display = wants_exp
         if wants_exp:
-            select = self.query_one("#d-exp", Select)
+            select = find(self, "#d-exp", Select)
             options_key = tuple(levels)
             if self._sigs.get("d-exp:options") != options_key:
                 self._sigs["d-exp:options"] = options_key
@@ -265,7 +265,7 @@ class DetailsPane(VerticalScroll):
 
     def _show_groups(self, ev: Evaluation, node: Node) -> None:
         entry = node.entry
-        box = self.query_one("#d-groups", Vertical)
+        box = find(self, "#d-groups", Vertical)
         groups = one_of_groups(entry) if entry is not None else []
         key = (id(entry), tuple(g.id for g in groups))
         if key != self._groups_key:
@@ -314,7 +314,7 @@ class DetailsPane(VerticalScroll):
     def _fill_groups(self, ev: Evaluation, node: Node) -> None:
         if node.entry is None or self.loc != node.loc:
             return
-        widgets = {w.name: w for w in self.query_one("#d-groups").children}
+        widgets = {w.name: w for w in find(self, "#d-groups", Widget).children}
         for gid in self._group_ids:
             chosen = [c for c in node.children if c.group is not None and c.group.id == gid]
             widget = widgets.get(f"grp:{gid}")
@@ -445,7 +445,7 @@ class DetailsPane(VerticalScroll):
         """Put back the state as the roster has it (after text that could not be read)."""
         if self._latest is not None:
             _, node = self._latest
-            field = self.query_one("#d-state", Input)
+            field = find(self, "#d-state", Input)
             with field.prevent(Input.Changed):
                 field.value = state_text(node.data.state) if node.data is not None else ""
 

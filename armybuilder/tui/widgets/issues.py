@@ -24,7 +24,7 @@ from textual.strip import Strip
 
 from ...session import Loc
 from .roster_tree import ERROR_MARK, WARNING_MARK, owner_loc
-from .stable import LiveStatic, StableScroll, refresh_rows
+from .stable import LiveStatic, StableScroll, find, refresh_rows
 
 if TYPE_CHECKING:
     from ...rules.engine import Evaluation, Issue
@@ -286,7 +286,7 @@ class IssuesPanel(Vertical):
 
     @property
     def issue_list(self) -> IssuesList:
-        return self.query_one(IssuesList)
+        return find(self, "IssuesList", IssuesList)
 
     def texts(self) -> list[str]:
         """The issues as listed (plain text; not the line saying there are none)."""
@@ -301,7 +301,7 @@ class IssuesPanel(Vertical):
             return
         errors = sum(1 for i in issues if i.is_error)
         warnings = len(issues) - errors
-        title = self.query_one("#issues-title", LiveStatic)
+        title = find(self, "#issues-title", LiveStatic)
         if not issues:
             title.set_content(Text("No issues: the roster is legal", "green"))
         else:

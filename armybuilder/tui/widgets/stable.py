@@ -12,7 +12,7 @@ then a full repaint); an edit should not pay for it when no widget changes size.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.cells import cell_len
 from rich.console import RenderableType
@@ -25,6 +25,18 @@ from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Tree
+
+W = TypeVar("W", bound=Widget)
+
+
+def find(owner: Widget, selector: str, expect: type[W]) -> W:
+    """``owner.query_one(selector, expect)``, remembered: the editor's areas look up the same
+    widgets at every edit, and a query walks the screen's widgets each time."""
+    cache: dict[str, Widget] = owner.__dict__.setdefault("_found", {})
+    widget = cache.get(selector)
+    if widget is None or not widget.is_attached or not isinstance(widget, expect):
+        widget = cache[selector] = owner.query_one(selector, expect)
+    return widget
 
 
 def refresh_rows(widget: Widget, changed: list[bool], width: int | None = None) -> None:
