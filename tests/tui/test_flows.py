@@ -45,6 +45,15 @@ def issue_texts(editor: EditorScreen) -> list[str]:
     return editor.issues.texts()
 
 
+def example_copy(folder: Path, system: str, name: str) -> Path:
+    """A copy of a bundled example roster, to edit and save freely."""
+    from armybuilder.paths import bundled_dir
+
+    path = folder / name
+    path.write_bytes((bundled_dir("examples") / system / name).read_bytes())
+    return path
+
+
 def totals_text(editor: EditorScreen) -> str:
     return editor.totals.plain
 
@@ -623,13 +632,7 @@ async def test_details_pane_shows_a_systems_computed_values(
 ) -> None:
     # Whatever a system computes reaches the details pane: here the Starship Troopers damage
     # table (expected casualties and "at least N" odds) for a squad against the Arachnids.
-    from armybuilder.paths import bundled_dir
-
-    roster = tmp_path / "mi-squad.yaml"
-    roster.write_bytes(
-        (bundled_dir("examples") / "starship-troopers" / "mi-squad.yaml").read_bytes()
-    )
-    app = make_app(roster)
+    app = make_app(example_copy(tmp_path, "starship-troopers", "mi-squad.yaml"))
     async with app.run_test(size=(160, 48)) as pilot:
         editor = await wait_editor(pilot)
         editor.jump_to(("selections", 0))
@@ -683,12 +686,7 @@ async def test_campaign_state_is_edited_in_the_details_pane(
 ) -> None:
     # Starship Marine works out a figure's experience from its campaign state (actions fought
     # and wounds): typing it in the details pane changes the class shown there.
-    from armybuilder.paths import bundled_dir
-
-    roster = tmp_path / "boarding.yaml"
-    roster.write_bytes(
-        (bundled_dir("examples") / "starship-marine" / "martian-boarding-group.yaml").read_bytes()
-    )
+    roster = example_copy(tmp_path, "starship-marine", "martian-boarding-group.yaml")
     corporal = ("selections", 0, "selections", 0, "selections", 2)
     major = ("selections", 0, "selections", 0, "selections", 0)
     app = make_app(roster)

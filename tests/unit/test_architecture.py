@@ -62,6 +62,14 @@ def test_layering(path: Path) -> None:
         assert "weasyprint" not in imported, f"{path} imports weasyprint outside render/"
 
 
+def assert_nothing_loaded(code: str) -> None:
+    """Run ``code`` in a new interpreter; it prints ``LOADED`` and the modules it should not
+    have imported, and that list must be empty."""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert "LOADED []" in out.stdout
+
+
 def test_validate_imports_no_tui_or_pdf_stack() -> None:
     example = bundled_dir("examples") / "infantry-ops" / "rifle-platoon.yaml"
     code = (
@@ -72,9 +80,7 @@ def test_validate_imports_no_tui_or_pdf_stack() -> None:
         "print('LOADED', bad)\n"
         "raise SystemExit(rc)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
-    assert out.returncode == 0, out.stderr
-    assert "LOADED []" in out.stdout
+    assert_nothing_loaded(code)
 
 
 def test_the_builder_paints_before_the_catalog_models_load() -> None:
@@ -86,6 +92,4 @@ def test_the_builder_paints_before_the_catalog_models_load() -> None:
         "heavy = ('pydantic', 'ruamel', 'armybuilder.catalogs', 'armybuilder.model')\n"
         "print('LOADED', sorted({m for m in sys.modules if m.startswith(heavy)}))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
-    assert out.returncode == 0, out.stderr
-    assert "LOADED []" in out.stdout
+    assert_nothing_loaded(code)
