@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar, cast
+
+P = TypeVar("P")
 
 SRC = "Starship Troopers, Characteristics"
 
@@ -645,17 +647,24 @@ def model_field_errors(chars: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 def parse_model(name: str, chars: Mapping[str, Any]) -> ModelProfile:
     """Read a model profile (raises :class:`ProfileSyntaxError` naming the first problem)."""
+    return _once(_parse_model, name, chars)
+
+
+def _once(parse: Callable[[str, Mapping[str, Any]], P], name: str, chars: Mapping[str, Any]) -> P:
+    """``parse(name, chars)``, read once per profile text (the same catalog profile is read
+    for every selection of it, at every evaluation)."""
     try:
         key = tuple(sorted(chars.items()))
         hash(key)
-    except TypeError:
-        return _parse_model(name, chars)
-    return _parse_model_cached(name, key)
+    except TypeError:  # a value that is not hashable (a list...): read it every time
+        return parse(name, chars)
+    return cast(P, _parsed(parse, name, key))
 
 
-@lru_cache(maxsize=1024)
-def _parse_model_cached(name: str, items: tuple[tuple[str, Any], ...]) -> ModelProfile:
-    return _parse_model(name, dict(items))
+@lru_cache(maxsize=2048)
+def _parsed(parse: Callable[[str, Mapping[str, Any]], Any], name: str,
+            items: tuple[tuple[str, Any], ...]) -> Any:  # fmt: skip
+    return parse(name, dict(items))
 
 
 def _parse_model(name: str, chars: Mapping[str, Any]) -> ModelProfile:
@@ -870,17 +879,7 @@ def weapon_field_errors(chars: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 def parse_weapon(name: str, chars: Mapping[str, Any]) -> WeaponProfile:
     """Read a weapon profile (raises :class:`ProfileSyntaxError` naming the first problem)."""
-    try:
-        key = tuple(sorted(chars.items()))
-        hash(key)
-    except TypeError:
-        return _parse_weapon(name, chars)
-    return _parse_weapon_cached(name, key)
-
-
-@lru_cache(maxsize=1024)
-def _parse_weapon_cached(name: str, items: tuple[tuple[str, Any], ...]) -> WeaponProfile:
-    return _parse_weapon(name, dict(items))
+    return _once(_parse_weapon, name, chars)
 
 
 def _parse_weapon(name: str, chars: Mapping[str, Any]) -> WeaponProfile:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -16,6 +16,8 @@ from textual.widgets import Button, DirectoryTree, Input, Label, Select, Static
 
 if TYPE_CHECKING:
     from ...catalogs import GameSystem, Library
+
+R = TypeVar("R")
 
 
 class ConfirmScreen(ModalScreen[str]):
@@ -57,6 +59,32 @@ class ConfirmScreen(ModalScreen[str]):
         self.dismiss("cancel")
 
 
+class _FormScreen(ModalScreen[R]):
+    """A dialog with fields: Enter in a field or the first button submits, Cancel or Escape
+    closes it with ``None``."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", show=False)]
+
+    def _finish(self) -> None:
+        raise NotImplementedError
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._finish()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "cancel":
+            self.dismiss(None)
+        else:
+            self._finish()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class _RosterFiles(DirectoryTree):
     """Folders and YAML files only."""
 
@@ -68,10 +96,8 @@ class _RosterFiles(DirectoryTree):
         ]
 
 
-class PathScreen(ModalScreen[Path | None]):
+class PathScreen(_FormScreen[Path | None]):
     """Ask for a file path (with a folder browser when opening)."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", show=False)]
 
     def __init__(
         self,
@@ -120,11 +146,6 @@ class PathScreen(ModalScreen[Path | None]):
             return
         self.dismiss(path)
 
-    @on(Input.Submitted, "#path-input")
-    def _submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self._finish()
-
     @on(DirectoryTree.FileSelected)
     def _file(self, event: DirectoryTree.FileSelected) -> None:
         event.stop()
@@ -132,18 +153,6 @@ class PathScreen(ModalScreen[Path | None]):
         field.value = str(event.path)
         self._finish()
 
-    @on(Button.Pressed, "#ok")
-    def _ok(self, event: Button.Pressed) -> None:
-        event.stop()
-        self._finish()
-
-    @on(Button.Pressed, "#cancel")
-    def _cancel(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss(None)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 @dataclass
@@ -156,10 +165,8 @@ class NewRoster:
     limits: dict[str, float] = field(default_factory=dict)
 
 
-class NewRosterScreen(ModalScreen[NewRoster | None]):
+class NewRosterScreen(_FormScreen[NewRoster | None]):
     """Game system, faction, name and cost limits of a new roster."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", show=False)]
 
     def __init__(self, library: Library, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -262,20 +269,3 @@ class NewRosterScreen(ModalScreen[NewRoster | None]):
             limits[field_.name or ""] = value
         self.dismiss(NewRoster(str(system), str(faction), name, limits))
 
-    @on(Input.Submitted)
-    def _submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self._finish()
-
-    @on(Button.Pressed, "#create")
-    def _create(self, event: Button.Pressed) -> None:
-        event.stop()
-        self._finish()
-
-    @on(Button.Pressed, "#cancel")
-    def _cancel(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss(None)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

@@ -562,26 +562,21 @@ class EditorScreen(Screen[None]):
         self.details.focus_name()
 
     def action_undo(self) -> None:
-        s = self.session
-        if s is None:
-            return
-        if not s.can_undo:
-            self.app.notify("Nothing to undo", timeout=2)
-            return
-        label = s.undo_label
-        self._edit(lambda s: s.undo())
-        self.app.notify(f"Undone: {label}", timeout=2)
+        self._step_history(back=True)
 
     def action_redo(self) -> None:
+        self._step_history(back=False)
+
+    def _step_history(self, back: bool) -> None:
         s = self.session
         if s is None:
             return
-        if not s.can_redo:
-            self.app.notify("Nothing to redo", timeout=2)
+        if not (s.can_undo if back else s.can_redo):
+            self.app.notify("Nothing to undo" if back else "Nothing to redo", timeout=2)
             return
-        label = s.redo_label
-        self._edit(lambda s: s.redo())
-        self.app.notify(f"Redone: {label}", timeout=2)
+        label = s.undo_label if back else s.redo_label
+        self._edit(lambda s: s.undo() if back else s.redo())
+        self.app.notify(f"{'Undone' if back else 'Redone'}: {label}", timeout=2)
 
     def action_search(self) -> None:
         self.catalog.search.focus()
