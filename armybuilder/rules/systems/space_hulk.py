@@ -273,8 +273,7 @@ def ranged_from_entry(entry: Entry) -> RangedWeapon | None:
         if p.type != RANGED:
             continue
         ch = p.characteristics
-        notes = parse_notes(str(ch.get("notes", "")))
-        extra = tuple(str(r) for r in entry.data.get("extra_attributes", []))
+        notes, rules = _notes_and_rules(entry, ch)
         kz = entry.data.get("kill_zone")
         return RangedWeapon(
             id=entry.id,
@@ -282,7 +281,7 @@ def ranged_from_entry(entry: Entry) -> RangedWeapon | None:
             range=parse_range(str(ch.get("range", ""))),
             dice=parse_chance(str(ch.get("chance", ""))),
             kills_on=parse_kills_on(str(ch.get("kills-on", ""))),
-            rules=notes.rules + tuple(r for r in extra if r not in notes.rules),
+            rules=rules,
             ammo=notes.ammo,
             ammo_unit=str(entry.data.get("ammo_unit", "shots")),
             kill_zone=kz if isinstance(kz, int) else None,
@@ -296,15 +295,21 @@ def melee_from_entry(entry: Entry) -> MeleeWeapon | None:
         if p.type != MELEE:
             continue
         ch = p.characteristics
-        notes = parse_notes(str(ch.get("notes", "")))
-        extra = tuple(str(r) for r in entry.data.get("extra_attributes", []))
         return MeleeWeapon(
             id=entry.id,
             name=entry.name,
             dice=parse_assault(str(ch.get("assault-dice", ""))),
-            rules=notes.rules + tuple(r for r in extra if r not in notes.rules),
+            rules=_notes_and_rules(entry, ch)[1],
         )
     return None
+
+
+def _notes_and_rules(entry: Entry, ch: dict[str, Any]) -> tuple[Notes, tuple[str, ...]]:
+    """A weapon's notes, parsed, and its special rules: those of the notes, then the entry's
+    ``extra_attributes`` not already among them."""
+    notes = parse_notes(str(ch.get("notes", "")))
+    extra = tuple(str(r) for r in entry.data.get("extra_attributes", []))
+    return notes, notes.rules + tuple(r for r in extra if r not in notes.rules)
 
 
 # --------------------------------------------------------------------------- probabilities

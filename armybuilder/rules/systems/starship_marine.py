@@ -760,24 +760,21 @@ class _Run:
         ev.set_value(
             node, "head_count", "Head count", h, text=head_count_text(h), source=f"{SRC} 5"
         )
-        marks, text = thresholds_text(t.v[SHIP_MORALE], tables.ship_thresholds)
-        ev.set_value(
-            node,
-            "ship_morale",
-            "Ship morale strength (defending)",
-            {"strength": t.v[SHIP_MORALE], "below": marks},
-            text=text,
-            source=f"{SRC} 3.12",
-        )
-        marks, text = thresholds_text(t.v[ATTACK_MORALE], tables.attacker_thresholds)
-        ev.set_value(
-            node,
-            "attacker_morale",
-            "Attacker morale strength",
-            {"strength": t.v[ATTACK_MORALE], "below": marks},
-            text=text,
-            source=f"{SRC} 3.13",
-        )
+        for key, label, strength, thresholds, section in (
+            ("ship_morale", "Ship morale strength (defending)", t.v[SHIP_MORALE],
+             tables.ship_thresholds, "3.12"),
+            ("attacker_morale", "Attacker morale strength", t.v[ATTACK_MORALE],
+             tables.attacker_thresholds, "3.13"),
+        ):  # fmt: skip
+            marks, text = thresholds_text(strength, thresholds)
+            ev.set_value(
+                node,
+                key,
+                label,
+                {"strength": strength, "below": marks},
+                text=text,
+                source=f"{SRC} {section}",
+            )
         if t.humans:
             grenades = t.v[GRENADE_MEN] * tables.grenades_per_man
             charges = t.v[DOOR_CHARGE_MEN] * tables.door_charges_per_marine
