@@ -273,16 +273,15 @@ def apply_op(doc: Any, op: Op) -> Op:
     return SetKey(op.loc, op.key, old, pos, comment)
 
 
-def _changed_at(op: Op) -> tuple[str, Loc | int | None]:
-    """What an operation changes: ``("header", None)``, ``("top", first index that shifts)``
-    or ``("subtree", loc of the selection whose subtree changed)``."""
+def _changed_at(op: Op) -> tuple[str, Loc, int]:
+    """What an operation changes: ``("header", (), 0)``; ``("list", parent, first index that
+    shifts)`` for a selection added, removed or moved in ``parent``'s list (``()``: the top
+    level); or ``("subtree", loc, 0)`` for a key set in the selection at ``loc``."""
     if isinstance(op, SetKey):
         if not op.loc or op.loc[0] != "selections":
-            return "header", None
-        return "subtree", op.loc
-    if not op.parent:
-        return "top", min(op.index, op.to) if isinstance(op, Move) else op.index
-    return "subtree", op.parent
+            return "header", (), 0
+        return "subtree", op.loc, 0
+    return "list", op.parent, min(op.index, op.to) if isinstance(op, Move) else op.index
 
 
 def op_to_json(op: Op) -> dict[str, Any]:
@@ -344,102 +343,78 @@ def refresh_after(roster: Roster, ops: Sequence[Op]) -> None:
     from .yamlio import to_plain
 
     roster.dirty = True
-    if len(ops) == 1 and _splice_last_child(roster, ops[0]):
-        return
     header = False
-    start: int | None = None
+    lists: dict[Loc, int] = {}
     roots: list[Loc] = []
     for op in ops:
-        kind, where = _changed_at(op)
+        kind, where, start = _changed_at(op)
         if kind == "header":
             header = True
-        elif kind == "top":
-            assert isinstance(where, int)
-            start = where if start is None else min(start, where)
+        elif kind == "list":
+            lists[where] = min(start, lists.get(where, start))
         else:
-            assert isinstance(where, tuple)
             roots.append(where)
     if header:
         data = {k: v for k, v in roster.doc.items() if k not in ("selections", "custom")}
         roster.header = RosterHeader.model_validate(to_plain(data))
     try:
-        _reparse(roster, start, roots)
-    except (IndexError, KeyError, TypeError):
+        _reparse(roster, lists, roots)
+    except (IndexError, KeyError, TypeError, ValueError):
         roster.refresh()  # the parsed view did not match the document: read it all again
 
 
-def _reparse(roster: Roster, start: int | None, roots: list[Loc]) -> None:
+def _reparse(roster: Roster, lists: dict[Loc, int], roots: list[Loc]) -> None:
+    """Read again the selections at ``roots`` (their subtrees) and, for each ``parent`` in
+    ``lists``, its selections from the given index on (those whose place changed)."""
     from .rosters import parse_selection
 
-    sels = roster.doc.get("selections")
-    if not isinstance(sels, list):
-        roster.refresh()
-        return
-    if start is None and len(roster.selections) != len(sels):
-        roster.refresh()
-        return
-    new = list(roster.selections)
-    if start is not None:
-        new = new[:start] + [
-            parse_selection(sels[i], ("selections", i)) for i in range(start, len(sels))
+    def covered(loc: Loc, inclusive: bool) -> bool:
+        """Is ``loc`` inside something read again anyway (``inclusive``: or that itself)?"""
+        for parent, start in lists.items():
+            n = len(parent)
+            if len(loc) > n + 1 and loc[:n] == parent and int(loc[n + 1]) >= start:
+                return True
+        return any(
+            (len(loc) > len(r) or (inclusive and loc == r)) and loc[: len(r)] == r for r in roots
+        )
+
+    work: list[tuple[Loc, int | None]] = [
+        (loc, None) for loc in set(roots) if not covered(loc, False)
+    ]
+    work += [(parent, start) for parent, start in lists.items() if not covered(parent, True)]
+    for loc, start in sorted(work, key=lambda w: len(w[0])):  # outer changes first
+        node = _node_at(roster.doc, loc) if loc else roster.doc
+        if start is None:
+            roster.selections = _splice(roster.selections, loc, parse_selection(node, loc))
+            continue
+        seq = node.get("selections") if isinstance(node, dict) else None
+        if seq is None:
+            seq = []
+        if not isinstance(seq, list):
+            raise TypeError(f"selections at {_fmt(loc)} is not a list")
+        old = roster.selections if not loc else _selection_at(roster.selections, loc).children
+        if len(old) < start:
+            raise IndexError(start)
+        kids = old[:start] + [
+            parse_selection(seq[i], (*loc, "selections", i)) for i in range(start, len(seq))
         ]
-    # Outermost changed selections only: a change inside one that is parsed again anyway
-    # needs nothing more.
-    kept: list[Loc] = []
-    for loc in sorted(set(roots), key=len):
-        if start is not None and int(loc[1]) >= start:
-            continue
-        if any(loc[: len(k)] == k for k in kept):
-            continue
-        kept.append(loc)
-    for loc in kept:
-        node = _node_at(roster.doc, loc)
-        new = _splice(new, loc, parse_selection(node, loc))
-    roster.selections = new
-
-
-def _splice_last_child(roster: Roster, op: Op) -> bool:
-    """The usual edit, a selection added at the end of a unit (or removed from there): only
-    that selection is read; its siblings keep their parsed objects (and so what validation
-    found in them). ``False`` when the edit is not of that kind."""
-    from .rosters import parse_selection
-
-    if not isinstance(op, Insert | Delete) or not op.parent:
-        return False
-    old = _selection_at(roster.selections, op.parent)
-    node = _node_at(roster.doc, op.parent)
-    if old is None or not isinstance(node, dict):
-        return False
-    seq = node.get("selections")
-    kids = old.children
-    if isinstance(op, Insert):
-        if op.index != len(kids) or not isinstance(seq, list) or len(seq) != len(kids) + 1:
-            return False
-        new_kids = [*kids, parse_selection(seq[op.index], (*op.parent, "selections", op.index))]
-    else:
-        if not kids or op.index != len(kids) - 1:
-            return False
-        if op.drop:
-            emptied = "selections" not in node
+        if loc:
+            parent = dataclasses.replace(_selection_at(roster.selections, loc), children=kids)
+            roster.selections = _splice(roster.selections, loc, parent)
         else:
-            emptied = isinstance(seq, list) and len(seq) == op.index
-        if not emptied:
-            return False
-        new_kids = kids[:-1]
-    roster.selections = _splice(
-        roster.selections, op.parent, dataclasses.replace(old, children=new_kids)
-    )
-    return True
+            roster.selections = kids
 
 
 def _selection_at(sels: list[Any], loc: Loc) -> Any:
+    """The parsed selection at ``loc`` (raises when there is none)."""
     node: Any = None
     for i in range(1, len(loc), 2):
-        step = loc[i]
-        if loc[i - 1] != "selections" or not isinstance(step, int) or step >= len(sels):
-            return None
-        node = sels[step]
+        if loc[i - 1] != "selections":
+            raise KeyError(loc)
+        node = sels[int(loc[i])]
         sels = node.children
+    if node is None:
+        raise KeyError(loc)
     return node
 
 
