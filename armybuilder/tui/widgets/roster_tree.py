@@ -157,17 +157,6 @@ class RosterTree(StableScroll, CachedLines, Tree[Loc]):
             )
         return out
 
-    def _invalidate(self) -> None:
-        if not self._syncing:
-            super()._invalidate()
-            return
-        # Within sync: the lines are compared afterwards, and only those that changed are
-        # repainted.
-        self._clear_line_cache()
-        self._updates += 1
-        self.root._reset()
-        self._tree_lines_cached = None
-
     def watch_virtual_size(self, size: Size) -> None:
         # Lines are padded to the wider of the labels and the tree itself.
         width = self._painted_width

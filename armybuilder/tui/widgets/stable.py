@@ -123,7 +123,8 @@ class StableScroll:
         except AttributeError:
             Tree._invalidate(widget)
             return
-        widget.refresh()
+        if not getattr(widget, "_syncing", False):  # a sync repaints the rows that changed
+            widget.refresh()
 
 
 def relined(strip: Strip, line: int) -> Strip:
