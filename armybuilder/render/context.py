@@ -138,7 +138,23 @@ def _as_int(v: Any) -> int:
     return 0
 
 
-class UnitView:
+class _Values:
+    """Computed values by key, for templates: ``value(key)`` and ``text(key)``."""
+
+    values: dict[str, ValueView]
+
+    def value(self, key: str, default: Any = None) -> Any:
+        """The raw value ``key`` (a number, text, list or mapping), or ``default``."""
+        v = self.values.get(key)
+        return default if v is None else v.value
+
+    def text(self, key: str, default: str = "") -> str:
+        """The display text of value ``key``, or ``default``."""
+        v = self.values.get(key)
+        return default if v is None else v.text
+
+
+class UnitView(_Values):
     """One selection as a printout sees it.
 
     Attributes: ``uid`` (an id unique in the document, for anchors), ``name`` (custom name or
@@ -186,16 +202,6 @@ class UnitView:
     def has(self, key: str) -> bool:
         """Whether the rules module set value ``key`` for this selection."""
         return key in self.values
-
-    def value(self, key: str, default: Any = None) -> Any:
-        """The raw value ``key`` (a number, text, list or mapping), or ``default``."""
-        v = self.values.get(key)
-        return default if v is None else v.value
-
-    def text(self, key: str, default: str = "") -> str:
-        """The display text of value ``key``, or ``default``."""
-        v = self.values.get(key)
-        return default if v is None else v.text
 
     def prefixed(self, prefix: str) -> list[ValueView]:
         """The values whose key starts with ``prefix`` (``weapon-`` gives one per weapon)."""
@@ -330,7 +336,7 @@ class UnitView:
 
 
 @dataclass
-class RosterView:
+class RosterView(_Values):
     """The whole roster: ``name``, ``system`` and ``faction`` (objects with ``id`` and
     ``name``), ``date``, ``file``, ``totals`` (:class:`CostView`), ``valid``, ``errors``,
     ``warnings``, ``values`` (roster-wide computed values), ``units`` (the top level)."""
@@ -368,13 +374,6 @@ class RosterView:
         """Every selection in a category (or of an entry id), depth first."""
         return [n for n in self.all_units() if category in n.categories or n.entry_id == category]
 
-    def value(self, key: str, default: Any = None) -> Any:
-        v = self.values.get(key)
-        return default if v is None else v.value
-
-    def text(self, key: str, default: str = "") -> str:
-        v = self.values.get(key)
-        return default if v is None else v.text
 
 
 # --------------------------------------------------------------------------- building
