@@ -21,7 +21,6 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Input
 
 from ...errors import RosterError, UnknownFactionError, UnknownSystemError
@@ -44,12 +43,12 @@ from ..widgets.issues import IssuesPanel
 from ..widgets.roster_tree import RosterTree, node_at
 from ..widgets.stable import find
 from ..widgets.totals import TotalsBar
+from .base import ArmyScreen
 from .dialogs import ConfirmScreen, PathScreen
 from .export import ExportScreen
 
 if TYPE_CHECKING:
     from ...rules.engine import Evaluation
-    from ..app import ArmyBuilderApp
 
 #: Actions that need a roster loaded.
 _EDIT_ACTIONS = {a.action.split("(")[0] for a in EDITOR_ACTIONS} - {"close"}
@@ -106,7 +105,7 @@ def settle_heap() -> None:
     gc.freeze()
 
 
-class EditorScreen(Screen[None]):
+class EditorScreen(ArmyScreen):
     """One roster being edited."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(EDITOR_ACTIONS)
@@ -136,13 +135,6 @@ class EditorScreen(Screen[None]):
         self.closed = False
         #: (file, error) of the last PDF export.
         self.last_export: tuple[Path | None, str | None] | None = None
-
-    @property
-    def army_app(self) -> ArmyBuilderApp:
-        from ..app import ArmyBuilderApp
-
-        assert isinstance(self.app, ArmyBuilderApp)
-        return self.app
 
     # ----------------------------------------------------------------- layout
 

@@ -12,15 +12,15 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...session import RecentEntry, RecentFiles, RecoveryInfo, list_recoveries
 from ..bindings import HOME_ACTIONS, bindings
+from .base import ArmyScreen
 
 if TYPE_CHECKING:
-    from ..app import ArmyBuilderApp
+    pass
 
 
 def shown_path(path: Path, cwd: Path) -> str:
@@ -42,7 +42,7 @@ def _when(ts: float) -> str:
     return dt.datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M")
 
 
-class HomeScreen(Screen[None]):
+class HomeScreen(ArmyScreen):
     """Where the TUI starts without a file."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(HOME_ACTIONS)
@@ -52,13 +52,6 @@ class HomeScreen(Screen[None]):
         self.cwd = cwd or Path.cwd()
         self._recent: list[RecentEntry] = []
         self._recoveries: list[RecoveryInfo] = []
-
-    @property
-    def army_app(self) -> ArmyBuilderApp:
-        from ..app import ArmyBuilderApp
-
-        assert isinstance(self.app, ArmyBuilderApp)
-        return self.app
 
     def compose(self) -> ComposeResult:
         yield Header()
