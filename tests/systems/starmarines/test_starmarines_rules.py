@@ -881,6 +881,17 @@ def test_slow_basic_soldiers_double_the_turns(run: Any) -> None:
 # --------------------------------------------------------------------------- catalog checks
 
 
+def vehicle(*categories: str) -> dict[str, Any]:
+    """A made-up vehicle entry (one move characteristic) in the categories given."""
+    return {
+        "id": "x",
+        "name": "X",
+        "categories": ["vehicle", *categories],
+        "experience": True,
+        "profiles": [{"type": "vehicle", "characteristics": {"move": 2}}],
+    }
+
+
 BAD_UNITS = [
     # (entry, what the message says)
     ({"id": "x", "name": "X", "categories": ["soldier"], "experience": True}, "`soldier` profile"),
@@ -954,53 +965,23 @@ BAD_UNITS = [
         "default weapon Cannon is a heavy weapon",
     ),
     (
-        {
-            "id": "x",
-            "name": "X",
-            "categories": ["vehicle", "ground"],
-            "experience": True,
-            "profiles": [{"type": "vehicle", "characteristics": {"move": 2}}],
-        },
+        vehicle("ground"),
         "exactly one size category (small or large)",
     ),
     (
-        {
-            "id": "x",
-            "name": "X",
-            "categories": ["vehicle", "small"],
-            "experience": True,
-            "profiles": [{"type": "vehicle", "characteristics": {"move": 2}}],
-        },
+        vehicle("small"),
         "exactly one motion type",
     ),
     (
-        {
-            "id": "x",
-            "name": "X",
-            "categories": ["vehicle", "small", "ground", "supertank"],
-            "experience": True,
-            "profiles": [{"type": "vehicle", "characteristics": {"move": 2}}],
-        },
+        vehicle("small", "ground", "supertank"),
         "only large ground vehicles can be supertanks",
     ),
     (
-        {
-            "id": "x",
-            "name": "X",
-            "categories": ["vehicle", "large", "skimmer", "walker"],
-            "experience": True,
-            "profiles": [{"type": "vehicle", "characteristics": {"move": 2}}],
-        },
+        vehicle("large", "skimmer", "walker"),
         "walkers are ground vehicles",
     ),
     (
-        {
-            "id": "x",
-            "name": "X",
-            "categories": ["vehicle", "large", "ground", "hero"],
-            "experience": True,
-            "profiles": [{"type": "vehicle", "characteristics": {"move": 2}}],
-        },
+        vehicle("large", "ground", "hero"),
         "special soldier type hero belongs on a soldier",
     ),
     (
