@@ -22,11 +22,11 @@ Total Value against the roster's limit is the engine's generic cost-limit check 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...dice import Distribution, at_least_table, expectation
 from ..engine import Evaluation, Node, fmt_num
@@ -289,6 +289,26 @@ def per_copy(node: Node, unit: Node) -> int:
     return 1 if node is unit else node.multiplicity(unit)
 
 
+R = TypeVar("R")
+
+
+def _read_profile(
+    ev: Evaluation, node: Node, kind: str, parse: Callable[[str, Mapping[str, Any]], R]
+) -> R | None:
+    """The node's ``kind`` profile, read; ``None`` (and an error on the node) when it does
+    not read."""
+    try:
+        return parse(_profile_name(node, kind, ev), _chars(ev, node, kind))
+    except ProfileSyntaxError as exc:
+        ev.error(
+            "st-profile-unreadable",
+            f"{ev.where(node)}: its {kind} profile does not read: {exc}",
+            node,
+            SRC,
+        )
+        return None
+
+
 def _has_profile(node: Node, kind: str) -> bool:
     return node.entry is not None and any(p.type == kind for p in node.entry.profiles)
 
@@ -423,30 +443,16 @@ class StarshipTroopers(SystemRules):
             if node.entry is None:
                 continue
             if _has_profile(node, "model"):
-                try:
-                    prof = parse_model(_profile_name(node, "model", ev), _chars(ev, node, "model"))
-                except ProfileSyntaxError as exc:
-                    ev.error(
-                        "st-profile-unreadable",
-                        f"{ev.where(node)}: its model profile does not read: {exc}",
-                        node,
-                        SRC,
-                    )
+                prof = _read_profile(ev, node, "model", parse_model)
+                if prof is None:
                     broken.add(id(node))
                     continue
                 models[id(node)] = ModelView(node, prof)
         for node in ev.nodes():
             if node.entry is None or not _has_profile(node, "weapon"):
                 continue
-            try:
-                wp = parse_weapon(_profile_name(node, "weapon", ev), _chars(ev, node, "weapon"))
-            except ProfileSyntaxError as exc:
-                ev.error(
-                    "st-profile-unreadable",
-                    f"{ev.where(node)}: its weapon profile does not read: {exc}",
-                    node,
-                    SRC,
-                )
+            wp = _read_profile(ev, node, "weapon", parse_weapon)
+            if wp is None:
                 continue
             carrier = next(
                 (a for a in node.ancestors() if id(a) in models or id(a) in broken), None
