@@ -92,10 +92,10 @@ class StateKey:
         if self.kind == "str":
             return "a text"
         if self.kind == "map-int":
-            return f"a mapping of ids to whole numbers {self.range_text} (e.g. {{id: 1}})"
+            return f"a mapping of ids to whole numbers {self.range_text} (e.g. {self.placeholder})"
         if self.kind == "list-str":
-            return "a list of texts (e.g. [a, b])"
-        return f"a list of whole numbers {self.range_text} (e.g. [1, 2])"
+            return f"a list of texts (e.g. {self.placeholder})"
+        return f"a list of whole numbers {self.range_text} (e.g. {self.placeholder})"
 
     @property
     def placeholder(self) -> str:
@@ -127,8 +127,10 @@ def show(value: Any, limit: int = 40) -> str:
     """A short, safe rendering of a value for a message (never the 4,300-digit repr of a huge
     number, which Python refuses to make, nor a page of text)."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
-        digits = int(value.bit_length() * math.log10(2)) + 1
         sign = "-" if value < 0 else ""
+        if value.bit_length() < 13_000:  # under Python's 4,300-digit limit for str()
+            return f"a {sign}number {len(str(abs(value)))} digits long"
+        digits = int(value.bit_length() * math.log10(2)) + 1
         return f"a {sign}number about {digits} digits long"
     try:
         text = repr(value)
