@@ -58,6 +58,10 @@ class StateKey:
     maximum: int | None = None
     source: str = ""
     example: str = ""
+    #: For a ``map-int`` key whose ids are fixed (``grenades``, ``door_charges``...): those
+    #: ids; another id is reported like an unknown key. Empty: any id (the rules module
+    #: checks them where they depend on the selection, e.g. its weapons).
+    ids: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -92,7 +96,11 @@ class StateKey:
         if self.kind == "str":
             return "a text"
         if self.kind == "map-int":
-            return f"a mapping of ids to whole numbers {self.range_text} (e.g. {self.placeholder})"
+            ids = f" ({', '.join(self.ids)})" if self.ids else ""
+            return (
+                f"a mapping of ids{ids} to whole numbers {self.range_text} "
+                f"(e.g. {self.placeholder})"
+            )
         if self.kind == "list-str":
             return f"a list of texts (e.g. {self.placeholder})"
         return f"a list of whole numbers {self.range_text} (e.g. {self.placeholder})"
@@ -186,6 +194,8 @@ def _check_value(key: StateKey, value: Any) -> list[StateProblem]:
             found = _check_number(key, f"{where}.{k}", v)
             if found:
                 out.append(found)
+            if key.ids and str(k) not in key.ids:
+                out.append(_unknown(key.name, str(k), f"id {show(str(k))} in {where}", key.ids))
         return out
     # the lists
     if not isinstance(value, list):
@@ -201,6 +211,18 @@ def _check_value(key: StateKey, value: Any) -> list[StateProblem]:
             if found:
                 out.append(found)
     return out
+
+
+def _unknown(key: str, name: str, what: str, known: Sequence[str]) -> StateProblem:
+    """An unknown key or id (``name``, described as ``what``), with the nearest known one or
+    the list of them."""
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    if close:
+        msg = f"unknown {what}; did you mean {close[0]!r}?"
+    else:
+        noun = "keys" if what.startswith("campaign") else "ids"
+        msg = f"unknown {what} (known {noun}: {', '.join(known)})."
+    return StateProblem(key, UNKNOWN_KEY, msg + " It is kept in the file but not used.", WARNING)
 
 
 def check_state(keys: Sequence[StateKey], state: Any) -> list[StateProblem]:
@@ -225,13 +247,7 @@ def check_state(keys: Sequence[StateKey], state: Any) -> list[StateProblem]:
         name = str(raw)
         key = by_name.get(name)
         if key is None:
-            close = difflib.get_close_matches(name, list(by_name), n=1, cutoff=0.6)
-            if close:
-                msg = f"unknown campaign state key {show(name)}; did you mean {close[0]!r}?"
-            else:
-                msg = f"unknown campaign state key {show(name)} (known keys: {', '.join(by_name)})"
-            msg += ("" if close else ".") + " It is kept in the file but not used."
-            out.append(StateProblem(name, UNKNOWN_KEY, msg, WARNING))
+            out.append(_unknown(name, name, f"campaign state key {show(name)}", list(by_name)))
             continue
         out.extend(_check_value(key, value))
     return out
@@ -253,7 +269,8 @@ def _kind_text(key: StateKey) -> str:
     if key.kind == "str":
         return "text"
     if key.kind == "map-int":
-        return f"mapping id -> whole number {key.range_text}"
+        ids = "/".join(key.ids) if key.ids else "id"
+        return f"mapping {ids} -> whole number {key.range_text}"
     if key.kind == "list-str":
         return "list of texts"
     return f"list of whole numbers {key.range_text}"

@@ -246,6 +246,7 @@ def test_the_system_doc_lists_every_key(
         row = next((line for line in text.splitlines() if line.startswith(f"| `{k.name}` |")), "")
         assert row, f"docs/systems/{system}.md does not list state key {k.name!r}"
         assert ("history" if k.history else "current") in row, k.name
+        assert k.meaning in row, f"docs/systems/{system}.md: the meaning of {k.name!r} differs"
 
 
 # =========================================================================== rosters
@@ -392,3 +393,20 @@ def test_state_edits_evaluate_incrementally_as_in_full(path: Path, library: Libr
         ev = s.evaluate()
         full = evaluate_roster(s.roster, s.system)
         assert [i.to_json() for i in ev.issues] == [i.to_json() for i in full.issues], step
+
+
+def test_fixed_ids_of_a_mapping_are_checked_like_keys() -> None:
+    key = StateKey(
+        "ammo_spent", "map-int", "Spent.", history=False, ids=("grenades", "door_charges")
+    )
+    assert check_state([key], {"ammo_spent": {"grenades": 4, "door_charges": 1}}) == []
+    (p,) = check_state([key], {"ammo_spent": {"grenade": 4}})
+    assert (p.key, p.code, p.severity) == ("ammo_spent", UNKNOWN_KEY, "warning")
+    assert p.message.startswith(
+        "unknown id 'grenade' in state.ammo_spent; did you mean 'grenades'?"
+    )
+    (p,) = check_state([key], {"ammo_spent": {"zzz": 1}})
+    assert "(known ids: grenades, door_charges)" in p.message
+    assert state_help([key])[0].startswith(
+        "ammo_spent (current; mapping grenades/door_charges -> whole number from 0 up"
+    )

@@ -20,6 +20,7 @@ Choices where the text is silent are stated where they are made, and in the READ
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from collections.abc import Iterable, Iterator
@@ -582,10 +583,10 @@ STATE_KEYS: tuple[StateKey, ...] = (
     StateKey(
         "ammo_spent",
         "map-int",
-        "On a platoon, shots fired so far, by weapon name (or id).",
+        "On a platoon, shots fired so far, by the name of the weapon.",
         history=False,
-        source=f"{SRC}, Weapon Statistics (Ammo)",
-        example="{SRM Launcher: 2}",
+        source=f"{SRC}, Weapons and Equipment (Ammo)",
+        example="{SRM1: 2}",
     ),
 )
 
@@ -1031,6 +1032,35 @@ class InfantryOperations(SystemRules):
                 tally,
                 text="; ".join(parts),
                 source=f"{SRC}, Weapons and Equipment (Ammo)",
+            )
+        self._ammo_state(ev, platoon, list(tally))
+
+    def _ammo_state(self, ev: Evaluation, platoon: Node, names: list[str]) -> None:
+        """``state.ammo_spent`` names weapons of the platoon that carry ammunition, by name
+        (the record sheet ticks their boxes by name; another name would not be ticked)."""
+        spent = platoon.data.state.get("ammo_spent") if platoon.data is not None else None
+        if not isinstance(spent, dict):
+            return  # absent, or of the wrong kind (the engine reports that)
+        for key in spent:
+            name = str(key)
+            if name in names:
+                continue
+            by_id = ev.index.name_of(name)
+            close = (
+                [by_id]
+                if by_id in names
+                else [n for n in names if n.lower() == name.strip().lower()]
+                or difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+            )
+            hint = f"; did you mean {close[0]!r}?" if close else "."
+            have = ", ".join(names) or "none"
+            ev.warning(
+                "io-state",
+                f"{ev.where(platoon)}: state.ammo_spent names {name!r}, not one of the "
+                f"platoon's weapons with ammunition ({have}){hint} The record sheet cannot "
+                "tick it.",
+                (*platoon.loc, "state", "ammo_spent", name),
+                f"{SRC}, Weapons and Equipment (Ammo)",
             )
 
 

@@ -458,18 +458,21 @@ STATE_KEYS: tuple[StateKey, ...] = (
         "ammo_spent",
         "map-int",
         "A squad's grenades, door charges, SuperCharges and APGW missiles used so far in the "
-        "battle (ids: grenades, door_charges, supercharges, missiles).",
+        "battle.",
         history=False,
         source=f"{SRC} 3.16, 3.10",
         example="{grenades: 4, door_charges: 1}",
+        ids=("grenades", "door_charges", "supercharges", "missiles"),
     ),
     StateKey(
         "morale_lost",
         "map-int",
-        "Morale strength points lost so far in the battle (ids: ship, attack).",
+        "Morale strength points lost so far in the battle: the ship's (defender) and the "
+        "attacker's.",
         history=False,
         source=f"{SRC} 3.12, 3.13",
         example="{ship: 3}",
+        ids=("ship", "attack"),
     ),
 )
 
