@@ -410,3 +410,21 @@ def test_fixed_ids_of_a_mapping_are_checked_like_keys() -> None:
     assert state_help([key])[0].startswith(
         "ammo_spent (current; mapping grenades/door_charges -> whole number from 0 up"
     )
+
+
+def test_the_command_line_lists_a_systems_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    assert main(["catalogs", "starship-marine", "--state"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("campaign state keys (state:), e.g. {actions: 12, wounds: 1, hits: 1")
+    assert out[1].startswith("  actions (history; whole number from 0 up, e.g. 12): Actions")
+    assert out[2].startswith("  wounds (history;")
+    assert out[3].startswith("  hits (current;")
+    assert main(["catalogs", "space-hulk", "--state", "--format", "json"]) == 0
+    keys = json.loads(capsys.readouterr().out)["state_keys"]
+    assert [(k["name"], k["kind"], k["history"]) for k in keys] == [
+        ("ammo_used", "map-int", False),
+        ("psi_spent", "int", False),
+        ("lost", "int", False),
+    ]
