@@ -80,6 +80,7 @@ class Tables:
 
     marine_classes: tuple[ExperienceClass, ...]
     non_marine_classes: tuple[ExperienceClass, ...]
+    baseline: str  # the class id every figure has without the campaign rules (4.7)
     wounded_action_counts: int
     grenades_per_man: int
     door_charges_per_marine: int
@@ -96,9 +97,15 @@ class Tables:
         ammo = data["ammunition"]
         logs = data["logistics"]
         morale = data["morale"]
+        marine, non_marine = _classes(exp["marine"]), _classes(exp["non-marine"])
+        baseline = str(exp.get("baseline", "experienced"))
+        for table in (marine, non_marine):
+            if not any(c.id == baseline for c in table):
+                raise ValueError(f"the baseline class {baseline!r} is not in every table")
         return cls(
-            marine_classes=_classes(exp["marine"]),
-            non_marine_classes=_classes(exp["non-marine"]),
+            marine_classes=marine,
+            non_marine_classes=non_marine,
+            baseline=baseline,
             wounded_action_counts=_whole(exp["wounded_action_counts"]),
             grenades_per_man=_whole(ammo["grenades_per_man"]),
             door_charges_per_marine=_whole(ammo["door_charges_per_marine"]),
@@ -110,6 +117,10 @@ class Tables:
 
     def classes(self, kind: str) -> tuple[ExperienceClass, ...]:
         return self.marine_classes if kind == "marine" else self.non_marine_classes
+
+    def baseline_class(self, kind: str) -> ExperienceClass:
+        """The class a figure of this kind has when the campaign rules are not played."""
+        return next(c for c in self.classes(kind) if c.id == self.baseline)
 
 
 def _whole(value: Any) -> int:
@@ -252,6 +263,9 @@ class Kit:
 
     armour: bool = False
     suit: str = ""
+    target: str = ""  # the fire table column the suit gives ("Armoured" / "Unarmoured")
+    substandard: bool = False
+    ecm: bool = False
     sca: int = 0  # 0: no SCA, else its mod (1, 2, 3)
     sca_name: str = ""
     launcher_missiles: int = 0  # a close support robot's launcher
@@ -274,8 +288,16 @@ def _kit(node: Node) -> Kit:
         if "armour" in cats:
             kit.armour = True
             kit.suit = e.name
-        elif "spacesuit" in cats:
+        elif "suit" in cats:
             kit.suit = kit.suit or e.name
+        if "suit" in cats:
+            kit.substandard = kit.substandard or "substandard-armour" in cats
+            for p in e.profiles:
+                target = p.characteristics.get("target")
+                if p.type == "suit" and isinstance(target, str):
+                    kit.target = "Armoured" if kit.armour else target
+        if "ecm-pack" in cats:
+            kit.ecm = True
         if "sca" in cats:
             mod = e.data.get("mod")
             if isinstance(mod, int) and mod > kit.sca:
@@ -525,7 +547,7 @@ class StarshipMarine(SystemRules):
             tables = self.tables(ev.index.system.model)
         except (KeyError, TypeError, ValueError, AttributeError):
             return  # reported by check_catalog; nothing can be computed without the tables
-        run = _Run(self, ev, tables)
+        run = _Run(self, ev, tables, campaign=plays_campaign(ev))
         total = Tally()
         for child in ev.root.children:
             t = run.visit(child)
@@ -536,13 +558,24 @@ class StarshipMarine(SystemRules):
         run.check_apgw_callers(total)
 
 
+def plays_campaign(ev: Evaluation) -> bool:
+    """Whether the roster plays the optional campaign rules of part 4: it selects an entry of
+    category ``campaign-rules`` at its top level."""
+    return any(
+        c.entry is not None and "campaign-rules" in c.entry.categories for c in ev.root.children
+    )
+
+
 class _Run:
     """One analysis of one evaluation."""
 
-    def __init__(self, rules: StarshipMarine, ev: Evaluation, tables: Tables) -> None:
+    def __init__(
+        self, rules: StarshipMarine, ev: Evaluation, tables: Tables, campaign: bool = False
+    ) -> None:
         self.rules = rules
         self.ev = ev
         self.tables = tables
+        self.campaign = campaign
 
     # ----------------------------------------------------------------- tree walk
 
@@ -559,7 +592,9 @@ class _Run:
     def formation(self, node: Node) -> Tally:
         """The totals of one copy of a formation; its values and issues are recorded. An
         untouched formation is replayed from the previous evaluation."""
-        return self.ev.subtree(node, "starship-marine", lambda: self._formation(node))
+        return self.ev.subtree(
+            node, "starship-marine", lambda: self._formation(node), key=self.campaign
+        )
 
     def _formation(self, node: Node) -> Tally:
         total = Tally()
@@ -588,6 +623,16 @@ class _Run:
         total.launcher = launcher
         self.show(node, total)
         self.check_command(node, privates, leaders)
+        if local.v[COMBAT_ROBOTS] and not total.humans:
+            n = local.v[COMBAT_ROBOTS]
+            self.ev.warning(
+                "sm-robots-alone",
+                f"{self.ev.where(node)} has {_n(n, 'combat robot')} and nobody to lead "
+                f"{'them' if n != 1 else 'it'}; combat robots follow squad drills but are "
+                "not programmed to act on their own in an all-robot unit",
+                node,
+                f"{SRC} 2.3",
+            )
         self.check_ammunition(node, local)
         return total
 
@@ -653,11 +698,35 @@ class _Run:
                 row[3] += n
             if ft.truc:
                 t.v[LOADED_TRUCS] = 1
+            elif ft.human:
+                self.show_pallet_carrier(node, entry)
+        if ft.human and kit.target:
+            ev.set_value(node, "target", "Target type", kit.target, source=f"{SRC} 3.5")
         if ft.human:
             cls = self.experience(node, ft)
             t.classes[(ft.kind, cls.name)] = 1
         self.check_figure(node, ft, kit)
         return t
+
+    def show_pallet_carrier(self, node: Node, entry: Entry) -> None:
+        """A man carrying a pallet (3.18, 4.8): his speed with it, alone or helped."""
+        chars: dict[str, Any] = {}
+        for p in entry.profiles:
+            if p.type == "troop":
+                chars = dict(p.characteristics)
+        tac, non = chars.get("tactical"), chars.get("non-tactical")
+        half = ""
+        if isinstance(tac, int) and isinstance(non, int):
+            half = f" ({_cm(tac / 2)} / {_cm(non / 2)} cm)"
+        self.ev.set_value(
+            node,
+            "pallet_carrier",
+            "Carrying a pallet",
+            {"alone": "half", "two": "normal", "gravity_two": "half", "gravity_four": "normal"},
+            text=f"alone at half speed{half}, two men at normal speed; in gravity or "
+            "underwater two men at half speed, four at normal speed",
+            source=f"{SRC} 3.18, 4.8",
+        )
 
     # ----------------------------------------------------------------- experience
 
@@ -665,21 +734,44 @@ class _Run:
         state = node.data.state if node.data is not None else {}
         actions = self._state_int(node, state, "actions")
         wounds = self._state_int(node, state, "wounds")
+        wounded = self.tables.wounded_action_counts
+        counted = counted_actions(actions, wounds, wounded)
         if wounds > actions:
             self.ev.warning(
                 "sm-state",
                 f"{self.ev.where(node)} records {wounds} wounds but {actions} actions fought; "
-                f"every wound is taken in an action, so {wounds} actions are counted",
+                f"every wound is taken in an action, so {wounds} actions were fought, each "
+                f"counting {wounded}: {counted} actions are counted",
                 (*node.loc, "state"),
                 f"{SRC} 4.7",
             )
-        counted = counted_actions(actions, wounds, self.tables.wounded_action_counts)
+        scale = "marine" if ft.kind == "marine" else "non-marine"
+        if not self.campaign:
+            base = self.tables.baseline_class(ft.kind)
+            self.ev.set_value(
+                node,
+                "experience",
+                "Experience",
+                {
+                    "class": base.name,
+                    "scale": scale,
+                    "actions": max(actions, wounds),
+                    "wounds": wounds,
+                    "counted": counted,
+                    "sticker": base.sticker,
+                    "effect": base.effect,
+                    "campaign": False,
+                },
+                text=f"{base.name} (the baseline: the campaign rules are not played): "
+                f"{base.effect}",
+                source=f"{SRC} 4, 4.7",
+            )
+            return base
         classes = self.tables.classes(ft.kind)
         cls = experience_class(classes, counted)
         detail = ""
         if wounds:
             detail = f": {max(actions, wounds)} fought, {wounds} wounded"
-        scale = "marine" if ft.kind == "marine" else "non-marine"
         self.ev.set_value(
             node,
             "experience",
@@ -692,6 +784,7 @@ class _Run:
                 "counted": counted,
                 "sticker": cls.sticker,
                 "effect": cls.effect,
+                "campaign": True,
             },
             text=f"{cls.name} ({counted} action{'s' if counted != 1 else ''}{detail}; "
             f"{cls.sticker_text}): {cls.effect}",
@@ -723,6 +816,15 @@ class _Run:
                 "SCA II and SCA III work only with marine armour",
                 node,
                 f"{SRC} 2.4",
+            )
+        if ft.kind == "non-marine" and kit.armour:
+            sca = f" (and its {kit.sca_name})" if kit.sca >= 2 else ""
+            ev.warning(
+                "sm-crew-marine-armour",
+                f"{ev.where(node)} wears marine armour{sca}; crew are not trained to operate "
+                "it (armoured combat crew wear substandard armour, 4.3)",
+                node,
+                f"{SRC} 2.2, 4.3",
             )
         if ft.kind == "robot" and kit.grenades:
             ev.error(
@@ -762,13 +864,15 @@ class _Run:
 
     def check_command(self, node: Node, privates: int, leaders: int) -> None:
         if privates and not leaders:
-            self.ev.error(
+            they = "they take" if privates != 1 else "he takes"
+            self.ev.warning(
                 "sm-no-leader",
                 f"{self.ev.where(node)} has {privates} marine private"
-                f"{'s' if privates != 1 else ''} but no officer or NCO; privates must stay "
-                "within 20 cm of an officer or NCO of their own squad",
+                f"{'s' if privates != 1 else ''} but no officer or NCO; privates should not "
+                f"normally be more than 20 cm from one of their squad, and beyond that {they} "
+                "individual morale tests like crew",
                 node,
-                f"{SRC} 3.3",
+                f"{SRC} 3.3, 3.14",
             )
 
     def check_ammunition(self, node: Node, local: Tally) -> None:
@@ -925,6 +1029,11 @@ class _Run:
         self.ev.set_value(
             node, "experience", "Experience", value, text="; ".join(parts), source=f"{SRC} 4.7"
         )
+
+
+def _cm(x: float) -> str:
+    """``7.5`` -> ``7.5``, ``10.0`` -> ``10``."""
+    return f"{x:g}"
 
 
 def _n(n: int, word: str) -> str:
