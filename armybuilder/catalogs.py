@@ -448,6 +448,9 @@ class Faction:
     model: FactionFile
     #: Files that add to this faction (``extends: <this id>``), e.g. a player's own units.
     extensions: list[Faction] = field(default_factory=list)
+    #: Why extensions of this faction were left out (a broken one is dropped at load time;
+    #: whatever uses the faction reports these, so its missing units are never a silent gap).
+    dropped: list[Problem] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -902,7 +905,9 @@ class Library:
             if bad_ext:
                 # A broken extension is left out; the faction it extends still works.
                 faction.extensions = [e for e in faction.extensions if e.path not in bad_ext]
-                gs.problems.extend(_problems_at([r for r in everything if r[0] in bad_ext]))
+                left_out = _problems_at([r for r in everything if r[0] in bad_ext])
+                faction.dropped.extend(left_out)
+                gs.problems.extend(left_out)
             found = [r for r in everything if r[0] == faction.path]
             if not found:
                 try:
@@ -915,7 +920,9 @@ class Library:
                 ext_bad = {r[0] for r in module_found} - {faction.path, gs.path}
                 if ext_bad:
                     faction.extensions = [e for e in faction.extensions if e.path not in ext_bad]
-                    gs.problems.extend(_problems_at([r for r in module_found if r[0] in ext_bad]))
+                    left_out = _problems_at([r for r in module_found if r[0] in ext_bad])
+                    faction.dropped.extend(left_out)
+                    gs.problems.extend(left_out)
             if found:
                 del gs.factions[fid]
                 gs.problems.extend(_problems_at(found))
