@@ -693,6 +693,12 @@ def _report_unplaced(ev: Evaluation, node: Node, entry_id: str, parent: Node) ->
     where = "at the top of the roster" if parent.is_root else f"under {ev.where(parent)}"
     known = ev.index.entries.get(entry_id) or ev.index.shared.get(entry_id)
     if known is not None:
+        rules = ev.rules
+        explained = rules.explain_not_allowed(ev, known, parent, node) if rules else None
+        if explained is not None:
+            message, source = explained
+            ev.error("entry-not-allowed", message, node, source)
+            return
         options = [c.entry.name for c in ev.index.children(parent.entry)]
         hint = f"; the options there are: {', '.join(options)}" if options else ""
         ev.error(

@@ -540,6 +540,33 @@ class StarshipMarine(SystemRules):
         else:
             yield from _check_entries("faction", faction)
 
+    # ----------------------------------------------------------------- placement
+
+    def explain_not_allowed(
+        self, ev: Evaluation, entry: Entry, parent: Node, node: Node
+    ) -> tuple[str, str] | None:
+        """Why a figure or formation is out of place, in order-of-battle terms (part 5): a
+        formation of another corps, or a figure a formation's order of battle does not list."""
+        faction = ev.index.faction.model
+        if entry.type == "unit" and entry.source and entry.source != faction.source:
+            where = "at the top of the roster" if parent.is_root else f"in {ev.where(parent)}"
+            return (
+                f"{entry.name} ({entry.id}) is a formation of another order of battle "
+                f"({entry.source}); the {faction.name} field their own ({faction.source}), "
+                f"so it cannot be selected {where}",
+                faction.source,
+            )
+        if entry.type == "model" and not parent.is_root and parent.entry is not None:
+            figures = [c.entry.name for c in ev.index.children(parent.entry)]
+            figures = [f for f in figures if f] or ["no such figure"]
+            source = parent.entry.source or faction.source
+            return (
+                f"{ev.where(parent)} cannot hold {_article(entry.name)} ({entry.id}): its order "
+                f"of battle ({source}) has {_and(figures)}",
+                source,
+            )
+        return None
+
     # ----------------------------------------------------------------- analysis
 
     def analyse(self, ev: Evaluation) -> None:
@@ -1034,6 +1061,10 @@ class _Run:
 def _cm(x: float) -> str:
     """``7.5`` -> ``7.5``, ``10.0`` -> ``10``."""
     return f"{x:g}"
+
+
+def _article(name: str) -> str:
+    return f"an {name}" if name[:1].lower() in "aeiou" else f"a {name}"
 
 
 def _n(n: int, word: str) -> str:

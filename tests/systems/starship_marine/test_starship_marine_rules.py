@@ -819,6 +819,11 @@ def test_combat_robots_where_the_order_of_battle_has_none(library: Library, run:
     roster.refresh()
     ev = run(roster)
     assert codes(ev) == (["entry-not-allowed"], [])
+    # the message says why, in the order of battle's terms (5.2)
+    issue = ev.errors[0]
+    assert issue.message.startswith("Marine Squad cannot hold a Combat Robot (combat-robot): ")
+    assert "order of battle (Starship Marine 5.2)" in issue.message
+    assert issue.source == "Starship Marine 5.2"
 
 
 def test_another_corps_formation_is_not_allowed(library: Library, run: Evaluate) -> None:
@@ -826,6 +831,18 @@ def test_another_corps_formation_is_not_allowed(library: Library, run: Evaluate)
     roster.add(grp, "martian-squad")
     ev = run(roster)
     assert "unknown-entry" in codes(ev)[0] or "entry-not-allowed" in codes(ev)[0]
+
+
+def test_another_corps_formation_says_whose_it_is(library: Library, run: Evaluate) -> None:
+    """Part 5: each corps fields its own order of battle; the message names both."""
+    roster, _ = new(library, "martian")
+    roster.doc["selections"].append({"entry": "earther-squad"})
+    roster.refresh()
+    ev = run(roster)
+    assert codes(ev) == (["entry-not-allowed"], [])
+    message = ev.errors[0].message
+    assert "another order of battle (Starship Marine 5.1)" in message
+    assert "Martian Marines field their own (Starship Marine 5.2)" in message
 
 
 def test_ships_company_needs_an_officer(library: Library, run: Evaluate) -> None:
