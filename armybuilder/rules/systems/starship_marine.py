@@ -33,9 +33,11 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
+from ...dice import Dice, Distribution, convolve_power, uniform
 from ..engine import Evaluation, Node
 from ..plugin import CatalogFinding, SystemRules
 from ..state import DEFAULT_MAXIMUM, StateKey
@@ -88,6 +90,7 @@ class Tables:
     truc_casualties: int
     ship_thresholds: tuple[Threshold, ...]
     attacker_thresholds: tuple[Threshold, ...]
+    campaign: CampaignTables | None = None  # part 4's tables, when the catalog gives them
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Tables:
@@ -113,6 +116,7 @@ class Tables:
             truc_casualties=_whole(logs["truc_casualties"]),
             ship_thresholds=_thresholds(morale["ship"]["thresholds"]),
             attacker_thresholds=_thresholds(morale["attacker"]["thresholds"]),
+            campaign=CampaignTables.from_data(data["campaign"]) if "campaign" in data else None,
         )
 
     def classes(self, kind: str) -> tuple[ExperienceClass, ...]:
@@ -121,6 +125,94 @@ class Tables:
     def baseline_class(self, kind: str) -> ExperienceClass:
         """The class a figure of this kind has when the campaign rules are not played."""
         return next(c for c in self.classes(kind) if c.id == self.baseline)
+
+
+#: (result, the 1d6 rolls giving it in each column), a table's rows in order
+Rows = tuple[tuple[str, dict[str, tuple[int, ...]]], ...]
+
+
+def _d6_rows(rows: Any, columns: Sequence[str], what: str) -> Rows:
+    """Rows of a 1d6 table; every column must give each roll 1-6 exactly once."""
+    if not isinstance(rows, list) or not rows:
+        raise ValueError(f"{what}: a non-empty list of rows is needed")
+    out = []
+    for r in rows:
+        rolls = {c: tuple(_whole(x) for x in r[c]) for c in columns}
+        out.append((str(r["result"]), rolls))
+    for c in columns:
+        got = sorted(x for _, rolls in out for x in rolls[c])
+        if got != [1, 2, 3, 4, 5, 6]:
+            raise ValueError(f"{what}, column {c}: the rolls must be 1 to 6 once each, not {got}")
+    return tuple(out)
+
+
+def d6_outcomes(rows: Rows, column: str) -> dict[str, Fraction]:
+    """The exact chance of each result of a 1d6 table column (results in table order)."""
+    return {name: Fraction(len(rolls[column]), 6) for name, rolls in rows if rolls[column]}
+
+
+KILLED, SERIOUS = "Killed", "Serious wound"
+
+
+@dataclass(frozen=True)
+class CampaignTables:
+    """The campaign tables of part 4 (4.3 - 4.6), read from ``data.campaign``."""
+
+    casualties: dict[str, Rows]  # by what the casualty wears; columns atmosphere / vacuum
+    hospital: Rows  # columns killed / serious
+    equipment: Rows  # columns: marine-armour, spacesuit, combat-robot, close-support-robot
+    recovery: Dice
+    fight_below: int
+    wounded_effects: str
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> CampaignTables:
+        cas = data["casualties"]
+        tables = {
+            k: _d6_rows(v, ("atmosphere", "vacuum"), f"casualties {k}")
+            for k, v in cas.items()
+            if k != "source"
+        }
+        equipment = data["lost_equipment"]["rows"]
+        columns = [k for k in equipment[0] if k != "result"] if equipment else []
+        return cls(
+            casualties=tables,
+            hospital=_d6_rows(data["hospital_ship"]["rows"], ("killed", "serious"), "hospital"),
+            equipment=_d6_rows(equipment, columns, "lost equipment"),
+            recovery=Dice.from_text(str(data["recovery_dice"])),
+            fight_below=_whole(data["fight_below_days"]),
+            wounded_effects=str(data["wounded_effects"]),
+        )
+
+    def casualty(self, table: str, where: str, hospital: bool = False) -> dict[str, Fraction]:
+        """What becomes of a casualty (4.3), in ``where`` (atmosphere / vacuum); with
+        ``hospital``, the killed and seriously wounded roll again on the hospital ship table
+        (4.5)."""
+        first = d6_outcomes(self.casualties[table], where)
+        if not hospital:
+            return first
+        out: dict[str, Fraction] = {}
+        for name, p in first.items():
+            column = {KILLED: "killed", SERIOUS: "serious"}.get(name)
+            if column is None:
+                out[name] = out.get(name, Fraction(0)) + p
+                continue
+            for result, q in d6_outcomes(self.hospital, column).items():
+                out[result] = out.get(result, Fraction(0)) + p * q
+        return out
+
+    def recovery_days(self) -> Distribution:
+        """Days a minor wound keeps a casualty out: the dice summed, a d10 reading 0 to 9
+        (3.0: zero is zero)."""
+        d = self.recovery
+        start = 0 if d.sides == 10 else 1
+        dist = convolve_power(uniform(d.sides, start), d.count)
+        return {k + d.modifier: p for k, p in dist.items()}
+
+
+def odds_text(odds: Mapping[str, Fraction]) -> str:
+    """``{"No injury": 1/6, ...}`` -> ``no injury 1/6, just a scratch 1/3, ...``."""
+    return ", ".join(f"{name[:1].lower()}{name[1:]} {p}" for name, p in odds.items())
 
 
 def _whole(value: Any) -> int:
@@ -460,6 +552,31 @@ STATE_KEYS: tuple[StateKey, ...] = (
         example="1",
     ),
     StateKey(
+        "recovery_days",
+        "int",
+        "Days a minor wound still keeps the figure out (4.3: 3d10, doubled by a hospital "
+        "ship's close call, 4.5); with fewer than 15 to go a marine may fight wounded (4.6).",
+        history=True,
+        source=f"{SRC} 4.3, 4.5, 4.6",
+        example="12",
+    ),
+    StateKey(
+        "invalided",
+        "bool",
+        "A serious wound: the figure lives but is unfit for duty and leaves at the next base.",
+        history=True,
+        source=f"{SRC} 4.3",
+        example="true",
+    ),
+    StateKey(
+        "repair_days",
+        "int",
+        "Days until the figure's suit of armour, spacesuit or robot body is repaired (4.4).",
+        history=True,
+        source=f"{SRC} 4.4",
+        example="3",
+    ),
+    StateKey(
         "hits",
         "int",
         "Hits taken in the battle being played (one knocks out a man or most robots, a combat "
@@ -508,6 +625,8 @@ class StarshipMarine(SystemRules):
     def __init__(self) -> None:
         self._types: dict[int, tuple[Entry, FigureType | None]] = {}
         self._tables: dict[int, tuple[Any, Tables]] = {}
+        #: computed odds per campaign table and column (the tables' figures do not change)
+        self._odds: dict[tuple[int, str, str], tuple[Any, str]] = {}
 
     # ----------------------------------------------------------------- cached lookups
 
@@ -583,6 +702,8 @@ class StarshipMarine(SystemRules):
                 total.launcher = total.launcher or t.launcher
         run.show(ev.root, total)
         run.check_apgw_callers(total)
+        if run.campaign and tables.campaign is not None:
+            run.show_recovery(tables.campaign)
 
 
 def plays_campaign(ev: Evaluation) -> bool:
@@ -733,6 +854,7 @@ class _Run:
             cls = self.experience(node, ft)
             t.classes[(ft.kind, cls.name)] = 1
         self.check_figure(node, ft, kit)
+        self.campaign_record(node, ft, kit)
         return t
 
     def show_pallet_carrier(self, node: Node, entry: Entry) -> None:
@@ -754,6 +876,139 @@ class _Run:
             "underwater two men at half speed, four at normal speed",
             source=f"{SRC} 3.18, 4.8",
         )
+
+    # ----------------------------------------------------------------- campaign (4.3 - 4.6)
+
+    def campaign_record(self, node: Node, ft: FigureType, kit: Kit) -> None:
+        """Whether the figure is fit to be fielded (4.3 - 4.6), and, with the campaign rules,
+        the exact odds of what a hit does to it and to its equipment."""
+        ev, camp = self.ev, self.tables.campaign
+        state = node.data.state if node.data is not None else {}
+        recovery = self._state_int(node, state, "recovery_days")
+        repair = self._state_int(node, state, "repair_days")
+        invalided = state.get("invalided") is True
+        if not self.campaign or camp is None:
+            if recovery or repair or invalided:
+                ev.warning(
+                    "sm-campaign-state-unused",
+                    f"{ev.where(node)} records wounds or repairs of the campaign rules, but the "
+                    "roster does not play them (select Campaign rules at its top level)",
+                    (*node.loc, "state"),
+                    f"{SRC} 4",
+                )
+            return
+        src = f"{SRC} 4.3 - 4.6"
+        unfit = []
+        if invalided:
+            unfit.append("was invalided out by a serious wound (4.3)")
+        if repair:
+            what = kit.suit.lower() if ft.human and kit.suit else "body"
+            unfit.append(f"has its {what} under repair for {repair} more days (4.4)")
+        if recovery and (ft.kind != "marine" or recovery >= camp.fight_below):
+            unfit.append(
+                f"has {recovery} days of recovery to go; only marines with fewer than "
+                f"{camp.fight_below} to go may fight (4.6)"
+            )
+        if unfit:
+            ev.error(
+                "sm-not-fit",
+                f"{ev.where(node)} cannot be fielded: it {_and(unfit)}",
+                (*node.loc, "state"),
+                src,
+            )
+        elif recovery:
+            ev.warning(
+                "sm-fighting-wounded",
+                f"{ev.where(node)} fights wounded ({recovery} days of recovery to go): "
+                f"{camp.wounded_effects}",
+                (*node.loc, "state"),
+                f"{SRC} 4.6",
+            )
+            ev.set_value(
+                node, "wounded", "Fighting wounded", camp.wounded_effects, source=f"{SRC} 4.6"
+            )
+        self.show_casualty_odds(node, ft, kit, camp)
+
+    def show_recovery(self, camp: CampaignTables) -> None:
+        """How long a minor wound keeps a casualty out (4.3), and the chance that a marine
+        may fight again within the limit of 4.6 (worked out once per set of tables)."""
+        key = (id(camp), "recovery", "")
+        cached = self.rules._odds.get(key)
+        if cached is None:
+            days = camp.recovery_days()
+            mean = sum((k * p for k, p in days.items()), Fraction(0))
+            soon = sum((p for k, p in days.items() if k < camp.fight_below), Fraction(0))
+            value = {
+                "dice": str(camp.recovery),
+                "days": {str(k): str(p) for k, p in days.items()},
+                "mean": str(mean),
+                "fit_to_fight": str(soon),
+            }
+            text = (
+                f"{camp.recovery} days ({min(days)}–{max(days)}, {float(mean):g} on average; a "
+                f"d10 reads 0–9); fewer than {camp.fight_below} days, so a marine may fight "
+                f"wounded, with chance {soon} ({float(soon):.0%}); double it after a hospital "
+                "ship's close call"
+            )
+            cached = self.rules._odds[key] = (value, text)
+        self.ev.set_value(
+            self.ev.root,
+            "recovery",
+            "Minor wound recovery",
+            cached[0],
+            text=cached[1],
+            source=f"{SRC} 3.0, 4.3, 4.5, 4.6",
+        )
+
+    def show_casualty_odds(
+        self, node: Node, ft: FigureType, kit: Kit, camp: CampaignTables
+    ) -> None:
+        table = column = None
+        if ft.human:
+            if kit.substandard:
+                table, column = "substandard-armour", "marine-armour"
+            elif kit.armour:
+                table, column = "marine-armour", "marine-armour"
+            elif kit.suit:
+                table, column = "spacesuit", "spacesuit"
+        elif ft.combat_robot:
+            column = "combat-robot"
+        elif ft.close_support_robot:
+            column = "close-support-robot"
+        cache = self.rules._odds
+        if table is not None and table in camp.casualties:
+            key = (id(camp), "casualty", table)
+            if key not in cache:
+                value: dict[str, Any] = {"table": table}
+                parts = []
+                for where in ("atmosphere", "vacuum"):
+                    first = camp.casualty(table, where)
+                    saved = camp.casualty(table, where, hospital=True)
+                    value[where] = {k: str(v) for k, v in first.items()}
+                    value[f"{where}_hospital_ship"] = {k: str(v) for k, v in saved.items()}
+                    parts.append(
+                        f"in {where}: {odds_text(first)} (killed after a hospital ship: "
+                        f"{saved.get(KILLED, Fraction(0))})"
+                    )
+                cache[key] = (value, "; ".join(parts))
+            value, text = cache[key]
+            self.ev.set_value(
+                node, "casualty_odds", "If hit", value, text=text, source=f"{SRC} 4.3, 4.5"
+            )
+        if column is not None and any(r[column] for _, r in camp.equipment if column in r):
+            key = (id(camp), "equipment", column)
+            if key not in cache:
+                odds = d6_outcomes(camp.equipment, column)
+                cache[key] = ({k: str(v) for k, v in odds.items()}, odds_text(odds))
+            value, text = cache[key]
+            self.ev.set_value(
+                node,
+                "equipment_odds",
+                "Its equipment if hit",
+                value,
+                text=text,
+                source=f"{SRC} 4.4",
+            )
 
     # ----------------------------------------------------------------- experience
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable, Iterator
+from fractions import Fraction
+from fractions import Fraction as F
 from typing import Any
 
 import pytest
@@ -1091,3 +1093,121 @@ def test_attacker_morale_rule_text_reads_the_40_cm_condition_right(library: Libr
     text = next(r.description for r in rule if r.id == "attacker-morale")
     assert "within 40 cm of the point of entry" in text
     assert "far from" not in text
+
+
+# --------------------------------------------------------------------------- campaign 4.3 - 4.6
+
+
+def test_casualty_odds_of_an_armoured_marine(library: Library, run: Evaluate) -> None:
+    """4.3, armoured marine casualty (1d6): in atmosphere 1 no injury, 2-3 scratch, 4 minor,
+    5 serious, 6 killed; in vacuum 1, 2, 3, -, 4-6. 4.5: a killed casualty at a hospital ship
+    dies on 5-6, a serious one never."""
+    ev = run(with_state(library, {"actions": 3}))
+    odds = ev.value(node(ev, "lieutenant"), "casualty_odds")
+    assert odds["table"] == "marine-armour"
+    assert {k: F(v) for k, v in odds["atmosphere"].items()} == {
+        "No injury": F(1, 6),
+        "Just a scratch": F(1, 3),
+        "Minor wound": F(1, 6),
+        "Serious wound": F(1, 6),
+        "Killed": F(1, 6),
+    }
+    assert {k: F(v) for k, v in odds["vacuum"].items()} == {
+        "No injury": F(1, 6),
+        "Just a scratch": F(1, 6),
+        "Minor wound": F(1, 6),
+        "Killed": F(1, 2),
+    }
+    saved = {k: F(v) for k, v in odds["vacuum_hospital_ship"].items()}
+    # killed 1/2 rerolled: dead 2/6, serious 1/6, minor x2 1/6, minor 1/6, scratch 1/6
+    assert saved == {
+        "No injury": F(1, 6),
+        "Just a scratch": F(1, 6) + F(1, 12),
+        "Minor wound": F(1, 6) + F(1, 12),
+        "Killed": F(1, 6),
+        "Serious wound": F(1, 12),
+        "Minor wound (double recovery)": F(1, 12),
+    }
+    assert sum(saved.values()) == 1
+
+
+@pytest.mark.parametrize(
+    ("suit", "atmosphere_killed", "vacuum_killed"),
+    [("spacesuit", F(1, 6), F(5, 6)), ("substandard-armour", F(1, 6), F(1, 2))],
+)
+def test_casualty_tables_by_suit(
+    library: Library,
+    run: Evaluate,
+    suit: str,
+    atmosphere_killed: Fraction,
+    vacuum_killed: Fraction,
+) -> None:
+    """4.3: space suited casualties die in vacuum on 2-6, substandard armour on 4-6."""
+    roster = with_state(library, None, "naval-lt-commander")
+    ev0 = run(roster)
+    lt = node(ev0, "naval-lt-commander")
+    if suit != "spacesuit":
+        idx = library.system(SYSTEM).index("earther")
+        remove_kit(roster, lt.loc, "spacesuit")
+        add_entry(roster, idx, lt.loc, suit)
+    ev = run(roster)
+    odds = ev.value(node(ev, "naval-lt-commander"), "casualty_odds")
+    assert F(odds["atmosphere"]["Killed"]) == atmosphere_killed
+    assert F(odds["vacuum"]["Killed"]) == vacuum_killed
+
+
+@pytest.mark.parametrize(
+    ("figure", "trashed", "no_damage"),
+    [("lieutenant", F(1, 6), F(1, 6)), ("combat-robot", F(1, 6), F(1, 3))],
+)
+def test_lost_equipment_odds(
+    library: Library, run: Evaluate, figure: str, trashed: Fraction, no_damage: Fraction
+) -> None:
+    """4.4: marine armour trashed on 6, minor failure on 1; a combat robot trashed on 6,
+    rebooted on 1-2."""
+    ev = run(with_state(library, None))
+    odds = ev.value(node(ev, figure), "equipment_odds")
+    assert F(odds["Trashed beyond repair"]) == trashed
+    assert F(odds["Reboot only (no damage)"]) == no_damage
+    assert sum(F(v) for v in odds.values()) == 1
+
+
+def test_minor_wound_recovery(library: Library, run: Evaluate) -> None:
+    """4.3: 3d10 days, each d10 reading 0-9 (3.0); 4.6: fewer than 15 days to go to fight.
+    Sums 0..27; P(sum <= 14) = (500 + 75) / 1000 = 23/40."""
+    ev = run(with_state(library, None))
+    rec = ev.value(ev.root, "recovery")
+    assert F(rec["fit_to_fight"]) == F(23, 40)
+    assert F(rec["mean"]) == F(27, 2)
+    assert min(int(k) for k in rec["days"]) == 0 and max(int(k) for k in rec["days"]) == 27
+
+
+@pytest.mark.parametrize(
+    ("state", "errors", "warnings"),
+    [
+        ({"recovery_days": 14}, [], ["sm-fighting-wounded"]),  # 4.6: fewer than 15 to go
+        ({"recovery_days": 15}, ["sm-not-fit"], []),
+        ({"invalided": True}, ["sm-not-fit"], []),  # 4.3: serious wound
+        ({"repair_days": 2}, ["sm-not-fit"], []),  # 4.4: armour in repair
+    ],
+)
+def test_fitness_for_battle(
+    library: Library, run: Evaluate, state: dict[str, Any], errors: list[str], warnings: list[str]
+) -> None:
+    ev = run(with_state(library, state))
+    assert codes(ev) == (errors, warnings)
+    if warnings:
+        assert "half speed" in ev.warnings[0].message
+        assert ev.value(node(ev, "lieutenant"), "wounded") is not None
+
+
+def test_a_recovering_crewman_cannot_fight(library: Library, run: Evaluate) -> None:
+    """4.6 lets wounded marines fight; nobody else."""
+    ev = run(with_state(library, {"recovery_days": 3}, "naval-lt-commander"))
+    assert codes(ev) == (["sm-not-fit"], [])
+
+
+def test_campaign_state_without_the_campaign_rules(library: Library, run: Evaluate) -> None:
+    ev = run(with_state(library, {"recovery_days": 20}, campaign=False))
+    assert codes(ev) == ([], ["sm-campaign-state-unused"])
+    assert ev.value(node(ev, "lieutenant"), "casualty_odds") is None
