@@ -627,6 +627,7 @@ class StarshipMarine(SystemRules):
         self._tables: dict[int, tuple[Any, Tables]] = {}
         #: computed odds per campaign table and column (the tables' figures do not change)
         self._odds: dict[tuple[int, str, str], tuple[Any, str]] = {}
+        self._reach: dict[int, tuple[CatalogIndex, frozenset[str]]] = {}
 
     # ----------------------------------------------------------------- cached lookups
 
@@ -667,7 +668,7 @@ class StarshipMarine(SystemRules):
         """Why a figure or formation is out of place, in order-of-battle terms (part 5): a
         formation of another corps, or a figure a formation's order of battle does not list."""
         faction = ev.index.faction.model
-        if entry.type == "unit" and entry.source and entry.source != faction.source:
+        if entry.type == "unit" and entry.id not in self._formations_of(ev.index):
             where = "at the top of the roster" if parent.is_root else f"in {ev.where(parent)}"
             return (
                 f"{entry.name} ({entry.id}) is a formation of another order of battle "
@@ -685,6 +686,25 @@ class StarshipMarine(SystemRules):
                 source,
             )
         return None
+
+    def _formations_of(self, index: CatalogIndex) -> frozenset[str]:
+        """The formation ids a faction's roster can reach from its top level."""
+        hit = self._reach.get(id(index))
+        if hit is not None and hit[0] is index:
+            return hit[1]
+        seen: set[str] = set()
+        todo = [c.entry for c in index.roots]
+        while todo:
+            e = todo.pop()
+            if e.type != "unit" or e.id in seen:
+                continue
+            seen.add(e.id)
+            todo.extend(c.entry for c in index.children(e))
+        found = frozenset(seen)
+        if len(self._reach) > 64:
+            self._reach.clear()
+        self._reach[id(index)] = (index, found)
+        return found
 
     # ----------------------------------------------------------------- analysis
 

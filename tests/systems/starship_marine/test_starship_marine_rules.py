@@ -1211,3 +1211,17 @@ def test_campaign_state_without_the_campaign_rules(library: Library, run: Evalua
     ev = run(with_state(library, {"recovery_days": 20}, campaign=False))
     assert codes(ev) == ([], ["sm-campaign-state-unused"])
     assert ev.value(node(ev, "lieutenant"), "casualty_odds") is None
+
+
+def test_a_misplaced_formation_of_the_same_side_keeps_the_generic_message(
+    library: Library, run: Evaluate
+) -> None:
+    """A crew party inside a ship's marine detachment is misplaced, not another corps'."""
+    roster, _ = new(library, "ships-company")
+    idx = library.system(SYSTEM).index("ships-company")
+    det = add_entry(roster, idx, (), "ships-marine-detachment")
+    roster.node(det).setdefault("selections", []).append({"entry": "crew-party"})
+    roster.refresh()
+    ev = run(roster)
+    (issue,) = [i for i in ev.errors if i.code == "entry-not-allowed"]
+    assert "another order of battle" not in issue.message
