@@ -515,3 +515,16 @@ def test_a_broken_extension_of_the_roster_faction_is_reported(tmp_path: Path) ->
     ev = evaluate_roster(Roster.from_file(EXAMPLES / "arachnid-swarm.yaml"), lib.system(SYSTEM))
     (issue,) = [i for i in ev.warnings if i.code == "catalog-extension-dropped"]
     assert "my-bugs.yaml" in issue.message and "Arachnids" in issue.message
+
+
+def test_an_enemy_extension_that_does_not_even_parse_is_reported(tmp_path: Path) -> None:
+    """A YAML mistake in the bug book: the file never loads, and the MI damage tables say that
+    an Arachnids extension is missing (with the file and line of the mistake)."""
+    broken = BUG_BOOK.replace("    entries:\n      - link: big-bug", "    entries: [\n")
+    lib = user_library(tmp_path, broken)
+    assert lib.problems and lib.problems[0].line is not None
+    ev = evaluate_roster(Roster.from_file(EXAMPLES / "mi-squad.yaml"), lib.system(SYSTEM))
+    (issue,) = [i for i in ev.warnings if i.code == "st-enemy-profile-unreadable"]
+    assert "my-bugs.yaml" in issue.message
+    own = evaluate_roster(Roster.from_file(EXAMPLES / "arachnid-swarm.yaml"), lib.system(SYSTEM))
+    assert "catalog-extension-dropped" in [i.code for i in own.warnings]
