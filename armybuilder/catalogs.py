@@ -448,6 +448,9 @@ class Faction:
     model: FactionFile
     #: Files that add to this faction (``extends: <this id>``), e.g. a player's own units.
     extensions: list[Faction] = field(default_factory=list)
+    #: Why extensions of this faction were left out (a broken one is dropped at load time;
+    #: whatever uses the faction reports these, so its missing units are never a silent gap).
+    dropped: list[Problem] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -821,6 +824,27 @@ def _module_problems(
     return out
 
 
+def _extends_of(path: Path) -> tuple[str, str] | None:
+    """(system, faction) a catalog file that failed to load says it extends, read from its
+    top-level ``system:`` and ``extends:`` lines, or ``None``."""
+    import re
+
+    try:
+        with path.open("rb") as f:
+            head = f.read(65536).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    found = {
+        m.group(1): m.group(2)
+        for m in re.finditer(
+            r"(?m)^(system|extends):[ \t]*['\"]?([a-z0-9-]+)['\"]?[ \t]*(?:#.*)?$", head
+        )
+    }
+    if "system" in found and "extends" in found:
+        return found["system"], found["extends"]
+    return None
+
+
 class Library:
     """Every game system found on the catalog search path."""
 
@@ -837,6 +861,7 @@ class Library:
             return self
         self._scanned = True
         pending_factions: list[tuple[Path, FactionFile]] = []
+        unreadable: list[tuple[str, str, list[Problem]]] = []  # (system, extends, problems)
         for root in self.roots:
             if not root.is_dir():
                 continue
@@ -846,6 +871,9 @@ class Library:
                         loaded = load_catalog_file(path, self.use_cache)
                     except CatalogError as exc:
                         self.problems.extend(exc.problems)
+                        target = _extends_of(path)
+                        if target is not None:
+                            unreadable.append((*target, list(exc.problems)))
                         continue
                     if isinstance(loaded.model, SystemFile):
                         prev = self.systems.get(loaded.model.id)
@@ -890,6 +918,11 @@ class Library:
                 )
                 continue
             base.extensions.append(Faction(path, ff))
+        for system_id, extends, problems in unreadable:
+            owner = self.systems.get(system_id)
+            base = owner.factions.get(extends) if owner is not None else None
+            if base is not None:  # an extension that did not even parse: say so where used
+                base.dropped.extend(problems)
         for gs in self.systems.values():
             self._check_system(gs)
         return self
@@ -902,7 +935,9 @@ class Library:
             if bad_ext:
                 # A broken extension is left out; the faction it extends still works.
                 faction.extensions = [e for e in faction.extensions if e.path not in bad_ext]
-                gs.problems.extend(_problems_at([r for r in everything if r[0] in bad_ext]))
+                left_out = _problems_at([r for r in everything if r[0] in bad_ext])
+                faction.dropped.extend(left_out)
+                gs.problems.extend(left_out)
             found = [r for r in everything if r[0] == faction.path]
             if not found:
                 try:
@@ -915,7 +950,9 @@ class Library:
                 ext_bad = {r[0] for r in module_found} - {faction.path, gs.path}
                 if ext_bad:
                     faction.extensions = [e for e in faction.extensions if e.path not in ext_bad]
-                    gs.problems.extend(_problems_at([r for r in module_found if r[0] in ext_bad]))
+                    left_out = _problems_at([r for r in module_found if r[0] in ext_bad])
+                    faction.dropped.extend(left_out)
+                    gs.problems.extend(left_out)
             if found:
                 del gs.factions[fid]
                 gs.problems.extend(_problems_at(found))

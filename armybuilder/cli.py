@@ -53,7 +53,12 @@ def library_for(args: argparse.Namespace) -> Library:
 
 
 def _library(args: argparse.Namespace) -> Library:
-    extra = [Path(p) for p in (getattr(args, "catalogs", None) or [])]
+    # `--catalogs` before the command and after it both count (the parser keeps them apart).
+    given = [
+        *(getattr(args, "global_catalogs", None) or []),
+        *(getattr(args, "catalogs", None) or []),
+    ]
+    extra = [Path(p) for p in given]
     return Library(default_roots(extra)).scan()
 
 
@@ -386,12 +391,21 @@ def build_parser() -> argparse.ArgumentParser:
         "--catalogs",
         action="append",
         metavar="DIR",
+        # not set when absent: a command's own default must not wipe out the value given
+        # before the command (`armybuilder --catalogs DIR show FILE`)
+        default=argparse.SUPPRESS,
         help="also load catalogs from DIR (repeatable)",
     )
     parser = argparse.ArgumentParser(
         prog="armybuilder",
         description="Build and validate army rosters for tabletop wargames.",
-        parents=[common],
+    )
+    parser.add_argument(
+        "--catalogs",
+        action="append",
+        metavar="DIR",
+        dest="global_catalogs",
+        help="also load catalogs from DIR (repeatable)",
     )
     parser.add_argument("--version", action="version", version=f"armybuilder {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -473,6 +487,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run(words[0] if words else None)
     args = parser.parse_args(words)
+    if not hasattr(args, "func"):  # options only, e.g. `armybuilder --catalogs DIR`
+        parser.error(f"a command is needed after the options (commands: {', '.join(commands)})")
     try:
         return int(args.func(args))
     except InputError as exc:

@@ -15,7 +15,7 @@ generic checks on the same tree.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -693,6 +693,12 @@ def _report_unplaced(ev: Evaluation, node: Node, entry_id: str, parent: Node) ->
     where = "at the top of the roster" if parent.is_root else f"under {ev.where(parent)}"
     known = ev.index.entries.get(entry_id) or ev.index.shared.get(entry_id)
     if known is not None:
+        rules = ev.rules
+        explained = rules.explain_not_allowed(ev, known, parent, node) if rules else None
+        if explained is not None:
+            message, source = explained
+            ev.error("entry-not-allowed", message, node, source)
+            return
         options = [c.entry.name for c in ev.index.children(parent.entry)]
         hint = f"; the options there are: {', '.join(options)}" if options else ""
         ev.error(
@@ -993,8 +999,16 @@ def evaluate(
     return ev
 
 
+_CUSTOM_LISTS = ("categories", "rules", "entries", "shared_entries")
+
+
 def _custom_catalog(roster: Roster, gs: GameSystem) -> tuple[CustomCatalog | None, list[Issue]]:
-    """The roster's own entries (``custom:``), checked like a catalog; problems become issues."""
+    """The roster's own entries (``custom:``), checked like a catalog; problems become issues.
+
+    A bad item of one of the lists is reported and left out; the others are kept (and an item
+    that needed the one left out is reported in turn). Only a ``custom:`` that is not a
+    mapping of lists is dropped whole.
+    """
     from pathlib import Path
 
     from pydantic import ValidationError
@@ -1003,44 +1017,91 @@ def _custom_catalog(roster: Roster, gs: GameSystem) -> tuple[CustomCatalog | Non
     if raw is None:
         return None, []
     issues: list[Issue] = []
-    try:
-        custom = CustomCatalog.model_validate(raw)
-    except ValidationError as exc:
-        from ..catalogs import _clean_loc, _describe
 
-        for err in exc.errors():
-            loc = _clean_loc(raw, err["loc"])
-            issues.append(
-                Issue(
-                    ERROR,
-                    "invalid-custom-entry",
-                    f"custom entries: {_describe(err, loc)}",
-                    ("custom", *loc),
-                )
-            )
-        return None, issues
+    def report(loc: Sequence[str | int], msg: str) -> None:
+        issues.append(
+            Issue(ERROR, "invalid-custom-entry", f"custom entries: {msg}", ("custom", *loc))
+        )
+
+    # (position in the roster's list, item) for every item still kept, per list
+    kept: dict[str, list[tuple[int, Any]]] = {}
+    if isinstance(raw, dict):
+        kept = {
+            key: list(enumerate(raw[key]))
+            for key in _CUSTOM_LISTS
+            if isinstance(raw.get(key), list)
+        }
+
+    def build() -> dict[str, Any]:
+        out = dict(raw) if isinstance(raw, dict) else raw
+        for key, items in kept.items():
+            out[key] = [item for _, item in items]
+        return out
+
+    def original(loc: Sequence[str | int]) -> list[str | int]:
+        """A location in the catalog built from the kept items -> the roster's own."""
+        loc = list(loc)
+        if len(loc) >= 2 and loc[0] in kept and isinstance(loc[1], int):
+            items = kept[str(loc[0])]
+            if 0 <= loc[1] < len(items):
+                loc[1] = items[loc[1]][0]
+        return loc
+
+    def drop(locs: Iterable[Sequence[str | int]]) -> bool:
+        """Leave out the items these (built-catalog) locations fall in; False if one is not
+        inside an item (the whole ``custom:`` is then unusable)."""
+        bad: dict[str, set[int]] = {}
+        whole = False
+        for loc in locs:
+            if len(loc) >= 2 and loc[0] in kept and isinstance(loc[1], int):
+                bad.setdefault(str(loc[0]), set()).add(loc[1])
+            else:
+                whole = True
+        for key, idx in bad.items():
+            kept[key] = [item for i, item in enumerate(kept[key]) if i not in idx]
+        return not whole
+
     here: Path = roster.path or Path(roster.file)
     faction = gs.factions.get(roster.faction)
-    base = Faction(faction.path, faction.model, list(faction.extensions)) if faction else None
-    for path, loc, msg in check_references(gs, base, extra=[(here, custom)]):
-        if path == here:
-            issues.append(
-                Issue(ERROR, "invalid-custom-entry", f"custom entries: {msg}", ("custom", *loc))
-            )
-    if issues:
-        return None, issues
-    rules = gs.rules
-    if rules is not None and faction is not None:
-        probe = FactionFileLike(custom)
-        for _, loc, msg in rules.check_catalog(
-            gs.model,
-            probe,  # type: ignore[arg-type]
-            gs.index_with(faction.id, custom),
-        ):
-            issues.append(
-                Issue(ERROR, "invalid-custom-entry", f"custom entries: {msg}", ("custom", *loc))
-            )
-    return (custom if not issues else None), issues
+    for _ in range(64):  # each pass leaves out at least one item; lists are bounded
+        data = build()
+        try:
+            custom = CustomCatalog.model_validate(data)
+        except ValidationError as exc:
+            from ..catalogs import _clean_loc, _describe
+
+            locs = []
+            for err in exc.errors():
+                loc = _clean_loc(data, err["loc"])
+                report(original(loc), _describe(err, original(loc)))
+                locs.append(loc)
+            if not drop(locs):
+                return None, issues
+            continue
+        base = Faction(faction.path, faction.model, list(faction.extensions)) if faction else None
+        found = [
+            (loc, msg)
+            for path, loc, msg in check_references(gs, base, extra=[(here, custom)])
+            if path == here
+        ]
+        rules = gs.rules
+        if not found and rules is not None and faction is not None:
+            probe = FactionFileLike(custom)
+            found = [
+                (loc, msg)
+                for _, loc, msg in rules.check_catalog(
+                    gs.model,
+                    probe,  # type: ignore[arg-type]
+                    gs.index_with(faction.id, custom),
+                )
+            ]
+        if not found:
+            return custom, issues
+        for loc, msg in found:
+            report(original(loc), msg)
+        if not drop(loc for loc, _ in found):
+            return None, issues
+    return None, issues
 
 
 class FactionFileLike:
@@ -1069,5 +1130,20 @@ def evaluate_roster(
     if custom is not None:
         index = system.index_with(roster.faction, custom)
     ev = evaluate(roster, index, system.rules, memo, take_nodes)
-    ev.issues[:0] = problems
+    ev.issues[:0] = [*_dropped_extensions(index), *problems]
     return ev
+
+
+def _dropped_extensions(index: CatalogIndex) -> list[Issue]:
+    """A warning for each extension of the roster's faction that was left out at load time
+    (its units are missing from this roster's catalog)."""
+    return [
+        Issue(
+            "warning",
+            "catalog-extension-dropped",
+            f"{p}; the catalog extension is left out, so its entries are not available to "
+            f"{index.faction.name}",
+            (),
+        )
+        for p in index.faction.dropped
+    ]

@@ -3,9 +3,10 @@
 A game system's ``system.yaml`` names its rules module (``module: my_system``). The module
 is ``armybuilder.rules.systems.<name>`` (or any importable dotted path, for systems a user
 installs) and exposes ``RULES``, an instance of a :class:`SystemRules` subclass. The engine
-calls :meth:`SystemRules.analyse` after its generic checks; the catalog loader calls
-:meth:`SystemRules.check_catalog` so that system-specific data (a weapon's printed range, a
-damage value) is checked with file and line like everything else.
+calls :meth:`SystemRules.analyse` after its generic checks (and
+:meth:`SystemRules.explain_not_allowed` for an entry put where it cannot go); the catalog
+loader calls :meth:`SystemRules.check_catalog` so that system-specific data (a weapon's
+printed range, a damage value) is checked with file and line like everything else.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from ..errors import ArmybuilderError
 
 if TYPE_CHECKING:
     from ..catalogs import CatalogIndex
-    from ..model.catalog import FactionFile, SystemFile
+    from ..model.catalog import Entry, FactionFile, SystemFile
     from .engine import Evaluation, Node
     from .state import StateKey
 
@@ -51,6 +52,17 @@ class SystemRules:
         :mod:`armybuilder.rules.state`). The engine checks every selection's state against
         them; the default, no keys, means the system declares none and nothing is checked."""
         return ()
+
+    def explain_not_allowed(
+        self, ev: Evaluation, entry: Entry, parent: Node, node: Node
+    ) -> tuple[str, str] | None:
+        """Why ``entry`` (a known entry a roster put at ``node``) cannot be selected under
+        ``parent`` (the root: at the top of the roster), in the system's own terms.
+
+        Return ``(message, source)`` to report as the ``entry-not-allowed`` issue instead of
+        the engine's list of the options there, or ``None`` to keep that. Called while the
+        tree is built: ``ev`` has its catalog and roster but no computed values yet."""
+        return None
 
     def check_catalog(
         self, system: SystemFile, faction: FactionFile | None, index: CatalogIndex | None

@@ -92,3 +92,62 @@ def test_console_script_module_runs() -> None:
                          text=True, check=False)
     assert out.returncode == 0
     assert out.stdout.startswith("armybuilder ")
+
+
+CUSTOM_TROOPERS = """\
+kind: catalog
+id: my-book
+system: infantry-ops
+extends: inner-sphere
+name: My book
+entries:
+  - id: recon-team
+    name: Recon team
+    type: unit
+    categories: [platoon]
+    entries: [{link: trooper}]
+"""
+
+RECON = """\
+format: 1
+system: infantry-ops
+faction: inner-sphere
+name: Recon
+selections:
+  - entry: recon-team
+    selections: [{entry: trooper, count: 2, selections: [{entry: rifle}, {entry: kevlar-vest}]}]
+"""
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        lambda d, f: ["--catalogs", d, "show", f],  # the form `armybuilder --help` shows
+        lambda d, f: ["show", "--catalogs", d, f],
+        lambda d, f: ["--catalogs", d, "validate", f],
+        lambda d, f: ["--catalogs", "/nonexistent", "validate", "--catalogs", d, f],
+        lambda d, f: ["--catalogs", d, "validate", "--catalogs", "/nonexistent", f],
+    ],
+)
+def test_catalogs_option_before_or_after_the_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], where: object
+) -> None:
+    """`--catalogs DIR` is honoured wherever it is given; before the command it used to be
+    dropped without a word (the roster's units were then unknown)."""
+    folder = tmp_path / "user" / "infantry-ops"
+    folder.mkdir(parents=True)
+    (folder / "mine.yaml").write_text(CUSTOM_TROOPERS, encoding="utf-8")
+    roster = tmp_path / "recon.yaml"
+    roster.write_text(RECON, encoding="utf-8")
+    args = where(str(tmp_path / "user"), str(roster))  # type: ignore[operator]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "unknown-entry" not in out and "unknown entry" not in out
+
+
+def test_options_without_a_command_are_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["--catalogs", "/tmp"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "a command is needed" in err and "Traceback" not in err

@@ -44,10 +44,10 @@ def test_text_export_is_compact(srm: Evaluation) -> None:
     assert "Foot Platoon (Rifle + SRM1) [Infantry Platoon] (Regular): Foot [Mass 2040 kg]" in lines
     assert "  4x Squad [Mass 2040 kg]" in lines
     assert (
-        "    4x Riflemen (SRM ammunition bearers): Auto-Rifle, SRM1 reload (2 shots), "
-        "Kevlar Vest and Helmet" in lines
+        "    4x Riflemen (SRM ammunition bearers): Knife/Bayonet, AutoPistol, Auto-Rifle, "
+        "SRM1 reload (2 shots), Kevlar Vest and Helmet" in lines
     )
-    assert "    2x SRM1 gunners: SRM1, Kevlar Vest and Helmet" in lines
+    assert "    2x SRM1 gunners: Knife/Bayonet, AutoPistol, SRM1, Kevlar Vest and Helmet" in lines
     summary = next(line for line in lines if line.startswith("  Troopers 24"))
     assert "Primary AV 8 (anti-personnel only)" in summary
     assert "Support AV 16" in summary

@@ -104,7 +104,10 @@ def test_roster_page_contents(render: Callable[..., Rendered]) -> None:
     assert "LEGAL" in text  # the stamp (upper case in print)
     assert "2040 kg" in text  # the total
     assert "Riflemen (SRM ammunition bearers) ×4" in text
-    assert "with: Auto-Rifle, SRM1 reload (2 shots), Kevlar Vest and Helmet" in text
+    assert (
+        "with: Knife/Bayonet, AutoPistol, Auto-Rifle, SRM1 reload (2 shots), Kevlar Vest and "
+        "Helmet" in re.sub(r"\s+", " ", text)
+    )
     assert "Support AV: 16" in text
     assert "Warnings (3)" in text
 

@@ -57,7 +57,8 @@ def test_starship_marine_squad_sheets(render: Callable[..., Rendered]) -> None:
     # figure roster: rank, equipment, experience class and sticker colour
     assert "# Figure Equipment Target Hits Experience Sticker Actions" in text
     assert "Sergeant Marine armour, SCA III by suit" in text
-    assert "Novice Green" in text
+    # no campaign rules in this roster: every figure at the baseline class (4.7)
+    assert "Experienced" in text and "Novice" not in text
     # ammunition record and APGW missiles per launcher
     assert "Grenades (20)" in text and "Door charges (10)" in text
     assert "APGW launcher 1 (10)" in text

@@ -470,7 +470,8 @@ TOLERATED = [
     ),
     (
         "selections-mapping",
-        "            selections:\n              - entry: auto-rifle\n"
+        "            selections:\n              - entry: knife-bayonet\n"
+        "              - entry: autopistol\n              - entry: auto-rifle\n"
         "              - entry: thrown-grenade\n              - entry: kevlar-vest\n",
         "            selections: {entry: auto-rifle}\n",
         "invalid-value",
@@ -538,11 +539,13 @@ def test_selection_findings_of_a_clean_roster_are_empty() -> None:
         "foot",
         "squad",
         "trooper",
+        "knife-bayonet",
+        "autopistol",
         "auto-rifle",
         "thrown-grenade",
         "kevlar-vest",
     ]
-    assert [s.count for s in roster.walk()] == [1, 1, 4, 7, 1, 1, 1]
+    assert [s.count for s in roster.walk()] == [1, 1, 4, 7, 1, 1, 1, 1, 1]
 
 
 def test_unknown_keys_are_findings_and_warnings(

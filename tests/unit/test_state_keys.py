@@ -417,10 +417,11 @@ def test_the_command_line_lists_a_systems_keys(capsys: pytest.CaptureFixture[str
 
     assert main(["catalogs", "starship-marine", "--state"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("campaign state keys (state:), e.g. {actions: 12, wounds: 1, hits: 1")
+    assert out[0].startswith("campaign state keys (state:), e.g. {actions: 12, wounds: 1, ")
+    assert ", hits: 1, " in out[0]
     assert out[1].startswith("  actions (history; whole number from 0 up, e.g. 12): Actions")
     assert out[2].startswith("  wounds (history;")
-    assert out[3].startswith("  hits (current;")
+    assert any(line.startswith("  hits (current;") for line in out[3:])
     assert main(["catalogs", "space-hulk", "--state", "--format", "json"]) == 0
     keys = json.loads(capsys.readouterr().out)["state_keys"]
     assert [(k["name"], k["kind"], k["history"]) for k in keys] == [

@@ -173,3 +173,54 @@ def test_extension_with_data_the_rules_module_rejects_is_left_out(tmp_path: Path
     assert (problem.line, problem.column) == (22, 46)  # the dv value
     assert "unknown damage type 'ZZ'" in problem.message
     assert lib.system("infantry-ops").index("inner-sphere").child(None, "recon-team") is None
+
+
+TWO_CUSTOM = """\
+format: 1
+system: infantry-ops
+faction: clan
+name: Two bands
+custom:
+  entries:
+    - id: militia-band
+      name: Militia band
+      type: unit
+      categories: [platoon]
+      entries: [{link: trooper}]
+    - id: bandit-gang
+      name: Bandit gang
+      type: unit
+      categories: [platoon]
+      entries: [{link: nobody}]
+    - id: guard-post
+      name: Guard post
+      type: unit
+      categories: [platoon]
+      entries: [{link: trooper}]
+selections:
+  - entry: militia-band
+    selections: [{entry: trooper, count: 3, selections: [{entry: rifle}, {entry: kevlar-vest}]}]
+  - entry: bandit-gang
+  - entry: guard-post
+    selections: [{entry: trooper, selections: [{entry: rifle}, {entry: kevlar-vest}]}]
+"""
+
+
+def test_one_bad_custom_entry_leaves_the_others_usable(
+    library: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A mistake in one custom entry is reported with its line; the other custom entries stay
+    selectable (they used to be unknown entries, as if the whole ``custom:`` had failed)."""
+    ev = evaluate_roster(Roster.from_text(TWO_CUSTOM), library.system("infantry-ops"))
+    errors = [(i.code, i.path) for i in ev.errors]
+    (bad,) = [p for c, p in errors if c == "invalid-custom-entry"]
+    assert bad[:3] == ("custom", "entries", 1)  # the Bandit gang, at its place in the roster
+    unknown = [p for c, p in errors if c == "unknown-entry"]
+    assert unknown == [("selections", 1)]  # only the bad one's selection
+    assert ev.totals["kg"] == 4 * 85  # the two good entries' troopers count
+    path = tmp_path / "r.yaml"
+    path.write_text(TWO_CUSTOM)
+    assert main(["validate", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"{path}:16:" in out and "[invalid-custom-entry]" in out  # the bad link's line
+    assert out.count("[unknown-entry]") == 1

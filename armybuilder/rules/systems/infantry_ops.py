@@ -313,6 +313,23 @@ def _weapon_field_error(chars: dict[str, Any]) -> tuple[str, str] | None:
 
 # --------------------------------------------------------------------------- per trooper
 
+#: Fléchette (FL): "+0.25" DV against unarmoured targets, "-0.25" against armoured ones
+#: (Weapons and Equipment, Types).
+FLECHETTE = {"unarmoured": 0.25, "armoured": -0.25}
+TARGETS = ("unarmoured", "armoured")
+TARGET_LABELS = {"unarmoured": "against unarmoured", "armoured": "against armoured"}
+
+
+def dv_against(w: WeaponStats, target: str | None = None) -> float:
+    """A weapon's DV against a kind of target: fléchette weapons gain 0.25 against unarmoured
+    targets (no armour worn) and lose 0.25 against armoured ones (ARM 1 or more), never going
+    below 0; other weapons, and any weapon against a target of ARM 0 (the Kevlar vest),
+    keep their DV."""
+    dv = w.dv.value or 0.0
+    if target is None or "FL" not in w.dv.types:
+        return dv
+    return max(dv + FLECHETTE[target], 0.0)
+
 
 @dataclass
 class Kit:
@@ -321,24 +338,31 @@ class Kit:
     node: Node
     weapons: list[tuple[WeaponStats, int]] = field(default_factory=list)  # (stats, number)
     armour: int = 0
+    wears_armour: bool = False  # an armour-table body armour is selected (Kevlar counts)
     enc: int = 0
     enc_parts: list[str] = field(default_factory=list)
     ammo_loads: list[tuple[str, int, int]] = field(default_factory=list)  # (weapon id, shots, n)
 
-    def dv(self, attack: str) -> float:
-        """This trooper's contribution to one attack type."""
+    def dv(self, attack: str, target: str | None = None) -> float:
+        """This trooper's contribution to one attack type (``target``: ``"unarmoured"`` or
+        ``"armoured"`` applies the fléchette adjustment, see :func:`dv_against`)."""
         if attack == "melee":
             # "using the highest value for different troopers"
             return max(
                 (
-                    w.dv.value or 0.0
+                    dv_against(w, target)
                     for w, _ in self.weapons
                     if w.type in {"melee", "small-melee", "pistol"}
                 ),
                 default=0.0,
             )
         kinds = {"secondary": {"secondary"}}.get(attack, {attack})
-        return sum((w.dv.value or 0.0) * n for w, n in self.weapons if w.type in kinds)
+        return sum(dv_against(w, target) * n for w, n in self.weapons if w.type in kinds)
+
+    @property
+    def flechette(self) -> bool:
+        """Whether any weapon carried is a fléchette (FL) weapon."""
+        return any("FL" in w.dv.types for w, _ in self.weapons)
 
     def dv_vs_armour(self, attack: str) -> float:
         """The part of :meth:`dv` from weapons of DV 1 or more (they hurt armoured units)."""
@@ -392,6 +416,7 @@ def _kit(ev: Evaluation, trooper: Node) -> Kit:
             armour = int(data.get("armour", ev.characteristic(item, "armour") or 0))
             enc = int(data.get("enc", ev.characteristic(item, "enc") or 0))
             kit.armour = max(kit.armour, armour)
+            kit.wears_armour = kit.wears_armour or item.has_category("armour")
             if enc:
                 kit.enc += enc * n
                 kit.enc_parts.append(f"{ev.name(item)} {enc * n}")
@@ -499,10 +524,12 @@ class Contribution:
         return sum(self.dv.values())
 
 
-def _contributions(kits: Iterable[Kit], copies: int = 1) -> list[Contribution]:
+def _contributions(
+    kits: Iterable[Kit], copies: int = 1, target: str | None = None
+) -> list[Contribution]:
     return [
         Contribution(
-            {a: k.dv(a) for a in ATTACK_TYPES},
+            {a: k.dv(a, target) for a in ATTACK_TYPES},
             {a: k.dv_vs_armour(a) for a in ATTACK_TYPES},
             k.node.count * copies,
             bool(k.support),
@@ -608,6 +635,8 @@ class InfantryOperations(SystemRules):
         files: list[tuple[str, Any]] = [("system", system)]
         if faction is not None:
             files = [("faction", faction)]
+        reloads: list[tuple[str, list[str | int], Entry]] = []
+        carried: dict[str, str] = {}  # weapon id -> its printed ammo ("1 (2)")
         for which, model in files:
             for loc, entry in _entries_with_loc(model):
                 for j, p in enumerate(entry.profiles):
@@ -629,6 +658,11 @@ class InfantryOperations(SystemRules):
                                 [*loc, "data"],
                                 f"{entry.name}: ammunition needs data.{key}",
                             )
+                if "ammunition" in entry.categories:
+                    reloads.append((which, loc, entry))
+                for p in entry.profiles:
+                    if p.type == "weapon":
+                        carried[entry.id] = str(p.characteristics.get("ammo", ""))
                 if "field-gun" in entry.categories and not isinstance(
                     entry.data.get("tons"), int | float
                 ):
@@ -637,6 +671,24 @@ class InfantryOperations(SystemRules):
                         [*loc, "data"],
                         f"{entry.name}: a field gun needs data.tons (its crew)",
                     )
+
+        # A reload holds the bracketed number of shots of its weapon's ammo (Ammo).
+        for which, loc, entry in reloads:
+            printed = carried.get(str(entry.data.get("weapon", "")))
+            if printed is None:
+                continue  # a weapon of another file: not checked here
+            try:
+                ammo = parse_ammo(printed)
+            except ProfileSyntaxError:
+                continue  # reported with the weapon
+            shots = entry.data.get("shots")
+            if ammo.carried is not None and shots != ammo.carried:
+                yield (
+                    which,
+                    [*loc, "data", "shots"],
+                    f"{entry.name}: a reload of {entry.data.get('weapon')} holds "
+                    f"{ammo.carried} shots (its ammo is printed {printed!r}), not {shots}",
+                )
 
     # ----------------------------------------------------------------- analysis
 
@@ -837,6 +889,21 @@ class InfantryOperations(SystemRules):
                     k.node,
                     f"{SRC}, Weapons and Equipment (Encumbrance)",
                 )
+        unarmoured = [k for k in sq.kits if not k.wears_armour]
+        level = ev.experience(node) if unarmoured else None
+        if unarmoured and (level is None or level.id != "civilian"):
+            # Armour is the standard kit of a soldier (Weapons and Equipment), but troopers
+            # without it are legal: the advanced damage table gives unarmoured (civilian)
+            # targets +4, and the morale table has a Civilian level.
+            for k in unarmoured:
+                ev.warning(
+                    "io-no-armour",
+                    f"{ev.where(k.node)} wears no armour; soldiers normally wear at least "
+                    "the Kevlar vest and helmet (unarmoured troopers are civilians: +4 on "
+                    "the advanced damage table, fléchette weapons +0.25 DV against them)",
+                    k.node,
+                    f"{SRC}, Weapons and Equipment (Armour); Advanced Damage System",
+                )
         if motive is not None and motive.mechanised:
             max_crew = motive.data.get("max_crew")
             if isinstance(max_crew, int) and n > max_crew + 1:
@@ -958,6 +1025,8 @@ class InfantryOperations(SystemRules):
             elif total and vs_armour < total:
                 text += f" ({_round_up(vs_armour)} against armour)"
             ev.set_value(platoon, f"av_{a}", ATTACK_LABELS[a], info, text=text, source=src)
+        if any(k.flechette for sq in squads for k in sq.kits):
+            self._flechette_avs(ev, platoon, squads, drivers, gun_crew, result)
         if any(assist_removed.values()) and raw["support"]:
             while_support = {
                 a: _round_up(max(raw[a] - removed[a] - assist_removed[a], 0.0))
@@ -980,6 +1049,53 @@ class InfantryOperations(SystemRules):
                 source=src,
             )
         return result
+
+    def _flechette_avs(
+        self,
+        ev: Evaluation,
+        platoon: Node,
+        squads: list[SquadView],
+        drivers: int,
+        gun_crew: int,
+        base: dict[str, int],
+    ) -> None:
+        """Attack values against unarmoured and against armoured targets, for the attack types
+        a fléchette weapon changes (Weapons and Equipment, Types: FL), with the same troopers
+        left out as for :meth:`_attack_values` (drivers, gun crews)."""
+        by_target: dict[str, dict[str, int]] = {}
+        for target in TARGETS:
+            totals = dict.fromkeys(ATTACK_TYPES, 0.0)
+            platoon_pool: list[Contribution] = []
+            for sq in squads:
+                copies = sq.node.count
+                pool = _contributions(sq.kits, target=target)
+                platoon_pool.extend(_contributions(sq.kits, copies, target))
+                for c in pool:
+                    for a in ATTACK_TYPES:
+                        totals[a] += c.dv[a] * c.number * copies
+                if drivers and not gun_crew:
+                    removed = _exclude(pool, 1)[0]
+                    for a in ATTACK_TYPES:
+                        totals[a] -= removed[a] * copies
+            if gun_crew:
+                removed = _exclude(platoon_pool, max(gun_crew, drivers))[0]
+                for a in ATTACK_TYPES:
+                    totals[a] -= removed[a]
+            by_target[target] = {a: _round_up(max(totals[a], 0.0)) for a in ATTACK_TYPES}
+        src = f"{SRC}, Weapons and Equipment (Types: FL); Infantry Attacks"
+        for a in ATTACK_TYPES:
+            got = {t: by_target[t][a] for t in TARGETS}
+            if got["unarmoured"] == got["armoured"] == base[a]:
+                continue
+            for t in TARGETS:
+                ev.set_value(
+                    platoon,
+                    f"av_{a}_{t}",
+                    f"{ATTACK_LABELS[a]} {TARGET_LABELS[t]}",
+                    got[t],
+                    text=f"{got[t]} (fléchette {FLECHETTE[t]:+g} DV a weapon)",
+                    source=src,
+                )
 
     def _squad_avs(self, ev: Evaluation, sq: SquadView, driver: bool) -> None:
         """A squad's own attack values, for when it acts alone ("Squads and Platoons")."""

@@ -12,7 +12,7 @@ constraints. This module adds what structure cannot say:
 * wargear checks per model: lightning claws only as a pair and with no other weapon, a
   thunder hammer needs a storm shield, a cyclone missile launcher's bearer carries a storm
   bolter (``sh-`` issue codes), and the reason a restricted item cannot be taken is added to
-  the engine's ``entry-not-allowed`` message;
+  the engine's ``entry-not-allowed`` message (:meth:`SpaceHulk.explain_not_allowed`);
 * computed values per model, exact (fractions, never simulated): each weapon's range, dice,
   kills-on and attributes; the chance that one shot kills, the sustained-fire sequence, the
   chance of a jam (doubles) or an explosion (triples) on overwatch, cyclone salvos and the
@@ -29,7 +29,7 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeGuard
@@ -727,7 +727,6 @@ class SpaceHulk(SystemRules):
     # ----------------------------------------------------------------- analysis
 
     def analyse(self, ev: Evaluation) -> None:
-        self._explain_unplaced(ev)
         squads = models = tarantulas = 0
         nodes = [n for n in ev.nodes() if n.entry is not None]
         for node in nodes:
@@ -748,39 +747,27 @@ class SpaceHulk(SystemRules):
 
     # ----------------------------------------------------------------- restrictions
 
-    def _explain_unplaced(self, ev: Evaluation) -> None:
+    def explain_not_allowed(
+        self, ev: Evaluation, entry: Entry, parent: Node, node: Node
+    ) -> tuple[str, str] | None:
         """Say why a known item cannot be taken where a hand-edited roster put it.
 
-        The engine reports ``entry-not-allowed`` with the options of the parent; for items
-        the rules restrict (a power sword: Sergeants only) or models whose kit is fixed (a
-        Techmarine's bolt gun) the rule's own reason is clearer. Code, path and count of
-        issues stay the same.
+        The engine's ``entry-not-allowed`` lists the options of the parent; for items the
+        rules restrict (a power sword: Sergeants only) or models whose kit is fixed (a
+        Techmarine's bolt gun) the rule's own reason is clearer.
         """
-        unplaced = {n.loc: n for n in ev.nodes() if n.entry is None and n.data is not None}
-        for i, issue in enumerate(ev.issues):
-            if issue.code != "entry-not-allowed":
-                continue
-            node = unplaced.get(issue.path)
-            if node is None or node.parent is None or node.data is None:
-                continue
-            known = _known(ev, node.data.entry)
-            if known is None:
-                continue
-            parent = node.parent
-            reason, source = "", ""
-            restriction = known.data.get("restriction")
-            loadout_rule = parent.entry.data.get("loadout_rule") if parent.entry else None
-            if isinstance(restriction, str) and restriction:
-                reason, source = restriction, known.source
-            elif isinstance(loadout_rule, str) and loadout_rule and parent.entry is not None:
-                reason, source = loadout_rule, parent.entry.source
-            if not reason:
-                continue
-            holder = "The roster" if parent.is_root else who(ev, parent)
-            what = _article(known.name)
-            count = f" ({node.count} ×)" if node.count != 1 else ""
-            message = f"{holder} cannot take {what}{count}: {reason}"
-            ev.issues[i] = replace(issue, message=message, source=source or issue.source)
+        reason, source = "", ""
+        restriction = entry.data.get("restriction")
+        loadout_rule = parent.entry.data.get("loadout_rule") if parent.entry else None
+        if isinstance(restriction, str) and restriction:
+            reason, source = restriction, entry.source
+        elif isinstance(loadout_rule, str) and loadout_rule and parent.entry is not None:
+            reason, source = loadout_rule, parent.entry.source
+        if not reason:
+            return None
+        holder = "The roster" if parent.is_root else who(ev, parent)
+        count = f" ({node.count} ×)" if node.count != 1 else ""
+        return f"{holder} cannot take {_article(entry.name)}{count}: {reason}", source
 
     # ----------------------------------------------------------------- squads
 

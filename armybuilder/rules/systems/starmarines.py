@@ -289,9 +289,39 @@ def immunity(vehicle: VehicleStats, table: dict[str, int] | None = None) -> int 
 
 
 def damage_results(rows: list[dict[str, Any]], shift: int = 0) -> dict[int, str]:
-    """Die roll -> vehicle damage result, after a supertank's shift (never below 1)."""
+    """Die roll -> vehicle damage result, the roll reduced by ``shift`` (never below 1): the
+    house-rule reading of a supertank's resistance (IX-A)."""
     by_roll = {int(r["roll"]): str(r["result"]) for r in rows}
     return {roll: by_roll[max(roll - shift, 1)] for roll in sorted(by_roll)}
+
+
+def damage_results_by_level(rows: list[dict[str, Any]], shift: int = 0) -> dict[int, str]:
+    """Die roll -> vehicle damage result, the damage *level* lowered by ``shift`` (never below
+    level 1), as IX-A words a supertank's resistance: a lowered result is every result of the
+    new level ("Disarmed or Crippled" for level 2); a result already at the lowest level, or
+    not lowered, stays as the table gives it (a Stunned that loses a weapon still does)."""
+    by_roll = {int(r["roll"]): r for r in rows}
+    names: dict[int, list[str]] = {}
+    for r in sorted(by_roll.values(), key=lambda r: int(r["roll"])):
+        found = names.setdefault(int(r["level"]), [])
+        if str(r["result"]) not in found:
+            found.append(str(r["result"]))
+    low = min(names, default=1)
+    out: dict[int, str] = {}
+    for roll, r in sorted(by_roll.items()):
+        level = int(r["level"])
+        new = max(level - shift, low)
+        out[roll] = str(r["result"]) if new == level else " or ".join(names.get(new, []))
+    return out
+
+
+def overrun_escape(escape: int, modifier: int) -> int | None:
+    """The lowest die roll that escapes an overrun (IX-F: the roll plus the race's initiative
+    modifier must reach ``escape``); 1 when every roll escapes, ``None`` when none does."""
+    need = escape - modifier
+    if need > 6:
+        return None
+    return max(need, 1)
 
 
 def pass_range(morale: int) -> str:
@@ -610,6 +640,13 @@ def _faction_data_problems(data: dict[str, Any]) -> Iterator[CatalogFinding]:
     for key in ("no_vehicles", "never_fails_morale"):
         if key in data and not isinstance(data[key], bool):
             yield "faction", ["data", key], f"{key} should be true or false"
+    initiative = data.get("initiative")
+    if initiative is not None and (isinstance(initiative, bool) or not isinstance(initiative, int)):
+        yield (
+            "faction",
+            ["data", "initiative"],
+            "initiative should be the race's initiative modifier, a whole number such as 1 or -1",
+        )
     races = data.get("weapon_races")
     if (
         races is not None
@@ -676,6 +713,7 @@ class _Ctx:
     heroes: int
     leaders: list[tuple[Node, int | None]]
     weapons: _Weapons
+    supertank_by_roll: bool = False  # the house rule (IX-A) instead of the text's level
 
 
 # --------------------------------------------------------------------------- the module
@@ -796,6 +834,9 @@ class StarMarines(SystemRules):
             heroes=sum(n.multiplicity() for n in soldiers if _is(n, "hero")),
             leaders=[],
             weapons=_Weapons([*ev.index.entries.values(), *ev.index.shared.values()]),
+            supertank_by_roll=any(
+                c.entry is not None and "supertank-roll" in c.entry.rules for c in ev.root.children
+            ),
         )
         self._unit_data(ev, nodes, sizes)
         exp_cost = self._experience(ev, nodes)
@@ -904,11 +945,16 @@ class StarMarines(SystemRules):
             return
         size = limits[COST]
         if size <= 0 or size % step:
+            lower = size - size % step
+            options = [fmt_num(x) for x in (lower, lower + step) if x >= step] or [fmt_num(step)]
+            what = (
+                f"game size {fmt_num(size)} BP is not a multiple of {step}"
+                if size > 0
+                else f"game size {fmt_num(size)} BP leaves nothing to buy"
+            )
             ev.error(
                 "smr-game-size-not-multiple-of-25",
-                f"game size {fmt_num(size)} BP is not a multiple of {step} (build points are "
-                f"given in groups of {step}: e.g. {fmt_num(max(step, size - size % step))} or "
-                f"{fmt_num(size - size % step + step)})",
+                f"{what} (build points are given in groups of {step}: e.g. {' or '.join(options)})",
                 ("limits", COST),
                 source,
             )
@@ -983,6 +1029,14 @@ class StarMarines(SystemRules):
                 mount = w.parent if w.parent is not None and _is(w.parent, "mount") else None
                 limit = _mount_size(mount, ctx.sizes) if mount is not None else cap
                 holder = f"{ev.label(carrier)}'s {ev.name(mount)}" if mount else ev.label(carrier)
+                if mount is not None and stats.close_combat:
+                    ev.error(
+                        "smr-close-combat-weapon-mounted",
+                        f"{ev.where(w)}: {stats.name} is a close-combat weapon (range 1); it "
+                        f"cannot be mounted in {holder}, as a battle-axe cannot go in a turret",
+                        w,
+                        f"{SRC} IV-h",
+                    )
                 if limit is not None and stats.size > limit:
                     ev.error(
                         "smr-weapon-too-heavy",
@@ -1325,11 +1379,22 @@ class StarMarines(SystemRules):
                 if stats.kind == "supertank"
                 else 0
             )
-            results = damage_results(rows, shift)
+            by_roll = ctx.supertank_by_roll
+            results = (damage_results if by_roll else damage_results_by_level)(rows, shift)
             destroyed = [r for r, res in results.items() if res == "Destroyed"]
-            text = f"destroyed on {_rolls(destroyed)} ({len(destroyed)} in 6)"
-            if shift:
-                text += f" (supertank: the roll is reduced by {shift}, never below 1)"
+            text = (
+                f"destroyed on {_rolls(destroyed)} ({len(destroyed)} in 6)"
+                if destroyed
+                else "never destroyed by one hit"
+            )
+            if shift and by_roll:
+                text += f" (supertank, house rule: the roll is reduced by {shift}, never below 1)"
+            elif shift:
+                lowered = ", ".join(f"{r}: {res}" for r, res in results.items())
+                text += (
+                    f" (supertank: the damage level is lowered by {shift}, never below level "
+                    f"1 — {lowered}; destroyed only by Disarmed and Crippled together)"
+                )
             if stats.size == "large":
                 text += "; when Stunned, recovers on a 6 in the repair phase"
             if stats.motion == "skimmer":
@@ -1338,7 +1403,11 @@ class StarMarines(SystemRules):
                 n,
                 "damage",
                 "Damage",
-                {"results": results, "destroyed_on": destroyed},
+                {
+                    "results": results,
+                    "destroyed_on": destroyed,
+                    "supertank_reading": ("roll" if by_roll else "level") if shift else None,
+                },
                 text=text,
                 source=f"{SRC} IX-A, IX-B; X (Vehicle Damage Table)",
             )
@@ -1351,8 +1420,9 @@ class StarMarines(SystemRules):
                 "overrun",
                 "Overrun",
                 {"ap": ov["ap"], "damage": ov["damage"], "escape": ov["escape"]},
-                text=f"yes: a soldier in its path escapes on {ov['escape']}+, else takes an "
-                f"AP {ov['ap']} attack doing {ov['damage']} damage",
+                text=f"yes: a soldier in its path escapes on {ov['escape']}+ after adding his "
+                f"race's initiative modifier, else takes an AP {ov['ap']} attack doing "
+                f"{ov['damage']} damage (a wounded soldier is killed)",
                 source=f"{SRC} IX-F",
             )
         else:
@@ -1376,8 +1446,11 @@ class StarMarines(SystemRules):
                 n,
                 "skimmer",
                 "Skimmer",
-                "cannot move backwards; destroyed if damaged in " + ", ".join(sinks),
-                source=f"{SRC} VIII; X (Terrain Effects)",
+                "cannot move backwards; destroyed if damaged in "
+                + ", ".join(sinks)
+                + " (the terrain tables say any damage; IX-B spares a Disarmed skimmer in a "
+                "river or water hex, and that is the reading used)",
+                source=f"{SRC} VIII, IX-B; X (Terrain Effects)",
             )
         if stats.transport:
             ev.set_value(
@@ -1471,6 +1544,35 @@ class StarMarines(SystemRules):
 
     # ----------------------------------------------------------------- roster
 
+    def _overrun_escape(self, ev: Evaluation, ctx: _Ctx) -> None:
+        """What this army's soldiers roll to dodge an enemy vehicle's overrun (IX-F)."""
+        ov = {**OVERRUN, **_dict(ev.index.system.model.data.get("overrun"))}
+        escape = int(ov["escape"])
+        mod = ctx.race_data.get("initiative")
+        src = f"{SRC} IX-F"
+        if isinstance(mod, int) and not isinstance(mod, bool):
+            need = overrun_escape(escape, mod)
+            roll = "never" if need is None else ("always" if need <= 1 else f"on {need}+")
+            ev.set_value(
+                ev.root,
+                "overrun_escape",
+                "Escaping an overrun",
+                {"escape": escape, "initiative": mod, "roll": need},
+                text=f"{roll} ({escape}+ with the {ctx.race_name} initiative modifier "
+                f"{_signed(mod)}); a wounded soldier is killed",
+                source=src,
+            )
+            return
+        ev.set_value(
+            ev.root,
+            "overrun_escape",
+            "Escaping an overrun",
+            {"escape": escape, "initiative": None, "roll": None},
+            text=f"a die plus the {ctx.race_name} initiative modifier (from the race's rule "
+            f"book) reaching {escape}+; a wounded soldier is killed",
+            source=src,
+        )
+
     def _roster(
         self,
         ev: Evaluation,
@@ -1501,6 +1603,8 @@ class StarMarines(SystemRules):
                 text=f"{fmt_num(size - spent)} BP of {fmt_num(size)}",
                 source=f"{SRC} VI",
             )
+        if soldiers:
+            self._overrun_escape(ev, ctx)
         ev.set_value(root, "soldiers", "Soldiers", sum(n.multiplicity() for n in soldiers))
         ev.set_value(root, "vehicles", "Vehicles", sum(n.multiplicity() for n in vehicles))
         if levels:

@@ -33,9 +33,11 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
+from ...dice import Dice, Distribution, convolve_power, uniform
 from ..engine import Evaluation, Node
 from ..plugin import CatalogFinding, SystemRules
 from ..state import DEFAULT_MAXIMUM, StateKey
@@ -80,6 +82,7 @@ class Tables:
 
     marine_classes: tuple[ExperienceClass, ...]
     non_marine_classes: tuple[ExperienceClass, ...]
+    baseline: str  # the class id every figure has without the campaign rules (4.7)
     wounded_action_counts: int
     grenades_per_man: int
     door_charges_per_marine: int
@@ -87,6 +90,7 @@ class Tables:
     truc_casualties: int
     ship_thresholds: tuple[Threshold, ...]
     attacker_thresholds: tuple[Threshold, ...]
+    campaign: CampaignTables | None = None  # part 4's tables, when the catalog gives them
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Tables:
@@ -96,9 +100,15 @@ class Tables:
         ammo = data["ammunition"]
         logs = data["logistics"]
         morale = data["morale"]
+        marine, non_marine = _classes(exp["marine"]), _classes(exp["non-marine"])
+        baseline = str(exp.get("baseline", "experienced"))
+        for table in (marine, non_marine):
+            if not any(c.id == baseline for c in table):
+                raise ValueError(f"the baseline class {baseline!r} is not in every table")
         return cls(
-            marine_classes=_classes(exp["marine"]),
-            non_marine_classes=_classes(exp["non-marine"]),
+            marine_classes=marine,
+            non_marine_classes=non_marine,
+            baseline=baseline,
             wounded_action_counts=_whole(exp["wounded_action_counts"]),
             grenades_per_man=_whole(ammo["grenades_per_man"]),
             door_charges_per_marine=_whole(ammo["door_charges_per_marine"]),
@@ -106,10 +116,103 @@ class Tables:
             truc_casualties=_whole(logs["truc_casualties"]),
             ship_thresholds=_thresholds(morale["ship"]["thresholds"]),
             attacker_thresholds=_thresholds(morale["attacker"]["thresholds"]),
+            campaign=CampaignTables.from_data(data["campaign"]) if "campaign" in data else None,
         )
 
     def classes(self, kind: str) -> tuple[ExperienceClass, ...]:
         return self.marine_classes if kind == "marine" else self.non_marine_classes
+
+    def baseline_class(self, kind: str) -> ExperienceClass:
+        """The class a figure of this kind has when the campaign rules are not played."""
+        return next(c for c in self.classes(kind) if c.id == self.baseline)
+
+
+#: (result, the 1d6 rolls giving it in each column), a table's rows in order
+Rows = tuple[tuple[str, dict[str, tuple[int, ...]]], ...]
+
+
+def _d6_rows(rows: Any, columns: Sequence[str], what: str) -> Rows:
+    """Rows of a 1d6 table; every column must give each roll 1-6 exactly once."""
+    if not isinstance(rows, list) or not rows:
+        raise ValueError(f"{what}: a non-empty list of rows is needed")
+    out = []
+    for r in rows:
+        rolls = {c: tuple(_whole(x) for x in r[c]) for c in columns}
+        out.append((str(r["result"]), rolls))
+    for c in columns:
+        got = sorted(x for _, rolls in out for x in rolls[c])
+        if got != [1, 2, 3, 4, 5, 6]:
+            raise ValueError(f"{what}, column {c}: the rolls must be 1 to 6 once each, not {got}")
+    return tuple(out)
+
+
+def d6_outcomes(rows: Rows, column: str) -> dict[str, Fraction]:
+    """The exact chance of each result of a 1d6 table column (results in table order)."""
+    return {name: Fraction(len(rolls[column]), 6) for name, rolls in rows if rolls[column]}
+
+
+KILLED, SERIOUS = "Killed", "Serious wound"
+
+
+@dataclass(frozen=True)
+class CampaignTables:
+    """The campaign tables of part 4 (4.3 - 4.6), read from ``data.campaign``."""
+
+    casualties: dict[str, Rows]  # by what the casualty wears; columns atmosphere / vacuum
+    hospital: Rows  # columns killed / serious
+    equipment: Rows  # columns: marine-armour, spacesuit, combat-robot, close-support-robot
+    recovery: Dice
+    fight_below: int
+    wounded_effects: str
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> CampaignTables:
+        cas = data["casualties"]
+        tables = {
+            k: _d6_rows(v, ("atmosphere", "vacuum"), f"casualties {k}")
+            for k, v in cas.items()
+            if k != "source"
+        }
+        equipment = data["lost_equipment"]["rows"]
+        columns = [k for k in equipment[0] if k != "result"] if equipment else []
+        return cls(
+            casualties=tables,
+            hospital=_d6_rows(data["hospital_ship"]["rows"], ("killed", "serious"), "hospital"),
+            equipment=_d6_rows(equipment, columns, "lost equipment"),
+            recovery=Dice.from_text(str(data["recovery_dice"])),
+            fight_below=_whole(data["fight_below_days"]),
+            wounded_effects=str(data["wounded_effects"]),
+        )
+
+    def casualty(self, table: str, where: str, hospital: bool = False) -> dict[str, Fraction]:
+        """What becomes of a casualty (4.3), in ``where`` (atmosphere / vacuum); with
+        ``hospital``, the killed and seriously wounded roll again on the hospital ship table
+        (4.5)."""
+        first = d6_outcomes(self.casualties[table], where)
+        if not hospital:
+            return first
+        out: dict[str, Fraction] = {}
+        for name, p in first.items():
+            column = {KILLED: "killed", SERIOUS: "serious"}.get(name)
+            if column is None:
+                out[name] = out.get(name, Fraction(0)) + p
+                continue
+            for result, q in d6_outcomes(self.hospital, column).items():
+                out[result] = out.get(result, Fraction(0)) + p * q
+        return out
+
+    def recovery_days(self) -> Distribution:
+        """Days a minor wound keeps a casualty out: the dice summed, a d10 reading 0 to 9
+        (3.0: zero is zero)."""
+        d = self.recovery
+        start = 0 if d.sides == 10 else 1
+        dist = convolve_power(uniform(d.sides, start), d.count)
+        return {k + d.modifier: p for k, p in dist.items()}
+
+
+def odds_text(odds: Mapping[str, Fraction]) -> str:
+    """``{"No injury": 1/6, ...}`` -> ``no injury 1/6, just a scratch 1/3, ...``."""
+    return ", ".join(f"{name[:1].lower()}{name[1:]} {p}" for name, p in odds.items())
 
 
 def _whole(value: Any) -> int:
@@ -252,6 +355,9 @@ class Kit:
 
     armour: bool = False
     suit: str = ""
+    target: str = ""  # the fire table column the suit gives ("Armoured" / "Unarmoured")
+    substandard: bool = False
+    ecm: bool = False
     sca: int = 0  # 0: no SCA, else its mod (1, 2, 3)
     sca_name: str = ""
     launcher_missiles: int = 0  # a close support robot's launcher
@@ -274,8 +380,16 @@ def _kit(node: Node) -> Kit:
         if "armour" in cats:
             kit.armour = True
             kit.suit = e.name
-        elif "spacesuit" in cats:
+        elif "suit" in cats:
             kit.suit = kit.suit or e.name
+        if "suit" in cats:
+            kit.substandard = kit.substandard or "substandard-armour" in cats
+            for p in e.profiles:
+                target = p.characteristics.get("target")
+                if p.type == "suit" and isinstance(target, str):
+                    kit.target = "Armoured" if kit.armour else target
+        if "ecm-pack" in cats:
+            kit.ecm = True
         if "sca" in cats:
             mod = e.data.get("mod")
             if isinstance(mod, int) and mod > kit.sca:
@@ -438,6 +552,31 @@ STATE_KEYS: tuple[StateKey, ...] = (
         example="1",
     ),
     StateKey(
+        "recovery_days",
+        "int",
+        "Days a minor wound still keeps the figure out (4.3: 3d10, doubled by a hospital "
+        "ship's close call, 4.5); with fewer than 15 to go a marine may fight wounded (4.6).",
+        history=True,
+        source=f"{SRC} 4.3, 4.5, 4.6",
+        example="12",
+    ),
+    StateKey(
+        "invalided",
+        "bool",
+        "A serious wound: the figure lives but is unfit for duty and leaves at the next base.",
+        history=True,
+        source=f"{SRC} 4.3",
+        example="true",
+    ),
+    StateKey(
+        "repair_days",
+        "int",
+        "Days until the figure's suit of armour, spacesuit or robot body is repaired (4.4).",
+        history=True,
+        source=f"{SRC} 4.4",
+        example="3",
+    ),
+    StateKey(
         "hits",
         "int",
         "Hits taken in the battle being played (one knocks out a man or most robots, a combat "
@@ -489,6 +628,9 @@ class StarshipMarine(SystemRules):
     def __init__(self) -> None:
         self._types: dict[int, tuple[Entry, FigureType | None]] = {}
         self._tables: dict[int, tuple[Any, Tables]] = {}
+        #: computed odds per campaign table and column (the tables' figures do not change)
+        self._odds: dict[tuple[int, str, str], tuple[Any, str]] = {}
+        self._reach: dict[int, tuple[CatalogIndex, frozenset[str]]] = {}
 
     # ----------------------------------------------------------------- cached lookups
 
@@ -521,6 +663,52 @@ class StarshipMarine(SystemRules):
         else:
             yield from _check_entries("faction", faction)
 
+    # ----------------------------------------------------------------- placement
+
+    def explain_not_allowed(
+        self, ev: Evaluation, entry: Entry, parent: Node, node: Node
+    ) -> tuple[str, str] | None:
+        """Why a figure or formation is out of place, in order-of-battle terms (part 5): a
+        formation of another corps, or a figure a formation's order of battle does not list."""
+        faction = ev.index.faction.model
+        if entry.type == "unit" and entry.id not in self._formations_of(ev.index):
+            where = "at the top of the roster" if parent.is_root else f"in {ev.where(parent)}"
+            return (
+                f"{entry.name} ({entry.id}) is a formation of another order of battle "
+                f"({entry.source}); the {faction.name} field their own ({faction.source}), "
+                f"so it cannot be selected {where}",
+                faction.source,
+            )
+        if entry.type == "model" and not parent.is_root and parent.entry is not None:
+            figures = [c.entry.name for c in ev.index.children(parent.entry)]
+            figures = [f for f in figures if f] or ["no such figure"]
+            source = parent.entry.source or faction.source
+            return (
+                f"{ev.where(parent)} cannot hold {_article(entry.name)} ({entry.id}): its order "
+                f"of battle ({source}) has {_and(figures)}",
+                source,
+            )
+        return None
+
+    def _formations_of(self, index: CatalogIndex) -> frozenset[str]:
+        """The formation ids a faction's roster can reach from its top level."""
+        hit = self._reach.get(id(index))
+        if hit is not None and hit[0] is index:
+            return hit[1]
+        seen: set[str] = set()
+        todo = [c.entry for c in index.roots]
+        while todo:
+            e = todo.pop()
+            if e.type != "unit" or e.id in seen:
+                continue
+            seen.add(e.id)
+            todo.extend(c.entry for c in index.children(e))
+        found = frozenset(seen)
+        if len(self._reach) > 64:
+            self._reach.clear()
+        self._reach[id(index)] = (index, found)
+        return found
+
     # ----------------------------------------------------------------- analysis
 
     def analyse(self, ev: Evaluation) -> None:
@@ -528,7 +716,7 @@ class StarshipMarine(SystemRules):
             tables = self.tables(ev.index.system.model)
         except (KeyError, TypeError, ValueError, AttributeError):
             return  # reported by check_catalog; nothing can be computed without the tables
-        run = _Run(self, ev, tables)
+        run = _Run(self, ev, tables, campaign=plays_campaign(ev))
         total = Tally()
         for child in ev.root.children:
             t = run.visit(child)
@@ -537,15 +725,28 @@ class StarshipMarine(SystemRules):
                 total.launcher = total.launcher or t.launcher
         run.show(ev.root, total)
         run.check_apgw_callers(total)
+        if run.campaign and tables.campaign is not None:
+            run.show_recovery(tables.campaign)
+
+
+def plays_campaign(ev: Evaluation) -> bool:
+    """Whether the roster plays the optional campaign rules of part 4: it selects an entry of
+    category ``campaign-rules`` at its top level."""
+    return any(
+        c.entry is not None and "campaign-rules" in c.entry.categories for c in ev.root.children
+    )
 
 
 class _Run:
     """One analysis of one evaluation."""
 
-    def __init__(self, rules: StarshipMarine, ev: Evaluation, tables: Tables) -> None:
+    def __init__(
+        self, rules: StarshipMarine, ev: Evaluation, tables: Tables, campaign: bool = False
+    ) -> None:
         self.rules = rules
         self.ev = ev
         self.tables = tables
+        self.campaign = campaign
 
     # ----------------------------------------------------------------- tree walk
 
@@ -562,7 +763,9 @@ class _Run:
     def formation(self, node: Node) -> Tally:
         """The totals of one copy of a formation; its values and issues are recorded. An
         untouched formation is replayed from the previous evaluation."""
-        return self.ev.subtree(node, "starship-marine", lambda: self._formation(node))
+        return self.ev.subtree(
+            node, "starship-marine", lambda: self._formation(node), key=self.campaign
+        )
 
     def _formation(self, node: Node) -> Tally:
         total = Tally()
@@ -591,6 +794,16 @@ class _Run:
         total.launcher = launcher
         self.show(node, total)
         self.check_command(node, privates, leaders)
+        if local.v[COMBAT_ROBOTS] and not total.humans:
+            n = local.v[COMBAT_ROBOTS]
+            self.ev.warning(
+                "sm-robots-alone",
+                f"{self.ev.where(node)} has {_n(n, 'combat robot')} and nobody to lead "
+                f"{'them' if n != 1 else 'it'}; combat robots follow squad drills but are "
+                "not programmed to act on their own in an all-robot unit",
+                node,
+                f"{SRC} 2.3",
+            )
         self.check_ammunition(node, local)
         return total
 
@@ -656,11 +869,169 @@ class _Run:
                 row[3] += n
             if ft.truc:
                 t.v[LOADED_TRUCS] = 1
+            elif ft.human:
+                self.show_pallet_carrier(node, entry)
+        if ft.human and kit.target:
+            ev.set_value(node, "target", "Target type", kit.target, source=f"{SRC} 3.5")
         if ft.human:
             cls = self.experience(node, ft)
             t.classes[(ft.kind, cls.name)] = 1
         self.check_figure(node, ft, kit)
+        self.campaign_record(node, ft, kit)
         return t
+
+    def show_pallet_carrier(self, node: Node, entry: Entry) -> None:
+        """A man carrying a pallet (3.18, 4.8): his speed with it, alone or helped."""
+        chars: dict[str, Any] = {}
+        for p in entry.profiles:
+            if p.type == "troop":
+                chars = dict(p.characteristics)
+        tac, non = chars.get("tactical"), chars.get("non-tactical")
+        half = ""
+        if isinstance(tac, int) and isinstance(non, int):
+            half = f" ({_cm(tac / 2)} / {_cm(non / 2)} cm)"
+        self.ev.set_value(
+            node,
+            "pallet_carrier",
+            "Carrying a pallet",
+            {"alone": "half", "two": "normal", "gravity_two": "half", "gravity_four": "normal"},
+            text=f"alone at half speed{half}, two men at normal speed; in gravity or "
+            "underwater two men at half speed, four at normal speed",
+            source=f"{SRC} 3.18, 4.8",
+        )
+
+    # ----------------------------------------------------------------- campaign (4.3 - 4.6)
+
+    def campaign_record(self, node: Node, ft: FigureType, kit: Kit) -> None:
+        """Whether the figure is fit to be fielded (4.3 - 4.6), and, with the campaign rules,
+        the exact odds of what a hit does to it and to its equipment."""
+        ev, camp = self.ev, self.tables.campaign
+        state = node.data.state if node.data is not None else {}
+        recovery = self._state_int(node, state, "recovery_days")
+        repair = self._state_int(node, state, "repair_days")
+        invalided = state.get("invalided") is True
+        if not self.campaign or camp is None:
+            if recovery or repair or invalided:
+                ev.warning(
+                    "sm-campaign-state-unused",
+                    f"{ev.where(node)} records wounds or repairs of the campaign rules, but the "
+                    "roster does not play them (select Campaign rules at its top level)",
+                    (*node.loc, "state"),
+                    f"{SRC} 4",
+                )
+            return
+        src = f"{SRC} 4.3 - 4.6"
+        unfit = []
+        if invalided:
+            unfit.append("was invalided out by a serious wound (4.3)")
+        if repair:
+            what = kit.suit.lower() if ft.human and kit.suit else "body"
+            unfit.append(f"has its {what} under repair for {repair} more days (4.4)")
+        if recovery and (ft.kind != "marine" or recovery >= camp.fight_below):
+            unfit.append(
+                f"has {recovery} days of recovery to go; only marines with fewer than "
+                f"{camp.fight_below} to go may fight (4.6)"
+            )
+        if unfit:
+            ev.error(
+                "sm-not-fit",
+                f"{ev.where(node)} cannot be fielded: it {_and(unfit)}",
+                (*node.loc, "state"),
+                src,
+            )
+        elif recovery:
+            ev.warning(
+                "sm-fighting-wounded",
+                f"{ev.where(node)} fights wounded ({recovery} days of recovery to go): "
+                f"{camp.wounded_effects}",
+                (*node.loc, "state"),
+                f"{SRC} 4.6",
+            )
+            ev.set_value(
+                node, "wounded", "Fighting wounded", camp.wounded_effects, source=f"{SRC} 4.6"
+            )
+        self.show_casualty_odds(node, ft, kit, camp)
+
+    def show_recovery(self, camp: CampaignTables) -> None:
+        """How long a minor wound keeps a casualty out (4.3), and the chance that a marine
+        may fight again within the limit of 4.6 (worked out once per set of tables)."""
+        key = (id(camp), "recovery", "")
+        cached = self.rules._odds.get(key)
+        if cached is None:
+            days = camp.recovery_days()
+            mean = sum((k * p for k, p in days.items()), Fraction(0))
+            soon = sum((p for k, p in days.items() if k < camp.fight_below), Fraction(0))
+            value = {
+                "dice": str(camp.recovery),
+                "days": {str(k): str(p) for k, p in days.items()},
+                "mean": str(mean),
+                "fit_to_fight": str(soon),
+            }
+            text = (
+                f"{camp.recovery} days ({min(days)}–{max(days)}, {float(mean):g} on average; a "
+                f"d10 reads 0–9); fewer than {camp.fight_below} days, so a marine may fight "
+                f"wounded, with chance {soon} ({float(soon):.0%}); double it after a hospital "
+                "ship's close call"
+            )
+            cached = self.rules._odds[key] = (value, text)
+        self.ev.set_value(
+            self.ev.root,
+            "recovery",
+            "Minor wound recovery",
+            cached[0],
+            text=cached[1],
+            source=f"{SRC} 3.0, 4.3, 4.5, 4.6",
+        )
+
+    def show_casualty_odds(
+        self, node: Node, ft: FigureType, kit: Kit, camp: CampaignTables
+    ) -> None:
+        table = column = None
+        if ft.human:
+            if kit.substandard:
+                table, column = "substandard-armour", "marine-armour"
+            elif kit.armour:
+                table, column = "marine-armour", "marine-armour"
+            elif kit.suit:
+                table, column = "spacesuit", "spacesuit"
+        elif ft.combat_robot:
+            column = "combat-robot"
+        elif ft.close_support_robot:
+            column = "close-support-robot"
+        cache = self.rules._odds
+        if table is not None and table in camp.casualties:
+            key = (id(camp), "casualty", table)
+            if key not in cache:
+                value: dict[str, Any] = {"table": table}
+                parts = []
+                for where in ("atmosphere", "vacuum"):
+                    first = camp.casualty(table, where)
+                    saved = camp.casualty(table, where, hospital=True)
+                    value[where] = {k: str(v) for k, v in first.items()}
+                    value[f"{where}_hospital_ship"] = {k: str(v) for k, v in saved.items()}
+                    parts.append(
+                        f"in {where}: {odds_text(first)} (killed after a hospital ship: "
+                        f"{saved.get(KILLED, Fraction(0))})"
+                    )
+                cache[key] = (value, "; ".join(parts))
+            value, text = cache[key]
+            self.ev.set_value(
+                node, "casualty_odds", "If hit", value, text=text, source=f"{SRC} 4.3, 4.5"
+            )
+        if column is not None and any(r[column] for _, r in camp.equipment if column in r):
+            key = (id(camp), "equipment", column)
+            if key not in cache:
+                odds = d6_outcomes(camp.equipment, column)
+                cache[key] = ({k: str(v) for k, v in odds.items()}, odds_text(odds))
+            value, text = cache[key]
+            self.ev.set_value(
+                node,
+                "equipment_odds",
+                "Its equipment if hit",
+                value,
+                text=text,
+                source=f"{SRC} 4.4",
+            )
 
     # ----------------------------------------------------------------- experience
 
@@ -668,21 +1039,44 @@ class _Run:
         state = node.data.state if node.data is not None else {}
         actions = self._state_int(node, state, "actions")
         wounds = self._state_int(node, state, "wounds")
+        wounded = self.tables.wounded_action_counts
+        counted = counted_actions(actions, wounds, wounded)
         if wounds > actions:
             self.ev.warning(
                 "sm-state",
                 f"{self.ev.where(node)} records {wounds} wounds but {actions} actions fought; "
-                f"every wound is taken in an action, so {wounds} actions are counted",
+                f"every wound is taken in an action, so {wounds} actions were fought, each "
+                f"counting {wounded}: {counted} actions are counted",
                 (*node.loc, "state"),
                 f"{SRC} 4.7",
             )
-        counted = counted_actions(actions, wounds, self.tables.wounded_action_counts)
+        scale = "marine" if ft.kind == "marine" else "non-marine"
+        if not self.campaign:
+            base = self.tables.baseline_class(ft.kind)
+            self.ev.set_value(
+                node,
+                "experience",
+                "Experience",
+                {
+                    "class": base.name,
+                    "scale": scale,
+                    "actions": max(actions, wounds),
+                    "wounds": wounds,
+                    "counted": counted,
+                    "sticker": base.sticker,
+                    "effect": base.effect,
+                    "campaign": False,
+                },
+                text=f"{base.name} (the baseline: the campaign rules are not played): "
+                f"{base.effect}",
+                source=f"{SRC} 4, 4.7",
+            )
+            return base
         classes = self.tables.classes(ft.kind)
         cls = experience_class(classes, counted)
         detail = ""
         if wounds:
             detail = f": {max(actions, wounds)} fought, {wounds} wounded"
-        scale = "marine" if ft.kind == "marine" else "non-marine"
         self.ev.set_value(
             node,
             "experience",
@@ -695,6 +1089,7 @@ class _Run:
                 "counted": counted,
                 "sticker": cls.sticker,
                 "effect": cls.effect,
+                "campaign": True,
             },
             text=f"{cls.name} ({counted} action{'s' if counted != 1 else ''}{detail}; "
             f"{cls.sticker_text}): {cls.effect}",
@@ -726,6 +1121,15 @@ class _Run:
                 "SCA II and SCA III work only with marine armour",
                 node,
                 f"{SRC} 2.4",
+            )
+        if ft.kind == "non-marine" and kit.armour:
+            sca = f" (and its {kit.sca_name})" if kit.sca >= 2 else ""
+            ev.warning(
+                "sm-crew-marine-armour",
+                f"{ev.where(node)} wears marine armour{sca}; crew are not trained to operate "
+                "it (armoured combat crew wear substandard armour, 4.3)",
+                node,
+                f"{SRC} 2.2, 4.3",
             )
         if ft.kind == "robot" and kit.grenades:
             ev.error(
@@ -765,13 +1169,15 @@ class _Run:
 
     def check_command(self, node: Node, privates: int, leaders: int) -> None:
         if privates and not leaders:
-            self.ev.error(
+            they = "they take" if privates != 1 else "he takes"
+            self.ev.warning(
                 "sm-no-leader",
                 f"{self.ev.where(node)} has {privates} marine private"
-                f"{'s' if privates != 1 else ''} but no officer or NCO; privates must stay "
-                "within 20 cm of an officer or NCO of their own squad",
+                f"{'s' if privates != 1 else ''} but no officer or NCO; privates should not "
+                f"normally be more than 20 cm from one of their squad, and beyond that {they} "
+                "individual morale tests like crew",
                 node,
-                f"{SRC} 3.3",
+                f"{SRC} 3.3, 3.14",
             )
 
     def check_ammunition(self, node: Node, local: Tally) -> None:
@@ -928,6 +1334,15 @@ class _Run:
         self.ev.set_value(
             node, "experience", "Experience", value, text="; ".join(parts), source=f"{SRC} 4.7"
         )
+
+
+def _cm(x: float) -> str:
+    """``7.5`` -> ``7.5``, ``10.0`` -> ``10``."""
+    return f"{x:g}"
+
+
+def _article(name: str) -> str:
+    return f"an {name}" if name[:1].lower() in "aeiou" else f"a {name}"
 
 
 def _n(n: int, word: str) -> str:

@@ -679,6 +679,16 @@ class StarshipTroopers(SystemRules):
                 continue
             idx = gs.index(fid)
             names.append(idx.faction.name)
+            for problem in idx.faction.dropped if fid != own.id else ():
+                # A broken extension of the enemy is left out at load time: its models are
+                # missing from the damage tables, which must say so.
+                ev.warning(
+                    "st-enemy-profile-unreadable",
+                    f"the damage tables leave out an extension of {idx.faction.name}, which "
+                    f"did not load: {problem}",
+                    (),
+                    SRC,
+                )
             for entry in idx.entries.values():
                 if entry.id in system_ids:
                     continue

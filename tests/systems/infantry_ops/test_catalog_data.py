@@ -413,8 +413,18 @@ def test_trooper_groups() -> None:
     assert linked("secondary") == set(WEAPON_TYPES["secondary"]) | set(WEAPON_TYPES["melee"])
     assert linked("armour") == {"kevlar-vest", "flak-vest", "full-body-armour"}
     assert linked("suit") == {"fire-proof-suit", "ghillie-suit", "sneak-suit"}
-    assert linked("ammunition") == {"srm1-ammo"}
-    assert (groups["armour"]["min"], groups["armour"]["max"]) == (1, 1)
+    # a reload for every weapon whose ammo has a bracketed carried figure (Ammo)
+    assert linked("ammunition") == {
+        "srm1-ammo",
+        "lrm1-ammo",
+        "light-mortar-ammo",
+        "heavy-mortar-ammo",
+    }
+    # armour is the default, not compulsory: civilians wear none (Morale, Civilian)
+    assert (groups["armour"]["min"], groups["armour"]["max"]) == (0, 1)
+    for group, default in (("small-melee", "knife-bayonet"), ("pistol", "autopistol")):
+        # Weaponry: the standard trooper carries a knife and a side arm; a player may drop them
+        assert (groups[group]["min"], groups[group]["default"]) == (0, default)
     assert groups["armour"]["default"] == "kevlar-vest"
 
 
@@ -424,6 +434,29 @@ def test_srm1_ammo() -> None:
     assert ammo["data"] == {"weapon": "srm1", "shots": 2, "enc": 2}
     # "1 (2)": the bracketed figure is the number of shots a trooper can carry.
     assert tokens(profile(shared("srm1"), "weapon")["ammo"]) == [1.0, 2.0]
+
+
+@pytest.mark.parametrize(
+    ("reload", "weapon", "printed"),
+    [
+        ("lrm1-ammo", "lrm1", [1.0, 2.0]),  # LRM1 "1 (2)"
+        ("light-mortar-ammo", "light-mortar", [1.0, 8.0]),  # Light Mortar "1 (8)"
+        ("heavy-mortar-ammo", "heavy-mortar", [1.0, 4.0]),  # Heavy Mortar "1 (4)"
+    ],
+)
+def test_other_reloads(reload: str, weapon: str, printed: list[float]) -> None:
+    """Weapons and Equipment (Ammo): a reload holds the bracketed figure, at the encumbrance
+    the Rifle + SRM1 example gives its reload (E2)."""
+    ammo = shared(reload)
+    assert tokens(profile(shared(weapon), "weapon")["ammo"]) == printed
+    assert ammo["data"] == {"weapon": weapon, "shots": int(printed[1]), "enc": 2}
+
+
+def test_ac5_field_gun_mass() -> None:
+    """Attacks by Gunnery Crews: "an AC/5 weighs 8 tons, so requires a crew of 8"."""
+    gun = shared("ac-5-field-gun")
+    assert gun["data"]["tons"] == 8
+    assert gun["costs"] == {"kg": 8000}
 
 
 # ---------------------------------------------------------------------------- armour

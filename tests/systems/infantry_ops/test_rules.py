@@ -24,6 +24,7 @@ import pytest
 
 from armybuilder.catalogs import Library
 from armybuilder.dice import Dice
+from armybuilder.editing import add_entry
 from armybuilder.rosters import Roster
 from armybuilder.rules import Evaluation
 from armybuilder.rules.engine import Node
@@ -1172,13 +1173,6 @@ def test_mechanised_driver_vs_armour(run: Callable[..., Any]) -> None:
 # =========================================================================== other issues
 
 
-def test_trooper_without_armour(run: Callable[..., Any]) -> None:
-    """The armour group needs one choice (standard troopers wear the Kevlar vest)."""
-    ev, _, built = run("inner-sphere", "foot", [[(7, ("auto-rifle",))], *uniform(7, 3)])
-    assert codes(ev) == ["min-not-met"]
-    assert ev.errors[0].path == built.trooper_locs[0][0]
-
-
 @pytest.mark.parametrize(
     "kit", [("auto-rifle", "mg", "kevlar-vest"), ("auto-rifle", "kevlar-vest", "flak-vest")]
 )
@@ -1212,3 +1206,169 @@ def test_two_motives_not_allowed(evaluate_roster: Evaluate) -> None:
     built.roster.add(built.platoon_loc, "jump")
     ev = evaluate_roster(built.roster)
     assert "max-exceeded" in codes(ev, "error")
+
+
+# =========================================================================== rules fidelity
+# Fléchette weapons, reloads for every weapon with a carried ammo figure, field guns in the
+# platoon's mass, the standard knife and side arm, unarmoured troopers.
+
+Run = Callable[..., Any]
+
+
+# ----------------------------------------------------------------- Fléchette (Types: FL)
+
+
+@pytest.mark.parametrize(
+    ("kit", "attack", "base", "unarmoured", "armoured"),
+    [
+        # Assault Shotgun 0.5 (DB) (FL): 7 × 0.5 = 3.5 -> 4; 7 × 0.75 = 5.25 -> 6;
+        # 7 × 0.25 = 1.75 -> 2.
+        (("assault-shotgun", "kevlar-vest"), "primary", 4, 6, 2),
+        # Needler 0.25 (FL) alone: melee 7 × 0.25 -> 2; 7 × 0.5 -> 4; 7 × 0 -> 0.
+        (("needler", "kevlar-vest"), "melee", 2, 4, 0),
+        # Sawn-off shotgun 0.25 (FL) with a knife 0.25 (ML): the highest per trooper counts,
+        # so against armour the knife's 0.25 is kept: 7 × 0.25 -> 2.
+        (("knife-bayonet", "sawn-off-shotgun", "kevlar-vest"), "melee", 2, 4, 2),
+    ],
+)
+def test_flechette_attack_values(
+    run: Run, kit: tuple[str, ...], attack: str, base: int, unarmoured: int, armoured: int
+) -> None:
+    """Weapons and Equipment, Types: "FL – Fléchette +0.25 [DV] vs unarmoured targets, -0.25
+    DV vs Armoured Targets"."""
+    ev, p, _ = run("inner-sphere", "foot", [[(7, kit)]])
+    assert ev.value(p, f"av_{attack}")["av"] == base
+    assert ev.value(p, f"av_{attack}_unarmoured") == unarmoured
+    assert ev.value(p, f"av_{attack}_armoured") == armoured
+    assert text_of(ev, p, f"av_{attack}_unarmoured").startswith(f"{unarmoured} ")
+
+
+def test_no_flechette_values_without_flechette_weapons(run: Run) -> None:
+    ev, p, _ = run("inner-sphere", "foot", uniform(7, 4))
+    assert ev.value(p, "av_primary_unarmoured") is None
+    assert ev.value(p, "av_primary_armoured") is None
+
+
+# ----------------------------------------------------------------- Reloads (Ammo)
+
+
+@pytest.mark.parametrize(
+    ("weapon", "reload", "shots"),
+    [
+        ("srm1", "srm1-ammo", 2),  # "1 (2)"
+        ("lrm1", "lrm1-ammo", 2),  # "1 (2)"
+        ("light-mortar", "light-mortar-ammo", 8),  # "1 (8)"
+        ("heavy-mortar", "heavy-mortar-ammo", 4),  # "1 (4)"
+    ],
+)
+def test_reloads_for_every_bracketed_ammo(run: Run, weapon: str, reload: str, shots: int) -> None:
+    """Weapons and Equipment (Ammo): the bracketed figure is the shots a trooper can carry; the
+    Rifle + SRM1 example gives the load encumbrance 2 ("SRM Ammo 16 x 2 Shots (E2)")."""
+    bearers = (4, ("auto-rifle", reload, "kevlar-vest"))
+    crew = (3, (weapon, "kevlar-vest"))
+    ev, p, built = run("inner-sphere", "foot", [[bearers, crew]])
+    assert "unknown-entry" not in codes(ev)
+    assert "entry-not-allowed" not in codes(ev)
+    ammo = ev.value(p, "ammo")
+    (name,) = [n for n, t in ammo.items() if t["reloads"]]
+    assert ammo[name]["reloads"] == 4 * shots
+    bearer = next(n for n in ev.nodes() if n.loc == built.trooper_locs[0][0])
+    assert ev.value(bearer, "encumbrance") == 1 + 2  # Auto-Rifle E1 + reload E2
+
+
+def test_reload_shots_must_match_the_weapon(library: Library) -> None:
+    """A reload that does not hold the bracketed number of shots is a catalog error."""
+    from armybuilder.rules.systems.infantry_ops import RULES
+
+    system = library.system("infantry-ops")
+    model = system.model.model_copy(deep=True)
+    for e in model.shared_entries:
+        if e.id == "lrm1-ammo":
+            e.data["shots"] = 3
+    found = list(RULES.check_catalog(model, None, None))
+    assert any("lrm1" in msg and "2 shots" in msg for _, _, msg in found), found
+
+
+# ----------------------------------------------------------------- Field guns in the mass
+
+
+def test_platoon_mass_counts_field_guns(run: Run) -> None:
+    """Attacks by Gunnery Crews: "an AC/5 weighs 8 tons"; Movement Points: 85 kg a trooper,
+    mechanised tracked 6 tons a squad."""
+    ev, p, _ = run("inner-sphere", "mechanised-tracked", uniform(7, 4), guns=3)
+    expected = 28 * FOOT_KG + 4 * 6000 + 3 * 8000
+    assert ev.value(p, "mass") == expected
+    assert ev.totals["kg"] == expected
+
+
+# ----------------------------------------------------------------- Standard kit (Weaponry)
+
+
+@pytest.mark.parametrize(
+    ("name", "troopers"),
+    [("rifle-platoon.yaml", 28), ("rifle-lmg-platoon.yaml", 28), ("rifle-srm-platoon.yaml", 24)],
+)
+def test_examples_keep_the_standard_knife_and_side_arm(
+    evaluate_roster: Evaluate, name: str, troopers: int
+) -> None:
+    """Weaponry: every trooper carries a knife and a side arm; the Melee AV adds the highest
+    Melee/Small Melee/Pistol DV of each trooper (Infantry Attacks): knife 0.25, AutoPistol
+    0.25, so troopers × 0.25 rounded up."""
+    ev = evaluate_roster(Roster.from_file(EXAMPLES / name))
+    p = platoon_of(ev)
+    melee = ev.value(p, "av_melee")
+    assert melee["dv_total"] == pytest.approx(troopers * 0.25)
+    assert melee["av"] == -(-troopers // 4)
+
+
+def test_a_new_trooper_gets_the_standard_kit_and_may_drop_it(
+    library: Library, evaluate_roster: Evaluate
+) -> None:
+    """The builder adds the knife, AutoPistol and Kevlar vest to a new trooper; removing the
+    knife and side arm is legal (they are a default, not a requirement)."""
+    roster = Roster.new("infantry-ops", "inner-sphere", "kit")
+    index = library.index("infantry-ops", "inner-sphere")
+    platoon = add_entry(roster, index, (), "platoon")
+    squad = add_entry(roster, index, platoon, "squad")
+    trooper = add_entry(roster, index, squad, "trooper", count=7)
+    ev = evaluate_roster(roster)
+    node = next(n for n in ev.nodes() if n.loc == trooper)
+    assert {c.entry.id for c in node.children if c.entry} >= {
+        "knife-bayonet",
+        "autopistol",
+        "kevlar-vest",
+    }
+    assert ev.value(platoon_of(ev), "av_melee")["av"] == 2  # 7 × 0.25 = 1.75 -> 2
+    for child in sorted(
+        (c for c in node.children if c.entry and c.entry.id in {"knife-bayonet", "autopistol"}),
+        key=lambda c: c.loc,
+        reverse=True,
+    ):
+        roster.remove(child.loc)
+    ev = evaluate_roster(roster)
+    assert ev.errors == []
+    assert not [i for i in ev.issues if "Knife" in i.message or "Side arm" in i.message]
+    assert ev.value(platoon_of(ev), "av_melee")["av"] == 0
+
+
+# ----------------------------------------------------------------- Unarmoured troopers
+
+
+def test_unarmoured_military_trooper_is_a_warning(run: Run) -> None:
+    """Armour is the soldier's standard kit (Weapons and Equipment), but the rules know
+    unarmoured targets (Advanced Damage System: "+4 if the target is unarmoured (civilian)")."""
+    ev, _, built = run("inner-sphere", "foot", [[(7, ("auto-rifle",))], *uniform(7, 3)])
+    assert ev.errors == []
+    assert codes(ev) == ["io-no-armour"]
+    assert ev.warnings[0].path == built.trooper_locs[0][0]
+
+
+def test_unarmoured_civilians_are_fine(run: Run) -> None:
+    """Morale, experience table: Civilian, gunnery 8, base TN 10."""
+    ev, p, _ = run(
+        "inner-sphere", "foot", [[(7, ("auto-rifle",))], *uniform(7, 3)], experience="civilian"
+    )
+    assert ev.issues == []
+    assert ev.value(p, "morale_tn") == 10
+    assert ev.value(p, "damage_boxes") == 28
+

@@ -91,7 +91,9 @@ def test_starmarines_example(system: GameSystem) -> None:
     assert value(ev, "Lt. Kane", "leadership") == 3  # 2, Veteran +1
     assert value(ev, "Sgt. Menkovich", "morale") == {"checks": False}
     assert value(ev, "Mauler", "immunity")["max_ap"] == 1  # supertank
-    assert value(ev, "Mauler", "damage")["destroyed_on"] == [6]
+    # IX-A: a supertank's damage level is lowered by one: one hit never destroys it
+    assert value(ev, "Mauler", "damage")["destroyed_on"] == []
+    assert value(ev, "Mauler", "damage")["supertank_reading"] == "level"
     assert value(ev, "Mauler", "attack") == 1  # Elite
     assert value(ev, "Hover scout", "damage")["destroyed_on"] == [5, 6]
     assert value(ev, "Hover scout", "overrun") is None

@@ -134,7 +134,7 @@ shared_entries:
       - id: tank-turret
         name: Turret
         categories: [mount, heavy]
-        entries: [{link: cannon}, {link: autocannon}, {link: rifle}]
+        entries: [{link: cannon}, {link: autocannon}, {link: rifle}, {link: blade}]
       - id: tank-left
         name: Left sponson
         categories: [mount, medium, left]
@@ -740,8 +740,32 @@ def test_vehicle_damage(run: Any) -> None:
     ev = run([sel("tank"), sel("truck")])
     tank = ev.value(find(ev, "tank"), "damage")
     truck = ev.value(find(ev, "truck"), "damage")
-    # Vehicle Damage Table: 5 and 6 destroy; a supertank's roll is reduced by 1, never below 1
+    # Vehicle Damage Table: 5 and 6 destroy. IV-g / IX-A: a supertank subtracts 1 from the
+    # damage *level* (never less than 1): Destroyed (3) becomes level 2 (Disarmed or
+    # Crippled), level 2 becomes Stunned, Stunned stays; one hit never destroys it.
     assert truck["destroyed_on"] == [5, 6]
+    assert tank["destroyed_on"] == []
+    assert tank["supertank_reading"] == "level"
+    assert tank["results"] == {
+        1: "Stunned",
+        2: "Stunned",
+        3: "Stunned",
+        4: "Stunned",
+        5: "Disarmed or Crippled",
+        6: "Disarmed or Crippled",
+    }
+    text = next(v for v in ev.values_of(find(ev, "tank")) if v.key == "damage").text
+    assert text.startswith("never destroyed by one hit (supertank: the damage level is lowered")
+
+
+def test_supertank_damage_roll_as_a_house_rule(run: Any) -> None:
+    """The other reading (the roll, not the level, reduced by 1) is a roster-wide house rule."""
+    ev = run([sel("tank"), sel("truck"), sel("supertank-roll-house-rule")])
+    assert "entry-not-allowed" not in ev.codes()
+    tank = ev.value(find(ev, "tank"), "damage")
+    truck = ev.value(find(ev, "truck"), "damage")
+    assert truck["destroyed_on"] == [5, 6]  # only supertanks change
+    assert tank["supertank_reading"] == "roll"
     assert tank["destroyed_on"] == [6]
     assert truck["results"] == {
         1: "Stunned",
@@ -761,6 +785,60 @@ def test_vehicle_damage(run: Any) -> None:
     }
 
 
+def test_a_close_combat_weapon_cannot_go_in_a_turret(run: Any) -> None:
+    """IV-h: "a battle-axe can never misfire, but you can't mount it in a turret, either": a
+    close-combat weapon (range 1) in a vehicle's weapon mount is an error."""
+    ev = run([sel("tank", sel("tank-turret", sel("blade")))])
+    assert ev.codes() == ["smr-close-combat-weapon-mounted"]
+    issue = ev.issues[0]
+    assert issue.path == ("selections", 0, "selections", 0, "selections", 0)
+    assert "Blade is a close-combat weapon" in issue.message
+    assert issue.source == "StarMarines IV-h"
+    assert run([sel("trooper", sel("blade"))]).issues == []  # a soldier may carry it
+
+
+@pytest.mark.parametrize(
+    ("modifier", "roll", "text"),
+    [(0, 3, "on 3+"), (1, 2, "on 2+"), (-1, 4, "on 4+"), (2, 1, "always"), (-4, None, "never")],
+)
+def test_overrun_escape_adds_the_race_initiative_modifier(
+    run: Any,
+    system: GameSystem,
+    monkeypatch: pytest.MonkeyPatch,
+    modifier: int,
+    roll: int | None,
+    text: str,
+) -> None:
+    """IX-F: "If his race has a modifier for dicing for initiative, add or subtract that
+    modifier. If the result is 3 or higher, the soldier got out of the way"."""
+    monkeypatch.setitem(system.factions["norx"].model.data, "initiative", modifier)
+    ev = run([sel("trooper", sel("choppa"))], faction="norx")
+    value = ev.value(ev.root, "overrun_escape")
+    assert (value["initiative"], value["roll"]) == (modifier, roll)
+    shown = next(v for v in ev.values_of(ev.root) if v.key == "overrun_escape").text
+    assert shown.startswith(text)
+
+
+def test_overrun_escape_without_a_stated_modifier(run: Any) -> None:
+    ev = run([sel("trooper")])
+    shown = next(v for v in ev.values_of(ev.root) if v.key == "overrun_escape").text
+    assert "initiative modifier" in shown
+    ev = run([sel("truck")])
+    overrun = next(v for v in ev.values_of(find(ev, "truck")) if v.key == "overrun").text
+    assert "initiative modifier" in overrun
+
+
+def test_zero_game_size_suggests_one_size(run: Any) -> None:
+    """IV-a: build points come in groups of 25; 0 BP used to suggest "e.g. 25 or 25"."""
+    ev = run(limit=0)
+    issue = ev.issues[ev.codes().index("smr-game-size-not-multiple-of-25")]
+    assert "25 or 25" not in issue.message
+    assert issue.message.endswith("e.g. 25)")
+    ev = run(limit=60)
+    issue = ev.issues[ev.codes().index("smr-game-size-not-multiple-of-25")]
+    assert issue.message.endswith("e.g. 50 or 75)")
+
+
 def test_overrun(run: Any) -> None:
     ev = run([sel("truck"), sel("skimmer"), sel("small-walker")])
     # IX-F: large ground vehicles only; AP 3, 5 points of damage, a 3 or more escapes
@@ -775,8 +853,11 @@ def test_terrain_from_the_tables(run: Any) -> None:
     skimmer = ev.value(find(ev, "skimmer"), "terrain")
     assert truck == "cannot enter Shallow Water, Deep water, River, Buildings, Equipment"
     assert skimmer == "cannot enter Buildings, Equipment"
+    # X says any damage; IX-B spares a Disarmed skimmer in a river or water hex: say both
     assert ev.value(find(ev, "skimmer"), "skimmer") == (
         "cannot move backwards; destroyed if damaged in Swamp, Shallow Water, Deep water, River"
+        " (the terrain tables say any damage; IX-B spares a Disarmed skimmer in a river or "
+        "water hex, and that is the reading used)"
     )
 
 

@@ -143,9 +143,10 @@ def test_ships_company(evaluate_roster: Evaluate) -> None:
     }
     assert ev.value(ev.root, "attacker_morale")["strength"] == 31
     assert ev.value(ev.root, "ammunition") == {"grenades": 100, "door_charges": 12}
+    # no campaign rules in play: everyone at the baseline class (4.7)
     assert ev.value(ev.root, "experience") == {
-        "marine": {"Novice": 6},
-        "non-marine": {"Raw": 19},
+        "marine": {"Experienced": 6},
+        "non-marine": {"Experienced": 19},
     }
 
 

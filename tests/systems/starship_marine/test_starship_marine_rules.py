@@ -15,6 +15,8 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable, Iterator
+from fractions import Fraction
+from fractions import Fraction as F
 from typing import Any
 
 import pytest
@@ -468,9 +470,13 @@ NON_MARINE_CLASSES = [
 
 
 def with_state(
-    library: Library, state: dict[str, Any] | None, figure: str = "lieutenant"
+    library: Library,
+    state: dict[str, Any] | None,
+    figure: str = "lieutenant",
+    campaign: bool = True,
 ) -> Roster:
-    """An Earther squad (or, for a naval figure, a logistics group) with ``state`` on one figure."""
+    """An Earther squad (or, for a naval figure, a logistics group) with ``state`` on one figure;
+    the roster plays the campaign rules of part 4 unless ``campaign`` is False."""
     if figure == "lieutenant":
         roster, top = new(library, "earther", "earther-squad")
     else:
@@ -478,7 +484,14 @@ def with_state(
     loc = child(roster, top, figure)
     if state is not None:
         roster.set(loc, "state", state)
+    if campaign:
+        play_campaign(roster)
     return roster
+
+
+def play_campaign(roster: Roster) -> None:
+    """Select the campaign rules option at the top of the roster (part 4)."""
+    roster.add((), "campaign-rules")
 
 
 def experience_of(ev: Evaluation, figure: str) -> dict[str, Any]:
@@ -549,6 +562,7 @@ def test_robots_have_no_experience(library: Library, run: Evaluate) -> None:
 def test_state_on_counted_figures_applies_to_each(library: Library, run: Evaluate) -> None:
     roster, squad = new(library, "earther", "earther-squad")
     roster.set(child(roster, squad, "marine"), "state", {"actions": 15})
+    play_campaign(roster)
     ev = run(roster)
     assert ev.value(ev.root, "experience") == {"marine": {"Novice": 3, "Seasoned": 6}}
 
@@ -557,6 +571,9 @@ def test_more_wounds_than_actions_is_flagged(library: Library, run: Evaluate) ->
     ev = run(with_state(library, {"actions": 1, "wounds": 3}))
     assert codes(ev) == ([], ["sm-state"])
     assert experience_of(ev, "lieutenant")["counted"] == 6  # 3 actions, each wounded
+    # 4.7: "Being wounded in action counts as 2 actions": 3 wounded actions count 6, and the
+    # message says so (it used to say 3).
+    assert "6 actions are counted" in ev.warnings[0].message
 
 
 @pytest.mark.parametrize("bad", ["many", -1, 2.5, True])
@@ -605,10 +622,18 @@ def test_crewman_with_sca_iii(library: Library, run: Evaluate) -> None:
     remove_kit(roster, crewman, "sca-1")
     add_entry(roster, idx, crewman, "sca-3")
     assert codes(run(roster)) == (["sm-sca-needs-armour"], [])
-    # a crewman in marine armour may use it (armoured combat crew, 4.3)
+    # 2.2: crew "are not trained to operate Marine Armour": a crewman in it is flagged
     remove_kit(roster, crewman, "spacesuit")
     add_entry(roster, idx, crewman, "marine-armour")
-    assert run(roster).issues == []
+    ev = run(roster)
+    assert codes(ev) == ([], ["sm-crew-marine-armour"])
+    assert "SCA III" in ev.warnings[0].message
+    # armoured combat crew wear substandard armour (4.3): armoured, but no SCA II / III
+    remove_kit(roster, crewman, "marine-armour")
+    add_entry(roster, idx, crewman, "substandard-armour")
+    ev = run(roster)
+    assert codes(ev) == (["sm-sca-needs-armour"], [])
+    assert ev.value(node(ev, "crewman"), "target") == "Armoured"
 
 
 def test_combat_robot_with_sca_ii(library: Library, run: Evaluate) -> None:
@@ -736,8 +761,13 @@ def test_privates_need_an_officer_or_nco(library: Library, run: Evaluate) -> Non
     det = add_entry(roster, idx, (), "ships-marine-detachment")
     add_entry(roster, idx, det, "marine", count=4)
     ev = run(roster)
-    assert codes(ev) == (["sm-no-leader"], [])
-    assert ev.errors[0].message.startswith("Ship's Marine Detachment has 4 marine privates")
+    # 3.3: privates "should not normally" be more than 20 cm from an officer or NCO; 3.14: those
+    # that are take the full morale rules. A warning that says so, not an error.
+    assert codes(ev) == ([], ["sm-no-leader"])
+    message = ev.warnings[0].message
+    assert message.startswith("Ship's Marine Detachment has 4 marine privates")
+    assert "individual morale tests" in message
+    assert ev.warnings[0].source == "Starship Marine 3.3, 3.14"
     add_entry(roster, idx, det, "corporal")
     assert run(roster).issues == []
 
@@ -748,8 +778,9 @@ def test_squad_that_lost_its_leaders(library: Library, run: Evaluate) -> None:
         roster.remove(child(roster, squad, rank))
     ev = run(roster)
     errors, warnings = codes(ev)
-    assert errors == ["sm-no-leader"]
-    assert warnings == ["min-not-met"] * 3  # under strength against the order of battle
+    assert errors == []
+    # under strength against the order of battle, and no leader for the privates
+    assert sorted(warnings) == ["min-not-met"] * 3 + ["sm-no-leader"]
 
 
 # --------------------------------------------------------------------------- order of battle
@@ -790,6 +821,11 @@ def test_combat_robots_where_the_order_of_battle_has_none(library: Library, run:
     roster.refresh()
     ev = run(roster)
     assert codes(ev) == (["entry-not-allowed"], [])
+    # the message says why, in the order of battle's terms (5.2)
+    issue = ev.errors[0]
+    assert issue.message.startswith("Marine Squad cannot hold a Combat Robot (combat-robot): ")
+    assert "order of battle (Starship Marine 5.2)" in issue.message
+    assert issue.source == "Starship Marine 5.2"
 
 
 def test_another_corps_formation_is_not_allowed(library: Library, run: Evaluate) -> None:
@@ -797,6 +833,18 @@ def test_another_corps_formation_is_not_allowed(library: Library, run: Evaluate)
     roster.add(grp, "martian-squad")
     ev = run(roster)
     assert "unknown-entry" in codes(ev)[0] or "entry-not-allowed" in codes(ev)[0]
+
+
+def test_another_corps_formation_says_whose_it_is(library: Library, run: Evaluate) -> None:
+    """Part 5: each corps fields its own order of battle; the message names both."""
+    roster, _ = new(library, "martian")
+    roster.doc["selections"].append({"entry": "earther-squad"})
+    roster.refresh()
+    ev = run(roster)
+    assert codes(ev) == (["entry-not-allowed"], [])
+    message = ev.errors[0].message
+    assert "another order of battle (Starship Marine 5.1)" in message
+    assert "Martian Marines field their own (Starship Marine 5.2)" in message
 
 
 def test_ships_company_needs_an_officer(library: Library, run: Evaluate) -> None:
@@ -904,3 +952,276 @@ def test_a_regiment_evaluates_within_a_frame(library: Library) -> None:
         evaluate(roster, idx, gs.rules)
         times.append(time.perf_counter() - start)
     assert statistics.median(times) < 0.016
+
+
+# --------------------------------------------------------------------------- rules fidelity
+
+
+def test_without_the_campaign_rules_everyone_is_experienced(
+    library: Library, run: Evaluate
+) -> None:
+    """Part 4 is optional, and 4.7's Experienced class ("All standard rules apply. This is the
+    baseline") is what every figure is without it: no Novice -1 to fire, no Raw crew."""
+    roster = with_state(library, {"actions": 40}, campaign=False)
+    ev = run(roster)
+    assert ev.issues == []
+    assert ev.value(ev.root, "experience") == {"marine": {"Experienced": 9}}
+    xp = experience_of(ev, "lieutenant")
+    assert (xp["class"], xp["campaign"]) == ("Experienced", False)
+    crew = run(with_state(library, None, "naval-lt-commander", campaign=False))
+    assert crew.value(crew.root, "experience") == {"non-marine": {"Experienced": 11}}
+
+
+def test_with_the_campaign_rules_a_figure_without_a_record_starts_at_the_bottom(
+    library: Library, run: Evaluate
+) -> None:
+    """4.7: a marine with no combat experience is a Novice, a non-marine a Raw."""
+    ev = run(with_state(library, None))
+    assert ev.value(ev.root, "experience") == {"marine": {"Novice": 9}}
+    crew = run(with_state(library, None, "naval-lt-commander"))
+    assert crew.value(crew.root, "experience") == {"non-marine": {"Raw": 11}}
+
+
+def test_turning_the_campaign_rules_on_re_evaluates_untouched_formations(
+    library: Library, tmp_path: Any
+) -> None:
+    """The option sits outside every formation: an edit session that replays untouched
+    formations must not keep their old classes."""
+    from armybuilder.session import EditSession
+
+    roster = with_state(library, None, campaign=False)
+    path = tmp_path / "squad.yaml"
+    roster.save(path)
+    s = EditSession.open(path, library, autosave=False)
+    first = s.evaluate()
+    assert first.value(first.root, "experience") == {"marine": {"Experienced": 9}}
+    s.add((), "campaign-rules")
+    again = s.evaluate()
+    assert again.value(again.root, "experience") == {"marine": {"Novice": 9}}
+    squad = next(nodes(again, "earther-squad"))
+    assert again.value(squad, "experience") == {"marine": {"Novice": 9}}
+
+
+def test_an_all_robot_unit_is_flagged(library: Library, run: Evaluate) -> None:
+    """2.3: combat robots "are not programmed to function independently in all-robot units"."""
+    roster, _ = new(library, "ships-company")
+    idx = library.system(SYSTEM).index("ships-company")
+    party = add_entry(roster, idx, (), "crew-party")
+    add_entry(roster, idx, party, "combat-robot", count=3)
+    ev = run(roster)
+    assert codes(ev) == ([], ["sm-robots-alone"])
+    assert ev.warnings[0].source == "Starship Marine 2.3"
+    assert "3 combat robots" in ev.warnings[0].message
+    add_entry(roster, idx, party, "crewman")
+    assert run(roster).issues == []
+
+
+def test_a_squad_reduced_to_its_robots(library: Library, run: Evaluate) -> None:
+    roster, squad = new(library, "earther", "earther-squad")
+    for rank in ("marine", "corporal", "sergeant", "lieutenant"):
+        roster.remove(child(roster, squad, rank))
+    _, warnings = codes(run(roster))
+    assert "sm-robots-alone" in warnings
+
+
+def test_a_marine_may_carry_a_pallet(library: Library, run: Evaluate) -> None:
+    """3.18: "A marine can carry 1 pallet at half speed (or 2 marines at normal speed)"; 4.8:
+    in gravity or underwater two men at half speed, four at normal speed. Marines move 15 / 30
+    cm (3.2), so 7.5 / 15 cm alone."""
+    roster, squad = new(library, "earther", "earther-squad")
+    idx = library.system(SYSTEM).index("earther")
+    marine = child(roster, squad, "marine")
+    roster.set(marine, "count", 5)
+    bearer = add_entry(roster, idx, squad, "marine")
+    add_entry(roster, idx, bearer, "pallet-grenades")
+    ev = run(roster)
+    assert ev.issues == []
+    carrier = next(n for n in nodes(ev, "marine") if n.loc == bearer)
+    text = next(v for v in ev.values_of(carrier) if v.key == "pallet_carrier").text
+    assert text.startswith("alone at half speed (7.5 / 15 cm), two men at normal speed")
+    assert "four at normal speed" in text
+    logistics = ev.value(ev.root, "logistics")
+    assert logistics["pallets"] == 1
+    assert logistics["loads"] == [
+        {"pallet": "Pallet: grenades", "item": "grenades", "pallets": 1, "items": 24}
+    ]
+    add_entry(roster, idx, bearer, "pallet-apgw")
+    assert codes(run(roster)) == (["max-exceeded"], [])  # one pallet a man
+
+
+@pytest.mark.parametrize(
+    ("faction", "figure", "formation"),
+    [
+        ("earther", "marine", "earther-squad"),
+        ("earther", "combat-robot", "earther-squad"),
+        ("earther", "naval-logs-personnel", "earther-logistics-group"),
+    ],
+)
+def test_ecm_pack(
+    library: Library, run: Evaluate, faction: str, figure: str, formation: str
+) -> None:
+    """3.5 and the quick reference: APGW fire at a target with an ECM pack, or within 10 cm of
+    one, is at -1."""
+    roster, top = new(library, faction, formation)
+    idx = library.system(SYSTEM).index(faction)
+    add_entry(roster, idx, child(roster, top, figure), "ecm-pack")
+    assert run(roster).issues == []
+    assert idx.entries["ecm-pack"].profiles[0].characteristics["notes"].endswith("-1")
+
+
+def test_survival_suit_and_target_types(library: Library, run: Evaluate) -> None:
+    """3.5: "Unarmoured. Includes crew in spacesuits or survival suits"; marines in armour are
+    armoured."""
+    roster, _ = new(library, "ships-company")
+    idx = library.system(SYSTEM).index("ships-company")
+    party = add_entry(roster, idx, (), "crew-party")
+    crewman = add_entry(roster, idx, party, "crewman")
+    remove_kit(roster, crewman, "spacesuit")
+    add_entry(roster, idx, crewman, "survival-suit")
+    det = add_entry(roster, idx, (), "ships-marine-detachment")
+    add_entry(roster, idx, det, "lieutenant")
+    ev = run(roster)
+    assert ev.issues == []
+    assert ev.value(node(ev, "crewman"), "target") == "Unarmoured"
+    assert ev.value(node(ev, "lieutenant"), "target") == "Armoured"
+
+
+def test_attacker_morale_rule_text_reads_the_40_cm_condition_right(library: Library) -> None:
+    """3.13: "Below 50% Morale strength and not more than 40cm from point of entry -1": the
+    penalty applies close to the entry point, not far from it."""
+    rule = library.system(SYSTEM).model.rules
+    text = next(r.description for r in rule if r.id == "attacker-morale")
+    assert "within 40 cm of the point of entry" in text
+    assert "far from" not in text
+
+
+# --------------------------------------------------------------------------- campaign 4.3 - 4.6
+
+
+def test_casualty_odds_of_an_armoured_marine(library: Library, run: Evaluate) -> None:
+    """4.3, armoured marine casualty (1d6): in atmosphere 1 no injury, 2-3 scratch, 4 minor,
+    5 serious, 6 killed; in vacuum 1, 2, 3, -, 4-6. 4.5: a killed casualty at a hospital ship
+    dies on 5-6, a serious one never."""
+    ev = run(with_state(library, {"actions": 3}))
+    odds = ev.value(node(ev, "lieutenant"), "casualty_odds")
+    assert odds["table"] == "marine-armour"
+    assert {k: F(v) for k, v in odds["atmosphere"].items()} == {
+        "No injury": F(1, 6),
+        "Just a scratch": F(1, 3),
+        "Minor wound": F(1, 6),
+        "Serious wound": F(1, 6),
+        "Killed": F(1, 6),
+    }
+    assert {k: F(v) for k, v in odds["vacuum"].items()} == {
+        "No injury": F(1, 6),
+        "Just a scratch": F(1, 6),
+        "Minor wound": F(1, 6),
+        "Killed": F(1, 2),
+    }
+    saved = {k: F(v) for k, v in odds["vacuum_hospital_ship"].items()}
+    # killed 1/2 rerolled: dead 2/6, serious 1/6, minor x2 1/6, minor 1/6, scratch 1/6
+    assert saved == {
+        "No injury": F(1, 6),
+        "Just a scratch": F(1, 6) + F(1, 12),
+        "Minor wound": F(1, 6) + F(1, 12),
+        "Killed": F(1, 6),
+        "Serious wound": F(1, 12),
+        "Minor wound (double recovery)": F(1, 12),
+    }
+    assert sum(saved.values()) == 1
+
+
+@pytest.mark.parametrize(
+    ("suit", "atmosphere_killed", "vacuum_killed"),
+    [("spacesuit", F(1, 6), F(5, 6)), ("substandard-armour", F(1, 6), F(1, 2))],
+)
+def test_casualty_tables_by_suit(
+    library: Library,
+    run: Evaluate,
+    suit: str,
+    atmosphere_killed: Fraction,
+    vacuum_killed: Fraction,
+) -> None:
+    """4.3: space suited casualties die in vacuum on 2-6, substandard armour on 4-6."""
+    roster = with_state(library, None, "naval-lt-commander")
+    ev0 = run(roster)
+    lt = node(ev0, "naval-lt-commander")
+    if suit != "spacesuit":
+        idx = library.system(SYSTEM).index("earther")
+        remove_kit(roster, lt.loc, "spacesuit")
+        add_entry(roster, idx, lt.loc, suit)
+    ev = run(roster)
+    odds = ev.value(node(ev, "naval-lt-commander"), "casualty_odds")
+    assert F(odds["atmosphere"]["Killed"]) == atmosphere_killed
+    assert F(odds["vacuum"]["Killed"]) == vacuum_killed
+
+
+@pytest.mark.parametrize(
+    ("figure", "trashed", "no_damage"),
+    [("lieutenant", F(1, 6), F(1, 6)), ("combat-robot", F(1, 6), F(1, 3))],
+)
+def test_lost_equipment_odds(
+    library: Library, run: Evaluate, figure: str, trashed: Fraction, no_damage: Fraction
+) -> None:
+    """4.4: marine armour trashed on 6, minor failure on 1; a combat robot trashed on 6,
+    rebooted on 1-2."""
+    ev = run(with_state(library, None))
+    odds = ev.value(node(ev, figure), "equipment_odds")
+    assert F(odds["Trashed beyond repair"]) == trashed
+    assert F(odds["Reboot only (no damage)"]) == no_damage
+    assert sum(F(v) for v in odds.values()) == 1
+
+
+def test_minor_wound_recovery(library: Library, run: Evaluate) -> None:
+    """4.3: 3d10 days, each d10 reading 0-9 (3.0); 4.6: fewer than 15 days to go to fight.
+    Sums 0..27; P(sum <= 14) = (500 + 75) / 1000 = 23/40."""
+    ev = run(with_state(library, None))
+    rec = ev.value(ev.root, "recovery")
+    assert F(rec["fit_to_fight"]) == F(23, 40)
+    assert F(rec["mean"]) == F(27, 2)
+    assert min(int(k) for k in rec["days"]) == 0 and max(int(k) for k in rec["days"]) == 27
+
+
+@pytest.mark.parametrize(
+    ("state", "errors", "warnings"),
+    [
+        ({"recovery_days": 14}, [], ["sm-fighting-wounded"]),  # 4.6: fewer than 15 to go
+        ({"recovery_days": 15}, ["sm-not-fit"], []),
+        ({"invalided": True}, ["sm-not-fit"], []),  # 4.3: serious wound
+        ({"repair_days": 2}, ["sm-not-fit"], []),  # 4.4: armour in repair
+    ],
+)
+def test_fitness_for_battle(
+    library: Library, run: Evaluate, state: dict[str, Any], errors: list[str], warnings: list[str]
+) -> None:
+    ev = run(with_state(library, state))
+    assert codes(ev) == (errors, warnings)
+    if warnings:
+        assert "half speed" in ev.warnings[0].message
+        assert ev.value(node(ev, "lieutenant"), "wounded") is not None
+
+
+def test_a_recovering_crewman_cannot_fight(library: Library, run: Evaluate) -> None:
+    """4.6 lets wounded marines fight; nobody else."""
+    ev = run(with_state(library, {"recovery_days": 3}, "naval-lt-commander"))
+    assert codes(ev) == (["sm-not-fit"], [])
+
+
+def test_campaign_state_without_the_campaign_rules(library: Library, run: Evaluate) -> None:
+    ev = run(with_state(library, {"recovery_days": 20}, campaign=False))
+    assert codes(ev) == ([], ["sm-campaign-state-unused"])
+    assert ev.value(node(ev, "lieutenant"), "casualty_odds") is None
+
+
+def test_a_misplaced_formation_of_the_same_side_keeps_the_generic_message(
+    library: Library, run: Evaluate
+) -> None:
+    """A crew party inside a ship's marine detachment is misplaced, not another corps'."""
+    roster, _ = new(library, "ships-company")
+    idx = library.system(SYSTEM).index("ships-company")
+    det = add_entry(roster, idx, (), "ships-marine-detachment")
+    roster.node(det).setdefault("selections", []).append({"entry": "crew-party"})
+    roster.refresh()
+    ev = run(roster)
+    (issue,) = [i for i in ev.errors if i.code == "entry-not-allowed"]
+    assert "another order of battle" not in issue.message

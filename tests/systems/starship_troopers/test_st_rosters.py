@@ -482,4 +482,49 @@ def test_broken_own_extension_is_reported(tmp_path: Path) -> None:
     assert problem.line is not None
     roster_text = next(b for b in doc_blocks() if "format: 1" in b and "my-" in b)
     ev = evaluate_roster(Roster.from_text(roster_text), lib.system(SYSTEM))
-    assert set(codes(ev)) == {"unknown-entry"}
+    # ... and why: the extension of its own faction was left out
+    assert set(codes(ev)) == {"unknown-entry", "catalog-extension-dropped"}
+
+
+def test_a_broken_enemy_extension_is_reported_by_every_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Characteristics: a profile that does not read cannot join the damage tables. An
+    extension of the enemy faction with such a profile is left out when the catalogs load; an
+    MI roster whose damage tables therefore lack that enemy must say so (it used to validate
+    clean), in validate and in show."""
+    broken = BUG_BOOK.replace("target: 4+", "target: four")
+    lib = user_library(tmp_path, broken)
+    assert lib.problems  # the catalog problem itself, with its file
+    ev = evaluate_roster(Roster.from_file(EXAMPLES / "mi-squad.yaml"), lib.system(SYSTEM))
+    assert ev.value(ev.root, "opponents")["profiles"] == ["arachnid-warrior"]
+    warnings = [i for i in ev.warnings if i.code == "st-enemy-profile-unreadable"]
+    assert len(warnings) == 1
+    assert "my-bugs.yaml" in warnings[0].message
+    user = str(tmp_path / "user")
+    for command in (["validate"], ["show"]):
+        main([*command, "--catalogs", user, str(EXAMPLES / "mi-squad.yaml")])
+        out = capsys.readouterr().out
+        assert "st-enemy-profile-unreadable" in out and "my-bugs.yaml" in out, command
+
+
+def test_a_broken_extension_of_the_roster_faction_is_reported(tmp_path: Path) -> None:
+    """A roster of the faction the broken file extends is warned that its units are missing."""
+    broken = BUG_BOOK.replace("target: 4+", "target: four")
+    lib = user_library(tmp_path, broken)
+    ev = evaluate_roster(Roster.from_file(EXAMPLES / "arachnid-swarm.yaml"), lib.system(SYSTEM))
+    (issue,) = [i for i in ev.warnings if i.code == "catalog-extension-dropped"]
+    assert "my-bugs.yaml" in issue.message and "Arachnids" in issue.message
+
+
+def test_an_enemy_extension_that_does_not_even_parse_is_reported(tmp_path: Path) -> None:
+    """A YAML mistake in the bug book: the file never loads, and the MI damage tables say that
+    an Arachnids extension is missing (with the file and line of the mistake)."""
+    broken = BUG_BOOK.replace("    entries:\n      - link: big-bug", "    entries: [\n")
+    lib = user_library(tmp_path, broken)
+    assert lib.problems and lib.problems[0].line is not None
+    ev = evaluate_roster(Roster.from_file(EXAMPLES / "mi-squad.yaml"), lib.system(SYSTEM))
+    (issue,) = [i for i in ev.warnings if i.code == "st-enemy-profile-unreadable"]
+    assert "my-bugs.yaml" in issue.message
+    own = evaluate_roster(Roster.from_file(EXAMPLES / "arachnid-swarm.yaml"), lib.system(SYSTEM))
+    assert "catalog-extension-dropped" in [i.code for i in own.warnings]
