@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from ruamel.yaml.comments import CommentedMap
 
     from .catalogs import CatalogIndex, Child, GameSystem, Library
-    from .model.catalog import Entry
+    from .model.catalog import Entry, Group
     from .rosters import Roster
     from .rules.engine import Evaluation, Node, SubtreeMemo
 
@@ -72,6 +72,7 @@ __all__ = [
     "RecentFiles",
     "RecoveryInfo",
     "SetKey",
+    "Slot",
     "clean_recovery",
     "export_pdf",
     "export_text",
@@ -718,6 +719,28 @@ def _token() -> int:
     return next(_TOKENS)
 
 
+def _count_of(node: Any) -> int:
+    n = node.get("count", 1) if isinstance(node, dict) else 1
+    return n if isinstance(n, int) and not isinstance(n, bool) and n >= 1 else 1
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where an entry added under a selection goes, as its choice groups see it
+    (:meth:`EditSession.slot_for`)."""
+
+    #: The group that decides (``None``: no group limit is reached).
+    group: Group | None
+    #: Positions of the choices the new one replaces (a pick-one group).
+    replaces: list[int]
+    #: Why it cannot be added (a group already full), else ``None``.
+    full: str | None
+
+    @property
+    def swaps(self) -> bool:
+        return bool(self.replaces)
+
+
 class EditSession:
     """A roster being edited. See the module docstring."""
 
@@ -1080,10 +1103,91 @@ class EditSession:
             where = "at the top level" if parent_entry is None else f"in {parent_entry.name}"
             raise EditError(f"{self.index.name_of(entry_id)} cannot be selected {where}")
         node = build_selection(self.index, child.entry, count, name)
+        slot = self.slot_for(parent, entry_id, count)
+        if slot.full is not None:
+            raise EditError(slot.full)
+        if slot.replaces:
+            # A pick-one group (at most 1): the new choice takes the old one's place, in one
+            # undoable step (radio buttons, as BattleScribe and New Recruit do).
+            olds = [self._label((*parent, "selections", i)) for i in slot.replaces]
+            ops: list[Op] = [Delete(parent, i) for i in reversed(slot.replaces)]
+            at = slot.replaces[0]
+            ops.append(Insert(parent, at, node))
+            label = f"Swap {', '.join(olds)} for {child.entry.name}"
+            self._apply(label, ops, parent, parent)
+            return (*parent, "selections", at)
         index = self._seq_len(parent)
         loc = (*parent, "selections", index)
         self._apply(f"Add {child.entry.name}", [Insert(parent, index, node)], parent, parent)
         return loc
+
+    def group_chain(self, parent: Loc, entry_id: str) -> list[Group]:
+        """The groups ``entry_id`` is chosen in under ``parent``, outermost first (``[]``:
+        it is not in a group there)."""
+        parent_entry = self.entry_at(parent) if parent else None
+        child = self.index.child(parent_entry, entry_id)
+        if parent_entry is None or child is None or child.group is None:
+            return []
+        target = child.group
+
+        def path(groups: Sequence[Group]) -> list[Group] | None:
+            for g in groups:
+                if g is target or g.id == target.id:
+                    return [g]
+                inner = path(g.groups)
+                if inner is not None:
+                    return [g, *inner]
+            return None
+
+        return path(parent_entry.groups) or [target]
+
+    def group_members(self, parent: Loc, group: Group) -> list[int]:
+        """Positions, in ``parent``'s selections, of the choices made in ``group`` (or in its
+        subgroups)."""
+        parent_entry = self.entry_at(parent) if parent else None
+        if parent_entry is None:
+            return []
+        from .catalogs import walk_groups
+
+        inside = {id(g) for g in walk_groups([group])}
+        ids = {
+            c.entry.id
+            for c in self.index.children(parent_entry)
+            if c.group is not None and id(c.group) in inside
+        }
+        seq = self.node(parent).get("selections")
+        items = list(seq) if isinstance(seq, list) else []
+        return [i for i, s in enumerate(items) if isinstance(s, dict) and s.get("entry") in ids]
+
+    def slot_for(self, parent: Loc, entry_id: str, count: int = 1) -> Slot:
+        """What adding ``count`` × ``entry_id`` under ``parent`` does to the groups it is
+        chosen in: fits, replaces the choice of a pick-one group, or finds a group full."""
+        for group in reversed(self.group_chain(parent, entry_id)):  # innermost first
+            if group.max is None:
+                continue
+            members = self.group_members(parent, group)
+            seq = self.node(parent).get("selections")
+            chosen = sum(_count_of(seq[i]) for i in members)
+            if chosen + count <= group.max:
+                continue
+            if group.max == 1 and count == 1 and members:
+                same = [i for i in members if seq[i].get("entry") == entry_id]
+                if same and len(members) == 1:
+                    name = self.index.name_of(entry_id)
+                    return Slot(
+                        group,
+                        [],
+                        f"{name} is already the choice of {group.name} (at most 1)",
+                    )
+                return Slot(group, members, None)
+            name = self.index.name_of(entry_id)
+            return Slot(
+                group,
+                [],
+                f"{group.name} is full: {chosen} chosen, at most {group.max} allowed; "
+                f"remove one before adding {name}",
+            )
+        return Slot(None, [], None)
 
     def where_to_add(self, target: Loc, entry_id: str) -> Loc | None:
         """The selection at or above ``target`` where ``entry_id`` can be added, if any."""
@@ -1213,15 +1317,23 @@ class EditSession:
         entry = self.entry_at(parent) if parent else None
         if parent and entry is None:
             raise EditError("this selection is not in the catalog")
-        options = self.index.children(entry)
-        in_group = {c.entry.id for c in options if c.group is not None and c.group.id == group_id}
+        from .catalogs import walk_groups
+
+        groups = entry.groups if entry is not None else []
+        group = next((g for g in walk_groups(groups) if g.id == group_id), None)
+        if entry is None or group is None:
+            raise EditError(f"{self.index.name_of(group_id)} is not a choice here")
+        inside = {id(g) for g in walk_groups([group])}
+        in_group = {
+            c.entry.id
+            for c in self.index.children(entry)
+            if c.group is not None and id(c.group) in inside
+        }
         if entry_id is not None and entry_id not in in_group:
             raise EditError(f"{self.index.name_of(entry_id)} is not a choice of that group")
         seq = self.node(parent).get("selections")
         items = list(seq) if isinstance(seq, list) else []
-        current = [
-            i for i, s in enumerate(items) if isinstance(s, dict) and s.get("entry") in in_group
-        ]
+        current = self.group_members(parent, group)
         if (
             entry_id is not None
             and len(current) == 1
