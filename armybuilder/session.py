@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from ruamel.yaml.comments import CommentedMap
 
     from .catalogs import CatalogIndex, Child, GameSystem, Library
-    from .model.catalog import Entry, Group
+    from .model.catalog import Constraint, Entry, Group
     from .rosters import Roster
     from .rules.engine import Evaluation, Node, SubtreeMemo
 
@@ -67,16 +67,20 @@ __all__ = [
     "EditSession",
     "ExportUnavailableError",
     "Insert",
+    "Limit",
     "Move",
+    "OptionInfo",
     "RecentEntry",
     "RecentFiles",
     "RecoveryInfo",
     "SetKey",
     "Slot",
     "clean_recovery",
+    "costs_text",
     "export_pdf",
     "export_text",
     "find_recovery",
+    "limit_text",
     "list_recoveries",
     "plain_text",
     "sniff_roster",
@@ -741,6 +745,93 @@ class Slot:
         return bool(self.replaces)
 
 
+def limit_text(minimum: int, maximum: int | None) -> str:
+    """A range as a player reads it: ``exactly 1``, ``0-2``, ``at least 3``, ``any number``."""
+    if maximum is None:
+        return f"at least {minimum}" if minimum else "any number"
+    if minimum == maximum:
+        return f"exactly {maximum}"
+    return f"{minimum}-{maximum}"
+
+
+@dataclass(frozen=True)
+class Limit:
+    """How many of something are chosen where the player chooses, and how many the rules
+    allow there (the catalog's constraints and group limits, modifiers applied)."""
+
+    selected: int
+    minimum: int = 0
+    maximum: int | None = None
+
+    @property
+    def range_text(self) -> str:
+        return limit_text(self.minimum, self.maximum)
+
+    @property
+    def count_text(self) -> str:
+        """``6/7`` against a maximum, ``2, at least 3`` against a minimum alone, else
+        ``3 chosen`` (``""`` for none chosen and no limit)."""
+        if self.maximum is not None:
+            return f"{self.selected}/{self.maximum}"
+        if self.minimum:
+            return f"{self.selected}, at least {self.minimum}"
+        return f"{self.selected} chosen" if self.selected else ""
+
+    @property
+    def bounded(self) -> bool:
+        return self.maximum is not None or self.minimum > 0
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """One catalog option under a selection, as the engine sees it there."""
+
+    entry_id: str
+    limit: Limit
+    #: The cost of one added here with its default choices (modifiers and the rules
+    #: module's extra costs applied), per cost type.
+    costs: dict[str, float]
+
+
+def _ev_node(ev: Evaluation, loc: Loc) -> Node | None:
+    node = ev.root
+    for i in range(1, len(loc), 2):
+        step = loc[i]
+        if not isinstance(step, int) or step >= len(node.children):
+            return None
+        node = node.children[step]
+    return node
+
+
+def _parse_new(node: Any, loc: Loc) -> Any:
+    from .rosters import parse_selection
+
+    return parse_selection(node, loc)
+
+
+def _scratch_node(
+    index: CatalogIndex, data: Any, entry: Entry, group: Group | None, parent: Node
+) -> Node:
+    """An evaluated node for a selection not (yet) in the roster, under ``parent`` (which does
+    not list it among its children): what-if costs."""
+    from .rules.engine import Node
+
+    node = Node(data, entry, group, parent, len(parent.children))
+    for c in data.children:
+        child = index.child(entry, c.entry) if c.entry else None
+        if child is not None:
+            node.children.append(_scratch_node(index, c, child.entry, child.group, node))
+    return node
+
+
+def _what_if(ev: Evaluation) -> Evaluation:
+    """An evaluation sharing ``ev``'s tree with caches of its own, for what-if nodes (whose
+    ids must not reach ``ev``'s caches)."""
+    from .rules.engine import Evaluation
+
+    return Evaluation(ev.roster, ev.index, ev.root, rules=ev.rules)
+
+
 class EditSession:
     """A roster being edited. See the module docstring."""
 
@@ -1200,6 +1291,119 @@ class EditSession:
                 return None
             loc = loc[:-2]
 
+    # ----------------------------------------------------------------- limits and costs
+
+    def option_infos(self, parent: Loc, ev: Evaluation | None = None) -> list[OptionInfo]:
+        """Limits and costs of what may be added under ``parent`` (:meth:`options`), as
+        ``ev`` (default: the current evaluation) computes them."""
+        ev = ev or self.evaluate()
+        node = _ev_node(ev, parent)
+        options = self.options(parent)
+        if node is None:
+            return [OptionInfo(c.entry.id, Limit(0), {}) for c in options]
+        what_if = _what_if(ev)
+        keep: list[Node] = []  # what-if nodes live until the end (ids key the caches)
+        out = []
+        for c in options:
+            data = _parse_new(build_selection(self.index, c.entry), (*parent, "selections", 0))
+            scratch = _scratch_node(self.index, data, c.entry, c.group, node)
+            keep.append(scratch)
+            costs = dict(what_if.total_cost(scratch))
+            out.append(OptionInfo(c.entry.id, self._entry_limit(ev, node, c), costs))
+        return out
+
+    def _entry_limit(self, ev: Evaluation, node: Node, child: Child) -> Limit:
+        """How many of ``child`` are under ``node`` and the tightest limits on it there."""
+        entry = child.entry
+        here = sum(n.count for n in node.children if n.entry_id == entry.id)
+        lows: list[int] = []
+        highs: list[tuple[int, int]] = []  # (room left, limit) with the count it is against
+
+        def note(con: Constraint, owner: Entry, got: float) -> None:
+            value = ev.constraint_value(owner, con, node)
+            if value < 0 or not float(value).is_integer():
+                return
+            if con.type == "max":
+                highs.append((int(value) - int(got), int(value)))
+            else:
+                lows.append(int(value))
+
+        for con in entry.constraints:
+            if con.field != "selections" or con.child not in (None, entry.id):
+                continue
+            if con.scope == "parent":
+                note(con, entry, here)
+        if node.entry is not None:
+            for con in node.entry.constraints:
+                if con.scope == "self" and con.field == "selections" and con.child == entry.id:
+                    note(con, node.entry, here)
+        maximum = min(highs)[1] if highs else None
+        return Limit(here, max(lows) if lows else 0, maximum)
+
+    def group_limits(self, parent: Loc, ev: Evaluation | None = None) -> dict[str, Limit]:
+        """For each choice group of the selection at ``parent`` (subgroups too): how many are
+        chosen in it and how many are allowed. A group without limits of its own takes them
+        from its entries' limits (a Sergeant group of one entry that must be taken once
+        reads "exactly 1")."""
+        from .catalogs import walk_groups
+
+        ev = ev or self.evaluate()
+        node = _ev_node(ev, parent)
+        entry = node.entry if node is not None else None
+        if node is None or entry is None:
+            return {}
+        children = self.index.children(entry)
+        out: dict[str, Limit] = {}
+        for g in walk_groups(entry.groups):
+            inside = {id(x) for x in walk_groups([g])}
+            members = [c for c in children if c.group is not None and id(c.group) in inside]
+            chosen = sum(
+                n.count for n in node.children if n.group is not None and id(n.group) in inside
+            )
+            lo, hi = g.min, g.max
+            limits = [self._entry_limit(ev, node, c) for c in members]
+            if hi is None and limits and all(lim.maximum is not None for lim in limits):
+                hi = sum(lim.maximum or 0 for lim in limits)
+            lo = max(lo, sum(lim.minimum for lim in limits))
+            if hi is not None:
+                lo = min(lo, hi)
+            out[g.id] = Limit(chosen, lo, hi)
+        return out
+
+    def slot_limits(self, ev: Evaluation | None = None) -> dict[str, Limit]:
+        """The force's category slots at the top of the roster: category id -> limit."""
+        ev = ev or self.evaluate()
+        index = self.index
+        force_id = self.roster.header.force
+        force = index.forces.get(force_id) if force_id else index.default_force()
+        if force is None:
+            return {}
+        out = {}
+        for slot in force.slots:
+            got = sum(n.count for n in ev.root.children if n.has_category(slot.category))
+            out[slot.category] = Limit(got, slot.min, slot.max)
+        return out
+
+    def experience_costs(
+        self, loc: Loc, ev: Evaluation | None = None
+    ) -> dict[str | None, dict[str, float]]:
+        """What the selection at ``loc`` costs (with everything under it) at each experience
+        level the system has, and with none of its own (key ``None``: inherited), as the
+        engine computes it."""
+        ev = ev or self.evaluate()
+        node = _ev_node(ev, loc)
+        if node is None or node.entry is None or node.data is None or node.parent is None:
+            return {}
+        what_if = _what_if(ev)
+        keep: list[Node] = []
+        out: dict[str | None, dict[str, float]] = {}
+        for level in [None, *self.index.experience]:
+            data = dataclasses.replace(node.data, experience=level)
+            scratch = _scratch_node(self.index, data, node.entry, node.group, node.parent)
+            keep.append(scratch)
+            out[level] = dict(what_if.total_cost(scratch))
+        return out
+
     def remove(self, loc: Loc) -> Loc:
         """Remove the selection at ``loc``; returns the selection to show next."""
         self._check_selection(loc)
@@ -1553,6 +1757,17 @@ def parse_state(text: str) -> dict[str, Any] | None:
             "campaign state must be a mapping of names to values, like {actions: 3, wounds: 1}"
         )
     return dict(value) or None
+
+
+def costs_text(index: CatalogIndex, costs: dict[str, float]) -> str:
+    """Costs as a player reads them (``85 kg``, ``4 bp``), hidden and zero costs left out."""
+    parts = []
+    for ct in index.cost_types.values():
+        value = costs.get(ct.id, 0.0)
+        if ct.hidden or not value:
+            continue
+        parts.append(f"{format_number(value)}{' ' + ct.unit if ct.unit else ''}")
+    return ", ".join(parts)
 
 
 def format_number(x: float) -> str:

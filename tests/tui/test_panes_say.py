@@ -15,6 +15,7 @@ from textual.widgets import Select
 
 from armybuilder.tui.app import ArmyBuilderApp
 from armybuilder.tui.screens.editor import EditorScreen
+from armybuilder.tui.widgets.stable import LiveStatic
 
 MakeApp = Callable[..., ArmyBuilderApp]
 
@@ -112,3 +113,125 @@ async def test_details_drop_down_swaps_in_one_step(make_app: MakeApp, workdir: P
         await pilot.pause()
         assert [s["entry"] for s in session.node(DEINO)["selections"]][1] == "power-fist"
         await wait_for(pilot, lambda: choice(editor, "terminator-melee").value == "power-fist")
+
+
+# --------------------------------------------------------------------------- limits and costs
+
+
+def catalog_lines(editor: EditorScreen, entries_only: bool = False) -> list[str]:
+    """The catalog tree's lines as shown (``entries_only``: not the section headings)."""
+    tree = editor.catalog.catalog_tree
+    lines = []
+    for line in range(tree.last_line + 1):
+        node = tree.get_node_at_line(line)
+        if node is not None and not (entries_only and node.data is None):
+            lines.append(node.label.plain)
+    return lines
+
+
+@run_async
+async def test_catalog_shows_counts_against_limits(make_app: MakeApp, workdir: Path) -> None:
+    from armybuilder.session import costs_text
+
+    path = copy_example(workdir, "infantry-ops", "rifle-platoon.yaml")
+    app = make_app(path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        session = editor.session
+        assert session is not None
+        squad = ("selections", 0, "selections", 1)
+        editor.jump_to(squad)
+        await pilot.pause()
+        lines = catalog_lines(editor)
+        # A foot rifle squad is seven troopers (Infantry Operations, The Infantry Platoon,
+        # structure table); a trooper with its default kit costs 85 kg here.
+        trooper = next(i for i in session.option_infos(squad) if i.entry_id == "trooper")
+        assert trooper.limit.count_text == "7/7"
+        assert costs_text(session.index, trooper.costs) == "85 kg"
+        assert "Trooper  85 kg  7/7" in lines
+        assert not any("selected)" in line for line in lines)
+        # The platoon: four squads (the same table).
+        platoon = ("selections", 0)
+        editor.jump_to(platoon)
+        await pilot.pause()
+        infos = {i.entry_id: i for i in session.option_infos(platoon)}
+        assert infos["squad"].limit.count_text == "4/4"
+        assert "Squad  4/4" in catalog_lines(editor, entries_only=True)
+        # Every entry line carries the session's cost and count, every group its limit.
+        groups = session.group_limits(platoon)
+        shown = catalog_lines(editor, entries_only=True)
+        headings = [x for x in catalog_lines(editor) if x not in shown]
+        for info in infos.values():
+            name = session.index.name_of(info.entry_id)
+            line = next(x for x in shown if x.startswith(name + " ") or x == name)
+            assert costs_text(session.index, info.costs) in line
+            assert info.limit.count_text in line
+        for gid, limit in groups.items():
+            assert any(
+                x.startswith(session.index.name_of(gid)) and f"({limit.range_text})" in x
+                for x in headings
+            ), (gid, headings)
+
+
+@run_async
+async def test_required_group_reads_exactly_one(make_app: MakeApp, workdir: Path) -> None:
+    path = copy_example(workdir, "space-hulk", "standard-squad.yaml")
+    app = make_app(path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        session = editor.session
+        assert session is not None
+        squad = ("selections", 0)
+        editor.jump_to(squad)
+        await pilot.pause()
+        # One Sergeant leads the squad (Space Hulk house rules, Space Marines Units and
+        # Weapons): the group has no limit of its own, its one entry must be taken once.
+        limit = session.group_limits(squad)["squad-leader"]
+        assert (limit.range_text, limit.count_text) == ("exactly 1", "1/1")
+        lines = catalog_lines(editor)
+        assert "Sergeant (exactly 1) 1/1" in lines
+        assert not any("(any)" in line for line in lines)
+        heading = next(
+            w for w in editor.details.query("#d-groups > *") if w.name == "grplabel:squad-leader"
+        )
+        assert isinstance(heading, LiveStatic)
+        assert heading.plain == "Sergeant (exactly 1): 1/1"
+        # A Terminator's pick-one groups: "(0-1)" and how many are chosen.
+        editor.jump_to(DEINO)
+        await pilot.pause()
+        lines = catalog_lines(editor)
+        assert "Ranged weapon (0-1) 1/1" in lines
+        assert "Cyclone missile launcher (0-1) 0/1" in lines
+
+
+@run_async
+async def test_experience_choice_shows_its_cost(make_app: MakeApp, workdir: Path) -> None:
+    from armybuilder.session import costs_text
+
+    path = copy_example(workdir, "starmarines", "starmarines-example.yaml")
+    app = make_app(path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        session = editor.session
+        assert session is not None
+        platoon = ("selections", 0)
+        editor.jump_to(platoon)
+        await pilot.pause()
+        costs = session.experience_costs(platoon)
+        # Experience is bought per team or individual (StarMarines X, Soldier Experience
+        # Table): Green 0, Average 1, Veteran 2, Elite 3 build points over Green here.
+        base = costs["green"]["bp"]
+        assert [costs[lv]["bp"] - base for lv in ("green", "average", "veteran", "elite")] == [
+            0,
+            1,
+            2,
+            3,
+        ]
+        exp = editor.query_one("#d-exp", Select)
+        shown = [str(label) for label, value in exp._options if value is not Select.NULL]
+        index = session.index
+        assert shown == [
+            f"{index.experience[lv].name} · {costs_text(index, costs[lv])}"
+            for lv in index.experience
+        ]
+        assert str(exp.prompt).endswith(costs_text(index, costs[None]))

@@ -141,3 +141,28 @@ def test_a_full_group_says_so_instead_of_adding(tmp_path: Path) -> None:
     )
     assert weapons(session, trooper) == ["grenade", "mine"]
     assert session.history == ["Add Trooper", "Add Grenade", "Add Mine"]
+
+
+def test_limits_and_costs_where_the_player_chooses(lib: Library, tmp_path: Path) -> None:
+    from armybuilder.session import Limit, costs_text, limit_text
+
+    assert [limit_text(*r) for r in ((1, 1), (0, 2), (0, None), (3, None))] == [
+        "exactly 1",
+        "0-2",
+        "any number",
+        "at least 3",
+    ]
+    assert Limit(6, 0, 7).count_text == "6/7"
+    path = tmp_path / "rifle-platoon.yaml"
+    shutil.copy(EXAMPLES / "infantry-ops" / "rifle-platoon.yaml", path)
+    session = EditSession.open(path, lib)
+    squad = ("selections", 0, "selections", 1)
+    # Seven troopers to a foot squad, four squads to the platoon (Infantry Operations, The
+    # Infantry Platoon, structure table); a rifleman with auto-rifle, grenades and vest weighs
+    # 85 kg (the platoon's 2,380 kg over 28 troopers).
+    trooper = next(i for i in session.option_infos(squad) if i.entry_id == "trooper")
+    assert trooper.limit == Limit(7, 7, 7)
+    assert costs_text(session.index, trooper.costs) == "85 kg"
+    assert session.evaluate().totals["kg"] == 28 * 85
+    squads = next(i for i in session.option_infos(("selections", 0)) if i.entry_id == "squad")
+    assert squads.limit == Limit(4, 4, 4)

@@ -268,6 +268,7 @@ class EditorScreen(ArmyScreen):
 
     def _start(self, session: EditSession) -> None:
         self.session = session
+        self.details.session = session
         self.query_one("#editor-body").loading = False
         if session.path is not None:
             RecentFiles().add(
@@ -344,7 +345,17 @@ class EditorScreen(ArmyScreen):
                 if isinstance(item, dict):
                     n = item.get("count", 1)
                     counts[str(item.get("entry"))] += n if isinstance(n, int) else 1
-        self.catalog.show_options(s.index, target, str(name), s.options(target), dict(counts))
+        ev = s.evaluation or s.evaluate()
+        self.catalog.show_options(
+            s.index,
+            target,
+            str(name),
+            s.options(target),
+            dict(counts),
+            infos=s.option_infos(target, ev),
+            group_limits=s.group_limits(target, ev),
+            slot_limits=s.slot_limits(ev) if not target else None,
+        )
 
     def after_edit(self) -> None:
         """Validate again and update the areas (in a worker if validation is slow)."""
