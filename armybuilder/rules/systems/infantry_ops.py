@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from ...dice import Dice
 from ..engine import Evaluation, Node, fmt_num
 from ..plugin import CatalogFinding, SystemRules
+from ..state import StateKey
 
 if TYPE_CHECKING:
     from ...catalogs import CatalogIndex
@@ -541,6 +542,54 @@ def _round_up(x: float) -> int:
     return math.ceil(round(x, 6))
 
 
+#: Campaign state (a selection's ``state:``): all of it is the battle in progress. The
+#: damage a platoon has taken may be given as ``damage``, ``wounds`` or ``hits`` (the sheet
+#: reads the first present).
+STATE_KEYS: tuple[StateKey, ...] = (
+    StateKey(
+        "damage",
+        "int",
+        "On a platoon, points of damage taken, ticked on its troopers in damage order "
+        "(support weapon troopers last); on a trooper selection, boxes of its troopers ticked.",
+        history=False,
+        source=f"{SRC}, Weapon Damage (Damage vs Conventional Infantry)",
+        example="3",
+    ),
+    StateKey(
+        "wounds",
+        "int",
+        "The same as damage (another name the sheet reads; give only one of them).",
+        history=False,
+        source=f"{SRC}, Weapon Damage (Damage vs Conventional Infantry)",
+        example="3",
+    ),
+    StateKey(
+        "hits",
+        "int",
+        "The same as damage (another name the sheet reads; give only one of them).",
+        history=False,
+        source=f"{SRC}, Weapon Damage (Damage vs Conventional Infantry)",
+        example="3",
+    ),
+    StateKey(
+        "lost",
+        "int",
+        "Troopers of this selection incapacitated (all their boxes crossed).",
+        history=False,
+        source=f"{SRC}, Weapon Damage (Damage vs Conventional Infantry)",
+        example="2",
+    ),
+    StateKey(
+        "ammo_spent",
+        "map-int",
+        "On a platoon, shots fired so far, by weapon name (or id).",
+        history=False,
+        source=f"{SRC}, Weapon Statistics (Ammo)",
+        example="{SRM Launcher: 2}",
+    ),
+)
+
+
 class InfantryOperations(SystemRules):
     """The Infantry Operations rules module."""
 
@@ -548,6 +597,9 @@ class InfantryOperations(SystemRules):
     subtree_local = True  # a platoon's values depend on the platoon (and its experience)
 
     # ----------------------------------------------------------------- catalog checks
+
+    def state_keys(self) -> tuple[StateKey, ...]:
+        return STATE_KEYS
 
     def check_catalog(
         self, system: SystemFile, faction: FactionFile | None, index: CatalogIndex | None
@@ -593,7 +645,9 @@ class InfantryOperations(SystemRules):
         roster_av = dict.fromkeys(ATTACK_TYPES, 0)
         for platoon in platoons:
             troopers, avs = ev.subtree(
-                platoon, "infantry-ops", lambda p=platoon: self._platoon(ev, p)  # type: ignore[misc]
+                platoon,
+                "infantry-ops",
+                lambda p=platoon: self._platoon(ev, p),  # type: ignore[misc]
             )
             mult = platoon.multiplicity()
             roster_troopers += troopers * mult

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import Evaluation, Issue, Node, fmt_num
 from ..plugin import CatalogFinding, SystemRules
+from ..state import StateKey
 
 if TYPE_CHECKING:
     from ...catalogs import CatalogIndex, GameSystem
@@ -679,12 +680,45 @@ class _Ctx:
 # --------------------------------------------------------------------------- the module
 
 
+#: Campaign state (a selection's ``state:``): all of it is the battle in progress.
+STATE_KEYS: tuple[StateKey, ...] = (
+    StateKey(
+        "wounds",
+        "int",
+        "Wound results on the soldiers of this selection, first soldier first: one leaves a "
+        "soldier wounded, a second kills him.",
+        history=False,
+        source=f"{SRC} IX-B",
+        example="1",
+    ),
+    StateKey(
+        "lost",
+        "int",
+        "Soldiers of this selection dead, or 1 for a destroyed vehicle.",
+        history=False,
+        source=f"{SRC} IX-B",
+        example="1",
+    ),
+    StateKey(
+        "damage",
+        "list-str",
+        "The damage results a vehicle has suffered, by name (e.g. Stunned, Disarmed).",
+        history=False,
+        source=f"{SRC} IX-B (Vehicle Damage Table)",
+        example="[Stunned]",
+    ),
+)
+
+
 class StarMarines(SystemRules):
     """The StarMarines rules module."""
 
     system_id = "starmarines"
 
     # ----------------------------------------------------------------- catalog checks
+
+    def state_keys(self) -> tuple[StateKey, ...]:
+        return STATE_KEYS
 
     def check_catalog(
         self, system: SystemFile, faction: FactionFile | None, index: CatalogIndex | None
