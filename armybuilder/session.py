@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from .model.catalog import Constraint, Entry, Group
     from .rosters import Roster
     from .rules.engine import Evaluation, Node, SubtreeMemo
+    from .rules.state import StateKey
 
 __all__ = [
     "Delete",
@@ -84,6 +85,7 @@ __all__ = [
     "list_recoveries",
     "plain_text",
     "sniff_roster",
+    "state_warnings",
 ]
 
 
@@ -1477,13 +1479,24 @@ class EditSession:
     def set_notes(self, loc: Loc, notes: str | None) -> None:
         self.set(loc, "notes", (notes or "").strip() or None, "Edit notes")
 
-    def set_state(self, loc: Loc, text: str) -> None:
+    @property
+    def state_keys(self) -> tuple[StateKey, ...]:
+        """The campaign state keys this roster's game system declares (its rules module)."""
+        rules = self.system.rules
+        return tuple(rules.state_keys()) if rules is not None else ()
+
+    def set_state(self, loc: Loc, text: str) -> list[str]:
         """Set a selection's campaign ``state:`` from its one-line form (see
-        :func:`parse_state`); blank clears it. Raises :class:`EditError` for text that is not
-        a mapping."""
+        :func:`parse_state`, checked against the system's :attr:`state_keys`); blank clears
+        it. Raises :class:`EditError` (nothing changes) for text that is not ``key: value``
+        pairs or a value of the wrong type or out of range. Returns the warnings about what
+        was stored (an unknown key, with the nearest known one)."""
         if not loc:
             raise EditError("campaign state belongs to a selection, not to the roster")
-        self.set(loc, "state", parse_state(text), "Edit campaign state")
+        keys = self.state_keys
+        state = parse_state(text, keys)
+        self.set(loc, "state", state, "Edit campaign state")
+        return state_warnings(state, keys)
 
     def set_limit(self, cost_type: str, value: float | None) -> None:
         """Set (``None``: remove) the roster's limit on a cost type."""
@@ -1736,12 +1749,21 @@ def state_text(state: Any) -> str:
     return flow(state)
 
 
-def parse_state(text: str) -> dict[str, Any] | None:
+_STATE_EXAMPLE = "{actions: 31, wounds: 2}"
+
+
+def parse_state(text: str, keys: Sequence[StateKey] = ()) -> dict[str, Any] | None:
     """Campaign state typed on one line: a YAML mapping, braces optional (``actions: 3,
-    wounds: 1`` or ``{actions: 3, wounds: 1}``); blank: no state. Raises :class:`EditError`."""
+    wounds: 1`` or ``{actions: 3, wounds: 1}``); blank: no state. Raises :class:`EditError`
+    for text that is not ``key: value`` pairs (``wounds 2``, where the colon is missing, is
+    refused rather than stored as a key ``"wounds 2"`` without a value) and, when the game
+    system declares its state ``keys``, for values of the wrong type or out of range.
+    Unknown keys pass here: :func:`state_warnings` names them (the engine warns too)."""
     from .errors import InputError
+    from .rules.state import ERROR, check_state, state_placeholder
     from .yamlio import load_safe
 
+    example = state_placeholder(keys) or _STATE_EXAMPLE
     text = text.strip()
     if not text:
         return None
@@ -1750,13 +1772,27 @@ def parse_state(text: str) -> dict[str, Any] | None:
         value = load_safe(source, "campaign state")
     except InputError as exc:
         raise EditError(
-            f"campaign state must read like {{actions: 3, wounds: 1}}: {exc.problems[0].message}"
+            f"campaign state must read key: value, e.g. {example} ({exc.problems[0].message})"
         ) from None
     if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        raise EditError(f"campaign state is not a mapping: write key: value, e.g. {example}")
+    bare = [k for k, v in value.items() if v is None]
+    if bare:
         raise EditError(
-            "campaign state must be a mapping of names to values, like {actions: 3, wounds: 1}"
+            f"campaign state {bare[0]!r} has no value: write key: value, e.g. {example}"
         )
+    errors = [p for p in check_state(keys, value) if p.severity == ERROR]
+    if errors:
+        raise EditError("campaign state: " + "; ".join(p.message for p in errors))
     return dict(value) or None
+
+
+def state_warnings(state: dict[str, Any] | None, keys: Sequence[StateKey]) -> list[str]:
+    """What is legal but suspect in a campaign state: unknown keys, each naming the nearest
+    known one (``acitons`` -> did you mean 'actions'?)."""
+    from .rules.state import ERROR, check_state
+
+    return [p.message for p in check_state(keys, state) if p.severity != ERROR]
 
 
 def costs_text(index: CatalogIndex, costs: dict[str, float]) -> str:

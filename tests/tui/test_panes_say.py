@@ -235,3 +235,61 @@ async def test_experience_choice_shows_its_cost(make_app: MakeApp, workdir: Path
             for lv in index.experience
         ]
         assert str(exp.prompt).endswith(costs_text(index, costs[None]))
+
+
+# --------------------------------------------------------------------------- campaign state
+
+
+async def type_text(pilot: Pilot[Any], text: str) -> None:
+    await pilot.press(*["space" if c == " " else c for c in text])
+
+
+@run_async
+async def test_campaign_state_field_keeps_a_refused_text(make_app: MakeApp, workdir: Path) -> None:
+    from textual.widgets import Input
+
+    from armybuilder.rules.state import state_placeholder
+
+    path = copy_example(workdir, "starship-marine", "martian-boarding-group.yaml")
+    app = make_app(path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        session = editor.session
+        assert session is not None
+        major = ("selections", 0, "selections", 0, "selections", 0)
+        editor.jump_to(major)
+        await pilot.pause()
+        field = editor.query_one("#d-state", Input)
+        why = editor.query_one("#d-state-why", LiveStatic)
+        # The placeholder shows this system's keys (Starship Marine's rules module).
+        assert field.placeholder == "e.g. " + state_placeholder(session.state_keys)
+        assert "actions" in field.placeholder
+        assert field.value == "{actions: 33, wounds: 1}"
+        field.focus()
+        await pilot.pause()
+        field.value = ""
+        await type_text(pilot, "wounds 2")
+        await pilot.press("enter")
+        await pilot.pause()
+        # Refused: nothing stored, the text stays as typed, the cursor at its end, and why.
+        assert session.node(major)["state"] == {"actions": 33, "wounds": 1}
+        assert not session.history
+        assert field.value == "wounds 2"
+        assert field.cursor_position == len("wounds 2")
+        assert "write key: value, e.g. {actions:" in why.plain
+        assert why.display
+        # Fixing it where the cursor is: two backspaces, then ": 2".
+        await pilot.press("backspace", "backspace")
+        await type_text(pilot, ": 2, actions: 33")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert session.node(major)["state"] == {"wounds": 2, "actions": 33}
+        assert not why.display
+        # An unknown key is stored but named, with the nearest known key.
+        field.value = ""
+        await type_text(pilot, "acitons: 31")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert session.node(major)["state"] == {"acitons": 31}
+        assert "did you mean 'actions'?" in why.plain
+        assert any("did you mean 'actions'?" in t for t in issue_texts(editor))

@@ -166,3 +166,48 @@ def test_limits_and_costs_where_the_player_chooses(lib: Library, tmp_path: Path)
     assert session.evaluate().totals["kg"] == 28 * 85
     squads = next(i for i in session.option_infos(("selections", 0)) if i.entry_id == "squad")
     assert squads.limit == Limit(4, 4, 4)
+
+
+# --------------------------------------------------------------------------- campaign state
+
+MAJOR = ("selections", 0, "selections", 0, "selections", 0)
+
+
+@pytest.fixture
+def boarding(tmp_path: Path, lib: Library) -> EditSession:
+    path = tmp_path / "martian-boarding-group.yaml"
+    shutil.copy(EXAMPLES / "starship-marine" / "martian-boarding-group.yaml", path)
+    return EditSession.open(path, lib)
+
+
+def test_state_without_a_colon_is_refused(boarding: EditSession) -> None:
+    from armybuilder.rules.state import state_placeholder
+
+    keys = boarding.state_keys
+    assert {"actions", "wounds"} <= {k.name for k in keys}
+    with pytest.raises(EditError) as exc:
+        boarding.set_state(MAJOR, "wounds 2")
+    assert "write key: value, e.g. " + state_placeholder(keys) in str(exc.value)
+    with pytest.raises(EditError, match="not a mapping: write key: value"):
+        boarding.set_state(MAJOR, "[1, 2]")
+    assert boarding.node(MAJOR)["state"] == {"actions": 33, "wounds": 1}
+    assert not boarding.history
+
+
+def test_state_of_the_wrong_type_or_range_is_refused(boarding: EditSession) -> None:
+    for typed in ("actions: many", "actions: -3", "wounds: 1.5"):
+        with pytest.raises(EditError, match="campaign state: state"):
+            boarding.set_state(MAJOR, typed)
+    assert not boarding.history
+
+
+def test_an_unknown_state_key_is_stored_with_a_warning(boarding: EditSession) -> None:
+    # Starship Marine 4.9: experience comes from actions fought; a misspelt key must not
+    # silently make a veteran a novice.
+    warnings = boarding.set_state(MAJOR, "acitons: 31")
+    assert len(warnings) == 1 and "did you mean 'actions'?" in warnings[0]
+    assert boarding.node(MAJOR)["state"] == {"acitons": 31}
+    issues = [i for i in boarding.evaluate().issues if i.code == "state-unknown-key"]
+    assert issues and not issues[0].is_error
+    assert boarding.set_state(MAJOR, "actions: 31, wounds: 2") == []
+    assert boarding.node(MAJOR)["state"] == {"actions": 31, "wounds": 2}

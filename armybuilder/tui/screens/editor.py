@@ -477,8 +477,7 @@ class EditorScreen(ArmyScreen):
         elif field == "notes":
             self._edit(lambda s: s.set_notes(loc, value))
         elif field == "state":
-            if not self._edit(lambda s: s.set_state(loc, value)):
-                self.details.show_state_again()
+            self._set_state(loc, str(value))
         elif field == "experience":
             self._edit(lambda s: s.set_experience(loc, value))
         elif field == "count":
@@ -502,6 +501,30 @@ class EditorScreen(ArmyScreen):
                 return loc
 
             self._edit(choose)
+
+    def _set_state(self, loc: Loc, text: str) -> None:
+        """Store typed campaign state; refused text stays in the field with the reason."""
+        warnings: list[str] = []
+
+        def store(s: EditSession) -> None:
+            warnings.extend(s.set_state(loc, text))
+
+        s = self.session
+        if s is None:
+            return
+        try:
+            # Checked first, so that a refusal keeps the text as typed (not a notice alone).
+            from ...session import parse_state
+
+            parse_state(text, s.state_keys)
+        except EditError as exc:
+            self.details.state_refused(loc, text, str(exc))
+            self.app.notify(str(exc), title="Campaign state not saved", severity="warning")
+            return
+        self.details.state_accepted()
+        if self._edit(store):
+            for w in warnings:
+                self.app.notify(w, title="Campaign state", severity="warning")
 
     def _set_count(self, loc: Loc, count: int) -> None:
         s = self.session

@@ -24,7 +24,15 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select
 
-from ...session import Limit, Loc, cost_text, costs_text, limit_text, state_text
+from ...session import (
+    Limit,
+    Loc,
+    cost_text,
+    costs_text,
+    limit_text,
+    state_text,
+    state_warnings,
+)
 from .catalog import profile_tables
 from .roster_tree import ERROR_MARK, WARNING_MARK, node_at, owner_loc
 from .stable import LiveStatic, find
@@ -79,6 +87,8 @@ class DetailsPane(VerticalScroll):
         self._latest: tuple[Evaluation, Node] | None = None
         #: The session whose limits and what-if costs the pane shows (set by the editor).
         self.session: EditSession | None = None
+        #: (loc, text) of campaign state typed but refused: kept in the field as typed.
+        self._refused: tuple[Loc, str] | None = None
         #: Widgets updated by the last :meth:`show` (a benchmark reads it).
         self.updates = 0
 
@@ -109,6 +119,7 @@ class DetailsPane(VerticalScroll):
                 tooltip="What happened to it in a campaign (actions fought, wounds, ammunition "
                 "spent...): the keys its game system reads; printed sheets tick them off.",
             )
+            yield LiveStatic("", id="d-state-why")
             yield Vertical(id="d-groups")
         yield LiveStatic("", id="d-loadout")
         yield LiveStatic("", id="d-values")
@@ -250,7 +261,7 @@ class DetailsPane(VerticalScroll):
         find(self, "#d-minus", Button).disabled = node.count <= 1
         find(self, "#d-plus", Button).disabled = maximum is not None and node.count >= maximum
         self._set_input("d-notes", (data.notes or "") if data is not None else "")
-        self._set_input("d-state", state_text(data.state) if data is not None else "")
+        self._show_state(ev, node)
         # experience
         exp_row = find(self, "#d-exp-row", Widget)
         levels = ev.index.experience
@@ -495,13 +506,52 @@ class DetailsPane(VerticalScroll):
         elif wid.startswith("grp:"):
             self.post_message(self.Edit(loc, f"choice:{wid[4:]}", value))
 
-    def show_state_again(self) -> None:
-        """Put back the state as the roster has it (after text that could not be read)."""
-        if self._latest is not None:
-            _, node = self._latest
-            field = find(self, "#d-state", Input)
-            with field.prevent(Input.Changed):
-                field.value = state_text(node.data.state) if node.data is not None else ""
+    def _show_state(self, ev: Evaluation, node: Node) -> None:
+        """The campaign state field: this system's keys as its placeholder and tooltip; text
+        that was refused stays as typed (with the reason under it) until it is changed."""
+        from ...rules.state import state_help, state_placeholder
+
+        keys = self.session.state_keys if self.session is not None else ()
+        field = find(self, "#d-state", Input)
+        placeholder = f"e.g. {state_placeholder(keys)}" if keys else "e.g. {actions: 3, wounds: 1}"
+        if keys and self._sigs.get("d-state:keys") != keys:
+            self._sigs["d-state:keys"] = keys
+            field.tooltip = "Campaign state, the keys of this game system:\n" + "\n".join(
+                state_help(keys)
+            )
+        refused = self._refused
+        if refused is not None and refused[0] == node.loc:
+            if field.placeholder != placeholder:
+                field.placeholder = placeholder
+            return  # what was typed stays, with the reason shown under it
+        self._refused = None
+        state = node.data.state if node.data is not None else None
+        self._set_why("; ".join(state_warnings(state or None, keys)), "yellow")
+        self._set_input(
+            "d-state", state_text(node.data.state) if node.data is not None else "", placeholder
+        )
+
+    def _set_why(self, text: str, style: str = "red") -> None:
+        why = find(self, "#d-state-why", LiveStatic)
+        self._update("d-state-why", (text, style), lambda: why.set_content(Text(text, style)))
+        if why.display != bool(text):
+            why.display = bool(text)
+
+    def state_accepted(self) -> None:
+        """The text typed is being stored: the field shows the roster's state again."""
+        self._refused = None
+
+    def state_refused(self, loc: Loc, typed: str, reason: str) -> None:
+        """The state typed could not be stored: keep it in the field as typed, the cursor at
+        its end, and say why under it."""
+        self._refused = (loc, typed)
+        field = find(self, "#d-state", Input)
+        if self.loc == loc:
+            if field.value != typed:
+                with field.prevent(Input.Changed):
+                    field.value = typed
+            field.cursor_position = len(field.value)
+            self._set_why(f"Not saved: {reason}")
 
     def focus_name(self) -> None:
         target = "#d-roster-name" if self.loc == () else "#d-name"
