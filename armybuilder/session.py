@@ -76,6 +76,7 @@ __all__ = [
     "RecoveryInfo",
     "SetKey",
     "Slot",
+    "UnitSummary",
     "clean_recovery",
     "costs_text",
     "export_pdf",
@@ -86,6 +87,7 @@ __all__ = [
     "plain_text",
     "sniff_roster",
     "state_warnings",
+    "unit_summary",
 ]
 
 
@@ -793,6 +795,57 @@ class OptionInfo:
     #: The cost of one added here with its default choices (modifiers and the rules
     #: module's extra costs applied), per cost type.
     costs: dict[str, float]
+
+
+@dataclass(frozen=True)
+class UnitSummary:
+    """What a roster line says about a selection: its name, what it is, how many, its
+    experience, its loadout (chosen weapons and upgrades) and its cost."""
+
+    name: str
+    #: The entry's name when a custom name stands in its place ("Pte Vasquez" is a Marine).
+    entry_name: str
+    count: int
+    #: The experience level or class that applies ("" when it records none).
+    experience: str
+    loadout: tuple[str, ...]
+    cost: str
+
+
+def unit_summary(ev: Evaluation, node: Node) -> UnitSummary:
+    """The facts a roster line shows about ``node``, as ``ev`` computes them.
+
+    Experience: the class the rules module computes for it (a value keyed ``experience``:
+    a text, or a mapping with a ``class``), else the level that applies to an entry that
+    records experience (its own, or inherited). Loadout: its chosen upgrades (weapons,
+    armour, kit), with counts.
+    """
+    name = ev.name(node)
+    entry = node.entry
+    entry_name = ""
+    if entry is not None and node.data is not None and node.data.name:
+        modified = str(ev.apply_modifiers(entry, "name", entry.name, node))
+        entry_name = modified if modified != name else ""
+    experience = ""
+    computed = ev.value(node, "experience") if not node.is_root else None
+    if isinstance(computed, dict) and computed.get("class"):
+        experience = str(computed["class"])
+    elif isinstance(computed, str):
+        experience = computed
+    elif entry is not None and ev.index.experience:
+        own = node.data.experience if node.data is not None else None
+        if entry.experience or own:
+            level = ev.experience(node)
+            experience = level.name if level is not None else ""
+    loadout = tuple(
+        ev.label(c)
+        for c in node.children
+        if c.entry is not None and c.entry.type == "upgrade" and not c.children
+    )
+    costs = ev.total_cost(node) if not node.is_root else ev.totals
+    return UnitSummary(
+        name, entry_name, node.count, experience, loadout, costs_text(ev.index, costs)
+    )
 
 
 def _ev_node(ev: Evaluation, loc: Loc) -> Node | None:

@@ -389,7 +389,8 @@ async def test_details_pane_edits_in_place(make_app: MakeApp, workdir: Path) -> 
         await pilot.press("enter")
         await pilot.pause()
         assert session.node(soldiers)["name"] == "Riflemen"
-        assert "Riflemen ×5" in str(editor.roster_tree.find(soldiers).label)  # type: ignore[union-attr]
+        # The renamed figure keeps its type on its roster line.
+        assert "Riflemen (Soldier) ×5" in str(editor.roster_tree.find(soldiers).label)  # type: ignore[union-attr]
         # Experience of the squad.
         editor.jump_to(("selections", 2))
         await pilot.pause()

@@ -293,3 +293,101 @@ async def test_campaign_state_field_keeps_a_refused_text(make_app: MakeApp, work
         assert session.node(major)["state"] == {"acitons": 31}
         assert "did you mean 'actions'?" in why.plain
         assert any("did you mean 'actions'?" in t for t in issue_texts(editor))
+
+
+# --------------------------------------------------------------------------- the roster tree
+
+
+def tree_lines(editor: EditorScreen) -> list[tuple[Any, str, str]]:
+    """(node loc, label, what the screen shows on that line) for every line of the tree."""
+    tree = editor.roster_tree
+    out = []
+    for y in range(tree.last_line + 1):
+        tnode = tree.get_node_at_line(y)
+        assert tnode is not None
+        tree.scroll_to(y=max(0, y - 1), animate=False, immediate=True)
+        shown = tree.render_line(y - int(tree.scroll_offset.y)).text
+        out.append((tnode.data, tnode.label.plain, shown))
+    return out
+
+
+async def open_rename_and_expand(pilot: Pilot[Any], editor: EditorScreen) -> None:
+    session = editor.session
+    assert session is not None
+    marine = ("selections", 0, "selections", 0, "selections", 3)
+    session.rename(marine, "Pte Vasquez")
+    editor.after_edit()
+    for loc in (marine, ("selections", 0, "selections", 1, "selections", 1)):
+        editor.jump_to(loc)
+        await pilot.pause()
+
+
+@run_async
+async def test_tree_lines_say_what_each_unit_is(make_app: MakeApp, workdir: Path) -> None:
+    from armybuilder.session import unit_summary
+    from armybuilder.tui.widgets.roster_tree import node_at
+
+    path = copy_example(workdir, "starship-marine", "martian-boarding-group.yaml")
+    app = make_app(path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        session = editor.session
+        assert session is not None
+        await open_rename_and_expand(pilot, editor)
+        ev = session.evaluate()
+        lines = tree_lines(editor)
+        labels = {loc: label for loc, label, _ in lines}
+        # A renamed figure keeps its type; experience is the class Starship Marine works out
+        # from actions fought (4.7): the Major's 33 actions with a wound make him a Veteran.
+        marine = ("selections", 0, "selections", 0, "selections", 3)
+        assert labels[marine].startswith("Pte Vasquez (Marine) ×5 · Novice · ")
+        major = ("selections", 0, "selections", 0, "selections", 0)
+        assert labels[major].startswith("Major Okonkwo (Major) · Veteran · ")
+        checked = 0
+        for loc, label, shown in lines:
+            node = node_at(ev, loc)
+            assert node is not None
+            assert label in shown, (label, shown)  # the whole label is on the screen
+            if node.is_root:
+                continue
+            facts = unit_summary(ev, node)
+            assert label.startswith(facts.name)
+            if facts.entry_name:
+                assert f"({facts.entry_name})" in label
+            if facts.experience:
+                assert f" · {facts.experience}" in label
+                checked += 1
+            if facts.loadout:
+                kit = label.rsplit(" · ", 1)[1].split("  ")[0]
+                pieces = [p.strip() for p in kit.split(",")]
+                assert [p[0] for p in pieces] == [i[0] for i in facts.loadout], (label, facts)
+        assert checked >= 6
+
+
+@run_async
+async def test_tree_lines_fit_a_small_terminal(make_app: MakeApp, workdir: Path) -> None:
+    from rich.cells import cell_len
+
+    from armybuilder.session import unit_summary
+    from armybuilder.tui.widgets.roster_tree import node_at
+
+    path = copy_example(workdir, "starship-marine", "martian-boarding-group.yaml")
+    app = make_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await wait_editor(pilot)
+        session = editor.session
+        assert session is not None
+        await open_rename_and_expand(pilot, editor)
+        ev = session.evaluate()
+        tree = editor.roster_tree
+        for loc, label, shown in tree_lines(editor):
+            node = node_at(ev, loc)
+            assert node is not None
+            assert label in shown, (label, shown)
+            assert cell_len(shown.rstrip()) <= tree.scrollable_content_region.width
+            if node.is_root:
+                continue
+            facts = unit_summary(ev, node)
+            assert label.startswith(facts.name[:3])
+            if facts.experience:
+                assert f" · {facts.experience[:3]}" in label
