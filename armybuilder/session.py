@@ -84,6 +84,7 @@ __all__ = [
     "find_recovery",
     "limit_text",
     "list_recoveries",
+    "new_roster",
     "plain_text",
     "sniff_roster",
     "state_warnings",
@@ -473,6 +474,43 @@ def build_selection(
     if children:
         node["selections"] = children
     return node
+
+
+# =========================================================================== new rosters
+
+
+def new_roster(
+    system: GameSystem,
+    faction_id: str,
+    name: str | None = None,
+    limits: dict[str, float] | None = None,
+    schema_url: str | None = None,
+) -> Roster:
+    """A fresh roster as ``armybuilder new`` writes it and the builder creates it (one code
+    path for both): the ``yaml-language-server`` schema line first, so that editors complete
+    and check the file, then a comment saying what can be selected at the top level.
+
+    ``name``: default ``New <faction> roster``; ``schema_url``: default the bundled roster
+    schema. Raises ``UnknownFactionError`` for a faction the system does not have.
+    """
+    from . import __version__
+    from .paths import schema_path
+    from .rosters import Roster
+
+    index = system.index(faction_id)
+    name = name or f"New {index.faction.name} roster"
+    options = ", ".join(f"{c.entry.id} ({c.entry.name})" for c in index.roots) or (
+        "nothing yet: this faction's catalog has no units; add your own (README, 'Writing your "
+        "own catalog') or define them in this roster under `custom:`"
+    )
+    comment = (
+        f"{system.name} roster ({index.faction.name}), made by armybuilder {__version__}.\n"
+        f"Add selections below; at the top level you can select: {options}.\n"
+        f"`armybuilder catalogs {system.id} {index.faction.id}` lists every entry; "
+        "`armybuilder validate FILE` checks the list."
+    )
+    schema = schema_url or schema_path("roster").as_uri()
+    return Roster.new(system.id, index.faction.id, name, limits, schema=schema, comment=comment)
 
 
 # =========================================================================== recovery
@@ -947,12 +985,11 @@ class EditSession:
         limits: dict[str, float] | None = None,
         **kw: Any,
     ) -> EditSession:
-        """A fresh roster (not saved anywhere yet)."""
-        from .rosters import Roster
-
+        """A fresh roster (not saved anywhere yet), made as ``armybuilder new`` makes it
+        (:func:`new_roster`: the schema line and the comment on what can be selected)."""
         system = library.system(system_id)
         system.faction(faction_id)
-        roster = Roster.new(system_id, faction_id, name, limits or None)
+        roster = new_roster(system, faction_id, name, limits or None)
         return cls(roster, system, **kw)
 
     @classmethod
@@ -1965,12 +2002,16 @@ def export_text(session: EditSession) -> str:
 
 
 def export_pdf(
-    session: EditSession, out: Path, progress: Callable[[float], None] | None = None
+    session: EditSession,
+    out: Path,
+    progress: Callable[[float], None] | None = None,
+    paper: str | None = None,
 ) -> Path:
     """Render the roster to a PDF at ``out`` with ``armybuilder.render.render_pdf``.
 
     Slow (WeasyPrint): call it from a worker. ``progress`` receives fractions from 0 to 1
-    as the renderer reports its parts done. Raises :class:`ExportUnavailableError` when the
+    as the renderer reports its parts done. ``paper``: the renderer's paper size (``a4``
+    or ``letter``; default: the renderer's). Raises :class:`ExportUnavailableError` when the
     renderer is not installed (or not one this version knows how to call).
     """
     render = _render_module()
@@ -1986,10 +2027,17 @@ def export_pdf(
         done, total = (args[0], args[1]) if len(args) >= 2 else (args[0], 1.0)
         progress(done / total if total else 1.0)
 
-    if progress is not None and _accepts(fn, subject, out, progress=report):
-        result = fn(subject, out, progress=report)
-    elif _accepts(fn, subject, out):
-        result = fn(subject, out)
+    extra: dict[str, Any] = {"paper": paper} if paper else {}
+    if extra and not _accepts(fn, subject, out, **extra):
+        if paper != "a4":  # a renderer without the choice prints on its own paper (A4)
+            raise ExportUnavailableError(
+                f"this version's PDF export cannot choose the paper size ({paper})"
+            )
+        extra = {}
+    if progress is not None and _accepts(fn, subject, out, progress=report, **extra):
+        result = fn(subject, out, progress=report, **extra)
+    elif _accepts(fn, subject, out, **extra):
+        result = fn(subject, out, **extra)
     else:
         raise ExportUnavailableError(
             "PDF export is not installed in this version (the renderer's interface differs)"

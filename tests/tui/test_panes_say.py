@@ -391,3 +391,139 @@ async def test_tree_lines_fit_a_small_terminal(make_app: MakeApp, workdir: Path)
             assert label.startswith(facts.name[:3])
             if facts.experience:
                 assert f" · {facts.experience[:3]}" in label
+
+
+# --------------------------------------------------------------------------- smaller things
+
+
+@run_async
+async def test_new_roster_dialog_asks_for_the_faction(make_app: MakeApp) -> None:
+    from textual.widgets import Input
+
+    from armybuilder.tui.screens.dialogs import NewRosterScreen
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, NewRosterScreen))
+        dialog = app.screen
+        assert isinstance(dialog, NewRosterScreen)
+        dialog.query_one("#new-system", Select).value = "starship-marine"
+        await pilot.pause()
+        # Several factions: none is picked for the player (not the alphabetically first).
+        assert dialog.query_one("#new-faction", Select).value is Select.NULL
+        await pilot.click("#create")
+        await pilot.pause()
+        assert dialog.error_text == "Choose a game system and a faction."
+        dialog.query_one("#new-faction", Select).value = "martian"
+        await pilot.pause()
+        assert dialog.error_text == ""
+        await pilot.click("#create")
+        await pilot.pause()
+        assert dialog.error_text == "Give the roster a name."
+        dialog.query_one("#new-name", Input).focus()
+        await type_text(pilot, "Boarders")
+        await pilot.pause()
+        assert dialog.error_text == ""  # the message goes once a name is typed
+        # One faction only (Space Hulk: the Terminators): it is picked.
+        dialog.query_one("#new-system", Select).value = "space-hulk"
+        await pilot.pause()
+        assert dialog.query_one("#new-faction", Select).value == "terminators"
+
+
+@run_async
+async def test_add_on_a_group_heading(make_app: MakeApp, workdir: Path) -> None:
+    path = copy_example(workdir, "space-hulk", "standard-squad.yaml")
+    app = make_app(path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        session = editor.session
+        assert session is not None
+        leon = ("selections", 0, "selections", 1)  # assault cannon, power fist
+        editor.jump_to(leon)
+        await pilot.pause()
+        await pilot.press("f4")
+        tree = editor.catalog.catalog_tree
+        tree.cursor_line = 0  # the "Ranged weapon" heading
+        await pilot.pause()
+        assert editor.catalog.highlighted() is None
+        await pilot.press("a")  # adds the group's usual choice: back to the storm bolter
+        await pilot.pause()
+        assert [s["entry"] for s in session.node(leon)["selections"]] == [
+            "storm-bolter",
+            "power-fist",
+        ]
+        # A heading without a usual choice explains what to do.
+        heading = next(
+            y
+            for y in range(tree.last_line + 1)
+            if tree.get_node_at_line(y).label.plain.startswith("Lightning claws")  # type: ignore[union-attr]
+        )
+        tree.cursor_line = heading
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+        notices = [str(n.message) for n in app._notifications]
+        assert any("is a heading: highlight one of its entries" in m for m in notices)
+
+
+@run_async
+async def test_pdf_dialog_offers_the_paper_size(
+    make_app: MakeApp, workdir: Path, monkeypatch: Any
+) -> None:
+    import types
+
+    from textual.widgets import Input
+
+    from armybuilder.tui.screens.export import PdfPathScreen
+
+    papers: list[str] = []
+
+    def render_pdf(ev: Any, output: Path, *, paper: str = "a4", progress: Any = None) -> object:
+        papers.append(paper)
+        output.write_bytes(b"%PDF-1.7 fake")
+        return types.SimpleNamespace(pages=1)
+
+    fake = types.SimpleNamespace(render_pdf=render_pdf)
+    monkeypatch.setattr("armybuilder.session._render_module", lambda: fake)
+    app = make_app(workdir / "patrol.yaml")
+    async with app.run_test(size=(120, 40)) as pilot:
+        editor = await wait_editor(pilot)
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: isinstance(app.screen, PdfPathScreen))
+        dialog = app.screen
+        assert dialog.query_one("#pdf-paper", Select).value == "a4"
+        dialog.query_one("#pdf-paper", Select).value = "letter"
+        await pilot.pause()
+        dialog.query_one("#path-input", Input).value = str(workdir / "patrol.pdf")
+        await pilot.click("#ok")
+        await wait_for(pilot, lambda: editor.last_export is not None)
+        assert papers == ["letter"]
+        assert editor.paper == "letter"  # the next export offers the same paper
+
+
+@run_async
+async def test_search_filter_says_it_is_there(make_app: MakeApp, workdir: Path) -> None:
+    path = copy_example(workdir, "space-hulk", "standard-squad.yaml")
+    app = make_app(path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        catalog = editor.catalog
+        await pilot.press("slash")
+        await type_text(pilot, "fist")
+        await pilot.pause()
+        # At the roster's top level nothing is called "fist": the pane says so.
+        empty = editor.query_one("#catalog-empty", LiveStatic)
+        assert empty.display and "No entry matches 'fist' here" in empty.plain
+        assert "filter 'fist'" in catalog.title_text
+        # The filter stays when another unit is selected, and the title still shows it.
+        editor.jump_to(DEINO)
+        await pilot.pause()
+        assert catalog.title_text == "Add to: Brother Deino · filter 'fist'"
+        assert not empty.display
+        assert catalog_lines(editor, entries_only=True) == ["Power Fist  1 chosen", "Chainfist"]
+        catalog.search.focus()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert catalog.title_text == "Add to: Brother Deino"
+        assert "Assault Cannon" in catalog_lines(editor, entries_only=True)

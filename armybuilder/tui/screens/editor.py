@@ -45,7 +45,7 @@ from ..widgets.stable import find
 from ..widgets.totals import TotalsBar
 from .base import ArmyScreen
 from .dialogs import ConfirmScreen, PathScreen
-from .export import ExportScreen
+from .export import ExportScreen, PdfPathScreen
 
 if TYPE_CHECKING:
     from ...rules.engine import Evaluation
@@ -135,6 +135,8 @@ class EditorScreen(ArmyScreen):
         self.closed = False
         #: (file, error) of the last PDF export.
         self.last_export: tuple[Path | None, str | None] | None = None
+        #: The paper size of PDF exports (A4 until the player picks another).
+        self.paper = "a4"
 
     # ----------------------------------------------------------------- layout
 
@@ -552,6 +554,19 @@ class EditorScreen(ArmyScreen):
     def action_add(self) -> None:
         entry_id = self.catalog.highlighted()
         if entry_id is None:
+            section = self.catalog.highlighted_section()
+            group = section[1].group if section is not None else None
+            if section is not None and group is not None and group.default:
+                # A group's line: add its usual choice (a pick-one group swaps to it).
+                self.add_entry(group.default, self.catalog.target)
+                return
+            if section is not None:
+                self.app.notify(
+                    f"{section[0]} is a heading: highlight one of its entries (Down) and "
+                    "press a to add it",
+                    severity="warning",
+                )
+                return
             self.app.notify(
                 "Highlight an entry in the catalog first (F4, or / to search)", severity="warning"
             )
@@ -727,20 +742,21 @@ class EditorScreen(ArmyScreen):
         if s is None:
             return
 
+        default = default_export_path(s, ".pdf", self.army_app.cwd)
+        dialog = PdfPathScreen(str(default), self.paper, id="export-pdf")
+
         def chosen(path: Path | None) -> None:
             if path is None:
                 return
+            self.paper = dialog.paper
             screen = ExportScreen(path)
             self.app.push_screen(screen)
-            self._render_pdf(path, screen)
+            self._render_pdf(path, screen, dialog.paper)
 
-        default = default_export_path(s, ".pdf", self.army_app.cwd)
-        self.app.push_screen(
-            PathScreen("Export PDF to", str(default), "Export", id="export-pdf"), chosen
-        )
+        self.app.push_screen(dialog, chosen)
 
     @work(thread=True, exclusive=True, group="export")
-    def _render_pdf(self, out: Path, screen: ExportScreen) -> None:
+    def _render_pdf(self, out: Path, screen: ExportScreen, paper: str | None = None) -> None:
         s = self.session
         assert s is not None
         app = self.app
@@ -749,7 +765,7 @@ class EditorScreen(ArmyScreen):
             app.call_from_thread(screen.set_progress, fraction)
 
         try:
-            path = export_pdf(s, out, progress)
+            path = export_pdf(s, out, progress, paper)
         except ExportUnavailableError as exc:
             app.call_from_thread(self._export_done, screen, None, str(exc))
             return

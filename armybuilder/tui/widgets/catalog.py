@@ -169,6 +169,7 @@ class CatalogBrowser(Vertical):
         self._sections: dict[str, TreeNode[str | None]] = {}
         self._shown_sections: dict[str, str] = {}
         self._preview_id: object = None
+        self._target_name = ""
         self._empty_text: str | None = None
         self._section_child: dict[str, Child] = {}
         #: Times the tree was rebuilt (a benchmark reads it).
@@ -211,11 +212,7 @@ class CatalogBrowser(Vertical):
         """
         self.target = target
         self._index = index
-        title = find(self, "#catalog-title", LiveStatic)
-        text = f"Add to: {target_name}"
-        if self._title != text:
-            self._title = text
-            title.set_content(text)
+        self._target_name = target_name
         self._options = options
         self._counts = counts
         self._infos = {i.entry_id: i for i in infos or []}
@@ -235,6 +232,7 @@ class CatalogBrowser(Vertical):
         if index is None:
             return
         query = self.search.value.strip().lower()
+        self._show_title()
         self._show_empty(query)
         signature = (id(index), tuple(id(c.entry) for c in self._options), query)
         if signature == self._signature:
@@ -290,6 +288,23 @@ class CatalogBrowser(Vertical):
             self.call_after_refresh(self._move_to, target)
         else:
             self._show_preview(None)
+
+    def _show_title(self) -> None:
+        """``Add to: <unit>``, and the search filter while one is active: it stays when
+        another unit is selected (to add the same weapon to model after model), so the title
+        says it is there; Esc in the search box clears it."""
+        query = self.search.value.strip()
+        text = Text(f"Add to: {self._target_name}")
+        if query:
+            text.append(f" · filter {query!r}", "yellow")
+        if self._title != text.plain:
+            self._title = text.plain
+            find(self, "#catalog-title", LiveStatic).set_content(text)
+
+    @property
+    def title_text(self) -> str:
+        """The pane's title as shown."""
+        return self._title
 
     def _show_empty(self, query: str) -> None:
         """Say so when the search matches nothing here (or nothing can be added here)."""
@@ -368,6 +383,18 @@ class CatalogBrowser(Vertical):
         node = self.catalog_tree.cursor_node
         return node.data if node is not None else None
 
+    def highlighted_section(self) -> tuple[str, Child] | None:
+        """The section line under the cursor: its name and an option of it (``None`` on an
+        entry line)."""
+        node = self.catalog_tree.cursor_node
+        if node is None or node.data is not None or self._index is None:
+            return None
+        for key, section in self._sections.items():
+            if section is node and key in self._section_child:
+                child = self._section_child[key]
+                return self._section_name(self._index, child), child
+        return None
+
     def first_match(self) -> str | None:
         leaves = self._leaves()
         return leaves[0].data if leaves else None
@@ -423,3 +450,6 @@ class CatalogBrowser(Vertical):
         if event.key == "down" and self.search.has_focus:
             event.stop()
             self.catalog_tree.focus()
+        elif event.key == "escape" and self.search.has_focus and self.search.value:
+            event.stop()
+            self.search.value = ""  # the filter goes (Input.Changed rebuilds the tree)
