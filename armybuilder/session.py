@@ -958,6 +958,9 @@ class EditSession:
         #: Milliseconds the last edit took (document change and re-parse, not validation).
         self.last_edit_ms = 0.0
         self.journal = Journal.for_roster(roster.path, self.session_id)
+        #: Figures the panes show (limits, what-if costs), per evaluation.
+        self._figures: dict[Any, Any] = {}
+        self._fresh_data: dict[int, tuple[Entry, Any]] = {}
 
     # ----------------------------------------------------------------- construction
 
@@ -1385,10 +1388,36 @@ class EditSession:
 
     # ----------------------------------------------------------------- limits and costs
 
+    def _cached(self, ev: Evaluation, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+        """What ``compute`` gives for ``key`` under evaluation ``ev``, computed once per
+        evaluation (the catalog and the details ask for the same figures after an edit)."""
+        cache = self._figures
+        if cache.get("ev") is not ev:
+            cache.clear()
+            cache["ev"] = ev
+        if key not in cache:
+            cache[key] = compute()
+        return cache[key]
+
+    def _fresh(self, entry: Entry) -> Any:
+        """A new selection of ``entry`` with its defaults, parsed (the same each time: it is
+        read only)."""
+        found = self._fresh_data.get(id(entry))
+        if found is None or found[0] is not entry:
+            data = _parse_new(build_selection(self.index, entry), ("selections", 0))
+            found = self._fresh_data[id(entry)] = (entry, data)
+        return found[1]
+
     def option_infos(self, parent: Loc, ev: Evaluation | None = None) -> list[OptionInfo]:
         """Limits and costs of what may be added under ``parent`` (:meth:`options`), as
         ``ev`` (default: the current evaluation) computes them."""
         ev = ev or self.evaluate()
+        found: list[OptionInfo] = self._cached(
+            ev, ("options", parent), lambda: self._option_infos(parent, ev)
+        )
+        return found
+
+    def _option_infos(self, parent: Loc, ev: Evaluation) -> list[OptionInfo]:
         node = _ev_node(ev, parent)
         options = self.options(parent)
         if node is None:
@@ -1397,7 +1426,7 @@ class EditSession:
         keep: list[Node] = []  # what-if nodes live until the end (ids key the caches)
         out = []
         for c in options:
-            data = _parse_new(build_selection(self.index, c.entry), (*parent, "selections", 0))
+            data = self._fresh(c.entry)
             scratch = _scratch_node(self.index, data, c.entry, c.group, node)
             keep.append(scratch)
             costs = dict(what_if.total_cost(scratch))
@@ -1437,9 +1466,15 @@ class EditSession:
         chosen in it and how many are allowed. A group without limits of its own takes them
         from its entries' limits (a Sergeant group of one entry that must be taken once
         reads "exactly 1")."""
+        ev = ev or self.evaluate()
+        found: dict[str, Limit] = self._cached(
+            ev, ("groups", parent), lambda: self._group_limits(parent, ev)
+        )
+        return found
+
+    def _group_limits(self, parent: Loc, ev: Evaluation) -> dict[str, Limit]:
         from .catalogs import walk_groups
 
-        ev = ev or self.evaluate()
         node = _ev_node(ev, parent)
         entry = node.entry if node is not None else None
         if node is None or entry is None:
@@ -1483,6 +1518,12 @@ class EditSession:
         level the system has, and with none of its own (key ``None``: inherited), as the
         engine computes it."""
         ev = ev or self.evaluate()
+        found: dict[str | None, dict[str, float]] = self._cached(
+            ev, ("experience", loc), lambda: self._experience_costs(loc, ev)
+        )
+        return found
+
+    def _experience_costs(self, loc: Loc, ev: Evaluation) -> dict[str | None, dict[str, float]]:
         node = _ev_node(ev, loc)
         if node is None or node.entry is None or node.data is None or node.parent is None:
             return {}

@@ -67,8 +67,9 @@ def preview(
     if entry.description:
         parts.append(Text(entry.description, "italic"))
     if info is not None and info.limit.bounded:
-        lim = info.limit
-        parts.append(Text(f"Here: {lim.count_text} ({lim.range_text})", "dim"))
+        # The range only: the count is on the entry's line (the preview is not drawn again
+        # at every addition).
+        parts.append(Text(f"Allowed here: {info.limit.range_text}", "dim"))
     if child.group is not None:
         g = child.group
         lim_text = group.range_text if group is not None else limit_text(g.min, g.max)
@@ -402,17 +403,20 @@ class CatalogBrowser(Vertical):
     def _show_preview(self, entry_id: str | None) -> None:
         static = self.query_one("#catalog-preview", LiveStatic)
         child = self._by_id.get(entry_id) if entry_id else None
-        key = (
-            None
-            if child is None
-            else (
+        key: object = None
+        if child is not None and self._index is not None:
+            # What the preview shows, not the figures behind it: a count that changes
+            # without showing (no limit) does not draw it again.
+            info = self._infos.get(child.entry.id)
+            group = self._group_limits.get(child.group.id) if child.group is not None else None
+            key = (
                 entry_id,
                 id(child.entry),
                 id(self._index),
-                self._infos.get(child.entry.id),
-                self._group_limits.get(child.group.id) if child.group is not None else None,
+                costs_text(self._index, info.costs) if info is not None else None,
+                info.limit.range_text if info is not None and info.limit.bounded else None,
+                (group.range_text, group.maximum) if group is not None else None,
             )
-        )
         if key == self._preview_id:
             return
         self._preview_id = key
