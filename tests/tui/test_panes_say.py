@@ -413,14 +413,12 @@ async def test_new_roster_dialog_asks_for_the_faction(make_app: MakeApp) -> None
         # Several factions: none is picked for the player (not the alphabetically first).
         assert dialog.query_one("#new-faction", Select).value is Select.NULL
         await pilot.click("#create")
-        await pilot.pause()
-        assert dialog.error_text == "Choose a game system and a faction."
+        await wait_for(pilot, lambda: dialog.error_text == "Choose a game system and a faction.")
         dialog.query_one("#new-faction", Select).value = "martian"
-        await pilot.pause()
-        assert dialog.error_text == ""
+        await wait_for(pilot, lambda: dialog.error_text == "")
+        await pilot.pause(0.3)  # a Button ignores clicks while it shows it was pressed
         await pilot.click("#create")
-        await pilot.pause()
-        assert dialog.error_text == "Give the roster a name."
+        await wait_for(pilot, lambda: dialog.error_text == "Give the roster a name.")
         dialog.query_one("#new-name", Input).focus()
         await type_text(pilot, "Boarders")
         await pilot.pause()
