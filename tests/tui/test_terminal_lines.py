@@ -3,6 +3,7 @@ says what it is (name, entry, experience) and is not cut off at the pane's edge.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -99,3 +100,5 @@ def test_tree_lines_in_a_real_terminal(
         subprocess.run(
             ["tmux", "-L", SOCKET, "kill-server"], capture_output=True, timeout=20, check=False
         )
+        folder = Path(os.environ.get("TMUX_TMPDIR", "/tmp")) / f"tmux-{os.getuid()}"
+        (folder / SOCKET).unlink(missing_ok=True)
