@@ -1511,6 +1511,39 @@ class EditSession:
             out[slot.category] = Limit(got, slot.min, slot.max)
         return out
 
+    def category_limits(self, parent: Loc, ev: Evaluation | None = None) -> dict[str, Limit]:
+        """Limits on categories of what is selected under ``parent``: the force's slots at
+        the top of the roster (:meth:`slot_limits`), else the selection's own constraints on
+        a category of its children (a squad of exactly six models). Category id -> limit."""
+        ev = ev or self.evaluate()
+        if not parent:
+            return self.slot_limits(ev)
+        node = _ev_node(ev, parent)
+        entry = node.entry if node is not None else None
+        if node is None or entry is None:
+            return {}
+        categories = self.index.categories
+        lows: dict[str, int] = {}
+        highs: dict[str, int] = {}
+        for con in entry.constraints:
+            if con.scope != "self" or con.field != "selections" or con.child not in categories:
+                continue
+            value = ev.constraint_value(entry, con, node)
+            if value < 0 or not float(value).is_integer():
+                continue
+            cat = str(con.child)
+            if con.type == "max":
+                highs[cat] = min(int(value), highs.get(cat, int(value)))
+            else:
+                lows[cat] = max(int(value), lows.get(cat, 0))
+        out = {}
+        for cat in lows.keys() | highs.keys():
+            got = sum(n.count for n in node.children if n.has_category(cat))
+            hi = highs.get(cat)
+            lo = min(lows.get(cat, 0), hi) if hi is not None else lows.get(cat, 0)
+            out[cat] = Limit(got, lo, hi)
+        return out
+
     def experience_costs(
         self, loc: Loc, ev: Evaluation | None = None
     ) -> dict[str | None, dict[str, float]]:

@@ -191,6 +191,11 @@ async def test_required_group_reads_exactly_one(make_app: MakeApp, workdir: Path
         lines = catalog_lines(editor)
         assert "Sergeant (exactly 1) 1/1" in lines
         assert not any("(any)" in line for line in lines)
+        # Six models to a squad (the same section): the squad's limit on its models' category
+        # heads their section.
+        models = session.category_limits(squad)["squad-model"]
+        assert (models.range_text, models.count_text) == ("exactly 6", "6/6")
+        assert "Model (exactly 6) 6/6" in lines
         heading = next(
             w for w in editor.details.query("#d-groups > *") if w.name == "grplabel:squad-leader"
         )

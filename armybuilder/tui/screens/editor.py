@@ -356,7 +356,7 @@ class EditorScreen(ArmyScreen):
             dict(counts),
             infos=s.option_infos(target, ev),
             group_limits=s.group_limits(target, ev),
-            slot_limits=s.slot_limits(ev) if not target else None,
+            slot_limits=s.category_limits(target, ev),
         )
 
     def after_edit(self) -> None:

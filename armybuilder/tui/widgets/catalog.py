@@ -209,7 +209,8 @@ class CatalogBrowser(Vertical):
         """Show what can be added to ``target`` (rebuilt only if something changed).
 
         ``infos``, ``group_limits``, ``slot_limits``: the session's costs and limits of the
-        options, their groups and (at the top of the roster) the force's category slots.
+        options, their groups and their categories (at the top of the roster, the force's
+        slots).
         """
         self.target = target
         self._index = index
@@ -344,7 +345,7 @@ class CatalogBrowser(Vertical):
             limit = self._group_limits.get(g.id)
             if limit is None:
                 limit = Limit(0, g.min, g.max)
-        elif not self.target:
+        else:
             cat = self._category(child)
             limit = self._slot_limits.get(cat) if cat else None
         if limit is not None:
