@@ -26,7 +26,7 @@ from .errors import (
     InputError,
     Problem,
 )
-from .paths import schema_path, user_catalog_dir
+from .paths import user_catalog_dir
 from .report import format_costs as _fmt_cost
 from .report import load_evaluated as _load
 from .report import roster_json as _roster_json
@@ -234,19 +234,9 @@ def cmd_new(args: argparse.Namespace) -> int:
         except ValueError:
             print(f"armybuilder new: --limit {item!r} should read COST=NUMBER", file=sys.stderr)
             return EXIT_INPUT
-    name = args.name or f"New {index.faction.name} roster"
-    options = ", ".join(f"{c.entry.id} ({c.entry.name})" for c in index.roots) or (
-        "nothing yet: this faction's catalog has no units; add your own (README, 'Writing your "
-        "own catalog') or define them in this roster under `custom:`"
-    )
-    comment = (
-        f"{gs.name} roster ({index.faction.name}), made by armybuilder {__version__}.\n"
-        f"Add selections below; at the top level you can select: {options}.\n"
-        f"`armybuilder catalogs {gs.id} {index.faction.id}` lists every entry; "
-        "`armybuilder validate FILE` checks the list."
-    )
-    schema = args.schema_url or schema_path("roster").as_uri()
-    roster = Roster.new(gs.id, index.faction.id, name, limits, schema=schema, comment=comment)
+    from .session import new_roster
+
+    roster = new_roster(gs, index.faction.id, args.name, limits, args.schema_url)
     if args.output in (None, "-"):
         sys.stdout.write(roster.dumps())
         return EXIT_OK

@@ -56,9 +56,10 @@ if TYPE_CHECKING:
     from ruamel.yaml.comments import CommentedMap
 
     from .catalogs import CatalogIndex, Child, GameSystem, Library
-    from .model.catalog import Entry
+    from .model.catalog import Constraint, Entry, Group
     from .rosters import Roster
     from .rules.engine import Evaluation, Node, SubtreeMemo
+    from .rules.state import StateKey
 
 __all__ = [
     "Delete",
@@ -67,18 +68,27 @@ __all__ = [
     "EditSession",
     "ExportUnavailableError",
     "Insert",
+    "Limit",
     "Move",
+    "OptionInfo",
     "RecentEntry",
     "RecentFiles",
     "RecoveryInfo",
     "SetKey",
+    "Slot",
+    "UnitSummary",
     "clean_recovery",
+    "costs_text",
     "export_pdf",
     "export_text",
     "find_recovery",
+    "limit_text",
     "list_recoveries",
+    "new_roster",
     "plain_text",
     "sniff_roster",
+    "state_warnings",
+    "unit_summary",
 ]
 
 
@@ -466,6 +476,43 @@ def build_selection(
     return node
 
 
+# =========================================================================== new rosters
+
+
+def new_roster(
+    system: GameSystem,
+    faction_id: str,
+    name: str | None = None,
+    limits: dict[str, float] | None = None,
+    schema_url: str | None = None,
+) -> Roster:
+    """A fresh roster as ``armybuilder new`` writes it and the builder creates it (one code
+    path for both): the ``yaml-language-server`` schema line first, so that editors complete
+    and check the file, then a comment saying what can be selected at the top level.
+
+    ``name``: default ``New <faction> roster``; ``schema_url``: default the bundled roster
+    schema. Raises ``UnknownFactionError`` for a faction the system does not have.
+    """
+    from . import __version__
+    from .paths import schema_path
+    from .rosters import Roster
+
+    index = system.index(faction_id)
+    name = name or f"New {index.faction.name} roster"
+    options = ", ".join(f"{c.entry.id} ({c.entry.name})" for c in index.roots) or (
+        "nothing yet: this faction's catalog has no units; add your own (README, 'Writing your "
+        "own catalog') or define them in this roster under `custom:`"
+    )
+    comment = (
+        f"{system.name} roster ({index.faction.name}), made by armybuilder {__version__}.\n"
+        f"Add selections below; at the top level you can select: {options}.\n"
+        f"`armybuilder catalogs {system.id} {index.faction.id}` lists every entry; "
+        "`armybuilder validate FILE` checks the list."
+    )
+    schema = schema_url or schema_path("roster").as_uri()
+    return Roster.new(system.id, index.faction.id, name, limits, schema=schema, comment=comment)
+
+
 # =========================================================================== recovery
 
 
@@ -718,6 +765,166 @@ def _token() -> int:
     return next(_TOKENS)
 
 
+def _count_of(node: Any) -> int:
+    n = node.get("count", 1) if isinstance(node, dict) else 1
+    return n if isinstance(n, int) and not isinstance(n, bool) and n >= 1 else 1
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where an entry added under a selection goes, as its choice groups see it
+    (:meth:`EditSession.slot_for`)."""
+
+    #: The group that decides (``None``: no group limit is reached).
+    group: Group | None
+    #: Positions of the choices the new one replaces (a pick-one group).
+    replaces: list[int]
+    #: Why it cannot be added (a group already full), else ``None``.
+    full: str | None
+
+    @property
+    def swaps(self) -> bool:
+        return bool(self.replaces)
+
+
+def limit_text(minimum: int, maximum: int | None) -> str:
+    """A range as a player reads it: ``exactly 1``, ``0-2``, ``at least 3``, ``any number``."""
+    if maximum is None:
+        return f"at least {minimum}" if minimum else "any number"
+    if minimum == maximum:
+        return f"exactly {maximum}"
+    return f"{minimum}-{maximum}"
+
+
+@dataclass(frozen=True)
+class Limit:
+    """How many of something are chosen where the player chooses, and how many the rules
+    allow there (the catalog's constraints and group limits, modifiers applied)."""
+
+    selected: int
+    minimum: int = 0
+    maximum: int | None = None
+
+    @property
+    def range_text(self) -> str:
+        return limit_text(self.minimum, self.maximum)
+
+    @property
+    def count_text(self) -> str:
+        """``6/7`` against a maximum, ``2, at least 3`` against a minimum alone, else
+        ``3 chosen`` (``""`` for none chosen and no limit)."""
+        if self.maximum is not None:
+            return f"{self.selected}/{self.maximum}"
+        if self.minimum:
+            return f"{self.selected}, at least {self.minimum}"
+        return f"{self.selected} chosen" if self.selected else ""
+
+    @property
+    def bounded(self) -> bool:
+        return self.maximum is not None or self.minimum > 0
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """One catalog option under a selection, as the engine sees it there."""
+
+    entry_id: str
+    limit: Limit
+    #: The cost of one added here with its default choices (modifiers and the rules
+    #: module's extra costs applied), per cost type.
+    costs: dict[str, float]
+
+
+@dataclass(frozen=True)
+class UnitSummary:
+    """What a roster line says about a selection: its name, what it is, how many, its
+    experience, its loadout (chosen weapons and upgrades) and its cost."""
+
+    name: str
+    #: The entry's name when a custom name stands in its place ("Pte Vasquez" is a Marine).
+    entry_name: str
+    count: int
+    #: The experience level or class that applies ("" when it records none).
+    experience: str
+    loadout: tuple[str, ...]
+    cost: str
+
+
+def unit_summary(ev: Evaluation, node: Node) -> UnitSummary:
+    """The facts a roster line shows about ``node``, as ``ev`` computes them.
+
+    Experience: the class the rules module computes for it (a value keyed ``experience``:
+    a text, or a mapping with a ``class``), else the level that applies to an entry that
+    records experience (its own, or inherited). Loadout: its chosen upgrades (weapons,
+    armour, kit), with counts.
+    """
+    name = ev.name(node)
+    entry = node.entry
+    entry_name = ""
+    if entry is not None and node.data is not None and node.data.name:
+        modified = str(ev.apply_modifiers(entry, "name", entry.name, node))
+        entry_name = modified if modified != name else ""
+    experience = ""
+    computed = ev.value(node, "experience") if not node.is_root else None
+    if isinstance(computed, dict) and computed.get("class"):
+        experience = str(computed["class"])
+    elif isinstance(computed, str):
+        experience = computed
+    elif entry is not None and ev.index.experience:
+        own = node.data.experience if node.data is not None else None
+        if entry.experience or own:
+            level = ev.experience(node)
+            experience = level.name if level is not None else ""
+    loadout = tuple(
+        ev.label(c)
+        for c in node.children
+        if c.entry is not None and c.entry.type == "upgrade" and not c.children
+    )
+    costs = ev.total_cost(node) if not node.is_root else ev.totals
+    return UnitSummary(
+        name, entry_name, node.count, experience, loadout, costs_text(ev.index, costs)
+    )
+
+
+def _ev_node(ev: Evaluation, loc: Loc) -> Node | None:
+    node = ev.root
+    for i in range(1, len(loc), 2):
+        step = loc[i]
+        if not isinstance(step, int) or step >= len(node.children):
+            return None
+        node = node.children[step]
+    return node
+
+
+def _parse_new(node: Any, loc: Loc) -> Any:
+    from .rosters import parse_selection
+
+    return parse_selection(node, loc)
+
+
+def _scratch_node(
+    index: CatalogIndex, data: Any, entry: Entry, group: Group | None, parent: Node
+) -> Node:
+    """An evaluated node for a selection not (yet) in the roster, under ``parent`` (which does
+    not list it among its children): what-if costs."""
+    from .rules.engine import Node
+
+    node = Node(data, entry, group, parent, len(parent.children))
+    for c in data.children:
+        child = index.child(entry, c.entry) if c.entry else None
+        if child is not None:
+            node.children.append(_scratch_node(index, c, child.entry, child.group, node))
+    return node
+
+
+def _what_if(ev: Evaluation) -> Evaluation:
+    """An evaluation sharing ``ev``'s tree with caches of its own, for what-if nodes (whose
+    ids must not reach ``ev``'s caches)."""
+    from .rules.engine import Evaluation
+
+    return Evaluation(ev.roster, ev.index, ev.root, rules=ev.rules)
+
+
 class EditSession:
     """A roster being edited. See the module docstring."""
 
@@ -751,6 +958,9 @@ class EditSession:
         #: Milliseconds the last edit took (document change and re-parse, not validation).
         self.last_edit_ms = 0.0
         self.journal = Journal.for_roster(roster.path, self.session_id)
+        #: Figures the panes show (limits, what-if costs), per evaluation.
+        self._figures: dict[Any, Any] = {}
+        self._fresh_data: dict[int, tuple[Entry, Any]] = {}
 
     # ----------------------------------------------------------------- construction
 
@@ -778,12 +988,11 @@ class EditSession:
         limits: dict[str, float] | None = None,
         **kw: Any,
     ) -> EditSession:
-        """A fresh roster (not saved anywhere yet)."""
-        from .rosters import Roster
-
+        """A fresh roster (not saved anywhere yet), made as ``armybuilder new`` makes it
+        (:func:`new_roster`: the schema line and the comment on what can be selected)."""
         system = library.system(system_id)
         system.faction(faction_id)
-        roster = Roster.new(system_id, faction_id, name, limits or None)
+        roster = new_roster(system, faction_id, name, limits or None)
         return cls(roster, system, **kw)
 
     @classmethod
@@ -1080,10 +1289,91 @@ class EditSession:
             where = "at the top level" if parent_entry is None else f"in {parent_entry.name}"
             raise EditError(f"{self.index.name_of(entry_id)} cannot be selected {where}")
         node = build_selection(self.index, child.entry, count, name)
+        slot = self.slot_for(parent, entry_id, count)
+        if slot.full is not None:
+            raise EditError(slot.full)
+        if slot.replaces:
+            # A pick-one group (at most 1): the new choice takes the old one's place, in one
+            # undoable step (radio buttons, as BattleScribe and New Recruit do).
+            olds = [self._label((*parent, "selections", i)) for i in slot.replaces]
+            ops: list[Op] = [Delete(parent, i) for i in reversed(slot.replaces)]
+            at = slot.replaces[0]
+            ops.append(Insert(parent, at, node))
+            label = f"Swap {', '.join(olds)} for {child.entry.name}"
+            self._apply(label, ops, parent, parent)
+            return (*parent, "selections", at)
         index = self._seq_len(parent)
         loc = (*parent, "selections", index)
         self._apply(f"Add {child.entry.name}", [Insert(parent, index, node)], parent, parent)
         return loc
+
+    def group_chain(self, parent: Loc, entry_id: str) -> list[Group]:
+        """The groups ``entry_id`` is chosen in under ``parent``, outermost first (``[]``:
+        it is not in a group there)."""
+        parent_entry = self.entry_at(parent) if parent else None
+        child = self.index.child(parent_entry, entry_id)
+        if parent_entry is None or child is None or child.group is None:
+            return []
+        target = child.group
+
+        def path(groups: Sequence[Group]) -> list[Group] | None:
+            for g in groups:
+                if g is target or g.id == target.id:
+                    return [g]
+                inner = path(g.groups)
+                if inner is not None:
+                    return [g, *inner]
+            return None
+
+        return path(parent_entry.groups) or [target]
+
+    def group_members(self, parent: Loc, group: Group) -> list[int]:
+        """Positions, in ``parent``'s selections, of the choices made in ``group`` (or in its
+        subgroups)."""
+        parent_entry = self.entry_at(parent) if parent else None
+        if parent_entry is None:
+            return []
+        from .catalogs import walk_groups
+
+        inside = {id(g) for g in walk_groups([group])}
+        ids = {
+            c.entry.id
+            for c in self.index.children(parent_entry)
+            if c.group is not None and id(c.group) in inside
+        }
+        seq = self.node(parent).get("selections")
+        items = list(seq) if isinstance(seq, list) else []
+        return [i for i, s in enumerate(items) if isinstance(s, dict) and s.get("entry") in ids]
+
+    def slot_for(self, parent: Loc, entry_id: str, count: int = 1) -> Slot:
+        """What adding ``count`` × ``entry_id`` under ``parent`` does to the groups it is
+        chosen in: fits, replaces the choice of a pick-one group, or finds a group full."""
+        for group in reversed(self.group_chain(parent, entry_id)):  # innermost first
+            if group.max is None:
+                continue
+            members = self.group_members(parent, group)
+            seq = self.node(parent).get("selections")
+            chosen = sum(_count_of(seq[i]) for i in members)
+            if chosen + count <= group.max:
+                continue
+            if group.max == 1 and count == 1 and members:
+                same = [i for i in members if seq[i].get("entry") == entry_id]
+                if same and len(members) == 1:
+                    name = self.index.name_of(entry_id)
+                    return Slot(
+                        group,
+                        [],
+                        f"{name} is already the choice of {group.name} (at most 1)",
+                    )
+                return Slot(group, members, None)
+            name = self.index.name_of(entry_id)
+            return Slot(
+                group,
+                [],
+                f"{group.name} is full: {chosen} chosen, at most {group.max} allowed; "
+                f"remove one before adding {name}",
+            )
+        return Slot(None, [], None)
 
     def where_to_add(self, target: Loc, entry_id: str) -> Loc | None:
         """The selection at or above ``target`` where ``entry_id`` can be added, if any."""
@@ -1095,6 +1385,190 @@ class EditSession:
             if not loc:
                 return None
             loc = loc[:-2]
+
+    # ----------------------------------------------------------------- limits and costs
+
+    def _cached(self, ev: Evaluation, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+        """What ``compute`` gives for ``key`` under evaluation ``ev``, computed once per
+        evaluation (the catalog and the details ask for the same figures after an edit)."""
+        cache = self._figures
+        if cache.get("ev") is not ev:
+            cache.clear()
+            cache["ev"] = ev
+        if key not in cache:
+            cache[key] = compute()
+        return cache[key]
+
+    def _fresh(self, entry: Entry) -> Any:
+        """A new selection of ``entry`` with its defaults, parsed (the same each time: it is
+        read only)."""
+        found = self._fresh_data.get(id(entry))
+        if found is None or found[0] is not entry:
+            data = _parse_new(build_selection(self.index, entry), ("selections", 0))
+            found = self._fresh_data[id(entry)] = (entry, data)
+        return found[1]
+
+    def option_infos(self, parent: Loc, ev: Evaluation | None = None) -> list[OptionInfo]:
+        """Limits and costs of what may be added under ``parent`` (:meth:`options`), as
+        ``ev`` (default: the current evaluation) computes them."""
+        ev = ev or self.evaluate()
+        found: list[OptionInfo] = self._cached(
+            ev, ("options", parent), lambda: self._option_infos(parent, ev)
+        )
+        return found
+
+    def _option_infos(self, parent: Loc, ev: Evaluation) -> list[OptionInfo]:
+        node = _ev_node(ev, parent)
+        options = self.options(parent)
+        if node is None:
+            return [OptionInfo(c.entry.id, Limit(0), {}) for c in options]
+        what_if = _what_if(ev)
+        keep: list[Node] = []  # what-if nodes live until the end (ids key the caches)
+        out = []
+        for c in options:
+            data = self._fresh(c.entry)
+            scratch = _scratch_node(self.index, data, c.entry, c.group, node)
+            keep.append(scratch)
+            costs = dict(what_if.total_cost(scratch))
+            out.append(OptionInfo(c.entry.id, self._entry_limit(ev, node, c), costs))
+        return out
+
+    def _entry_limit(self, ev: Evaluation, node: Node, child: Child) -> Limit:
+        """How many of ``child`` are under ``node`` and the tightest limits on it there."""
+        entry = child.entry
+        here = sum(n.count for n in node.children if n.entry_id == entry.id)
+        lows: list[int] = []
+        highs: list[tuple[int, int]] = []  # (room left, limit) with the count it is against
+
+        def note(con: Constraint, owner: Entry, got: float) -> None:
+            value = ev.constraint_value(owner, con, node)
+            if value < 0 or not float(value).is_integer():
+                return
+            if con.type == "max":
+                highs.append((int(value) - int(got), int(value)))
+            else:
+                lows.append(int(value))
+
+        for con in entry.constraints:
+            if con.field != "selections" or con.child not in (None, entry.id):
+                continue
+            if con.scope == "parent":
+                note(con, entry, here)
+        if node.entry is not None:
+            for con in node.entry.constraints:
+                if con.scope == "self" and con.field == "selections" and con.child == entry.id:
+                    note(con, node.entry, here)
+        maximum = min(highs)[1] if highs else None
+        return Limit(here, max(lows) if lows else 0, maximum)
+
+    def group_limits(self, parent: Loc, ev: Evaluation | None = None) -> dict[str, Limit]:
+        """For each choice group of the selection at ``parent`` (subgroups too): how many are
+        chosen in it and how many are allowed. A group without limits of its own takes them
+        from its entries' limits (a Sergeant group of one entry that must be taken once
+        reads "exactly 1")."""
+        ev = ev or self.evaluate()
+        found: dict[str, Limit] = self._cached(
+            ev, ("groups", parent), lambda: self._group_limits(parent, ev)
+        )
+        return found
+
+    def _group_limits(self, parent: Loc, ev: Evaluation) -> dict[str, Limit]:
+        from .catalogs import walk_groups
+
+        node = _ev_node(ev, parent)
+        entry = node.entry if node is not None else None
+        if node is None or entry is None:
+            return {}
+        children = self.index.children(entry)
+        out: dict[str, Limit] = {}
+        for g in walk_groups(entry.groups):
+            inside = {id(x) for x in walk_groups([g])}
+            members = [c for c in children if c.group is not None and id(c.group) in inside]
+            chosen = sum(
+                n.count for n in node.children if n.group is not None and id(n.group) in inside
+            )
+            lo, hi = g.min, g.max
+            limits = [self._entry_limit(ev, node, c) for c in members]
+            if hi is None and limits and all(lim.maximum is not None for lim in limits):
+                hi = sum(lim.maximum or 0 for lim in limits)
+            lo = max(lo, sum(lim.minimum for lim in limits))
+            if hi is not None:
+                lo = min(lo, hi)
+            out[g.id] = Limit(chosen, lo, hi)
+        return out
+
+    def slot_limits(self, ev: Evaluation | None = None) -> dict[str, Limit]:
+        """The force's category slots at the top of the roster: category id -> limit."""
+        ev = ev or self.evaluate()
+        index = self.index
+        force_id = self.roster.header.force
+        force = index.forces.get(force_id) if force_id else index.default_force()
+        if force is None:
+            return {}
+        out = {}
+        for slot in force.slots:
+            got = sum(n.count for n in ev.root.children if n.has_category(slot.category))
+            out[slot.category] = Limit(got, slot.min, slot.max)
+        return out
+
+    def category_limits(self, parent: Loc, ev: Evaluation | None = None) -> dict[str, Limit]:
+        """Limits on categories of what is selected under ``parent``: the force's slots at
+        the top of the roster (:meth:`slot_limits`), else the selection's own constraints on
+        a category of its children (a squad of exactly six models). Category id -> limit."""
+        ev = ev or self.evaluate()
+        if not parent:
+            return self.slot_limits(ev)
+        node = _ev_node(ev, parent)
+        entry = node.entry if node is not None else None
+        if node is None or entry is None:
+            return {}
+        categories = self.index.categories
+        lows: dict[str, int] = {}
+        highs: dict[str, int] = {}
+        for con in entry.constraints:
+            if con.scope != "self" or con.field != "selections" or con.child not in categories:
+                continue
+            value = ev.constraint_value(entry, con, node)
+            if value < 0 or not float(value).is_integer():
+                continue
+            cat = str(con.child)
+            if con.type == "max":
+                highs[cat] = min(int(value), highs.get(cat, int(value)))
+            else:
+                lows[cat] = max(int(value), lows.get(cat, 0))
+        out = {}
+        for cat in lows.keys() | highs.keys():
+            got = sum(n.count for n in node.children if n.has_category(cat))
+            hi = highs.get(cat)
+            lo = min(lows.get(cat, 0), hi) if hi is not None else lows.get(cat, 0)
+            out[cat] = Limit(got, lo, hi)
+        return out
+
+    def experience_costs(
+        self, loc: Loc, ev: Evaluation | None = None
+    ) -> dict[str | None, dict[str, float]]:
+        """What the selection at ``loc`` costs (with everything under it) at each experience
+        level the system has, and with none of its own (key ``None``: inherited), as the
+        engine computes it."""
+        ev = ev or self.evaluate()
+        found: dict[str | None, dict[str, float]] = self._cached(
+            ev, ("experience", loc), lambda: self._experience_costs(loc, ev)
+        )
+        return found
+
+    def _experience_costs(self, loc: Loc, ev: Evaluation) -> dict[str | None, dict[str, float]]:
+        node = _ev_node(ev, loc)
+        if node is None or node.entry is None or node.data is None or node.parent is None:
+            return {}
+        what_if = _what_if(ev)
+        keep: list[Node] = []
+        out: dict[str | None, dict[str, float]] = {}
+        for level in [None, *self.index.experience]:
+            data = dataclasses.replace(node.data, experience=level)
+            scratch = _scratch_node(self.index, data, node.entry, node.group, node.parent)
+            keep.append(scratch)
+            out[level] = dict(what_if.total_cost(scratch))
+        return out
 
     def remove(self, loc: Loc) -> Loc:
         """Remove the selection at ``loc``; returns the selection to show next."""
@@ -1169,13 +1643,24 @@ class EditSession:
     def set_notes(self, loc: Loc, notes: str | None) -> None:
         self.set(loc, "notes", (notes or "").strip() or None, "Edit notes")
 
-    def set_state(self, loc: Loc, text: str) -> None:
+    @property
+    def state_keys(self) -> tuple[StateKey, ...]:
+        """The campaign state keys this roster's game system declares (its rules module)."""
+        rules = self.system.rules
+        return tuple(rules.state_keys()) if rules is not None else ()
+
+    def set_state(self, loc: Loc, text: str) -> list[str]:
         """Set a selection's campaign ``state:`` from its one-line form (see
-        :func:`parse_state`); blank clears it. Raises :class:`EditError` for text that is not
-        a mapping."""
+        :func:`parse_state`, checked against the system's :attr:`state_keys`); blank clears
+        it. Raises :class:`EditError` (nothing changes) for text that is not ``key: value``
+        pairs or a value of the wrong type or out of range. Returns the warnings about what
+        was stored (an unknown key, with the nearest known one)."""
         if not loc:
             raise EditError("campaign state belongs to a selection, not to the roster")
-        self.set(loc, "state", parse_state(text), "Edit campaign state")
+        keys = self.state_keys
+        state = parse_state(text, keys)
+        self.set(loc, "state", state, "Edit campaign state")
+        return state_warnings(state, keys)
 
     def set_limit(self, cost_type: str, value: float | None) -> None:
         """Set (``None``: remove) the roster's limit on a cost type."""
@@ -1213,15 +1698,23 @@ class EditSession:
         entry = self.entry_at(parent) if parent else None
         if parent and entry is None:
             raise EditError("this selection is not in the catalog")
-        options = self.index.children(entry)
-        in_group = {c.entry.id for c in options if c.group is not None and c.group.id == group_id}
+        from .catalogs import walk_groups
+
+        groups = entry.groups if entry is not None else []
+        group = next((g for g in walk_groups(groups) if g.id == group_id), None)
+        if entry is None or group is None:
+            raise EditError(f"{self.index.name_of(group_id)} is not a choice here")
+        inside = {id(g) for g in walk_groups([group])}
+        in_group = {
+            c.entry.id
+            for c in self.index.children(entry)
+            if c.group is not None and id(c.group) in inside
+        }
         if entry_id is not None and entry_id not in in_group:
             raise EditError(f"{self.index.name_of(entry_id)} is not a choice of that group")
         seq = self.node(parent).get("selections")
         items = list(seq) if isinstance(seq, list) else []
-        current = [
-            i for i, s in enumerate(items) if isinstance(s, dict) and s.get("entry") in in_group
-        ]
+        current = self.group_members(parent, group)
         if (
             entry_id is not None
             and len(current) == 1
@@ -1420,12 +1913,21 @@ def state_text(state: Any) -> str:
     return flow(state)
 
 
-def parse_state(text: str) -> dict[str, Any] | None:
+_STATE_EXAMPLE = "{actions: 31, wounds: 2}"
+
+
+def parse_state(text: str, keys: Sequence[StateKey] = ()) -> dict[str, Any] | None:
     """Campaign state typed on one line: a YAML mapping, braces optional (``actions: 3,
-    wounds: 1`` or ``{actions: 3, wounds: 1}``); blank: no state. Raises :class:`EditError`."""
+    wounds: 1`` or ``{actions: 3, wounds: 1}``); blank: no state. Raises :class:`EditError`
+    for text that is not ``key: value`` pairs (``wounds 2``, where the colon is missing, is
+    refused rather than stored as a key ``"wounds 2"`` without a value) and, when the game
+    system declares its state ``keys``, for values of the wrong type or out of range.
+    Unknown keys pass here: :func:`state_warnings` names them (the engine warns too)."""
     from .errors import InputError
+    from .rules.state import ERROR, check_state, state_placeholder
     from .yamlio import load_safe
 
+    example = state_placeholder(keys) or _STATE_EXAMPLE
     text = text.strip()
     if not text:
         return None
@@ -1434,13 +1936,38 @@ def parse_state(text: str) -> dict[str, Any] | None:
         value = load_safe(source, "campaign state")
     except InputError as exc:
         raise EditError(
-            f"campaign state must read like {{actions: 3, wounds: 1}}: {exc.problems[0].message}"
+            f"campaign state must read key: value, e.g. {example} ({exc.problems[0].message})"
         ) from None
     if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        raise EditError(f"campaign state is not a mapping: write key: value, e.g. {example}")
+    bare = [k for k, v in value.items() if v is None]
+    if bare:
         raise EditError(
-            "campaign state must be a mapping of names to values, like {actions: 3, wounds: 1}"
+            f"campaign state {bare[0]!r} has no value: write key: value, e.g. {example}"
         )
+    errors = [p for p in check_state(keys, value) if p.severity == ERROR]
+    if errors:
+        raise EditError("campaign state: " + "; ".join(p.message for p in errors))
     return dict(value) or None
+
+
+def state_warnings(state: dict[str, Any] | None, keys: Sequence[StateKey]) -> list[str]:
+    """What is legal but suspect in a campaign state: unknown keys, each naming the nearest
+    known one (``acitons`` -> did you mean 'actions'?)."""
+    from .rules.state import ERROR, check_state
+
+    return [p.message for p in check_state(keys, state) if p.severity != ERROR]
+
+
+def costs_text(index: CatalogIndex, costs: dict[str, float]) -> str:
+    """Costs as a player reads them (``85 kg``, ``4 bp``), hidden and zero costs left out."""
+    parts = []
+    for ct in index.cost_types.values():
+        value = costs.get(ct.id, 0.0)
+        if ct.hidden or not value:
+            continue
+        parts.append(f"{format_number(value)}{' ' + ct.unit if ct.unit else ''}")
+    return ", ".join(parts)
 
 
 def format_number(x: float) -> str:
@@ -1549,12 +2076,16 @@ def export_text(session: EditSession) -> str:
 
 
 def export_pdf(
-    session: EditSession, out: Path, progress: Callable[[float], None] | None = None
+    session: EditSession,
+    out: Path,
+    progress: Callable[[float], None] | None = None,
+    paper: str | None = None,
 ) -> Path:
     """Render the roster to a PDF at ``out`` with ``armybuilder.render.render_pdf``.
 
     Slow (WeasyPrint): call it from a worker. ``progress`` receives fractions from 0 to 1
-    as the renderer reports its parts done. Raises :class:`ExportUnavailableError` when the
+    as the renderer reports its parts done. ``paper``: the renderer's paper size (``a4``
+    or ``letter``; default: the renderer's). Raises :class:`ExportUnavailableError` when the
     renderer is not installed (or not one this version knows how to call).
     """
     render = _render_module()
@@ -1570,10 +2101,17 @@ def export_pdf(
         done, total = (args[0], args[1]) if len(args) >= 2 else (args[0], 1.0)
         progress(done / total if total else 1.0)
 
-    if progress is not None and _accepts(fn, subject, out, progress=report):
-        result = fn(subject, out, progress=report)
-    elif _accepts(fn, subject, out):
-        result = fn(subject, out)
+    extra: dict[str, Any] = {"paper": paper} if paper else {}
+    if extra and not _accepts(fn, subject, out, **extra):
+        if paper != "a4":  # a renderer without the choice prints on its own paper (A4)
+            raise ExportUnavailableError(
+                f"this version's PDF export cannot choose the paper size ({paper})"
+            )
+        extra = {}
+    if progress is not None and _accepts(fn, subject, out, progress=report, **extra):
+        result = fn(subject, out, progress=report, **extra)
+    elif _accepts(fn, subject, out, **extra):
+        result = fn(subject, out, **extra)
     else:
         raise ExportUnavailableError(
             "PDF export is not installed in this version (the renderer's interface differs)"

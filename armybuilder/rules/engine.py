@@ -930,6 +930,12 @@ def _check_roster(ev: Evaluation) -> None:
         for con in force.constraints:
             owner = Entry(id=force.id, name=force.name)
             _check_constraint(ev, con, owner, ev.root, True)
+    if not ev.root.children and not roster.findings:
+        ev.warning(
+            "roster-empty",
+            f"The roster {roster.name!r} has no selections yet; add units from the catalog",
+            (),
+        )
     totals = ev.total_cost(ev.root)
     ev.totals = dict(totals)
     limits: dict[str, float] = dict(roster.header.limits)

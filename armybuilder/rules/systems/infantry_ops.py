@@ -723,6 +723,17 @@ class InfantryOperations(SystemRules):
         structure = f"{'+'.join(str(s) for s in sizes) or 0}/{squad_count}"
         ev.set_value(platoon, "troopers", "Troopers", troopers)
         ev.set_value(platoon, "squads", "Squads", squad_count)
+        if not squad_count and not any(n.has_category("trooper") for n in platoon.walk()):
+            # A platoon is its squads: with none (and no troopers of a platoon a user defined
+            # without squads) it cannot take the field; not merely under strength, which the
+            # catalog's minimum warns about.
+            ev.error(
+                "io-no-squads",
+                f"{ev.where(platoon)} has no squads; a platoon fields at least one squad "
+                "(add a Squad from the catalog)",
+                platoon,
+                f"{SRC}, The Infantry Platoon",
+            )
         ev.set_value(
             platoon,
             "structure",

@@ -171,6 +171,8 @@ class NewRosterScreen(_FormScreen[NewRoster | None]):
     def __init__(self, library: Library, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.library = library
+        #: What the dialog says is missing or wrong ("" when nothing).
+        self.error_text = ""
 
     def compose(self) -> ComposeResult:
         systems = sorted(self.library.systems.values(), key=lambda s: s.name)
@@ -193,11 +195,14 @@ class NewRosterScreen(_FormScreen[NewRoster | None]):
         )
         yield Label("Faction", classes="field-label")
         factions = sorted(systems[0].factions.values(), key=lambda f: f.name) if systems else []
+        # No faction is picked for the player (the alphabetically first is nobody's default),
+        # unless the system has only one.
         yield Select[str](
             [(f.name, f.id) for f in factions],
             id="new-faction",
-            allow_blank=not factions,
-            value=factions[0].id if factions else Select.NULL,
+            allow_blank=True,
+            prompt="(choose a faction)",
+            value=factions[0].id if len(factions) == 1 else Select.NULL,
         )
         yield Label("Name", classes="field-label")
         yield Input(id="new-name", placeholder="e.g. 1st Platoon", classes="field")
@@ -223,7 +228,7 @@ class NewRosterScreen(_FormScreen[NewRoster | None]):
             return
         factions = sorted(system.factions.values(), key=lambda f: f.name)
         faction.set_options([(f.name, f.id) for f in factions])
-        if factions:
+        if len(factions) == 1:
             faction.value = factions[0].id
         widgets: list[Label | Input] = []
         for ct in system.model.cost_types:
@@ -244,16 +249,31 @@ class NewRosterScreen(_FormScreen[NewRoster | None]):
             )
         limits.mount_all(widgets)
 
+    @on(Input.Changed)
+    @on(Select.Changed, "#new-faction")
+    def _field_changed(self, event: Input.Changed | Select.Changed) -> None:
+        """A message about what was missing goes once the field is filled in."""
+        name = self.query_one("#new-name", Input).value.strip()
+        faction = self.query_one("#new-faction", Select).value
+        text = self.error_text
+        if (text.startswith("Give the roster a name") and name) or (
+            text.startswith("Choose a game system") and faction is not Select.NULL
+        ):
+            self._say("")
+
+    def _say(self, text: str) -> None:
+        self.error_text = text
+        self.query_one("#new-error", Static).update(text)
+
     def _finish(self) -> None:
-        error = self.query_one("#new-error", Static)
         system = self.query_one("#new-system", Select).value
         faction = self.query_one("#new-faction", Select).value
         name = self.query_one("#new-name", Input).value.strip()
         if system is Select.NULL or faction is Select.NULL:
-            error.update("Choose a game system and a faction.")
+            self._say("Choose a game system and a faction.")
             return
         if not name:
-            error.update("Give the roster a name.")
+            self._say("Give the roster a name.")
             self.query_one("#new-name", Input).focus()
             return
         limits: dict[str, float] = {}
@@ -264,7 +284,7 @@ class NewRosterScreen(_FormScreen[NewRoster | None]):
             try:
                 value = float(text)
             except ValueError:
-                error.update(f"{text!r} is not a number.")
+                self._say(f"{text!r} is not a number.")
                 return
             limits[field_.name or ""] = value
         self.dismiss(NewRoster(str(system), str(faction), name, limits))

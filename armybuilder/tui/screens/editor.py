@@ -45,7 +45,7 @@ from ..widgets.stable import find
 from ..widgets.totals import TotalsBar
 from .base import ArmyScreen
 from .dialogs import ConfirmScreen, PathScreen
-from .export import ExportScreen
+from .export import ExportScreen, PdfPathScreen
 
 if TYPE_CHECKING:
     from ...rules.engine import Evaluation
@@ -135,6 +135,8 @@ class EditorScreen(ArmyScreen):
         self.closed = False
         #: (file, error) of the last PDF export.
         self.last_export: tuple[Path | None, str | None] | None = None
+        #: The paper size of PDF exports (A4 until the player picks another).
+        self.paper = "a4"
 
     # ----------------------------------------------------------------- layout
 
@@ -268,6 +270,7 @@ class EditorScreen(ArmyScreen):
 
     def _start(self, session: EditSession) -> None:
         self.session = session
+        self.details.session = session
         self.query_one("#editor-body").loading = False
         if session.path is not None:
             RecentFiles().add(
@@ -344,7 +347,17 @@ class EditorScreen(ArmyScreen):
                 if isinstance(item, dict):
                     n = item.get("count", 1)
                     counts[str(item.get("entry"))] += n if isinstance(n, int) else 1
-        self.catalog.show_options(s.index, target, str(name), s.options(target), dict(counts))
+        ev = s.evaluation or s.evaluate()
+        self.catalog.show_options(
+            s.index,
+            target,
+            str(name),
+            s.options(target),
+            dict(counts),
+            infos=s.option_infos(target, ev),
+            group_limits=s.group_limits(target, ev),
+            slot_limits=s.category_limits(target, ev),
+        )
 
     def after_edit(self) -> None:
         """Validate again and update the areas (in a worker if validation is slow)."""
@@ -466,8 +479,7 @@ class EditorScreen(ArmyScreen):
         elif field == "notes":
             self._edit(lambda s: s.set_notes(loc, value))
         elif field == "state":
-            if not self._edit(lambda s: s.set_state(loc, value)):
-                self.details.show_state_again()
+            self._set_state(loc, str(value))
         elif field == "experience":
             self._edit(lambda s: s.set_experience(loc, value))
         elif field == "count":
@@ -491,6 +503,30 @@ class EditorScreen(ArmyScreen):
                 return loc
 
             self._edit(choose)
+
+    def _set_state(self, loc: Loc, text: str) -> None:
+        """Store typed campaign state; refused text stays in the field with the reason."""
+        warnings: list[str] = []
+
+        def store(s: EditSession) -> None:
+            warnings.extend(s.set_state(loc, text))
+
+        s = self.session
+        if s is None:
+            return
+        try:
+            # Checked first, so that a refusal keeps the text as typed (not a notice alone).
+            from ...session import parse_state
+
+            parse_state(text, s.state_keys)
+        except EditError as exc:
+            self.details.state_refused(loc, text, str(exc))
+            self.app.notify(str(exc), title="Campaign state not saved", severity="warning")
+            return
+        self.details.state_accepted()
+        if self._edit(store):
+            for w in warnings:
+                self.app.notify(w, title="Campaign state", severity="warning")
 
     def _set_count(self, loc: Loc, count: int) -> None:
         s = self.session
@@ -518,6 +554,19 @@ class EditorScreen(ArmyScreen):
     def action_add(self) -> None:
         entry_id = self.catalog.highlighted()
         if entry_id is None:
+            section = self.catalog.highlighted_section()
+            group = section[1].group if section is not None else None
+            if section is not None and group is not None and group.default:
+                # A group's line: add its usual choice (a pick-one group swaps to it).
+                self.add_entry(group.default, self.catalog.target)
+                return
+            if section is not None:
+                self.app.notify(
+                    f"{section[0]} is a heading: highlight one of its entries (Down) and "
+                    "press a to add it",
+                    severity="warning",
+                )
+                return
             self.app.notify(
                 "Highlight an entry in the catalog first (F4, or / to search)", severity="warning"
             )
@@ -693,20 +742,21 @@ class EditorScreen(ArmyScreen):
         if s is None:
             return
 
+        default = default_export_path(s, ".pdf", self.army_app.cwd)
+        dialog = PdfPathScreen(str(default), self.paper, id="export-pdf")
+
         def chosen(path: Path | None) -> None:
             if path is None:
                 return
+            self.paper = dialog.paper
             screen = ExportScreen(path)
             self.app.push_screen(screen)
-            self._render_pdf(path, screen)
+            self._render_pdf(path, screen, dialog.paper)
 
-        default = default_export_path(s, ".pdf", self.army_app.cwd)
-        self.app.push_screen(
-            PathScreen("Export PDF to", str(default), "Export", id="export-pdf"), chosen
-        )
+        self.app.push_screen(dialog, chosen)
 
     @work(thread=True, exclusive=True, group="export")
-    def _render_pdf(self, out: Path, screen: ExportScreen) -> None:
+    def _render_pdf(self, out: Path, screen: ExportScreen, paper: str | None = None) -> None:
         s = self.session
         assert s is not None
         app = self.app
@@ -715,7 +765,7 @@ class EditorScreen(ArmyScreen):
             app.call_from_thread(screen.set_progress, fraction)
 
         try:
-            path = export_pdf(s, out, progress)
+            path = export_pdf(s, out, progress, paper)
         except ExportUnavailableError as exc:
             app.call_from_thread(self._export_done, screen, None, str(exc))
             return

@@ -11,7 +11,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label, ProgressBar, Static
+from textual.widgets import Button, Input, Label, ProgressBar, Select, Static
+
+from .dialogs import PathScreen
 
 
 class ExportScreen(ModalScreen[None]):
@@ -45,3 +47,35 @@ class ExportScreen(ModalScreen[None]):
 
     def action_hide(self) -> None:
         self.dismiss(None)
+
+
+#: Paper sizes the PDF renderer knows (``armybuilder.render.render_pdf(paper=...)``).
+PAPERS: list[tuple[str, str]] = [("A4", "a4"), ("Letter (US)", "letter")]
+
+
+class PdfPathScreen(PathScreen):
+    """Where to write the PDF, and on which paper size (A4 or Letter).
+
+    Returns the path like :class:`PathScreen`; the paper chosen is :attr:`paper`.
+    """
+
+    def __init__(self, default: str, paper: str = "a4", *, id: str | None = None) -> None:
+        super().__init__("Export PDF to", default, "Export", id=id)
+        self.paper = paper if paper in {p for _, p in PAPERS} else "a4"
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide"):
+            yield Label(self.dialog_title, classes="dialog-title")
+            yield Input(self.default, id="path-input", placeholder="path/to/roster.pdf")
+            yield Label("Paper size", classes="field-label")
+            yield Select[str](PAPERS, id="pdf-paper", allow_blank=False, value=self.paper)
+            yield Static("", id="path-error", classes="dialog-error")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(self.action_label, id="ok", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    @on(Select.Changed, "#pdf-paper")
+    def _paper(self, event: Select.Changed) -> None:
+        event.stop()
+        if event.value is not Select.NULL:
+            self.paper = str(event.value)

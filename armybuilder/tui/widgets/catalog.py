@@ -1,9 +1,13 @@
 """The catalog browser: what can be added to the selected unit, searchable, with a preview.
 
-Entries are grouped by their choice group (``Motive type (1)``) or category, each with its
-cost and, when some are already selected there, how many. The preview under the tree shows
-the highlighted entry's stat lines, costs and limits before it is added. Typing in the
-search box filters as you type; Enter there adds the highlighted (or first) match.
+Entries are grouped by their choice group or category. A group's line says how many it
+allows and how many are chosen (``Ranged weapon (0-1) 1/1``, ``Sergeant (exactly 1) 1/1``);
+each entry line shows its cost as the engine computes it there (with its default choices,
+modifiers applied) and how many are selected against their limit (``Trooper 85 kg 6/7``). The
+editor hands these numbers over from the session (:meth:`EditSession.option_infos`); nothing
+here computes them. The preview under the tree shows the highlighted entry's stat lines, costs
+and limits before it is added. Typing in the search box filters as you type; Enter there adds
+the highlighted (or first) match. A search that matches nothing here says so.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from textual.message import Message
 from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
-from ...session import Loc
+from ...session import Limit, Loc, OptionInfo, costs_text, limit_text
 from .stable import CachedLines, LiveStatic, StableScroll, find
 
 if TYPE_CHECKING:
@@ -45,27 +49,34 @@ def entry_cost(index: CatalogIndex, entry: Entry) -> str:
     return ", ".join(parts)
 
 
-def _range(lo: int, hi: int | None) -> str:
-    if hi is None:
-        return f"{lo}+" if lo else "any"
-    return str(lo) if lo == hi else f"{lo}–{hi}"
-
-
-def preview(index: CatalogIndex, child: Child) -> RenderableType:
-    """The preview of one catalog option."""
+def preview(
+    index: CatalogIndex,
+    child: Child,
+    info: OptionInfo | None = None,
+    group: Limit | None = None,
+) -> RenderableType:
+    """The preview of one catalog option (``info``: its cost and limit where it would go)."""
     entry = child.entry
     parts: list[RenderableType] = []
     title = Text(entry.name, "bold")
     title.append(f"  {entry.type}", "dim")
-    cost = entry_cost(index, entry)
+    cost = costs_text(index, info.costs) if info is not None else entry_cost(index, entry)
     if cost:
         title.append(f"  {cost}", "cyan")
     parts.append(title)
     if entry.description:
         parts.append(Text(entry.description, "italic"))
+    if info is not None and info.limit.bounded:
+        # The range only: the count is on the entry's line (the preview is not drawn again
+        # at every addition).
+        parts.append(Text(f"Allowed here: {info.limit.range_text}", "dim"))
     if child.group is not None:
         g = child.group
-        parts.append(Text(f"Choice of {g.name}: {_range(g.min, g.max)}", "dim"))
+        lim_text = group.range_text if group is not None else limit_text(g.min, g.max)
+        line = f"Choice of {g.name}: {lim_text}"
+        if group is not None and group.maximum == 1:
+            line += " (choosing it replaces the current choice)"
+        parts.append(Text(line, "dim"))
     cats = [index.name_of(c) for c in entry.categories]
     if cats:
         parts.append(Text("Categories: " + ", ".join(cats), "dim"))
@@ -148,12 +159,20 @@ class CatalogBrowser(Vertical):
         self._index: CatalogIndex | None = None
         self._options: list[Child] = []
         self._counts: dict[str, int] = {}
+        self._infos: dict[str, OptionInfo] = {}
+        self._group_limits: dict[str, Limit] = {}
+        self._slot_limits: dict[str, Limit] = {}
         self._signature: object = None
         self._by_id: dict[str, Child] = {}
         self._title = ""
         self._leaves_by_id: dict[str, TreeNode[str | None]] = {}
-        self._shown_counts: dict[str, int] = {}
+        self._shown_labels: dict[str, str] = {}
+        self._sections: dict[str, TreeNode[str | None]] = {}
+        self._shown_sections: dict[str, str] = {}
         self._preview_id: object = None
+        self._target_name = ""
+        self._empty_text: str | None = None
+        self._section_child: dict[str, Child] = {}
         #: Times the tree was rebuilt (a benchmark reads it).
         self.rebuilds = 0
 
@@ -164,6 +183,7 @@ class CatalogBrowser(Vertical):
         tree.show_root = False
         tree.guide_depth = 2
         yield tree
+        yield LiveStatic("", id="catalog-empty")
         with VerticalScroll(id="catalog-preview-scroll"):
             yield LiveStatic("", id="catalog-preview")
 
@@ -182,56 +202,86 @@ class CatalogBrowser(Vertical):
         target_name: str,
         options: list[Child],
         counts: dict[str, int],
+        infos: list[OptionInfo] | None = None,
+        group_limits: dict[str, Limit] | None = None,
+        slot_limits: dict[str, Limit] | None = None,
     ) -> None:
-        """Show what can be added to ``target`` (rebuilt only if something changed)."""
+        """Show what can be added to ``target`` (rebuilt only if something changed).
+
+        ``infos``, ``group_limits``, ``slot_limits``: the session's costs and limits of the
+        options, their groups and their categories (at the top of the roster, the force's
+        slots).
+        """
         self.target = target
         self._index = index
-        title = find(self, "#catalog-title", LiveStatic)
-        text = f"Add to: {target_name}"
-        if self._title != text:
-            self._title = text
-            title.set_content(text)
+        self._target_name = target_name
         self._options = options
         self._counts = counts
+        self._infos = {i.entry_id: i for i in infos or []}
+        self._group_limits = group_limits or {}
+        self._slot_limits = slot_limits or {}
         self._by_id = {c.entry.id: c for c in options}
         self._rebuild()
+
+    def _info(self, entry_id: str) -> OptionInfo:
+        info = self._infos.get(entry_id)
+        if info is None:  # no figures from the session: the count alone
+            info = OptionInfo(entry_id, Limit(self._counts.get(entry_id, 0)), {})
+        return info
 
     def _rebuild(self) -> None:
         index = self._index
         if index is None:
             return
         query = self.search.value.strip().lower()
+        self._show_title()
+        self._show_empty(query)
         signature = (id(index), tuple(id(c.entry) for c in self._options), query)
         if signature == self._signature:
-            # Same entries: only the "(n selected)" counts may differ; relabel those lines.
+            # Same entries: only counts, limits and costs may differ; relabel those lines.
             for entry_id, leaf in self._leaves_by_id.items():
-                n = self._counts.get(entry_id, 0)
-                if self._shown_counts.get(entry_id, 0) != n:
-                    self._shown_counts[entry_id] = n
-                    leaf.set_label(self._leaf_label(index, self._by_id[entry_id], n))
+                label = self._leaf_label(index, self._by_id[entry_id], self._info(entry_id))
+                if self._shown_labels.get(entry_id) != label.plain:
+                    self._shown_labels[entry_id] = label.plain
+                    leaf.set_label(label)
+            for key, section in self._sections.items():
+                child = self._section_child.get(key)
+                if child is None:
+                    continue
+                stext = self._section_label(index, child)
+                if self._shown_sections.get(key) != stext.plain:
+                    self._shown_sections[key] = stext.plain
+                    section.set_label(stext)
+            self._show_preview(self.highlighted())
             return
         self._signature = signature
         self.rebuilds += 1
         self._leaves_by_id = {}
-        self._shown_counts = dict(self._counts)
+        self._shown_labels = {}
+        self._sections = {}
+        self._shown_sections = {}
+        self._section_child = {}
         tree = self.catalog_tree
         keep = tree.cursor_node.data if tree.cursor_node is not None else None
         tree.clear()
-        sections: dict[str, TreeNode[str | None]] = {}
         first: TreeNode[str | None] | None = None
         cursor: TreeNode[str | None] | None = None
         for child in self._options:
             entry = child.entry
             if query and query not in entry.name.lower() and query not in entry.id:
                 continue
-            section = self._section(index, child)
-            node = sections.get(section)
+            key = self._section(index, child)
+            node = self._sections.get(key)
             if node is None:
-                node = tree.root.add(Text(section, "bold"), data=None, expand=True)
-                sections[section] = node
-            label = self._leaf_label(index, child, self._counts.get(entry.id, 0))
+                stext = self._section_label(index, child)
+                node = tree.root.add(stext, data=None, expand=True)
+                self._sections[key] = node
+                self._section_child[key] = child
+                self._shown_sections[key] = stext.plain
+            label = self._leaf_label(index, child, self._info(entry.id))
             leaf = node.add_leaf(label, data=entry.id)
             self._leaves_by_id[entry.id] = leaf
+            self._shown_labels[entry.id] = label.plain
             first = first or leaf
             if entry.id == keep:
                 cursor = leaf
@@ -241,15 +291,68 @@ class CatalogBrowser(Vertical):
         else:
             self._show_preview(None)
 
+    def _show_title(self) -> None:
+        """``Add to: <unit>``, and the search filter while one is active: it stays when
+        another unit is selected (to add the same weapon to model after model), so the title
+        says it is there; Esc in the search box clears it."""
+        query = self.search.value.strip()
+        text = Text(f"Add to: {self._target_name}")
+        if query:
+            text.append(f" · filter {query!r}", "yellow")
+        if self._title != text.plain:
+            self._title = text.plain
+            find(self, "#catalog-title", LiveStatic).set_content(text)
+
+    @property
+    def title_text(self) -> str:
+        """The pane's title as shown."""
+        return self._title
+
+    def _show_empty(self, query: str) -> None:
+        """Say so when the search matches nothing here (or nothing can be added here)."""
+        static = find(self, "#catalog-empty", LiveStatic)
+        if not self._options:
+            text = "Nothing can be added here."
+        elif query and not any(
+            query in c.entry.name.lower() or query in c.entry.id for c in self._options
+        ):
+            text = f"No entry matches {self.search.value.strip()!r} here. (Esc clears the search.)"
+        else:
+            text = ""
+        if self._empty_text != text:
+            self._empty_text = text
+            static.set_content(Text(text, "yellow") if text else "")
+            static.display = bool(text)
+
     @staticmethod
-    def _leaf_label(index: CatalogIndex, child: Child, selected: int) -> Text:
+    def _leaf_label(index: CatalogIndex, child: Child, info: OptionInfo) -> Text:
         label = Text(child.entry.name)
-        cost = entry_cost(index, child.entry)
+        cost = costs_text(index, info.costs) if info.costs else entry_cost(index, child.entry)
         if cost:
             label.append(f"  {cost}", "dim")
-        if selected:
-            label.append(f"  ({selected} selected)", "cyan")
+        count = info.limit.count_text
+        if count:
+            full = info.limit.maximum is not None and info.limit.selected >= info.limit.maximum
+            label.append(f"  {count}", "yellow" if full else "cyan")
         return label
+
+    def _section_label(self, index: CatalogIndex, child: Child) -> Text:
+        """A section's line: the group (or category) with its limit and how many are chosen."""
+        text = Text(self._section_name(index, child), "bold")
+        limit: Limit | None = None
+        if child.group is not None:
+            g = child.group
+            limit = self._group_limits.get(g.id)
+            if limit is None:
+                limit = Limit(0, g.min, g.max)
+        else:
+            cat = self._category(child)
+            limit = self._slot_limits.get(cat) if cat else None
+        if limit is not None:
+            text.append(f" ({limit.range_text})")
+            if limit.count_text:
+                text.append(f" {limit.count_text}", "cyan")
+        return text
 
     def _move_to(self, node: TreeNode[str | None]) -> None:
         tree = self.catalog_tree
@@ -261,18 +364,38 @@ class CatalogBrowser(Vertical):
         return [leaf for s in self.catalog_tree.root.children for leaf in s.children]
 
     @staticmethod
-    def _section(index: CatalogIndex, child: Child) -> str:
-        if child.group is not None:
-            g = child.group
-            return f"{g.name} ({_range(g.min, g.max)})"
+    def _category(child: Child) -> str | None:
         entry = child.entry
-        cat = entry.primary_category or (entry.categories[0] if entry.categories else None)
+        return entry.primary_category or (entry.categories[0] if entry.categories else None)
+
+    def _section(self, index: CatalogIndex, child: Child) -> str:
+        """The key of the section an option goes in (its group, else its category)."""
+        if child.group is not None:
+            return f"group:{child.group.id}"
+        return f"cat:{self._category(child) or ''}"
+
+    def _section_name(self, index: CatalogIndex, child: Child) -> str:
+        if child.group is not None:
+            return child.group.name
+        cat = self._category(child)
         return index.name_of(cat) if cat else "Entries"
 
     def highlighted(self) -> str | None:
         """The entry id under the cursor (``None`` on a section line)."""
         node = self.catalog_tree.cursor_node
         return node.data if node is not None else None
+
+    def highlighted_section(self) -> tuple[str, Child] | None:
+        """The section line under the cursor: its name and an option of it (``None`` on an
+        entry line)."""
+        node = self.catalog_tree.cursor_node
+        if node is None or node.data is not None or self._index is None:
+            return None
+        for key, section in self._sections.items():
+            if section is node and key in self._section_child:
+                child = self._section_child[key]
+                return self._section_name(self._index, child), child
+        return None
 
     def first_match(self) -> str | None:
         leaves = self._leaves()
@@ -281,14 +404,29 @@ class CatalogBrowser(Vertical):
     def _show_preview(self, entry_id: str | None) -> None:
         static = self.query_one("#catalog-preview", LiveStatic)
         child = self._by_id.get(entry_id) if entry_id else None
-        key = None if child is None else (entry_id, id(child.entry), id(self._index))
+        key: object = None
+        if child is not None and self._index is not None:
+            # What the preview shows, not the figures behind it: a count that changes
+            # without showing (no limit) does not draw it again.
+            info = self._infos.get(child.entry.id)
+            group = self._group_limits.get(child.group.id) if child.group is not None else None
+            key = (
+                entry_id,
+                id(child.entry),
+                id(self._index),
+                costs_text(self._index, info.costs) if info is not None else None,
+                info.limit.range_text if info is not None and info.limit.bounded else None,
+                (group.range_text, group.maximum) if group is not None else None,
+            )
         if key == self._preview_id:
             return
         self._preview_id = key
         if child is None or self._index is None:
             static.set_content("")
             return
-        static.set_content(preview(self._index, child))
+        info = self._infos.get(child.entry.id)
+        group = self._group_limits.get(child.group.id) if child.group is not None else None
+        static.set_content(preview(self._index, child, info, group))
 
     @on(Input.Changed, "#catalog-search")
     def _search_changed(self, event: Input.Changed) -> None:
@@ -317,3 +455,6 @@ class CatalogBrowser(Vertical):
         if event.key == "down" and self.search.has_focus:
             event.stop()
             self.catalog_tree.focus()
+        elif event.key == "escape" and self.search.has_focus and self.search.value:
+            event.stop()
+            self.search.value = ""  # the filter goes (Input.Changed rebuilds the tree)

@@ -24,7 +24,15 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select
 
-from ...session import Loc, cost_text, state_text
+from ...session import (
+    Limit,
+    Loc,
+    cost_text,
+    costs_text,
+    limit_text,
+    state_text,
+    state_warnings,
+)
 from .catalog import profile_tables
 from .roster_tree import ERROR_MARK, WARNING_MARK, node_at, owner_loc
 from .stable import LiveStatic, find
@@ -32,12 +40,20 @@ from .stable import LiveStatic, find
 if TYPE_CHECKING:
     from ...model.catalog import Entry, Group
     from ...rules.engine import Evaluation, Node
+    from ...session import EditSession
 
 
-def _range(lo: int, hi: int | None) -> str:
-    if hi is None:
-        return f"at least {lo}" if lo else "any number"
-    return f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
+def group_label(group: Group, limit: Limit | None) -> str:
+    """A choice group's heading: ``Ranged weapon (0-1): 1/1``, ``Sergeant (exactly 1): 1/1``."""
+    if limit is None:
+        return f"{group.name} ({limit_text(group.min, group.max)})"
+    text = f"{group.name} ({limit.range_text})"
+    return f"{text}: {limit.count_text}" if limit.count_text else text
+
+
+def option_label(name: str, cost: str) -> str:
+    """A drop-down option: the name with what it costs there (``Veteran · 47 bp``)."""
+    return f"{name} · {cost}" if cost else name
 
 
 def one_of_groups(entry: Entry) -> list[Group]:
@@ -69,6 +85,10 @@ class DetailsPane(VerticalScroll):
         self._limits_key: object = None
         self._group_ids: list[str] = []
         self._latest: tuple[Evaluation, Node] | None = None
+        #: The session whose limits and what-if costs the pane shows (set by the editor).
+        self.session: EditSession | None = None
+        #: (loc, text) of campaign state typed but refused: kept in the field as typed.
+        self._refused: tuple[Loc, str] | None = None
         #: Widgets updated by the last :meth:`show` (a benchmark reads it).
         self.updates = 0
 
@@ -99,6 +119,7 @@ class DetailsPane(VerticalScroll):
                 tooltip="What happened to it in a campaign (actions fought, wounds, ammunition "
                 "spent...): the keys its game system reads; printed sheets tick them off.",
             )
+            yield LiveStatic("", id="d-state-why")
             yield Vertical(id="d-groups")
         yield LiveStatic("", id="d-loadout")
         yield LiveStatic("", id="d-values")
@@ -240,7 +261,7 @@ class DetailsPane(VerticalScroll):
         find(self, "#d-minus", Button).disabled = node.count <= 1
         find(self, "#d-plus", Button).disabled = maximum is not None and node.count >= maximum
         self._set_input("d-notes", (data.notes or "") if data is not None else "")
-        self._set_input("d-state", state_text(data.state) if data is not None else "")
+        self._show_state(ev, node)
         # experience
         exp_row = find(self, "#d-exp-row", Widget)
         levels = ev.index.experience
@@ -250,13 +271,22 @@ class DetailsPane(VerticalScroll):
         exp_row.display = wants_exp
         if wants_exp:
             select = find(self, "#d-exp", Select)
-            options_key = tuple(levels)
+            costs = self._experience_costs(ev, node)
+            options = [
+                (option_label(lv.name, costs.get(lv.id, "")), lv.id) for lv in levels.values()
+            ]
+            options_key = tuple(options)
             if self._sigs.get("d-exp:options") != options_key:
                 self._sigs["d-exp:options"] = options_key
+                own_before = select.value
                 with select.prevent(Select.Changed):
-                    select.set_options([(lv.name, lv.id) for lv in levels.values()])
+                    select.set_options(options)
+                    if own_before is not Select.NULL and own_before in levels:
+                        select.value = own_before
+                self.updates += 1
             inherited = ev.experience(node.parent) if node.parent is not None else None
             prompt = f"(inherited: {inherited.name})" if inherited else "(none)"
+            prompt = option_label(prompt, costs.get(None, ""))
             if select.prompt != prompt:
                 select.prompt = prompt
             own = data.experience if data is not None else None
@@ -267,21 +297,29 @@ class DetailsPane(VerticalScroll):
         entry = node.entry
         box = find(self, "#d-groups", Vertical)
         groups = one_of_groups(entry) if entry is not None else []
-        key = (id(entry), tuple(g.id for g in groups))
+        costs = self._option_costs(ev, node)
+        choices = {
+            g.id: [
+                (option_label(c.entry.name, costs.get(c.entry.id, "")), c.entry.id)
+                for c in ev.index.children(entry)
+                if c.group is not None and c.group.id == g.id and not c.entry.hidden
+            ]
+            for g in groups
+        }
+        key = (id(entry), tuple((g.id, tuple(choices[g.id])) for g in groups))
         if key != self._groups_key:
             self._groups_key = key
             group_widgets: list[Widget] = []
             self._group_ids = []
+            limits = self._group_limits(ev, node)
             for g in groups:
-                options = [
-                    (c.entry.name, c.entry.id)
-                    for c in ev.index.children(entry)
-                    if c.group is not None and c.group.id == g.id and not c.entry.hidden
-                ]
+                options = choices[g.id]
                 if not options:
                     continue
-                label = f"{g.name} ({_range(g.min, g.max)})"
-                group_widgets.append(Label(label, classes="field-label"))
+                label = group_label(g, limits.get(g.id))
+                group_widgets.append(
+                    LiveStatic(label, name=f"grplabel:{g.id}", classes="field-label")
+                )
                 if g.max == 1:
                     group_widgets.append(
                         Select[str](
@@ -311,11 +349,38 @@ class DetailsPane(VerticalScroll):
             else:
                 self._fill_groups(ev, node)
 
+    def _experience_costs(self, ev: Evaluation, node: Node) -> dict[str | None, str]:
+        """What the unit costs at each experience level (``None``: its inherited one)."""
+        if self.session is None or node.is_root:
+            return {}
+        found = self.session.experience_costs(node.loc, ev)
+        return {level: costs_text(ev.index, costs) for level, costs in found.items()}
+
+    def _option_costs(self, ev: Evaluation, node: Node) -> dict[str, str]:
+        """What each option of the unit's groups costs added there (session's figures)."""
+        if self.session is None or node.entry is None:
+            return {}
+        return {
+            info.entry_id: costs_text(ev.index, info.costs)
+            for info in self.session.option_infos(node.loc, ev)
+        }
+
+    def _group_limits(self, ev: Evaluation, node: Node) -> dict[str, Limit]:
+        if self.session is None or node.entry is None:
+            return {}
+        return self.session.group_limits(node.loc, ev)
+
     def _fill_groups(self, ev: Evaluation, node: Node) -> None:
         if node.entry is None or self.loc != node.loc:
             return
         widgets = {w.name: w for w in find(self, "#d-groups", Widget).children}
+        limits = self._group_limits(ev, node)
+        groups = {g.id: g for g in one_of_groups(node.entry)}
         for gid in self._group_ids:
+            heading = widgets.get(f"grplabel:{gid}")
+            if isinstance(heading, LiveStatic) and gid in groups:
+                text = group_label(groups[gid], limits.get(gid))
+                self._update(f"grplabel-{gid}", text, lambda w=heading, t=text: w.set_content(t))
             chosen = [c for c in node.children if c.group is not None and c.group.id == gid]
             widget = widgets.get(f"grp:{gid}")
             if widget is None:
@@ -441,13 +506,52 @@ class DetailsPane(VerticalScroll):
         elif wid.startswith("grp:"):
             self.post_message(self.Edit(loc, f"choice:{wid[4:]}", value))
 
-    def show_state_again(self) -> None:
-        """Put back the state as the roster has it (after text that could not be read)."""
-        if self._latest is not None:
-            _, node = self._latest
-            field = find(self, "#d-state", Input)
-            with field.prevent(Input.Changed):
-                field.value = state_text(node.data.state) if node.data is not None else ""
+    def _show_state(self, ev: Evaluation, node: Node) -> None:
+        """The campaign state field: this system's keys as its placeholder and tooltip; text
+        that was refused stays as typed (with the reason under it) until it is changed."""
+        from ...rules.state import state_help, state_placeholder
+
+        keys = self.session.state_keys if self.session is not None else ()
+        field = find(self, "#d-state", Input)
+        placeholder = f"e.g. {state_placeholder(keys)}" if keys else "e.g. {actions: 3, wounds: 1}"
+        if keys and self._sigs.get("d-state:keys") != keys:
+            self._sigs["d-state:keys"] = keys
+            field.tooltip = "Campaign state, the keys of this game system:\n" + "\n".join(
+                state_help(keys)
+            )
+        refused = self._refused
+        if refused is not None and refused[0] == node.loc:
+            if field.placeholder != placeholder:
+                field.placeholder = placeholder
+            return  # what was typed stays, with the reason shown under it
+        self._refused = None
+        state = node.data.state if node.data is not None else None
+        self._set_why("; ".join(state_warnings(state or None, keys)), "yellow")
+        self._set_input(
+            "d-state", state_text(node.data.state) if node.data is not None else "", placeholder
+        )
+
+    def _set_why(self, text: str, style: str = "red") -> None:
+        why = find(self, "#d-state-why", LiveStatic)
+        self._update("d-state-why", (text, style), lambda: why.set_content(Text(text, style)))
+        if why.display != bool(text):
+            why.display = bool(text)
+
+    def state_accepted(self) -> None:
+        """The text typed is being stored: the field shows the roster's state again."""
+        self._refused = None
+
+    def state_refused(self, loc: Loc, typed: str, reason: str) -> None:
+        """The state typed could not be stored: keep it in the field as typed, the cursor at
+        its end, and say why under it."""
+        self._refused = (loc, typed)
+        field = find(self, "#d-state", Input)
+        if self.loc == loc:
+            if field.value != typed:
+                with field.prevent(Input.Changed):
+                    field.value = typed
+            field.cursor_position = len(field.value)
+            self._set_why(f"Not saved: {reason}")
 
     def focus_name(self) -> None:
         target = "#d-roster-name" if self.loc == () else "#d-name"

@@ -1,7 +1,10 @@
 """The roster tree: formations, units and models as deep as the system nests them.
 
-Each line shows a selection's name, count and cost, marked when an error or a warning is
-about it (or, dimmer, about something inside it). The tree is synchronised with each new
+Each line tells what a selection is: its name (a custom name with the entry's name after it,
+``Pte Vasquez (Marine)``), count, experience, a short loadout (the weapons and upgrades chosen)
+and cost, fitted to the tree's width (the loadout is abbreviated first, then the experience;
+see :func:`fit_label`), marked when an error or a warning is about it (or, dimmer, about
+something inside it). The tree is synchronised with each new
 evaluation rather than rebuilt: a line's label is only set again when its text changed, and
 children are only created for nodes that have been expanded once (a regiment's 75 platoons
 start as 75 lines).
@@ -11,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
@@ -19,7 +23,7 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from ...session import Loc, cost_text
+from ...session import Loc, UnitSummary, cost_text, unit_summary
 from .stable import CachedLines, StableScroll, refresh_rows
 
 if TYPE_CHECKING:
@@ -66,6 +70,82 @@ def node_at(ev: Evaluation, loc: Loc) -> Node | None:
     return node
 
 
+def _shorten(text: str, n: int) -> str:
+    """``text`` in at most ``n`` cells: initials of a name of several words (``Storm
+    Bolter`` -> ``SB``), else cut with an ellipsis."""
+    if cell_len(text) <= n:
+        return text
+    words = text.replace("×", " ×").split()
+    count = next((w for w in words if w.startswith("×")), "")
+    words = [w for w in words if not w.startswith("×")]
+    if len(words) > 1:
+        short = "".join(w[0].upper() if w.isalpha() else w for w in words) + count
+        if cell_len(short) <= n:
+            return short
+    if n <= 1:
+        return text[:n]
+    return text[: n - 1] + "…"
+
+
+def fit_label(summary: UnitSummary, budget: int | None) -> list[tuple[str, str]]:
+    """The parts of a roster line (text, style) for ``summary``, fitted into ``budget``
+    cells (``None``: no limit). What gives way first: the loadout (abbreviated, then
+    counted), then the experience (its first letters), then the entry's name; the name,
+    count and cost stay."""
+    name = [(summary.name, "")]
+    if summary.entry_name:
+        name.append((f" ({summary.entry_name})", "dim"))
+    count = [(f" ×{summary.count}", "cyan")] if summary.count != 1 else []
+    cost = [(f"  {summary.cost}", "dim")] if summary.cost else []
+
+    def build(exp: str, loadout: str, entry: str | None) -> list[tuple[str, str]]:
+        parts = [name[0]]
+        if entry:
+            parts.append((f" ({entry})", "dim"))
+        parts += count
+        if exp:
+            parts.append((f" · {exp}", "green"))
+        if loadout:
+            parts.append((f" · {loadout}", "italic"))
+        return parts + cost
+
+    exp_full = summary.experience
+    items = summary.loadout
+    entry = summary.entry_name
+    tries: list[tuple[str, str, str | None]] = [(exp_full, ", ".join(items), entry)]
+    for n in (12, 8, 4, 2):
+        tries.append((exp_full, ",".join(_shorten(i, n) for i in items), entry))
+    short_exp = exp_full[:3] if exp_full else ""  # Veteran -> Vet, Regular -> Reg
+    for n in (4, 2):
+        tries.append((short_exp, ",".join(_shorten(i, n) for i in items), entry))
+    if items:
+        tries.append((short_exp, f"{len(items)} kit", entry))
+    tries.append((short_exp, "", entry))
+    if entry:
+        for n in (8, 4):
+            tries.append((short_exp, "", _shorten(entry, n)))
+    for exp, loadout, ent in tries:
+        parts = build(exp, loadout, ent)
+        if budget is None or sum(cell_len(t) for t, _ in parts) <= budget:
+            return parts
+
+    # Still too long: the name is cut (to no less than 8 cells while the entry's name can
+    # stay, then as far as it must without it); experience, count and cost stay.
+    def cut(text: str, n: int) -> str:
+        return text if cell_len(text) <= n else text[: max(1, n - 1)].rstrip() + "…"
+
+    def size(parts: list[tuple[str, str]]) -> int:
+        return sum(cell_len(t) for t, _ in parts)
+
+    limit = budget or 0
+    for ent in [_shorten(entry, 4), None] if entry else [None]:
+        rest = build(short_exp, "", ent)[1:]
+        room = limit - size(rest)
+        if room >= min(8, cell_len(summary.name)) or ent is None:
+            return [(cut(summary.name, max(3, room)), ""), *rest]
+    return build(short_exp, "", None)
+
+
 class RosterTree(StableScroll, CachedLines, Tree[Loc]):
     """The roster as a tree; its root is the roster itself."""
 
@@ -99,6 +179,9 @@ class RosterTree(StableScroll, CachedLines, Tree[Loc]):
         self._inner: dict[Loc, str] = {}
         #: Labels set by the last :meth:`sync` (a benchmark reads it).
         self.labels_set = 0
+        #: Labels are fitted to this width; another width relabels every line.
+        self._label_width = -1
+        self._relabel = False
 
     # ----------------------------------------------------------------- sync
 
@@ -135,6 +218,18 @@ class RosterTree(StableScroll, CachedLines, Tree[Loc]):
             return
         refresh_rows(self, [old != new for old, new in zip(before, after, strict=True)])
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Labels are fitted to the width: fit them again to a new one."""
+        width = self.scrollable_content_region.width
+        if self._ev is None or width == self._label_width:
+            return
+        self._label_width = width
+        self._relabel = True
+        try:
+            self.sync(self._ev)
+        finally:
+            self._relabel = False
+
     def _shown(self) -> list[object] | None:
         """What each line on screen shows (``None``: nothing to compare)."""
         if not self.is_mounted or self.size.height <= 0:
@@ -168,17 +263,20 @@ class RosterTree(StableScroll, CachedLines, Tree[Loc]):
             self._repaint_all = True
         super().watch_virtual_size(size)
 
+    def _budget(self, node: Node) -> int | None:
+        """Cells a line's label may take: the tree's width less the indentation and the
+        expand arrow (``None`` before the tree has a size)."""
+        width = self.scrollable_content_region.width if self.is_mounted else 0
+        if width <= 0:
+            return None
+        guides = node.depth * self.guide_depth if self.show_root else 0
+        return max(8, width - guides - 2)
+
     def _label(self, ev: Evaluation, node: Node) -> tuple[str, Text]:
         loc = node.loc
         mark = self._own.get(loc)
         inner = self._inner.get(loc)
-        costs = ev.total_cost(node)
-        cost = cost_text(ev, costs) if any(costs.values()) else ""
-        if node.is_root:
-            cost = cost_text(ev, ev.totals, limits=True)
-        name = ev.name(node)
         unknown = node.entry is None and not node.is_root
-        sig = f"{mark}|{inner}|{name}|{node.count}|{cost}|{unknown}"
         text = Text(no_wrap=True, overflow="ellipsis")
         if mark == "error":
             text.append(f"{ERROR_MARK} ", "bold red")
@@ -186,15 +284,25 @@ class RosterTree(StableScroll, CachedLines, Tree[Loc]):
             text.append(f"{WARNING_MARK} ", "yellow")
         elif inner is not None:
             text.append(f"{INNER_MARK} ", "red" if inner == "error" else "yellow")
-        if unknown:
+        lead = len(text)
+        budget = self._budget(node)
+        if budget is not None:
+            budget -= lead
+        if node.is_root:
+            cost = cost_text(ev, ev.totals, limits=True)
+            text.append(ev.name(node), "bold")
+            if cost:
+                text.append(f"  {cost}", "dim")
+        elif unknown:
+            name = ev.name(node)
             text.append(f"? {name}", "red italic")
             text.append(" (unknown entry)", "red dim")
+            if node.count != 1:
+                text.append(f" ×{node.count}", "cyan")
         else:
-            text.append(name, "bold" if node.is_root else "")
-        if node.count != 1:
-            text.append(f" ×{node.count}", "cyan")
-        if cost:
-            text.append(f"  {cost}", "dim")
+            for part, style in fit_label(unit_summary(ev, node), budget):
+                text.append(part, style)
+        sig = f"{mark}|{inner}|{unknown}|{budget}|{text.plain}"
         return sig, text
 
     def _set_label(self, tnode: TreeNode[Loc], ev: Evaluation, node: Node) -> None:
@@ -220,6 +328,7 @@ class RosterTree(StableScroll, CachedLines, Tree[Loc]):
         data = node.data
         if (
             data is not None
+            and not self._relabel
             and self._data.get(tnode.id) is data
             and node.loc not in self._marked
             and ev.reusable(node)
