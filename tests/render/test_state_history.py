@@ -33,6 +33,7 @@ selections:
         selections: [{entry: marine-armour}, {entry: sca-3}]
       - {entry: corporal, selections: [{entry: marine-armour}, {entry: sca-3}]}
       - {entry: marine, count: 3, selections: [{entry: marine-armour}, {entry: sca-2}]}
+  - entry: campaign-rules   # the record sets classes only with the campaign rules (part 4)
 """
 
 
