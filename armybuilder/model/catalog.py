@@ -161,6 +161,9 @@ class Modifier(_Model):
     conditions: list[Condition] = Field(default_factory=list)
     groups: list[ConditionGroup] = Field(default_factory=list)
     repeat: Repeat | None = None
+    separator: str = Field(
+        "", description="What `append` puts between the text and the value (e.g. a space)."
+    )
     source: str = ""
 
 

@@ -72,6 +72,11 @@ class Issue:
     message: str
     path: Loc = ()
     source: str = ""
+    #: Where the issue comes from, for tools that match issues by origin: the id of the entry
+    #: (or force) whose rule is broken, and the id of that constraint (``hidden`` for a hidden
+    #: entry that is selected). Empty when the issue comes from no catalog rule.
+    entry: str = ""
+    constraint: str = ""
 
     @property
     def is_error(self) -> bool:
@@ -294,10 +299,17 @@ class Evaluation:
         self._add(WARNING, code, message, node, source)
 
     def _add(
-        self, severity: str, code: str, message: str, node: Node | Loc | None, source: str
+        self,
+        severity: str,
+        code: str,
+        message: str,
+        node: Node | Loc | None,
+        source: str,
+        entry: str = "",
+        constraint: str = "",
     ) -> None:
         loc: Loc = node.loc if isinstance(node, Node) else (node or ())
-        self.issues.append(Issue(severity, code, message, loc, source))
+        self.issues.append(Issue(severity, code, message, loc, source, entry, constraint))
 
     def set_value(
         self, node: Node, key: str, label: str, value: Any, text: str = "", source: str = ""
@@ -628,7 +640,7 @@ def _apply(mod: Modifier, value: Any) -> Any:
     if mod.type == "set":
         return mod.value
     if mod.type == "append":
-        return f"{value}{mod.value}"
+        return f"{value}{mod.separator}{mod.value}"
     step = (
         mod.value if isinstance(mod.value, int | float) and not isinstance(mod.value, bool) else 0
     )
@@ -747,7 +759,7 @@ def _constraint_issue(
     if con.message:
         text += f" ({con.message})"
     target = scope_node if not scope_node.is_root else context
-    ev._add(con.severity, code, text, target, con.source or owner.source)
+    ev._add(con.severity, code, text, target, con.source or owner.source, owner.id, con.id or "")
 
 
 def _check_constraint(
@@ -763,7 +775,14 @@ def _check_constraint(
     scope_node = ev._scope_node(context, scope)
     if scope_node is None:
         return
-    limit = ev.constraint_value(owner, con, context)
+    # A constraint's value is modified in the context of a selection of its entry, where
+    # there is one (checked at the parent, the modifiers still speak for the entry).
+    at = context
+    if at_parent and owner.modifiers:
+        at = next(
+            (c for c in context.children if c.entry is not None and c.entry.id == owner.id), context
+        )
+    limit = ev.constraint_value(owner, con, at)
     if limit < 0:  # BattleScribe: -1 means unlimited
         return
     deep = con.deep if con.deep is not None else scope != "parent" and not at_parent
@@ -794,11 +813,14 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[int]) -> None:
                 _check_constraint(ev, con, entry, node, False)
         _check_groups(ev, node, entry.groups)
         if ev.is_hidden(entry, node):
-            ev.error(
+            ev._add(
+                ERROR,
                 "hidden-entry",
                 f"{ev.where(node)} is not available to this roster (hidden in the catalog)",
                 node,
                 entry.source,
+                entry.id,
+                "hidden",
             )
         if entry.max_count is not None and node.count > entry.max_count:
             ev.error(
@@ -872,6 +894,7 @@ def _check_groups(
                 f"{ev.where(node)} has {got} choices of {g.name}; at most {g.max} allowed",
                 node,
                 g.source,
+                g.id,
             )
         if got < g.min:
             choice = f" (the usual choice is {ev.index.name_of(g.default)})" if g.default else ""
@@ -881,6 +904,7 @@ def _check_groups(
                 f"{ev.where(node)} has {got} choices of {g.name}; at least {g.min} needed{choice}",
                 node,
                 g.source,
+                g.id,
             )
         _check_groups(ev, node, g.groups, by_group)
 

@@ -1,0 +1,599 @@
+"""Translate a BattleScribe game system and catalogues into armybuilder's catalog model.
+
+The result is an in-memory :class:`~armybuilder.catalogs.GameSystem` (one faction per
+catalogue) that the generic engine evaluates like any bundled system. BattleScribe ids are
+kept: where one is not a valid armybuilder id it is mapped to one (:class:`IdMap`, both ways),
+so issues and selections can be reported back in BattleScribe's ids.
+
+What the catalog model cannot yet express is listed in :attr:`Translation.unsupported` (one
+line per construct), never silently dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ... import catalogs as ab_catalogs
+from ...model import catalog as ab
+from . import model as bs
+
+_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+SCOPES = {"self", "parent", "roster", "force"}
+CONDITION_TYPES = {
+    "lessThan": "less-than",
+    "greaterThan": "greater-than",
+    "equalTo": "equal-to",
+    "notEqualTo": "not-equal-to",
+    "atLeast": "at-least",
+    "atMost": "at-most",
+    "instanceOf": "instance-of",
+    "notInstanceOf": "not-instance-of",
+}
+
+
+class IdMap:
+    """BattleScribe ids <-> armybuilder ids (kept as they are whenever they are valid)."""
+
+    def __init__(self) -> None:
+        self.to_ours: dict[str, str] = {}
+        self.to_bs: dict[str, str] = {}
+
+    def ours(self, bs_id: str) -> str:
+        found = self.to_ours.get(bs_id)
+        if found is not None:
+            return found
+        cand = bs_id
+        if not _ID.match(cand):
+            cand = re.sub(r"[^a-z0-9]+", "-", bs_id.lower()).strip("-") or "id"
+        base, n = cand, 1
+        while cand in self.to_bs:
+            n += 1
+            cand = f"{base}-x{n}"
+        self.to_ours[bs_id] = cand
+        self.to_bs[cand] = bs_id
+        return cand
+
+    def bs(self, our_id: str) -> str:
+        return self.to_bs.get(our_id, our_id)
+
+
+def _num(value: Any) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def scalar(value: Any) -> Any:
+    """A characteristic's text as a number where it is one (so it can be incremented)."""
+    if isinstance(value, str) and re.fullmatch(r"-?\d+(\.\d+)?", value.strip()):
+        num = float(value)
+        return int(num) if num.is_integer() else num
+    return value
+
+
+def _bool(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() == "true"
+    return bool(value)
+
+
+@dataclass
+class Translation:
+    """A BattleScribe setup in armybuilder's model, with the lookups the adapter needs."""
+
+    game_system: bs.GameSystem
+    catalogues: list[bs.Catalogue]
+    ids: IdMap = field(default_factory=IdMap)
+    system: ab_catalogs.GameSystem | None = None
+    unsupported: list[str] = field(default_factory=list)
+    #: Every selection entry, group and link by BattleScribe id.
+    nodes: dict[str, bs.EntryBase] = field(default_factory=dict)
+    shared: dict[str, bs.EntryBase] = field(default_factory=dict)
+    force_entries: dict[str, tuple[bs.ForceEntry, bs.DataFile]] = field(default_factory=dict)
+    categories: dict[str, bs.CategoryEntry] = field(default_factory=dict)
+    cost_types: dict[str, bs.CostType] = field(default_factory=dict)
+    profile_types: dict[str, bs.ProfileType] = field(default_factory=dict)
+    constraint_ids: set[str] = field(default_factory=set)
+    #: Shared profiles, rules and info groups (what info links point to), by id.
+    infos: dict[str, bs.Profile | bs.Rule | bs.InfoGroup] = field(default_factory=dict)
+    publications: dict[str, str] = field(default_factory=dict)
+    #: (entry id as the engine reports it, constraint id) -> (the id of the entry, link or
+    #: force entry that declares the constraint, the constraint), in BattleScribe ids.
+    constraint_info: dict[tuple[str, str], tuple[str, bs.Constraint]] = field(default_factory=dict)
+    #: (group id, `min` / `max`) -> the group's constraint.
+    group_constraints: dict[tuple[str, str], bs.Constraint] = field(default_factory=dict)
+    char_types: set[str] = field(default_factory=set)
+
+    # ------------------------------------------------------------------ helpers
+
+    def note(self, what: str) -> None:
+        if what not in self.unsupported:
+            self.unsupported.append(what)
+
+    def files(self) -> list[bs.DataFile]:
+        return [self.game_system, *self.catalogues]
+
+    def catalogue(self, cat_id: str | None) -> bs.Catalogue:
+        for c in self.catalogues:
+            if cat_id is None or c.id == cat_id:
+                return c
+        raise KeyError(f"no catalogue {cat_id!r}")
+
+    def linked_files(self, cat: bs.Catalogue) -> list[bs.DataFile]:
+        """The catalogue, the game system and every catalogue it links to (transitively)."""
+        out: list[bs.DataFile] = [cat, self.game_system]
+        todo = [cat]
+        while todo:
+            c = todo.pop()
+            for link in c.catalogue_links:
+                for other in self.catalogues:
+                    if other.id == link.target_id and other not in out:
+                        out.append(other)
+                        todo.append(other)
+        return out
+
+    # ------------------------------------------------------------------ build
+
+    def build(self) -> ab_catalogs.GameSystem:
+        gs = self.game_system
+        for f in self.files():
+            for ct in f.cost_types:
+                self.cost_types.setdefault(ct.id, ct)
+            for pt in f.profile_types:
+                self.profile_types.setdefault(pt.id, pt)
+                self.char_types.update(c.id for c in pt.characteristic_types)
+            infos: list[bs.Profile | bs.Rule | bs.InfoGroup] = [
+                *f.shared_profiles,
+                *f.shared_rules,
+                *f.shared_info_groups,
+                *f.rules,
+            ]
+            for info in infos:
+                self.infos.setdefault(info.id, info)
+            for pub in f.publications:
+                self.publications.setdefault(pub.id, pub.name)
+            for ce in f.category_entries:
+                self.categories.setdefault(ce.id, ce)
+            for fe in self._walk_forces(f.force_entries):
+                self.force_entries.setdefault(fe.id, (fe, f))
+            for e in [*f.shared_selection_entries, *f.shared_selection_entry_groups]:
+                self.shared[e.id] = e
+            for e in [*f.selection_entries, *f.shared_selection_entries]:
+                self.shared.setdefault(e.id, e)
+            self._index_nodes(f)
+        ids = self.ids
+        system = ab.SystemFile(
+            kind="system",
+            id=ids.ours(gs.id),
+            name=gs.name or gs.id,
+            cost_types=[
+                ab.CostType(
+                    id=ids.ours(ct.id),
+                    name=ct.name or ct.id,
+                    default_limit=None,  # limits are the roster's: the adapter checks them
+                    hidden=ct.hidden,
+                )
+                for ct in self.cost_types.values()
+            ],
+            profile_types=[
+                ab.ProfileType(
+                    id=ids.ours(pt.id),
+                    name=pt.name or pt.id,
+                    characteristics=[
+                        ab.Characteristic(id=ids.ours(c.id), name=c.name or c.id)
+                        for c in pt.characteristic_types
+                    ],
+                )
+                for pt in self.profile_types.values()
+            ],
+            categories=[
+                ab.Category(id=ids.ours(c.id), name=c.name or c.id)
+                for c in self.categories.values()
+            ],
+            forces=[self._force(fe) for fe, _ in self.force_entries.values()],
+            entries=[self._child(e) for e in [*gs.selection_entries, *gs.entry_links]],
+            shared_entries=[
+                self._entry(e)
+                for e in gs.shared_selection_entries
+                if isinstance(e, bs.SelectionEntry)
+            ],
+        )
+        ours = ab_catalogs.GameSystem(Path(f"<{gs.id}>"), system)
+        for cat in self.catalogues:
+            shared: list[ab.Entry] = []
+            seen: set[str] = {e.id for e in gs.shared_selection_entries}
+            for f in self.linked_files(cat):
+                if f is gs:
+                    continue
+                for e in [*f.shared_selection_entries, *f.selection_entries]:
+                    if e.id not in seen:
+                        seen.add(e.id)
+                        shared.append(self._entry(e))
+            for e in gs.selection_entries:
+                if e.id not in seen:
+                    seen.add(e.id)
+                    shared.append(self._entry(e))
+            roots: list[bs.EntryBase] = [*cat.selection_entries, *cat.entry_links]
+            for link in cat.catalogue_links:
+                if link.import_root_entries:
+                    for other in self.catalogues:
+                        if other.id == link.target_id:
+                            roots += [*other.selection_entries, *other.entry_links]
+            faction = ab.FactionFile(
+                kind="catalog",
+                id=ids.ours(cat.id),
+                system=system.id,
+                name=cat.name or cat.id,
+                entries=[self._child(e) for e in roots],
+                shared_entries=shared,
+            )
+            ours.factions[faction.id] = ab_catalogs.Faction(Path(f"<{cat.id}>"), faction)
+        self.system = ours
+        return ours
+
+    def _walk_forces(self, forces: list[bs.ForceEntry]) -> list[bs.ForceEntry]:
+        out: list[bs.ForceEntry] = []
+        for fe in forces:
+            out.append(fe)
+            out.extend(self._walk_forces(fe.force_entries))
+        return out
+
+    def _index_nodes(self, f: bs.DataFile) -> None:
+        def walk(items: list[Any]) -> None:
+            for e in items:
+                if not isinstance(e, bs.EntryBase):
+                    continue
+                self.nodes.setdefault(e.id, e)
+                for c in e.constraints:
+                    self.constraint_ids.add(c.id)
+                walk([*e.selection_entries, *e.selection_entry_groups, *e.entry_links])
+
+        walk(
+            [
+                *f.selection_entries,
+                *f.entry_links,
+                *f.shared_selection_entries,
+                *f.shared_selection_entry_groups,
+            ]
+        )
+        for fe in self._walk_forces(f.force_entries):
+            for c in fe.constraints:
+                self.constraint_ids.add(c.id)
+            for cl in fe.category_links:
+                for c in cl.constraints:
+                    self.constraint_ids.add(c.id)
+
+    def target(self, link: bs.EntryLink) -> bs.EntryBase | None:
+        return self.shared.get(link.target_id) or self.nodes.get(link.target_id)
+
+    # ------------------------------------------------------------------ entries
+
+    def _force(self, fe: bs.ForceEntry) -> ab.ForceEntry:
+        cons: list[ab.Constraint] = []
+        for c in [*fe.constraints, *(c for cl in fe.category_links for c in cl.constraints)]:
+            self.constraint_info.setdefault((fe.id, c.id), (fe.id, c))
+        for c in fe.constraints:
+            got = self._constraint(c, None)
+            if got is not None:
+                cons.append(got)
+        for cl in fe.category_links:
+            for c in cl.constraints:
+                got = self._constraint(c, self.ids.ours(cl.target_id))
+                if got is not None:
+                    cons.append(got)
+        return ab.ForceEntry(id=self.ids.ours(fe.id), name=fe.name or fe.id, constraints=cons)
+
+    def _child(self, e: bs.EntryBase) -> ab.Entry | ab.EntryLink:
+        if isinstance(e, bs.EntryLink):
+            target = self.target(e)
+            if target is None:
+                self.note(f"entry link {e.id} to unknown target {e.target_id}")
+                return ab.Entry(id=self.ids.ours(e.id), name=e.name or e.id, hidden=True)
+            if isinstance(target, bs.SelectionEntryGroup):
+                self.note("entry link to a group at the top of a force")
+                return ab.Entry(id=self.ids.ours(e.id), name=e.name or e.id, hidden=True)
+            return ab.EntryLink(
+                link=self.ids.ours(target.id),
+                name=e.name or None,
+                hidden=e.hidden or None,
+                categories=[self.ids.ours(cl.target_id) for cl in e.category_links] or None,
+                constraints=self._constraints(e, target.id),
+                modifiers=self._modifiers(e, target),
+            )
+        return self._entry(e)
+
+    def _constraints(self, e: bs.EntryBase, reported_as: str | None = None) -> list[ab.Constraint]:
+        out = []
+        for c in e.constraints:
+            self.constraint_info.setdefault((reported_as or e.id, c.id), (e.id, c))
+            got = self._constraint(c, None)
+            if got is not None:
+                out.append(got)
+        return out
+
+    def _entry(self, e: bs.EntryBase) -> ab.Entry:
+        ids = self.ids
+        entries: list[ab.Entry | ab.EntryLink] = []
+        groups: list[ab.Group] = []
+        for child in e.selection_entries:
+            entries.append(self._entry(child))
+        for link in e.entry_links:
+            target = self.target(link)
+            if isinstance(target, bs.SelectionEntryGroup):
+                groups.append(self._group(target, link))
+            else:
+                entries.append(self._child(link))
+        for g in e.selection_entry_groups:
+            groups.append(self._group(g, None))
+        primary = next((cl.target_id for cl in e.category_links if cl.primary), None)
+        return ab.Entry(
+            id=ids.ours(e.id),
+            name=e.name or e.id,
+            type=e.type
+            if isinstance(e, bs.SelectionEntry) and e.type in ("unit", "model", "upgrade")
+            else "upgrade",
+            hidden=e.hidden,
+            categories=[ids.ours(cl.target_id) for cl in e.category_links],
+            primary_category=ids.ours(primary) if primary else None,
+            costs={ids.ours(c.type_id): c.value for c in e.costs},
+            profiles=[self._profile(p) for p in e.profiles if p.type_id in self.profile_types],
+            constraints=self._constraints(e),
+            modifiers=[
+                *self._modifiers(e, e),
+                *(m for p in self._own_profiles(e) for m in self._modifiers(p, e)),
+            ],
+            entries=entries,
+            groups=groups,
+        )
+
+    def _own_profiles(self, h: bs.InfoHolder) -> list[bs.Profile]:
+        """An entry's profiles and its info groups' (whose modifiers act on the entry)."""
+        out = list(h.profiles)
+        for g in h.info_groups:
+            out += self._own_profiles(g)
+        return out
+
+    def _group(self, g: bs.EntryBase, link: bs.EntryLink | None) -> ab.Group:
+        lo, hi = 0, None
+        for c in [*g.constraints, *(link.constraints if link else [])]:
+            if c.field == "selections" and c.scope == "parent":
+                self.group_constraints[(g.id, c.type)] = c
+                if c.type == "min":
+                    lo = int(c.value)
+                elif c.type == "max" and c.value >= 0:
+                    hi = int(c.value)
+            else:
+                self.note(f"group constraint with field {c.field} / scope {c.scope}")
+        entries: list[ab.Entry | ab.EntryLink] = [self._entry(c) for c in g.selection_entries]
+        subgroups: list[ab.Group] = []
+        for sub in g.entry_links:
+            target = self.target(sub)
+            if isinstance(target, bs.SelectionEntryGroup):
+                subgroups.append(self._group(target, sub))
+            else:
+                entries.append(self._child(sub))
+        subgroups += [self._group(s, None) for s in g.selection_entry_groups]
+        default = g.default_selection_entry_id if isinstance(g, bs.SelectionEntryGroup) else None
+        return ab.Group(
+            id=self.ids.ours(g.id),
+            name=(link.name if link and link.name else g.name) or g.id,
+            min=lo,
+            max=hi,
+            default=self.ids.ours(default) if default else None,
+            entries=entries,
+            groups=subgroups,
+        )
+
+    def _profile(self, p: bs.Profile) -> ab.Profile:
+        return ab.Profile(
+            type=self.ids.ours(p.type_id),
+            name=p.name,
+            characteristics={
+                self.ids.ours(c.type_id): scalar(c.value) for c in p.characteristics if c.type_id
+            },
+        )
+
+    # ------------------------------------------------------------------ rules
+
+    def _scope(self, scope: str) -> str | None:
+        if scope in SCOPES:
+            return scope
+        if scope in self.nodes or scope in self.shared:
+            return self.ids.ours(scope)
+        self.note(f"scope {scope}")
+        return None
+
+    def _field(self, fld: str) -> str | None:
+        if fld == "selections":
+            return fld
+        if fld in self.cost_types:
+            return self.ids.ours(fld)
+        self.note(f"query field {fld}")
+        return None
+
+    def _constraint(self, c: bs.Constraint, child: str | None) -> ab.Constraint | None:
+        scope, fld = self._scope(c.scope), self._field(c.field)
+        if scope is None or fld is None:
+            return None
+        if c.percent_value:
+            self.note("percent constraint")
+            return None
+        if c.type not in ("min", "max"):
+            return None
+        return ab.Constraint(
+            id=self.ids.ours(c.id) if c.id else None,
+            type=c.type,
+            value=c.value,
+            field=fld,
+            scope=scope,
+            child=child,
+            deep=c.include_child_selections,
+        )
+
+    def _condition(self, c: bs.Condition) -> ab.Condition | None:
+        kind = CONDITION_TYPES.get(c.type)
+        scope, fld = self._scope(c.scope), self._field(c.field)
+        if kind is None:
+            self.note(f"condition type {c.type}")
+            return None
+        if scope is None or fld is None:
+            return None
+        if c.percent_value:
+            self.note("percent condition")
+            return None
+        child = None
+        if c.child_id:
+            if c.child_id == "any":
+                self.note("condition child any")
+                return None
+            child = self.ids.ours(c.child_id)
+        return ab.Condition(
+            type=kind,
+            value=c.value,
+            field=fld,
+            scope=scope,
+            child=child,
+            deep=c.include_child_selections,
+        )
+
+    def _cgroup(self, g: bs.ConditionGroup) -> ab.ConditionGroup | None:
+        conds = [self._condition(c) for c in g.conditions]
+        groups = [self._cgroup(s) for s in g.condition_groups]
+        if any(c is None for c in conds) or any(s is None for s in groups):
+            return None
+        return ab.ConditionGroup(
+            type="or" if g.type == "or" else "and",
+            conditions=[c for c in conds if c is not None],
+            groups=[s for s in groups if s is not None],
+        )
+
+    def _repeat(self, r: bs.Repeat) -> ab.Repeat | None:
+        scope, fld = self._scope(r.scope), self._field(r.field)
+        if scope is None or fld is None:
+            return None
+        if r.percent_value:
+            self.note("percent repeat")
+            return None
+        child = None
+        if r.child_id:
+            if r.child_id == "any":
+                self.note("repeat child any")
+                return None
+            child = self.ids.ours(r.child_id)
+        return ab.Repeat(
+            value=r.value,
+            repeats=r.repeats,
+            field=fld,
+            scope=scope,
+            child=child,
+            deep=r.include_child_selections,
+            round_up=r.round_up,
+        )
+
+    def _mod_field(self, fld: str, owner: bs.EntryBase) -> str | None:
+        if fld in ("name", "hidden"):
+            return fld
+        if fld in self.cost_types:
+            return f"cost:{self.ids.ours(fld)}"
+        if fld in self.constraint_ids:
+            return f"constraint:{self.ids.ours(fld)}"
+        if fld in self.char_types:
+            return f"characteristic:{self.ids.ours(fld)}"
+        self.note(f"modifier field {fld}")
+        return None
+
+    def _modifiers(self, e: bs.Modifiable, owner: bs.EntryBase) -> list[ab.Modifier]:
+        out: list[ab.Modifier] = []
+
+        def add(
+            mods: list[bs.Modifier],
+            groups: list[bs.ModifierGroup],
+            conds: list[bs.Condition],
+            cgroups: list[bs.ConditionGroup],
+            repeats: list[bs.Repeat],
+        ) -> None:
+            for m in mods:
+                got = self._modifier(m, owner, conds, cgroups, repeats)
+                if got is not None:
+                    out.append(got)
+            for g in groups:
+                add(
+                    g.modifiers,
+                    g.modifier_groups,
+                    [*conds, *g.conditions],
+                    [*cgroups, *g.condition_groups],
+                    [*repeats, *g.repeats],
+                )
+
+        add(e.modifiers, e.modifier_groups, [], [], [])
+        return out
+
+    def _modifier(
+        self,
+        m: bs.Modifier,
+        owner: bs.EntryBase,
+        conds: list[bs.Condition],
+        cgroups: list[bs.ConditionGroup],
+        repeats: list[bs.Repeat],
+    ) -> ab.Modifier | None:
+        if m.type not in ("set", "increment", "decrement", "append"):
+            self.note(f"modifier type {m.type}")
+            return None
+        fld = self._mod_field(m.field, owner)
+        if fld is None:
+            return None
+        value: Any = m.value
+        if fld == "hidden":
+            value = _bool(value)
+        elif fld != "name" and not fld.startswith("characteristic:"):
+            num = _num(value)
+            if num is None:
+                self.note(f"non-numeric value for {m.field}")
+                return None
+            value = num
+        elif m.type in ("increment", "decrement") and fld.startswith("characteristic:"):
+            num = _num(value)
+            if num is None:
+                self.note(f"non-numeric {m.type} of a characteristic")
+                return None
+            value = num
+        elif m.type in ("increment", "decrement"):
+            # Arithmetic on text is the engine's to refuse (a catalog error), not ours to guess.
+            self.note(f"{m.type} on {m.field}")
+            return None
+        tconds = [self._condition(c) for c in [*conds, *m.conditions]]
+        tgroups = [self._cgroup(g) for g in [*cgroups, *m.condition_groups]]
+        if any(c is None for c in tconds) or any(g is None for g in tgroups):
+            return None
+        all_repeats = [*repeats, *m.repeats]
+        rep = None
+        if all_repeats:
+            if len(all_repeats) > 1:
+                self.note("several repeats on one modifier")
+                return None
+            rep = self._repeat(all_repeats[0])
+            if rep is None:
+                return None
+        return ab.Modifier(
+            type=m.type,
+            field=fld,
+            value=value,
+            conditions=[c for c in tconds if c is not None],
+            groups=[g for g in tgroups if g is not None],
+            repeat=rep,
+            separator=" " if m.type == "append" else "",
+        )
+
+
+def translate(game_system: dict[str, Any], catalogues: list[dict[str, Any]]) -> Translation:
+    """Read the suite's setup shapes and translate them (raises pydantic's ValidationError)."""
+    gs = bs.GameSystem.model_validate(game_system or {})
+    cats = [bs.Catalogue.model_validate(c) for c in catalogues or []]
+    t = Translation(gs, cats)
+    t.build()
+    return t
