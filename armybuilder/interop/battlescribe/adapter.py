@@ -408,14 +408,38 @@ class AdapterSession:
             self._options_in(parent.option.entry, parent.option.prefix, []), cmd.get("entryId")
         )
         auto: dict[str, str] = {}
+        if not self._separate(opt.entry):
+            # BattleScribe adds one to the selection of the entry already there (for a
+            # collective entry: one more per model of the parent).
+            same = next((c for c in parent.children if c.option.entry_id == opt.entry_id), None)
+            if same is not None:
+                same.count += 1
+                return {"selectionId": same.uid, "selections": auto}
         sel = self._new_sel(opt, auto)
         parent.children.append(sel)
         return {"selectionId": sel.uid, "selections": auto}
 
+    def _separate(self, entry: bs.EntryBase) -> bool:
+        """Whether selecting the entry again makes a new selection rather than adding to the
+        one there: it has something under it that is chosen per selection (a visible child
+        that is not collective)."""
+        t = self.t
+        assert t is not None
+        for opt in self._options_in(entry, (), []):
+            child = opt.entry
+            if (not child.collective and not child.hidden) or self._separate(child):
+                return True
+        return False
+
     def _do_deselectSelection(self, cmd: dict[str, Any]) -> None:
         force = self._force(cmd.get("forceId"))
         siblings, sel = self._sel(force, cmd.get("selectionId"))
-        siblings.remove(sel)
+        if siblings is force.selections or sel.count <= 1:
+            siblings.remove(sel)
+        else:
+            # Under a selection, BattleScribe takes one away (for a collective entry: one
+            # per model of the parent).
+            sel.count -= 1
 
     def _do_setSelectionCount(self, cmd: dict[str, Any]) -> None:
         force = self._force(cmd.get("forceId"))
@@ -621,24 +645,30 @@ class AdapterSession:
         rank = order.get(prim, len(order)) if prim else len(order)
         return (rank, natural(ev.name(node)))
 
-    def _sel_state(self, ev: Evaluation, node: Node, sels: dict[int, Sel]) -> dict[str, Any]:
+    def _sel_state(
+        self, ev: Evaluation, node: Node, sels: dict[int, Sel], above: int = 1
+    ) -> dict[str, Any]:
+        """A selection as the suite reports it. A collective entry's count is per model of
+        its parent (as the engine counts); its ``number`` is the total, that count times the
+        parent's number (``above``)."""
         t = self.t
         assert t is not None
         s = sels.get(id(node))
         entry = s.option.entry if s is not None else None
+        number = node.count * above if entry is not None and entry.collective else node.count
         children = sorted(node.children, key=lambda n: natural(ev.name(n)))
         costs = []
         for ct in t.cost_types:
-            costs.append(self._cost(ct, ev.unit_cost(node, t.ids.ours(ct)) * node.count))
+            costs.append(self._cost(ct, ev.unit_cost(node, t.ids.ours(ct)) * number))
         out: dict[str, Any] = {
             "name": ev.name(node),
             "entryId": s.option.entry_id if s is not None else node.entry_id,
             "type": entry.type if entry is not None else "upgrade",
-            "number": node.count,
+            "number": number,
             "hidden": bool(node.entry is not None and ev.is_hidden(node.entry, node)),
             "costs": costs,
             "childCount": len(children),
-            "children": [self._sel_state(ev, c, sels) for c in children],
+            "children": [self._sel_state(ev, c, sels, number) for c in children],
         }
         if s is not None and s.option.group:
             out["entryGroupId"] = s.option.group
@@ -817,6 +847,9 @@ class AdapterSession:
         if issue.constraint == "hidden" and here is not None:
             return on_selection(here)
         scope = con.scope if con is not None else "parent"
+        collective = entry is not None and entry in t.nodes and t.nodes[entry].collective
+        if collective and here is not None:
+            return on_selection(here)  # counted per model of the parent: the parent's
         if con is not None and issue.code == "max-exceeded" and entry is not None:
             mine = [s for s in self._walk_sels(force.selections) if s.option.entry.id == entry]
             if here is not None and here.option.entry.id == entry:
