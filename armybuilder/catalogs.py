@@ -55,6 +55,9 @@ from .yamlio import load_round_trip, load_safe, locate, read_text
 if TYPE_CHECKING:
     from .rules.plugin import SystemRules
 
+#: What a query's ``child`` may name besides ids: every selection of one entry type.
+TYPE_REFS = frozenset({"type:unit", "type:model", "type:upgrade"})
+
 _ADAPTER: TypeAdapter[SystemFile | FactionFile] = TypeAdapter(CatalogFile)
 _DISCRIMINATOR_TAGS = {"entry", "link", "system", "catalog"}
 _CACHE_FORMAT = f"{__version__}-2"
@@ -577,10 +580,10 @@ def check_references(
     refs = set(entries) | categories | groups
 
     def ref_ok(ref: str | None) -> bool:
-        return ref is None or ref in refs
+        return ref is None or ref in refs or ref in TYPE_REFS
 
     def check_query(path: Path, loc: list[str | int], q: Any, what: str) -> None:
-        if q.field != "selections" and q.field not in cost_ids:
+        if q.field not in ("selections", "forces") and q.field not in cost_ids:
             found.append(
                 (
                     path,

@@ -106,9 +106,11 @@ class Profile(_Model):
 class Condition(_Model):
     """A query compared with a value; modifiers apply only when their conditions hold.
 
-    ``field`` is `selections` (a count) or a cost type id (a sum of costs). ``child`` narrows
-    what is counted: an entry id, a category id or a group id; when omitted, the entry that
-    owns the modifier is counted. ``deep`` counts every descendant, not only children.
+    ``field`` is `selections` (a count), `forces` (a count of forces, in a roster of several)
+    or a cost type id (a sum of costs). ``child`` narrows what is counted: an entry id, a
+    category id, a group id, or `type:unit` / `type:model` / `type:upgrade` (every entry of
+    that type); when omitted, the entry that owns the modifier is counted. ``deep`` counts
+    every descendant, not only children.
     """
 
     type: Literal[
@@ -126,6 +128,10 @@ class Condition(_Model):
     scope: QueryScope = "self"
     child: str | None = None
     deep: bool = True
+    child_forces: bool = Field(
+        False,
+        description="In a roster of several forces: a force's count includes the forces inside it.",
+    )
 
 
 class ConditionGroup(_Model):
@@ -145,6 +151,7 @@ class Repeat(_Model):
     scope: QueryScope = "self"
     child: str | None = None
     deep: bool = True
+    child_forces: bool = False
     round_up: bool = False
 
 
@@ -188,6 +195,10 @@ class Constraint(_Model):
         None,
         description="Count all descendants, not only children (default: yes, except for "
         "scope `parent`, which counts siblings).",
+    )
+    child_forces: bool = Field(
+        False,
+        description="In a roster of several forces: a force's count includes the forces inside it.",
     )
     severity: Severity = "error"
     message: str = Field("", description="Optional wording for the issue, in players' terms.")

@@ -27,6 +27,7 @@ from ..model.catalog import (
     CustomCatalog,
     Entry,
     ExperienceLevel,
+    ForceEntry,
     Group,
     Modifier,
     Repeat,
@@ -92,6 +93,18 @@ class Issue:
         }
 
 
+@dataclass
+class ForceData:
+    """A force of a roster with several forces, given in memory: its force entry, its
+    selections and the forces inside it. ``loc`` names it in issues (its selections' locs
+    should start with it)."""
+
+    force: str
+    selections: list[SelectionData] = field(default_factory=list)
+    forces: list[ForceData] = field(default_factory=list)
+    loc: Loc = ()
+
+
 @dataclass(frozen=True)
 class Value:
     """A value a game system computes for a selection or a roster."""
@@ -113,7 +126,18 @@ class Value:
 class Node:
     """A selection in the evaluated tree (the root node stands for the roster)."""
 
-    __slots__ = ("children", "count", "data", "depth", "entry", "group", "index", "parent")
+    __slots__ = (
+        "children",
+        "count",
+        "data",
+        "depth",
+        "entry",
+        "force",
+        "force_loc",
+        "group",
+        "index",
+        "parent",
+    )
 
     def __init__(
         self,
@@ -131,6 +155,10 @@ class Node:
         self.count = data.count if data is not None else 1
         self.depth: int = 0 if parent is None else parent.depth + 1
         self.index = index
+        #: For a force of a roster with several forces: its force entry (the node holds the
+        #: force's selections and child forces; it has no entry).
+        self.force: ForceEntry | None = None
+        self.force_loc: Loc = ()
 
     @property
     def is_root(self) -> bool:
@@ -138,7 +166,7 @@ class Node:
 
     @property
     def loc(self) -> Loc:
-        return self.data.loc if self.data is not None else ()
+        return self.data.loc if self.data is not None else self.force_loc
 
     @property
     def entry_id(self) -> str | None:
@@ -156,11 +184,12 @@ class Node:
     def matches(self, ref: str) -> bool:
         """Is this node of entry ``ref``, in category ``ref`` or chosen in group ``ref``?"""
         if self.entry is None:
-            return False
+            return self.force is not None and self.force.id == ref
         return (
             self.entry.id == ref
             or ref in self.entry.categories
             or (self.group is not None and self.group.id == ref)
+            or (ref.startswith("type:") and ref[5:] == self.entry.type)
         )
 
     def walk(self) -> Iterator[Node]:
@@ -257,7 +286,9 @@ class Evaluation:
     _total: dict[int, dict[str, float]] = field(default_factory=dict, repr=False)
     rules: SystemRules | None = field(default=None, repr=False)
     _query: dict[tuple[Any, ...], float] = field(default_factory=dict, repr=False)
-    _counts: dict[tuple[int, bool], dict[str, float]] = field(default_factory=dict, repr=False)
+    _counts: dict[tuple[int, bool, bool], dict[str, float]] = field(
+        default_factory=dict, repr=False
+    )
     #: The memo this evaluation reads (the previous one's) and the one it fills.
     memo_in: SubtreeMemo | None = field(default=None, repr=False)
     memo_out: SubtreeMemo | None = field(default=None, repr=False)
@@ -266,6 +297,8 @@ class Evaluation:
     _take_nodes: bool = field(default=False, repr=False)
     #: The campaign state keys the rules module declares (none: state is not checked).
     state_keys: tuple[StateKey, ...] = field(default=(), repr=False)
+    #: The forces of a roster with several forces (``None``: the roster is one force).
+    forces: list[ForceData] | None = field(default=None, repr=False)
 
     # ----------------------------------------------------------------- results
 
@@ -417,6 +450,8 @@ class Evaluation:
         """The node's display name: custom name, else the (modified) entry name."""
         if node.is_root:
             return self.roster.name
+        if node.force is not None:
+            return node.force.name
         if node.data is not None and node.data.name:
             return node.data.name
         if node.entry is None:
@@ -508,9 +543,20 @@ class Evaluation:
             return context
         if scope == "parent":
             return context.parent
-        if scope in {"roster", "force"}:
+        if scope == "force":
+            return self.force_of(context)
+        if scope == "roster":
             return self.root
         return context.ancestor(scope)
+
+    def force_of(self, node: Node) -> Node:
+        """The force a node is in (the root when the roster is one force)."""
+        n: Node | None = node
+        while n is not None:
+            if n.force is not None:
+                return n
+            n = n.parent
+        return self.root
 
     def query(
         self,
@@ -520,24 +566,39 @@ class Evaluation:
         field_: str,
         deep: bool | None,
         owner: str | None,
+        child_forces: bool = False,
     ) -> float:
-        """Count selections (or sum a cost) of ``child`` (default: ``owner``) within a scope."""
+        """Count selections (or sum a cost) of ``child`` (default: ``owner``) within a scope.
+
+        In a roster with several forces, the roster scope reaches into every force, and a
+        force into the forces inside it only with ``child_forces``; field `forces` counts
+        forces (of force entry ``child``, or any) instead of selections."""
         scope_node = self._scope_node(context, scope)
         if scope_node is None:
             return 0.0
         ref = child or owner
         if deep is None:
             deep = scope != "parent"
-        key = (id(scope_node), ref, field_, deep)
+        key = (id(scope_node), ref, field_, deep, child_forces)
         cached = self._query.get(key)
         if cached is not None:
             return cached
+        if field_ == "forces":
+            total = float(
+                sum(
+                    1
+                    for n in self._reach(scope_node, True, child_forces, forces=True)
+                    if n.force is not None and (ref is None or n.force.id == ref)
+                )
+            )
+            self._query[key] = total
+            return total
         if field_ == "selections" and ref is not None:
-            total = self._ref_counts(scope_node, deep).get(ref, 0.0)
+            total = self._ref_counts(scope_node, deep, child_forces).get(ref, 0.0)
             self._query[key] = total
             return total
         total = 0.0
-        pool: Iterable[Node] = scope_node.descendants() if deep else scope_node.children
+        pool: Iterable[Node] = self._reach(scope_node, deep, child_forces)
         for n in pool:
             if ref is not None and not n.matches(ref):
                 continue
@@ -556,10 +617,31 @@ class Evaluation:
         self._query[key] = total
         return total
 
-    def _ref_counts(self, scope_node: Node, deep: bool) -> dict[str, float]:
+    def _reach(
+        self, scope_node: Node, deep: bool, child_forces: bool, forces: bool = False
+    ) -> Iterator[Node]:
+        """The selections under ``scope_node`` (children only unless ``deep``), looking
+        through the forces the scope reaches (see :meth:`query`); ``forces``: the force
+        nodes too."""
+        stack = list(reversed(scope_node.children))
+        while stack:
+            n = stack.pop()
+            if n.force is not None:
+                if scope_node.is_root or child_forces:
+                    if forces:
+                        yield n
+                    stack.extend(reversed(n.children))
+                continue
+            yield n
+            if deep:
+                stack.extend(reversed(n.children))
+
+    def _ref_counts(
+        self, scope_node: Node, deep: bool, child_forces: bool = False
+    ) -> dict[str, float]:
         """How many selections of every entry, category and group lie under ``scope_node``
         (copies multiplied down the tree); one walk per scope node and evaluation."""
-        key = (id(scope_node), deep)
+        key = (id(scope_node), deep, child_forces)
         counts = self._counts.get(key)
         if counts is not None:
             return counts
@@ -569,8 +651,10 @@ class Evaluation:
             n, mult = stack.pop()
             entry = n.entry
             if entry is None:
+                if n.force is not None and (scope_node.is_root or child_forces):
+                    stack.extend((c, c.count) for c in n.children)
                 continue
-            refs = {entry.id, *entry.categories}
+            refs = {entry.id, *entry.categories, f"type:{entry.type}"}
             if n.group is not None:
                 refs.add(n.group.id)
             for ref in refs:  # a node counts once even if its id is also a category
@@ -587,7 +671,9 @@ class Evaluation:
             ref = cond.child or owner
             hit = scope_node is not None and ref is not None and scope_node.matches(ref)
             return hit if cond.type == "instance-of" else not hit
-        got = self.query(context, cond.scope, cond.child, cond.field, cond.deep, owner)
+        got = self.query(
+            context, cond.scope, cond.child, cond.field, cond.deep, owner, cond.child_forces
+        )
         v = cond.value
         return {
             "less-than": got < v,
@@ -611,7 +697,9 @@ class Evaluation:
         )
 
     def _repeats(self, rep: Repeat, context: Node, owner: str | None) -> int:
-        got = self.query(context, rep.scope, rep.child, rep.field, rep.deep, owner)
+        got = self.query(
+            context, rep.scope, rep.child, rep.field, rep.deep, owner, rep.child_forces
+        )
         if rep.value <= 0:
             return 0
         times = got / rep.value
@@ -699,6 +787,20 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
             # Keep the subtree in view (it is saved back) but do not judge it.
             for j, c in enumerate(sel.children):
                 node.children.append(Node(c, None, None, node, j))
+
+
+def _build_forces(ev: Evaluation, parent: Node, forces: list[ForceData]) -> None:
+    for i, fd in enumerate(forces):
+        node = Node(None, None, None, parent, i)
+        force = ev.index.forces.get(fd.force)
+        if force is None:
+            ev.error("unknown-force", f"unknown force {fd.force!r}", fd.loc)
+            force = ForceEntry(id=fd.force, name=fd.force)
+        node.force = force
+        node.force_loc = fd.loc
+        parent.children.append(node)
+        _build(ev, node, fd.selections)
+        _build_forces(ev, node, fd.forces)
 
 
 def _report_unplaced(ev: Evaluation, node: Node, entry_id: str, parent: Node) -> None:
@@ -791,18 +893,22 @@ def _check_constraint(
     # A constraint measuring its own selection (scope self, nothing named) measures the whole
     # selection: its cost, or everything selected in it.
     owner_id = None if (con.scope == "self" and con.child is None and not at_parent) else owner.id
-    got = ev.query(context, scope, con.child, con.field, deep, owner_id)
+    got = ev.query(context, scope, con.child, con.field, deep, owner_id, con.child_forces)
     if (con.type == "max" and got > limit) or (con.type == "min" and got < limit):
         _constraint_issue(ev, con, owner, got, limit, scope_node, context)
 
 
-def _check_node(ev: Evaluation, node: Node, seen_global: set[int]) -> None:
+def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
     idx = ev.index
-    for child, con in idx.child_constraints(node.entry):
+    # In a roster of several forces, the top-level entries' constraints are checked in each
+    # force (the root holds forces, not selections).
+    held = not (node.is_root and ev.forces is not None)
+    for child, con in idx.child_constraints(node.entry) if held else []:
         if con.scope in {"roster", "force"}:
-            if id(con) in seen_global:
+            key = (id(con), id(ev.force_of(node))) if con.scope == "force" else id(con)
+            if key in seen_global:
                 continue
-            seen_global.add(id(con))
+            seen_global.add(key)
         _check_constraint(ev, con, child.entry, node, True)
     if node.entry is not None:
         entry = node.entry
@@ -852,6 +958,8 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[int]) -> None:
                 )
     for c in node.children:
         if c.entry is None:
+            if c.force is not None:
+                _check_node(ev, c, seen_global)
             continue
         if c.children and ev.memo_out is not None:
             ev.subtree(c, "check", lambda c=c: _check_node(ev, c, seen_global))  # type: ignore[misc]
@@ -909,12 +1017,46 @@ def _check_groups(
         _check_groups(ev, node, g.groups, by_group)
 
 
+def _check_force(ev: Evaluation, force: ForceEntry, node: Node) -> None:
+    """A force's category slots and constraints, at its node (the root for a roster of one
+    force)."""
+    idx = ev.index
+    for slot in force.slots:
+        got = sum(n.count for n in node.children if n.has_category(slot.category))
+        cname = idx.name_of(slot.category)
+        if slot.max is not None and got > slot.max:
+            ev._add(
+                slot.severity,
+                "max-exceeded",
+                f"{force.name} has {got} × {cname}; at most {slot.max} allowed",
+                node.loc,
+                slot.source or force.source,
+            )
+        if got < slot.min:
+            ev._add(
+                slot.severity,
+                "min-not-met",
+                f"{force.name} has {got} × {cname}; at least {slot.min} needed",
+                node.loc,
+                slot.source or force.source,
+            )
+    for con in force.constraints:
+        owner = Entry(id=force.id, name=force.name)
+        _check_constraint(ev, con, owner, node, True)
+
+
 def _check_roster(ev: Evaluation) -> None:
     idx, roster = ev.index, ev.roster
     for f in roster.findings:
         ev._add(f.severity, f.code, f.message, f.loc, "")
+    if ev.forces is not None:
+        for n in ev.root.walk():
+            if n.force is not None:
+                _check_force(ev, n.force, n)
     force = None
-    if roster.header.force:
+    if ev.forces is not None:
+        pass  # checked above, each at its node
+    elif roster.header.force:
         force = idx.forces.get(roster.header.force)
         if force is None:
             ev.error(
@@ -926,28 +1068,7 @@ def _check_roster(ev: Evaluation) -> None:
     else:
         force = idx.default_force()
     if force is not None:
-        for slot in force.slots:
-            got = sum(n.count for n in ev.root.children if n.has_category(slot.category))
-            cname = idx.name_of(slot.category)
-            if slot.max is not None and got > slot.max:
-                ev._add(
-                    slot.severity,
-                    "max-exceeded",
-                    f"{force.name} has {got} × {cname}; at most {slot.max} allowed",
-                    (),
-                    slot.source or force.source,
-                )
-            if got < slot.min:
-                ev._add(
-                    slot.severity,
-                    "min-not-met",
-                    f"{force.name} has {got} × {cname}; at least {slot.min} needed",
-                    (),
-                    slot.source or force.source,
-                )
-        for con in force.constraints:
-            owner = Entry(id=force.id, name=force.name)
-            _check_constraint(ev, con, owner, ev.root, True)
+        _check_force(ev, force, ev.root)
     totals = ev.total_cost(ev.root)
     ev.totals = dict(totals)
     limits: dict[str, float] = dict(roster.header.limits)
@@ -981,8 +1102,12 @@ def evaluate(
     rules: SystemRules | None = None,
     memo: SubtreeMemo | None = None,
     take_nodes: bool = False,
+    forces: list[ForceData] | None = None,
 ) -> Evaluation:
     """Validate a roster against a catalog and compute its values.
+
+    ``forces``: the roster's forces, when it has several (each a node under the root holding
+    its selections and child forces; ``roster.selections`` are then not read).
 
     ``memo``: the :attr:`Evaluation.memo_out` of the previous evaluation of the same roster
     (or an empty :class:`SubtreeMemo` to start one). Where the catalog and the rules module
@@ -992,7 +1117,7 @@ def evaluate(
     tree is then no longer its own (for a caller that is done with it).
     """
     root = Node(None, None, None, None)
-    ev = Evaluation(roster, index, root, rules=rules)
+    ev = Evaluation(roster, index, root, rules=rules, forces=forces)
     if rules is not None:
         ev.state_keys = tuple(rules.state_keys())
     if memo is not None and (rules is None or rules.subtree_local):
@@ -1009,7 +1134,10 @@ def evaluate(
             f"{index.system.id}/{index.faction.id}",
             ("faction",),
         )
-    _build(ev, root, roster.selections)
+    if forces is None:
+        _build(ev, root, roster.selections)
+    else:
+        _build_forces(ev, root, forces)
     _check_roster(ev)
     _check_node(ev, root, set())
     if rules is not None:

@@ -25,7 +25,7 @@ from pydantic import ValidationError
 
 from ... import __version__
 from ...rosters import Roster, SelectionData
-from ...rules.engine import Evaluation, Issue, Node, evaluate
+from ...rules.engine import Evaluation, ForceData, Issue, Node, evaluate
 from . import model as bs
 from .translate import Translation, scalar, translate
 
@@ -68,6 +68,17 @@ class Sel:
 
 
 @dataclass
+class Evaluated:
+    """The engine's evaluation of the roster, with the way back to the session's objects."""
+
+    ev: Evaluation
+    sels: dict[int, Sel] = field(default_factory=dict)  # id(node) -> selection
+    force_nodes: dict[str, Node] = field(default_factory=dict)  # force uid -> node
+    force_at: dict[Any, Force] = field(default_factory=dict)  # loc -> force
+    by_loc: dict[Any, Node] = field(default_factory=dict)
+
+
+@dataclass
 class Force:
     uid: str
     entry: bs.ForceEntry
@@ -103,8 +114,9 @@ class AdapterSession:
         self.forces: list[Force] = []
         self.limits: dict[str, float] = {}
         self._ids = itertools.count(1)
-        self._evals: dict[str, tuple[Evaluation, dict[int, Sel]]] | None = None
+        self._evals: Evaluated | None = None
         self.name = "New Roster"
+        self._used_costs: set[str] = set()
 
     # ------------------------------------------------------------------ protocol
 
@@ -505,35 +517,40 @@ class AdapterSession:
 
     # ------------------------------------------------------------------ evaluation
 
-    def _evaluate(self) -> dict[str, tuple[Evaluation, dict[int, Sel]]]:
-        """Each force evaluated by the engine as a roster of its catalogue (cached until the
-        next action)."""
+    def _evaluate(self) -> Evaluated:
+        """The roster evaluated by the engine, its forces as the engine's forces (cached
+        until the next action)."""
         if self._evals is not None:
             return self._evals
         t = self.t
         assert t is not None and t.system is not None
-        out: dict[str, tuple[Evaluation, dict[int, Sel]]] = {}
-        for f in self._all_forces():
-            faction = t.ids.ours(f.catalogue.id)
-            doc = {
-                "format": 1,
-                "system": t.system.id,
-                "faction": faction,
-                "name": f.entry.name or "Roster",
-                "force": t.ids.ours(f.entry.id),
-            }
-            roster = Roster(doc, None, "<bs-adapter>", None, False)
-            by_loc: dict[Any, Sel] = {}
-            roster.selections = [
-                self._data(s, ("selections", i), by_loc) for i, s in enumerate(f.selections)
-            ]
-            ev = evaluate(roster, t.system.index(faction))
-            nodes: dict[int, Sel] = {}
-            for node in ev.nodes():
-                s = by_loc.get(node.loc)
-                if s is not None:
-                    nodes[id(node)] = s
-            out[f.uid] = (ev, nodes)
+        doc = {"format": 1, "system": t.system.id, "faction": t.all_id, "name": self.name}
+        roster = Roster(doc, None, "<bs-adapter>", None, False)
+        by_loc: dict[Any, Sel] = {}
+        force_locs: dict[Any, Force] = {}
+
+        def force_data(f: Force, loc: tuple[Any, ...]) -> ForceData:
+            force_locs[loc] = f
+            return ForceData(
+                t.ids.ours(f.entry.id),
+                [
+                    self._data(s, (*loc, "selections", i), by_loc)
+                    for i, s in enumerate(f.selections)
+                ],
+                [force_data(c, (*loc, "forces", j)) for j, c in enumerate(f.children)],
+                loc,
+            )
+
+        forces = [force_data(f, ("forces", i)) for i, f in enumerate(self.forces)]
+        ev = evaluate(roster, t.system.index(t.all_id), forces=forces)
+        out = Evaluated(ev)
+        for node in ev.root.walk():
+            if node.force is not None and node.loc in force_locs:
+                out.force_nodes[force_locs[node.loc].uid] = node
+                out.force_at[node.loc] = force_locs[node.loc]
+            elif node.loc in by_loc:
+                out.sels[id(node)] = by_loc[node.loc]
+            out.by_loc[node.loc] = node
         self._evals = out
         return out
 
@@ -552,8 +569,11 @@ class AdapterSession:
         if t is None:
             return {"type": "state", "forces": [], "costs": [], "validationErrors": []}
         evals = self._evaluate()
-        totals: dict[str, float] = {ct: 0.0 for ct in t.cost_types}
-        forces = self._forces_state(self.forces, evals, totals)
+        totals = {ct: evals.ev.totals.get(t.ids.ours(ct), 0.0) for ct in t.cost_types}
+        forces = self._forces_state(self.forces, evals)
+        # The roster lists the cost types its selections have had (BattleScribe keeps a cost
+        # type's total, at 0, once a selection brought it in).
+        totals = {ct: v for ct, v in totals.items() if ct in self._used_costs or v}
         return {
             "type": "state",
             "name": self.name,
@@ -574,19 +594,17 @@ class AdapterSession:
     def _forces_state(
         self,
         forces: list[Force],
-        evals: dict[str, tuple[Evaluation, dict[int, Sel]]],
-        totals: dict[str, float],
+        evals: Evaluated,
     ) -> list[dict[str, Any]]:
         t = self.t
         assert t is not None
         out = []
         for f in sorted(forces, key=lambda f: natural(f.entry.name)):
-            ev, sels = evals[f.uid]
-            for ct in t.cost_types:
-                totals[ct] = totals.get(ct, 0.0) + ev.totals.get(t.ids.ours(ct), 0.0)
-
-            keys = {id(n): self._root_key(ev, n, sels, f) for n in ev.root.children}
-            roots = sorted(ev.root.children, key=lambda n: keys[id(n)])
+            ev, sels = evals.ev, evals.sels
+            fnode = evals.force_nodes[f.uid]
+            mine = [n for n in fnode.children if n.force is None]
+            keys = {id(n): self._root_key(ev, n, sels, f) for n in mine}
+            roots = sorted(mine, key=lambda n: keys[id(n)])
             out.append(
                 {
                     "name": f.entry.name,
@@ -607,7 +625,7 @@ class AdapterSession:
                     **self._custom(f.custom_name, f.custom_notes),
                     **({"page": f.entry.page} if f.entry.page else {}),
                     **({"publicationId": f.entry.publication_id} if f.entry.publication_id else {}),
-                    "childForces": self._forces_state(f.children, evals, totals),
+                    "childForces": self._forces_state(f.children, evals),
                 }
             )
         return out
@@ -658,8 +676,14 @@ class AdapterSession:
         number = node.count * above if entry is not None and entry.collective else node.count
         children = sorted(node.children, key=lambda n: natural(ev.name(n)))
         costs = []
+        declared = {c.type_id for c in entry.costs} if entry is not None else set()
+        if s is not None and s.option.link is not None:
+            declared |= {c.type_id for c in s.option.link.costs}
         for ct in t.cost_types:
-            costs.append(self._cost(ct, ev.unit_cost(node, t.ids.ours(ct)) * number))
+            value = ev.unit_cost(node, t.ids.ours(ct)) * number
+            if ct in declared or value:
+                costs.append(self._cost(ct, value))
+                self._used_costs.add(ct)
         out: dict[str, Any] = {
             "name": ev.name(node),
             "entryId": s.option.entry_id if s is not None else node.entry_id,
@@ -778,19 +802,14 @@ class AdapterSession:
             return []
         out: list[dict[str, Any]] = []
         evals = self._evaluate()
-        for f in self._all_forces():
-            ev, _ = evals[f.uid]
-            by_loc = {node.loc: node for node in ev.nodes()}
-            sels = evals[f.uid][1]
-            for issue in ev.errors:
-                err = self._error(f, issue, by_loc, sels)
-                if err is not None:
-                    out.append(err)
-        totals: dict[str, float] = {}
-        for f in self._all_forces():
-            ev, _ = evals[f.uid]
-            for ct in t.cost_types:
-                totals[ct] = totals.get(ct, 0.0) + ev.totals.get(t.ids.ours(ct), 0.0)
+        for issue in evals.ev.errors:
+            force = self._force_at(evals, issue.path)
+            if force is None:
+                continue
+            err = self._error(force, issue, evals.by_loc, evals.sels)
+            if err is not None:
+                out.append(err)
+        totals = {ct: evals.ev.totals.get(t.ids.ours(ct), 0.0) for ct in t.cost_types}
         for ct, limit in self.limits.items():
             spent = totals.get(ct, 0.0)
             if spent > limit:
@@ -805,6 +824,15 @@ class AdapterSession:
                     }
                 )
         return out
+
+    def _force_at(self, evals: Evaluated, loc: Any) -> Force | None:
+        """The innermost force whose loc starts ``loc``."""
+        loc = tuple(loc)
+        for n in range(len(loc), 1, -1):
+            found = evals.force_at.get(loc[:n])
+            if found is not None:
+                return found
+        return self.forces[0] if self.forces else None
 
     def _error(
         self, force: Force, issue: Issue, by_loc: dict[Any, Node], sels: dict[int, Sel]

@@ -76,6 +76,18 @@ def scalar(value: Any) -> Any:
     return value
 
 
+def _compare(kind: str, got: float, value: float) -> bool:
+    """A condition on a count that names no child: BattleScribe counts nothing (0)."""
+    return {
+        "less-than": got < value,
+        "greater-than": got > value,
+        "equal-to": got == value,
+        "not-equal-to": got != value,
+        "at-least": got >= value,
+        "at-most": got <= value,
+    }.get(kind, False)
+
+
 def _bool(value: Any) -> bool:
     if isinstance(value, str):
         return value.strip().lower() == "true"
@@ -89,6 +101,8 @@ class Translation:
     game_system: bs.GameSystem
     catalogues: list[bs.Catalogue]
     ids: IdMap = field(default_factory=IdMap)
+    #: The id of the faction holding every catalogue's entries (what a roster is evaluated on).
+    all_id: str = ""
     system: ab_catalogs.GameSystem | None = None
     unsupported: list[str] = field(default_factory=list)
     #: Every selection entry, group and link by BattleScribe id.
@@ -233,6 +247,20 @@ class Translation:
                 shared_entries=shared,
             )
             ours.factions[faction.id] = ab_catalogs.Faction(Path(f"<{cat.id}>"), faction)
+        # One faction with every catalogue's entries: a roster's forces may each use another
+        # catalogue, and the engine evaluates the roster as a whole.
+        self.all_id = ids.ours("\0every catalogue")
+        every = ab.FactionFile(
+            kind="catalog",
+            id=self.all_id,
+            system=system.id,
+            name="Every catalogue",
+            entries=[e for f in ours.factions.values() for e in f.model.entries],
+            shared_entries=_unique(
+                e for f in ours.factions.values() for e in f.model.shared_entries
+            ),
+        )
+        ours.factions[every.id] = ab_catalogs.Faction(Path("<every catalogue>"), every)
         self.system = ours
         return ours
 
@@ -409,7 +437,7 @@ class Translation:
         return None
 
     def _field(self, fld: str) -> str | None:
-        if fld == "selections":
+        if fld in ("selections", "forces"):
             return fld
         if fld in self.cost_types:
             return self.ids.ours(fld)
@@ -433,6 +461,7 @@ class Translation:
             scope=scope,
             child=child,
             deep=c.include_child_selections,
+            child_forces=c.include_child_forces,
         )
 
     def _condition(self, c: bs.Condition) -> ab.Condition | None:
@@ -451,7 +480,7 @@ class Translation:
             if c.child_id == "any":
                 self.note("condition child any")
                 return None
-            child = self.ids.ours(c.child_id)
+            child = self._child_ref(c.child_id)
         return ab.Condition(
             type=kind,
             value=c.value,
@@ -459,7 +488,13 @@ class Translation:
             scope=scope,
             child=child,
             deep=c.include_child_selections,
+            child_forces=c.include_child_forces,
         )
+
+    def _child_ref(self, child_id: str) -> str:
+        if child_id in ("unit", "model", "upgrade") and child_id not in self.nodes:
+            return f"type:{child_id}"
+        return self.ids.ours(child_id)
 
     def _cgroup(self, g: bs.ConditionGroup) -> ab.ConditionGroup | None:
         conds = [self._condition(c) for c in g.conditions]
@@ -484,7 +519,7 @@ class Translation:
             if r.child_id == "any":
                 self.note("repeat child any")
                 return None
-            child = self.ids.ours(r.child_id)
+            child = self._child_ref(r.child_id)
         return ab.Repeat(
             value=r.value,
             repeats=r.repeats,
@@ -492,6 +527,7 @@ class Translation:
             scope=scope,
             child=child,
             deep=r.include_child_selections,
+            child_forces=r.include_child_forces,
             round_up=r.round_up,
         )
 
@@ -566,7 +602,13 @@ class Translation:
             # Arithmetic on text is the engine's to refuse (a catalog error), not ours to guess.
             self.note(f"{m.type} on {m.field}")
             return None
-        tconds = [self._condition(c) for c in [*conds, *m.conditions]]
+        kept: list[bs.Condition] = []
+        for c in [*conds, *m.conditions]:
+            if c.child_id or c.field != "selections" or c.type not in CONDITION_TYPES:
+                kept.append(c)
+            elif not _compare(CONDITION_TYPES[c.type], 0.0, c.value):
+                return None  # counts nothing, and nothing does not meet it: never applies
+        tconds = [self._condition(c) for c in kept]
         tgroups = [self._cgroup(g) for g in [*cgroups, *m.condition_groups]]
         if any(c is None for c in tconds) or any(g is None for g in tgroups):
             return None
@@ -588,6 +630,13 @@ class Translation:
             repeat=rep,
             separator=" " if m.type == "append" else "",
         )
+
+
+def _unique(entries: Any) -> list[ab.Entry]:
+    out: dict[str, ab.Entry] = {}
+    for e in entries:
+        out.setdefault(e.id, e)
+    return list(out.values())
 
 
 def translate(game_system: dict[str, Any], catalogues: list[dict[str, Any]]) -> Translation:

@@ -1,0 +1,203 @@
+"""Engine semantics added for the BattleScribe conformance suite, in armybuilder's own terms:
+issues that name their origin, `type:` child filters, append separators, and constraint values
+modified from a selection of their entry. (The suite's specs themselves run in
+tests/interop/.)"""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+import pytest
+
+from armybuilder.catalogs import Library
+from armybuilder.rosters import Roster, SelectionData
+from armybuilder.rules import Evaluation, evaluate
+from armybuilder.rules.engine import ForceData
+
+SYSTEM = """
+kind: system
+id: sem
+name: Semantics
+cost_types:
+  - {id: pts, name: Points}
+forces:
+  - {id: patrol, name: Patrol}
+"""
+
+ARMY = """
+kind: catalog
+id: army
+system: sem
+name: Army
+entries:
+  - id: squad
+    name: Squad
+    type: unit
+    constraints:
+      - {id: one-squad, type: max, value: 1, scope: parent}
+    modifiers:
+      # A second squad is allowed once a leader is there (counted from a squad's parent).
+      - type: increment
+        field: constraint:one-squad
+        value: 1
+        conditions: [{type: at-least, value: 1, scope: parent, child: leader}]
+      - {type: append, field: name, value: Alpha, separator: " "}
+      - type: set
+        field: cost:pts
+        value: 7
+        conditions: [{type: at-least, value: 2, scope: self, child: "type:model"}]
+    entries:
+      - {id: trooper, name: Trooper, type: model}
+      - {id: medkit, name: Medkit}
+  - id: leader
+    name: Leader
+    type: unit
+"""
+
+
+@pytest.fixture(scope="module")
+def lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
+    root = tmp_path_factory.mktemp("catalogs")
+    (root / "sem").mkdir()
+    (root / "sem" / "system.yaml").write_text(SYSTEM)
+    (root / "sem" / "army.yaml").write_text(ARMY)
+    found = Library([root], use_cache=False).scan()
+    assert not found.problems, found.problems
+    return found
+
+
+def run(lib: Library, body: str) -> Evaluation:
+    text = "system: sem\nfaction: army\nname: Test\nselections:\n" + dedent(body)
+    gs = lib.system("sem")
+    return evaluate(Roster.from_text(text, "t.yaml"), gs.index("army"), gs.rules)
+
+
+def test_an_issue_names_the_entry_and_constraint_it_comes_from(lib: Library) -> None:
+    ev = run(lib, "  - entry: squad\n  - entry: squad\n")
+    assert [(i.code, i.entry, i.constraint) for i in ev.errors] == [
+        ("max-exceeded", "squad", "one-squad")
+    ]
+
+
+def test_constraint_value_modified_from_a_selection_of_its_entry(lib: Library) -> None:
+    # With a leader beside them, the squads' parent holds one: the limit rises to 2.
+    ev = run(lib, "  - entry: squad\n  - entry: squad\n  - entry: leader\n")
+    assert ev.errors == []
+
+
+def test_append_joins_with_its_separator(lib: Library) -> None:
+    ev = run(lib, "  - entry: squad\n")
+    assert ev.name(ev.root.children[0]) == "Squad Alpha"
+
+
+def test_type_filter_counts_entries_of_a_type(lib: Library) -> None:
+    one = run(lib, "  - entry: squad\n    selections: [{entry: trooper}, {entry: medkit}]\n")
+    two = run(lib, "  - entry: squad\n    selections: [{entry: trooper, count: 2}]\n")
+    # Only models count: a trooper and a medkit are one model, two troopers are two.
+    assert one.totals == {"pts": 0.0}
+    assert two.totals == {"pts": 7.0}
+
+
+# --------------------------------------------------------------------------- several forces
+
+FORCES_SYSTEM = """
+kind: system
+id: fs
+name: Forces
+cost_types:
+  - {id: pts, name: Points}
+categories:
+  - {id: troops, name: Troops}
+forces:
+  - id: patrol
+    name: Patrol
+    constraints:
+      # At most one patrol in the roster; a patrol holds at least one squad.
+      - {id: one-patrol, type: max, value: 1, field: forces, scope: roster}
+      - {id: a-squad, type: min, value: 1, scope: parent, child: troops}
+  - {id: wing, name: Wing}
+"""
+
+FORCES_ARMY = """
+kind: catalog
+id: army
+system: fs
+name: Army
+entries:
+  - id: squad
+    name: Squad
+    type: unit
+    categories: [troops]
+    costs: {pts: 10}
+    modifiers:
+      - type: set
+        field: name
+        value: Crowded force
+        conditions: [{type: at-least, value: 2, scope: force, child: squad}]
+      - type: set
+        field: name
+        value: Crowded with wings
+        conditions:
+          - {type: at-least, value: 2, scope: force, child: squad, child_forces: true}
+      - type: set
+        field: cost:pts
+        value: 20
+        conditions: [{type: at-least, value: 3, scope: roster, child: squad}]
+"""
+
+
+@pytest.fixture(scope="module")
+def forces_lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
+    root = tmp_path_factory.mktemp("catalogs")
+    (root / "fs").mkdir()
+    (root / "fs" / "system.yaml").write_text(FORCES_SYSTEM)
+    (root / "fs" / "army.yaml").write_text(FORCES_ARMY)
+    found = Library([root], use_cache=False).scan()
+    assert not found.problems, found.problems
+    return found
+
+
+def run_forces(lib: Library, forces: list[ForceData]) -> Evaluation:
+    roster = Roster.from_text("system: fs\nfaction: army\nname: Test\n", "t.yaml")
+    gs = lib.system("fs")
+    return evaluate(roster, gs.index("army"), gs.rules, forces=forces)
+
+
+def squads(loc: tuple[str | int, ...], n: int) -> list[SelectionData]:
+    return [SelectionData((*loc, "selections", i), "squad") for i in range(n)]
+
+
+def test_each_force_holds_its_own_selections(forces_lib: Library) -> None:
+    patrol = ForceData("patrol", squads(("forces", 0), 1), loc=("forces", 0))
+    wing = ForceData("wing", squads(("forces", 0, "forces", 0), 1), loc=("forces", 0, "forces", 0))
+    patrol.forces.append(wing)
+    ev = run_forces(forces_lib, [patrol])
+    p_node = ev.root.children[0]
+    squad_p = p_node.children[0]
+    # One squad in the patrol itself; with its wing, two.
+    assert ev.name(squad_p) == "Crowded with wings"
+    # Two squads in the roster: under three, each costs 10.
+    assert ev.totals == {"pts": 20.0}
+    assert ev.errors == []
+
+
+def test_roster_scope_reaches_every_force(forces_lib: Library) -> None:
+    a = ForceData("wing", squads(("forces", 0), 2), loc=("forces", 0))
+    b = ForceData("wing", squads(("forces", 1), 1), loc=("forces", 1))
+    ev = run_forces(forces_lib, [a, b])
+    assert ev.totals == {"pts": 60.0}  # three squads in the roster: 20 each
+    # Two squads in the first force (both conditions hold; the later modifier wins), one in
+    # the second: the force scope does not reach into the other force.
+    assert [ev.name(n) for n in ev.root.children[0].children] == ["Crowded with wings"] * 2
+    assert ev.name(ev.root.children[1].children[0]) == "Squad"
+
+
+def test_force_constraints_are_checked_per_force(forces_lib: Library) -> None:
+    one = ForceData("patrol", squads(("forces", 0), 1), loc=("forces", 0))
+    two = ForceData("patrol", [], loc=("forces", 1))
+    ev = run_forces(forces_lib, [one, two])
+    found = sorted((i.constraint, i.path) for i in ev.errors)
+    # Two patrols break the roster's limit; the empty one lacks its squad.
+    assert ("a-squad", ("forces", 1)) in found
+    assert [c for c, _ in found].count("one-patrol") >= 1
+    assert ("a-squad", ("forces", 0)) not in found
