@@ -27,7 +27,7 @@ from ... import __version__
 from ...rosters import Roster, SelectionData
 from ...rules.engine import Evaluation, ForceData, Issue, Node, evaluate
 from . import model as bs
-from .translate import Translation, scalar, translate
+from .translate import Translation, rule_field, scalar, translate
 
 PROTOCOL_VERSION = "1.1"
 
@@ -708,6 +708,8 @@ class AdapterSession:
             ]
             link = s.option.link if s is not None else None
             page = entry.page or (link.page if link is not None else None)
+            if node.entry is not None:
+                page = ev.apply_modifiers(node.entry, "page", page, node)
             if page:
                 out["page"] = page
             pub = entry.publication_id or (link.publication_id if link is not None else None)
@@ -734,7 +736,7 @@ class AdapterSession:
                     profiles.append(self._profile(p, ev if own else None, node))
             for r in h.rules:
                 if not r.hidden:
-                    rules.append(self._rule(r))
+                    rules.append(self._rule(r, ev if own else None, node))
             for g in h.info_groups:
                 if not g.hidden:
                     walk(g, own)
@@ -743,7 +745,7 @@ class AdapterSession:
                     continue
                 target = t.infos.get(link.target_id)
                 if isinstance(target, bs.Profile) and not target.hidden:
-                    profiles.append(self._profile(target, None, None))
+                    profiles.append(self._profile(target, ev, node))
                 elif isinstance(target, bs.Rule) and not target.hidden:
                     rules.append(self._rule(target))
                 elif isinstance(target, bs.InfoGroup) and not target.hidden:
@@ -752,8 +754,17 @@ class AdapterSession:
         walk(holder, True)
         return profiles, rules
 
-    def _rule(self, r: bs.Rule) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": r.name, "description": r.description, "hidden": r.hidden}
+    def _rule(
+        self, r: bs.Rule, ev: Evaluation | None = None, node: Node | None = None
+    ) -> dict[str, Any]:
+        t = self.t
+        assert t is not None
+        name, text = r.name, r.description
+        if ev is not None and node is not None and node.entry is not None:
+            rid = t.ids.ours(r.id)
+            name = str(ev.apply_modifiers(node.entry, rule_field(rid, "name"), name, node))
+            text = str(ev.apply_modifiers(node.entry, rule_field(rid, "description"), text, node))
+        out: dict[str, Any] = {"name": name, "description": text, "hidden": r.hidden}
         if r.page:
             out["page"] = r.page
         if r.publication_id:

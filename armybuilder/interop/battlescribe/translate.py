@@ -76,6 +76,11 @@ def scalar(value: Any) -> Any:
     return value
 
 
+def rule_field(rule_id: str, part: str) -> str:
+    """The modifier field of a rule's ``name`` or ``description`` (read by the adapter)."""
+    return f"rule:{rule_id}:{part}"
+
+
 def _compare(kind: str, got: float, value: float) -> bool:
     """A condition on a count that names no child: BattleScribe counts nothing (0)."""
     return {
@@ -327,7 +332,6 @@ class Translation:
                 return ab.Entry(id=self.ids.ours(e.id), name=e.name or e.id, hidden=True)
             return ab.EntryLink(
                 link=self.ids.ours(target.id),
-                name=e.name or None,
                 hidden=e.hidden or None,
                 categories=[self.ids.ours(cl.target_id) for cl in e.category_links] or None,
                 constraints=self._constraints(e, target.id),
@@ -374,10 +378,24 @@ class Translation:
             modifiers=[
                 *self._modifiers(e, e),
                 *(m for p in self._own_profiles(e) for m in self._modifiers(p, e)),
+                *(m for r in self._own_rules(e) for m in self._modifiers(r, e, r.id)),
+                *(m for link in self._own_info_links(e) for m in self._modifiers(link, e)),
             ],
             entries=entries,
             groups=groups,
         )
+
+    def _own_rules(self, h: bs.InfoHolder) -> list[bs.Rule]:
+        out = list(h.rules)
+        for g in h.info_groups:
+            out += self._own_rules(g)
+        return out
+
+    def _own_info_links(self, h: bs.InfoHolder) -> list[bs.InfoLink]:
+        out = list(h.info_links)
+        for g in h.info_groups:
+            out += self._own_info_links(g)
+        return out
 
     def _own_profiles(self, h: bs.InfoHolder) -> list[bs.Profile]:
         """An entry's profiles and its info groups' (whose modifiers act on the entry)."""
@@ -531,8 +549,13 @@ class Translation:
             round_up=r.round_up,
         )
 
-    def _mod_field(self, fld: str, owner: bs.EntryBase) -> str | None:
-        if fld in ("name", "hidden"):
+    def _mod_field(self, fld: str, owner: bs.EntryBase, rule: str | None = None) -> str | None:
+        if rule is not None:
+            if fld in ("name", "description"):
+                return rule_field(self.ids.ours(rule), fld)
+            self.note(f"rule modifier field {fld}")
+            return None
+        if fld in ("name", "hidden", "page"):
             return fld
         if fld in self.cost_types:
             return f"cost:{self.ids.ours(fld)}"
@@ -543,7 +566,11 @@ class Translation:
         self.note(f"modifier field {fld}")
         return None
 
-    def _modifiers(self, e: bs.Modifiable, owner: bs.EntryBase) -> list[ab.Modifier]:
+    def _modifiers(
+        self, e: bs.Modifiable, owner: bs.EntryBase, rule: str | None = None
+    ) -> list[ab.Modifier]:
+        """A BattleScribe object's modifiers (and modifier groups') as the entry's modifiers.
+        ``rule``: they are a rule's, changing its name or description."""
         out: list[ab.Modifier] = []
 
         def add(
@@ -554,7 +581,7 @@ class Translation:
             repeats: list[bs.Repeat],
         ) -> None:
             for m in mods:
-                got = self._modifier(m, owner, conds, cgroups, repeats)
+                got = self._modifier(m, owner, conds, cgroups, repeats, rule)
                 if got is not None:
                     out.append(got)
             for g in groups:
@@ -576,17 +603,18 @@ class Translation:
         conds: list[bs.Condition],
         cgroups: list[bs.ConditionGroup],
         repeats: list[bs.Repeat],
+        rule: str | None = None,
     ) -> ab.Modifier | None:
         if m.type not in ("set", "increment", "decrement", "append"):
             self.note(f"modifier type {m.type}")
             return None
-        fld = self._mod_field(m.field, owner)
+        fld = self._mod_field(m.field, owner, rule)
         if fld is None:
             return None
         value: Any = m.value
         if fld == "hidden":
             value = _bool(value)
-        elif fld != "name" and not fld.startswith("characteristic:"):
+        elif fld not in ("name", "page") and not fld.startswith(("characteristic:", "rule:")):
             num = _num(value)
             if num is None:
                 self.note(f"non-numeric value for {m.field}")
