@@ -240,6 +240,8 @@ def _scopes(mod: Modifier) -> Iterator[str]:
         yield from group(g)
     if mod.repeat is not None:
         yield mod.repeat.scope
+    for rep in mod.repeats:
+        yield rep.scope
 
 
 class CatalogIndex:
@@ -436,6 +438,16 @@ class CatalogIndex:
         if ref in self.groups:
             return self.groups[ref].name
         return ref
+
+    @cached_property
+    def category_modifiers(self) -> bool:
+        """Whether any entry has a modifier of its categories (they are then worked out per
+        selection)."""
+        return any(
+            m.field in ("categories", "primary-category")
+            for e in [*self.entries.values(), *self.shared.values()]
+            for m in e.modifiers
+        )
 
     def default_force(self) -> ForceEntry | None:
         """The force a roster uses when it names none."""
@@ -713,6 +725,8 @@ def check_references(
                 check_conditions(path, mloc, mod.conditions, mod.groups)
                 if mod.repeat is not None:
                     check_query(path, [*mloc, "repeat"], mod.repeat, "repeat")
+                for ri, rep in enumerate(mod.repeats):
+                    check_query(path, [*mloc, "repeats", ri], rep, "repeat")
 
     for i, force in enumerate(sf.forces):
         for j, slot in enumerate(force.slots):
@@ -750,7 +764,7 @@ def _check_modifier_field(
 ) -> None:
     kind, _, name = mod.field.partition(":")
     ok = (
-        (kind in {"name", "hidden", "description"} and not name)
+        (kind in {"name", "hidden", "description", "categories", "primary-category"} and not name)
         or (kind == "cost" and name in cost_ids)
         or (kind == "constraint" and name in constraint_ids)
         or (kind == "characteristic" and any(name in chars for chars in profile_types.values()))
@@ -761,8 +775,8 @@ def _check_modifier_field(
                 path,
                 [*loc, "field"],
                 f"modifier field {mod.field!r} names nothing this "
-                "entry has (use name, hidden, cost:<cost type>, constraint:<constraint id "
-                "of this entry>, characteristic:<id>)",
+                "entry has (use name, hidden, categories, primary-category, cost:<cost type>, "
+                "constraint:<constraint id of this entry>, characteristic:<id>)",
             )
         )
 

@@ -159,15 +159,20 @@ class Modifier(_Model):
     """Changes a field of its entry when its conditions hold.
 
     ``field`` is one of: `name`, `hidden`, `cost:<cost type>`, `constraint:<constraint id>`,
-    `characteristic:<characteristic id>`. Modifiers apply in the order listed.
+    `characteristic:<characteristic id>`, `categories` (with `add` / `remove` of a category
+    id), `primary-category` (`set` to a category id, or to nothing). Modifiers apply in the
+    order listed. A modifier repeats ``repeat`` times, or the sum of its ``repeats``.
     """
 
-    type: Literal["set", "increment", "decrement", "append"]
+    type: Literal["set", "increment", "decrement", "append", "add", "remove"]
     field: str
     value: Scalar
     conditions: list[Condition] = Field(default_factory=list)
     groups: list[ConditionGroup] = Field(default_factory=list)
     repeat: Repeat | None = None
+    repeats: list[Repeat] = Field(
+        default_factory=list, description="Several repeats; the modifier applies their sum."
+    )
     separator: str = Field(
         "", description="What `append` puts between the text and the value (e.g. a space)."
     )

@@ -654,7 +654,8 @@ class Evaluation:
                 if n.force is not None and (scope_node.is_root or child_forces):
                     stack.extend((c, c.count) for c in n.children)
                 continue
-            refs = {entry.id, *entry.categories, f"type:{entry.type}"}
+            cats = self.categories(n) if self.index.category_modifiers else entry.categories
+            refs = {entry.id, *cats, f"type:{entry.type}"}
             if n.group is not None:
                 refs.add(n.group.id)
             for ref in refs:  # a node counts once even if its id is also a category
@@ -710,10 +711,33 @@ class Evaluation:
         for mod in entry.modifiers:
             if mod.field != field_ or not self.modifier_applies(mod, context, entry.id):
                 continue
-            times = 1 if mod.repeat is None else self._repeats(mod.repeat, context, entry.id)
+            if mod.repeat is None and not mod.repeats:
+                times = 1
+            else:
+                reps = [mod.repeat] if mod.repeat is not None else []
+                times = sum(self._repeats(r, context, entry.id) for r in [*reps, *mod.repeats])
             for _ in range(times):
                 value = _apply(mod, value)
         return value
+
+    def categories(self, node: Node) -> list[str]:
+        """The node's categories, after modifiers that add or remove some."""
+        if node.entry is None:
+            return []
+        if not self.index.category_modifiers:
+            return node.entry.categories
+        return list(self.apply_modifiers(node.entry, "categories", node.entry.categories, node))
+
+    def primary_category(self, node: Node) -> str | None:
+        """The node's primary category, after modifiers."""
+        if node.entry is None:
+            return None
+        if not self.index.category_modifiers:
+            return node.entry.primary_category
+        found = self.apply_modifiers(
+            node.entry, "primary-category", node.entry.primary_category, node
+        )
+        return str(found) if found else None
 
     def constraint_value(self, entry: Entry, con: Constraint, context: Node) -> float:
         if con.id is None:
@@ -729,6 +753,12 @@ def _apply(mod: Modifier, value: Any) -> Any:
         return mod.value
     if mod.type == "append":
         return f"{value}{mod.separator}{mod.value}"
+    if mod.type in ("add", "remove"):
+        # Of a list (an entry's categories): the value joins it, or leaves it.
+        items = list(value) if isinstance(value, list | tuple) else []
+        if mod.type == "add":
+            return items if mod.value in items else [*items, mod.value]
+        return [v for v in items if v != mod.value]
     step = (
         mod.value if isinstance(mod.value, int | float) and not isinstance(mod.value, bool) else 0
     )

@@ -201,3 +201,81 @@ def test_force_constraints_are_checked_per_force(forces_lib: Library) -> None:
     assert ("a-squad", ("forces", 1)) in found
     assert [c for c, _ in found].count("one-patrol") >= 1
     assert ("a-squad", ("forces", 0)) not in found
+
+
+# --------------------------------------------------------------------------- categories, repeats
+
+CATS_ARMY = """
+kind: catalog
+id: army
+system: sem
+name: Army
+categories:
+  - {id: hq, name: HQ}
+  - {id: elite, name: Elite}
+entries:
+  - id: hero
+    name: Hero
+    type: unit
+    categories: [hq]
+    primary_category: hq
+    costs: {pts: 10}
+    modifiers:
+      # A hero with a banner becomes elite (and elite first of all).
+      - type: add
+        field: categories
+        value: elite
+        conditions: [{type: at-least, value: 1, scope: self, child: banner}]
+      - type: set
+        field: primary-category
+        value: elite
+        conditions: [{type: at-least, value: 1, scope: self, child: banner}]
+      # +1 pt per banner and +2 per medal: the repeats add up.
+      - type: increment
+        field: cost:pts
+        value: 1
+        repeats:
+          - {value: 1, repeats: 1, scope: self, child: banner}
+          - {value: 1, repeats: 2, scope: self, child: medal}
+    entries:
+      - {id: banner, name: Banner}
+      - {id: medal, name: Medal}
+  - id: elite-count
+    name: Elite count
+    constraints:
+      - {id: no-elite, type: max, value: 0, scope: roster, child: elite}
+"""
+
+
+@pytest.fixture(scope="module")
+def cats_lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
+    root = tmp_path_factory.mktemp("catalogs")
+    (root / "sem").mkdir()
+    (root / "sem" / "system.yaml").write_text(SYSTEM)
+    (root / "sem" / "army.yaml").write_text(CATS_ARMY)
+    found = Library([root], use_cache=False).scan()
+    assert not found.problems, found.problems
+    return found
+
+
+def test_categories_modified_and_counted(cats_lib: Library) -> None:
+    plain = run(cats_lib, "  - entry: hero\n  - entry: elite-count\n")
+    hero = plain.root.children[0]
+    assert (plain.categories(hero), plain.primary_category(hero)) == (["hq"], "hq")
+    assert plain.errors == []
+    decked = run(
+        cats_lib, "  - entry: hero\n    selections: [{entry: banner}]\n  - entry: elite-count\n"
+    )
+    hero = decked.root.children[0]
+    assert (decked.categories(hero), decked.primary_category(hero)) == (["hq", "elite"], "elite")
+    # The roster now holds an elite: the category counts as modified.
+    assert [i.constraint for i in decked.errors] == ["no-elite"]
+
+
+def test_several_repeats_add_up(cats_lib: Library) -> None:
+    ev = run(
+        cats_lib,
+        "  - entry: hero\n    selections: [{entry: banner}, {entry: medal, count: 2}]\n",
+    )
+    # 10 + 1 (one banner) + 2 x 2 (two medals) = 15
+    assert ev.unit_cost(ev.root.children[0], "pts") == 15.0

@@ -702,10 +702,7 @@ class AdapterSession:
             profiles, rules = self._infos(entry, ev, node)
             out["profiles"] = profiles
             out["rules"] = rules
-            out["categories"] = [
-                {"name": self._cat_name(cl), "entryId": cl.target_id, "primary": cl.primary}
-                for cl in entry.category_links
-            ]
+            out["categories"] = self._categories(ev, node)
             link = s.option.link if s is not None else None
             page = entry.page or (link.page if link is not None else None)
             if node.entry is not None:
@@ -770,6 +767,24 @@ class AdapterSession:
         if r.publication_id:
             out["publicationId"] = r.publication_id
         return out
+
+    def _categories(self, ev: Evaluation, node: Node) -> list[dict[str, Any]]:
+        """A selection's categories (after modifiers), by name, the primary one marked."""
+        t = self.t
+        assert t is not None
+        primary = ev.primary_category(node)
+        out = []
+        for cat in ev.categories(node):
+            bs_id = t.ids.bs(cat)
+            found = t.categories.get(bs_id)
+            out.append(
+                {
+                    "name": found.name if found is not None else bs_id,
+                    "entryId": bs_id,
+                    "primary": cat == primary,
+                }
+            )
+        return sorted(out, key=lambda c: natural(str(c["name"])))
 
     def _cat_name(self, cl: bs.CategoryLink) -> str:
         t = self.t

@@ -549,6 +549,49 @@ class Translation:
             round_up=r.round_up,
         )
 
+    def _category_modifier(
+        self,
+        m: bs.Modifier,
+        conds: list[bs.Condition],
+        cgroups: list[bs.ConditionGroup],
+        repeats: list[bs.Repeat],
+    ) -> ab.Modifier | list[ab.Modifier] | None:
+        """``add`` / ``remove`` a category, ``set-primary`` (which adds it too) and
+        ``unset-primary``."""
+        cat = self.ids.ours(str(m.value))
+        plan: list[tuple[str, str, Any]] = {
+            "add": [("add", "categories", cat)],
+            "remove": [("remove", "categories", cat), ("remove-primary", "", cat)],
+            "set-primary": [("add", "categories", cat), ("set", "primary-category", cat)],
+            "unset-primary": [("remove-primary", "", cat)],
+        }.get(m.type, [])
+        if not plan:
+            self.note(f"category modifier {m.type}")
+            return None
+        out: list[ab.Modifier] = []
+        for kind, fld, value in plan:
+            if kind == "remove-primary":
+                # BattleScribe unsets it only where it is the primary category; the engine has
+                # no query for "is primary" yet, so it is unset whichever it was.
+                kind, fld, value = "set", "primary-category", None
+            got = self._modifier(
+                bs.Modifier(
+                    type=kind,
+                    field=f"\0{fld}",
+                    value=value,
+                    conditions=m.conditions,
+                    condition_groups=m.condition_groups,
+                    repeats=m.repeats,
+                ),
+                bs.SelectionEntry(),
+                conds,
+                cgroups,
+                repeats,
+            )
+            if isinstance(got, ab.Modifier):
+                out.append(got)
+        return out or None
+
     def _mod_field(self, fld: str, owner: bs.EntryBase, rule: str | None = None) -> str | None:
         if rule is not None:
             if fld in ("name", "description"):
@@ -557,6 +600,8 @@ class Translation:
             return None
         if fld in ("name", "hidden", "page"):
             return fld
+        if fld.startswith("\0"):  # already ours (see _category_modifier)
+            return fld[1:]
         if fld in self.cost_types:
             return f"cost:{self.ids.ours(fld)}"
         if fld in self.constraint_ids:
@@ -582,7 +627,9 @@ class Translation:
         ) -> None:
             for m in mods:
                 got = self._modifier(m, owner, conds, cgroups, repeats, rule)
-                if got is not None:
+                if isinstance(got, list):
+                    out.extend(got)
+                elif got is not None:
                     out.append(got)
             for g in groups:
                 add(
@@ -604,8 +651,10 @@ class Translation:
         cgroups: list[bs.ConditionGroup],
         repeats: list[bs.Repeat],
         rule: str | None = None,
-    ) -> ab.Modifier | None:
-        if m.type not in ("set", "increment", "decrement", "append"):
+    ) -> ab.Modifier | list[ab.Modifier] | None:
+        if m.field == "category" and rule is None:
+            return self._category_modifier(m, conds, cgroups, repeats)
+        if m.type not in ("set", "increment", "decrement", "append", "add", "remove"):
             self.note(f"modifier type {m.type}")
             return None
         fld = self._mod_field(m.field, owner, rule)
@@ -614,6 +663,8 @@ class Translation:
         value: Any = m.value
         if fld == "hidden":
             value = _bool(value)
+        elif fld in ("categories", "primary-category"):
+            pass
         elif fld not in ("name", "page") and not fld.startswith(("characteristic:", "rule:")):
             num = _num(value)
             if num is None:
@@ -640,22 +691,16 @@ class Translation:
         tgroups = [self._cgroup(g) for g in [*cgroups, *m.condition_groups]]
         if any(c is None for c in tconds) or any(g is None for g in tgroups):
             return None
-        all_repeats = [*repeats, *m.repeats]
-        rep = None
-        if all_repeats:
-            if len(all_repeats) > 1:
-                self.note("several repeats on one modifier")
-                return None
-            rep = self._repeat(all_repeats[0])
-            if rep is None:
-                return None
+        reps = [self._repeat(r) for r in [*repeats, *m.repeats]]
+        if any(r is None for r in reps):
+            return None
         return ab.Modifier(
             type=m.type,
             field=fld,
             value=value,
             conditions=[c for c in tconds if c is not None],
             groups=[g for g in tgroups if g is not None],
-            repeat=rep,
+            repeats=[r for r in reps if r is not None],
             separator=" " if m.type == "append" else "",
         )
 
