@@ -132,6 +132,11 @@ class Condition(_Model):
         False,
         description="In a roster of several forces: a force's count includes the forces inside it.",
     )
+    percent: bool = Field(
+        False,
+        description="Compare a percentage: the count (or cost) as a share of everything's in "
+        "the scope.",
+    )
 
 
 class ConditionGroup(_Model):
@@ -152,6 +157,7 @@ class Repeat(_Model):
     child: str | None = None
     deep: bool = True
     child_forces: bool = False
+    percent: bool = False
     round_up: bool = False
 
 
@@ -204,6 +210,11 @@ class Constraint(_Model):
     child_forces: bool = Field(
         False,
         description="In a roster of several forces: a force's count includes the forces inside it.",
+    )
+    percent: bool = Field(
+        False,
+        description="Compare a percentage: the count (or cost) as a share of everything's in "
+        "the scope.",
     )
     severity: Severity = "error"
     message: str = Field("", description="Optional wording for the issue, in players' terms.")

@@ -567,15 +567,26 @@ class Evaluation:
         deep: bool | None,
         owner: str | None,
         child_forces: bool = False,
+        percent: bool = False,
     ) -> float:
         """Count selections (or sum a cost) of ``child`` (default: ``owner``) within a scope.
 
         In a roster with several forces, the roster scope reaches into every force, and a
         force into the forces inside it only with ``child_forces``; field `forces` counts
-        forces (of force entry ``child``, or any) instead of selections."""
+        forces (of force entry ``child``, or any) instead of selections. ``percent``: the
+        result as a percentage of the same count (or cost) of everything in the scope."""
         scope_node = self._scope_node(context, scope)
         if scope_node is None:
             return 0.0
+        if percent:
+            part = self.query(context, scope, child, field_, deep, owner, child_forces)
+            if deep is None:
+                deep = scope != "parent"
+            if field_ == "selections":
+                whole = self._ref_counts(scope_node, deep, child_forces).get("*", 0.0)
+            else:
+                whole = self.total_cost(scope_node).get(field_, 0.0) / max(scope_node.count, 1)
+            return 100.0 * part / whole if whole else 0.0
         ref = child or owner
         if deep is None:
             deep = scope != "parent"
@@ -655,7 +666,7 @@ class Evaluation:
                     stack.extend((c, c.count) for c in n.children)
                 continue
             cats = self.categories(n) if self.index.category_modifiers else entry.categories
-            refs = {entry.id, *cats, f"type:{entry.type}"}
+            refs = {entry.id, *cats, f"type:{entry.type}", "*"}
             if n.group is not None:
                 refs.add(n.group.id)
             for ref in refs:  # a node counts once even if its id is also a category
@@ -673,7 +684,14 @@ class Evaluation:
             hit = scope_node is not None and ref is not None and scope_node.matches(ref)
             return hit if cond.type == "instance-of" else not hit
         got = self.query(
-            context, cond.scope, cond.child, cond.field, cond.deep, owner, cond.child_forces
+            context,
+            cond.scope,
+            cond.child,
+            cond.field,
+            cond.deep,
+            owner,
+            cond.child_forces,
+            cond.percent,
         )
         v = cond.value
         return {
@@ -699,7 +717,7 @@ class Evaluation:
 
     def _repeats(self, rep: Repeat, context: Node, owner: str | None) -> int:
         got = self.query(
-            context, rep.scope, rep.child, rep.field, rep.deep, owner, rep.child_forces
+            context, rep.scope, rep.child, rep.field, rep.deep, owner, rep.child_forces, rep.percent
         )
         if rep.value <= 0:
             return 0
@@ -923,7 +941,9 @@ def _check_constraint(
     # A constraint measuring its own selection (scope self, nothing named) measures the whole
     # selection: its cost, or everything selected in it.
     owner_id = None if (con.scope == "self" and con.child is None and not at_parent) else owner.id
-    got = ev.query(context, scope, con.child, con.field, deep, owner_id, con.child_forces)
+    got = ev.query(
+        context, scope, con.child, con.field, deep, owner_id, con.child_forces, con.percent
+    )
     if (con.type == "max" and got > limit) or (con.type == "min" and got < limit):
         _constraint_issue(ev, con, owner, got, limit, scope_node, context)
 

@@ -279,3 +279,31 @@ def test_several_repeats_add_up(cats_lib: Library) -> None:
     )
     # 10 + 1 (one banner) + 2 x 2 (two medals) = 15
     assert ev.unit_cost(ev.root.children[0], "pts") == 15.0
+
+
+PERCENT_ARMY = """
+kind: catalog
+id: army
+system: sem
+name: Army
+entries:
+  - id: elite
+    name: Elite
+    constraints:
+      # Elites may be at most half of what the roster holds.
+      - {id: half, type: max, value: 50, scope: roster, percent: true}
+  - id: line
+    name: Line
+"""
+
+
+def test_percent_constraint(tmp_path_factory: pytest.TempPathFactory) -> None:
+    root = tmp_path_factory.mktemp("catalogs")
+    (root / "sem").mkdir()
+    (root / "sem" / "system.yaml").write_text(SYSTEM)
+    (root / "sem" / "army.yaml").write_text(PERCENT_ARMY)
+    lib = Library([root], use_cache=False).scan()
+    assert not lib.problems, lib.problems
+    # One elite of one selection: 100 % > 50 %; one of two: 50 %, at the limit.
+    assert [i.constraint for i in run(lib, "  - entry: elite\n").errors] == ["half"]
+    assert run(lib, "  - entry: elite\n  - entry: line\n").errors == []

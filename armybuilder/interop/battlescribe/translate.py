@@ -466,9 +466,6 @@ class Translation:
         scope, fld = self._scope(c.scope), self._field(c.field)
         if scope is None or fld is None:
             return None
-        if c.percent_value:
-            self.note("percent constraint")
-            return None
         if c.type not in ("min", "max"):
             return None
         return ab.Constraint(
@@ -480,6 +477,7 @@ class Translation:
             child=child,
             deep=c.include_child_selections,
             child_forces=c.include_child_forces,
+            percent=c.percent_value,
         )
 
     def _condition(self, c: bs.Condition) -> ab.Condition | None:
@@ -489,9 +487,6 @@ class Translation:
             self.note(f"condition type {c.type}")
             return None
         if scope is None or fld is None:
-            return None
-        if c.percent_value:
-            self.note("percent condition")
             return None
         child = None
         if c.child_id:
@@ -507,6 +502,7 @@ class Translation:
             child=child,
             deep=c.include_child_selections,
             child_forces=c.include_child_forces,
+            percent=c.percent_value,
         )
 
     def _child_ref(self, child_id: str) -> str:
@@ -529,9 +525,6 @@ class Translation:
         scope, fld = self._scope(r.scope), self._field(r.field)
         if scope is None or fld is None:
             return None
-        if r.percent_value:
-            self.note("percent repeat")
-            return None
         child = None
         if r.child_id:
             if r.child_id == "any":
@@ -546,6 +539,7 @@ class Translation:
             child=child,
             deep=r.include_child_selections,
             child_forces=r.include_child_forces,
+            percent=r.percent_value,
             round_up=r.round_up,
         )
 
