@@ -244,6 +244,19 @@ def _scopes(mod: Modifier) -> Iterator[str]:
         yield rep.scope
 
 
+def _by_id(children: Iterable[Child]) -> dict[str, Child]:
+    """Children by entry id (the first of that entry), then by the id of the link they come
+    through (where no entry has that id)."""
+    out: dict[str, Child] = {}
+    items = list(children)
+    for c in items:
+        out.setdefault(c.entry.id, c)
+    for c in items:
+        if c.link is not None and c.link.id:
+            out.setdefault(c.link.id, c)
+    return out
+
+
 class CatalogIndex:
     """A game system together with one faction: everything a roster of that faction can use.
 
@@ -290,7 +303,7 @@ class CatalogIndex:
         self.roots: list[Child] = [
             self._resolve(c, None) for c in [*sf.entries, *(c for p in parts for c in p.entries)]
         ]
-        self._root_ids: dict[str, Child] = {c.entry.id: c for c in self.roots}
+        self._root_ids: dict[str, Child] = _by_id(self.roots)
 
     def _defined_entries(self) -> Iterator[Entry]:
         sf, parts = self.system.model, self._parts
@@ -423,9 +436,7 @@ class CatalogIndex:
             return self._root_ids.get(entry_id)
         by_id = self._child_ids.get(id(entry))
         if by_id is None:
-            by_id = {}
-            for c in self.children(entry):
-                by_id.setdefault(c.entry.id, c)
+            by_id = _by_id(self.children(entry))
             self._child_ids[id(entry)] = by_id
         return by_id.get(entry_id)
 

@@ -137,6 +137,11 @@ class Condition(_Model):
         description="Compare a percentage: the count (or cost) as a share of everything's in "
         "the scope.",
     )
+    per_link: bool = Field(
+        False,
+        description="Count selections made through a link as that link's (by its id), not as "
+        "their entry's.",
+    )
 
 
 class ConditionGroup(_Model):
@@ -158,6 +163,7 @@ class Repeat(_Model):
     deep: bool = True
     child_forces: bool = False
     percent: bool = False
+    per_link: bool = False
     round_up: bool = False
 
 
@@ -216,6 +222,11 @@ class Constraint(_Model):
         description="Compare a percentage: the count (or cost) as a share of everything's in "
         "the scope.",
     )
+    per_link: bool = Field(
+        False,
+        description="Count selections made through a link as that link's (by its id), not as "
+        "their entry's.",
+    )
     severity: Severity = "error"
     message: str = Field("", description="Optional wording for the issue, in players' terms.")
     source: str = ""
@@ -256,6 +267,11 @@ class EntryLink(_Model):
     """A reference to a shared entry, with optional overrides merged over the target."""
 
     link: Id = Field(description="Id of a shared entry (of the system or of this faction).")
+    id: Id | None = Field(
+        None,
+        description="The link's own id: a roster may select it by this id, and queries with "
+        "`per_link` count its selections apart from the entry's other links.",
+    )
     name: str | None = None
     hidden: bool | None = None
     costs: dict[str, float] | None = None

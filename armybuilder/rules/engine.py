@@ -26,6 +26,7 @@ from ..model.catalog import (
     Constraint,
     CustomCatalog,
     Entry,
+    EntryLink,
     ExperienceLevel,
     ForceEntry,
     Group,
@@ -136,6 +137,7 @@ class Node:
         "force_loc",
         "group",
         "index",
+        "link",
         "parent",
     )
 
@@ -159,6 +161,16 @@ class Node:
         #: force's selections and child forces; it has no entry).
         self.force: ForceEntry | None = None
         self.force_loc: Loc = ()
+        #: The link the selection was made through, if any.
+        self.link: EntryLink | None = None
+
+    def path_ref(self) -> str:
+        """What the selection counts as where counting is per link: ``path:`` and the id of
+        its link, or of its entry when it was not made through a link."""
+        link = self.link
+        if link is not None and link.id:
+            return f"path:{link.id}"
+        return f"path:{self.entry.id}" if self.entry is not None else ""
 
     @property
     def is_root(self) -> bool:
@@ -190,6 +202,8 @@ class Node:
             or ref in self.entry.categories
             or (self.group is not None and self.group.id == ref)
             or (ref.startswith("type:") and ref[5:] == self.entry.type)
+            or (self.link is not None and self.link.id == ref)
+            or (ref.startswith("path:") and ref == self.path_ref())
         )
 
     def walk(self) -> Iterator[Node]:
@@ -568,13 +582,23 @@ class Evaluation:
         owner: str | None,
         child_forces: bool = False,
         percent: bool = False,
+        per_link: bool = False,
     ) -> float:
         """Count selections (or sum a cost) of ``child`` (default: ``owner``) within a scope.
 
         In a roster with several forces, the roster scope reaches into every force, and a
         force into the forces inside it only with ``child_forces``; field `forces` counts
         forces (of force entry ``child``, or any) instead of selections. ``percent``: the
-        result as a percentage of the same count (or cost) of everything in the scope."""
+        result as a percentage of the same count (or cost) of everything in the scope.
+        ``per_link``: selections made through a link count as that link's, not as their
+        entry's (``child`` may name the link)."""
+        if per_link and field_ != "forces":
+            ref0 = child or owner
+            if ref0 is not None and not ref0.startswith("path:"):
+                if child is not None:
+                    child = f"path:{child}"
+                else:
+                    owner = f"path:{owner}"
         scope_node = self._scope_node(context, scope)
         if scope_node is None:
             return 0.0
@@ -666,7 +690,9 @@ class Evaluation:
                     stack.extend((c, c.count) for c in n.children)
                 continue
             cats = self.categories(n) if self.index.category_modifiers else entry.categories
-            refs = {entry.id, *cats, f"type:{entry.type}", "*"}
+            refs = {entry.id, *cats, f"type:{entry.type}", "*", n.path_ref()}
+            if n.link is not None and n.link.id:
+                refs.add(n.link.id)
             if n.group is not None:
                 refs.add(n.group.id)
             for ref in refs:  # a node counts once even if its id is also a category
@@ -692,6 +718,7 @@ class Evaluation:
             owner,
             cond.child_forces,
             cond.percent,
+            cond.per_link,
         )
         v = cond.value
         return {
@@ -717,7 +744,15 @@ class Evaluation:
 
     def _repeats(self, rep: Repeat, context: Node, owner: str | None) -> int:
         got = self.query(
-            context, rep.scope, rep.child, rep.field, rep.deep, owner, rep.child_forces, rep.percent
+            context,
+            rep.scope,
+            rep.child,
+            rep.field,
+            rep.deep,
+            owner,
+            rep.child_forces,
+            rep.percent,
+            rep.per_link,
         )
         if rep.value <= 0:
             return 0
@@ -816,6 +851,7 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
         child: Child | None = child_of(entry, sel.entry) if sel.entry else None
         if child is not None:
             node = Node(sel, child.entry, child.group, parent, i)
+            node.link = child.link
         else:
             node = Node(sel, None, None, parent, i)
             if sel.entry is not None:
@@ -913,7 +949,12 @@ def _constraint_issue(
 
 
 def _check_constraint(
-    ev: Evaluation, con: Constraint, owner: Entry, context: Node, at_parent: bool
+    ev: Evaluation,
+    con: Constraint,
+    owner: Entry,
+    context: Node,
+    at_parent: bool,
+    link: EntryLink | None = None,
 ) -> None:
     """Check one constraint of ``owner``.
 
@@ -941,6 +982,9 @@ def _check_constraint(
     # A constraint measuring its own selection (scope self, nothing named) measures the whole
     # selection: its cost, or everything selected in it.
     owner_id = None if (con.scope == "self" and con.child is None and not at_parent) else owner.id
+    if con.per_link and owner_id is not None and con.child is None and con.field != "forces":
+        # Counted per link: the selections made the way this one is (through ``link``).
+        owner_id = f"path:{link.id}" if link is not None and link.id else f"path:{owner_id}"
     got = ev.query(
         context, scope, con.child, con.field, deep, owner_id, con.child_forces, con.percent
     )
@@ -959,14 +1003,14 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
             if key in seen_global:
                 continue
             seen_global.add(key)
-        _check_constraint(ev, con, child.entry, node, True)
+        _check_constraint(ev, con, child.entry, node, True, child.link)
     if node.entry is not None:
         entry = node.entry
         if ev.state_keys and node.data is not None and node.data.state:
             _check_state(ev, node, node.data.state)
         for con in entry.constraints:
             if con.scope == "self":
-                _check_constraint(ev, con, entry, node, False)
+                _check_constraint(ev, con, entry, node, False, node.link)
         _check_groups(ev, node, entry.groups)
         if ev.is_hidden(entry, node):
             ev._add(

@@ -307,3 +307,44 @@ def test_percent_constraint(tmp_path_factory: pytest.TempPathFactory) -> None:
     # One elite of one selection: 100 % > 50 %; one of two: 50 %, at the limit.
     assert [i.constraint for i in run(lib, "  - entry: elite\n").errors] == ["half"]
     assert run(lib, "  - entry: elite\n  - entry: line\n").errors == []
+
+
+LINKS_ARMY = """
+kind: catalog
+id: army
+system: sem
+name: Army
+shared_entries:
+  - id: trooper
+    name: Trooper
+entries:
+  # Two ways to take troopers, each limited on its own, and all of them together.
+  - link: trooper
+    id: veterans
+    name: Veteran
+    constraints: [{id: two-veterans, type: max, value: 2, scope: roster, per_link: true}]
+  - link: trooper
+    id: recruits
+    name: Recruit
+    constraints: [{id: four-troopers, type: max, value: 4, scope: roster}]
+"""
+
+
+def test_links_keep_their_identity(tmp_path_factory: pytest.TempPathFactory) -> None:
+    root = tmp_path_factory.mktemp("catalogs")
+    (root / "sem").mkdir()
+    (root / "sem" / "system.yaml").write_text(SYSTEM)
+    (root / "sem" / "army.yaml").write_text(LINKS_ARMY)
+    lib = Library([root], use_cache=False).scan()
+    assert not lib.problems, lib.problems
+    # A roster selects a link by its id; the selection remembers it.
+    ev = run(lib, "  - entry: veterans\n  - entry: recruits\n  - entry: recruits\n")
+    assert [n.link.id if n.link else None for n in ev.root.children] == [
+        "veterans",
+        "recruits",
+        "recruits",
+    ]
+    assert ev.errors == []  # one veteran (of 2), three troopers (of 4)
+    ev = run(lib, "  - entry: veterans\n" * 3 + "  - entry: recruits\n" * 2)
+    # Three veterans break their own limit; five troopers in all break the shared one.
+    assert sorted(i.constraint for i in ev.errors) == ["four-troopers", "two-veterans"]

@@ -288,7 +288,9 @@ class AdapterSession:
     def _new_sel(self, option: Option, auto: dict[str, str]) -> Sel:
         t = self.t
         assert t is not None
-        sel = Sel(self._uid("sel"), option, t.ids.ours(option.entry.id))
+        # Through a link, the engine is told the link (it counts per link where asked).
+        via = option.link.id if option.link is not None else option.entry.id
+        sel = Sel(self._uid("sel"), option, t.ids.ours(via))
         self._auto_children(sel, auto)
         return sel
 

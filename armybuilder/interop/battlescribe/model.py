@@ -48,7 +48,7 @@ class Query(_BS):
     field: str = "selections"
     scope: str = "parent"
     child_id: str | None = None
-    shared: bool = True
+    shared: bool = False
     include_child_selections: bool = False
     include_child_forces: bool = False
     percent_value: bool = False

@@ -332,6 +332,7 @@ class Translation:
                 return ab.Entry(id=self.ids.ours(e.id), name=e.name or e.id, hidden=True)
             return ab.EntryLink(
                 link=self.ids.ours(target.id),
+                id=self.ids.ours(e.id),
                 hidden=e.hidden or None,
                 categories=[self.ids.ours(cl.target_id) for cl in e.category_links] or None,
                 constraints=self._constraints(e, target.id),
@@ -478,6 +479,7 @@ class Translation:
             deep=c.include_child_selections,
             child_forces=c.include_child_forces,
             percent=c.percent_value,
+            per_link=not c.shared,
         )
 
     def _condition(self, c: bs.Condition) -> ab.Condition | None:
@@ -503,6 +505,7 @@ class Translation:
             deep=c.include_child_selections,
             child_forces=c.include_child_forces,
             percent=c.percent_value,
+            per_link=not c.shared,
         )
 
     def _child_ref(self, child_id: str) -> str:
@@ -540,6 +543,7 @@ class Translation:
             deep=r.include_child_selections,
             child_forces=r.include_child_forces,
             percent=r.percent_value,
+            per_link=not r.shared,
             round_up=r.round_up,
         )
 
