@@ -603,7 +603,7 @@ def check_references(
     refs = set(entries) | categories | groups
 
     def ref_ok(ref: str | None) -> bool:
-        return ref is None or ref in refs or ref in TYPE_REFS
+        return ref is None or ref in refs or ref in TYPE_REFS or ref == "*"
 
     def check_query(path: Path, loc: list[str | int], q: Any, what: str) -> None:
         if q.field not in ("selections", "forces") and q.field not in cost_ids:
@@ -625,7 +625,7 @@ def check_references(
                 )
             )
         if (
-            q.scope not in {"self", "parent", "roster", "force"}
+            q.scope not in {"self", "parent", "roster", "force", "ancestor"}
             and q.scope not in entries
             and q.scope not in (scope_ids or ())
         ):

@@ -40,8 +40,9 @@ QueryScope = Annotated[
     str,
     Field(
         description=(
-            "Where to count: `self` (the selection itself), `parent`, `roster`, `force`, or the "
-            "id of an entry: the nearest enclosing selection of that entry."
+            "Where to count: `self` (the selection itself), `parent`, `roster`, `force`, "
+            "`ancestor` (every selection above), or the id of an entry: the nearest enclosing "
+            "selection of that entry."
         )
     ),
 ]
@@ -108,8 +109,8 @@ class Condition(_Model):
 
     ``field`` is `selections` (a count), `forces` (a count of forces, in a roster of several)
     or a cost type id (a sum of costs). ``child`` narrows what is counted: an entry id, a
-    category id, a group id, or `type:unit` / `type:model` / `type:upgrade` (every entry of
-    that type); when omitted, the entry that owns the modifier is counted. ``deep`` counts
+    category id, a group id, `type:unit` / `type:model` / `type:upgrade` (every entry of
+    that type) or `*` (anything); when omitted, the entry that owns the modifier is counted. ``deep`` counts
     every descendant, not only children.
     """
 

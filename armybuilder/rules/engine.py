@@ -198,7 +198,8 @@ class Node:
         if self.entry is None:
             return self.force is not None and self.force.id == ref
         return (
-            self.entry.id == ref
+            ref == "*"
+            or self.entry.id == ref
             or ref in self.entry.categories
             or (self.group is not None and self.group.id == ref)
             or (ref.startswith("type:") and ref[5:] == self.entry.type)
@@ -594,11 +595,21 @@ class Evaluation:
         entry's (``child`` may name the link)."""
         if per_link and field_ != "forces":
             ref0 = child or owner
-            if ref0 is not None and not ref0.startswith("path:"):
+            if ref0 is not None and ref0 != "*" and ":" not in ref0:
                 if child is not None:
                     child = f"path:{child}"
                 else:
                     owner = f"path:{owner}"
+        if scope == "ancestor":
+            # Every selection above: how many of them are (of) ``child``.
+            ref = child or owner
+            return float(
+                sum(
+                    1
+                    for a in context.ancestors()
+                    if a.entry is not None and (ref is None or a.matches(ref))
+                )
+            )
         scope_node = self._scope_node(context, scope)
         if scope_node is None:
             return 0.0
@@ -705,8 +716,11 @@ class Evaluation:
     def condition_holds(self, cond: Condition, context: Node, owner: str | None) -> bool:
         """Does a modifier condition hold in the context of ``context``?"""
         if cond.type in {"instance-of", "not-instance-of"}:
-            scope_node = self._scope_node(context, cond.scope)
             ref = cond.child or owner
+            if cond.scope == "ancestor":
+                hit = ref is not None and any(a.matches(ref) for a in context.ancestors())
+                return hit if cond.type == "instance-of" else not hit
+            scope_node = self._scope_node(context, cond.scope)
             hit = scope_node is not None and ref is not None and scope_node.matches(ref)
             return hit if cond.type == "instance-of" else not hit
         got = self.query(

@@ -348,3 +348,50 @@ def test_links_keep_their_identity(tmp_path_factory: pytest.TempPathFactory) -> 
     ev = run(lib, "  - entry: veterans\n" * 3 + "  - entry: recruits\n" * 2)
     # Three veterans break their own limit; five troopers in all break the shared one.
     assert sorted(i.constraint for i in ev.errors) == ["four-troopers", "two-veterans"]
+
+
+ANCESTOR_ARMY = """
+kind: catalog
+id: army
+system: sem
+name: Army
+entries:
+  - id: squad
+    name: Squad
+    entries:
+      - id: team
+        name: Team
+        entries:
+          - id: gear
+            name: Gear
+            modifiers:
+              - type: append
+                field: name
+                value: (squad kit)
+                separator: " "
+                conditions: [{type: instance-of, scope: ancestor, child: squad}]
+              - type: append
+                field: name
+                value: (deep)
+                separator: " "
+                conditions: [{type: at-least, value: 2, scope: ancestor, child: "*"}]
+  - id: team-alone
+    name: Lone team
+    entries: [{id: kit, name: Kit}]
+"""
+
+
+def test_ancestor_scope(tmp_path_factory: pytest.TempPathFactory) -> None:
+    root = tmp_path_factory.mktemp("catalogs")
+    (root / "sem").mkdir()
+    (root / "sem" / "system.yaml").write_text(SYSTEM)
+    (root / "sem" / "army.yaml").write_text(ANCESTOR_ARMY)
+    lib = Library([root], use_cache=False).scan()
+    assert not lib.problems, lib.problems
+    ev = run(
+        lib,
+        "  - entry: squad\n    selections:\n      - entry: team\n        selections: [{entry: gear}]\n",
+    )
+    gear = ev.root.children[0].children[0].children[0]
+    # A squad above it, and two selections above it (squad, team).
+    assert ev.name(gear) == "Gear (squad kit) (deep)"

@@ -22,7 +22,7 @@ from . import model as bs
 
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
-SCOPES = {"self", "parent", "roster", "force"}
+SCOPES = {"self", "parent", "roster", "force", "ancestor"}
 CONDITION_TYPES = {
     "lessThan": "less-than",
     "greaterThan": "greater-than",
@@ -492,10 +492,9 @@ class Translation:
             return None
         child = None
         if c.child_id:
-            if c.child_id == "any":
-                self.note("condition child any")
-                return None
             child = self._child_ref(c.child_id)
+        elif c.scope == "ancestor":
+            child = "*"  # how many selections are above
         return ab.Condition(
             type=kind,
             value=c.value,
@@ -509,6 +508,8 @@ class Translation:
         )
 
     def _child_ref(self, child_id: str) -> str:
+        if child_id == "any" and child_id not in self.nodes:
+            return "*"
         if child_id in ("unit", "model", "upgrade") and child_id not in self.nodes:
             return f"type:{child_id}"
         return self.ids.ours(child_id)
@@ -530,9 +531,6 @@ class Translation:
             return None
         child = None
         if r.child_id:
-            if r.child_id == "any":
-                self.note("repeat child any")
-                return None
             child = self._child_ref(r.child_id)
         return ab.Repeat(
             value=r.value,
@@ -681,7 +679,12 @@ class Translation:
             return None
         kept: list[bs.Condition] = []
         for c in [*conds, *m.conditions]:
-            if c.child_id or c.field != "selections" or c.type not in CONDITION_TYPES:
+            if (
+                c.child_id
+                or c.field != "selections"
+                or c.type not in CONDITION_TYPES
+                or c.scope == "ancestor"
+            ):
                 kept.append(c)
             elif not _compare(CONDITION_TYPES[c.type], 0.0, c.value):
                 return None  # counts nothing, and nothing does not meet it: never applies
