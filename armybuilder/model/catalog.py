@@ -110,8 +110,8 @@ class Condition(_Model):
     ``field`` is `selections` (a count), `forces` (a count of forces, in a roster of several)
     or a cost type id (a sum of costs). ``child`` narrows what is counted: an entry id, a
     category id, a group id, `type:unit` / `type:model` / `type:upgrade` (every entry of
-    that type) or `*` (anything); when omitted, the entry that owns the modifier is counted. ``deep`` counts
-    every descendant, not only children.
+    that type) or `*` (anything); when omitted, the entry that owns the modifier is counted.
+    ``deep`` counts every descendant, not only children.
     """
 
     type: Literal[

@@ -390,7 +390,8 @@ def test_ancestor_scope(tmp_path_factory: pytest.TempPathFactory) -> None:
     assert not lib.problems, lib.problems
     ev = run(
         lib,
-        "  - entry: squad\n    selections:\n      - entry: team\n        selections: [{entry: gear}]\n",
+        "  - entry: squad\n    selections:\n"
+        "      - entry: team\n        selections: [{entry: gear}]\n",
     )
     gear = ev.root.children[0].children[0].children[0]
     # A squad above it, and two selections above it (squad, team).
