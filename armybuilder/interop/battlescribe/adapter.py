@@ -301,20 +301,27 @@ class AdapterSession:
         for opt in self._options_in(entry, prefix, []):
             need = self._min_in_parent(opt)
             if need > 0:
-                child = self._new_sel(opt, auto)
-                child.count = need
-                auto.setdefault(opt.entry_id, child.uid)
-                sel.children.append(child)
+                # One selection of that number, or as many selections where each is chosen
+                # on its own (see _separate).
+                separate = self._separate(opt.entry)
+                for _ in range(need if separate else 1):
+                    child = self._new_sel(opt, auto)
+                    child.count = 1 if separate else need
+                    auto.setdefault(opt.entry_id, child.uid)
+                    sel.children.append(child)
         for opt, need in self._groups_needing_default(entry, prefix):
             child = self._new_sel(opt, auto)
             child.count = need
             auto.setdefault(opt.entry_id, child.uid)
             sel.children.append(child)
 
-    def _min_in_parent(self, opt: Option) -> int:
+    def _min_in_parent(self, opt: Option, root: bool = False) -> int:
+        """How many selections of the option a minimum asks for where it can be selected
+        (at the top of a force, a minimum in the force counts too)."""
+        scopes = ("parent", "force") if root else ("parent",)
         need = 0
         for c in [*opt.entry.constraints, *(opt.link.constraints if opt.link else [])]:
-            if c.type == "min" and c.scope == "parent" and c.field == "selections":
+            if c.type == "min" and c.scope in scopes and c.field == "selections":
                 need = max(need, int(c.value))
         return need
 
@@ -373,10 +380,9 @@ class AdapterSession:
     def _add_root_auto(self, force: Force) -> dict[str, str]:
         auto: dict[str, str] = {}
         for opt in self._options_in(None, (), self._root_entries(force)):
-            need = self._min_in_parent(opt)
-            if need > 0:
+            # At the top of a force, each selection is its own.
+            for _ in range(self._min_in_parent(opt, root=True)):
                 sel = self._new_sel(opt, auto)
-                sel.count = need
                 auto.setdefault(opt.entry_id, sel.uid)
                 force.selections.append(sel)
         return auto

@@ -432,9 +432,28 @@ class Translation:
             min=lo,
             max=hi,
             default=self.ids.ours(default) if default else None,
-            entries=entries,
+            entries=[self._with_categories(e, g.category_links) for e in entries],
             groups=subgroups,
         )
+
+    def _with_categories(
+        self, e: ab.Entry | ab.EntryLink, links: list[bs.CategoryLink]
+    ) -> ab.Entry | ab.EntryLink:
+        """An entry of a group with the group's categories too (BattleScribe gives a group's
+        categories to what is chosen in it)."""
+        extra = [self.ids.ours(cl.target_id) for cl in links]
+        if not extra:
+            return e
+        if isinstance(e, ab.Entry):
+            cats = [*e.categories, *(c for c in extra if c not in e.categories)]
+            return e.model_copy(update={"categories": cats})
+        target = self.shared.get(self.ids.bs(e.link))
+        have = (
+            e.categories
+            if e.categories is not None
+            else [self.ids.ours(cl.target_id) for cl in (target.category_links if target else [])]
+        )
+        return e.model_copy(update={"categories": [*have, *(c for c in extra if c not in have)]})
 
     def _profile(self, p: bs.Profile) -> ab.Profile:
         return ab.Profile(
