@@ -379,6 +379,8 @@ class AdapterSession:
 
     def _add_root_auto(self, force: Force) -> dict[str, str]:
         auto: dict[str, str] = {}
+        if force.entry.hidden:
+            return auto  # nothing is chosen for a hidden force
         for opt in self._options_in(None, (), self._root_entries(force)):
             # At the top of a force, each selection is its own.
             for _ in range(self._min_in_parent(opt, root=True)):
@@ -482,7 +484,7 @@ class AdapterSession:
         force = self._force(cmd.get("forceId"))
         siblings, sel = self._sel(force, cmd.get("selectionId"))
         dup = self._copy(sel)
-        siblings.insert(siblings.index(sel) + 1, dup)
+        siblings.append(dup)  # the newest selection, listed after those of the same name
         return {"selectionId": dup.uid}
 
     def _do_duplicateForce(self, cmd: dict[str, Any]) -> dict[str, Any]:
@@ -620,10 +622,16 @@ class AdapterSession:
                     "catalogueId": f.catalogue.id,
                     "catalogueName": f.catalogue.name,
                     "selectionCount": len(roots),
+                    "availableEntryCount": self._available(ev, fnode, f),
                     "selections": [self._sel_state(ev, n, sels) for n in roots],
                     "childForceCount": len(f.children),
                     "profiles": self._infos(f.entry)[0],
-                    "rules": self._infos(f.entry)[1],
+                    # Its own rules, then its catalogue's and the game system's.
+                    "rules": [
+                        *self._infos(f.entry)[1],
+                        *(self._rule(r) for r in f.catalogue.rules if not r.hidden),
+                        *(self._rule(r) for r in t.game_system.rules if not r.hidden),
+                    ],
                     "publications": [
                         {"id": p.id, "name": p.name}
                         for p in [*f.catalogue.publications, *t.game_system.publications]
@@ -638,6 +646,21 @@ class AdapterSession:
             )
         return out
 
+    def _available(self, ev: Evaluation, fnode: Node, f: Force) -> int:
+        """How many entries the force offers at its top (a link to a group is one), not
+        hidden there."""
+        t = self.t
+        assert t is not None
+        n = 0
+        for e in self._root_entries(f):
+            if e.hidden:
+                continue
+            child = ev.index.child(None, t.ids.ours(e.id))
+            if child is not None and ev.is_hidden(child.entry, fnode):
+                continue
+            n += 1
+        return n
+
     def _custom(self, name: str | None, notes: str | None) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if name is not None:
@@ -651,9 +674,23 @@ class AdapterSession:
         force entry's categories in its order."""
         t = self.t
         assert t is not None
-        out: list[dict[str, Any]] = [{"name": "Uncategorised", "entryId": "(No Category)"}]
+        out: list[dict[str, Any]] = [
+            {
+                "name": "Uncategorised",
+                "entryId": "(No Category)",
+                "primary": False,
+                "profiles": [],
+                "rules": [],
+            }
+        ]
         for cl in f.entry.category_links:
-            row: dict[str, Any] = {"name": self._cat_name(cl), "entryId": cl.target_id}
+            row: dict[str, Any] = {
+                "name": self._cat_name(cl),
+                "entryId": cl.target_id,
+                "primary": False,
+                "profiles": [],
+                "rules": [],
+            }
             row.update(self._custom(*f.category_custom.get(cl.target_id, (None, None))))
             out.append(row)
         return out
@@ -838,8 +875,8 @@ class AdapterSession:
         evals = self._evaluate()
         for issue in evals.ev.errors:
             force = self._force_at(evals, issue.path)
-            if force is None:
-                continue
+            if force is None or force.entry.hidden:
+                continue  # BattleScribe does not check a hidden force
             err = self._error(force, issue, evals.by_loc, evals.sels)
             if err is not None:
                 out.append(err)
