@@ -154,3 +154,25 @@ def test_bs_adapter_command() -> None:
     )
     replies = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [r["type"] for r in replies] == ["setupResult", "state"], proc.stderr
+
+
+def test_roster_file_round_trip_and_bad_xml() -> None:
+    s = AdapterSession()
+    s.handle(SETUP)
+    fid = s.handle({"type": "action", "action": "addForce", "forceEntryId": "fe-1"})["outputs"][
+        "forceId"
+    ]
+    s.handle({"type": "action", "action": "selectEntry", "forceId": fid, "entryId": "se-1"})
+    before = s.handle({"type": "getState"})
+    xml = s.handle({"type": "exportRosterXml"})["xml"]
+    assert 'entryId="se-1"' in xml
+    assert s.handle({"type": "action", "action": "reload"})["ok"] is True
+    after = s.handle({"type": "getState"})
+    assert after["forces"] == before["forces"] and after["costs"] == before["costs"]
+    bad = s.handle({"type": "action", "action": "loadRoster", "xml": "<roster><forces>"})
+    assert bad["ok"] is False and "not a roster file" in bad["error"]
+    unknown = xml.replace('entryId="se-1"', 'entryId="se-404"')
+    bad = s.handle({"type": "action", "action": "loadRoster", "xml": unknown})
+    assert bad["ok"] is False and "se-404" in bad["error"]
+    # A failed load leaves the roster as it was.
+    assert s.handle({"type": "getState"})["forces"] == before["forces"]

@@ -27,6 +27,7 @@ from ... import __version__
 from ...rosters import Roster, SelectionData
 from ...rules.engine import Evaluation, ForceData, Issue, Node, evaluate
 from . import model as bs
+from . import ros
 from .translate import Translation, rule_field, scalar, translate
 
 PROTOCOL_VERSION = "1.1"
@@ -134,7 +135,7 @@ class AdapterSession:
                     "capabilities": {
                         "screenshot": False,
                         "record": False,
-                        "rosterXml": False,
+                        "rosterXml": True,
                         "maxParallel": 0,
                     },
                 }
@@ -146,6 +147,8 @@ class AdapterSession:
                 out = self.state()
             elif kind == "getErrors":
                 out = {"type": "errors", "errors": self.errors()}
+            elif kind == "exportRosterXml":
+                out = {"type": "rosterXmlResult", "xml": ros.dumps(self)}
             elif kind == "teardown":
                 self.reset()
                 out = {"type": "teardownResult"}
@@ -286,13 +289,17 @@ class AdapterSession:
         raise ActionError(f"Entry {entry_id!r} cannot be selected here")
 
     def _new_sel(self, option: Option, auto: dict[str, str]) -> Sel:
+        sel = self._plain_sel(option)
+        self._auto_children(sel, auto)
+        return sel
+
+    def _plain_sel(self, option: Option) -> Sel:
+        """A selection of an option, nothing under it."""
         t = self.t
         assert t is not None
         # Through a link, the engine is told the link (it counts per link where asked).
         via = option.link.id if option.link is not None else option.entry.id
-        sel = Sel(self._uid("sel"), option, t.ids.ours(via))
-        self._auto_children(sel, auto)
-        return sel
+        return Sel(self._uid("sel"), option, t.ids.ours(via))
 
     def _auto_children(self, sel: Sel, auto: dict[str, str]) -> None:
         """Children an entry requires (a minimum in its parent) come with it."""
@@ -516,6 +523,20 @@ class AdapterSession:
             force.category_custom[str(cmd["categoryEntryId"])] = (name, notes)
         else:
             force.custom_name, force.custom_notes = name, notes
+
+    def _do_loadRoster(self, cmd: dict[str, Any]) -> None:
+        text = cmd.get("xml") or cmd.get("content")
+        if not isinstance(text, str) or not text.strip():
+            raise ActionError("loadRoster needs the roster's XML (xml)")
+        try:
+            ros.loads(self, text)
+        except ros.RosterFileError as exc:
+            raise ActionError(str(exc)) from None
+
+    def _do_reload(self, cmd: dict[str, Any]) -> None:
+        """Write the roster as a .ros file and read it straight back."""
+        self._evals = None
+        self._do_loadRoster({"xml": ros.dumps(self)})
 
     def _do_setCostLimit(self, cmd: dict[str, Any]) -> None:
         ct = cmd.get("costTypeId")
