@@ -176,3 +176,40 @@ def test_roster_file_round_trip_and_bad_xml() -> None:
     assert bad["ok"] is False and "se-404" in bad["error"]
     # A failed load leaves the roster as it was.
     assert s.handle({"type": "getState"})["forces"] == before["forces"]
+
+
+GST = """<?xml version="1.0" encoding="UTF-8"?>
+<gameSystem xmlns="http://www.battlescribe.net/schema/gameSystemSchema" id="gs" name="GS">
+  <costTypes><costType id="pts" name="pts" defaultCostLimit="-1"/></costTypes>
+  <forceEntries><forceEntry id="fe" name="Army" hidden="false"/></forceEntries>
+</gameSystem>"""
+
+CAT = """<?xml version="1.0" encoding="UTF-8"?>
+<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" id="c" name="C"
+    gameSystemId="gs">
+  <selectionEntries>
+    <selectionEntry id="u" name="Unit" type="unit" hidden="false">
+      <costs><cost name="pts" typeId="pts" value="15.0"/></costs>
+      <rules><rule id="r" name="Brave"><description>Never flees.</description></rule></rules>
+    </selectionEntry>
+  </selectionEntries>
+</catalogue>"""
+
+
+def test_setup_from_data_files() -> None:
+    s = AdapterSession()
+    files = [{"fileName": "g.gst", "content": GST}, {"fileName": "c.cat", "content": CAT}]
+    assert s.handle({"type": "setupFromFiles", "files": files})["errors"] == []
+    fid = s.handle({"type": "action", "action": "addForce", "forceEntryId": "fe"})["outputs"][
+        "forceId"
+    ]
+    s.handle({"type": "action", "action": "selectEntry", "forceId": fid, "entryId": "u"})
+    sel = s.handle({"type": "getState"})["forces"][0]["selections"][0]
+    assert (sel["name"], sel["costs"][0]["value"], sel["rules"][0]["description"]) == (
+        "Unit",
+        15,
+        "Never flees.",
+    )
+    bad = [{"fileName": "broken.cat", "content": "<catalogue"}]
+    errors = s.handle({"type": "setupFromFiles", "files": bad})["errors"]
+    assert len(errors) == 1 and errors[0].startswith("broken.cat: not a BattleScribe data file")

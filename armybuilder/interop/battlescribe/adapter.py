@@ -28,6 +28,7 @@ from ...rosters import Roster, SelectionData
 from ...rules.engine import Evaluation, ForceData, Issue, Node, evaluate
 from . import model as bs
 from . import ros
+from .files import DataFileError, read_data
 from .translate import Translation, rule_field, scalar, translate
 
 PROTOCOL_VERSION = "1.1"
@@ -141,6 +142,8 @@ class AdapterSession:
                 }
             elif kind == "setup":
                 out = {"type": "setupResult", "errors": self.setup(cmd)}
+            elif kind == "setupFromFiles":
+                out = {"type": "setupResult", "errors": self.setup_from_files(cmd)}
             elif kind == "action":
                 out = self.action(cmd)
             elif kind == "getState":
@@ -169,6 +172,23 @@ class AdapterSession:
             if ct.default_cost_limit >= 0:
                 self.limits[ct.id] = ct.default_cost_limit
         return []
+
+    def setup_from_files(self, cmd: dict[str, Any]) -> list[str]:
+        """Set up from BattleScribe data files (``files``: file name and XML content)."""
+        game_system: dict[str, Any] = {}
+        catalogues: list[dict[str, Any]] = []
+        for f in cmd.get("files") or []:
+            try:
+                kind, data = read_data(str(f.get("content", "")), str(f.get("fileName", "?")))
+            except DataFileError as exc:
+                return [str(exc)]
+            if kind == "gameSystem":
+                game_system = data
+            else:
+                catalogues.append(data)
+        return self.setup(
+            {"gameSystem": game_system, "catalogues": catalogues, "specId": cmd.get("specId")}
+        )
 
     def action(self, cmd: dict[str, Any]) -> dict[str, Any]:
         name = cmd.get("action")
