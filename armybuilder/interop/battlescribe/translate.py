@@ -469,6 +469,8 @@ class Translation:
     def _scope(self, scope: str) -> str | None:
         if scope in SCOPES:
             return scope
+        if scope == "primary-catalogue" and len(self.catalogues) <= 1:
+            return "roster"  # one catalogue: every selection's primary catalogue is that one
         if scope in self.nodes or scope in self.shared:
             return self.ids.ours(scope)
         self.note(f"scope {scope}")
