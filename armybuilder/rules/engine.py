@@ -85,13 +85,18 @@ class Issue:
         return self.severity == ERROR
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "severity": self.severity,
             "code": self.code,
             "message": self.message,
             "path": format_loc(self.path),
             "source": self.source,
         }
+        if self.entry:
+            out["entry"] = self.entry
+        if self.constraint:
+            out["constraint"] = self.constraint
+        return out
 
 
 @dataclass

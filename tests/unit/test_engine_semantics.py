@@ -396,3 +396,10 @@ def test_ancestor_scope(tmp_path_factory: pytest.TempPathFactory) -> None:
     gear = ev.root.children[0].children[0].children[0]
     # A squad above it, and two selections above it (squad, team).
     assert ev.name(gear) == "Gear (squad kit) (deep)"
+
+
+def test_issue_origin_in_json(lib: Library) -> None:
+    ev = run(lib, "  - entry: squad\n  - entry: squad\n")
+    out = ev.errors[0].to_json()
+    assert (out["entry"], out["constraint"]) == ("squad", "one-squad")
+    assert "entry" not in run(lib, "  - entry: nothing-like-it\n").errors[0].to_json()
