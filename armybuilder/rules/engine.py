@@ -309,6 +309,8 @@ class Evaluation:
     _counts: dict[tuple[int, bool, bool], dict[str, float]] = field(
         default_factory=dict, repr=False
     )
+    #: What selections of one entry (through one link, in one group) count as.
+    _refs: dict[tuple[int, int, int], frozenset[str]] = field(default_factory=dict, repr=False)
     #: The memo this evaluation reads (the previous one's) and the one it fills.
     memo_in: SubtreeMemo | None = field(default=None, repr=False)
     memo_out: SubtreeMemo | None = field(default=None, repr=False)
@@ -571,6 +573,8 @@ class Evaluation:
 
     def force_of(self, node: Node) -> Node:
         """The force a node is in (the root when the roster is one force)."""
+        if self.forces is None:
+            return self.root
         n: Node | None = node
         while n is not None:
             if n.force is not None:
@@ -697,6 +701,8 @@ class Evaluation:
         if counts is not None:
             return counts
         counts = {}
+        modified = self.index.category_modifiers
+        refs_of = self._refs
         stack: list[tuple[Node, int]] = [(c, c.count) for c in scope_node.children]
         while stack:
             n, mult = stack.pop()
@@ -705,18 +711,31 @@ class Evaluation:
                 if n.force is not None and (scope_node.is_root or child_forces):
                     stack.extend((c, c.count) for c in n.children)
                 continue
-            cats = self.categories(n) if self.index.category_modifiers else entry.categories
-            refs = {entry.id, *cats, f"type:{entry.type}", "*", n.path_ref()}
-            if n.link is not None and n.link.id:
-                refs.add(n.link.id)
-            if n.group is not None:
-                refs.add(n.group.id)
+            if modified:
+                refs = self._node_refs(n, self.categories(n))
+            else:
+                rkey = (id(entry), id(n.link), id(n.group))
+                found = refs_of.get(rkey)
+                if found is None:
+                    found = refs_of[rkey] = self._node_refs(n, entry.categories)
+                refs = found
             for ref in refs:  # a node counts once even if its id is also a category
                 counts[ref] = counts.get(ref, 0.0) + mult
             if deep:
                 stack.extend((c, mult * c.count) for c in n.children)
         self._counts[key] = counts
         return counts
+
+    @staticmethod
+    def _node_refs(n: Node, categories: list[str]) -> frozenset[str]:
+        """Everything a selection counts as: its entry, categories, group, link, type."""
+        assert n.entry is not None
+        refs = {n.entry.id, *categories, f"type:{n.entry.type}", "*", n.path_ref()}
+        if n.link is not None and n.link.id:
+            refs.add(n.link.id)
+        if n.group is not None:
+            refs.add(n.group.id)
+        return frozenset(refs)
 
     def condition_holds(self, cond: Condition, context: Node, owner: str | None) -> bool:
         """Does a modifier condition hold in the context of ``context``?"""
