@@ -213,3 +213,18 @@ def test_setup_from_data_files() -> None:
     bad = [{"fileName": "broken.cat", "content": "<catalogue"}]
     errors = s.handle({"type": "setupFromFiles", "files": bad})["errors"]
     assert len(errors) == 1 and errors[0].startswith("broken.cat: not a BattleScribe data file")
+
+
+def test_expected_files_compare_byte_for_byte_with_templates() -> None:
+    from armybuilder.interop.battlescribe.conformance import _check_file
+
+    want = '<force id="${{ steps.add.forceId }}" n="${{ match(\'[0-9]+\') }}"/>\n'
+    outputs = {"add": {"forceId": "force-1"}}
+    _check_file(want, '<force id="force-1" n="42"/>\n', outputs, "step 1")
+    for wrong in (
+        '<force id="force-2" n="42"/>\n',
+        '<force id="force-1" n="x"/>\n',
+        '<force id="force-1"  n="42"/>\n',
+    ):
+        with pytest.raises(Mismatch):
+            _check_file(want, wrong, outputs, "step 1")

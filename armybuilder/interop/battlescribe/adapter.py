@@ -102,7 +102,10 @@ def natural(text: str) -> tuple[Any, ...]:
 
 
 def _num(x: float) -> float | int:
-    return int(x) if float(x).is_integer() else x
+    """A number as the suite expects it: decimal arithmetic's result, so the float engine's
+    last-digit noise (0.1 x 3 = 0.30000000000000004) is rounded away; whole numbers as ints."""
+    x = round(float(x), 9)
+    return int(x) if x.is_integer() else x
 
 
 class AdapterSession:
@@ -658,6 +661,7 @@ class AdapterSession:
             roots = sorted(mine, key=lambda n: keys[id(n)])
             out.append(
                 {
+                    "id": f.uid,
                     "name": f.entry.name,
                     "entryId": f.entry.id,
                     "catalogueId": f.catalogue.id,
@@ -771,6 +775,7 @@ class AdapterSession:
                 costs.append(self._cost(ct, value))
                 self._used_costs.add(ct)
         out: dict[str, Any] = {
+            "id": s.uid if s is not None else "",
             "name": ev.name(node),
             "entryId": s.option.entry_id if s is not None else node.entry_id,
             "type": entry.type if entry is not None else "upgrade",

@@ -101,7 +101,10 @@ def _data_source(spec: dict[str, Any], data: Path | None) -> dict[str, Any]:
 
 
 def run_spec(
-    spec: dict[str, Any], session: AdapterSession | None = None, data: Path | None = None
+    spec: dict[str, Any],
+    session: AdapterSession | None = None,
+    data: Path | None = None,
+    path: Path | None = None,
 ) -> None:
     """Run one spec; raises :class:`Mismatch` at the first assertion that fails. ``data``:
     where real data files live (``<data>/<repo>/``), for specs with a ``dataSource``."""
@@ -147,8 +150,68 @@ def run_spec(
             except Mismatch as exc:
                 raise Mismatch(f"{where}: {exc}") from None
         elif "expectedFile" in step:
-            raise Mismatch(f"{where}: byte-exact roster export (.ros) is not supported")
+            want = _expected_file(spec, step, path)
+            reply = session.handle({"type": "exportRosterXml"})
+            if reply.get("type") != "rosterXmlResult":
+                raise Mismatch(f"{where}: exportRosterXml: {reply.get('message')}")
+            _check_file(want, str(reply.get("xml", "")), outputs, where)
     session.handle({"type": "teardown"})
+
+
+_TEMPLATE = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
+_MATCH = re.compile(r"""match\((['"])(.*)\1\)""")
+
+
+def _expected_file(spec: dict[str, Any], step: dict[str, Any], path: Path | None) -> str:
+    """The file a step expects: inline, or beside the spec (BattleScribe's own, where the
+    suite keeps one, before the base file)."""
+    expected = step.get("expectedFile") or {}
+    if "content" in expected:
+        return str(expected["content"])
+    if path is None:
+        raise Mismatch("expectedFile: no spec folder to find the expected file in")
+    for name in (
+        f"{spec.get('id')}.{step.get('id')}.battlescribe.ros",
+        f"{spec.get('id')}.{step.get('id')}.ros",
+    ):
+        candidate = path.parent / name
+        if candidate.is_file():
+            return candidate.read_text(encoding="utf-8")
+    raise Mismatch(f"expectedFile: no {spec.get('id')}.{step.get('id')}.ros beside the spec")
+
+
+def _check_file(want: str, got: str, outputs: dict[str, dict[str, Any]], where: str) -> None:
+    """Byte for byte (line ends aside), where ``${{ match('re') }}`` matches a pattern and
+    ``${{ steps.x.y }}`` an output of a step."""
+    pattern = ""
+    last = 0
+    want = want.replace("\r\n", "\n")
+    for m in _TEMPLATE.finditer(want):
+        pattern += re.escape(want[last : m.start()])
+        inner = _MATCH.fullmatch(m.group(1))
+        if inner is not None:
+            pattern += f"(?:{inner.group(2)})"
+        else:
+            pattern += re.escape(_substitute(m.group(0), outputs))
+        last = m.end()
+    pattern += re.escape(want[last:])
+    got = got.replace("\r\n", "\n")
+    if re.fullmatch(pattern, got) is None:
+        lines_w, lines_g = want.splitlines(), got.splitlines()
+        for i, (a, b) in enumerate(zip(lines_w, lines_g, strict=False), 1):
+            if re.fullmatch(_line_pattern(a, outputs), b) is None:
+                raise Mismatch(f"{where}: exported file differs at line {i}: {b.strip()!r}")
+        raise Mismatch(f"{where}: exported file has {len(lines_g)} lines, expected {len(lines_w)}")
+
+
+def _line_pattern(line: str, outputs: dict[str, dict[str, Any]]) -> str:
+    out, last = "", 0
+    for m in _TEMPLATE.finditer(line):
+        out += re.escape(line[last : m.start()])
+        inner = _MATCH.fullmatch(m.group(1))
+        out += f"(?:{inner.group(2)})" if inner else re.escape(_substitute(m.group(0), outputs))
+        last = m.end()
+    return out + re.escape(line[last:])
 
 
 # --------------------------------------------------------------------------- assertions
@@ -168,7 +231,7 @@ def _same(want: Any, got: Any) -> bool:
     if isinstance(want, bool) or isinstance(got, bool):
         return want is got or want == got
     if isinstance(want, int | float) and isinstance(got, int | float):
-        return abs(float(want) - float(got)) < 1e-9
+        return float(want) == float(got)  # exactly, as the suite compares decimals
     return bool(want == got)
 
 
@@ -301,7 +364,7 @@ def run_folder(folder: Path, data: Path | None = None) -> list[SpecResult]:
         sid = str(spec.get("id") or path.stem)
         category = str(spec.get("category") or category)
         try:
-            run_spec(spec, session, data)
+            run_spec(spec, session, data, path)
         except Mismatch as exc:
             results.append(SpecResult(sid, category, str(path), False, str(exc)))
         except Exception as exc:

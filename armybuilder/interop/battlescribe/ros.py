@@ -9,7 +9,8 @@ are not read: they are worked out again from the catalogue.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import escape
 
 if TYPE_CHECKING:
     from .adapter import AdapterSession, Force, Sel
@@ -22,81 +23,176 @@ class RosterFileError(ValueError):
 
 
 def _num(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else str(x)
+    x = round(float(x), 9)
+    return str(int(x)) if x.is_integer() else repr(x)
+
+
+def _attrs(pairs: list[tuple[str, str | None]]) -> str:
+    return "".join(f' {k}="{escape(v, _QUOTE)}"' for k, v in pairs if v is not None)
+
+
+_QUOTE = {'"': "&quot;"}
+
+
+class _Writer:
+    """BattleScribe's layout: two spaces per level, attributes in its order, ``/>`` closings."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def empty(self, depth: int, tag: str, pairs: list[tuple[str, str | None]]) -> None:
+        self.lines.append(f"{'  ' * depth}<{tag}{_attrs(pairs)}/>")
+
+    def open(self, depth: int, tag: str, pairs: list[tuple[str, str | None]] | None = None) -> None:
+        self.lines.append(f"{'  ' * depth}<{tag}{_attrs(pairs or [])}>")
+
+    def close(self, depth: int, tag: str) -> None:
+        self.lines.append(f"{'  ' * depth}</{tag}>")
+
+    def text(self, depth: int, tag: str, text: str) -> None:
+        self.lines.append(f"{'  ' * depth}<{tag}>{escape(text)}</{tag}>")
 
 
 def dumps(session: AdapterSession) -> str:
-    """The session's roster as ``.ros`` XML."""
+    """The session's roster as ``.ros`` XML, laid out as BattleScribe writes it."""
     t = session.t
     assert t is not None
     state = session.state()
-    root = ET.Element(
+    w = _Writer()
+    gs = t.game_system
+    w.open(
+        0,
         "roster",
-        {
-            "id": "roster",
-            "name": session.name,
-            "battleScribeVersion": "2.03",
-            "gameSystemId": t.game_system.id,
-            "gameSystemName": t.game_system.name,
-            "xmlns": NS,
-        },
+        [
+            ("id", "roster"),
+            ("name", session.name),
+            ("battleScribeVersion", "2.03"),
+            ("gameSystemId", gs.id),
+            ("gameSystemName", gs.name),
+            ("gameSystemRevision", str(getattr(gs, "revision", None) or 1)),
+            ("xmlns", NS),
+        ],
     )
-    costs = ET.SubElement(root, "costs")
-    for c in state["costs"]:
-        ET.SubElement(
-            costs, "cost", {"name": c["name"], "typeId": c["typeId"], "value": _num(c["value"])}
-        )
+    _costs(w, 1, state["costs"])
     if session.limits:
-        limits = ET.SubElement(root, "costLimits")
+        w.open(1, "costLimits")
         for ct, v in session.limits.items():
             name = t.cost_types[ct].name if ct in t.cost_types else ct
-            ET.SubElement(limits, "costLimit", {"name": name, "typeId": ct, "value": _num(v)})
-    _forces(ET.SubElement(root, "forces"), session.forces)
-    return ET.tostring(root, encoding="unicode", xml_declaration=True)
+            w.empty(2, "costLimit", [("name", name), ("typeId", ct), ("value", _num(v))])
+        w.close(1, "costLimits")
+    _forces(w, 1, session.forces, state["forces"])
+    w.close(0, "roster")
+    head = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+    return "\n".join([head, *w.lines]) + "\n"
 
 
-def _custom(el: ET.Element, name: str | None, notes: str | None) -> None:
-    if name is not None:
-        el.set("customName", name)
-    if notes is not None:
-        ET.SubElement(el, "customNotes").text = notes
-
-
-def _forces(parent: ET.Element, forces: list[Force]) -> None:
-    for f in forces:
-        el = ET.SubElement(
-            parent,
-            "force",
-            {
-                "id": f.uid,
-                "name": f.entry.name,
-                "entryId": f.entry.id,
-                "catalogueId": f.catalogue.id,
-                "catalogueName": f.catalogue.name,
-            },
+def _costs(w: _Writer, depth: int, costs: list[dict[str, Any]]) -> None:
+    if not costs:
+        return
+    w.open(depth, "costs")
+    for c in costs:
+        w.empty(
+            depth + 1,
+            "cost",
+            [("name", c["name"]), ("typeId", c["typeId"]), ("value", _num(c["value"]))],
         )
-        _custom(el, f.custom_name, f.custom_notes)
-        _selections(ET.SubElement(el, "selections"), f.selections, 1)
-        if f.children:
-            _forces(ET.SubElement(el, "forces"), f.children)
+    w.close(depth, "costs")
 
 
-def _selections(parent: ET.Element, sels: list[Sel], above: int) -> None:
+def _custom(w: _Writer, depth: int, notes: str | None) -> None:
+    if notes is not None:
+        w.text(depth, "customNotes", notes)
+
+
+def _forces(w: _Writer, depth: int, forces: list[Force], states: list[dict[str, Any]]) -> None:
+    if not forces:
+        return
+    by_id = {f.uid: f for f in forces}
+    w.open(depth, "forces")
+    for st in states:
+        f = by_id[st["id"]]
+        w.open(
+            depth + 1,
+            "force",
+            [
+                ("id", f.uid),
+                ("name", f.entry.name),
+                ("entryId", f.entry.id),
+                ("catalogueId", f.catalogue.id),
+                ("catalogueRevision", str(getattr(f.catalogue, "revision", None) or 1)),
+                ("catalogueName", f.catalogue.name),
+                ("customName", f.custom_name),
+            ],
+        )
+        _custom(w, depth + 2, f.custom_notes)
+        sels = {s.uid: s for s in _walk(f.selections)}
+        _selections(w, depth + 2, st["selections"], sels)
+        w.open(depth + 2, "categories")
+        for i, c in enumerate(st["categories"]):
+            w.empty(
+                depth + 3,
+                "category",
+                [
+                    ("id", f"{f.uid}-category-{i}"),
+                    ("name", c["name"]),
+                    ("entryId", c["entryId"]),
+                    ("primary", "false"),
+                    ("customName", c.get("customName")),
+                ],
+            )
+        w.close(depth + 2, "categories")
+        _forces(w, depth + 2, f.children, st["childForces"])
+        w.close(depth + 1, "force")
+    w.close(depth, "forces")
+
+
+def _walk(sels: list[Sel]) -> list[Sel]:
+    out: list[Sel] = []
     for s in sels:
-        number = s.count * above if s.option.entry.collective else s.count
-        attrs = {
-            "id": s.uid,
-            "name": s.option.entry.name,
-            "entryId": s.option.entry_id,
-            "number": str(number),
-            "type": getattr(s.option.entry, "type", "upgrade"),
-        }
-        if s.option.group:
-            attrs["entryGroupId"] = s.option.group
-        el = ET.SubElement(parent, "selection", attrs)
-        _custom(el, s.custom_name, s.custom_notes)
-        if s.children:
-            _selections(ET.SubElement(el, "selections"), s.children, number)
+        out.append(s)
+        out.extend(_walk(s.children))
+    return out
+
+
+def _selections(w: _Writer, depth: int, states: list[dict[str, Any]], sels: dict[str, Sel]) -> None:
+    if not states:
+        return
+    w.open(depth, "selections")
+    for st in states:
+        s = sels.get(st.get("id", ""))
+        w.open(
+            depth + 1,
+            "selection",
+            [
+                ("id", st.get("id")),
+                ("name", s.option.entry.name if s is not None else st["name"]),
+                ("entryId", st["entryId"]),
+                ("entryGroupId", st.get("entryGroupId")),
+                ("number", str(st["number"])),
+                ("type", st["type"]),
+                ("customName", st.get("customName")),
+            ],
+        )
+        _custom(w, depth + 2, st.get("customNotes"))
+        _selections(w, depth + 2, st["children"], sels)
+        _costs(w, depth + 2, st["costs"])
+        cats = st.get("categories") or []
+        if cats:
+            w.open(depth + 2, "categories")
+            for i, c in enumerate(cats):
+                w.empty(
+                    depth + 3,
+                    "category",
+                    [
+                        ("id", f"{st.get('id')}-category-{i}"),
+                        ("name", c["name"]),
+                        ("entryId", c["entryId"]),
+                        ("primary", "true" if c["primary"] else "false"),
+                    ],
+                )
+            w.close(depth + 2, "categories")
+        w.close(depth + 1, "selection")
+    w.close(depth, "selections")
 
 
 # --------------------------------------------------------------------------- reading
