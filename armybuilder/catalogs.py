@@ -751,6 +751,17 @@ def check_references(
                 )
         for j, con in enumerate(force.constraints):
             check_query(system.path, ["forces", i, "constraints", j], con, "constraint")
+        for j, mod in enumerate(force.modifiers):
+            floc: list[str | int] = ["forces", i, "modifiers", j]
+            if mod.field != "hidden":
+                found.append(
+                    (
+                        system.path,
+                        [*floc, "field"],
+                        f"a force's modifier changes `hidden` only, not {mod.field!r}",
+                    )
+                )
+            check_conditions(system.path, floc, mod.conditions, mod.groups)
     if sf.default_experience and sf.default_experience not in exp_ids:
         found.append((system.path, ["default_experience"], "unknown experience level"))
     return found

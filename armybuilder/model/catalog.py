@@ -251,6 +251,11 @@ class ForceEntry(_Model):
     description: str = ""
     slots: list[CategorySlot] = Field(default_factory=list)
     constraints: list[Constraint] = Field(default_factory=list)
+    hidden: bool = False
+    modifiers: list[Modifier] = Field(
+        default_factory=list,
+        description="Modifiers of the force (its `hidden`), in a roster of several forces.",
+    )
     source: str = ""
 
 

@@ -797,8 +797,11 @@ class Evaluation:
         times = got / rep.value
         return (math.ceil(times) if rep.round_up else math.floor(times)) * rep.repeats
 
-    def apply_modifiers(self, entry: Entry, field_: str, value: Any, context: Node) -> Any:
-        """``value`` after every modifier of ``entry`` on ``field_`` that applies."""
+    def apply_modifiers(
+        self, entry: Entry | ForceEntry, field_: str, value: Any, context: Node
+    ) -> Any:
+        """``value`` after every modifier of ``entry`` (or of a force entry) on ``field_``
+        that applies."""
         for mod in entry.modifiers:
             if mod.field != field_ or not self.modifier_applies(mod, context, entry.id):
                 continue
@@ -810,6 +813,14 @@ class Evaluation:
             for _ in range(times):
                 value = _apply(mod, value)
         return value
+
+    def force_hidden(self, node: Node) -> bool:
+        """Whether a force (of a roster with several) is hidden, after its entry's
+        modifiers."""
+        force = node.force
+        if force is None:
+            return False
+        return bool(self.apply_modifiers(force, "hidden", force.hidden, node))
 
     def categories(self, node: Node) -> list[str]:
         """The node's categories, after modifiers that add or remove some."""

@@ -403,3 +403,41 @@ def test_issue_origin_in_json(lib: Library) -> None:
     out = ev.errors[0].to_json()
     assert (out["entry"], out["constraint"]) == ("squad", "one-squad")
     assert "entry" not in run(lib, "  - entry: nothing-like-it\n").errors[0].to_json()
+
+
+def test_a_force_hidden_by_its_modifiers(tmp_path_factory: pytest.TempPathFactory) -> None:
+    system = FORCES_SYSTEM.replace(
+        "  - {id: wing, name: Wing}",
+        """  - id: wing
+    name: Wing
+    modifiers:
+      - type: set
+        field: hidden
+        value: true
+        conditions: [{type: at-least, value: 2, scope: roster, child: troops}]""",
+    )
+    root = tmp_path_factory.mktemp("catalogs")
+    (root / "fs").mkdir()
+    (root / "fs" / "system.yaml").write_text(system)
+    (root / "fs" / "army.yaml").write_text(FORCES_ARMY)
+    lib = Library([root], use_cache=False).scan()
+    assert not lib.problems, lib.problems
+    one = run_forces(lib, [ForceData("wing", squads(("forces", 0), 1), loc=("forces", 0))])
+    two = run_forces(lib, [ForceData("wing", squads(("forces", 0), 2), loc=("forces", 0))])
+    assert one.force_hidden(one.root.children[0]) is False
+    assert two.force_hidden(two.root.children[0]) is True
+
+
+def test_a_force_modifier_of_anything_but_hidden_is_reported(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    system = FORCES_SYSTEM.replace(
+        "  - {id: wing, name: Wing}",
+        "  - id: wing\n    name: Wing\n    modifiers: [{type: set, field: name, value: X}]",
+    )
+    root = tmp_path_factory.mktemp("catalogs")
+    (root / "fs").mkdir()
+    (root / "fs" / "system.yaml").write_text(system)
+    (root / "fs" / "army.yaml").write_text(FORCES_ARMY)
+    lib = Library([root], use_cache=False).scan()
+    assert any("changes `hidden` only" in p.message for p in lib.problems)

@@ -681,7 +681,7 @@ class AdapterSession:
                         {"id": p.id, "name": p.name}
                         for p in [*f.catalogue.publications, *t.game_system.publications]
                     ],
-                    "hidden": f.entry.hidden,
+                    "hidden": ev.force_hidden(fnode),
                     "categories": self._force_categories(f),
                     **self._custom(f.custom_name, f.custom_notes),
                     **({"page": f.entry.page} if f.entry.page else {}),

@@ -319,7 +319,13 @@ class Translation:
                 got = self._constraint(c, self.ids.ours(cl.target_id))
                 if got is not None:
                     cons.append(got)
-        return ab.ForceEntry(id=self.ids.ours(fe.id), name=fe.name or fe.id, constraints=cons)
+        return ab.ForceEntry(
+            id=self.ids.ours(fe.id),
+            name=fe.name or fe.id,
+            constraints=cons,
+            hidden=fe.hidden,
+            modifiers=self._modifiers(fe, bs.SelectionEntry()),
+        )
 
     def _child(self, e: bs.EntryBase) -> ab.Entry | ab.EntryLink:
         if isinstance(e, bs.EntryLink):
