@@ -122,6 +122,7 @@ class AdapterSession:
         self._evals: Evaluated | None = None
         self.name = "New Roster"
         self._used_costs: set[str] = set()
+        self._loaded_ids: set[str] = set()
 
     # ------------------------------------------------------------------ protocol
 
@@ -212,7 +213,11 @@ class AdapterSession:
     # ------------------------------------------------------------------ lookups
 
     def _uid(self, prefix: str) -> str:
-        return f"{prefix}-{next(self._ids)}"
+        """A new instance id (never one a loaded roster file already uses)."""
+        while True:
+            uid = f"{prefix}-{next(self._ids)}"
+            if uid not in self._loaded_ids:
+                return uid
 
     def _all_forces(self, forces: list[Force] | None = None) -> Iterator[Force]:
         for f in self.forces if forces is None else forces:

@@ -224,6 +224,14 @@ def loads(session: AdapterSession, text: str) -> None:
     if _tag(root) != "roster":
         raise RosterFileError(f"not a roster file: the root element is <{_tag(root)}>")
     forces: list[Force] = []
+    seen: set[str] = set()
+
+    def keep(uid: str | None) -> str | None:
+        """The file's instance id, while unique (roster files keep them)."""
+        if not uid or uid in seen:
+            return None
+        seen.add(uid)
+        return uid
 
     def read_forces(parent: ET.Element, into: list[Force]) -> None:
         for holder in _kids(parent, "forces"):
@@ -240,7 +248,7 @@ def loads(session: AdapterSession, text: str) -> None:
                     raise RosterFileError(
                         f"force {el.get('name')!r}: unknown catalogue {el.get('catalogueId')!r}"
                     ) from None
-                force = Force(session._uid("force"), found[0], cat)
+                force = Force(keep(el.get("id")) or session._uid("force"), found[0], cat)
                 force.custom_name = el.get("customName")
                 force.custom_notes = _notes(el)
                 for sh in _kids(el, "selections"):
@@ -263,6 +271,7 @@ def loads(session: AdapterSession, text: str) -> None:
             ) from None
         number = int(float(el.get("number", "1")))
         sel = session._plain_sel(opt)
+        sel.uid = keep(el.get("id")) or sel.uid
         count = number
         if opt.entry.collective and parent is not None and above > 0 and number % above == 0:
             count = number // above  # kept per model of the parent
@@ -281,6 +290,7 @@ def loads(session: AdapterSession, text: str) -> None:
             value = float(el.get("value", "-1"))
             if value >= 0:
                 limits[el.get("typeId", "")] = value
+    session._loaded_ids = seen
     session.forces = forces
     session.limits = limits
     session.name = root.get("name") or session.name
