@@ -124,6 +124,8 @@ class Translation:
     #: (entry id as the engine reports it, constraint id) -> (the id of the entry, link or
     #: force entry that declares the constraint, the constraint), in BattleScribe ids.
     constraint_info: dict[tuple[str, str], tuple[str, bs.Constraint]] = field(default_factory=dict)
+    _memo: dict[int, ab.Entry] = field(default_factory=dict, repr=False)
+    _group_memo: dict[tuple[int, int], ab.Group] = field(default_factory=dict, repr=False)
     #: (group id, `min` / `max`) -> the group's constraint.
     group_constraints: dict[tuple[str, str], bs.Constraint] = field(default_factory=dict)
     char_types: set[str] = field(default_factory=set)
@@ -356,6 +358,13 @@ class Translation:
         return out
 
     def _entry(self, e: bs.EntryBase) -> ab.Entry:
+        """An entry, translated once (the same object wherever it is used)."""
+        found: ab.Entry | None = self._memo.get(id(e))
+        if found is None:
+            found = self._memo[id(e)] = self._translate_entry(e)
+        return found
+
+    def _translate_entry(self, e: bs.EntryBase) -> ab.Entry:
         ids = self.ids
         entries: list[ab.Entry | ab.EntryLink] = []
         groups: list[ab.Group] = []
@@ -412,6 +421,13 @@ class Translation:
         return out
 
     def _group(self, g: bs.EntryBase, link: bs.EntryLink | None) -> ab.Group:
+        key = (id(g), id(link))
+        found = self._group_memo.get(key)
+        if found is None:
+            found = self._group_memo[key] = self._translate_group(g, link)
+        return found
+
+    def _translate_group(self, g: bs.EntryBase, link: bs.EntryLink | None) -> ab.Group:
         lo, hi = 0, None
         for c in [*g.constraints, *(link.constraints if link else [])]:
             if c.field == "selections" and c.scope == "parent":
