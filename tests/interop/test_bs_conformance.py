@@ -228,3 +228,13 @@ def test_expected_files_compare_byte_for_byte_with_templates() -> None:
     ):
         with pytest.raises(Mismatch):
             _check_file(want, wrong, outputs, "step 1")
+
+
+def test_what_cannot_be_translated_is_reported() -> None:
+    setup = json.loads(json.dumps(SETUP))
+    setup["catalogues"][0]["selectionEntries"][0]["modifiers"] = [
+        {"type": "multiply", "field": "pts", "value": "2"}
+    ]
+    reply = AdapterSession().handle(setup)
+    assert reply["errors"] == []
+    assert reply["warnings"] == ["not supported: modifier type multiply"]

@@ -146,8 +146,10 @@ class AdapterSession:
                 }
             elif kind == "setup":
                 out = {"type": "setupResult", "errors": self.setup(cmd)}
+                self._warn(out)
             elif kind == "setupFromFiles":
                 out = {"type": "setupResult", "errors": self.setup_from_files(cmd)}
+                self._warn(out)
             elif kind == "action":
                 out = self.action(cmd)
             elif kind == "getState":
@@ -166,6 +168,12 @@ class AdapterSession:
         if "corrId" in cmd:
             out["corrId"] = cmd["corrId"]
         return out
+
+    def _warn(self, out: dict[str, Any]) -> None:
+        """What the translation could not express, as ``warnings`` (a field clients that do
+        not know it ignore)."""
+        if self.t is not None and self.t.unsupported:
+            out["warnings"] = [f"not supported: {w}" for w in self.t.unsupported]
 
     def setup(self, cmd: dict[str, Any]) -> list[str]:
         self.reset()
