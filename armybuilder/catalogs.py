@@ -55,6 +55,9 @@ from .yamlio import load_round_trip, load_safe, locate, read_text
 if TYPE_CHECKING:
     from .rules.plugin import SystemRules
 
+#: What a query's ``child`` may name besides ids: every selection of one entry type.
+TYPE_REFS = frozenset({"type:unit", "type:model", "type:upgrade"})
+
 _ADAPTER: TypeAdapter[SystemFile | FactionFile] = TypeAdapter(CatalogFile)
 _DISCRIMINATOR_TAGS = {"entry", "link", "system", "catalog"}
 _CACHE_FORMAT = f"{__version__}-2"
@@ -237,6 +240,21 @@ def _scopes(mod: Modifier) -> Iterator[str]:
         yield from group(g)
     if mod.repeat is not None:
         yield mod.repeat.scope
+    for rep in mod.repeats:
+        yield rep.scope
+
+
+def _by_id(children: Iterable[Child]) -> dict[str, Child]:
+    """Children by entry id (the first of that entry), then by the id of the link they come
+    through (where no entry has that id)."""
+    out: dict[str, Child] = {}
+    items = list(children)
+    for c in items:
+        out.setdefault(c.entry.id, c)
+    for c in items:
+        if c.link is not None and c.link.id:
+            out.setdefault(c.link.id, c)
+    return out
 
 
 class CatalogIndex:
@@ -285,7 +303,7 @@ class CatalogIndex:
         self.roots: list[Child] = [
             self._resolve(c, None) for c in [*sf.entries, *(c for p in parts for c in p.entries)]
         ]
-        self._root_ids: dict[str, Child] = {c.entry.id: c for c in self.roots}
+        self._root_ids: dict[str, Child] = _by_id(self.roots)
 
     def _defined_entries(self) -> Iterator[Entry]:
         sf, parts = self.system.model, self._parts
@@ -418,9 +436,7 @@ class CatalogIndex:
             return self._root_ids.get(entry_id)
         by_id = self._child_ids.get(id(entry))
         if by_id is None:
-            by_id = {}
-            for c in self.children(entry):
-                by_id.setdefault(c.entry.id, c)
+            by_id = _by_id(self.children(entry))
             self._child_ids[id(entry)] = by_id
         return by_id.get(entry_id)
 
@@ -433,6 +449,16 @@ class CatalogIndex:
         if ref in self.groups:
             return self.groups[ref].name
         return ref
+
+    @cached_property
+    def category_modifiers(self) -> bool:
+        """Whether any entry has a modifier of its categories (they are then worked out per
+        selection)."""
+        return any(
+            m.field in ("categories", "primary-category")
+            for e in [*self.entries.values(), *self.shared.values()]
+            for m in e.modifiers
+        )
 
     def default_force(self) -> ForceEntry | None:
         """The force a roster uses when it names none."""
@@ -580,10 +606,10 @@ def check_references(
     refs = set(entries) | categories | groups
 
     def ref_ok(ref: str | None) -> bool:
-        return ref is None or ref in refs
+        return ref is None or ref in refs or ref in TYPE_REFS or ref == "*"
 
     def check_query(path: Path, loc: list[str | int], q: Any, what: str) -> None:
-        if q.field != "selections" and q.field not in cost_ids:
+        if q.field not in ("selections", "forces") and q.field not in cost_ids:
             found.append(
                 (
                     path,
@@ -602,7 +628,7 @@ def check_references(
                 )
             )
         if (
-            q.scope not in {"self", "parent", "roster", "force"}
+            q.scope not in {"self", "parent", "roster", "force", "ancestor"}
             and q.scope not in entries
             and q.scope not in (scope_ids or ())
         ):
@@ -713,6 +739,8 @@ def check_references(
                 check_conditions(path, mloc, mod.conditions, mod.groups)
                 if mod.repeat is not None:
                     check_query(path, [*mloc, "repeat"], mod.repeat, "repeat")
+                for ri, rep in enumerate(mod.repeats):
+                    check_query(path, [*mloc, "repeats", ri], rep, "repeat")
 
     for i, force in enumerate(sf.forces):
         for j, slot in enumerate(force.slots):
@@ -726,6 +754,17 @@ def check_references(
                 )
         for j, con in enumerate(force.constraints):
             check_query(system.path, ["forces", i, "constraints", j], con, "constraint")
+        for j, mod in enumerate(force.modifiers):
+            floc: list[str | int] = ["forces", i, "modifiers", j]
+            if mod.field != "hidden":
+                found.append(
+                    (
+                        system.path,
+                        [*floc, "field"],
+                        f"a force's modifier changes `hidden` only, not {mod.field!r}",
+                    )
+                )
+            check_conditions(system.path, floc, mod.conditions, mod.groups)
     if sf.default_experience and sf.default_experience not in exp_ids:
         found.append((system.path, ["default_experience"], "unknown experience level"))
     return found
@@ -750,7 +789,7 @@ def _check_modifier_field(
 ) -> None:
     kind, _, name = mod.field.partition(":")
     ok = (
-        (kind in {"name", "hidden", "description"} and not name)
+        (kind in {"name", "hidden", "description", "categories", "primary-category"} and not name)
         or (kind == "cost" and name in cost_ids)
         or (kind == "constraint" and name in constraint_ids)
         or (kind == "characteristic" and any(name in chars for chars in profile_types.values()))
@@ -761,8 +800,8 @@ def _check_modifier_field(
                 path,
                 [*loc, "field"],
                 f"modifier field {mod.field!r} names nothing this "
-                "entry has (use name, hidden, cost:<cost type>, constraint:<constraint id "
-                "of this entry>, characteristic:<id>)",
+                "entry has (use name, hidden, categories, primary-category, cost:<cost type>, "
+                "constraint:<constraint id of this entry>, characteristic:<id>)",
             )
         )
 

@@ -444,6 +444,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_render_parsers(sub, common)
 
+    p = sub.add_parser("bs-adapter", help="BattleScribe conformance adapter (JSON lines, stdio)")
+    p.set_defaults(func=lambda _args: __import__(
+        "armybuilder.interop.battlescribe.adapter", fromlist=["main"]).main())
+
     p = sub.add_parser("check-catalog", parents=[common], help="lint catalog files you wrote")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--format", choices=["text", "json"], default="text")

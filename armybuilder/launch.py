@@ -21,6 +21,7 @@ COMMANDS = (
     "catalogs",
     "schema",
     "check-catalog",
+    "bs-adapter",
     "render",
     "export",
 )

@@ -40,8 +40,9 @@ QueryScope = Annotated[
     str,
     Field(
         description=(
-            "Where to count: `self` (the selection itself), `parent`, `roster`, `force`, or the "
-            "id of an entry: the nearest enclosing selection of that entry."
+            "Where to count: `self` (the selection itself), `parent`, `roster`, `force`, "
+            "`ancestor` (every selection above), or the id of an entry: the nearest enclosing "
+            "selection of that entry."
         )
     ),
 ]
@@ -106,9 +107,11 @@ class Profile(_Model):
 class Condition(_Model):
     """A query compared with a value; modifiers apply only when their conditions hold.
 
-    ``field`` is `selections` (a count) or a cost type id (a sum of costs). ``child`` narrows
-    what is counted: an entry id, a category id or a group id; when omitted, the entry that
-    owns the modifier is counted. ``deep`` counts every descendant, not only children.
+    ``field`` is `selections` (a count), `forces` (a count of forces, in a roster of several)
+    or a cost type id (a sum of costs). ``child`` narrows what is counted: an entry id, a
+    category id, a group id, `type:unit` / `type:model` / `type:upgrade` (every entry of
+    that type) or `*` (anything); when omitted, the entry that owns the modifier is counted.
+    ``deep`` counts every descendant, not only children.
     """
 
     type: Literal[
@@ -126,6 +129,20 @@ class Condition(_Model):
     scope: QueryScope = "self"
     child: str | None = None
     deep: bool = True
+    child_forces: bool = Field(
+        False,
+        description="In a roster of several forces: a force's count includes the forces inside it.",
+    )
+    percent: bool = Field(
+        False,
+        description="Compare a percentage: the count (or cost) as a share of everything's in "
+        "the scope.",
+    )
+    per_link: bool = Field(
+        False,
+        description="Count selections made through a link as that link's (by its id), not as "
+        "their entry's.",
+    )
 
 
 class ConditionGroup(_Model):
@@ -145,6 +162,9 @@ class Repeat(_Model):
     scope: QueryScope = "self"
     child: str | None = None
     deep: bool = True
+    child_forces: bool = False
+    percent: bool = False
+    per_link: bool = False
     round_up: bool = False
 
 
@@ -152,15 +172,23 @@ class Modifier(_Model):
     """Changes a field of its entry when its conditions hold.
 
     ``field`` is one of: `name`, `hidden`, `cost:<cost type>`, `constraint:<constraint id>`,
-    `characteristic:<characteristic id>`. Modifiers apply in the order listed.
+    `characteristic:<characteristic id>`, `categories` (with `add` / `remove` of a category
+    id), `primary-category` (`set` to a category id, or to nothing). Modifiers apply in the
+    order listed. A modifier repeats ``repeat`` times, or the sum of its ``repeats``.
     """
 
-    type: Literal["set", "increment", "decrement", "append"]
+    type: Literal["set", "increment", "decrement", "append", "add", "remove"]
     field: str
     value: Scalar
     conditions: list[Condition] = Field(default_factory=list)
     groups: list[ConditionGroup] = Field(default_factory=list)
     repeat: Repeat | None = None
+    repeats: list[Repeat] = Field(
+        default_factory=list, description="Several repeats; the modifier applies their sum."
+    )
+    separator: str = Field(
+        "", description="What `append` puts between the text and the value (e.g. a space)."
+    )
     source: str = ""
 
 
@@ -186,6 +214,20 @@ class Constraint(_Model):
         description="Count all descendants, not only children (default: yes, except for "
         "scope `parent`, which counts siblings).",
     )
+    child_forces: bool = Field(
+        False,
+        description="In a roster of several forces: a force's count includes the forces inside it.",
+    )
+    percent: bool = Field(
+        False,
+        description="Compare a percentage: the count (or cost) as a share of everything's in "
+        "the scope.",
+    )
+    per_link: bool = Field(
+        False,
+        description="Count selections made through a link as that link's (by its id), not as "
+        "their entry's.",
+    )
     severity: Severity = "error"
     message: str = Field("", description="Optional wording for the issue, in players' terms.")
     source: str = ""
@@ -209,6 +251,11 @@ class ForceEntry(_Model):
     description: str = ""
     slots: list[CategorySlot] = Field(default_factory=list)
     constraints: list[Constraint] = Field(default_factory=list)
+    hidden: bool = False
+    modifiers: list[Modifier] = Field(
+        default_factory=list,
+        description="Modifiers of the force (its `hidden`), in a roster of several forces.",
+    )
     source: str = ""
 
 
@@ -226,6 +273,11 @@ class EntryLink(_Model):
     """A reference to a shared entry, with optional overrides merged over the target."""
 
     link: Id = Field(description="Id of a shared entry (of the system or of this faction).")
+    id: Id | None = Field(
+        None,
+        description="The link's own id: a roster may select it by this id, and queries with "
+        "`per_link` count its selections apart from the entry's other links.",
+    )
     name: str | None = None
     hidden: bool | None = None
     costs: dict[str, float] | None = None

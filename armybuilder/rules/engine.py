@@ -26,7 +26,9 @@ from ..model.catalog import (
     Constraint,
     CustomCatalog,
     Entry,
+    EntryLink,
     ExperienceLevel,
+    ForceEntry,
     Group,
     Modifier,
     Repeat,
@@ -72,19 +74,41 @@ class Issue:
     message: str
     path: Loc = ()
     source: str = ""
+    #: Where the issue comes from, for tools that match issues by origin: the id of the entry
+    #: (or force) whose rule is broken, and the id of that constraint (``hidden`` for a hidden
+    #: entry that is selected). Empty when the issue comes from no catalog rule.
+    entry: str = ""
+    constraint: str = ""
 
     @property
     def is_error(self) -> bool:
         return self.severity == ERROR
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "severity": self.severity,
             "code": self.code,
             "message": self.message,
             "path": format_loc(self.path),
             "source": self.source,
         }
+        if self.entry:
+            out["entry"] = self.entry
+        if self.constraint:
+            out["constraint"] = self.constraint
+        return out
+
+
+@dataclass
+class ForceData:
+    """A force of a roster with several forces, given in memory: its force entry, its
+    selections and the forces inside it. ``loc`` names it in issues (its selections' locs
+    should start with it)."""
+
+    force: str
+    selections: list[SelectionData] = field(default_factory=list)
+    forces: list[ForceData] = field(default_factory=list)
+    loc: Loc = ()
 
 
 @dataclass(frozen=True)
@@ -108,7 +132,19 @@ class Value:
 class Node:
     """A selection in the evaluated tree (the root node stands for the roster)."""
 
-    __slots__ = ("children", "count", "data", "depth", "entry", "group", "index", "parent")
+    __slots__ = (
+        "children",
+        "count",
+        "data",
+        "depth",
+        "entry",
+        "force",
+        "force_loc",
+        "group",
+        "index",
+        "link",
+        "parent",
+    )
 
     def __init__(
         self,
@@ -126,6 +162,20 @@ class Node:
         self.count = data.count if data is not None else 1
         self.depth: int = 0 if parent is None else parent.depth + 1
         self.index = index
+        #: For a force of a roster with several forces: its force entry (the node holds the
+        #: force's selections and child forces; it has no entry).
+        self.force: ForceEntry | None = None
+        self.force_loc: Loc = ()
+        #: The link the selection was made through, if any.
+        self.link: EntryLink | None = None
+
+    def path_ref(self) -> str:
+        """What the selection counts as where counting is per link: ``path:`` and the id of
+        its link, or of its entry when it was not made through a link."""
+        link = self.link
+        if link is not None and link.id:
+            return f"path:{link.id}"
+        return f"path:{self.entry.id}" if self.entry is not None else ""
 
     @property
     def is_root(self) -> bool:
@@ -133,7 +183,7 @@ class Node:
 
     @property
     def loc(self) -> Loc:
-        return self.data.loc if self.data is not None else ()
+        return self.data.loc if self.data is not None else self.force_loc
 
     @property
     def entry_id(self) -> str | None:
@@ -151,11 +201,15 @@ class Node:
     def matches(self, ref: str) -> bool:
         """Is this node of entry ``ref``, in category ``ref`` or chosen in group ``ref``?"""
         if self.entry is None:
-            return False
+            return self.force is not None and self.force.id == ref
         return (
-            self.entry.id == ref
+            ref == "*"
+            or self.entry.id == ref
             or ref in self.entry.categories
             or (self.group is not None and self.group.id == ref)
+            or (ref.startswith("type:") and ref[5:] == self.entry.type)
+            or (self.link is not None and self.link.id == ref)
+            or (ref.startswith("path:") and ref == self.path_ref())
         )
 
     def walk(self) -> Iterator[Node]:
@@ -252,7 +306,11 @@ class Evaluation:
     _total: dict[int, dict[str, float]] = field(default_factory=dict, repr=False)
     rules: SystemRules | None = field(default=None, repr=False)
     _query: dict[tuple[Any, ...], float] = field(default_factory=dict, repr=False)
-    _counts: dict[tuple[int, bool], dict[str, float]] = field(default_factory=dict, repr=False)
+    _counts: dict[tuple[int, bool, bool], dict[str, float]] = field(
+        default_factory=dict, repr=False
+    )
+    #: What selections of one entry (through one link, in one group) count as.
+    _refs: dict[tuple[int, int, int], frozenset[str]] = field(default_factory=dict, repr=False)
     #: The memo this evaluation reads (the previous one's) and the one it fills.
     memo_in: SubtreeMemo | None = field(default=None, repr=False)
     memo_out: SubtreeMemo | None = field(default=None, repr=False)
@@ -261,6 +319,8 @@ class Evaluation:
     _take_nodes: bool = field(default=False, repr=False)
     #: The campaign state keys the rules module declares (none: state is not checked).
     state_keys: tuple[StateKey, ...] = field(default=(), repr=False)
+    #: The forces of a roster with several forces (``None``: the roster is one force).
+    forces: list[ForceData] | None = field(default=None, repr=False)
 
     # ----------------------------------------------------------------- results
 
@@ -294,10 +354,17 @@ class Evaluation:
         self._add(WARNING, code, message, node, source)
 
     def _add(
-        self, severity: str, code: str, message: str, node: Node | Loc | None, source: str
+        self,
+        severity: str,
+        code: str,
+        message: str,
+        node: Node | Loc | None,
+        source: str,
+        entry: str = "",
+        constraint: str = "",
     ) -> None:
         loc: Loc = node.loc if isinstance(node, Node) else (node or ())
-        self.issues.append(Issue(severity, code, message, loc, source))
+        self.issues.append(Issue(severity, code, message, loc, source, entry, constraint))
 
     def set_value(
         self, node: Node, key: str, label: str, value: Any, text: str = "", source: str = ""
@@ -405,6 +472,8 @@ class Evaluation:
         """The node's display name: custom name, else the (modified) entry name."""
         if node.is_root:
             return self.roster.name
+        if node.force is not None:
+            return node.force.name
         if node.data is not None and node.data.name:
             return node.data.name
         if node.entry is None:
@@ -496,9 +565,22 @@ class Evaluation:
             return context
         if scope == "parent":
             return context.parent
-        if scope in {"roster", "force"}:
+        if scope == "force":
+            return self.force_of(context)
+        if scope == "roster":
             return self.root
         return context.ancestor(scope)
+
+    def force_of(self, node: Node) -> Node:
+        """The force a node is in (the root when the roster is one force)."""
+        if self.forces is None:
+            return self.root
+        n: Node | None = node
+        while n is not None:
+            if n.force is not None:
+                return n
+            n = n.parent
+        return self.root
 
     def query(
         self,
@@ -508,24 +590,70 @@ class Evaluation:
         field_: str,
         deep: bool | None,
         owner: str | None,
+        child_forces: bool = False,
+        percent: bool = False,
+        per_link: bool = False,
     ) -> float:
-        """Count selections (or sum a cost) of ``child`` (default: ``owner``) within a scope."""
+        """Count selections (or sum a cost) of ``child`` (default: ``owner``) within a scope.
+
+        In a roster with several forces, the roster scope reaches into every force, and a
+        force into the forces inside it only with ``child_forces``; field `forces` counts
+        forces (of force entry ``child``, or any) instead of selections. ``percent``: the
+        result as a percentage of the same count (or cost) of everything in the scope.
+        ``per_link``: selections made through a link count as that link's, not as their
+        entry's (``child`` may name the link)."""
+        if per_link and field_ != "forces":
+            ref0 = child or owner
+            if ref0 is not None and ref0 != "*" and ":" not in ref0:
+                if child is not None:
+                    child = f"path:{child}"
+                else:
+                    owner = f"path:{owner}"
+        if scope == "ancestor":
+            # Every selection above: how many of them are (of) ``child``.
+            ref = child or owner
+            return float(
+                sum(
+                    1
+                    for a in context.ancestors()
+                    if a.entry is not None and (ref is None or a.matches(ref))
+                )
+            )
         scope_node = self._scope_node(context, scope)
         if scope_node is None:
             return 0.0
+        if percent:
+            part = self.query(context, scope, child, field_, deep, owner, child_forces)
+            if deep is None:
+                deep = scope != "parent"
+            if field_ == "selections":
+                whole = self._ref_counts(scope_node, deep, child_forces).get("*", 0.0)
+            else:
+                whole = self.total_cost(scope_node).get(field_, 0.0) / max(scope_node.count, 1)
+            return 100.0 * part / whole if whole else 0.0
         ref = child or owner
         if deep is None:
             deep = scope != "parent"
-        key = (id(scope_node), ref, field_, deep)
+        key = (id(scope_node), ref, field_, deep, child_forces)
         cached = self._query.get(key)
         if cached is not None:
             return cached
+        if field_ == "forces":
+            total = float(
+                sum(
+                    1
+                    for n in self._reach(scope_node, True, child_forces, forces=True)
+                    if n.force is not None and (ref is None or n.force.id == ref)
+                )
+            )
+            self._query[key] = total
+            return total
         if field_ == "selections" and ref is not None:
-            total = self._ref_counts(scope_node, deep).get(ref, 0.0)
+            total = self._ref_counts(scope_node, deep, child_forces).get(ref, 0.0)
             self._query[key] = total
             return total
         total = 0.0
-        pool: Iterable[Node] = scope_node.descendants() if deep else scope_node.children
+        pool: Iterable[Node] = self._reach(scope_node, deep, child_forces)
         for n in pool:
             if ref is not None and not n.matches(ref):
                 continue
@@ -544,23 +672,53 @@ class Evaluation:
         self._query[key] = total
         return total
 
-    def _ref_counts(self, scope_node: Node, deep: bool) -> dict[str, float]:
+    def _reach(
+        self, scope_node: Node, deep: bool, child_forces: bool, forces: bool = False
+    ) -> Iterator[Node]:
+        """The selections under ``scope_node`` (children only unless ``deep``), looking
+        through the forces the scope reaches (see :meth:`query`); ``forces``: the force
+        nodes too."""
+        stack = list(reversed(scope_node.children))
+        while stack:
+            n = stack.pop()
+            if n.force is not None:
+                if scope_node.is_root or child_forces:
+                    if forces:
+                        yield n
+                    stack.extend(reversed(n.children))
+                continue
+            yield n
+            if deep:
+                stack.extend(reversed(n.children))
+
+    def _ref_counts(
+        self, scope_node: Node, deep: bool, child_forces: bool = False
+    ) -> dict[str, float]:
         """How many selections of every entry, category and group lie under ``scope_node``
         (copies multiplied down the tree); one walk per scope node and evaluation."""
-        key = (id(scope_node), deep)
+        key = (id(scope_node), deep, child_forces)
         counts = self._counts.get(key)
         if counts is not None:
             return counts
         counts = {}
+        modified = self.index.category_modifiers
+        refs_of = self._refs
         stack: list[tuple[Node, int]] = [(c, c.count) for c in scope_node.children]
         while stack:
             n, mult = stack.pop()
             entry = n.entry
             if entry is None:
+                if n.force is not None and (scope_node.is_root or child_forces):
+                    stack.extend((c, c.count) for c in n.children)
                 continue
-            refs = {entry.id, *entry.categories}
-            if n.group is not None:
-                refs.add(n.group.id)
+            if modified:
+                refs = self._node_refs(n, self.categories(n))
+            else:
+                rkey = (id(entry), id(n.link), id(n.group))
+                found = refs_of.get(rkey)
+                if found is None:
+                    found = refs_of[rkey] = self._node_refs(n, entry.categories)
+                refs = found
             for ref in refs:  # a node counts once even if its id is also a category
                 counts[ref] = counts.get(ref, 0.0) + mult
             if deep:
@@ -568,14 +726,38 @@ class Evaluation:
         self._counts[key] = counts
         return counts
 
+    @staticmethod
+    def _node_refs(n: Node, categories: list[str]) -> frozenset[str]:
+        """Everything a selection counts as: its entry, categories, group, link, type."""
+        assert n.entry is not None
+        refs = {n.entry.id, *categories, f"type:{n.entry.type}", "*", n.path_ref()}
+        if n.link is not None and n.link.id:
+            refs.add(n.link.id)
+        if n.group is not None:
+            refs.add(n.group.id)
+        return frozenset(refs)
+
     def condition_holds(self, cond: Condition, context: Node, owner: str | None) -> bool:
         """Does a modifier condition hold in the context of ``context``?"""
         if cond.type in {"instance-of", "not-instance-of"}:
-            scope_node = self._scope_node(context, cond.scope)
             ref = cond.child or owner
+            if cond.scope == "ancestor":
+                hit = ref is not None and any(a.matches(ref) for a in context.ancestors())
+                return hit if cond.type == "instance-of" else not hit
+            scope_node = self._scope_node(context, cond.scope)
             hit = scope_node is not None and ref is not None and scope_node.matches(ref)
             return hit if cond.type == "instance-of" else not hit
-        got = self.query(context, cond.scope, cond.child, cond.field, cond.deep, owner)
+        got = self.query(
+            context,
+            cond.scope,
+            cond.child,
+            cond.field,
+            cond.deep,
+            owner,
+            cond.child_forces,
+            cond.percent,
+            cond.per_link,
+        )
         v = cond.value
         return {
             "less-than": got < v,
@@ -599,21 +781,65 @@ class Evaluation:
         )
 
     def _repeats(self, rep: Repeat, context: Node, owner: str | None) -> int:
-        got = self.query(context, rep.scope, rep.child, rep.field, rep.deep, owner)
+        got = self.query(
+            context,
+            rep.scope,
+            rep.child,
+            rep.field,
+            rep.deep,
+            owner,
+            rep.child_forces,
+            rep.percent,
+            rep.per_link,
+        )
         if rep.value <= 0:
             return 0
         times = got / rep.value
         return (math.ceil(times) if rep.round_up else math.floor(times)) * rep.repeats
 
-    def apply_modifiers(self, entry: Entry, field_: str, value: Any, context: Node) -> Any:
-        """``value`` after every modifier of ``entry`` on ``field_`` that applies."""
+    def apply_modifiers(
+        self, entry: Entry | ForceEntry, field_: str, value: Any, context: Node
+    ) -> Any:
+        """``value`` after every modifier of ``entry`` (or of a force entry) on ``field_``
+        that applies."""
         for mod in entry.modifiers:
             if mod.field != field_ or not self.modifier_applies(mod, context, entry.id):
                 continue
-            times = 1 if mod.repeat is None else self._repeats(mod.repeat, context, entry.id)
+            if mod.repeat is None and not mod.repeats:
+                times = 1
+            else:
+                reps = [mod.repeat] if mod.repeat is not None else []
+                times = sum(self._repeats(r, context, entry.id) for r in [*reps, *mod.repeats])
             for _ in range(times):
                 value = _apply(mod, value)
         return value
+
+    def force_hidden(self, node: Node) -> bool:
+        """Whether a force (of a roster with several) is hidden, after its entry's
+        modifiers."""
+        force = node.force
+        if force is None:
+            return False
+        return bool(self.apply_modifiers(force, "hidden", force.hidden, node))
+
+    def categories(self, node: Node) -> list[str]:
+        """The node's categories, after modifiers that add or remove some."""
+        if node.entry is None:
+            return []
+        if not self.index.category_modifiers:
+            return node.entry.categories
+        return list(self.apply_modifiers(node.entry, "categories", node.entry.categories, node))
+
+    def primary_category(self, node: Node) -> str | None:
+        """The node's primary category, after modifiers."""
+        if node.entry is None:
+            return None
+        if not self.index.category_modifiers:
+            return node.entry.primary_category
+        found = self.apply_modifiers(
+            node.entry, "primary-category", node.entry.primary_category, node
+        )
+        return str(found) if found else None
 
     def constraint_value(self, entry: Entry, con: Constraint, context: Node) -> float:
         if con.id is None:
@@ -628,7 +854,13 @@ def _apply(mod: Modifier, value: Any) -> Any:
     if mod.type == "set":
         return mod.value
     if mod.type == "append":
-        return f"{value}{mod.value}"
+        return f"{value}{mod.separator}{mod.value}"
+    if mod.type in ("add", "remove"):
+        # Of a list (an entry's categories): the value joins it, or leaves it.
+        items = list(value) if isinstance(value, list | tuple) else []
+        if mod.type == "add":
+            return items if mod.value in items else [*items, mod.value]
+        return [v for v in items if v != mod.value]
     step = (
         mod.value if isinstance(mod.value, int | float) and not isinstance(mod.value, bool) else 0
     )
@@ -668,6 +900,7 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
         child: Child | None = child_of(entry, sel.entry) if sel.entry else None
         if child is not None:
             node = Node(sel, child.entry, child.group, parent, i)
+            node.link = child.link
         else:
             node = Node(sel, None, None, parent, i)
             if sel.entry is not None:
@@ -687,6 +920,20 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
             # Keep the subtree in view (it is saved back) but do not judge it.
             for j, c in enumerate(sel.children):
                 node.children.append(Node(c, None, None, node, j))
+
+
+def _build_forces(ev: Evaluation, parent: Node, forces: list[ForceData]) -> None:
+    for i, fd in enumerate(forces):
+        node = Node(None, None, None, parent, i)
+        force = ev.index.forces.get(fd.force)
+        if force is None:
+            ev.error("unknown-force", f"unknown force {fd.force!r}", fd.loc)
+            force = ForceEntry(id=fd.force, name=fd.force)
+        node.force = force
+        node.force_loc = fd.loc
+        parent.children.append(node)
+        _build(ev, node, fd.selections)
+        _build_forces(ev, node, fd.forces)
 
 
 def _report_unplaced(ev: Evaluation, node: Node, entry_id: str, parent: Node) -> None:
@@ -753,11 +1000,16 @@ def _constraint_issue(
     if con.message:
         text += f" ({con.message})"
     target = scope_node if not scope_node.is_root else context
-    ev._add(con.severity, code, text, target, con.source or owner.source)
+    ev._add(con.severity, code, text, target, con.source or owner.source, owner.id, con.id or "")
 
 
 def _check_constraint(
-    ev: Evaluation, con: Constraint, owner: Entry, context: Node, at_parent: bool
+    ev: Evaluation,
+    con: Constraint,
+    owner: Entry,
+    context: Node,
+    at_parent: bool,
+    link: EntryLink | None = None,
 ) -> None:
     """Check one constraint of ``owner``.
 
@@ -769,7 +1021,14 @@ def _check_constraint(
     scope_node = ev._scope_node(context, scope)
     if scope_node is None:
         return
-    limit = ev.constraint_value(owner, con, context)
+    # A constraint's value is modified in the context of a selection of its entry, where
+    # there is one (checked at the parent, the modifiers still speak for the entry).
+    at = context
+    if at_parent and owner.modifiers:
+        at = next(
+            (c for c in context.children if c.entry is not None and c.entry.id == owner.id), context
+        )
+    limit = ev.constraint_value(owner, con, at)
     if limit < 0:  # BattleScribe: -1 means unlimited
         return
     deep = con.deep if con.deep is not None else scope != "parent" and not at_parent
@@ -778,33 +1037,45 @@ def _check_constraint(
     # A constraint measuring its own selection (scope self, nothing named) measures the whole
     # selection: its cost, or everything selected in it.
     owner_id = None if (con.scope == "self" and con.child is None and not at_parent) else owner.id
-    got = ev.query(context, scope, con.child, con.field, deep, owner_id)
+    if con.per_link and owner_id is not None and con.child is None and con.field != "forces":
+        # Counted per link: the selections made the way this one is (through ``link``).
+        owner_id = f"path:{link.id}" if link is not None and link.id else f"path:{owner_id}"
+    got = ev.query(
+        context, scope, con.child, con.field, deep, owner_id, con.child_forces, con.percent
+    )
     if (con.type == "max" and got > limit) or (con.type == "min" and got < limit):
         _constraint_issue(ev, con, owner, got, limit, scope_node, context)
 
 
-def _check_node(ev: Evaluation, node: Node, seen_global: set[int]) -> None:
+def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
     idx = ev.index
-    for child, con in idx.child_constraints(node.entry):
+    # In a roster of several forces, the top-level entries' constraints are checked in each
+    # force (the root holds forces, not selections).
+    held = not (node.is_root and ev.forces is not None)
+    for child, con in idx.child_constraints(node.entry) if held else []:
         if con.scope in {"roster", "force"}:
-            if id(con) in seen_global:
+            key = (id(con), id(ev.force_of(node))) if con.scope == "force" else id(con)
+            if key in seen_global:
                 continue
-            seen_global.add(id(con))
-        _check_constraint(ev, con, child.entry, node, True)
+            seen_global.add(key)
+        _check_constraint(ev, con, child.entry, node, True, child.link)
     if node.entry is not None:
         entry = node.entry
         if ev.state_keys and node.data is not None and node.data.state:
             _check_state(ev, node, node.data.state)
         for con in entry.constraints:
             if con.scope == "self":
-                _check_constraint(ev, con, entry, node, False)
+                _check_constraint(ev, con, entry, node, False, node.link)
         _check_groups(ev, node, entry.groups)
         if ev.is_hidden(entry, node):
-            ev.error(
+            ev._add(
+                ERROR,
                 "hidden-entry",
                 f"{ev.where(node)} is not available to this roster (hidden in the catalog)",
                 node,
                 entry.source,
+                entry.id,
+                "hidden",
             )
         if entry.max_count is not None and node.count > entry.max_count:
             ev.error(
@@ -836,6 +1107,8 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[int]) -> None:
                 )
     for c in node.children:
         if c.entry is None:
+            if c.force is not None:
+                _check_node(ev, c, seen_global)
             continue
         if c.children and ev.memo_out is not None:
             ev.subtree(c, "check", lambda c=c: _check_node(ev, c, seen_global))  # type: ignore[misc]
@@ -878,6 +1151,7 @@ def _check_groups(
                 f"{ev.where(node)} has {got} choices of {g.name}; at most {g.max} allowed",
                 node,
                 g.source,
+                g.id,
             )
         if got < g.min:
             choice = f" (the usual choice is {ev.index.name_of(g.default)})" if g.default else ""
@@ -887,16 +1161,51 @@ def _check_groups(
                 f"{ev.where(node)} has {got} choices of {g.name}; at least {g.min} needed{choice}",
                 node,
                 g.source,
+                g.id,
             )
         _check_groups(ev, node, g.groups, by_group)
+
+
+def _check_force(ev: Evaluation, force: ForceEntry, node: Node) -> None:
+    """A force's category slots and constraints, at its node (the root for a roster of one
+    force)."""
+    idx = ev.index
+    for slot in force.slots:
+        got = sum(n.count for n in node.children if n.has_category(slot.category))
+        cname = idx.name_of(slot.category)
+        if slot.max is not None and got > slot.max:
+            ev._add(
+                slot.severity,
+                "max-exceeded",
+                f"{force.name} has {got} × {cname}; at most {slot.max} allowed",
+                node.loc,
+                slot.source or force.source,
+            )
+        if got < slot.min:
+            ev._add(
+                slot.severity,
+                "min-not-met",
+                f"{force.name} has {got} × {cname}; at least {slot.min} needed",
+                node.loc,
+                slot.source or force.source,
+            )
+    for con in force.constraints:
+        owner = Entry(id=force.id, name=force.name)
+        _check_constraint(ev, con, owner, node, True)
 
 
 def _check_roster(ev: Evaluation) -> None:
     idx, roster = ev.index, ev.roster
     for f in roster.findings:
         ev._add(f.severity, f.code, f.message, f.loc, "")
+    if ev.forces is not None:
+        for n in ev.root.walk():
+            if n.force is not None:
+                _check_force(ev, n.force, n)
     force = None
-    if roster.header.force:
+    if ev.forces is not None:
+        pass  # checked above, each at its node
+    elif roster.header.force:
         force = idx.forces.get(roster.header.force)
         if force is None:
             ev.error(
@@ -908,29 +1217,8 @@ def _check_roster(ev: Evaluation) -> None:
     else:
         force = idx.default_force()
     if force is not None:
-        for slot in force.slots:
-            got = sum(n.count for n in ev.root.children if n.has_category(slot.category))
-            cname = idx.name_of(slot.category)
-            if slot.max is not None and got > slot.max:
-                ev._add(
-                    slot.severity,
-                    "max-exceeded",
-                    f"{force.name} has {got} × {cname}; at most {slot.max} allowed",
-                    (),
-                    slot.source or force.source,
-                )
-            if got < slot.min:
-                ev._add(
-                    slot.severity,
-                    "min-not-met",
-                    f"{force.name} has {got} × {cname}; at least {slot.min} needed",
-                    (),
-                    slot.source or force.source,
-                )
-        for con in force.constraints:
-            owner = Entry(id=force.id, name=force.name)
-            _check_constraint(ev, con, owner, ev.root, True)
-    if not ev.root.children and not roster.findings:
+        _check_force(ev, force, ev.root)
+    if ev.forces is None and not ev.root.children and not roster.findings:
         ev.warning(
             "roster-empty",
             f"The roster {roster.name!r} has no selections yet; add units from the catalog",
@@ -969,8 +1257,12 @@ def evaluate(
     rules: SystemRules | None = None,
     memo: SubtreeMemo | None = None,
     take_nodes: bool = False,
+    forces: list[ForceData] | None = None,
 ) -> Evaluation:
     """Validate a roster against a catalog and compute its values.
+
+    ``forces``: the roster's forces, when it has several (each a node under the root holding
+    its selections and child forces; ``roster.selections`` are then not read).
 
     ``memo``: the :attr:`Evaluation.memo_out` of the previous evaluation of the same roster
     (or an empty :class:`SubtreeMemo` to start one). Where the catalog and the rules module
@@ -980,7 +1272,7 @@ def evaluate(
     tree is then no longer its own (for a caller that is done with it).
     """
     root = Node(None, None, None, None)
-    ev = Evaluation(roster, index, root, rules=rules)
+    ev = Evaluation(roster, index, root, rules=rules, forces=forces)
     if rules is not None:
         ev.state_keys = tuple(rules.state_keys())
     if memo is not None and (rules is None or rules.subtree_local):
@@ -997,7 +1289,10 @@ def evaluate(
             f"{index.system.id}/{index.faction.id}",
             ("faction",),
         )
-    _build(ev, root, roster.selections)
+    if forces is None:
+        _build(ev, root, roster.selections)
+    else:
+        _build_forces(ev, root, forces)
     _check_roster(ev)
     _check_node(ev, root, set())
     if rules is not None:

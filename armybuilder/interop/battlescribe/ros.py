@@ -1,0 +1,296 @@
+"""BattleScribe roster files (``.ros`` XML): write the adapter's roster, read one back.
+
+Enough of the format for a roster to survive a save and a load: the roster's name and cost
+limits, forces (with child forces, custom names and notes) and selections (entry ids as
+BattleScribe composes them, numbers, custom names and notes). Costs, categories and profiles
+are not read: they are worked out again from the catalogue.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import escape
+
+if TYPE_CHECKING:
+    from .adapter import AdapterSession, Force, Sel
+
+NS = "http://www.battlescribe.net/schema/rosterSchema"
+
+
+class RosterFileError(ValueError):
+    """A roster file that cannot be read (the message says why)."""
+
+
+def _num(x: float) -> str:
+    x = round(float(x), 9)
+    return str(int(x)) if x.is_integer() else repr(x)
+
+
+def _attrs(pairs: list[tuple[str, str | None]]) -> str:
+    return "".join(f' {k}="{escape(v, _QUOTE)}"' for k, v in pairs if v is not None)
+
+
+_QUOTE = {'"': "&quot;"}
+
+
+class _Writer:
+    """BattleScribe's layout: two spaces per level, attributes in its order, ``/>`` closings."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def empty(self, depth: int, tag: str, pairs: list[tuple[str, str | None]]) -> None:
+        self.lines.append(f"{'  ' * depth}<{tag}{_attrs(pairs)}/>")
+
+    def open(self, depth: int, tag: str, pairs: list[tuple[str, str | None]] | None = None) -> None:
+        self.lines.append(f"{'  ' * depth}<{tag}{_attrs(pairs or [])}>")
+
+    def close(self, depth: int, tag: str) -> None:
+        self.lines.append(f"{'  ' * depth}</{tag}>")
+
+    def text(self, depth: int, tag: str, text: str) -> None:
+        self.lines.append(f"{'  ' * depth}<{tag}>{escape(text)}</{tag}>")
+
+
+def dumps(session: AdapterSession) -> str:
+    """The session's roster as ``.ros`` XML, laid out as BattleScribe writes it."""
+    t = session.t
+    assert t is not None
+    state = session.state()
+    w = _Writer()
+    gs = t.game_system
+    w.open(
+        0,
+        "roster",
+        [
+            ("id", "roster"),
+            ("name", session.name),
+            ("battleScribeVersion", "2.03"),
+            ("gameSystemId", gs.id),
+            ("gameSystemName", gs.name),
+            ("gameSystemRevision", str(getattr(gs, "revision", None) or 1)),
+            ("xmlns", NS),
+        ],
+    )
+    _costs(w, 1, state["costs"])
+    if session.limits:
+        w.open(1, "costLimits")
+        for ct, v in session.limits.items():
+            name = t.cost_types[ct].name if ct in t.cost_types else ct
+            w.empty(2, "costLimit", [("name", name), ("typeId", ct), ("value", _num(v))])
+        w.close(1, "costLimits")
+    _forces(w, 1, session.forces, state["forces"])
+    w.close(0, "roster")
+    head = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+    return "\n".join([head, *w.lines]) + "\n"
+
+
+def _costs(w: _Writer, depth: int, costs: list[dict[str, Any]]) -> None:
+    if not costs:
+        return
+    w.open(depth, "costs")
+    for c in costs:
+        w.empty(
+            depth + 1,
+            "cost",
+            [("name", c["name"]), ("typeId", c["typeId"]), ("value", _num(c["value"]))],
+        )
+    w.close(depth, "costs")
+
+
+def _custom(w: _Writer, depth: int, notes: str | None) -> None:
+    if notes is not None:
+        w.text(depth, "customNotes", notes)
+
+
+def _forces(w: _Writer, depth: int, forces: list[Force], states: list[dict[str, Any]]) -> None:
+    if not forces:
+        return
+    by_id = {f.uid: f for f in forces}
+    w.open(depth, "forces")
+    for st in states:
+        f = by_id[st["id"]]
+        w.open(
+            depth + 1,
+            "force",
+            [
+                ("id", f.uid),
+                ("name", f.entry.name),
+                ("entryId", f.entry.id),
+                ("catalogueId", f.catalogue.id),
+                ("catalogueRevision", str(getattr(f.catalogue, "revision", None) or 1)),
+                ("catalogueName", f.catalogue.name),
+                ("customName", f.custom_name),
+            ],
+        )
+        _custom(w, depth + 2, f.custom_notes)
+        sels = {s.uid: s for s in _walk(f.selections)}
+        _selections(w, depth + 2, st["selections"], sels)
+        w.open(depth + 2, "categories")
+        for i, c in enumerate(st["categories"]):
+            w.empty(
+                depth + 3,
+                "category",
+                [
+                    ("id", f"{f.uid}-category-{i}"),
+                    ("name", c["name"]),
+                    ("entryId", c["entryId"]),
+                    ("primary", "false"),
+                    ("customName", c.get("customName")),
+                ],
+            )
+        w.close(depth + 2, "categories")
+        _forces(w, depth + 2, f.children, st["childForces"])
+        w.close(depth + 1, "force")
+    w.close(depth, "forces")
+
+
+def _walk(sels: list[Sel]) -> list[Sel]:
+    out: list[Sel] = []
+    for s in sels:
+        out.append(s)
+        out.extend(_walk(s.children))
+    return out
+
+
+def _selections(w: _Writer, depth: int, states: list[dict[str, Any]], sels: dict[str, Sel]) -> None:
+    if not states:
+        return
+    w.open(depth, "selections")
+    for st in states:
+        s = sels.get(st.get("id", ""))
+        w.open(
+            depth + 1,
+            "selection",
+            [
+                ("id", st.get("id")),
+                ("name", s.option.entry.name if s is not None else st["name"]),
+                ("entryId", st["entryId"]),
+                ("entryGroupId", st.get("entryGroupId")),
+                ("number", str(st["number"])),
+                ("type", st["type"]),
+                ("customName", st.get("customName")),
+            ],
+        )
+        _custom(w, depth + 2, st.get("customNotes"))
+        _selections(w, depth + 2, st["children"], sels)
+        _costs(w, depth + 2, st["costs"])
+        cats = st.get("categories") or []
+        if cats:
+            w.open(depth + 2, "categories")
+            for i, c in enumerate(cats):
+                w.empty(
+                    depth + 3,
+                    "category",
+                    [
+                        ("id", f"{st.get('id')}-category-{i}"),
+                        ("name", c["name"]),
+                        ("entryId", c["entryId"]),
+                        ("primary", "true" if c["primary"] else "false"),
+                    ],
+                )
+            w.close(depth + 2, "categories")
+        w.close(depth + 1, "selection")
+    w.close(depth, "selections")
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _tag(el: ET.Element) -> str:
+    return el.tag.rpartition("}")[2]
+
+
+def _kids(el: ET.Element, name: str) -> list[ET.Element]:
+    return [c for c in el if _tag(c) == name]
+
+
+def _notes(el: ET.Element) -> str | None:
+    found = _kids(el, "customNotes")
+    return (found[0].text or "") if found else None
+
+
+def loads(session: AdapterSession, text: str) -> None:
+    """Replace the session's roster with the one in ``text`` (raises RosterFileError)."""
+    from .adapter import ActionError, Force
+
+    t = session.t
+    assert t is not None
+    try:
+        root = ET.fromstring(text.strip())
+    except ET.ParseError as exc:
+        raise RosterFileError(f"not a roster file: {exc}") from None
+    if _tag(root) != "roster":
+        raise RosterFileError(f"not a roster file: the root element is <{_tag(root)}>")
+    forces: list[Force] = []
+    seen: set[str] = set()
+
+    def keep(uid: str | None) -> str | None:
+        """The file's instance id, while unique (roster files keep them)."""
+        if not uid or uid in seen:
+            return None
+        seen.add(uid)
+        return uid
+
+    def read_forces(parent: ET.Element, into: list[Force]) -> None:
+        for holder in _kids(parent, "forces"):
+            for el in _kids(holder, "force"):
+                fe_id = el.get("entryId", "")
+                found = t.force_entries.get(fe_id)
+                if found is None:
+                    raise RosterFileError(
+                        f"force {el.get('name')!r}: unknown force entry {fe_id!r}"
+                    )
+                try:
+                    cat = t.catalogue(el.get("catalogueId"))
+                except KeyError:
+                    raise RosterFileError(
+                        f"force {el.get('name')!r}: unknown catalogue {el.get('catalogueId')!r}"
+                    ) from None
+                force = Force(keep(el.get("id")) or session._uid("force"), found[0], cat)
+                force.custom_name = el.get("customName")
+                force.custom_notes = _notes(el)
+                for sh in _kids(el, "selections"):
+                    for sel_el in _kids(sh, "selection"):
+                        force.selections.append(read_sel(sel_el, None, force, 1))
+                read_forces(el, force.children)
+                into.append(force)
+
+    def read_sel(el: ET.Element, parent: Sel | None, force: Force, above: int) -> Sel:
+        entry_id = el.get("entryId", "")
+        if parent is None:
+            options = session._options_in(None, (), session._root_entries(force))
+        else:
+            options = session._options_in(parent.option.entry, parent.option.prefix, [])
+        try:
+            opt = session._pick(options, entry_id)
+        except ActionError:
+            raise RosterFileError(
+                f"selection {el.get('name')!r}: unknown entry {entry_id!r}"
+            ) from None
+        number = int(float(el.get("number", "1")))
+        sel = session._plain_sel(opt)
+        sel.uid = keep(el.get("id")) or sel.uid
+        count = number
+        if opt.entry.collective and parent is not None and above > 0 and number % above == 0:
+            count = number // above  # kept per model of the parent
+        sel.count = max(count, 1)
+        sel.custom_name = el.get("customName")
+        sel.custom_notes = _notes(el)
+        for sh in _kids(el, "selections"):
+            for child in _kids(sh, "selection"):
+                sel.children.append(read_sel(child, sel, force, number))
+        return sel
+
+    read_forces(root, forces)
+    limits: dict[str, float] = {}
+    for holder in _kids(root, "costLimits"):
+        for el in _kids(holder, "costLimit"):
+            value = float(el.get("value", "-1"))
+            if value >= 0:
+                limits[el.get("typeId", "")] = value
+    session._loaded_ids = seen
+    session.forces = forces
+    session.limits = limits
+    session.name = root.get("name") or session.name

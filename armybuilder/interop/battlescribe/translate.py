@@ -1,0 +1,765 @@
+"""Translate a BattleScribe game system and catalogues into armybuilder's catalog model.
+
+The result is an in-memory :class:`~armybuilder.catalogs.GameSystem` (one faction per
+catalogue) that the generic engine evaluates like any bundled system. BattleScribe ids are
+kept: where one is not a valid armybuilder id it is mapped to one (:class:`IdMap`, both ways),
+so issues and selections can be reported back in BattleScribe's ids.
+
+What the catalog model cannot yet express is listed in :attr:`Translation.unsupported` (one
+line per construct), never silently dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ... import catalogs as ab_catalogs
+from ...model import catalog as ab
+from . import model as bs
+
+_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+SCOPES = {"self", "parent", "roster", "force", "ancestor"}
+CONDITION_TYPES = {
+    "lessThan": "less-than",
+    "greaterThan": "greater-than",
+    "equalTo": "equal-to",
+    "notEqualTo": "not-equal-to",
+    "atLeast": "at-least",
+    "atMost": "at-most",
+    "instanceOf": "instance-of",
+    "notInstanceOf": "not-instance-of",
+}
+
+
+class IdMap:
+    """BattleScribe ids <-> armybuilder ids (kept as they are whenever they are valid)."""
+
+    def __init__(self) -> None:
+        self.to_ours: dict[str, str] = {}
+        self.to_bs: dict[str, str] = {}
+
+    def ours(self, bs_id: str) -> str:
+        found = self.to_ours.get(bs_id)
+        if found is not None:
+            return found
+        cand = bs_id
+        if not _ID.match(cand):
+            cand = re.sub(r"[^a-z0-9]+", "-", bs_id.lower()).strip("-") or "id"
+        base, n = cand, 1
+        while cand in self.to_bs:
+            n += 1
+            cand = f"{base}-x{n}"
+        self.to_ours[bs_id] = cand
+        self.to_bs[cand] = bs_id
+        return cand
+
+    def bs(self, our_id: str) -> str:
+        return self.to_bs.get(our_id, our_id)
+
+
+def _num(value: Any) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def scalar(value: Any) -> Any:
+    """A characteristic's text as a number where it is one (so it can be incremented)."""
+    if isinstance(value, str) and re.fullmatch(r"-?\d+(\.\d+)?", value.strip()):
+        num = float(value)
+        return int(num) if num.is_integer() else num
+    return value
+
+
+def rule_field(rule_id: str, part: str) -> str:
+    """The modifier field of a rule's ``name`` or ``description`` (read by the adapter)."""
+    return f"rule:{rule_id}:{part}"
+
+
+def _compare(kind: str, got: float, value: float) -> bool:
+    """A condition on a count that names no child: BattleScribe counts nothing (0)."""
+    return {
+        "less-than": got < value,
+        "greater-than": got > value,
+        "equal-to": got == value,
+        "not-equal-to": got != value,
+        "at-least": got >= value,
+        "at-most": got <= value,
+    }.get(kind, False)
+
+
+def _bool(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() == "true"
+    return bool(value)
+
+
+@dataclass
+class Translation:
+    """A BattleScribe setup in armybuilder's model, with the lookups the adapter needs."""
+
+    game_system: bs.GameSystem
+    catalogues: list[bs.Catalogue]
+    ids: IdMap = field(default_factory=IdMap)
+    #: The id of the faction holding every catalogue's entries (what a roster is evaluated on).
+    all_id: str = ""
+    system: ab_catalogs.GameSystem | None = None
+    unsupported: list[str] = field(default_factory=list)
+    #: Every selection entry, group and link by BattleScribe id.
+    nodes: dict[str, bs.EntryBase] = field(default_factory=dict)
+    shared: dict[str, bs.EntryBase] = field(default_factory=dict)
+    force_entries: dict[str, tuple[bs.ForceEntry, bs.DataFile]] = field(default_factory=dict)
+    categories: dict[str, bs.CategoryEntry] = field(default_factory=dict)
+    cost_types: dict[str, bs.CostType] = field(default_factory=dict)
+    profile_types: dict[str, bs.ProfileType] = field(default_factory=dict)
+    constraint_ids: set[str] = field(default_factory=set)
+    #: Shared profiles, rules and info groups (what info links point to), by id.
+    infos: dict[str, bs.Profile | bs.Rule | bs.InfoGroup] = field(default_factory=dict)
+    publications: dict[str, str] = field(default_factory=dict)
+    #: (entry id as the engine reports it, constraint id) -> (the id of the entry, link or
+    #: force entry that declares the constraint, the constraint), in BattleScribe ids.
+    constraint_info: dict[tuple[str, str], tuple[str, bs.Constraint]] = field(default_factory=dict)
+    _memo: dict[int, ab.Entry] = field(default_factory=dict, repr=False)
+    _group_memo: dict[tuple[int, int], ab.Group] = field(default_factory=dict, repr=False)
+    #: (group id, `min` / `max`) -> the group's constraint.
+    group_constraints: dict[tuple[str, str], bs.Constraint] = field(default_factory=dict)
+    char_types: set[str] = field(default_factory=set)
+
+    # ------------------------------------------------------------------ helpers
+
+    def note(self, what: str) -> None:
+        if what not in self.unsupported:
+            self.unsupported.append(what)
+
+    def files(self) -> list[bs.DataFile]:
+        return [self.game_system, *self.catalogues]
+
+    def catalogue(self, cat_id: str | None) -> bs.Catalogue:
+        for c in self.catalogues:
+            if cat_id is None or c.id == cat_id:
+                return c
+        raise KeyError(f"no catalogue {cat_id!r}")
+
+    def linked_files(self, cat: bs.Catalogue) -> list[bs.DataFile]:
+        """The catalogue, the game system and every catalogue it links to (transitively)."""
+        out: list[bs.DataFile] = [cat, self.game_system]
+        todo = [cat]
+        while todo:
+            c = todo.pop()
+            for link in c.catalogue_links:
+                for other in self.catalogues:
+                    if other.id == link.target_id and other not in out:
+                        out.append(other)
+                        todo.append(other)
+        return out
+
+    # ------------------------------------------------------------------ build
+
+    def build(self) -> ab_catalogs.GameSystem:
+        gs = self.game_system
+        for f in self.files():
+            for ct in f.cost_types:
+                self.cost_types.setdefault(ct.id, ct)
+            for pt in f.profile_types:
+                self.profile_types.setdefault(pt.id, pt)
+                self.char_types.update(c.id for c in pt.characteristic_types)
+            infos: list[bs.Profile | bs.Rule | bs.InfoGroup] = [
+                *f.shared_profiles,
+                *f.shared_rules,
+                *f.shared_info_groups,
+                *f.rules,
+            ]
+            for info in infos:
+                self.infos.setdefault(info.id, info)
+            for pub in f.publications:
+                self.publications.setdefault(pub.id, pub.name)
+            for ce in f.category_entries:
+                self.categories.setdefault(ce.id, ce)
+            for fe in self._walk_forces(f.force_entries):
+                self.force_entries.setdefault(fe.id, (fe, f))
+            for e in [*f.shared_selection_entries, *f.shared_selection_entry_groups]:
+                self.shared[e.id] = e
+            for e in [*f.selection_entries, *f.shared_selection_entries]:
+                self.shared.setdefault(e.id, e)
+            self._index_nodes(f)
+        ids = self.ids
+        system = ab.SystemFile(
+            kind="system",
+            id=ids.ours(gs.id),
+            name=gs.name or gs.id,
+            cost_types=[
+                ab.CostType(
+                    id=ids.ours(ct.id),
+                    name=ct.name or ct.id,
+                    default_limit=None,  # limits are the roster's: the adapter checks them
+                    hidden=ct.hidden,
+                )
+                for ct in self.cost_types.values()
+            ],
+            profile_types=[
+                ab.ProfileType(
+                    id=ids.ours(pt.id),
+                    name=pt.name or pt.id,
+                    characteristics=[
+                        ab.Characteristic(id=ids.ours(c.id), name=c.name or c.id)
+                        for c in pt.characteristic_types
+                    ],
+                )
+                for pt in self.profile_types.values()
+            ],
+            categories=[
+                ab.Category(id=ids.ours(c.id), name=c.name or c.id)
+                for c in self.categories.values()
+            ],
+            forces=[self._force(fe) for fe, _ in self.force_entries.values()],
+            entries=[self._child(e) for e in [*gs.selection_entries, *gs.entry_links]],
+            shared_entries=[
+                self._entry(e)
+                for e in gs.shared_selection_entries
+                if isinstance(e, bs.SelectionEntry)
+            ],
+        )
+        ours = ab_catalogs.GameSystem(Path(f"<{gs.id}>"), system)
+        for cat in self.catalogues:
+            shared: list[ab.Entry] = []
+            seen: set[str] = {e.id for e in gs.shared_selection_entries}
+            for f in self.linked_files(cat):
+                if f is gs:
+                    continue
+                for e in [*f.shared_selection_entries, *f.selection_entries]:
+                    if e.id not in seen:
+                        seen.add(e.id)
+                        shared.append(self._entry(e))
+            for e in gs.selection_entries:
+                if e.id not in seen:
+                    seen.add(e.id)
+                    shared.append(self._entry(e))
+            roots: list[bs.EntryBase] = [*cat.selection_entries, *cat.entry_links]
+            for link in cat.catalogue_links:
+                if link.import_root_entries:
+                    for other in self.catalogues:
+                        if other.id == link.target_id:
+                            roots += [*other.selection_entries, *other.entry_links]
+            faction = ab.FactionFile(
+                kind="catalog",
+                id=ids.ours(cat.id),
+                system=system.id,
+                name=cat.name or cat.id,
+                entries=[self._child(e) for e in roots],
+                shared_entries=shared,
+            )
+            ours.factions[faction.id] = ab_catalogs.Faction(Path(f"<{cat.id}>"), faction)
+        # One faction with every catalogue's entries: a roster's forces may each use another
+        # catalogue, and the engine evaluates the roster as a whole.
+        self.all_id = ids.ours("\0every catalogue")
+        every = ab.FactionFile(
+            kind="catalog",
+            id=self.all_id,
+            system=system.id,
+            name="Every catalogue",
+            entries=[e for f in ours.factions.values() for e in f.model.entries],
+            shared_entries=_unique(
+                e for f in ours.factions.values() for e in f.model.shared_entries
+            ),
+        )
+        ours.factions[every.id] = ab_catalogs.Faction(Path("<every catalogue>"), every)
+        self.system = ours
+        return ours
+
+    def _walk_forces(self, forces: list[bs.ForceEntry]) -> list[bs.ForceEntry]:
+        out: list[bs.ForceEntry] = []
+        for fe in forces:
+            out.append(fe)
+            out.extend(self._walk_forces(fe.force_entries))
+        return out
+
+    def _index_nodes(self, f: bs.DataFile) -> None:
+        def walk(items: list[Any]) -> None:
+            for e in items:
+                if not isinstance(e, bs.EntryBase):
+                    continue
+                self.nodes.setdefault(e.id, e)
+                for c in e.constraints:
+                    self.constraint_ids.add(c.id)
+                walk([*e.selection_entries, *e.selection_entry_groups, *e.entry_links])
+
+        walk(
+            [
+                *f.selection_entries,
+                *f.entry_links,
+                *f.shared_selection_entries,
+                *f.shared_selection_entry_groups,
+            ]
+        )
+        for fe in self._walk_forces(f.force_entries):
+            for c in fe.constraints:
+                self.constraint_ids.add(c.id)
+            for cl in fe.category_links:
+                for c in cl.constraints:
+                    self.constraint_ids.add(c.id)
+
+    def target(self, link: bs.EntryLink) -> bs.EntryBase | None:
+        return self.shared.get(link.target_id) or self.nodes.get(link.target_id)
+
+    # ------------------------------------------------------------------ entries
+
+    def _force(self, fe: bs.ForceEntry) -> ab.ForceEntry:
+        cons: list[ab.Constraint] = []
+        for c in [*fe.constraints, *(c for cl in fe.category_links for c in cl.constraints)]:
+            self.constraint_info.setdefault((fe.id, c.id), (fe.id, c))
+        for c in fe.constraints:
+            got = self._constraint(c, None)
+            if got is not None:
+                cons.append(got)
+        for cl in fe.category_links:
+            for c in cl.constraints:
+                got = self._constraint(c, self.ids.ours(cl.target_id))
+                if got is not None:
+                    cons.append(got)
+        return ab.ForceEntry(
+            id=self.ids.ours(fe.id),
+            name=fe.name or fe.id,
+            constraints=cons,
+            hidden=fe.hidden,
+            modifiers=self._modifiers(fe, bs.SelectionEntry()),
+        )
+
+    def _child(self, e: bs.EntryBase) -> ab.Entry | ab.EntryLink:
+        if isinstance(e, bs.EntryLink):
+            target = self.target(e)
+            if target is None:
+                self.note(f"entry link {e.id} to unknown target {e.target_id}")
+                return ab.Entry(id=self.ids.ours(e.id), name=e.name or e.id, hidden=True)
+            if isinstance(target, bs.SelectionEntryGroup):
+                self.note("entry link to a group at the top of a force")
+                return ab.Entry(id=self.ids.ours(e.id), name=e.name or e.id, hidden=True)
+            return ab.EntryLink(
+                link=self.ids.ours(target.id),
+                id=self.ids.ours(e.id),
+                hidden=e.hidden or None,
+                categories=[self.ids.ours(cl.target_id) for cl in e.category_links] or None,
+                constraints=self._constraints(e, target.id),
+                modifiers=self._modifiers(e, target),
+            )
+        return self._entry(e)
+
+    def _constraints(self, e: bs.EntryBase, reported_as: str | None = None) -> list[ab.Constraint]:
+        out = []
+        for c in e.constraints:
+            self.constraint_info.setdefault((reported_as or e.id, c.id), (e.id, c))
+            got = self._constraint(c, None)
+            if got is not None:
+                out.append(got)
+        return out
+
+    def _entry(self, e: bs.EntryBase) -> ab.Entry:
+        """An entry, translated once (the same object wherever it is used)."""
+        found: ab.Entry | None = self._memo.get(id(e))
+        if found is None:
+            found = self._memo[id(e)] = self._translate_entry(e)
+        return found
+
+    def _translate_entry(self, e: bs.EntryBase) -> ab.Entry:
+        ids = self.ids
+        entries: list[ab.Entry | ab.EntryLink] = []
+        groups: list[ab.Group] = []
+        for child in e.selection_entries:
+            entries.append(self._entry(child))
+        for link in e.entry_links:
+            target = self.target(link)
+            if isinstance(target, bs.SelectionEntryGroup):
+                groups.append(self._group(target, link))
+            else:
+                entries.append(self._child(link))
+        for g in e.selection_entry_groups:
+            groups.append(self._group(g, None))
+        primary = next((cl.target_id for cl in e.category_links if cl.primary), None)
+        return ab.Entry(
+            id=ids.ours(e.id),
+            name=e.name or e.id,
+            type=e.type
+            if isinstance(e, bs.SelectionEntry) and e.type in ("unit", "model", "upgrade")
+            else "upgrade",
+            hidden=e.hidden,
+            categories=[ids.ours(cl.target_id) for cl in e.category_links],
+            primary_category=ids.ours(primary) if primary else None,
+            costs={ids.ours(c.type_id): c.value for c in e.costs},
+            profiles=[self._profile(p) for p in e.profiles if p.type_id in self.profile_types],
+            constraints=self._constraints(e),
+            modifiers=[
+                *self._modifiers(e, e),
+                *(m for p in self._own_profiles(e) for m in self._modifiers(p, e)),
+                *(m for r in self._own_rules(e) for m in self._modifiers(r, e, r.id)),
+                *(m for link in self._own_info_links(e) for m in self._modifiers(link, e)),
+            ],
+            entries=entries,
+            groups=groups,
+        )
+
+    def _own_rules(self, h: bs.InfoHolder) -> list[bs.Rule]:
+        out = list(h.rules)
+        for g in h.info_groups:
+            out += self._own_rules(g)
+        return out
+
+    def _own_info_links(self, h: bs.InfoHolder) -> list[bs.InfoLink]:
+        out = list(h.info_links)
+        for g in h.info_groups:
+            out += self._own_info_links(g)
+        return out
+
+    def _own_profiles(self, h: bs.InfoHolder) -> list[bs.Profile]:
+        """An entry's profiles and its info groups' (whose modifiers act on the entry)."""
+        out = list(h.profiles)
+        for g in h.info_groups:
+            out += self._own_profiles(g)
+        return out
+
+    def _group(self, g: bs.EntryBase, link: bs.EntryLink | None) -> ab.Group:
+        key = (id(g), id(link))
+        found = self._group_memo.get(key)
+        if found is None:
+            found = self._group_memo[key] = self._translate_group(g, link)
+        return found
+
+    def _translate_group(self, g: bs.EntryBase, link: bs.EntryLink | None) -> ab.Group:
+        lo, hi = 0, None
+        for c in [*g.constraints, *(link.constraints if link else [])]:
+            if c.field == "selections" and c.scope == "parent":
+                self.group_constraints[(g.id, c.type)] = c
+                if c.type == "min":
+                    lo = int(c.value)
+                elif c.type == "max" and c.value >= 0:
+                    hi = int(c.value)
+            else:
+                self.note(f"group constraint with field {c.field} / scope {c.scope}")
+        entries: list[ab.Entry | ab.EntryLink] = [self._entry(c) for c in g.selection_entries]
+        subgroups: list[ab.Group] = []
+        for sub in g.entry_links:
+            target = self.target(sub)
+            if isinstance(target, bs.SelectionEntryGroup):
+                subgroups.append(self._group(target, sub))
+            else:
+                entries.append(self._child(sub))
+        subgroups += [self._group(s, None) for s in g.selection_entry_groups]
+        default = g.default_selection_entry_id if isinstance(g, bs.SelectionEntryGroup) else None
+        return ab.Group(
+            id=self.ids.ours(g.id),
+            name=(link.name if link and link.name else g.name) or g.id,
+            min=lo,
+            max=hi,
+            default=self.ids.ours(default) if default else None,
+            entries=[self._with_categories(e, g.category_links) for e in entries],
+            groups=subgroups,
+        )
+
+    def _with_categories(
+        self, e: ab.Entry | ab.EntryLink, links: list[bs.CategoryLink]
+    ) -> ab.Entry | ab.EntryLink:
+        """An entry of a group with the group's categories too (BattleScribe gives a group's
+        categories to what is chosen in it)."""
+        extra = [self.ids.ours(cl.target_id) for cl in links]
+        if not extra:
+            return e
+        if isinstance(e, ab.Entry):
+            cats = [*e.categories, *(c for c in extra if c not in e.categories)]
+            return e.model_copy(update={"categories": cats})
+        target = self.shared.get(self.ids.bs(e.link))
+        have = (
+            e.categories
+            if e.categories is not None
+            else [self.ids.ours(cl.target_id) for cl in (target.category_links if target else [])]
+        )
+        return e.model_copy(update={"categories": [*have, *(c for c in extra if c not in have)]})
+
+    def _profile(self, p: bs.Profile) -> ab.Profile:
+        return ab.Profile(
+            type=self.ids.ours(p.type_id),
+            name=p.name,
+            characteristics={
+                self.ids.ours(c.type_id): scalar(c.value) for c in p.characteristics if c.type_id
+            },
+        )
+
+    # ------------------------------------------------------------------ rules
+
+    def _scope(self, scope: str) -> str | None:
+        if scope in SCOPES:
+            return scope
+        if scope == "primary-catalogue" and len(self.catalogues) <= 1:
+            return "roster"  # one catalogue: every selection's primary catalogue is that one
+        if scope in self.nodes or scope in self.shared:
+            return self.ids.ours(scope)
+        self.note(f"scope {scope}")
+        return None
+
+    def _field(self, fld: str) -> str | None:
+        if fld in ("selections", "forces"):
+            return fld
+        if fld in self.cost_types:
+            return self.ids.ours(fld)
+        self.note(f"query field {fld}")
+        return None
+
+    def _constraint(self, c: bs.Constraint, child: str | None) -> ab.Constraint | None:
+        scope, fld = self._scope(c.scope), self._field(c.field)
+        if scope is None or fld is None:
+            return None
+        if c.type not in ("min", "max"):
+            return None
+        return ab.Constraint(
+            id=self.ids.ours(c.id) if c.id else None,
+            type=c.type,
+            value=c.value,
+            field=fld,
+            scope=scope,
+            child=child,
+            deep=c.include_child_selections,
+            child_forces=c.include_child_forces,
+            percent=c.percent_value,
+            per_link=not c.shared,
+        )
+
+    def _condition(self, c: bs.Condition) -> ab.Condition | None:
+        kind = CONDITION_TYPES.get(c.type)
+        scope, fld = self._scope(c.scope), self._field(c.field)
+        if kind is None:
+            self.note(f"condition type {c.type}")
+            return None
+        if scope is None or fld is None:
+            return None
+        child = None
+        if c.child_id:
+            child = self._child_ref(c.child_id)
+        elif c.scope == "ancestor":
+            child = "*"  # how many selections are above
+        return ab.Condition(
+            type=kind,
+            value=c.value,
+            field=fld,
+            scope=scope,
+            child=child,
+            deep=c.include_child_selections,
+            child_forces=c.include_child_forces,
+            percent=c.percent_value,
+            per_link=not c.shared,
+        )
+
+    def _child_ref(self, child_id: str) -> str:
+        if child_id == "any" and child_id not in self.nodes:
+            return "*"
+        if child_id in ("unit", "model", "upgrade") and child_id not in self.nodes:
+            return f"type:{child_id}"
+        return self.ids.ours(child_id)
+
+    def _cgroup(self, g: bs.ConditionGroup) -> ab.ConditionGroup | None:
+        conds = [self._condition(c) for c in g.conditions]
+        groups = [self._cgroup(s) for s in g.condition_groups]
+        if any(c is None for c in conds) or any(s is None for s in groups):
+            return None
+        return ab.ConditionGroup(
+            type="or" if g.type == "or" else "and",
+            conditions=[c for c in conds if c is not None],
+            groups=[s for s in groups if s is not None],
+        )
+
+    def _repeat(self, r: bs.Repeat) -> ab.Repeat | None:
+        scope, fld = self._scope(r.scope), self._field(r.field)
+        if scope is None or fld is None:
+            return None
+        child = None
+        if r.child_id:
+            child = self._child_ref(r.child_id)
+        return ab.Repeat(
+            value=r.value,
+            repeats=r.repeats,
+            field=fld,
+            scope=scope,
+            child=child,
+            deep=r.include_child_selections,
+            child_forces=r.include_child_forces,
+            percent=r.percent_value,
+            per_link=not r.shared,
+            round_up=r.round_up,
+        )
+
+    def _category_modifier(
+        self,
+        m: bs.Modifier,
+        conds: list[bs.Condition],
+        cgroups: list[bs.ConditionGroup],
+        repeats: list[bs.Repeat],
+    ) -> ab.Modifier | list[ab.Modifier] | None:
+        """``add`` / ``remove`` a category, ``set-primary`` (which adds it too) and
+        ``unset-primary``."""
+        cat = self.ids.ours(str(m.value))
+        plan: list[tuple[str, str, Any]] = {
+            "add": [("add", "categories", cat)],
+            "remove": [("remove", "categories", cat), ("remove-primary", "", cat)],
+            "set-primary": [("add", "categories", cat), ("set", "primary-category", cat)],
+            "unset-primary": [("remove-primary", "", cat)],
+        }.get(m.type, [])
+        if not plan:
+            self.note(f"category modifier {m.type}")
+            return None
+        out: list[ab.Modifier] = []
+        for kind, fld, value in plan:
+            if kind == "remove-primary":
+                # BattleScribe unsets it only where it is the primary category; the engine has
+                # no query for "is primary" yet, so it is unset whichever it was.
+                kind, fld, value = "set", "primary-category", None
+            got = self._modifier(
+                bs.Modifier(
+                    type=kind,
+                    field=f"\0{fld}",
+                    value=value,
+                    conditions=m.conditions,
+                    condition_groups=m.condition_groups,
+                    repeats=m.repeats,
+                ),
+                bs.SelectionEntry(),
+                conds,
+                cgroups,
+                repeats,
+            )
+            if isinstance(got, ab.Modifier):
+                out.append(got)
+        return out or None
+
+    def _mod_field(self, fld: str, owner: bs.EntryBase, rule: str | None = None) -> str | None:
+        if rule is not None:
+            if fld in ("name", "description"):
+                return rule_field(self.ids.ours(rule), fld)
+            self.note(f"rule modifier field {fld}")
+            return None
+        if fld in ("name", "hidden", "page"):
+            return fld
+        if fld.startswith("\0"):  # already ours (see _category_modifier)
+            return fld[1:]
+        if fld in self.cost_types:
+            return f"cost:{self.ids.ours(fld)}"
+        if fld in self.constraint_ids:
+            return f"constraint:{self.ids.ours(fld)}"
+        if fld in self.char_types:
+            return f"characteristic:{self.ids.ours(fld)}"
+        self.note(f"modifier field {fld}")
+        return None
+
+    def _modifiers(
+        self, e: bs.Modifiable, owner: bs.EntryBase, rule: str | None = None
+    ) -> list[ab.Modifier]:
+        """A BattleScribe object's modifiers (and modifier groups') as the entry's modifiers.
+        ``rule``: they are a rule's, changing its name or description."""
+        out: list[ab.Modifier] = []
+
+        def add(
+            mods: list[bs.Modifier],
+            groups: list[bs.ModifierGroup],
+            conds: list[bs.Condition],
+            cgroups: list[bs.ConditionGroup],
+            repeats: list[bs.Repeat],
+        ) -> None:
+            for m in mods:
+                got = self._modifier(m, owner, conds, cgroups, repeats, rule)
+                if isinstance(got, list):
+                    out.extend(got)
+                elif got is not None:
+                    out.append(got)
+            for g in groups:
+                add(
+                    g.modifiers,
+                    g.modifier_groups,
+                    [*conds, *g.conditions],
+                    [*cgroups, *g.condition_groups],
+                    [*repeats, *g.repeats],
+                )
+
+        add(e.modifiers, e.modifier_groups, [], [], [])
+        return out
+
+    def _modifier(
+        self,
+        m: bs.Modifier,
+        owner: bs.EntryBase,
+        conds: list[bs.Condition],
+        cgroups: list[bs.ConditionGroup],
+        repeats: list[bs.Repeat],
+        rule: str | None = None,
+    ) -> ab.Modifier | list[ab.Modifier] | None:
+        if m.field == "category" and rule is None:
+            return self._category_modifier(m, conds, cgroups, repeats)
+        if m.type not in ("set", "increment", "decrement", "append", "add", "remove"):
+            self.note(f"modifier type {m.type}")
+            return None
+        fld = self._mod_field(m.field, owner, rule)
+        if fld is None:
+            return None
+        value: Any = m.value
+        if fld == "hidden":
+            value = _bool(value)
+        elif fld in ("categories", "primary-category"):
+            pass
+        elif fld not in ("name", "page") and not fld.startswith(("characteristic:", "rule:")):
+            num = _num(value)
+            if num is None:
+                self.note(f"non-numeric value for {m.field}")
+                return None
+            value = num
+        elif m.type in ("increment", "decrement") and fld.startswith("characteristic:"):
+            num = _num(value)
+            if num is None:
+                self.note(f"non-numeric {m.type} of a characteristic")
+                return None
+            value = num
+        elif m.type in ("increment", "decrement"):
+            # Arithmetic on text is the engine's to refuse (a catalog error), not ours to guess.
+            self.note(f"{m.type} on {m.field}")
+            return None
+        kept: list[bs.Condition] = []
+        for c in [*conds, *m.conditions]:
+            if (
+                c.child_id
+                or c.field != "selections"
+                or c.type not in CONDITION_TYPES
+                or c.scope == "ancestor"
+            ):
+                kept.append(c)
+            elif not _compare(CONDITION_TYPES[c.type], 0.0, c.value):
+                return None  # counts nothing, and nothing does not meet it: never applies
+        tconds = [self._condition(c) for c in kept]
+        tgroups = [self._cgroup(g) for g in [*cgroups, *m.condition_groups]]
+        if any(c is None for c in tconds) or any(g is None for g in tgroups):
+            return None
+        reps = [self._repeat(r) for r in [*repeats, *m.repeats]]
+        if any(r is None for r in reps):
+            return None
+        return ab.Modifier(
+            type=m.type,
+            field=fld,
+            value=value,
+            conditions=[c for c in tconds if c is not None],
+            groups=[g for g in tgroups if g is not None],
+            repeats=[r for r in reps if r is not None],
+            separator=" " if m.type == "append" else "",
+        )
+
+
+def _unique(entries: Any) -> list[ab.Entry]:
+    out: dict[str, ab.Entry] = {}
+    for e in entries:
+        out.setdefault(e.id, e)
+    return list(out.values())
+
+
+def translate(game_system: dict[str, Any], catalogues: list[dict[str, Any]]) -> Translation:
+    """Read the suite's setup shapes and translate them (raises pydantic's ValidationError)."""
+    gs = bs.GameSystem.model_validate(game_system or {})
+    cats = [bs.Catalogue.model_validate(c) for c in catalogues or []]
+    t = Translation(gs, cats)
+    t.build()
+    return t
