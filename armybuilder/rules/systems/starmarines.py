@@ -292,6 +292,26 @@ def damage_results(rows: list[dict[str, Any]], shift: int = 0) -> dict[int, str]
     return {roll: by_roll[max(roll - shift, 1)] for roll in sorted(by_roll)}
 
 
+def damage_rows(rows: list[dict[str, Any]], shift: int = 0) -> list[dict[str, Any]]:
+    """The vehicle damage table as a sheet prints it: one row per die roll with the row of
+    the table it reads after a supertank's shift (``roll``, ``result``, ``level``,
+    ``repair``, ``loses_weapon``)."""
+    by_roll = {int(r["roll"]): r for r in rows}
+    out = []
+    for roll in sorted(by_roll):
+        row = by_roll[max(roll - shift, 1)]
+        out.append(
+            {
+                "roll": roll,
+                "result": str(row["result"]),
+                "level": row.get("level"),
+                "repair": row.get("repair"),
+                "loses_weapon": bool(row.get("loses_weapon", False)),
+            }
+        )
+    return out
+
+
 def pass_range(morale: int) -> str:
     """Which die rolls pass a morale check (fail: the roll is greater than the morale)."""
     if morale <= 0:
@@ -1271,6 +1291,7 @@ class StarMarines(SystemRules):
                 else 0
             )
             results = damage_results(rows, shift)
+            table = damage_rows(rows, shift)
             destroyed = [r for r, res in results.items() if res == "Destroyed"]
             text = f"destroyed on {_rolls(destroyed)} ({len(destroyed)} in 6)"
             if shift:
@@ -1283,7 +1304,7 @@ class StarMarines(SystemRules):
                 n,
                 "damage",
                 "Damage",
-                {"results": results, "destroyed_on": destroyed},
+                {"results": results, "destroyed_on": destroyed, "rows": table},
                 text=text,
                 source=f"{SRC} IX-A, IX-B; X (Vehicle Damage Table)",
             )
