@@ -171,3 +171,20 @@ def raster(pdf: bytes, scale: float = 60 / 72) -> list[Any]:
     return [
         doc[i].render(scale=scale, grayscale=True).to_pil().convert("L") for i in range(len(doc))
     ]
+
+
+def variant(src: Path, folder: Path, *changes: tuple[str, str]) -> Path:
+    """A copy of roster ``src`` in ``folder`` with each ``(old, new)`` text replaced once
+    (each ``old`` must be there)."""
+    text = src.read_text(encoding="utf-8")
+    for old, new in changes:
+        assert old in text, f"{old!r} not in {src.name}"
+        text = text.replace(old, new, 1)
+    out = folder / src.name
+    out.write_text(text, encoding="utf-8")
+    return out
+
+
+def cards_titled(layout: Layout, title: str) -> list[Card]:
+    """The cards whose text starts with ``title``."""
+    return [c for c in layout.cards if c.text.startswith(title)]

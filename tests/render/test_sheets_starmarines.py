@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from render_helpers import EXAMPLES
-from sheet_layout import laid_out, layout_faults, sheet_html
+from sheet_layout import cards_titled, laid_out, layout_faults, sheet_html, variant
 
 from armybuilder.catalogs import Library
 
@@ -50,3 +50,42 @@ def test_supertank_reads_the_table_one_row_lower(library: Library) -> None:
     table = text.split("d6 Damage Effect Repair", 1)[1]
     assert "1–2 Stunned" in table and "3 Stunned" in table
     assert "4 Disarmed" in table and "5 Crippled" in table and "6 Destroyed" in table
+
+
+def test_every_soldier_and_vehicle_bought_twice_is_printed(library: Library) -> None:
+    """Choppers ×2 is two mobs of 7 (6 warriors and a gunner): 14 soldier rows, each
+    numbered team on its own card; Battle trike ×2 is two vehicles, each with its own card
+    and damage track (StarMarines IV-a: every soldier and vehicle is a counter)."""
+    layout = laid_out(sheet_html(SM / "norx-example.yaml", library))
+    for n in (1, 2):
+        (mob,) = cards_titled(layout, f"Choppers {n} of 2")
+        assert [f"Norx warrior {i}" in mob.text for i in range(1, 7)] == [True] * 6
+        assert "Norx warrior 7" not in mob.text
+        assert mob.text.count("Gunner") - mob.text.count("Gunner:") == 1  # one row
+        (trike,) = cards_titled(layout, f"Battle trike {n} of 2")
+        assert "d6 Damage Effect Repair" in trike.text
+        assert "Stunned Disarmed Crippled Destroyed" in trike.text.replace("  ", " ")
+    assert not cards_titled(layout, "Choppers ×2") and not cards_titled(layout, "Battle trike ×2")
+
+
+def test_losses_fall_on_the_first_copies(library: Library, tmp_path: Path) -> None:
+    """Campaign state ``lost`` on a counted selection crosses out the first ones fielded."""
+    path = variant(
+        SM / "norx-example.yaml",
+        tmp_path,
+        (
+            "          - entry: ex-warrior\n            count: 6\n",
+            "          - entry: ex-warrior\n            count: 6\n            state: {lost: 7}\n",
+        ),
+        (
+            "          - entry: ex-trike\n            count: 2\n",
+            "          - entry: ex-trike\n            count: 2\n            state: {lost: 1}\n",
+        ),
+    )
+    html = sheet_html(path, library)
+    first, second = html.split("Choppers 1 of 2", 1)[1].split("Choppers 2 of 2", 1)
+    assert first.count('class="smr-dead"') == 6  # all six warriors of the first mob
+    assert second.split("</table>", 1)[0].count('class="smr-dead"') == 1
+    trike1, trike2 = html.split("Battle trike 1 of 2", 1)[1].split("Battle trike 2 of 2", 1)
+    assert "box x" in trike1.split("</div>", 1)[0]
+    assert "box x" not in trike2.split("smr-track", 1)[1].split("</p>", 1)[0]

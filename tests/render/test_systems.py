@@ -96,7 +96,7 @@ def test_starmarines_cards(render: Callable[..., Rendered]) -> None:
         assert name in titles_of(pdf)
     assert "Soldier Move Armor Tough. Aim Morale" in text
     assert "Wounded / dead" in text
-    assert "Damage (d6)" in text and "Destroyed" in text
+    assert "d6 Damage Effect Repair" in text and "Destroyed" in text
 
 
 @pytest.mark.parametrize(
