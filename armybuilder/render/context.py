@@ -184,6 +184,8 @@ class UnitView(_Values):
         self.experience = ""
         self.notes = ""
         self.state: dict[str, Any] = {}
+        #: State keys the rules module declares as history (never read as damage).
+        self.history_keys: frozenset[str] = frozenset()
         self.costs: dict[str, float] = {}
         self.cost_text = ""
         self.values: dict[str, ValueView] = {}
@@ -246,8 +248,9 @@ class UnitView(_Values):
 
     @property
     def damage_taken(self) -> int:
-        """Hit boxes already ticked (campaign state ``wounds``, ``hits`` or ``damage``)."""
-        return self.state_int(*DAMAGE_STATE_KEYS)
+        """Hit boxes already ticked (campaign state ``wounds``, ``hits`` or ``damage``, except
+        a key the rules module declares as history, such as wounds taken in past actions)."""
+        return self.state_int(*(k for k in DAMAGE_STATE_KEYS if k not in self.history_keys))
 
     @property
     def lost(self) -> int:
@@ -451,6 +454,7 @@ class _Builder:
         self.n = 0
         self.issues = issues
         self.by_path: dict[str, UnitView] = {}
+        self.history_keys = frozenset(k.name for k in ev.state_keys if k.history)
 
     def attach_issues(self) -> None:
         """Give each unit the issues about it or anything under it."""
@@ -484,6 +488,7 @@ class _Builder:
             u.experience = clean(level.name if level is not None else own)
         u.notes = clean(node.data.notes or "") if node.data is not None else ""
         u.state = dict(node.data.state) if node.data is not None else {}
+        u.history_keys = self.history_keys
         u.costs = dict(ev.total_cost(node)) if node.entry is not None else {}
         u.cost_text = format_costs(ev.index, u.costs) if node.entry is not None else ""
         u.values = {v.key: ValueView.of(v) for v in ev.values_of(node)}

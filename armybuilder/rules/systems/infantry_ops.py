@@ -20,6 +20,7 @@ Choices where the text is silent are stated where they are made, and in the READ
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from collections.abc import Iterable, Iterator
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from ...dice import Dice
 from ..engine import Evaluation, Node, fmt_num
 from ..plugin import CatalogFinding, SystemRules
+from ..state import StateKey
 
 if TYPE_CHECKING:
     from ...catalogs import CatalogIndex
@@ -541,6 +543,54 @@ def _round_up(x: float) -> int:
     return math.ceil(round(x, 6))
 
 
+#: Campaign state (a selection's ``state:``): all of it is the battle in progress. The
+#: damage a platoon has taken may be given as ``damage``, ``wounds`` or ``hits`` (the sheet
+#: reads the first present).
+STATE_KEYS: tuple[StateKey, ...] = (
+    StateKey(
+        "damage",
+        "int",
+        "On a platoon, points of damage taken, ticked on its troopers in damage order "
+        "(support weapon troopers last); on a trooper selection, boxes of its troopers ticked.",
+        history=False,
+        source=f"{SRC}, Weapon Damage (Damage vs Conventional Infantry)",
+        example="3",
+    ),
+    StateKey(
+        "wounds",
+        "int",
+        "The same as damage (another name the sheet reads; give only one of them).",
+        history=False,
+        source=f"{SRC}, Weapon Damage (Damage vs Conventional Infantry)",
+        example="3",
+    ),
+    StateKey(
+        "hits",
+        "int",
+        "The same as damage (another name the sheet reads; give only one of them).",
+        history=False,
+        source=f"{SRC}, Weapon Damage (Damage vs Conventional Infantry)",
+        example="3",
+    ),
+    StateKey(
+        "lost",
+        "int",
+        "Troopers of this selection incapacitated (all their boxes crossed).",
+        history=False,
+        source=f"{SRC}, Weapon Damage (Damage vs Conventional Infantry)",
+        example="2",
+    ),
+    StateKey(
+        "ammo_spent",
+        "map-int",
+        "On a platoon, shots fired so far, by the name of the weapon.",
+        history=False,
+        source=f"{SRC}, Weapons and Equipment (Ammo)",
+        example="{SRM1: 2}",
+    ),
+)
+
+
 class InfantryOperations(SystemRules):
     """The Infantry Operations rules module."""
 
@@ -548,6 +598,9 @@ class InfantryOperations(SystemRules):
     subtree_local = True  # a platoon's values depend on the platoon (and its experience)
 
     # ----------------------------------------------------------------- catalog checks
+
+    def state_keys(self) -> tuple[StateKey, ...]:
+        return STATE_KEYS
 
     def check_catalog(
         self, system: SystemFile, faction: FactionFile | None, index: CatalogIndex | None
@@ -593,7 +646,9 @@ class InfantryOperations(SystemRules):
         roster_av = dict.fromkeys(ATTACK_TYPES, 0)
         for platoon in platoons:
             troopers, avs = ev.subtree(
-                platoon, "infantry-ops", lambda p=platoon: self._platoon(ev, p)  # type: ignore[misc]
+                platoon,
+                "infantry-ops",
+                lambda p=platoon: self._platoon(ev, p),  # type: ignore[misc]
             )
             mult = platoon.multiplicity()
             roster_troopers += troopers * mult
@@ -977,6 +1032,35 @@ class InfantryOperations(SystemRules):
                 tally,
                 text="; ".join(parts),
                 source=f"{SRC}, Weapons and Equipment (Ammo)",
+            )
+        self._ammo_state(ev, platoon, list(tally))
+
+    def _ammo_state(self, ev: Evaluation, platoon: Node, names: list[str]) -> None:
+        """``state.ammo_spent`` names weapons of the platoon that carry ammunition, by name
+        (the record sheet ticks their boxes by name; another name would not be ticked)."""
+        spent = platoon.data.state.get("ammo_spent") if platoon.data is not None else None
+        if not isinstance(spent, dict):
+            return  # absent, or of the wrong kind (the engine reports that)
+        for key in spent:
+            name = str(key)
+            if name in names:
+                continue
+            by_id = ev.index.name_of(name)
+            close = (
+                [by_id]
+                if by_id in names
+                else [n for n in names if n.lower() == name.strip().lower()]
+                or difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+            )
+            hint = f"; did you mean {close[0]!r}?" if close else "."
+            have = ", ".join(names) or "none"
+            ev.warning(
+                "io-state",
+                f"{ev.where(platoon)}: state.ammo_spent names {name!r}, not one of the "
+                f"platoon's weapons with ammunition ({have}){hint} The record sheet cannot "
+                "tick it.",
+                (*platoon.loc, "state", "ammo_spent", name),
+                f"{SRC}, Weapons and Equipment (Ammo)",
             )
 
 

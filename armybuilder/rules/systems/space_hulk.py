@@ -32,11 +32,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from ...dice import Dice, DiceSyntaxError
 from ..engine import Evaluation, Node
 from ..plugin import CatalogFinding, SystemRules
+from ..state import DEFAULT_MAXIMUM, StateKey
 
 if TYPE_CHECKING:
     from ...catalogs import CatalogIndex
@@ -594,12 +595,50 @@ def _ranged_json(w: RangedWeapon) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the module
 
 
+def whole(value: Any) -> TypeGuard[int]:
+    """Whether a campaign state count is one the engine accepts (see :data:`STATE_KEYS`)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= DEFAULT_MAXIMUM
+
+
+#: Campaign state (a selection's ``state:``): all of it is the mission in progress.
+STATE_KEYS: tuple[StateKey, ...] = (
+    StateKey(
+        "ammo_used",
+        "map-int",
+        "Shots (or template bursts) used so far from each limited-ammunition weapon the model "
+        "carries, by weapon id.",
+        history=False,
+        source=f"{SRC}, Common Weapon Attributes (Limited Ammo)",
+        example="{heavy-flamer: 2}",
+    ),
+    StateKey(
+        "psi_spent",
+        "int",
+        "Psi points a Librarian has spent so far in the mission (they are not replenished).",
+        history=False,
+        source=f"{SRC}, Special Units (Librarian)",
+        example="5",
+    ),
+    StateKey(
+        "lost",
+        "int",
+        "Models of this selection killed (the sheet crosses them out).",
+        history=False,
+        source=SRC,
+        example="1",
+    ),
+)
+
+
 class SpaceHulk(SystemRules):
     """The Space Hulk house rules module."""
 
     system_id = "space-hulk"
 
     # ----------------------------------------------------------------- catalog checks
+
+    def state_keys(self) -> tuple[StateKey, ...]:
+        return STATE_KEYS
 
     def check_catalog(
         self, system: SystemFile, faction: FactionFile | None, index: CatalogIndex | None
@@ -1002,14 +1041,7 @@ class SpaceHulk(SystemRules):
         limited = {c.id: c for c in lo.items if c.ranged is not None and c.ranged.ammo is not None}
         src = f"{SRC}, Common Weapon Attributes (Limited Ammo)"
         if not isinstance(used_map, dict):
-            ev.error(
-                "sh-state-invalid",
-                f"{who(ev, model)}: state.ammo_used must map weapon ids to shots used, "
-                f"not {used_map!r}",
-                (*model.loc, "state", "ammo_used"),
-                src,
-            )
-            used_map = {}
+            used_map = {}  # reported by the engine against STATE_KEYS
         for wid in used_map:
             if wid not in limited:
                 have = ", ".join(limited) or "none"
@@ -1024,15 +1056,8 @@ class SpaceHulk(SystemRules):
             w = c.ranged
             assert w is not None and w.ammo is not None
             used = used_map.get(wid, 0)
-            if isinstance(used, bool) or not isinstance(used, int) or used < 0:
-                ev.error(
-                    "sh-state-invalid",
-                    f"{who(ev, model)}: {w.name} shots used must be a whole number "
-                    f"of at least 0, not {used!r}",
-                    (*model.loc, "state", "ammo_used", wid),
-                    src,
-                )
-                used = 0
+            if not whole(used):
+                used = 0  # reported by the engine against STATE_KEYS
             if used > w.ammo:
                 ev.error(
                     "sh-ammo-overspent",
@@ -1074,15 +1099,8 @@ class SpaceHulk(SystemRules):
         src = f"{SRC}, Special Units (Librarian)"
         state = model.data.state if model.data is not None else {}
         spent = state.get("psi_spent", 0) if isinstance(state, dict) else 0
-        if isinstance(spent, bool) or not isinstance(spent, int) or spent < 0:
-            ev.error(
-                "sh-state-invalid",
-                f"{who(ev, model)}: psi points spent must be a whole number of at least 0, "
-                f"not {spent!r}",
-                (*model.loc, "state", "psi_spent"),
-                src,
-            )
-            spent = 0
+        if not whole(spent):
+            spent = 0  # reported by the engine against STATE_KEYS
         if spent > points:
             ev.error(
                 "sh-psi-overspent",

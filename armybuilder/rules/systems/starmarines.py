@@ -24,6 +24,7 @@ Readings of the text where it is unclear are stated where they are made and in
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import Evaluation, Issue, Node, fmt_num
 from ..plugin import CatalogFinding, SystemRules
+from ..state import StateKey
 
 if TYPE_CHECKING:
     from ...catalogs import CatalogIndex, GameSystem
@@ -699,12 +701,45 @@ class _Ctx:
 # --------------------------------------------------------------------------- the module
 
 
+#: Campaign state (a selection's ``state:``): all of it is the battle in progress.
+STATE_KEYS: tuple[StateKey, ...] = (
+    StateKey(
+        "wounds",
+        "int",
+        "Wound results on the soldiers of this selection, first soldier first: one leaves a "
+        "soldier wounded, a second kills him.",
+        history=False,
+        source=f"{SRC} IX-B",
+        example="1",
+    ),
+    StateKey(
+        "lost",
+        "int",
+        "Soldiers of this selection dead, or 1 for a destroyed vehicle.",
+        history=False,
+        source=f"{SRC} IX-B",
+        example="1",
+    ),
+    StateKey(
+        "damage",
+        "list-str",
+        "The damage results a vehicle has suffered, by name (e.g. Stunned, Disarmed).",
+        history=False,
+        source=f"{SRC} IX-B; X (Vehicle Damage Table)",
+        example="[Stunned]",
+    ),
+)
+
+
 class StarMarines(SystemRules):
     """The StarMarines rules module."""
 
     system_id = "starmarines"
 
     # ----------------------------------------------------------------- catalog checks
+
+    def state_keys(self) -> tuple[StateKey, ...]:
+        return STATE_KEYS
 
     def check_catalog(
         self, system: SystemFile, faction: FactionFile | None, index: CatalogIndex | None
@@ -1213,6 +1248,26 @@ class StarMarines(SystemRules):
 
     # ----------------------------------------------------------------- vehicles
 
+    def _damage_state(self, ev: Evaluation, n: Node, effects: list[str]) -> None:
+        """The vehicle damage recorded in ``state.damage`` names results of its damage table
+        (the record sheet ticks them by name; another name would not be ticked)."""
+        taken = n.data.state.get("damage") if n.data is not None else None
+        if not isinstance(taken, list):
+            return  # absent, or of the wrong kind (the engine reports that)
+        for i, name in enumerate(taken):
+            if not isinstance(name, str) or name in effects:
+                continue
+            same = [e for e in effects if e.lower() == name.strip().lower()]
+            close = same or difflib.get_close_matches(name, effects, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else "."
+            ev.warning(
+                "smr-state",
+                f"{ev.where(n)}: vehicle damage {name!r} is not a result of its damage table "
+                f"({', '.join(effects)}){hint} The record sheet cannot tick it.",
+                (*n.loc, "state", "damage", i),
+                f"{SRC} IX-B; X (Vehicle Damage Table)",
+            )
+
     def _vehicle(self, ev: Evaluation, ctx: _Ctx, n: Node, enemy: _EnemyWeapons) -> None:
         assert n.entry is not None
         system = ev.index.system.model
@@ -1308,6 +1363,7 @@ class StarMarines(SystemRules):
                 text=text,
                 source=f"{SRC} IX-A, IX-B; X (Vehicle Damage Table)",
             )
+            self._damage_state(ev, n, list(dict.fromkeys(results.values())))
         # ---- overrun
         ov = {**OVERRUN, **_dict(system.data.get("overrun"))}
         if stats.size == "large" and stats.motion == "ground":

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import Evaluation, Node
 from ..plugin import CatalogFinding, SystemRules
+from ..state import DEFAULT_MAXIMUM, StateKey
 
 if TYPE_CHECKING:
     from ...catalogs import CatalogIndex
@@ -415,11 +416,75 @@ def head_count_text(h: Mapping[str, int]) -> str:
 # --------------------------------------------------------------------------- the module
 
 
+#: Campaign state (a selection's ``state:``). History (kept from action to action, 4.7) is
+#: apart from the battle in progress: ``wounds`` counts actions in which the figure was
+#: wounded, never hits; the hits a figure has taken in this battle are ``hits``.
+STATE_KEYS: tuple[StateKey, ...] = (
+    StateKey(
+        "actions",
+        "int",
+        "Actions the figure has fought in the campaign so far; sets its experience class.",
+        history=True,
+        source=f"{SRC} 4.7",
+        example="12",
+    ),
+    StateKey(
+        "wounds",
+        "int",
+        "Of those actions, how many the figure was wounded in (each counts as two for "
+        "experience); a record of past actions, not damage in this battle.",
+        history=True,
+        source=f"{SRC} 4.7",
+        example="1",
+    ),
+    StateKey(
+        "hits",
+        "int",
+        "Hits taken in the battle being played (one knocks out a man or most robots, a combat "
+        "robot takes two), counted over the selection's figures, first figure first.",
+        history=False,
+        source=f"{SRC} 3.5, 3.7",
+        example="1",
+    ),
+    StateKey(
+        "lost",
+        "int",
+        "Figures of this selection out of action (casualties) in the battle being played.",
+        history=False,
+        source=f"{SRC} 3.17",
+        example="1",
+    ),
+    StateKey(
+        "ammo_spent",
+        "map-int",
+        "A squad's grenades, door charges, SuperCharges and APGW missiles used so far in the "
+        "battle.",
+        history=False,
+        source=f"{SRC} 3.16, 3.10",
+        example="{grenades: 4, door_charges: 1}",
+        ids=("grenades", "door_charges", "supercharges", "missiles"),
+    ),
+    StateKey(
+        "morale_lost",
+        "map-int",
+        "Morale strength points lost so far in the battle: the ship's (defender) and the "
+        "attacker's.",
+        history=False,
+        source=f"{SRC} 3.12, 3.13",
+        example="{ship: 3}",
+        ids=("ship", "attack"),
+    ),
+)
+
+
 class StarshipMarine(SystemRules):
     """The Starship Marine rules module."""
 
     system_id = "starship-marine"
     subtree_local = True
+
+    def state_keys(self) -> tuple[StateKey, ...]:
+        return STATE_KEYS
 
     def __init__(self) -> None:
         self._types: dict[int, tuple[Entry, FigureType | None]] = {}
@@ -638,19 +703,12 @@ class _Run:
         return cls
 
     def _state_int(self, node: Node, state: Mapping[str, Any], key: str) -> int:
+        """A whole-number state key, 0 when absent or not a valid number (the engine reports
+        those against :data:`STATE_KEYS`)."""
         value = state.get(key)
-        if value is None:
+        if isinstance(value, bool) or not isinstance(value, int):
             return 0
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            self.ev.error(
-                "sm-state",
-                f"{self.ev.where(node)}: {key} must be a whole number of 0 or more, not "
-                f"{value!r}; counted as 0",
-                (*node.loc, "state", key),
-                f"{SRC} 4.7",
-            )
-            return 0
-        return value
+        return value if 0 <= value <= DEFAULT_MAXIMUM else 0
 
     # ----------------------------------------------------------------- checks
 

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ...dice import Distribution, at_least_table, expectation
 from ..engine import Evaluation, Node, fmt_num
 from ..plugin import CatalogFinding, SystemRules
+from ..state import StateKey
 from .starship_troopers_damage import Attack, Defender, Outcome, resolve, volley
 from .starship_troopers_profiles import (
     SRC,
@@ -356,12 +357,45 @@ class AttackRow:
 # --------------------------------------------------------------------------- the module
 
 
+#: Campaign state (a selection's ``state:``): all of it is the battle in progress.
+STATE_KEYS: tuple[StateKey, ...] = (
+    StateKey(
+        "hits",
+        "int",
+        "Hits lost by the models of this selection, first model first (a model of Hits/X "
+        "is removed when all X are lost).",
+        history=False,
+        source=f"{SRC} (Hits/X)",
+        example="2",
+    ),
+    StateKey(
+        "wounds",
+        "int",
+        "The same as hits (another name the sheet reads; give only one of them).",
+        history=False,
+        source=f"{SRC} (Hits/X)",
+        example="2",
+    ),
+    StateKey(
+        "lost",
+        "int",
+        "Models of this selection removed as casualties.",
+        history=False,
+        source=f"{SRC} (Save, Kill)",
+        example="1",
+    ),
+)
+
+
 class StarshipTroopers(SystemRules):
     """The Starship Troopers rules module."""
 
     system_id = "starship-troopers"
 
     # ----------------------------------------------------------------- catalog checks
+
+    def state_keys(self) -> tuple[StateKey, ...]:
+        return STATE_KEYS
 
     def check_catalog(
         self, system: SystemFile, faction: FactionFile | None, index: CatalogIndex | None
