@@ -56,6 +56,7 @@ class Card:
     rect: Rect
     texts: list[tuple[str, Rect]] = field(default_factory=list)
     title: str = ""
+    element: Any = None  # the HTML element (a card split over pages has a part per page)
 
     @property
     def text(self) -> str:
@@ -67,6 +68,7 @@ class Layout:
     pages: list[Rect]  # the content area of each page
     cards: list[Card]
     loose: list[tuple[int, str, Rect]]  # text outside any card
+    headers: list[str] = field(default_factory=list)  # the running header (top right) per page
 
 
 def _walk(box: Any) -> Iterator[Any]:
@@ -95,10 +97,19 @@ def laid_out(html: str) -> Layout:
     pages: list[Rect] = []
     cards: list[Card] = []
     loose: list[tuple[int, str, Rect]] = []
+    headers: list[str] = []
     for n, page in enumerate(doc.pages):
         pbox = page._page_box
         pages.append(Rect(pbox.content_box_x(), pbox.content_box_y(), pbox.width, pbox.height))
         html_box = pbox.children[0] if pbox.children else pbox
+        header = [
+            t.text
+            for m in pbox.children
+            if isinstance(m, boxes.MarginBox) and m.at_keyword == "@top-right"
+            for t in _walk(m)
+            if isinstance(t, boxes.TextBox)
+        ]
+        headers.append(" ".join(header))
 
         def visit(box: Any, card: Card | None, n: int = n) -> None:
             cls = _classes(box)
@@ -107,7 +118,7 @@ def laid_out(html: str) -> Layout:
                 and re.search(r"(^|\s)card(\s|$)", cls)
                 and not isinstance(box, boxes.InlineBox)
             ):
-                card = Card(n, cls, _border_rect(box))
+                card = Card(n, cls, _border_rect(box), element=box.element)
                 cards.append(card)
             if isinstance(box, boxes.TextBox) and box.text.strip():
                 r = Rect(box.position_x, box.position_y, box.width, box.height)
@@ -121,7 +132,7 @@ def laid_out(html: str) -> Layout:
                 visit(child, card, n)
 
         visit(html_box, None)
-    return Layout(pages, cards, loose)
+    return Layout(pages, cards, loose, headers)
 
 
 def layout_faults(layout: Layout) -> list[str]:
@@ -186,5 +197,13 @@ def variant(src: Path, folder: Path, *changes: tuple[str, str]) -> Path:
 
 
 def cards_titled(layout: Layout, title: str) -> list[Card]:
-    """The cards whose text starts with ``title``."""
-    return [c for c in layout.cards if c.text.startswith(title)]
+    """The cards whose text starts with ``title``; a card split over pages is given whole
+    (its first page, the text of all its parts)."""
+    out = []
+    for c in layout.cards:
+        if c.text.startswith(title):
+            parts = [p for p in layout.cards if p.element is c.element]
+            whole = Card(c.page, c.classes, c.rect, title=c.title, element=c.element)
+            whole.texts = [t for p in parts for t in p.texts]
+            out.append(whole)
+    return out
