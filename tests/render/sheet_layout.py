@@ -60,7 +60,8 @@ class Card:
 
     @property
     def text(self) -> str:
-        return " ".join(t for t, _ in self.texts)
+        """The card's text in reading order, runs of white space as one space."""
+        return " ".join(" ".join(t for t, _ in self.texts).split())
 
 
 @dataclass

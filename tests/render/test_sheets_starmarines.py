@@ -89,3 +89,35 @@ def test_losses_fall_on_the_first_copies(library: Library, tmp_path: Path) -> No
     trike1, trike2 = html.split("Battle trike 1 of 2", 1)[1].split("Battle trike 2 of 2", 1)
     assert "box x" in trike1.split("</div>", 1)[0]
     assert "box x" not in trike2.split("smr-track", 1)[1].split("</p>", 1)[0]
+
+
+def test_attack_modifiers_with_aim_experience_and_weapon(library: Library) -> None:
+    """X, Soldier Experience Table: Elite gives +1 on attack rolls; the unit's own aim and
+    the weapon's aim apply too (IX-A). Gorrak (Norx chief, aim -1, Elite) with a Norx pistol
+    (aim -1): +0 for himself, -1 with the pistol; a Norx warrior (aim -1, Average) with his
+    battle-axe (no aim): -1."""
+    layout = laid_out(sheet_html(SM / "norx-example.yaml", library))
+    (warband,) = cards_titled(layout, "Gorrak's warband")
+    gorrak = warband.text.split("Gorrak (leader)", 1)[1].split("Norx champion", 1)[0]
+    assert gorrak.split()[3] == "+0"  # move, armor, toughness, attack
+    assert "Attack: Norx pistol -1" in gorrak
+    (mob,) = cards_titled(layout, "Choppers 1 of 2")
+    warrior = mob.text.split("Norx warrior 1", 1)[1].split("Norx warrior 2", 1)[0]
+    assert warrior.split()[3] == "-1" and "Attack: Battle-axe -1" in warrior
+    (walker,) = cards_titled(layout, "Combat walker")
+    # large walker, aim -1, Average (no attack bonus); heavy cannon aim -1, big gun none
+    assert "Heavy cannon -2" in walker.text and "Big gun -1" in walker.text
+
+
+def test_broken_box_for_soldiers_who_check_morale(library: Library) -> None:
+    """VIII-H / IX-D: a soldier failing a morale check is Broken (a marker on the map);
+    Heroes and vehicles never check, so they get no box."""
+    html = sheet_html(SM / "norx-example.yaml", library)
+    warband = html.split('class="smr-soldiers"', 1)[1].split("<tbody>", 1)[1]  # the first card
+    rows = warband.split("</tbody>", 1)[0].split("<tr")[1:]
+    broken = [('<span class="small">B</span>' in r) for r in rows]
+    assert broken == [True, False, True]  # Gorrak, the champion (Hero), the mechanic
+    mob = html.split("Choppers 1 of 2", 2)[2].split("</tbody>", 1)[0]
+    assert mob.count('<span class="small">B</span>') == 7
+    layout = laid_out(html)
+    assert "B" not in cards_titled(layout, "Halftrack")[0].text.split()
