@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from render_helpers import EXAMPLES
-from sheet_layout import pdf_text_pages, sheet_html, variant
+from sheet_layout import laid_out, layout_faults, pdf_text_pages, sheet_html, variant
 
 from armybuilder.catalogs import Library
 
@@ -121,3 +121,10 @@ def test_a_platoon_fits_one_page(library: Library, name: str, paper: str) -> Non
     assert "Squads" in pages[start] and pages[start].rstrip().endswith(
         f"page {len(pages)} of {len(pages)}"
     )
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("name", ["rifle-platoon", "rifle-lmg-platoon", "rifle-srm-platoon"])
+def test_nothing_runs_off_the_page(library: Library, name: str, paper: str) -> None:
+    layout = laid_out(sheet_html(IO / f"{name}.yaml", library, paper))
+    assert layout_faults(layout) == []
