@@ -337,6 +337,41 @@ class UnitView(_Values):
         """How many selections this subtree holds (for splitting work)."""
         return sum(1 for _ in self.walk())
 
+    # ------------------------------------------------------------------ copies (record sheets)
+
+    def copy_name(self, index: int, total: int | None = None) -> str:
+        """The name printed on one copy of a selection a player fields several times
+        (``count``, or a counted unit above it): ``Choppers 2 of 2``. ``index`` is 0-based
+        among ``total`` copies (default: :meth:`multiplicity`); one copy keeps its name."""
+        n = self.multiplicity() if total is None else total
+        return self.name if n <= 1 else f"{self.name} {index + 1} of {n}"
+
+    def copy_track(
+        self, hits: int, total: int | None = None, taken: int | None = None
+    ) -> list[tuple[bool, int]]:
+        """Per copy (``total`` of them, default :meth:`multiplicity`): whether it is lost
+        (campaign state ``lost``: the first copies) and how many of its ``hits`` boxes are
+        already ticked (``taken`` hits, default :attr:`damage_taken`, spread over the copies
+        still standing, first copy first; a lost copy has all its boxes ticked)."""
+        n = self.multiplicity() if total is None else total
+        lost = min(self.state_int("lost"), n)
+        left = self.damage_taken if taken is None else max(taken, 0)
+        out: list[tuple[bool, int]] = []
+        for i in range(n):
+            if i < lost:
+                out.append((True, hits))
+                continue
+            t = min(left, hits)
+            left -= t
+            out.append((False, t))
+        return out
+
+    def copy_marks(self, hits: int, index: int, taken: int | None = None) -> tuple[bool, int]:
+        """:meth:`copy_track` for copy ``index`` alone (not lost, nothing ticked when there
+        is no such copy)."""
+        track = self.copy_track(hits, taken=taken)
+        return track[index] if 0 <= index < len(track) else (False, 0)
+
 
 @dataclass
 class RosterView(_Values):

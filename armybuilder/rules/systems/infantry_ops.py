@@ -24,7 +24,7 @@ import difflib
 import math
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -708,6 +708,33 @@ class InfantryOperations(SystemRules):
                 roster_av[k] += avs[k] * mult
         ev.set_value(ev.root, "platoons", "Platoons", sum(p.multiplicity() for p in platoons))
         ev.set_value(ev.root, "troopers", "Troopers", roster_troopers)
+        self._sheet_data(ev)
+
+    def _sheet_data(self, ev: Evaluation) -> None:
+        """The figures the record sheet prints beside the cluster table and the damage track
+        (Margin of Success; Weapon Damage: in the open, dug in), from the system's data."""
+        data = ev.index.system.model.data
+        taken = data.get("damage_taken")
+        taken = taken if isinstance(taken, dict) else {}
+        shift = data.get("margin_shift")
+        value = {
+            "margin_shift": shift if isinstance(shift, int) else None,
+            "open": taken.get("in_the_open"),
+            "dug_in": taken.get("dug_in"),
+        }
+        if any(v is not None for v in value.values()):
+            ev.set_value(
+                ev.root,
+                "sheet_data",
+                "Damage and margin rules",
+                value,
+                text=f"margin of success {shift:+d} on the cluster roll per point; damage "
+                f"×{fmt_num(value['open'] or 1)} in the open, ×{fmt_num(value['dug_in'] or 1)} "
+                "dug in"
+                if isinstance(shift, int)
+                else "",
+                source=f"{SRC}, Margin of Success/Failure; Weapon Damage",
+            )
 
     def _platoon(self, ev: Evaluation, platoon: Node) -> tuple[int, dict[str, int]]:
         motive = _motive(ev, platoon)
@@ -1038,6 +1065,7 @@ class InfantryOperations(SystemRules):
             ev.set_value(platoon, f"av_{a}", ATTACK_LABELS[a], info, text=text, source=src)
         if any(k.flechette for sq in squads for k in sq.kits):
             self._flechette_avs(ev, platoon, squads, drivers, gun_crew, result)
+        self._survivor_values(ev, platoon, squads, drivers, gun_crew, burst, result)
         if any(assist_removed.values()) and raw["support"]:
             while_support = {
                 a: _round_up(max(raw[a] - removed[a] - assist_removed[a], 0.0))
@@ -1107,6 +1135,83 @@ class InfantryOperations(SystemRules):
                     text=f"{got[t]} (fléchette {FLECHETTE[t]:+g} DV a weapon)",
                     source=src,
                 )
+
+    def _survivor_values(
+        self,
+        ev: Evaluation,
+        platoon: Node,
+        squads: list[SquadView],
+        drivers: int,
+        gun_crew: int,
+        burst: list[tuple[Dice, int]],
+        avs: dict[str, int],
+    ) -> None:
+        """For the record sheet: the attack values left for each number of troopers still
+        standing (as MegaMekLab prints under the damage track), the support AV plus each
+        burst-fire result (the cluster columns to read), and the tables the sheet prints."""
+        # Loss order, as the sheet's damage track: squads in order, troopers without support
+        # weapons first, support weapon troopers last.
+        order: list[Contribution] = []
+        for last in (False, True):
+            for sq in squads:
+                for _ in range(sq.node.count):
+                    for c in _contributions(sq.kits):
+                        if c.support == last:
+                            order.extend(replace(c, number=1) for _ in range(c.number))
+        by_n: dict[str, list[int]] = {a: [] for a in ATTACK_TYPES}
+        for n in range(1, len(order) + 1):
+            pool = order[len(order) - n :]
+            removed = dict.fromkeys(ATTACK_TYPES, 0.0)
+            if gun_crew:
+                removed = _exclude(pool, max(gun_crew, drivers))[0]
+            elif drivers:
+                removed = _exclude(pool, min(drivers, n))[0]
+            for a in ATTACK_TYPES:
+                total = sum(c.dv[a] for c in pool) - removed[a]
+                by_n[a].append(_round_up(max(total, 0.0)))
+        shown = {a: v for a, v in by_n.items() if any(v)}
+        if shown:
+            ev.set_value(
+                platoon,
+                "av_by_survivors",
+                "Attack values by troopers left",
+                shown,
+                text="; ".join(
+                    f"{ATTACK_LABELS[a]}: " + " ".join(str(x) for x in reversed(v))
+                    for a, v in shown.items()
+                ),
+                source=f"{SRC}, Infantry Attacks; Weapon Damage",
+            )
+        if burst and avs.get("support"):
+            weapons = sum(n for _, n in burst)
+            dice = max((d for d, _ in burst), key=lambda d: (d.mean(), d.count))
+            results = sorted({v if weapons >= 2 else v // 2 for v in dice.distribution() if v > 0})
+            totals = sorted({avs["support"] + b for b in results})
+            ev.set_value(
+                platoon,
+                "burst_totals",
+                "Support AV with burst fire",
+                totals,
+                text=", ".join(str(t) for t in totals),
+                source=f"{SRC}, Burst fire",
+            )
+        data = ev.index.system.model.data
+        mods = data.get("morale_modifiers")
+        if isinstance(mods, list) and mods:
+            ev.set_value(
+                platoon,
+                "morale_modifiers",
+                "Morale test modifiers",
+                list(mods),
+                text="; ".join(
+                    f"{m.get('when')} {m.get('modifier'):+d}"
+                    if isinstance(m.get("modifier"), int)
+                    else str(m.get("when"))
+                    for m in mods
+                    if isinstance(m, dict)
+                ),
+                source=f"{SRC}, Morale",
+            )
 
     def _squad_avs(self, ev: Evaluation, sq: SquadView, driver: bool) -> None:
         """A squad's own attack values, for when it acts alone ("Squads and Platoons")."""

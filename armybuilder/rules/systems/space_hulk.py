@@ -740,6 +740,7 @@ class SpaceHulk(SystemRules):
             if node.has_category("squad"):
                 squads += node.multiplicity()
                 self._squad(ev, node)
+                self._command_points(ev, node)
         ev.set_value(ev.root, "squads", "Squads", squads)
         ev.set_value(ev.root, "models", "Models", models, source=SRC)
         if tarantulas:
@@ -857,6 +858,50 @@ class SpaceHulk(SystemRules):
         self._ammo(ev, model, lo)
         if model.has_category("tarantula"):
             self._tarantula(ev, model, lo)
+        else:
+            self._action_costs(ev, model, lo)
+
+    def _command_points(self, ev: Evaluation, squad: Node) -> None:
+        """A squad with a Sergeant rolls for command points (Space Marines Units and Weapons):
+        one die, so at most as many points as the die has sides (the record sheet's track)."""
+        if not any(c.has_category("sergeant") for c in squad.children):
+            return
+        sides = ev.index.system.model.data.get("dice_sides", SIDES)
+        sides = sides if isinstance(sides, int) and not isinstance(sides, bool) else SIDES
+        ev.set_value(
+            squad,
+            "command_points",
+            "Command points",
+            {"die": sides},
+            text=f"rolled on 1d{sides} (the Sergeant)",
+            source=f"{SRC}, Space Marines Units and Weapons",
+        )
+
+    def _action_costs(self, ev: Evaluation, model: Node, lo: Loadout) -> None:
+        """The AP cost of each action the model's weapons allow (``action_costs`` in the
+        system's data), for the record sheet."""
+        table = ev.index.system.model.data.get("action_costs")
+        if not isinstance(table, list):
+            return
+        rules: set[str] = set()
+        for c in lo.items:
+            for w in (c.ranged, c.melee):
+                if w is not None:
+                    rules.update(w.rules)
+        rows = [
+            {"action": str(r.get("action", "")), "ap": r.get("ap"), "rule": r.get("rule")}
+            for r in table
+            if isinstance(r, dict) and r.get("rule") in rules
+        ]
+        if rows:
+            ev.set_value(
+                model,
+                "actions",
+                "Actions (AP)",
+                rows,
+                text="; ".join(f"{r['action']} {r['ap']} AP" for r in rows),
+                source=f"{SRC}, Common Weapon Attributes; Ranged Weapons; Melee Weapons",
+            )
 
     def _check_wargear(self, ev: Evaluation, lo: Loadout) -> None:
         model = lo.model

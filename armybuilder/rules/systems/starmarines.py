@@ -324,6 +324,26 @@ def overrun_escape(escape: int, modifier: int) -> int | None:
     return max(need, 1)
 
 
+def damage_rows(rows: list[dict[str, Any]], shift: int = 0) -> list[dict[str, Any]]:
+    """The vehicle damage table as a sheet prints it: one row per die roll with the row of
+    the table it reads after a supertank's shift (``roll``, ``result``, ``level``,
+    ``repair``, ``loses_weapon``)."""
+    by_roll = {int(r["roll"]): r for r in rows}
+    out = []
+    for roll in sorted(by_roll):
+        row = by_roll[max(roll - shift, 1)]
+        out.append(
+            {
+                "roll": roll,
+                "result": str(row["result"]),
+                "level": row.get("level"),
+                "repair": row.get("repair"),
+                "loses_weapon": bool(row.get("loses_weapon", False)),
+            }
+        )
+    return out
+
+
 def pass_range(morale: int) -> str:
     """Which die rolls pass a morale check (fail: the roll is greater than the morale)."""
     if morale <= 0:
@@ -1141,11 +1161,13 @@ class StarMarines(SystemRules):
         self._experience_value(ev, n, level)
         # ---- weapons carried
         carried = [w for w in _within(n, (*UNIT_KINDS, "weapon")) if _is(w, "weapon")]
+        aims: list[tuple[str, WeaponStats | None]] = []
         if carried:
             parts = []
             for w in carried:
                 ws = _weapon(ev, w, ctx.sizes)
                 parts.append(_weapon_text(ev.label(w), ws, ctx.sizes))
+                aims.append((ev.name(w), ws))
             text = "; ".join(parts)
             if len(carried) > 1 or any(w.count > 1 for w in carried):
                 text += " (fires one weapon a turn)"
@@ -1154,11 +1176,13 @@ class StarMarines(SystemRules):
             ws = _weapon_of_entry(target, ctx.sizes) if target is not None else None
             name = target.name if target is not None else stats.weapon
             text = f"{_weapon_text(name, ws, ctx.sizes)} (default weapon: no marker needed)"
+            aims.append((name, ws))
         else:
             text = "none (disarmed)"
         ev.set_value(n, "weapons", "Weapons", text, source=f"{SRC} IV-h")
         # ---- attack rolls
         self._attack(ev, n, stats.aim if stats else None, level)
+        self._weapon_aims(ev, n, stats.aim if stats else None, level, aims)
         # ---- morale
         self._morale(ev, ctx, n, stats.morale if stats else None, level)
         # ---- special types
@@ -1215,6 +1239,34 @@ class StarMarines(SystemRules):
             total,
             text=_signed(total) + (f" ({', '.join(parts)})" if parts else ""),
             source=f"{SRC} X (Soldier Experience Table)",
+        )
+
+    def _weapon_aims(
+        self,
+        ev: Evaluation,
+        n: Node,
+        aim: int | None,
+        level: ExperienceLevel | None,
+        weapons: list[tuple[str, WeaponStats | None]],
+    ) -> None:
+        """The attack roll modifier with each weapon: the unit's own aim (its race's figure),
+        its experience and the weapon's aim (IX-A; X, Soldier Experience Table)."""
+        if not weapons:
+            return
+        base = (aim or 0) + _level_int(level, "attack")
+        pairs: list[tuple[str, int]] = []
+        for name, ws in weapons:
+            total = base + ((ws.aim or 0) if ws is not None else 0)
+            if (name, total) not in pairs:
+                pairs.append((name, total))
+        rows = [{"weapon": name, "aim": total} for name, total in pairs]
+        ev.set_value(
+            n,
+            "weapon_aims",
+            "Attack modifier by weapon",
+            rows,
+            text="; ".join(f"{name} {_signed(total)}" for name, total in pairs),
+            source=f"{SRC} IX-A; X (Soldier Experience Table)",
         )
 
     def _morale(
@@ -1326,18 +1378,22 @@ class StarMarines(SystemRules):
         )
         # ---- weapons
         parts = []
+        aims: list[tuple[str, WeaponStats | None]] = []
         for c in n.children:
             if _is(c, "mount"):
                 held = [w for w in _within(c, ("weapon",)) if _is(w, "weapon")]
+                aims.extend((ev.name(w), _weapon(ev, w, ctx.sizes)) for w in held)
                 inside = ", ".join(
                     _weapon_text(ev.label(w), _weapon(ev, w, ctx.sizes), ctx.sizes) for w in held
                 )
                 parts.append(f"{ev.label(c)}: {inside or 'empty'}")
             elif _is(c, "weapon"):
                 parts.append(_weapon_text(ev.label(c), _weapon(ev, c, ctx.sizes), ctx.sizes))
+                aims.append((ev.name(c), _weapon(ev, c, ctx.sizes)))
         ev.set_value(
             n, "weapons", "Weapons", "; ".join(parts) or "none", source=f"{SRC} IV-g, IV-h"
         )
+        self._weapon_aims(ev, n, stats.aim if stats else None, level, aims)
         if stats is None:
             return
         # ---- immunity
@@ -1381,6 +1437,10 @@ class StarMarines(SystemRules):
             )
             by_roll = ctx.supertank_by_roll
             results = (damage_results if by_roll else damage_results_by_level)(rows, shift)
+            table = damage_rows(rows, shift if by_roll else 0)
+            if shift and not by_roll:
+                for row in table:
+                    row["result"] = results[row["roll"]]
             destroyed = [r for r, res in results.items() if res == "Destroyed"]
             text = (
                 f"destroyed on {_rolls(destroyed)} ({len(destroyed)} in 6)"
@@ -1407,6 +1467,7 @@ class StarMarines(SystemRules):
                     "results": results,
                     "destroyed_on": destroyed,
                     "supertank_reading": ("roll" if by_roll else "level") if shift else None,
+                    "rows": table,
                 },
                 text=text,
                 source=f"{SRC} IX-A, IX-B; X (Vehicle Damage Table)",

@@ -725,6 +725,7 @@ class StarshipMarine(SystemRules):
                 total.launcher = total.launcher or t.launcher
         run.show(ev.root, total)
         run.check_apgw_callers(total)
+        run.show_sheet_tables(ev.root)
         if run.campaign and tables.campaign is not None:
             run.show_recovery(tables.campaign)
 
@@ -1319,6 +1320,9 @@ class _Run:
             source=f"{SRC} 3.17, 3.18, 4.8",
         )
 
+    def show_sheet_tables(self, root: Node) -> None:
+        _show_sheet_tables(self, root)
+
     def show_experience(self, node: Node, t: Tally) -> None:
         value: dict[str, dict[str, int]] = {}
         parts = []
@@ -1343,6 +1347,112 @@ def _cm(x: float) -> str:
 
 def _article(name: str) -> str:
     return f"an {name}" if name[:1].lower() in "aeiou" else f"a {name}"
+FIRE_COLUMNS = (
+    "close-unarmoured",
+    "close-armoured",
+    "medium-unarmoured",
+    "medium-armoured",
+    "long-unarmoured",
+    "long-armoured",
+)
+
+
+def _show_sheet_tables(run: _Run, root: Node) -> None:
+    """Roster-wide values a record sheet prints as reference tables: which morale the force
+    keeps (a ship's company defends, 3.12; anyone else attacks, 3.13), the fire table of the
+    weapons the force carries (3.5) with its die-roll factors, the grenade tables (3.6) and
+    the combat robot damage table (3.7). Tables absent from the catalog are left out."""
+    ev = run.ev
+    data = ev.index.system.model.data
+    defends = any(c.has_category("ships-company") for c in root.children)
+    tables = run.tables
+    ev.set_value(
+        root,
+        "morale_factors",
+        "Morale factors",
+        {
+            "ship": {str(t.below): t.factor for t in tables.ship_thresholds},
+            "attacker": {str(t.below): t.factor for t in tables.attacker_thresholds},
+        },
+        text="ship: "
+        + ", ".join(f"below {t.below}% {t.factor:+d}" for t in tables.ship_thresholds)
+        + "; attacker: "
+        + ", ".join(f"below {t.below}% {t.factor:+d}" for t in tables.attacker_thresholds),
+        source=f"{SRC} 3.12, 3.13",
+    )
+    ev.set_value(
+        root,
+        "morale_side",
+        "Morale kept",
+        {"ship": defends, "attacker": not defends},
+        text="ship morale (defending)" if defends else "attacker morale",
+        source=f"{SRC} 3.12, 3.13",
+    )
+    rows: dict[str, dict[str, Any]] = {}
+    stack = list(root.children)
+    seen: set[str] = set()
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children)
+        entry = node.entry
+        if entry is None or entry.id in seen:
+            continue
+        seen.add(entry.id)
+        for p in entry.profiles:
+            chars = p.characteristics
+            if p.type == "weapon" and all(isinstance(chars.get(c), int) for c in FIRE_COLUMNS):
+                rows[entry.id] = {"weapon": entry.name, "scores": [chars[c] for c in FIRE_COLUMNS]}
+                break
+    fire = _dict_of(data.get("fire"))
+    table = sorted(rows.values(), key=lambda r: str(r["weapon"]))
+    if rows:
+        ev.set_value(
+            root,
+            "fire_table",
+            "Fire table",
+            {"columns": list(FIRE_COLUMNS), "rows": table,
+             "factors": list(fire.get("factors", []))},
+            text="; ".join(
+                f"{r['weapon']} " + "/".join(str(x) for x in r["scores"]) for r in table
+            ),
+            source=f"{SRC} 3.5",
+        )  # fmt: skip
+    grenades = _dict_of(data.get("grenades"))
+    if grenades.get("throw") and grenades.get("effects"):
+        ev.set_value(
+            root,
+            "grenade_table",
+            "Grenades",
+            {
+                "throw": list(grenades["throw"]),
+                "effects": list(grenades["effects"]),
+                "radius": grenades.get("blast_radius_cm"),
+            },
+            text=f"blast radius {grenades.get('blast_radius_cm')} cm",
+            source=f"{SRC} 3.6",
+        )
+    robots = _dict_of(data.get("robot_damage"))
+    if robots.get("rolls"):
+        ev.set_value(
+            root,
+            "robot_damage",
+            "Combat robot damage",
+            list(robots["rolls"]),
+            text="; ".join(
+                (
+                    f"{r.get('low')}–{r.get('high')}"
+                    if r.get("low") != r.get("high")
+                    else str(r.get("low"))
+                )
+                + f": {r.get('effect')}"
+                for r in robots["rolls"]
+            ),
+            source=f"{SRC} 3.7",
+        )
+
+
+def _dict_of(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 def _n(n: int, word: str) -> str:

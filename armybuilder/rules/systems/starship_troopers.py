@@ -553,6 +553,29 @@ class StarshipTroopers(SystemRules):
             weapons.setdefault(w.name, w)
         for key, label, value, text, source in model_values(mv.profile, tuple(weapons.values())):
             ev.set_value(mv.node, key, label, value, text=text, source=source)
+        self._sheet_boxes(ev, mv, tuple(weapons.values()))
+
+    def _sheet_boxes(
+        self, ev: Evaluation, mv: ModelView, weapons: tuple[WeaponProfile, ...]
+    ) -> None:
+        """Which markers a record sheet gives each model: a flinch box unless the model never
+        flinches (Hits/X, No Flinch), an out-of-ammunition box per Squad or Crew weapon (the
+        types an ammo roll can stop), a used box per One-Shot! weapon."""
+        p = mv.profile
+        flinch = not (p.has("No Flinch") or p.hits > 1)
+        ammo = [w.name for w in weapons if w.type in ("Squad", "Crew")]
+        once = [w.name for w in weapons if w.type == "One-Shot!"]
+        parts = ["flinch" if flinch else "never flinches"]
+        parts += [f"{n}: out of ammunition" for n in ammo]
+        parts += [f"{n}: fired (once a game)" for n in once]
+        ev.set_value(
+            mv.node,
+            "sheet_boxes",
+            "Markers",
+            {"flinch": flinch, "out_of_ammo": ammo, "one_shot": once},
+            text="; ".join(parts),
+            source=f"{SRC}, Traits (Hits/X, No Flinch); Weapon Characteristics (Type)",
+        )
 
     def _underslung(self, ev: Evaluation, mv: ModelView) -> None:
         for node, w in mv.weapons:
