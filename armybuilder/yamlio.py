@@ -15,6 +15,7 @@ column using the round-trip document.
 
 from __future__ import annotations
 
+import datetime as _dt
 import io
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -24,6 +25,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, SequenceNode
+from ruamel.yaml.representer import RoundTripRepresenter
 
 from .errors import InputError, Problem
 
@@ -55,6 +57,11 @@ Loc = Sequence[str | int]
 def read_text(path: Path, max_bytes: int | None = None) -> str:
     """Read a file as UTF-8 text, refusing huge files (over :data:`MAX_FILE_BYTES` unless
     ``max_bytes`` says otherwise) and invalid encodings."""
+    return decode(read_bytes(path, max_bytes), str(path))
+
+
+def read_bytes(path: Path, max_bytes: int | None = None) -> bytes:
+    """A file's bytes, refusing folders and files over ``max_bytes`` (before reading them)."""
     if max_bytes is None:
         max_bytes = MAX_FILE_BYTES
     try:
@@ -73,10 +80,9 @@ def read_text(path: Path, max_bytes: int | None = None) -> str:
             code="file-too-large",
         )
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except OSError as exc:
         raise InputError.single(path, f"cannot read: {exc.strerror}", code="unreadable") from None
-    return decode(data, str(path))
 
 
 def decode(data: bytes, file: str) -> str:
@@ -213,9 +219,21 @@ def _safe_yaml() -> YAML:
     return yaml
 
 
+class _Representer(RoundTripRepresenter):
+    """Writes a date used in two places (a duplicated selection) twice, not as an alias."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        if isinstance(data, _dt.date) and getattr(getattr(data, "anchor", None), "value", None):
+            return False
+        if isinstance(data, _dt.date):
+            return True
+        return bool(super().ignore_aliases(data))
+
+
 def round_trip_yaml() -> YAML:
     """A round-trip YAML instance configured the way roster files are written."""
     yaml = YAML(typ="rt")
+    yaml.Representer = _Representer
     yaml.allow_duplicate_keys = False
     yaml.preserve_quotes = True
     yaml.indent(mapping=2, sequence=4, offset=2)
