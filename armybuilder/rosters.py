@@ -196,6 +196,8 @@ class Roster:
         self.disk_digest: str | None = None
         self.newline = "\r\n" if text is not None and "\r\n" in text else "\n"
         self._positions: Any = doc if round_trip else None
+        #: (text, ruamel's text of that text unedited): the base of the merge in dumps().
+        self._base_dump: tuple[str, str] | None = None
         self._nodes: Any = None
         self.header: RosterHeader = self._parse_header()
         self.selections: list[SelectionData] = []
@@ -450,9 +452,49 @@ class Roster:
             return self.text
         self._require_round_trip()
         text = dump_round_trip(self.doc)
+        if self.text is not None:
+            text = self._keep_user_text(text)
         if self.newline != "\n":
             text = text.replace("\n", self.newline)
         return text
+
+    def _keep_user_text(self, edited: str) -> str:
+        """``edited`` (ruamel's text of the edited roster) with the user's own lines kept
+        wherever nothing was edited: comments ruamel drops (above ``---``, inside flow lists
+        over several lines), the ``---`` and ``...`` markers, spacing (see
+        :mod:`armybuilder.textmerge`). The merge is used only if it reads back as the edited
+        roster; otherwise ruamel's text is written."""
+        from .textmerge import merge3
+
+        assert self.text is not None
+        ours = self.text.replace("\r\n", "\n")
+        if self._base_dump is None or self._base_dump[0] != ours:
+            try:
+                base = dump_round_trip(load_round_trip(ours, self.file))
+            except InputError:
+                return edited
+            self._base_dump = (ours, base)
+        base = self._base_dump[1]
+        if base == ours:
+            return edited  # the file is exactly as ruamel writes it
+        # What ruamel never writes (comments and directives above `---`, the `---` itself,
+        # and `...` with what follows) is the user's, whatever the edit.
+        lines = ours.splitlines(keepends=True)
+        head, body, tail = _markers(lines)
+        merged = "".join(
+            head
+            + merge3(base.splitlines(keepends=True), body, edited.splitlines(keepends=True))
+            + tail
+        )
+        if merged == edited:
+            return edited
+        try:
+            again = load_round_trip(merged, self.file)
+        except InputError:
+            return edited
+        if to_plain(again) != to_plain(self.doc):
+            return edited
+        return merged
 
     def save(
         self,
@@ -502,6 +544,28 @@ class Roster:
                 "changed on disk since it was opened (saved from another window or edited "
                 "in another program)",
             )
+
+
+def _markers(lines: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """Split a document's lines into (up to its ``---`` line, its body, from its ``...``
+    line): the parts ruamel drops."""
+    start = 0
+    for i, line in enumerate(lines):
+        text = line.strip()
+        if not text or text.startswith(("#", "%")):
+            continue
+        if text == "---" or text.startswith("--- #"):
+            start = i + 1
+        break
+    end = len(lines)
+    for i in range(len(lines) - 1, start - 1, -1):
+        text = lines[i].strip()
+        if not text or text.startswith("#"):
+            continue
+        if text == "...":
+            end = i
+        break
+    return lines[:start], lines[start:end], lines[end:]
 
 
 def atomic_write(target: Path | str, data: str | bytes, backup: bool = True) -> Path:

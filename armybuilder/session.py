@@ -237,7 +237,10 @@ def apply_op(doc: Any, op: Op) -> Op:
             raise EditError(f"`selections` of {_fmt(op.parent)} is not a list; fix it in the file")
         if not 0 <= op.index <= len(seq):
             raise EditError(f"no position {op.index} in {_fmt((*op.parent, 'selections'))}")
+        _take_trailing(op.node)  # a copy's comments about what followed the original
+        moved = _take_trailing(seq[op.index - 1]) if op.index > 0 else None
         seq.insert(op.index, op.node)
+        _give_trailing(op.node, moved)
         if op.comment is not None and isinstance(seq, CommentedSeq):
             seq.ca.items[op.index] = op.comment
         return Delete(op.parent, op.index, drop=created)
@@ -248,7 +251,7 @@ def apply_op(doc: Any, op: Op) -> Op:
             raise EditError(f"no selection at {_fmt((*op.parent, 'selections', op.index))}")
         node = seq[op.index]
         comment = seq.ca.items.get(op.index) if isinstance(seq, CommentedSeq) else None
-        del seq[op.index]
+        _detach(seq, op.index)
         if op.drop and not seq:
             del owner["selections"]
         return Insert(op.parent, op.index, node, comment)
@@ -260,8 +263,10 @@ def apply_op(doc: Any, op: Op) -> Op:
             raise EditError(f"cannot move {_fmt((*op.parent, 'selections', op.index))}")
         node = seq[op.index]
         comment = seq.ca.items.get(op.index) if isinstance(seq, CommentedSeq) else None
-        del seq[op.index]
+        _detach(seq, op.index)
+        moved = _take_trailing(seq[op.to - 1]) if op.to > 0 else None
         seq.insert(op.to, node)
+        _give_trailing(node, moved)
         if comment is not None:
             seq.ca.items[op.to] = comment
         return Move(op.parent, op.to, op.index)
@@ -280,20 +285,145 @@ def apply_op(doc: Any, op: Op) -> Op:
                 "set another value instead, or edit the merged mapping in the file"
             )
         if own:
+            last = own_keys[-1] == op.key
+            moved = _take_trailing(mapping) if last else None
             del mapping[op.key]
             _restore_merged(mapping, op.key)
+            _give_trailing(mapping, moved)
     elif own:
         mapping[op.key] = op.value
     else:
         order = _ROSTER_KEY_ORDER if not op.loc else _KEY_ORDER
         at = op.position if op.position is not None else _key_position(mapping, op.key, order)
+        at = min(at, len(own_keys))
+        # Comments after the last key are about what follows the mapping: they stay last.
+        moved = _take_trailing(mapping) if at == len(own_keys) else None
         if isinstance(mapping, CommentedMap):
-            mapping.insert(min(at, len(own_keys)), op.key, op.value)
+            mapping.insert(at, op.key, op.value)
         else:
             mapping[op.key] = op.value
         if op.comment is not None:
             mapping.ca.items[op.key] = op.comment
+        _give_trailing(mapping, moved)
     return SetKey(op.loc, op.key, old, pos, comment)
+
+
+def _last_slot(node: Any) -> tuple[Any, Any, int] | None:
+    """Where ruamel keeps the comment lines written after ``node`` (block style): the comment
+    token list of its last scalar, as (``ca.items``, key, index in the list)."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    while True:
+        if isinstance(node, CommentedMap):
+            keys = [k for k in node if _own(node, k)]
+            if not keys:
+                return None
+            key: Any = keys[-1]
+            index = 2
+        elif isinstance(node, CommentedSeq):
+            if not len(node):
+                return None
+            key, index = len(node) - 1, 0
+        else:
+            return None
+        value = node[key]
+        if (
+            isinstance(value, CommentedMap | CommentedSeq)
+            and len(value)
+            and not value.fa.flow_style()
+        ):
+            node = value
+            continue
+        return node.ca.items, key, index
+
+
+def _take_trailing(node: Any) -> str | None:
+    """Remove and return the whole comment lines after ``node`` (not its end-of-line
+    comment): they are about what follows it."""
+    slot = _last_slot(node)
+    if slot is None:
+        return None
+    items, key, index = slot
+    tokens = items.get(key)
+    token: Any = tokens[index] if tokens is not None and len(tokens) > index else None
+    value = getattr(token, "value", None)
+    if not isinstance(value, str) or "\n" not in value:
+        return None
+    cut = value.index("\n") + 1
+    head, rest = value[:cut], value[cut:]
+    if not rest.strip():
+        return None
+    # Comment lines indented like the node's own keys are about the node: they stay.
+    col = getattr(getattr(node, "lc", None), "col", None)
+    lines = rest.splitlines(keepends=True)
+    first = 0
+    if isinstance(col, int):
+        first = next(
+            (
+                i
+                for i, line in enumerate(lines)
+                if line.strip() and len(line) - len(line.lstrip(" ")) < col
+            ),
+            len(lines),
+        )
+        while first > 0 and not lines[first - 1].strip():
+            first -= 1
+    keep, move = "".join(lines[:first]), "".join(lines[first:])
+    if not move.strip():
+        return None
+    if (head + keep).strip():
+        token.value = head + keep
+    else:
+        tokens[index] = None
+    return move
+
+
+def _give_trailing(node: Any, lines: str | None) -> None:
+    """Put comment lines (from :func:`_take_trailing`) after ``node``."""
+    if not lines:
+        return
+    from ruamel.yaml.error import CommentMark
+    from ruamel.yaml.tokens import CommentToken
+
+    slot = _last_slot(node)
+    if slot is None:
+        return
+    items, key, index = slot
+    tokens = items.get(key)
+    if tokens is None:
+        tokens = items[key] = [None] * (4 if index == 2 else 2)
+    while len(tokens) <= index:
+        tokens.append(None)
+    token = tokens[index]
+    if token is not None and isinstance(getattr(token, "value", None), str):
+        token.value = (token.value if token.value.endswith("\n") else token.value + "\n") + lines
+    else:
+        tokens[index] = CommentToken("\n" + lines, CommentMark(0), None)
+
+
+def _detach(seq: Any, index: int) -> None:
+    """Remove item ``index`` of ``seq``, keeping the comment lines above the next item."""
+    moved = _take_trailing(seq[index])
+    del seq[index]
+    if moved is None:
+        return
+    if index > 0:
+        _give_trailing(seq[index - 1], moved)
+    elif len(seq):
+        _give_leading(seq, moved)
+
+
+def _give_leading(seq: Any, lines: str) -> None:
+    """Put comment lines above the first item of a block list."""
+    from ruamel.yaml.error import CommentMark
+    from ruamel.yaml.tokens import CommentToken
+
+    comment = seq.ca.comment
+    if comment is None:
+        comment = seq.ca.comment = [None, []]
+    if len(comment) < 2 or comment[1] is None:
+        comment[1:] = [[]]
+    comment[1].append(CommentToken(lines, CommentMark(0), None))
 
 
 def _own(mapping: Any, key: Any) -> bool:
