@@ -39,7 +39,9 @@ __all__ = [
     "ChangedOnDiskError",
     "OutputError",
     "atomic_write",
+    "check_output",
     "clean_stray_temporaries",
+    "describe_os_error",
     "digest",
     "file_digest",
     "real_path",
@@ -101,6 +103,23 @@ def refuse_input_as_output(output: Path | str, inputs: Iterable[Path | str]) -> 
                 f"is the input file {item}; refusing to write the output over it "
                 "(choose another file name)",
             )
+
+
+def check_output(target: Path | str, inputs: Iterable[Path | str] = ()) -> Path:
+    """Refuse (with :class:`OutputError`) an output path that cannot be written before any
+    work is done: one of the ``inputs``, a folder, a pipe or device, a path through a file.
+    Returns the file a write would replace (symbolic links resolved)."""
+    refuse_input_as_output(target, inputs)
+    real = real_path(target)
+    _check_target(real)
+    for parent in real.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise OutputError(
+                    target, "cannot be created: a part of its folder path is a file, not a folder"
+                )
+            break
+    return real
 
 
 def describe_os_error(exc: OSError) -> str:
@@ -240,11 +259,20 @@ def atomic_write(
 
     With ``backup``, the file being replaced is kept as ``<name>.bak`` next to it. A target that
     is a symbolic link is resolved: the file it points to is replaced and the link kept.
-    Returns the path of the file actually written. Raises :class:`OutputError` when the target
-    cannot be a file, :class:`OSError` for other failures (a full disk); in every case the
-    old file is left as it was.
+    Returns the path of the file actually written. Raises :class:`OutputError` (an
+    :class:`OSError` whose message is a sentence naming the file) when it cannot be written: a
+    folder, a pipe, a full disk, no permission; in every case the old file is left as it was.
     """
     target = Path(target)
+    try:
+        return _atomic_write(target, data, backup, mode)
+    except OutputError:
+        raise
+    except OSError as exc:
+        raise OutputError(target, describe_os_error(exc)) from exc
+
+
+def _atomic_write(target: Path, data: str | bytes, backup: bool, mode: int | None) -> Path:
     real = real_path(target)
     _check_target(real)
     folder = real.parent

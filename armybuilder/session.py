@@ -1763,10 +1763,10 @@ class RecentFiles:
         self._write(items)
 
     def _write(self, items: list[dict[str, Any]]) -> None:
-        from .rosters import atomic_write
+        from .fileio import atomic_write
 
         with contextlib.suppress(OSError):
-            atomic_write(self.file, json.dumps(items, indent=1) + "\n", False)
+            atomic_write(self.file, json.dumps(items, indent=1) + "\n")
 
     @staticmethod
     def scan_folder(folder: Path, limit: int = 50) -> list[RecentEntry]:
@@ -1956,11 +1956,14 @@ def export_pdf(
     as the renderer reports its parts done. Raises :class:`ExportUnavailableError` when the
     renderer is not installed (or not one this version knows how to call).
     """
+    from .fileio import atomic_write, check_output
+
     render = _render_module()
     fn = getattr(render, "render_pdf", None) if render is not None else None
     if not callable(fn):
         raise ExportUnavailableError("PDF export is not installed in this version")
-    out.parent.mkdir(parents=True, exist_ok=True)
+    # Never over the roster itself; a folder or a pipe is refused before the slow part.
+    check_output(out, [session.path] if session.path is not None else [])
     subject = _subject(fn, session)
 
     def report(*args: float) -> None:
@@ -1969,18 +1972,22 @@ def export_pdf(
         done, total = (args[0], args[1]) if len(args) >= 2 else (args[0], 1.0)
         progress(done / total if total else 1.0)
 
-    if progress is not None and _accepts(fn, subject, out, progress=report):
-        result = fn(subject, out, progress=report)
-    elif _accepts(fn, subject, out):
-        result = fn(subject, out)
+    if progress is not None and _accepts(fn, subject, None, progress=report):
+        result = fn(subject, None, progress=report)
+    elif _accepts(fn, subject, None):
+        result = fn(subject, None)
     else:
         raise ExportUnavailableError(
             "PDF export is not installed in this version (the renderer's interface differs)"
         )
+    data = getattr(result, "pdf", None)
+    if not isinstance(data, bytes):
+        raise ExportUnavailableError(
+            "PDF export is not installed in this version (the renderer's interface differs)"
+        )
+    atomic_write(out, data)  # the one atomic write (a temporary with an unpredictable name)
     if progress is not None:
         progress(1.0)
-    if isinstance(result, str | Path):
-        return Path(result)
     return out
 
 
