@@ -247,9 +247,10 @@ def _backup(real: Path) -> None:
             raise
     try:
         os.replace(tmp, bak)  # replaces a symbolic link itself, never its target
-    except BaseException:
+    finally:
+        # Also when the .bak already was this very file (a save cut short after making
+        # it): renaming a hard link over its twin does nothing and leaves the name.
         tmp.unlink(missing_ok=True)
-        raise
 
 
 def atomic_write(
