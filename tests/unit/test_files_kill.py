@@ -111,7 +111,7 @@ def test_killed_while_editing_and_saving(lib: Library, tmp_path: Path) -> None:
             try:
                 session = EditSession.open(path, lib)
                 os.write(write, b"ready\n")
-                run_steps(session, lambda event: os.write(write, event.encode() + b"\n"))
+                run_steps(session, lambda event, fd=write: os.write(fd, event.encode() + b"\n"))
                 time.sleep(60)
             finally:
                 os._exit(0)
