@@ -29,6 +29,7 @@ from .fileio import ChangedOnDiskError, digest, file_digest, same_file
 from .fileio import atomic_write as _atomic_write
 from .model.roster import FORMAT_VERSION, RosterHeader
 from .yamlio import (
+    MAX_ROSTER_BYTES,
     compose,
     decode,
     dump_round_trip,
@@ -211,6 +212,13 @@ class Roster:
         cls, text: str, file: str = "<roster>", path: Path | None = None, round_trip: bool = True
     ) -> Roster:
         """Parse roster text. ``round_trip=False`` is faster but cannot be saved after edits."""
+        if len(text) > MAX_ROSTER_BYTES:
+            raise RosterError.single(
+                file,
+                f"a roster of {len(text) / 1048576:.1f} MiB is refused: the limit is "
+                f"{MAX_ROSTER_BYTES / 1048576:.0f} MiB (a regiment of 75 platoons is 0.15 MiB)",
+                code="file-too-large",
+            )
         # Windows line ends are parsed as "\n" (ruamel would keep the "\r" in comments and
         # write "\r\r\n") and written back as "\r\n" (see dumps).
         source = text.replace("\r\n", "\n") if "\r\n" in text else text
@@ -242,7 +250,7 @@ class Roster:
         """Read a roster file (raises :class:`RosterError` when it cannot be understood)."""
         p = Path(path)
         try:
-            data = read_bytes(p)
+            data = read_bytes(p, MAX_ROSTER_BYTES)
             text = decode(data, str(p))
         except InputError as exc:
             raise RosterError(exc.problems) from None

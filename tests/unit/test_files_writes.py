@@ -85,9 +85,7 @@ def test_exports_and_schemas_write_through_a_link_and_keep_it(
     assert leftovers == []
 
 
-def test_a_roster_opened_through_a_link_is_saved_to_its_file(
-    roster: Path, tmp_path: Path
-) -> None:
+def test_a_roster_opened_through_a_link_is_saved_to_its_file(roster: Path, tmp_path: Path) -> None:
     link = tmp_path / "shortcut.yaml"
     link.symlink_to(roster)
     before = roster.read_text(encoding="utf-8")
