@@ -24,7 +24,9 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
+from ruamel.yaml.composer import Composer, ComposerError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.events import AliasEvent
 from ruamel.yaml.nodes import MappingNode, SequenceNode
 from ruamel.yaml.representer import RoundTripRepresenter
 
@@ -160,6 +162,24 @@ def _check_tag(node: Any, file: str, where: tuple[int, int] | None) -> None:
     )
 
 
+def _check_text(text: str, file: str, where: tuple[int, int] | None) -> None:
+    """Refuse text that cannot be written back as UTF-8 (a ``"\\ud83d"`` escape: half of a
+    character), as the safe loader does."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        line, col = where if where else (None, None)
+        code = ord(text[exc.start])
+        raise InputError.single(
+            file,
+            f"YAML syntax error: the escape \\u{code:04x} is half of a character (a lone "
+            "surrogate), which no file can hold; write the character itself",
+            line,
+            col,
+            code="yaml-syntax",
+        ) from None
+
+
 def check_limits(doc: Any, file: str, max_nodes: int = MAX_NODES) -> None:
     """Refuse documents that expand to too many nodes, nest too deep or carry custom tags.
 
@@ -192,12 +212,16 @@ def check_limits(doc: Any, file: str, max_nodes: int = MAX_NODES) -> None:
                 code="yaml-too-deep",
             )
         _check_tag(node, file, where)
+        if isinstance(node, str) and not node.isascii():
+            _check_text(node, file, where)
         if isinstance(node, dict | list):
             if id(node) in seen:
                 shared = True
             seen.add(id(node))
         if isinstance(node, dict):
             for key, value in node.items():
+                if isinstance(key, str) and not key.isascii():
+                    _check_text(key, file, _pos_key(node, key) or where)
                 pos = _pos_value(node, key)
                 stack.append((value, depth + 1, pos or where))
         elif isinstance(node, list):
@@ -256,10 +280,30 @@ class _Representer(RoundTripRepresenter):
         return bool(super().ignore_aliases(data))
 
 
+class _Composer(Composer):
+    """Refuses an anchor name defined twice, as the safe loader does (one loader verdict:
+    what ``validate`` refuses, the builder refuses too)."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.parser.peek_event()
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None and not isinstance(event, AliasEvent) and anchor in self.anchors:
+            first = self.anchors[anchor].start_mark
+            raise ComposerError(
+                None,
+                None,
+                f"found duplicate anchor &{anchor} (first defined at line {first.line + 1}); "
+                "an anchor name may be defined only once",
+                event.start_mark,
+            )
+        return super().compose_node(parent, index)
+
+
 def round_trip_yaml() -> YAML:
     """A round-trip YAML instance configured the way roster files are written."""
     yaml = YAML(typ="rt")
     yaml.Representer = _Representer
+    yaml.Composer = _Composer
     yaml.allow_duplicate_keys = False
     yaml.preserve_quotes = True
     yaml.indent(mapping=2, sequence=4, offset=2)
@@ -274,6 +318,8 @@ def load_safe(text: str, file: str) -> Any:
     try:
         doc = _safe_yaml().load(text)
     except YAMLError as exc:
+        if any(m in str(exc) for m in ("duplicate anchor", "Unicode character escape")):
+            load_round_trip(text, file)  # the same verdict, said the same way (it raises)
         raise InputError(_yaml_problem(exc, file)) from None
     except RecursionError:
         raise InputError.single(file, "nested too deeply; refused", code="yaml-too-deep") from None
