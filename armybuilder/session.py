@@ -1106,6 +1106,7 @@ class EditSession:
         roster = Roster.from_file(path)
         system = library.system(roster.system)
         system.faction(roster.faction)
+        roster.prepare_merge_base()  # so that a save keeps the user's own text, fast
         return cls(roster, system, **kw)
 
     @classmethod

@@ -210,3 +210,15 @@ def test_fuzz_edits_keep_comments_and_untouched_bytes(
         ):
             comment = line[line.index("# c") :]
             assert comment in text, f"lost {comment!r}:\n{text}"
+    # a second edit and save (the merge base is the text the first save wrote)
+    session.rename(("selections", 0), "Second save")
+    first_block = order[0]
+    if first_block is not None:
+        touched.add(first_block)
+    session.save()
+    text = path.read_bytes().decode("utf-8-sig").replace("\r\n", "\n")
+    assert to_plain(Roster.from_text(text).doc) == to_plain(session.roster.doc)
+    assert text.startswith(gen.prefix) and text.endswith(gen.suffix)
+    for i, block in enumerate(gen.blocks):
+        if i not in touched:
+            assert block in text, f"selection {i} changed on the second save:\n{text}"
