@@ -1973,20 +1973,30 @@ def export_pdf(
         done, total = (args[0], args[1]) if len(args) >= 2 else (args[0], 1.0)
         progress(done / total if total else 1.0)
 
-    if progress is not None and _accepts(fn, subject, None, progress=report):
-        result = fn(subject, None, progress=report)
-    elif _accepts(fn, subject, None):
-        result = fn(subject, None)
-    else:
-        raise ExportUnavailableError(
-            "PDF export is not installed in this version (the renderer's interface differs)"
-        )
-    data = getattr(result, "pdf", None)
-    if not isinstance(data, bytes):
-        raise ExportUnavailableError(
-            "PDF export is not installed in this version (the renderer's interface differs)"
-        )
-    atomic_write(out, data)  # the one atomic write (a temporary with an unpredictable name)
+    # The renderer writes to a private temporary file (an unpredictable name, in a private
+    # folder); the result reaches ``out`` through the one atomic write.
+    import shutil
+    import tempfile
+
+    scratch = Path(tempfile.mkdtemp(prefix="armybuilder-pdf-"))
+    try:
+        part = scratch / out.name
+        if progress is not None and _accepts(fn, subject, part, progress=report):
+            result = fn(subject, part, progress=report)
+        elif _accepts(fn, subject, part):
+            result = fn(subject, part)
+        else:
+            raise ExportUnavailableError(
+                "PDF export is not installed in this version (the renderer's interface differs)"
+            )
+        data = getattr(result, "pdf", None)
+        if not isinstance(data, bytes):
+            data = part.read_bytes() if part.is_file() else None
+        if data is None:
+            raise ExportUnavailableError("the PDF renderer wrote nothing")
+        atomic_write(out, data)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     if progress is not None:
         progress(1.0)
     return out
