@@ -565,13 +565,18 @@ def op_to_json(op: Op) -> dict[str, Any]:
         return {"op": "delete", "parent": list(op.parent), "index": op.index, "drop": op.drop}
     if isinstance(op, Move):
         return {"op": "move", "parent": list(op.parent), "index": op.index, "to": op.to}
-    return {
-        "op": "set",
-        "loc": list(op.loc),
-        "key": op.key,
-        "yaml": encode_value(op.value) if op.value is not None else None,
-        "position": op.position,
-    }
+    record: dict[str, Any] = {"op": "set", "loc": list(op.loc), "key": op.key}
+    value = op.value
+    if (
+        value is None
+        or type(value) in (str, int, bool)
+        or (type(value) is float and value == value and abs(value) != float("inf"))
+    ):
+        record["value"] = value  # plain text and numbers: JSON holds them exactly, fast
+    else:
+        record["yaml"] = encode_value(value)
+    record["position"] = op.position
+    return record
 
 
 def op_from_json(data: dict[str, Any]) -> Op:
@@ -1333,7 +1338,16 @@ class EditSession:
     ) -> Edit:
         t0 = time.perf_counter()
         ops = [_normalised(op) for op in ops]
-        lines = self._encode(ops)  # before anything changes: a value that cannot be recorded
+        # Before anything changes: a value that cannot be recorded is refused, and what is
+        # applied is what the journal gives back (so recovery replays exactly these values).
+        lines: list[str] = []
+        if self.autosave:
+            records = [op_to_json(op) for op in ops]
+            lines = [json.dumps(r) for r in records]
+            ops = [
+                op_from_json(r) if r["op"] in ("insert", "set") else op
+                for r, op in zip(records, ops, strict=True)
+            ]
         applied: list[Op] = []
         inverses: list[Op] = []
         try:

@@ -11,6 +11,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from armybuilder.catalogs import Library, default_roots
 from armybuilder.rosters import Roster
@@ -195,3 +197,43 @@ def test_recovery_journal_of_a_copied_fixture(lib: Library, tmp_path: Path) -> N
     session.move(("selections", 1), 1)
     session.set_limit("pts", 150)
     recover_and_compare(lib, path, session, tmp_path)
+
+
+# --------------------------------------------------------------------------- the fuzz
+
+SCALARS = (
+    st.text(max_size=12)
+    | st.integers(-(10**12), 10**12)
+    | st.floats(allow_nan=False, allow_infinity=False, width=32)
+    | st.booleans()
+    | st.dates()
+    | st.binary(max_size=8)
+)
+KEYS = st.text(min_size=1, max_size=8) | st.integers(-5, 5) | st.dates()
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(st.dictionaries(KEYS, VALUES, min_size=1, max_size=3), st.booleans())
+def test_fuzz_any_value_a_roster_can_hold_is_recovered_exactly(
+    lib: Library, tmp_path: Path, state: dict[object, object], crlf: bool
+) -> None:
+    text = HEAD + "  - entry: captain\n  - entry: squad\n"
+    path = write(tmp_path, text.replace("\n", "\r\n") if crlf else text, "fuzz.yaml")
+    for leftover in (tmp_path / "home" / "recovery").glob("*.jsonl"):
+        leftover.unlink()
+    session = EditSession.open(path, lib)
+    session.set(("selections", 0), "state", state)
+    session.duplicate(("selections", 0))
+    session.remove(("selections", 1))
+    session.undo()
+    recover_and_compare(lib, path, session, tmp_path)
+    session.close()
