@@ -84,7 +84,8 @@ def rosters(draw: st.DrawFn) -> Generated:
 
     prefix = ""
     if draw(st.booleans()):
-        prefix += comment() + "\n" + comment() + "\n---\n"
+        directive = "%YAML 1.2\n" if draw(st.booleans()) else ""
+        prefix += comment() + "\n" + directive + comment() + "\n---\n"
     if draw(st.booleans()):
         prefix += comment() + "\n"
     prefix += f"format: 1{maybe_eol()}\nsystem: demo-wars\nfaction: red-army\n"
