@@ -251,7 +251,7 @@ def apply_op(doc: Any, op: Op) -> Op:
             raise EditError(f"no selection at {_fmt((*op.parent, 'selections', op.index))}")
         node = seq[op.index]
         comment = seq.ca.items.get(op.index) if isinstance(seq, CommentedSeq) else None
-        _detach(seq, op.index)
+        _detach(owner, seq, op.index)
         if op.drop and not seq:
             del owner["selections"]
         return Insert(op.parent, op.index, node, comment)
@@ -263,7 +263,7 @@ def apply_op(doc: Any, op: Op) -> Op:
             raise EditError(f"cannot move {_fmt((*op.parent, 'selections', op.index))}")
         node = seq[op.index]
         comment = seq.ca.items.get(op.index) if isinstance(seq, CommentedSeq) else None
-        _detach(seq, op.index)
+        _detach(owner, seq, op.index)
         moved = _take_trailing(seq[op.to - 1]) if op.to > 0 else None
         seq.insert(op.to, node)
         _give_trailing(node, moved)
@@ -401,8 +401,9 @@ def _give_trailing(node: Any, lines: str | None) -> None:
         tokens[index] = CommentToken("\n" + lines, CommentMark(0), None)
 
 
-def _detach(seq: Any, index: int) -> None:
-    """Remove item ``index`` of ``seq``, keeping the comment lines above the next item."""
+def _detach(owner: Any, seq: Any, index: int) -> None:
+    """Remove item ``index`` of ``seq`` (``owner["selections"]``), keeping the comment lines
+    above the next item."""
     moved = _take_trailing(seq[index])
     del seq[index]
     if moved is None:
@@ -410,20 +411,27 @@ def _detach(seq: Any, index: int) -> None:
     if index > 0:
         _give_trailing(seq[index - 1], moved)
     elif len(seq):
-        _give_leading(seq, moved)
+        _give_after_key(owner, "selections", moved)
 
 
-def _give_leading(seq: Any, lines: str) -> None:
-    """Put comment lines above the first item of a block list."""
+def _give_after_key(owner: Any, key: str, lines: str) -> None:
+    """Put comment lines right after the line of ``key:`` (above its list's first item)."""
     from ruamel.yaml.error import CommentMark
     from ruamel.yaml.tokens import CommentToken
 
-    comment = seq.ca.comment
-    if comment is None:
-        comment = seq.ca.comment = [None, []]
-    if len(comment) < 2 or comment[1] is None:
-        comment[1:] = [[]]
-    comment[1].append(CommentToken(lines, CommentMark(0), None))
+    items = getattr(getattr(owner, "ca", None), "items", None)
+    if items is None:
+        return
+    tokens = items.get(key)
+    if tokens is None:
+        tokens = items[key] = [None, None, None, None]
+    while len(tokens) < 3:
+        tokens.append(None)
+    token = tokens[2]
+    if token is not None and isinstance(getattr(token, "value", None), str):
+        token.value = (token.value if token.value.endswith("\n") else token.value + "\n") + lines
+    else:
+        tokens[2] = CommentToken("\n" + lines, CommentMark(0), None)
 
 
 def _own(mapping: Any, key: Any) -> bool:

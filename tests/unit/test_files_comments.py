@@ -152,6 +152,8 @@ def test_fuzz_edits_keep_comments_and_untouched_bytes(
     # Blocks are tracked by identity: an edited, removed or duplicated block is not checked.
     order: list[int | None] = list(range(len(gen.blocks)))
     touched: set[int] = set()
+    removed: set[int] = set()
+    moved: set[int] = set()
     for kind, at in edits:
         index = at % len(order)
         loc = ("selections", index)
@@ -168,6 +170,7 @@ def test_fuzz_edits_keep_comments_and_untouched_bytes(
             gone = order.pop(index)
             if gone is not None:
                 touched.add(gone)
+                removed.add(gone)
             # the comment above the next selection may be kept with the removed one's text
             if index < len(order) and order[index] is not None:
                 touched.add(order[index])  # type: ignore[arg-type]
@@ -183,6 +186,7 @@ def test_fuzz_edits_keep_comments_and_untouched_bytes(
                 for b in (order[index], order[index + 1]):
                     if b is not None:
                         touched.add(b)
+                        moved.add(b)
             continue
         block = order[index]
         if block is not None:
@@ -205,10 +209,14 @@ def test_fuzz_edits_keep_comments_and_untouched_bytes(
     for i, block in enumerate(gen.blocks):
         if i not in touched:
             assert block in text, f"selection {i} changed:\n{block}\n---\n{text}"
+    # every comment is kept, but those of a selection removed (edited ones included), and
+    # those inside a flow list of a selection that moved (ruamel.yaml cannot hold them, and a
+    # moved selection is written anew: docs/files.md "What a save keeps")
+    in_flow = ("    tags: [", "      b,")
     for line in gen.text.splitlines():
-        if "# c" in line and not any(
-            line in gen.blocks[i] for i in touched if gen.blocks[i].count(line)
-        ):
+        if line.startswith(in_flow) and any(line in gen.blocks[i] for i in moved):
+            continue
+        if "# c" in line and not any(line in gen.blocks[i] for i in removed):
             comment = line[line.index("# c") :]
             assert comment in text, f"lost {comment!r}:\n{text}"
     # a second edit and save (the merge base is the text the first save wrote)
