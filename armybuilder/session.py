@@ -1014,6 +1014,17 @@ class Journal:
                 self._syncer.start()
             self._wake.set()
 
+    @property
+    def orphaned(self) -> bool:
+        """The journal file was removed under this session (another window recovered it):
+        what is appended would be lost."""
+        if self._fh is None:
+            return False
+        try:
+            return os.fstat(self._fh.fileno()).st_nlink == 0
+        except (OSError, ValueError):
+            return True
+
     def close_quietly(self) -> None:
         with contextlib.suppress(OSError, ValueError):
             self.close()
@@ -1411,9 +1422,9 @@ class EditSession:
         if not self.dirty:
             # Back at the saved state (undo): nothing to recover.
             self.journal.discard()
-        elif self.journal.started:
+        elif self.journal.started and not self.journal.orphaned:
             self.journal.append_lines(lines)
-        elif not was_dirty and self.roster.text is not None:
+        elif not was_dirty and self.roster.text is not None and not self.journal.started:
             # The state before these operations is the saved one: its text is at hand.
             self.journal.start(self.roster, self.roster.text)
             self.journal.append_lines(lines)

@@ -237,3 +237,16 @@ def test_fuzz_any_value_a_roster_can_hold_is_recovered_exactly(
     session.undo()
     recover_and_compare(lib, path, session, tmp_path)
     session.close()
+
+
+def test_a_journal_recovered_elsewhere_is_started_again(lib: Library, tmp_path: Path) -> None:
+    # Window B recovers the edits of window A while A still runs; A goes on editing, then
+    # crashes: its later edits are not appended to the journal B removed, they are recoverable.
+    path = write(tmp_path, HEAD + "  - entry: captain\n  - entry: squad\n")
+    a = EditSession.open(path, lib)
+    a.rename(("selections", 0), "First")
+    info = find_recovery(path)
+    assert info is not None
+    EditSession.recover(info, lib, autosave=False)
+    a.rename(("selections", 1), "Second")
+    recover_and_compare(lib, path, a, tmp_path)
