@@ -490,6 +490,24 @@ def _clear_anchors(node: Any) -> None:
             stack.extend(n)
 
 
+def _unmerge(node: Any) -> None:
+    """Make the keys a ``<<:`` merge brings into a copied mapping its own (the copy keeps
+    the same values, without referring to the original's anchors)."""
+    from ruamel.yaml.comments import merge_attrib
+
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, dict):
+            merge = getattr(n, merge_attrib, None)
+            if merge:
+                setattr(n, merge_attrib, type(merge)())
+                n._ok.update(n.keys())
+            stack.extend(n.values())
+        elif isinstance(n, list):
+            stack.extend(n)
+
+
 def unshare(doc: Any, loc: Sequence[str | int]) -> None:
     """Make the nodes on the way to ``loc`` the selection's own before it is edited.
 
@@ -1535,6 +1553,7 @@ class EditSession:
         parent, index = loc[:-2], int(loc[-1])
         node = copy.deepcopy(self.node(loc))
         _clear_anchors(node)  # the copy is not the original an alias refers to
+        _unmerge(node)  # nor does it share what a `<<:` merge key brings: it holds its own
         new = (*parent, "selections", index + 1)
         self._apply(f"Duplicate {self._label(loc)}", [Insert(parent, index + 1, node)], loc, new)
         return new

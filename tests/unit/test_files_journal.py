@@ -250,3 +250,26 @@ def test_a_journal_recovered_elsewhere_is_started_again(lib: Library, tmp_path: 
     EditSession.recover(info, lib, autosave=False)
     a.rename(("selections", 1), "Second")
     recover_and_compare(lib, path, a, tmp_path)
+
+
+def test_duplicating_selections_with_anchors_and_merge_keys(lib: Library, tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        HEAD + "  - &base {entry: squad, count: 2}\n  - <<: *base\n    name: B\n  - *base\n",
+    )
+    session = EditSession.open(path, lib)
+    for index in (1, 0, 4):
+        session.duplicate(("selections", index))
+    recover_and_compare(lib, path, session, tmp_path)
+    session.save()
+    text = path.read_text(encoding="utf-8")
+    assert text.count("&base") == 1 and "<<: *base" in text and "<<: {" not in text
+    again = Roster.from_file(path)
+    assert [(s.entry, s.count, s.name) for s in again.selections] == [
+        ("squad", 2, None),
+        ("squad", 2, None),
+        ("squad", 2, "B"),
+        ("squad", 2, "B"),
+        ("squad", 2, None),
+        ("squad", 2, None),
+    ]
