@@ -500,9 +500,10 @@ def _unmerge(node: Any) -> None:
         n = stack.pop()
         if isinstance(n, dict):
             merge = getattr(n, merge_attrib, None)
-            if merge:
+            own: Any = getattr(n, "_ok", None)
+            if merge and own is not None:
                 setattr(n, merge_attrib, type(merge)())
-                n._ok.update(n.keys())
+                own.update(n.keys())
             stack.extend(n.values())
         elif isinstance(n, list):
             stack.extend(n)
