@@ -26,6 +26,7 @@ from .errors import (
     InputError,
     Problem,
 )
+from .fileio import atomic_write, check_output, describe_os_error
 from .paths import user_catalog_dir
 from .report import format_costs as _fmt_cost
 from .report import load_evaluated as _load
@@ -241,13 +242,18 @@ def cmd_new(args: argparse.Namespace) -> int:
         sys.stdout.write(roster.dumps())
         return EXIT_OK
     out = Path(args.output)
-    if out.exists() and not args.force:
-        print(
-            f"armybuilder new: {out} exists; use --force to overwrite (a .bak is kept)",
-            file=sys.stderr,
-        )
+    try:
+        check_output(out)
+        if out.exists() and not args.force:
+            print(
+                f"armybuilder new: {out} exists; use --force to overwrite (a .bak is kept)",
+                file=sys.stderr,
+            )
+            return EXIT_INPUT
+        roster.save(out, overwrite=bool(args.force))
+    except OSError as exc:
+        print(f"armybuilder new: cannot write {out}: {describe_os_error(exc)}", file=sys.stderr)
         return EXIT_INPUT
-    roster.save(out)
     print(f"wrote {out}")
     return EXIT_OK
 
@@ -342,8 +348,16 @@ def cmd_schema(args: argparse.Namespace) -> int:
     from .schemas import schema_json
 
     text = schema_json(args.kind)
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+    if args.output and args.output != "-":
+        out = Path(args.output)
+        try:
+            atomic_write(out, text)
+        except OSError as exc:
+            print(
+                f"armybuilder schema: cannot write {out}: {describe_os_error(exc)}",
+                file=sys.stderr,
+            )
+            return EXIT_INPUT
     else:
         sys.stdout.write(text)
     return EXIT_OK

@@ -16,9 +16,6 @@ temporary file in the same folder, fsync, rename) and keep the previous file as 
 from __future__ import annotations
 
 import contextlib
-import os
-import shutil
-import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,19 +25,32 @@ from pydantic import ValidationError
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from .errors import InputError, Problem, RosterError
+from .fileio import ChangedOnDiskError, digest, file_digest, same_file
+from .fileio import atomic_write as _atomic_write
 from .model.roster import FORMAT_VERSION, RosterHeader
 from .yamlio import (
+    MAX_ROSTER_BYTES,
     compose,
+    decode,
     dump_round_trip,
     load_round_trip,
     load_safe,
     locate,
     locate_node,
-    read_text,
+    read_bytes,
     to_plain,
 )
 
 Loc = tuple[str | int, ...]
+
+__all__ = [
+    "ChangedOnDiskError",
+    "Finding",
+    "Roster",
+    "SelectionData",
+    "atomic_write",
+    "parse_selection",
+]
 
 KNOWN_SELECTION_KEYS = ("entry", "count", "name", "experience", "notes", "state", "selections")
 KNOWN_ROSTER_KEYS = (
@@ -183,8 +193,13 @@ class Roster:
         self.dirty = False
         #: Written back as found: a UTF-8 byte order mark, and Windows line endings.
         self.bom = False
+        #: Fingerprint of the file's bytes when read or last saved (``None``: not from a file).
+        self.disk_digest: str | None = None
         self.newline = "\r\n" if text is not None and "\r\n" in text else "\n"
         self._positions: Any = doc if round_trip else None
+        #: (text, ruamel's text of that text unedited): the base of the merge in dumps().
+        self._base_dump: tuple[str, str] | None = None
+        self._last_dump: str | None = None
         self._nodes: Any = None
         self.header: RosterHeader = self._parse_header()
         self.selections: list[SelectionData] = []
@@ -198,8 +213,18 @@ class Roster:
         cls, text: str, file: str = "<roster>", path: Path | None = None, round_trip: bool = True
     ) -> Roster:
         """Parse roster text. ``round_trip=False`` is faster but cannot be saved after edits."""
+        if len(text) > MAX_ROSTER_BYTES:
+            raise RosterError.single(
+                file,
+                f"a roster of {len(text) / 1048576:.1f} MiB is refused: the limit is "
+                f"{MAX_ROSTER_BYTES / 1048576:.0f} MiB (a regiment of 75 platoons is 0.15 MiB)",
+                code="file-too-large",
+            )
+        # Windows line ends are parsed as "\n" (ruamel would keep the "\r" in comments and
+        # write "\r\r\n") and written back as "\r\n" (see dumps).
+        source = text.replace("\r\n", "\n") if "\r\n" in text else text
         try:
-            doc = load_round_trip(text, file) if round_trip else load_safe(text, file)
+            doc = load_round_trip(source, file) if round_trip else load_safe(source, file)
         except InputError as exc:
             raise RosterError(exc.problems) from None
         if doc is None:
@@ -226,12 +251,13 @@ class Roster:
         """Read a roster file (raises :class:`RosterError` when it cannot be understood)."""
         p = Path(path)
         try:
-            text = read_text(p)
+            data = read_bytes(p, MAX_ROSTER_BYTES)
+            text = decode(data, str(p))
         except InputError as exc:
             raise RosterError(exc.problems) from None
         roster = cls.from_text(text, str(p), p, round_trip)
-        with p.open("rb") as fh:
-            roster.bom = fh.read(3) == b"\xef\xbb\xbf"
+        roster.bom = data.startswith(b"\xef\xbb\xbf")
+        roster.disk_digest = digest(data)
         return roster
 
     @classmethod
@@ -434,52 +460,140 @@ class Roster:
         if not self.dirty and self.text is not None:
             return self.text
         self._require_round_trip()
-        text = dump_round_trip(self.doc)
+        text = self._last_dump = dump_round_trip(self.doc)
+        if self.text is not None:
+            text = self._keep_user_text(text)
         if self.newline != "\n":
             text = text.replace("\n", self.newline)
         return text
 
-    def save(self, path: Path | str | None = None, backup: bool = True) -> Path:
-        """Write the roster atomically; the previous file is kept as ``<name>.bak``."""
+    def prepare_merge_base(self) -> None:
+        """Write down, while nothing is edited yet, how ruamel writes this roster: saving
+        an edit then keeps the user's own text without parsing the file again. Costs one
+        dump (a regiment: under a second); the edit session does it when it opens a file."""
+        if self.dirty or self.text is None or not self.round_trip:
+            return
+        ours = self.text.replace("\r\n", "\n")
+        if self._base_dump is None or self._base_dump[0] != ours:
+            self._base_dump = (ours, dump_round_trip(self.doc))
+
+    def _keep_user_text(self, edited: str) -> str:
+        """``edited`` (ruamel's text of the edited roster) with the user's own lines kept
+        wherever nothing was edited: comments ruamel drops (above ``---``, inside flow lists
+        over several lines), the ``---`` and ``...`` markers, spacing (see
+        :mod:`armybuilder.textmerge`). The merge is used only if it reads back as the edited
+        roster; otherwise ruamel's text is written."""
+        from .textmerge import merge3
+
+        assert self.text is not None
+        ours = self.text.replace("\r\n", "\n")
+        if self._base_dump is None or self._base_dump[0] != ours:
+            try:
+                base = dump_round_trip(load_round_trip(ours, self.file))
+            except InputError:
+                return edited
+            self._base_dump = (ours, base)
+        base = self._base_dump[1]
+        if base == ours:
+            return edited  # the file is exactly as ruamel writes it
+        # What ruamel never writes (comments and directives above `---`, the `---` itself,
+        # and `...` with what follows) is the user's, whatever the edit.
+        lines = ours.splitlines(keepends=True)
+        head, body, tail = _markers(lines)
+        merged = "".join(
+            head
+            + merge3(base.splitlines(keepends=True), body, edited.splitlines(keepends=True))
+            + tail
+        )
+        if merged == edited:
+            return edited
+        try:  # the merge must read back as the edited roster (the fast loader is enough)
+            again = load_safe(merged, self.file)
+        except InputError:
+            return edited
+        if again != to_plain(self.doc):
+            return edited
+        return merged
+
+    def save(
+        self,
+        path: Path | str | None = None,
+        backup: bool = True,
+        *,
+        overwrite: bool = False,
+    ) -> Path:
+        """Write the roster atomically; the previous file is kept as ``<name>.bak``.
+
+        Raises :class:`ChangedOnDiskError` (and writes nothing) when the file changed on disk
+        since this roster read or last saved it, or when ``path`` is another file that exists;
+        ``overwrite=True`` replaces it anyway (the replaced file is still kept as ``.bak``).
+        A path that is a symbolic link is written through: the file it points to is replaced
+        and the link kept.
+        """
         target = Path(path) if path is not None else self.path
         if target is None:
             raise ValueError("no path to save to")
+        if not overwrite:
+            self.check_conflict(target)
         text = self.dumps()
-        atomic_write(target, ("\ufeff" if self.bom else "") + text, backup=backup)
+        data = (("\ufeff" if self.bom else "") + text).encode("utf-8")
+        atomic_write(target, data, backup=backup)
+        if self.dirty and self.round_trip:
+            # What was written reads back as the document: ruamel's text of it is the base
+            # of the next save's merge (no need to parse the file again).
+            self._base_dump = (text.replace("\r\n", "\n"), self._last_dump or "")
+            if not self._last_dump:
+                self._base_dump = None
         self.text = text
         self.dirty = False
         self.path = target
         self.file = str(target)
+        self.disk_digest = digest(data)
         return target
 
+    def check_conflict(self, target: Path) -> None:
+        """Raise :class:`ChangedOnDiskError` if saving to ``target`` would replace a file
+        this roster did not read (or that changed on disk since it was read or saved)."""
+        if not target.exists():
+            return
+        same = self.path is not None and same_file(target, self.path)
+        if not same:
+            raise ChangedOnDiskError(
+                target, "already exists and is not the file this roster was opened from"
+            )
+        if self.disk_digest is None:
+            return  # read from text, not from this file: nothing to compare with
+        if file_digest(target) != self.disk_digest:
+            raise ChangedOnDiskError(
+                target,
+                "changed on disk since it was opened (saved from another window or edited "
+                "in another program)",
+            )
 
-def atomic_write(target: Path, text: str, backup: bool = True) -> None:
-    """Write ``text`` to ``target`` atomically, keeping the old file as ``target.bak``."""
-    target = Path(target)
-    folder = target.parent if str(target.parent) else Path(".")
-    folder.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if target.exists():
-            if target.is_file():
-                os.chmod(tmp_name, target.stat().st_mode & 0o777)
-            if backup:
-                shutil.copy2(target, target.with_name(target.name + ".bak"))
-        os.replace(tmp_name, target)
-    except BaseException:
-        Path(tmp_name).unlink(missing_ok=True)
-        raise
-    try:
-        dir_fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dir_fd)
-    except OSError:
-        pass
-    finally:
-        os.close(dir_fd)
+
+def _markers(lines: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """Split a document's lines into (up to its ``---`` line, its body, from its ``...``
+    line): the parts ruamel drops."""
+    start = 0
+    for i, line in enumerate(lines):
+        text = line.strip()
+        if not text or text.startswith(("#", "%")):
+            continue
+        if text == "---" or text.startswith("--- #"):
+            start = i + 1
+        break
+    end = len(lines)
+    for i in range(len(lines) - 1, start - 1, -1):
+        text = lines[i].strip()
+        if not text or text.startswith("#"):
+            continue
+        if text == "...":
+            end = i
+        break
+    return lines[:start], lines[start:end], lines[end:]
+
+
+def atomic_write(target: Path | str, data: str | bytes, backup: bool = True) -> Path:
+    """Write ``data`` to ``target`` atomically, keeping the old file as ``target.bak``
+    (see :func:`armybuilder.fileio.atomic_write`)."""
+    return _atomic_write(target, data, backup=backup)

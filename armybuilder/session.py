@@ -81,6 +81,7 @@ __all__ = [
     "costs_text",
     "export_pdf",
     "export_text",
+    "find_recoveries",
     "find_recovery",
     "limit_text",
     "list_recoveries",
@@ -217,10 +218,22 @@ def _commented(value: Any) -> Any:
     return value
 
 
+def _normalised(op: Op) -> Op:
+    """``op`` with plain dicts and lists in its value turned into round-trip nodes (so that
+    the document and its recovered copy hold the same kinds of objects)."""
+    if isinstance(op, SetKey) and isinstance(op.value, dict | list):
+        return dataclasses.replace(op, value=_commented(op.value))
+    if isinstance(op, Insert) and isinstance(op.node, dict | list):
+        return dataclasses.replace(op, node=_commented(op.node))
+    return op
+
+
 def apply_op(doc: Any, op: Op) -> Op:
     """Apply ``op`` to a round-trip roster document; returns its inverse."""
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
+    where = op.loc if isinstance(op, SetKey) else (*op.parent, "selections")
+    unshare(doc, where)
     if isinstance(op, Insert):
         owner = _owner(doc, op.parent)
         seq = owner.get("selections")
@@ -234,7 +247,10 @@ def apply_op(doc: Any, op: Op) -> Op:
             raise EditError(f"`selections` of {_fmt(op.parent)} is not a list; fix it in the file")
         if not 0 <= op.index <= len(seq):
             raise EditError(f"no position {op.index} in {_fmt((*op.parent, 'selections'))}")
+        _take_trailing(op.node)  # a copy's comments about what followed the original
+        moved = _take_trailing(seq[op.index - 1]) if op.index > 0 else None
         seq.insert(op.index, op.node)
+        _give_trailing(op.node, moved)
         if op.comment is not None and isinstance(seq, CommentedSeq):
             seq.ca.items[op.index] = op.comment
         return Delete(op.parent, op.index, drop=created)
@@ -245,7 +261,7 @@ def apply_op(doc: Any, op: Op) -> Op:
             raise EditError(f"no selection at {_fmt((*op.parent, 'selections', op.index))}")
         node = seq[op.index]
         comment = seq.ca.items.get(op.index) if isinstance(seq, CommentedSeq) else None
-        del seq[op.index]
+        _detach(owner, seq, op.index)
         if op.drop and not seq:
             del owner["selections"]
         return Insert(op.parent, op.index, node, comment)
@@ -257,30 +273,275 @@ def apply_op(doc: Any, op: Op) -> Op:
             raise EditError(f"cannot move {_fmt((*op.parent, 'selections', op.index))}")
         node = seq[op.index]
         comment = seq.ca.items.get(op.index) if isinstance(seq, CommentedSeq) else None
-        del seq[op.index]
+        _detach(owner, seq, op.index)
+        moved = _take_trailing(seq[op.to - 1]) if op.to > 0 else None
         seq.insert(op.to, node)
+        _give_trailing(node, moved)
         if comment is not None:
             seq.ca.items[op.to] = comment
         return Move(op.parent, op.to, op.index)
     # SetKey
     mapping = doc if not op.loc else _owner(doc, op.loc)
-    keys = list(mapping.keys())
-    present = op.key in mapping
-    old = mapping[op.key] if present else None
-    pos = keys.index(op.key) if present else None
+    own_keys = [k for k in mapping if _own(mapping, k)]
+    own = op.key in own_keys
+    merged = op.key in mapping and not own
+    old = mapping[op.key] if own else None
+    pos = own_keys.index(op.key) if own else None
     comment = mapping.ca.items.get(op.key) if isinstance(mapping, CommentedMap) else None
     if op.value is None:
-        if present:
+        if merged:
+            raise EditError(
+                f"`{op.key}` of {_fmt(op.loc)} comes from a `<<:` merge key in the file; "
+                "set another value instead, or edit the merged mapping in the file"
+            )
+        if own:
+            last = own_keys[-1] == op.key
+            moved = _take_trailing(mapping) if last else None
             del mapping[op.key]
-    elif present:
+            _restore_merged(mapping, op.key)
+            _give_trailing(mapping, moved)
+    elif own:
         mapping[op.key] = op.value
     else:
         order = _ROSTER_KEY_ORDER if not op.loc else _KEY_ORDER
-        where = op.position if op.position is not None else _key_position(mapping, op.key, order)
-        mapping.insert(min(where, len(keys)), op.key, op.value)
+        at = op.position if op.position is not None else _key_position(mapping, op.key, order)
+        at = min(at, len(own_keys))
+        # Comments after the last key are about what follows the mapping: they stay last.
+        moved = _take_trailing(mapping) if at == len(own_keys) else None
+        if isinstance(mapping, CommentedMap):
+            mapping.insert(at, op.key, op.value)
+        else:
+            mapping[op.key] = op.value
         if op.comment is not None:
             mapping.ca.items[op.key] = op.comment
+        _give_trailing(mapping, moved)
     return SetKey(op.loc, op.key, old, pos, comment)
+
+
+def _last_slot(node: Any) -> tuple[Any, Any, int] | None:
+    """Where ruamel keeps the comment lines written after ``node`` (block style): the comment
+    token list of its last scalar, as (``ca.items``, key, index in the list)."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    while True:
+        if isinstance(node, CommentedMap):
+            keys = [k for k in node if _own(node, k)]
+            if not keys:
+                return None
+            key: Any = keys[-1]
+            index = 2
+        elif isinstance(node, CommentedSeq):
+            if not len(node):
+                return None
+            key, index = len(node) - 1, 0
+        else:
+            return None
+        value = node[key]
+        if (
+            isinstance(value, CommentedMap | CommentedSeq)
+            and len(value)
+            and not value.fa.flow_style()
+        ):
+            node = value
+            continue
+        return node.ca.items, key, index
+
+
+def _take_trailing(node: Any) -> str | None:
+    """Remove and return the whole comment lines after ``node`` (not its end-of-line
+    comment): they are about what follows it."""
+    slot = _last_slot(node)
+    if slot is None:
+        return None
+    items, key, index = slot
+    tokens = items.get(key)
+    token: Any = tokens[index] if tokens is not None and len(tokens) > index else None
+    value = getattr(token, "value", None)
+    if not isinstance(value, str) or "\n" not in value:
+        return None
+    cut = value.index("\n") + 1
+    head, rest = value[:cut], value[cut:]
+    if not rest.strip():
+        return None
+    # Comment lines indented like the node's own keys are about the node: they stay.
+    col = getattr(getattr(node, "lc", None), "col", None)
+    lines = rest.splitlines(keepends=True)
+    first = 0
+    if isinstance(col, int):
+        first = next(
+            (
+                i
+                for i, line in enumerate(lines)
+                if line.strip() and len(line) - len(line.lstrip(" ")) < col
+            ),
+            len(lines),
+        )
+        while first > 0 and not lines[first - 1].strip():
+            first -= 1
+    keep, move = "".join(lines[:first]), "".join(lines[first:])
+    if not move.strip():
+        return None
+    if (head + keep).strip():
+        token.value = head + keep
+    else:
+        tokens[index] = None
+    return move
+
+
+def _give_trailing(node: Any, lines: str | None) -> None:
+    """Put comment lines (from :func:`_take_trailing`) after ``node``."""
+    if not lines:
+        return
+    from ruamel.yaml.error import CommentMark
+    from ruamel.yaml.tokens import CommentToken
+
+    slot = _last_slot(node)
+    if slot is None:
+        return
+    items, key, index = slot
+    tokens = items.get(key)
+    if tokens is None:
+        tokens = items[key] = [None] * (4 if index == 2 else 2)
+    while len(tokens) <= index:
+        tokens.append(None)
+    token = tokens[index]
+    if token is not None and isinstance(getattr(token, "value", None), str):
+        token.value = (token.value if token.value.endswith("\n") else token.value + "\n") + lines
+    else:
+        tokens[index] = CommentToken("\n" + lines, CommentMark(0), None)
+
+
+def _detach(owner: Any, seq: Any, index: int) -> None:
+    """Remove item ``index`` of ``seq`` (``owner["selections"]``), keeping the comment lines
+    above the next item."""
+    moved = _take_trailing(seq[index])
+    del seq[index]
+    if moved is None:
+        return
+    if index > 0:
+        _give_trailing(seq[index - 1], moved)
+    elif len(seq):
+        _give_after_key(owner, "selections", moved)
+
+
+def _give_after_key(owner: Any, key: str, lines: str) -> None:
+    """Put comment lines right after the line of ``key:`` (above its list's first item)."""
+    from ruamel.yaml.error import CommentMark
+    from ruamel.yaml.tokens import CommentToken
+
+    items = getattr(getattr(owner, "ca", None), "items", None)
+    if items is None:
+        return
+    tokens = items.get(key)
+    if tokens is None:
+        tokens = items[key] = [None, None, None, None]
+    while len(tokens) < 3:
+        tokens.append(None)
+    token = tokens[2]
+    if token is not None and isinstance(getattr(token, "value", None), str):
+        token.value = (token.value if token.value.endswith("\n") else token.value + "\n") + lines
+    else:
+        tokens[2] = CommentToken("\n" + lines, CommentMark(0), None)
+
+
+def _own(mapping: Any, key: Any) -> bool:
+    """Whether ``key`` is written in ``mapping`` itself (not brought in by a ``<<:`` merge)."""
+    ok = getattr(mapping, "_ok", None)
+    if ok is None or not getattr(mapping, "merge", None):
+        return key in mapping
+    return key in ok
+
+
+def _restore_merged(mapping: Any, key: Any) -> None:
+    """After an own key was deleted, show the value a ``<<:`` merge gives it again."""
+    for _, source in getattr(mapping, "merge", None) or ():
+        if key in source:
+            mapping.update_key_value(key)
+            return
+
+
+def _anchored(node: Any) -> bool:
+    anchor = getattr(node, "anchor", None)
+    return getattr(anchor, "value", None) is not None
+
+
+def _occurrences(doc: Any, target: Any) -> int:
+    """How many places of ``doc`` hold the very object ``target`` (aliases share objects)."""
+    count = 0
+    stack = [doc]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if node is target:
+            count += 1
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, dict):
+            stack.extend(v for k, v in node.items() if _own(node, k))
+            for _, source in getattr(node, "merge", None) or ():
+                stack.append(source)
+        elif isinstance(node, list):
+            stack.extend(node)
+    return count
+
+
+def _clear_anchors(node: Any) -> None:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if _anchored(n):
+            n.anchor.value = None
+            n.anchor.always_dump = False
+        if isinstance(n, dict):
+            stack.extend(n.values())
+        elif isinstance(n, list):
+            stack.extend(n)
+
+
+def _unmerge(node: Any) -> None:
+    """Make the keys a ``<<:`` merge brings into a copied mapping its own (the copy keeps
+    the same values, without referring to the original's anchors)."""
+    from ruamel.yaml.comments import merge_attrib
+
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, dict):
+            merge = getattr(n, merge_attrib, None)
+            own: Any = getattr(n, "_ok", None)
+            if merge and own is not None:
+                setattr(n, merge_attrib, type(merge)())
+                own.update(n.keys())
+            stack.extend(n.values())
+        elif isinstance(n, list):
+            stack.extend(n)
+
+
+def unshare(doc: Any, loc: Sequence[str | int]) -> None:
+    """Make the nodes on the way to ``loc`` the selection's own before it is edited.
+
+    In a file with anchors and aliases (``&a`` ... ``*a``) or merge keys (``<<: *a``), two
+    selections can share one mapping; editing one must not change its twin. A shared node on
+    the path is replaced, at this place only, by a copy (without anchors): the other places
+    keep the original.
+    """
+    node = doc
+    for step in loc:
+        try:
+            child = node[step]
+        except (KeyError, IndexError, TypeError):
+            return
+        if isinstance(child, dict | list):
+            shared = (isinstance(node, dict) and not _own(node, step)) or (
+                _anchored(child) and _occurrences(doc, child) > 1
+            )
+            if shared:
+                child = copy.deepcopy(child)
+                _clear_anchors(child)
+                node[step] = child
+        node = child
 
 
 def _changed_at(op: Op) -> tuple[str, Loc, int]:
@@ -294,45 +555,88 @@ def _changed_at(op: Op) -> tuple[str, Loc, int]:
     return "list", op.parent, min(op.index, op.to) if isinstance(op, Move) else op.index
 
 
-def op_to_json(op: Op) -> dict[str, Any]:
-    """An operation as JSON-ready data (for the recovery journal)."""
-    from .yamlio import to_plain
+def encode_value(value: Any) -> str:
+    """A value of a roster document as YAML text, for the recovery journal.
 
+    YAML records everything a roster can hold (dates, binary values, sets, keys that are not
+    text, comments and styles), which JSON cannot. Raises :class:`EditError` for a value that
+    cannot be written.
+    """
+    from ruamel.yaml.comments import CommentedMap
+
+    from .yamlio import dump_round_trip
+
+    box = CommentedMap()
+    box["v"] = value
+    try:
+        return dump_round_trip(box)
+    except Exception as exc:  # ruamel raises several kinds for values it cannot represent
+        raise EditError(f"this value cannot be saved in a roster file: {exc}") from None
+
+
+def decode_value(text: str) -> Any:
+    """The inverse of :func:`encode_value` (raises ``ValueError`` for anything else)."""
+    from .errors import InputError
+    from .yamlio import load_round_trip
+
+    try:
+        box = load_round_trip(text, "recovery journal")
+    except InputError as exc:
+        raise ValueError(str(exc)) from None
+    if not isinstance(box, dict) or "v" not in box:
+        raise ValueError("not a journal value")
+    return box["v"]
+
+
+def op_to_json(op: Op) -> dict[str, Any]:
+    """An operation as JSON-ready data (for the recovery journal); values are YAML text
+    (:func:`encode_value`). Raises :class:`EditError` for a value that cannot be recorded."""
     if isinstance(op, Insert):
         return {
             "op": "insert",
             "parent": list(op.parent),
             "index": op.index,
-            "node": to_plain(op.node),
+            "yaml": encode_value(op.node),
         }
     if isinstance(op, Delete):
         return {"op": "delete", "parent": list(op.parent), "index": op.index, "drop": op.drop}
     if isinstance(op, Move):
         return {"op": "move", "parent": list(op.parent), "index": op.index, "to": op.to}
-    return {
-        "op": "set",
-        "loc": list(op.loc),
-        "key": op.key,
-        "value": to_plain(op.value),
-        "position": op.position,
-    }
+    record: dict[str, Any] = {"op": "set", "loc": list(op.loc), "key": op.key}
+    value = op.value
+    if (
+        value is None
+        or type(value) in (str, int, bool)
+        or (type(value) is float and value == value and abs(value) != float("inf"))
+    ):
+        record["value"] = value  # plain text and numbers: JSON holds them exactly, fast
+    else:
+        record["yaml"] = encode_value(value)
+    record["position"] = op.position
+    return record
 
 
 def op_from_json(data: dict[str, Any]) -> Op:
-    """The inverse of :func:`op_to_json` (raises ``ValueError`` for anything else)."""
+    """The inverse of :func:`op_to_json` (raises ``ValueError`` for anything else). Journals
+    of earlier versions (values as JSON) are read too."""
     kind = data.get("op")
     if kind == "insert":
-        return Insert(tuple(data["parent"]), int(data["index"]), _commented(data["node"]))
+        node = decode_value(data["yaml"]) if "yaml" in data else _commented(data["node"])
+        return Insert(tuple(data["parent"]), int(data["index"]), node)
     if kind == "delete":
         return Delete(tuple(data["parent"]), int(data["index"]), bool(data.get("drop")))
     if kind == "move":
         return Move(tuple(data["parent"]), int(data["index"]), int(data["to"]))
     if kind == "set":
         pos = data.get("position")
+        if "yaml" in data:
+            value = decode_value(data["yaml"]) if data["yaml"] is not None else None
+        else:
+            value = _commented(data.get("value"))
         return SetKey(
             tuple(data["loc"]),
             str(data["key"]),
-            _commented(data.get("value")),
+            value,
             int(pos) if pos is not None else None,
         )
     raise ValueError(f"unknown operation {kind!r}")
@@ -538,7 +842,10 @@ def _pid_alive(pid: int) -> bool:
 
 @dataclass
 class RecoveryInfo:
-    """A recovery journal left behind by a session that did not end normally."""
+    """A recovery journal left behind by a session that did not end normally.
+
+    Each session (each window) keeps its own journal, so one roster can have several.
+    """
 
     journal: Path
     path: Path | None
@@ -554,6 +861,11 @@ class RecoveryInfo:
     file_changed: bool = False
     #: The base text itself holds unsaved changes.
     unsaved_base: bool = False
+    #: How the file was written: with a UTF-8 byte order mark, and its line ends.
+    bom: bool = False
+    newline: str | None = None
+    #: Fingerprint of the file's bytes the base text was read from (``None``: unknown).
+    disk_digest: str | None = None
 
     @property
     def worth_recovering(self) -> bool:
@@ -573,13 +885,32 @@ class RecoveryInfo:
         self.journal.unlink(missing_ok=True)
 
 
+def _disk_changed(path: Path, base: str, disk_digest: str | None, bom: bool) -> bool:
+    """Whether the file at ``path`` is no longer what the journal's edits started from."""
+    from .fileio import digest
+
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return True
+    if disk_digest is not None:
+        return digest(data) != disk_digest
+    # Journals of earlier versions: compare the text exactly (line ends included).
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8") != base
+    except UnicodeDecodeError:
+        return True
+
+
 def _read_journal(journal: Path) -> RecoveryInfo | None:
     try:
-        text = journal.read_text(encoding="utf-8")
-    except OSError:
+        text = journal.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
         return None
-    lines = text.splitlines()
-    if not lines:
+    lines = text.split("\n")
+    if not lines or not lines[0]:
         return None
     try:
         head = json.loads(lines[0])
@@ -589,18 +920,19 @@ def _read_journal(journal: Path) -> RecoveryInfo | None:
         return None
     ops: list[Op] = []
     for line in lines[1:]:
+        if not line:
+            continue
         try:
             ops.append(op_from_json(json.loads(line)))
         except (ValueError, KeyError, TypeError):
             break  # a torn last line (the process died while writing it)
     path = Path(head["path"]) if head.get("path") else None
     base = str(head.get("base", ""))
-    changed = False
-    if path is not None:
-        try:
-            changed = path.read_text(encoding="utf-8-sig") != base
-        except OSError:
-            changed = True
+    digest = head.get("disk_digest")
+    digest = digest if isinstance(digest, str) else None
+    bom = bool(head.get("bom"))
+    changed = _disk_changed(path, base, digest, bom) if path is not None else False
+    newline = head.get("newline")
     try:
         updated = journal.stat().st_mtime
     except OSError:
@@ -618,18 +950,37 @@ def _read_journal(journal: Path) -> RecoveryInfo | None:
         pid=int(head.get("pid", 0)),
         file_changed=changed,
         unsaved_base=bool(head.get("unsaved")),
+        bom=bom,
+        newline=newline if newline in ("\n", "\r\n") else None,
+        disk_digest=digest,
     )
 
 
+def _journals_of(path: Path) -> list[Path]:
+    folder = _recovery_dir()
+    if not folder.is_dir():
+        return []
+    key = _recovery_key(path)
+    return [j for j in folder.glob(f"{key}*.jsonl") if j.name[len(key)] in ".-"]
+
+
+def find_recoveries(path: Path | str) -> list[RecoveryInfo]:
+    """Every recovery journal of the roster at ``path`` that holds unsaved edits (one per
+    window that did not close normally), those of processes that no longer run first, then
+    newest first."""
+    found = []
+    for journal in _journals_of(Path(path)):
+        info = _read_journal(journal)
+        if info is not None and info.worth_recovering:
+            found.append(info)
+    return sorted(found, key=lambda i: (i.other_process_alive, -i.updated))
+
+
 def find_recovery(path: Path | str) -> RecoveryInfo | None:
-    """The recovery journal of the roster at ``path``, if one holds unsaved edits."""
-    journal = _recovery_dir() / f"{_recovery_key(Path(path))}.jsonl"
-    if not journal.is_file():
-        return None
-    info = _read_journal(journal)
-    if info is None or not info.worth_recovering:
-        return None
-    return info
+    """The recovery journal of the roster at ``path`` to offer first (see
+    :func:`find_recoveries`), if one holds unsaved edits."""
+    found = find_recoveries(path)
+    return found[0] if found else None
 
 
 def list_recoveries() -> list[RecoveryInfo]:
@@ -646,8 +997,9 @@ def list_recoveries() -> list[RecoveryInfo]:
 
 
 def clean_recovery(path: Path | str) -> None:
-    """Delete the recovery journal of the roster at ``path``."""
-    (_recovery_dir() / f"{_recovery_key(Path(path))}.jsonl").unlink(missing_ok=True)
+    """Delete every recovery journal of the roster at ``path``."""
+    for journal in _journals_of(Path(path)):
+        journal.unlink(missing_ok=True)
 
 
 class Journal:
@@ -658,7 +1010,8 @@ class Journal:
     process or terminal loses nothing. The sync to the disk itself (against a power cut) is
     left to a background thread, a moment later, so that an edit does not wait for the disk;
     closing the journal syncs it before returning. A line torn by a crash is ignored when the
-    journal is read back.
+    journal is read back. Each session has its own journal (two windows on one roster never
+    write to the same one).
     """
 
     def __init__(self, key: str) -> None:
@@ -670,7 +1023,9 @@ class Journal:
 
     @classmethod
     def for_roster(cls, path: Path | None, session_id: str) -> Journal:
-        return cls(_recovery_key(path) if path is not None else f"untitled-{session_id}")
+        if path is None:
+            return cls(f"untitled-{session_id}")
+        return cls(f"{_recovery_key(path)}-{session_id}")
 
     @property
     def started(self) -> bool:
@@ -683,11 +1038,11 @@ class Journal:
         operation after it).
         """
         self.close()
-        from .rosters import atomic_write
+        from .fileio import atomic_write
 
         head = {
             "kind": "armybuilder-recovery",
-            "version": 1,
+            "version": 2,
             "path": str(roster.path.resolve()) if roster.path else None,
             "name": roster.name,
             "system": roster.system,
@@ -695,16 +1050,28 @@ class Journal:
             "started": time.time(),
             "pid": os.getpid(),
             "unsaved": unsaved,
+            "bom": roster.bom,
+            "newline": roster.newline,
+            "disk_digest": roster.disk_digest,
             "base": base,
         }
-        atomic_write(self.path, json.dumps(head) + "\n", backup=False)
-        self._fh = self.path.open("a", encoding="utf-8")
+        atomic_write(self.path, json.dumps(head) + "\n")
+        self._fh = self.path.open("a", encoding="utf-8", newline="\n")
 
     def append(self, ops: Sequence[Op]) -> None:
+        self.append_lines([json.dumps(op_to_json(op)) for op in ops])
+
+    def append_lines(self, lines: Sequence[str]) -> None:
+        """Append encoded operations (see :func:`op_to_json`); on a failed write the journal
+        is closed, so that the next edit starts a new one from the whole document."""
         if self._fh is None:
             return
-        self._fh.write("".join(json.dumps(op_to_json(op)) + "\n" for op in ops))
-        self._fh.flush()
+        try:
+            self._fh.write("".join(line + "\n" for line in lines))
+            self._fh.flush()
+        except (OSError, ValueError):
+            self.close_quietly()
+            raise
         if self.sync:
             if self._syncer is None or not self._syncer.is_alive():
                 self._syncer = threading.Thread(
@@ -712,6 +1079,22 @@ class Journal:
                 )
                 self._syncer.start()
             self._wake.set()
+
+    @property
+    def orphaned(self) -> bool:
+        """The journal file was removed under this session (another window recovered it):
+        what is appended would be lost."""
+        if self._fh is None:
+            return False
+        try:
+            return os.fstat(self._fh.fileno()).st_nlink == 0
+        except (OSError, ValueError):
+            return True
+
+    def close_quietly(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self.close()
+        self._fh = None
 
     def _sync_loop(self, fh: Any) -> None:
         while True:
@@ -729,7 +1112,7 @@ class Journal:
         if fh is not None:
             self._fh = None
             if self.sync:
-                with contextlib.suppress(OSError):
+                with contextlib.suppress(OSError, ValueError):
                     os.fsync(fh.fileno())
             fh.close()
             self._wake.set()  # lets the sync thread end
@@ -738,7 +1121,7 @@ class Journal:
                 self._syncer = None
 
     def discard(self) -> None:
-        self.close()
+        self.close_quietly()
         self.path.unlink(missing_ok=True)
 
 
@@ -976,6 +1359,7 @@ class EditSession:
         roster = Roster.from_file(path)
         system = library.system(roster.system)
         system.faction(roster.faction)
+        roster.prepare_merge_base()  # so that a save keeps the user's own text, fast
         return cls(roster, system, **kw)
 
     @classmethod
@@ -1006,17 +1390,23 @@ class EditSession:
         base = Roster.from_text(
             info.base, str(info.path) if info.path else "<recovered roster>", info.path
         )
+        base.bom = info.bom
+        if info.newline is not None:
+            base.newline = info.newline
+        # Saving checks the file is still the one the edits started from (not overwritten).
+        base.disk_digest = info.disk_digest
         system = library.system(base.system)
         session = cls(base, system, **kw)
         if info.file_changed or info.unsaved_base or info.path is None:
             # What is on disk (if anything) is not where the edits started: unsaved even
             # once the recovered edits are undone.
             session._saved_token = -1
-        info.discard()
         if info.ops:
             session._apply("Recovered changes", list(info.ops), None, None)
         elif session.dirty:
             session._changed([], False)
+        # Only now, with the edits safe in this session's own journal, the old one goes.
+        info.discard()
         return session
 
     # ----------------------------------------------------------------- state
@@ -1194,6 +1584,17 @@ class EditSession:
         focus_after: Loc | None,
     ) -> Edit:
         t0 = time.perf_counter()
+        ops = [_normalised(op) for op in ops]
+        # Before anything changes: a value that cannot be recorded is refused, and what is
+        # applied is what the journal gives back (so recovery replays exactly these values).
+        lines: list[str] = []
+        if self.autosave:
+            records = [op_to_json(op) for op in ops]
+            lines = [json.dumps(r) for r in records]
+            ops = [
+                op_from_json(r) if r["op"] in ("insert", "set") else op
+                for r, op in zip(records, ops, strict=True)
+            ]
         applied: list[Op] = []
         inverses: list[Op] = []
         try:
@@ -1209,60 +1610,101 @@ class EditSession:
                 refresh_after(self.roster, applied)
         edit = Edit(label, applied, inverses, focus_before, focus_after)
         was_dirty = self.dirty
+        undo_before, redo_before = list(self._undo), list(self._redo)
         self._undo.append((edit, _token()))
         if len(self._undo) > self.history_limit:
             del self._undo[0]
         self._redo.clear()
-        self._changed(applied, was_dirty)
+        try:
+            self._record(applied, was_dirty, lines)
+        except OSError as exc:
+            self._undo, self._redo = undo_before, redo_before
+            self._revert(list(reversed(inverses)))
+            raise self._journal_error(exc) from None
+        self.generation += 1
         self.last_edit_ms = 1000 * (time.perf_counter() - t0)
         return edit
 
-    def _changed(self, ops: Sequence[Op], was_dirty: bool) -> None:
-        self.generation += 1
+    def _encode(self, ops: Sequence[Op]) -> list[str]:
+        """The journal lines of ``ops`` (none without autosave)."""
+        if not self.autosave:
+            return []
+        return [json.dumps(op_to_json(op)) for op in ops]
+
+    def _revert(self, ops: Sequence[Op]) -> None:
+        for op in ops:
+            apply_op(self.roster.doc, op)
+        refresh_after(self.roster, ops)
+
+    @staticmethod
+    def _journal_error(exc: OSError) -> EditError:
+        return EditError(
+            "the edit was not made: the recovery journal cannot be written "
+            f"({exc.strerror or exc}); free some disk space, or save the roster"
+        )
+
+    def _record(self, ops: Sequence[Op], was_dirty: bool, lines: Sequence[str]) -> None:
+        """Write the operations just applied to the recovery journal (raises ``OSError``)."""
         if not self.autosave:
             return
-        try:
-            if not self.dirty:
-                # Back at the saved state (undo): nothing to recover.
-                self.journal.discard()
-            elif self.journal.started:
-                self.journal.append(ops)
-            elif not was_dirty and self.roster.text is not None:
-                # The state before these operations is the saved one: its text is at hand.
-                self.journal.start(self.roster, self.roster.text)
-                self.journal.append(ops)
-            else:
-                # Unsaved already (the journal could not be written before): start from now.
-                from .yamlio import dump_round_trip
+        if not self.dirty:
+            # Back at the saved state (undo): nothing to recover.
+            self.journal.discard()
+        elif self.journal.started and not self.journal.orphaned:
+            self.journal.append_lines(lines)
+        elif not was_dirty and self.roster.text is not None and not self.journal.started:
+            # The state before these operations is the saved one: its text is at hand.
+            self.journal.start(self.roster, self.roster.text)
+            self.journal.append_lines(lines)
+        else:
+            # Unsaved already (the journal could not be written before): start from now.
+            from .yamlio import dump_round_trip
 
-                self.journal.start(self.roster, dump_round_trip(self.roster.doc), unsaved=True)
-        except OSError:
-            pass  # a full disk must not stop editing; the title still shows unsaved changes
+            self.journal.start(self.roster, dump_round_trip(self.roster.doc), unsaved=True)
+
+    def _changed(self, ops: Sequence[Op], was_dirty: bool) -> None:
+        self.generation += 1
+        self._record(ops, was_dirty, self._encode(ops))
 
     def undo(self) -> Loc | None:
         """Undo the last edit; returns the selection it was about (``None``: nothing to undo)."""
         if not self._undo:
             return None
+        edit, token = self._undo[-1]
+        ops = list(reversed(edit.inverses))
+        lines = self._encode(ops)
         was_dirty = self.dirty
-        edit, token = self._undo.pop()
-        for inv in reversed(edit.inverses):
-            apply_op(self.roster.doc, inv)
-        refresh_after(self.roster, list(reversed(edit.inverses)))
+        self._undo.pop()
+        self._revert(ops)
         self._redo.append((edit, token))
-        self._changed(list(reversed(edit.inverses)), was_dirty)
+        try:
+            self._record(ops, was_dirty, lines)
+        except OSError as exc:
+            self._redo.pop()
+            self._revert(edit.ops)
+            self._undo.append((edit, token))
+            raise self._journal_error(exc) from None
+        self.generation += 1
         return edit.focus_before if edit.focus_before is not None else ()
 
     def redo(self) -> Loc | None:
         """Redo the last undone edit; returns the selection it was about."""
         if not self._redo:
             return None
+        edit, token = self._redo[-1]
+        lines = self._encode(edit.ops)
         was_dirty = self.dirty
-        edit, token = self._redo.pop()
-        for op in edit.ops:
-            apply_op(self.roster.doc, op)
-        refresh_after(self.roster, edit.ops)
+        self._redo.pop()
+        self._revert(edit.ops)
         self._undo.append((edit, token))
-        self._changed(edit.ops, was_dirty)
+        try:
+            self._record(edit.ops, was_dirty, lines)
+        except OSError as exc:
+            self._undo.pop()
+            self._revert(list(reversed(edit.inverses)))
+            self._redo.append((edit, token))
+            raise self._journal_error(exc) from None
+        self.generation += 1
         return edit.focus_after if edit.focus_after is not None else ()
 
     # ----------------------------------------------------------------- edits
@@ -1585,6 +2027,8 @@ class EditSession:
         self._check_selection(loc)
         parent, index = loc[:-2], int(loc[-1])
         node = copy.deepcopy(self.node(loc))
+        _clear_anchors(node)  # the copy is not the original an alias refers to
+        _unmerge(node)  # nor does it share what a `<<:` merge key brings: it holds its own
         new = (*parent, "selections", index + 1)
         self._apply(f"Duplicate {self._label(loc)}", [Insert(parent, index + 1, node)], loc, new)
         return new
@@ -1628,7 +2072,10 @@ class EditSession:
         """Set how many copies a selection stands for (at least 1)."""
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise EditError(f"count must be a whole number of at least 1, not {count!r}")
-        self.set(loc, "count", count if count != 1 else None, f"Count {count}")
+        node = self.node(loc)
+        # A count brought in by a `<<:` merge key cannot be removed: write 1 over it.
+        keep = count == 1 and "count" in node and not _own(node, "count")
+        self.set(loc, "count", count if count != 1 or keep else None, f"Count {count}")
 
     def count_of(self, loc: Loc) -> int:
         value = self.node(loc).get("count", 1)
@@ -1747,13 +2194,19 @@ class EditSession:
 
     # ----------------------------------------------------------------- saving
 
-    def save(self, path: Path | str | None = None) -> Path:
-        """Save the roster (atomically; the previous file kept as ``.bak``)."""
+    def save(self, path: Path | str | None = None, *, overwrite: bool = False) -> Path:
+        """Save the roster (atomically; the previous file kept as ``.bak``).
+
+        Raises :class:`~armybuilder.rosters.ChangedOnDiskError` (nothing written, nothing
+        lost) when the file changed on disk since it was opened or last saved here (another
+        window, a text editor), or when ``path`` is another file that exists: ask the user,
+        then save again with ``overwrite=True`` (or to another path).
+        """
         target = Path(path) if path is not None else self.roster.path
         if target is None:
             raise EditError("this roster has no file yet; save it as a new file")
         old_journal = self.journal
-        saved = self.roster.save(target)
+        saved = self.roster.save(target, overwrite=overwrite)
         self._saved_token = self._state_token()
         old_journal.discard()
         self.journal = Journal.for_roster(saved, self.session_id)
@@ -1857,10 +2310,10 @@ class RecentFiles:
         self._write(items)
 
     def _write(self, items: list[dict[str, Any]]) -> None:
-        from .rosters import atomic_write
+        from .fileio import atomic_write
 
         with contextlib.suppress(OSError):
-            atomic_write(self.file, json.dumps(items, indent=1) + "\n", False)
+            atomic_write(self.file, json.dumps(items, indent=1) + "\n")
 
     @staticmethod
     def scan_folder(folder: Path, limit: int = 50) -> list[RecentEntry]:
@@ -2088,11 +2541,14 @@ def export_pdf(
     or ``letter``; default: the renderer's). Raises :class:`ExportUnavailableError` when the
     renderer is not installed (or not one this version knows how to call).
     """
+    from .fileio import atomic_write, check_output
+
     render = _render_module()
     fn = getattr(render, "render_pdf", None) if render is not None else None
     if not callable(fn):
         raise ExportUnavailableError("PDF export is not installed in this version")
-    out.parent.mkdir(parents=True, exist_ok=True)
+    # Never over the roster itself; a folder or a pipe is refused before the slow part.
+    check_output(out, [session.path] if session.path is not None else [])
     subject = _subject(fn, session)
 
     def report(*args: float) -> None:
@@ -2108,18 +2564,32 @@ def export_pdf(
                 f"this version's PDF export cannot choose the paper size ({paper})"
             )
         extra = {}
-    if progress is not None and _accepts(fn, subject, out, progress=report, **extra):
-        result = fn(subject, out, progress=report, **extra)
-    elif _accepts(fn, subject, out, **extra):
-        result = fn(subject, out, **extra)
-    else:
-        raise ExportUnavailableError(
-            "PDF export is not installed in this version (the renderer's interface differs)"
-        )
+    # The renderer writes to a private temporary file (an unpredictable name, in a private
+    # folder); the result reaches ``out`` through the one atomic write.
+    import shutil
+    import tempfile
+
+    scratch = Path(tempfile.mkdtemp(prefix="armybuilder-pdf-"))
+    try:
+        part = scratch / out.name
+        if progress is not None and _accepts(fn, subject, part, progress=report, **extra):
+            result = fn(subject, part, progress=report, **extra)
+        elif _accepts(fn, subject, part, **extra):
+            result = fn(subject, part, **extra)
+        else:
+            raise ExportUnavailableError(
+                "PDF export is not installed in this version (the renderer's interface differs)"
+            )
+        data = getattr(result, "pdf", None)
+        if not isinstance(data, bytes):
+            data = part.read_bytes() if part.is_file() else None
+        if data is None:
+            raise ExportUnavailableError("the PDF renderer wrote nothing")
+        atomic_write(out, data)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     if progress is not None:
         progress(1.0)
-    if isinstance(result, str | Path):
-        return Path(result)
     return out
 
 

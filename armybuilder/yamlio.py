@@ -15,21 +15,29 @@ column using the round-trip document.
 
 from __future__ import annotations
 
+import datetime as _dt
 import io
+import stat
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
+from ruamel.yaml.composer import Composer, ComposerError
 from ruamel.yaml.constructor import ConstructorError, RoundTripConstructor, SafeConstructor
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.events import AliasEvent
 from ruamel.yaml.nodes import MappingNode, SequenceNode
+from ruamel.yaml.representer import RoundTripRepresenter
 
 from .errors import InputError, Problem
 
-#: Largest file accepted, in bytes. Rosters of a whole regiment are well under 1 MiB.
+#: Largest file accepted, in bytes (catalogs).
 MAX_FILE_BYTES = 8 * 1024 * 1024
+#: Largest roster accepted, in bytes: a regiment of 75 platoons is 0.15 MiB, and the
+#: round-trip parser needs about 2 s and 80 MiB of memory per MiB of roster.
+MAX_ROSTER_BYTES = 2 * 1024 * 1024
 #: Largest number of nodes a document may expand to (aliases counted each time they are used).
 MAX_NODES = 500_000
 #: Deepest nesting accepted.
@@ -56,28 +64,45 @@ Loc = Sequence[str | int]
 def read_text(path: Path, max_bytes: int | None = None) -> str:
     """Read a file as UTF-8 text, refusing huge files (over :data:`MAX_FILE_BYTES` unless
     ``max_bytes`` says otherwise) and invalid encodings."""
+    return decode(read_bytes(path, max_bytes), str(path))
+
+
+def read_bytes(path: Path, max_bytes: int | None = None) -> bytes:
+    """A file's bytes, refusing folders and files over ``max_bytes`` (before reading them)."""
     if max_bytes is None:
         max_bytes = MAX_FILE_BYTES
     try:
-        size = path.stat().st_size
+        st = path.stat()
     except FileNotFoundError:
         raise InputError.single(path, "no such file", code="file-not-found") from None
     except OSError as exc:
         raise InputError.single(path, f"cannot read: {exc.strerror}", code="unreadable") from None
-    if path.is_dir():
+    if stat.S_ISDIR(st.st_mode):
         raise InputError.single(path, "is a folder, not a file", code="unreadable")
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError.single(
+            path, "is not a regular file (a pipe or a device); refused", code="unreadable"
+        )
+    size = st.st_size
     if size > max_bytes:
         raise InputError.single(
             path,
             f"file is {size / 1048576:.1f} MiB; the limit is {max_bytes / 1048576:.0f} MiB "
-            "(this is not a roster or catalog this tool wrote)",
+            "(refused before reading it: no roster or catalog this tool writes is this large)",
             code="file-too-large",
         )
     try:
-        data = path.read_bytes()
+        with path.open("rb") as fh:
+            data = fh.read(max_bytes + 1)  # the file may have grown since
+        if len(data) > max_bytes:
+            raise InputError.single(
+                path,
+                f"file is over the limit of {max_bytes / 1048576:.0f} MiB; refused",
+                code="file-too-large",
+            )
+        return data
     except OSError as exc:
         raise InputError.single(path, f"cannot read: {exc.strerror}", code="unreadable") from None
-    return decode(data, str(path))
 
 
 def decode(data: bytes, file: str) -> str:
@@ -138,6 +163,24 @@ def _check_tag(node: Any, file: str, where: tuple[int, int] | None) -> None:
     )
 
 
+def _check_text(text: str, file: str, where: tuple[int, int] | None) -> None:
+    """Refuse text that cannot be written back as UTF-8 (a ``"\\ud83d"`` escape: half of a
+    character), as the safe loader does."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        line, col = where if where else (None, None)
+        code = ord(text[exc.start])
+        raise InputError.single(
+            file,
+            f"YAML syntax error: the escape \\u{code:04x} is half of a character (a lone "
+            "surrogate), which no file can hold; write the character itself",
+            line,
+            col,
+            code="yaml-syntax",
+        ) from None
+
+
 def check_limits(doc: Any, file: str, max_nodes: int = MAX_NODES) -> None:
     """Refuse documents that expand to too many nodes, nest too deep or carry custom tags.
 
@@ -146,15 +189,20 @@ def check_limits(doc: Any, file: str, max_nodes: int = MAX_NODES) -> None:
     """
     budget = max_nodes
     stack: list[tuple[Any, int, tuple[int, int] | None]] = [(doc, 0, None)]
+    seen: set[int] = set()
+    shared = False
     while stack:
         node, depth, where = stack.pop()
         budget -= 1
         if budget < 0:
-            raise InputError.single(
-                file,
-                f"document expands to more than {max_nodes:,} values (too many aliases?); refused",
-                code="yaml-too-large",
-            )
+            if shared:
+                message = (
+                    f"document expands to more than {max_nodes:,} values through its aliases "
+                    "(`*name` used many times); refused"
+                )
+            else:
+                message = f"document holds more than {max_nodes:,} values; refused as too large"
+            raise InputError.single(file, message, code="yaml-too-large")
         if depth > MAX_DEPTH:
             line, col = where if where else (None, None)
             raise InputError.single(
@@ -165,8 +213,16 @@ def check_limits(doc: Any, file: str, max_nodes: int = MAX_NODES) -> None:
                 code="yaml-too-deep",
             )
         _check_tag(node, file, where)
+        if isinstance(node, str) and not node.isascii():
+            _check_text(node, file, where)
+        if isinstance(node, dict | list):
+            if id(node) in seen:
+                shared = True
+            seen.add(id(node))
         if isinstance(node, dict):
             for key, value in node.items():
+                if isinstance(key, str) and not key.isascii():
+                    _check_text(key, file, _pos_key(node, key) or where)
                 pos = _pos_value(node, key)
                 stack.append((value, depth + 1, pos or where))
         elif isinstance(node, list):
@@ -247,10 +303,42 @@ def _safe_yaml() -> YAML:
     return yaml
 
 
+class _Representer(RoundTripRepresenter):
+    """Writes a date used in two places (a duplicated selection) twice, not as an alias."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        if isinstance(data, _dt.date) and getattr(getattr(data, "anchor", None), "value", None):
+            return False
+        if isinstance(data, _dt.date):
+            return True
+        return bool(super().ignore_aliases(data))
+
+
+class _Composer(Composer):
+    """Refuses an anchor name defined twice, as the safe loader does (one loader verdict:
+    what ``validate`` refuses, the builder refuses too)."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.parser.peek_event()
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None and not isinstance(event, AliasEvent) and anchor in self.anchors:
+            first = self.anchors[anchor].start_mark
+            raise ComposerError(
+                None,
+                None,
+                f"found duplicate anchor &{anchor} (first defined at line {first.line + 1}); "
+                "an anchor name may be defined only once",
+                event.start_mark,
+            )
+        return super().compose_node(parent, index)
+
+
 def round_trip_yaml() -> YAML:
     """A round-trip YAML instance configured the way roster files are written."""
     yaml = YAML(typ="rt")
     yaml.Constructor = _RoundTripConstructor
+    yaml.Representer = _Representer
+    yaml.Composer = _Composer
     yaml.allow_duplicate_keys = False
     yaml.preserve_quotes = True
     yaml.indent(mapping=2, sequence=4, offset=2)
@@ -265,6 +353,8 @@ def load_safe(text: str, file: str) -> Any:
     try:
         doc = _safe_yaml().load(text)
     except YAMLError as exc:
+        if any(m in str(exc) for m in ("duplicate anchor", "Unicode character escape")):
+            load_round_trip(text, file)  # the same verdict, said the same way (it raises)
         raise InputError(_yaml_problem(exc, file)) from None
     except RecursionError:
         raise InputError.single(file, "nested too deeply; refused", code="yaml-too-deep") from None

@@ -127,14 +127,25 @@ def cmd_render(args: argparse.Namespace) -> int:
         logging.getLogger("weasyprint").propagate = False
     logging.getLogger("armybuilder.render").propagate = False  # refusals are printed below
     logging.getLogger("armybuilder.render").addHandler(logging.NullHandler())
+    from ..fileio import atomic_write, check_output, describe_os_error
+
+    to_stdout = args.output == "-"
+    target = None if to_stdout else Path(args.output or _default_pdf(args.file))
+    if target is not None:
+        try:  # before the slow part: an output that cannot be written is said at once
+            check_output(target, [args.file])
+        except OSError as exc:
+            print(
+                f"armybuilder render: cannot write {target}: {describe_os_error(exc)}",
+                file=sys.stderr,
+            )
+            return EXIT_INPUT
     try:
         from . import render_pdf
 
-        to_stdout = args.output == "-"
-        target = None if to_stdout else Path(args.output or _default_pdf(args.file))
         result = render_pdf(
             ev,
-            target,
+            None,
             paper=args.paper,
             sheets=not args.no_sheets,
             jobs=args.jobs,
@@ -149,6 +160,15 @@ def cmd_render(args: argparse.Namespace) -> int:
         sys.stdout.buffer.write(result.pdf)
         sys.stdout.flush()
     else:
+        assert target is not None
+        try:
+            atomic_write(target, result.pdf)
+        except OSError as exc:
+            print(
+                f"armybuilder render: cannot write {target}: {describe_os_error(exc)}",
+                file=sys.stderr,
+            )
+            return EXIT_INPUT
         verdict = (
             "legal" if ev.valid else f"NOT LEGAL ({len(ev.errors)} errors, on the roster page)"
         )
@@ -165,6 +185,18 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """``armybuilder export FILE --to text|markdown|json|html [-o OUT]``."""
+    from ..fileio import atomic_write, check_output, describe_os_error
+
+    out = None if args.output in (None, "-") else Path(args.output)
+    if out is not None:
+        try:
+            check_output(out, [args.file])
+        except OSError as exc:
+            print(
+                f"armybuilder export: cannot write {out}: {describe_os_error(exc)}",
+                file=sys.stderr,
+            )
+            return EXIT_INPUT
     loaded = _load(args)
     if isinstance(loaded, int):
         return loaded
@@ -184,15 +216,13 @@ def cmd_export(args: argparse.Namespace) -> int:
         )
     except TemplateError as exc:
         return _template_problem("export", exc)
-    if args.output in (None, "-"):
+    if out is None:
         sys.stdout.write(text)
         return EXIT_OK
-    out = Path(args.output)
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
+        atomic_write(out, text)
     except OSError as exc:
-        print(f"armybuilder export: cannot write {out}: {exc}", file=sys.stderr)
+        print(f"armybuilder export: cannot write {out}: {describe_os_error(exc)}", file=sys.stderr)
         return EXIT_INPUT
     print(f"wrote {out}")
     return EXIT_OK

@@ -41,8 +41,10 @@ def schema_json(kind: str) -> str:
 
 def write_all() -> None:
     """Regenerate the committed schema files."""
+    from ..fileio import atomic_write
+
     for kind in KINDS:
-        (HERE / f"{kind}.schema.json").write_text(schema_json(kind), encoding="utf-8")
+        atomic_write(HERE / f"{kind}.schema.json", schema_json(kind))
 
 
 if __name__ == "__main__":

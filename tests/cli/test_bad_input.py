@@ -137,10 +137,10 @@ def test_validate_alias_bomb(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 def test_validate_file_too_large(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     p = tmp_path / "huge.yaml"
     with p.open("wb") as fh:
-        fh.truncate(yamlio.MAX_FILE_BYTES + 1)
+        fh.truncate(yamlio.MAX_ROSTER_BYTES + 1)
     code, out = run(capsys, "validate", str(p))
     assert code == 2
-    assert out.startswith(f"{p}: file is 8.0 MiB; the limit is 8 MiB")
+    assert out.startswith(f"{p}: file is 2.0 MiB; the limit is 2 MiB")
 
 
 def test_validate_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -328,7 +328,7 @@ def test_save_new_file_creates_no_backup(tmp_path: Path) -> None:
 def test_save_without_backup(tmp_path: Path) -> None:
     target = tmp_path / "r.yaml"
     target.write_text("old", encoding="utf-8")
-    Roster.from_text(HEADER, "<text>").save(target, backup=False)
+    Roster.from_text(HEADER, "<text>").save(target, backup=False, overwrite=True)
     assert os.listdir(tmp_path) == ["r.yaml"]
     assert target.read_text(encoding="utf-8") == HEADER
 
