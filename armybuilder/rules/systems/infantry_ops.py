@@ -32,6 +32,7 @@ from ...dice import Dice
 from ..engine import Evaluation, Node, fmt_num
 from ..plugin import CatalogFinding, SystemRules
 from ..state import StateKey
+from .infantry_ops_odds import Burst, attack_value_odds, gunnery_number, to_hit_value
 
 if TYPE_CHECKING:
     from ...catalogs import CatalogIndex
@@ -1025,6 +1026,7 @@ class InfantryOperations(SystemRules):
             elif total and vs_armour < total:
                 text += f" ({_round_up(vs_armour)} against armour)"
             ev.set_value(platoon, f"av_{a}", ATTACK_LABELS[a], info, text=text, source=src)
+        self._odds(ev, platoon, result, _burst_spec(burst) if burst else None)
         if any(k.flechette for sq in squads for k in sq.kits):
             self._flechette_avs(ev, platoon, squads, drivers, gun_crew, result)
         if any(assist_removed.values()) and raw["support"]:
@@ -1049,6 +1051,34 @@ class InfantryOperations(SystemRules):
                 source=src,
             )
         return result
+
+    def _odds(
+        self, ev: Evaluation, platoon: Node, avs: dict[str, int], burst: Burst | None
+    ) -> None:
+        """The exact odds of each attack: to hit on 2D6 at each range bracket, and the
+        troopers hit through the cluster hits table ("Infantry Attacks", "Weapon Damage")."""
+        if not any(avs.values()):
+            return
+        gunnery, assumed = platoon_gunnery(ev, platoon)
+        value, text = to_hit_value(gunnery)
+        if assumed:
+            text += f" (gunnery {gunnery} assumed: no experience chosen)"
+        src = f"{SRC}, Infantry Attacks (Attack Roll, Target Number)"
+        ev.set_value(platoon, "to_hit", "To hit (2D6)", value, text=text, source=src)
+        for a in ATTACK_TYPES:
+            if not avs[a]:
+                continue
+            value, text = attack_value_odds(
+                avs[a], gunnery, burst if a == "support" else None, melee=a == "melee"
+            )
+            ev.set_value(
+                platoon,
+                f"odds_{a}",
+                f"{ATTACK_LABELS[a].removesuffix(' AV')} attack odds",
+                value,
+                text=text,
+                source=f"{SRC}, Infantry Attacks; Weapon Damage; cluster hits table",
+            )
 
     def _flechette_avs(
         self,
@@ -1223,6 +1253,24 @@ def _encumbered_effect(motive: Motive | None) -> str:
         jump = motive.data.get("encumbered_jump")
         return f"foot movement 0, jump {jump}, no fast movement"
     return "no effect on its vehicle's movement"
+
+
+def _burst_spec(burst: list[tuple[Dice, int]]) -> Burst:
+    """The platoon's burst-fire bonus as dice (see :func:`_burst_bonus`)."""
+    weapons = sum(n for _, n in burst)
+    dice = max((d for d, _ in burst), key=lambda d: (d.mean(), d.count))
+    return Burst(dice, half=weapons < 2)
+
+
+def platoon_gunnery(ev: Evaluation, platoon: Node) -> tuple[int, bool]:
+    """The platoon's gunnery skill as a number, and whether it is assumed (Regular, 4: no
+    experience chosen). "6-7" (Very Green) reads as 6."""
+    level = ev.experience(platoon)
+    if level is not None:
+        g = gunnery_number(str(level.data.get("gunnery", "")))
+        if g is not None:
+            return g, False
+    return 4, True
 
 
 def _burst_bonus(burst: list[tuple[Dice, int]]) -> str:
