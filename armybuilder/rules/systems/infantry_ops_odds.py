@@ -296,3 +296,41 @@ def attack_value_odds(
         f"short avg {avg(open_d)}"
     )
     return value, text
+
+
+@lru_cache(maxsize=1024)
+def matchup_odds(
+    av: int, gunnery: int, track: tuple[int, ...], burst: Burst | None = None
+) -> tuple[dict[str, Any], str]:
+    """One attack at short range (TN = gunnery) on a platoon with damage track ``track``:
+    troopers out of action in each terrain, standard rules and margin of success."""
+    tn = gunnery
+    value: dict[str, Any] = {
+        "av": av,
+        "tn": tn,
+        "hit": str(to_hit(tn)),
+        "troopers": len(track),
+        "burst": burst.text() if burst is not None else None,
+    }
+    parts: list[str] = []
+    for rule, mos in (("standard", False), ("margin_of_success", True)):
+        block: dict[str, Any] = {}
+        for t in TERRAINS:
+            pts = damage(av, tn, mos, t, burst)
+            down = casualties(tuple(pts.items()), track)
+            block[t] = {
+                "damage_points": dist_json(pts),
+                "out_of_action": dist_json(down),
+                "expected": avg(down),
+                "all": str(at_least(down, len(track))) if track else "0",
+            }
+            if not mos:
+                parts.append(f"{TERRAIN_LABELS[t]} avg {avg(down)} (≥1 {pct(at_least(down, 1))})")
+        value[rule] = block
+    mos_light = value["margin_of_success"]["light-cover"]["expected"]
+    text = (
+        f"AV {av}, TN {tn} (short range): hits {frac(to_hit(tn))}; troopers out of action "
+        f"of {len(track)}: " + "; ".join(parts) + f"; with margin of success in light cover "
+        f"avg {mos_light}"
+    )
+    return value, text

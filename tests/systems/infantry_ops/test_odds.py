@@ -122,3 +122,42 @@ def test_show_prints_the_odds_of_the_example_platoon() -> None:
     dist = {int(k): F(v) for k, v in short["standard"]["light-cover"]["troopers_hit"].items()}
     assert dist == damage(8, 4)
     assert sum(dist.values()) == 1
+
+
+def test_show_against_another_platoon() -> None:
+    # Weapon Damage: one trooper hit per damage point; the Rifle + SRM1 platoon's 24 troopers
+    # wear Kevlar (no armour points), so troopers out of action = damage points (AV 10 does
+    # at most 10 in light cover, 20 in the open: fewer than 24).
+    other = REPO / "examples" / "infantry-ops" / "rifle-srm-platoon.yaml"
+    out = _run("show", str(EXAMPLE), "--against", str(other), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(out.stdout)["against"]["matchups"]
+    primary = next(r for r in rows if r["key"] == "primary")
+    assert primary["target"] == "Foot Platoon (Rifle + SRM1)"
+    v = primary["value"]
+    assert (v["av"], v["tn"], v["hit"], v["troopers"]) == (10, 4, "11/12", 24)
+    light = {int(k): F(p) for k, p in v["standard"]["light-cover"]["out_of_action"].items()}
+    assert light == damage(10, 4)
+    opened = {int(k): F(p) for k, p in v["standard"]["open"]["out_of_action"].items()}
+    assert opened == {2 * k: p for k, p in damage(10, 4).items()}
+    text = _run("show", str(EXAMPLE), "--against", str(other)).stdout
+    assert "Against Rifle + SRM1 platoon (Inner Sphere):" in text
+    assert "Primary attack: AV 10, TN 4 (short range): hits 11/12 (91.7%)" in text
+
+
+def test_show_against_an_entry_id_and_a_bad_name() -> None:
+    # a Clan platoon fielded alone with its catalog minimum: 5 squads of 5 (The Infantry
+    # Platoon), Kevlar-clad.
+    out = _run("show", str(EXAMPLE), "--against", "clan:platoon")
+    assert out.returncode == 0, out.stderr
+    assert "troopers out of action of 25" in out.stdout
+    bad = _run("show", str(EXAMPLE), "--against", "no-such-thing")
+    assert bad.returncode == 2
+    assert "no-such-thing" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_armoured_targets_take_two_hits_each() -> None:
+    # Weapon Damage: an armoured trooper takes a second hit before he is out of action; 4
+    # points on a track of armoured troopers put 2 out.
+    track = (2,) * 10
+    assert casualties(((4, F(1)),), track) == {2: F(1)}
