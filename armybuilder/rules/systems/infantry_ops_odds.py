@@ -33,7 +33,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from ...dice import Dice, Distribution, expectation, mixture, point
+from ...dice import Dice, Distribution, mixture, point
 
 #: The cluster hits table: attack value -> damage points for cluster rolls 2..12.
 CLUSTER: dict[int, tuple[int, ...]] = {
@@ -161,6 +161,37 @@ _TWO_D6_W = _counts(TWO_D6)  # weights out of 36
 
 
 @lru_cache(maxsize=4096)
+def _kernel(av: int, shift: int) -> tuple[tuple[int, int], ...]:
+    """Damage points for a cluster roll moved by ``shift``, as weights out of 36."""
+    out: dict[int, int] = {}
+    for roll, w in _TWO_D6_W:
+        pts = cluster_hits(av, roll + shift)
+        out[pts] = out.get(pts, 0) + w
+    return tuple(sorted(out.items()))
+
+
+@lru_cache(maxsize=4096)
+def _points(
+    av: int, tn: int, mos: bool, extra: tuple[tuple[int, int], ...]
+) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """Damage points before terrain, the attack value raised by ``extra`` (burst weights):
+    (denominator, ((points, weight), ...))."""
+    wsum = sum(w for _, w in extra)
+    den = 36 * 36 * wsum
+    out: dict[int, int] = {}
+    for attack, w_attack in _TWO_D6_W:
+        if not mos and attack < tn:
+            out[0] = out.get(0, 0) + w_attack * 36 * wsum
+            continue
+        shift = 2 * (attack - tn) if mos else 0
+        for b, w_b in extra:
+            w_ab = w_attack * w_b
+            for pts, w in _kernel(av + b, shift):
+                out[pts] = out.get(pts, 0) + w_ab * w
+    return den, tuple(sorted(out.items()))
+
+
+@lru_cache(maxsize=4096)
 def damage(
     av: int,
     tn: int,
@@ -172,17 +203,11 @@ def damage(
     if av <= 0:
         return point(0)
     extra = _counts(burst.distribution()) if burst is not None and terrain == "open" else ((0, 1),)
-    den = 36 * 36 * sum(w for _, w in extra)
+    den, weights = _points(av, tn, mos, extra)
     out: dict[int, int] = {}
-    for attack, w_attack in _TWO_D6_W:
-        if not mos and attack < tn:
-            out[0] = out.get(0, 0) + w_attack * 36 * sum(w for _, w in extra)
-            continue
-        shift = 2 * (attack - tn) if mos else 0
-        for roll, w_roll in _TWO_D6_W:
-            for b, w_b in extra:
-                pts = _terrain(cluster_hits(av + b, roll + shift), terrain)
-                out[pts] = out.get(pts, 0) + w_attack * w_roll * w_b
+    for pts, w in weights:
+        k = _terrain(pts, terrain)
+        out[k] = out.get(k, 0) + w
     return {k: Fraction(w, den) for k, w in sorted(out.items())}
 
 
@@ -222,11 +247,14 @@ def dist_json(d: Distribution) -> dict[str, str]:
 
 
 def avg(d: Distribution) -> str:
-    return f"{float(expectation(d)):.2f}"
+    """The mean, to two decimals (computed in floating point: it is only displayed)."""
+    return f"{sum(k * float(p) for k, p in d.items()):.2f}"
 
 
 def at_least(d: Distribution, k: int) -> Fraction:
-    return sum((p for x, p in d.items() if x >= k), Fraction(0))
+    """P(X >= k), exact."""
+    below = sum((p for x, p in d.items() if x < k), Fraction(0))
+    return 1 - below
 
 
 def gunnery_number(text: str) -> int | None:
@@ -258,27 +286,27 @@ def to_hit_value(gunnery: int) -> tuple[dict[str, Any], str]:
 def attack_value_odds(
     av: int, gunnery: int, burst: Burst | None = None, melee: bool = False
 ) -> tuple[dict[str, Any], str]:
-    """One attack value's odds at every range bracket: troopers hit (damage points) in each
-    terrain, by the standard rules and with margin of success (shared; do not mutate)."""
+    """One attack value's odds at every range bracket: troopers hit (damage points) in light
+    cover, by the standard rules and with margin of success, and in the open at short range
+    (with any burst fire). Dug in is each light-cover outcome halved, rounded down; the
+    other terrains and the troopers put out of action come with ``show --against`` (kept
+    out of every evaluation: they are costly). Shared; do not mutate."""
     brackets: dict[str, Any] = {}
     parts: list[str] = []
     mos_parts: list[str] = []
     # Melee attacks happen only at range 0 ("Infantry Attacks"): no range modifier.
     for bracket, mod in (("range 0", 0),) if melee else RANGE_BRACKETS:
         tn = gunnery + mod
-        block: dict[str, Any] = {"tn": tn, "hit": str(to_hit(tn))}
-        for rule, mos in (("standard", False), ("margin_of_success", True)):
-            block[rule] = {
-                t: {
-                    "troopers_hit": dist_json(d := damage(av, tn, mos, t, burst)),
-                    "expected": avg(d),
-                }
-                for t in TERRAINS
-            }
-        brackets[bracket] = block
         light = damage(av, tn, False, "light-cover", burst)
+        mos_light = damage(av, tn, True, "light-cover", burst)
+        brackets[bracket] = {
+            "tn": tn,
+            "hit": str(to_hit(tn)),
+            "standard": {"troopers_hit": dist_json(light), "expected": avg(light)},
+            "margin_of_success": {"troopers_hit": dist_json(mos_light), "expected": avg(mos_light)},
+        }
         parts.append(f"{bracket} (TN {tn}) avg {avg(light)}, ≥1 {pct(at_least(light, 1))}")
-        mos_parts.append(f"{bracket} avg {avg(damage(av, tn, True, 'light-cover', burst))}")
+        mos_parts.append(f"{bracket} avg {avg(mos_light)}")
     value: dict[str, Any] = {
         "av": av,
         "gunnery": gunnery,
@@ -287,6 +315,7 @@ def attack_value_odds(
     }
     short = gunnery + RANGE_BRACKETS[0][1]
     open_d = damage(av, short, False, "open", burst)
+    value["open_short"] = {"troopers_hit": dist_json(open_d), "expected": avg(open_d)}
     text = (
         f"AV {av}, troopers hit in light cover: "
         + "; ".join(parts)

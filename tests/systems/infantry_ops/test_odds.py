@@ -119,7 +119,7 @@ def test_show_prints_the_odds_of_the_example_platoon() -> None:
     assert odds["burst"] == "1D6"
     short = odds["brackets"]["short"]
     assert short["tn"] == 4 and short["hit"] == "11/12"
-    dist = {int(k): F(v) for k, v in short["standard"]["light-cover"]["troopers_hit"].items()}
+    dist = {int(k): F(v) for k, v in short["standard"]["troopers_hit"].items()}
     assert dist == damage(8, 4)
     assert sum(dist.values()) == 1
 
