@@ -161,3 +161,31 @@ def test_armoured_targets_take_two_hits_each() -> None:
     # points on a track of armoured troopers put 2 out.
     track = (2,) * 10
     assert casualties(((4, F(1)),), track) == {2: F(1)}
+
+
+try:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+except ImportError:  # pragma: no cover - hypothesis is a test dependency
+    given = None
+
+if given is not None:
+
+    @settings(max_examples=60, deadline=None)
+    @given(
+        av=st.integers(1, 95),
+        tn=st.integers(0, 14),
+        mos=st.booleans(),
+        terrain=st.sampled_from(["open", "light-cover", "dug-in"]),
+        burst=st.sampled_from([None, Burst(Dice(1, 3)), Burst(Dice(2, 6), half=True)]),
+    )
+    def test_every_distribution_is_exact_and_bounded(
+        av: int, tn: int, mos: bool, terrain: str, burst: Burst | None
+    ) -> None:
+        # whatever the attack, the outcomes sum to exactly 1, none is negative, and a harder
+        # target number never makes any damage more likely (Attack Roll, Margin of Success)
+        d = damage(av, tn, mos, terrain, burst)
+        assert sum(d.values()) == 1
+        assert all(k >= 0 and p > 0 for k, p in d.items())
+        harder = damage(av, tn + 1, mos, terrain, burst)
+        assert 1 - harder.get(0, F(0)) <= 1 - d.get(0, F(0))
