@@ -272,7 +272,10 @@ SRC = "Infantry Operations"
 def to_hit_value(gunnery: int) -> tuple[dict[str, Any], str]:
     """The chance to hit at each range bracket, from a gunnery skill (stationary targets, no
     other modifiers): the platoon's ``to_hit`` computed value and its text."""
-    value: dict[str, Any] = {}
+    value: dict[str, Any] = {
+        # every target number a modifier can make (2D6: 2 always hits, 13 never does)
+        "by_tn": {str(tn): str(to_hit(tn)) for tn in range(2, 14)},
+    }
     parts: list[str] = []
     for bracket, mod in RANGE_BRACKETS:
         tn = gunnery + mod

@@ -115,6 +115,10 @@ def test_show_prints_the_odds_of_the_example_platoon() -> None:
     assert "Support attack odds: AV 8" in out.stdout
     data = json.loads(_run("show", str(EXAMPLE), "--format", "json").stdout)
     platoon = data["units"][0]["values"]
+    # every target number 2..13: 2D6 >= 8 comes up 15 times in 36
+    by_tn = platoon["to_hit"]["value"]["by_tn"]
+    assert by_tn["8"] == "5/12" and by_tn["2"] == "1" and by_tn["13"] == "0"
+    assert by_tn["7"] == "7/12"
     odds = platoon["odds_support"]["value"]
     assert odds["burst"] == "1D6"
     short = odds["brackets"]["short"]
