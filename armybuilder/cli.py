@@ -35,6 +35,7 @@ from .report import unreadable_json as _unreadable_json
 from .report import values_json as _values_json
 from .rosters import Roster
 from .rules.engine import Evaluation, Issue, Node, fmt_num
+from .rules.plugin import Matchup
 from .rules.state import StateKey, state_help, state_placeholder
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT = 0, 1, 2
@@ -182,7 +183,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     except ArmybuilderError as exc:
         print(f"{args.file}: {exc}", file=sys.stderr)
         return EXIT_INPUT
-    against: tuple[Evaluation, list[Any]] | None = None
+    against: tuple[Evaluation, list[Matchup]] | None = None
     if getattr(args, "against", None):
         from .against import matchups, opponent
 

@@ -7,6 +7,8 @@ calls :meth:`SystemRules.analyse` after its generic checks (and
 :meth:`SystemRules.explain_not_allowed` for an entry put where it cannot go); the catalog
 loader calls :meth:`SystemRules.check_catalog` so that system-specific data (a weapon's
 printed range, a damage value) is checked with file and line like everything else.
+``armybuilder show FILE --against OTHER`` calls :meth:`SystemRules.against` for the exact odds
+of what one roster's units do to another's (:class:`Matchup` rows).
 """
 
 from __future__ import annotations
