@@ -36,6 +36,7 @@ from .report import unreadable_json as _unreadable_json
 from .report import values_json as _values_json
 from .rosters import Roster
 from .rules.engine import Evaluation, Issue, Node, fmt_num
+from .rules.plugin import Matchup
 from .rules.state import StateKey, state_help, state_placeholder
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT = 0, 1, 2
@@ -183,10 +184,27 @@ def cmd_show(args: argparse.Namespace) -> int:
     except ArmybuilderError as exc:
         print(f"{args.file}: {exc}", file=sys.stderr)
         return EXIT_INPUT
+    against: tuple[Evaluation, list[Matchup]] | None = None
+    if getattr(args, "against", None):
+        from .against import matchups, opponent
+
+        try:
+            other = opponent(lib, gs, roster, args.against)
+        except InputError as exc:
+            _problems_text(exc.problems, sys.stderr)
+            return EXIT_INPUT
+        except ArmybuilderError as exc:
+            print(f"armybuilder show: {exc}", file=sys.stderr)
+            return EXIT_INPUT
+        against = (other, matchups(ev, other))
     if args.format == "json":
         data = _roster_json(args.file, roster, ev)
         data["values"] = _values_json(ev, ev.root)
         data["units"] = [_unit_json(ev, n) for n in ev.root.children]
+        if against is not None:
+            from .against import against_json
+
+            data["against"] = against_json(ev, *against)
         json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
         print()
         return EXIT_OK
@@ -203,6 +221,11 @@ def cmd_show(args: argparse.Namespace) -> int:
     for n in ev.root.children:
         lines.append("")
         _show_node(ev, n, 0, lines)
+    if against is not None:
+        from .against import against_text
+
+        lines.append("")
+        lines += against_text(ev, *against)
     if ev.issues:
         lines.append("")
         lines.append("Issues:")
@@ -426,6 +449,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("show", parents=[common], help="a roster with costs and computed values")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument(
+        "--against",
+        metavar="OTHER",
+        help="also the exact odds of each unit's attacks on OTHER: a roster file of the same "
+        "system, or an entry id ([FACTION:]ENTRY) fielded alone",
+    )
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("new", parents=[common], help="write a fresh roster")

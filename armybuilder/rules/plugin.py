@@ -7,13 +7,16 @@ calls :meth:`SystemRules.analyse` after its generic checks (and
 :meth:`SystemRules.explain_not_allowed` for an entry put where it cannot go); the catalog
 loader calls :meth:`SystemRules.check_catalog` so that system-specific data (a weapon's
 printed range, a damage value) is checked with file and line like everything else.
+``armybuilder show FILE --against OTHER`` calls :meth:`SystemRules.against` for the exact odds
+of what one roster's units do to another's (:class:`Matchup` rows).
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ArmybuilderError
 
@@ -25,6 +28,24 @@ if TYPE_CHECKING:
 
 #: (which file: "system" or "faction", location inside it, message)
 CatalogFinding = tuple[str, list[str | int], str]
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """What one selection of a roster does to one unit (or profile) of another roster, as
+    :meth:`SystemRules.against` answers it: a JSON-ready ``value`` (exact odds as fraction
+    strings) and a ``text`` a player reads."""
+
+    #: The attacking selection (a node of the attacker's evaluation).
+    attacker: Node
+    #: The name of what is attacked (a unit of the other roster).
+    target: str
+    #: A stable id for the line (e.g. ``"primary"``), unique per attacker and target.
+    key: str
+    label: str
+    value: Any
+    text: str
+    source: str = ""
 
 
 class SystemRules:
@@ -63,6 +84,12 @@ class SystemRules:
         the engine's list of the options there, or ``None`` to keep that. Called while the
         tree is built: ``ev`` has its catalog and roster but no computed values yet."""
         return None
+
+    def against(self, ev: Evaluation, other: Evaluation) -> list[Matchup]:
+        """The exact odds of what ``ev``'s units do to ``other``'s (a roster of the same
+        system), for ``armybuilder show FILE --against OTHER``. Computed only when asked
+        (never in :meth:`analyse`). The default: nothing to say."""
+        return []
 
     def check_catalog(
         self, system: SystemFile, faction: FactionFile | None, index: CatalogIndex | None

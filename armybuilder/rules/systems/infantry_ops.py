@@ -30,8 +30,15 @@ from typing import TYPE_CHECKING, Any
 
 from ...dice import Dice
 from ..engine import Evaluation, Node, fmt_num
-from ..plugin import CatalogFinding, SystemRules
+from ..plugin import CatalogFinding, Matchup, SystemRules
 from ..state import StateKey
+from .infantry_ops_odds import (
+    Burst,
+    attack_value_odds,
+    gunnery_number,
+    matchup_odds,
+    to_hit_value,
+)
 
 if TYPE_CHECKING:
     from ...catalogs import CatalogIndex
@@ -1063,6 +1070,7 @@ class InfantryOperations(SystemRules):
             elif total and vs_armour < total:
                 text += f" ({_round_up(vs_armour)} against armour)"
             ev.set_value(platoon, f"av_{a}", ATTACK_LABELS[a], info, text=text, source=src)
+        self._odds(ev, platoon, result, _burst_spec(burst) if burst else None)
         if any(k.flechette for sq in squads for k in sq.kits):
             self._flechette_avs(ev, platoon, squads, drivers, gun_crew, result)
         self._survivor_values(ev, platoon, squads, drivers, gun_crew, burst, result)
@@ -1088,6 +1096,86 @@ class InfantryOperations(SystemRules):
                 source=src,
             )
         return result
+
+    def against(self, ev: Evaluation, other: Evaluation) -> list[Matchup]:
+        """Each platoon's attacks on each platoon of ``other``: to hit at short range (no
+        movement or terrain modifiers), and the troopers put out of action, by the damage
+        track (armoured troopers take two hits, support-weapon troopers last; "Weapon
+        Damage"), in light cover, in the open and dug in, by the standard rules and with
+        margin of success."""
+        rows: list[Matchup] = []
+        targets = [
+            (ev_t, ev_t_name, _track(other, p), _armour_kind(other, p))
+            for p in other.nodes()
+            if p.has_category("platoon")
+            for ev_t, ev_t_name in [(p, other.name(p))]
+        ]
+        for platoon in (n for n in ev.nodes() if n.has_category("platoon")):
+            gunnery, assumed = platoon_gunnery(ev, platoon)
+            for _, name, track, kind in targets:
+                for a in ATTACK_TYPES:
+                    info = ev.value(platoon, f"av_{a}")
+                    if not isinstance(info, dict) or not info.get("av"):
+                        continue
+                    av = int(info["av"])
+                    note = ""
+                    if kind == "hard":
+                        # AP weapons (DV under 1) do nothing to more than 1 point of armour
+                        # ("Anti-Personnel vs Anti-Material").
+                        av = int(info.get("vs_armour") or 0)
+                        note = "only weapons of DV 1+ count against armour of 2+"
+                    elif kind in TARGETS:
+                        fl = ev.value(platoon, f"av_{a}_{kind}")
+                        if isinstance(fl, int):
+                            av, note = fl, f"fléchette AV {TARGET_LABELS[kind]}"
+                    burst = info.get("burst") if a == "support" else None
+                    value, text = matchup_odds(
+                        av, gunnery, track, Burst.from_text(burst) if burst else None
+                    )
+                    if assumed:
+                        text += f" [gunnery {gunnery} assumed: no experience chosen]"
+                    if note:
+                        text += f" [{note}]"
+                    rows.append(
+                        Matchup(
+                            platoon,
+                            name,
+                            a,
+                            f"{ATTACK_LABELS[a].removesuffix(' AV')} attack",
+                            value,
+                            text,
+                            f"{SRC}, Infantry Attacks; Weapon Damage",
+                        )
+                    )
+        return rows
+
+    def _odds(
+        self, ev: Evaluation, platoon: Node, avs: dict[str, int], burst: Burst | None
+    ) -> None:
+        """The exact odds of each attack: to hit on 2D6 at each range bracket, and the
+        troopers hit through the cluster hits table ("Infantry Attacks", "Weapon Damage")."""
+        if not any(avs.values()):
+            return
+        gunnery, assumed = platoon_gunnery(ev, platoon)
+        value, text = to_hit_value(gunnery)
+        if assumed:
+            text += f" (gunnery {gunnery} assumed: no experience chosen)"
+        src = f"{SRC}, Infantry Attacks (Attack Roll, Target Number)"
+        ev.set_value(platoon, "to_hit", "To hit (2D6)", value, text=text, source=src)
+        for a in ATTACK_TYPES:
+            if not avs[a]:
+                continue
+            value, text = attack_value_odds(
+                avs[a], gunnery, burst if a == "support" else None, melee=a == "melee"
+            )
+            ev.set_value(
+                platoon,
+                f"odds_{a}",
+                f"{ATTACK_LABELS[a].removesuffix(' AV')} attack odds",
+                value,
+                text=text,
+                source=f"{SRC}, Infantry Attacks; Weapon Damage; cluster hits table",
+            )
 
     def _flechette_avs(
         self,
@@ -1339,6 +1427,56 @@ def _encumbered_effect(motive: Motive | None) -> str:
         jump = motive.data.get("encumbered_jump")
         return f"foot movement 0, jump {jump}, no fast movement"
     return "no effect on its vehicle's movement"
+
+
+def _track(ev: Evaluation, platoon: Node) -> tuple[int, ...]:
+    """The platoon's damage track, one entry per trooper: the hits that put him out of action
+    (2 if armoured), left to right with support-weapon troopers last ("Weapon Damage")."""
+    front: list[int] = []
+    back: list[int] = []
+    for sq in _squads(platoon):
+        for _ in range(sq.node.count):
+            for t in sq.node.children:
+                if t.has_category("trooper"):
+                    k = _kit(ev, t)
+                    (back if k.support else front).extend([k.hits] * t.count)
+    return (*front, *back)
+
+
+def _armour_kind(ev: Evaluation, platoon: Node) -> str:
+    """``"hard"``: every trooper has more than 1 armour point; ``"armoured"`` / ``"unarmoured"``:
+    every trooper is or none is (fléchette); ``""``: mixed."""
+    armour = [
+        _kit(ev, t).armour
+        for sq in _squads(platoon)
+        for t in sq.node.children
+        if t.has_category("trooper")
+    ]
+    if armour and min(armour) > 1:
+        return "hard"
+    if armour and min(armour) > 0:
+        return "armoured"
+    if armour and max(armour) == 0:
+        return "unarmoured"
+    return ""
+
+
+def _burst_spec(burst: list[tuple[Dice, int]]) -> Burst:
+    """The platoon's burst-fire bonus as dice (see :func:`_burst_bonus`)."""
+    weapons = sum(n for _, n in burst)
+    dice = max((d for d, _ in burst), key=lambda d: (d.mean(), d.count))
+    return Burst(dice, half=weapons < 2)
+
+
+def platoon_gunnery(ev: Evaluation, platoon: Node) -> tuple[int, bool]:
+    """The platoon's gunnery skill as a number, and whether it is assumed (Regular, 4: no
+    experience chosen). "6-7" (Very Green) reads as 6."""
+    level = ev.experience(platoon)
+    if level is not None:
+        g = gunnery_number(str(level.data.get("gunnery", "")))
+        if g is not None:
+            return g, False
+    return 4, True
 
 
 def _burst_bonus(burst: list[tuple[Dice, int]]) -> str:

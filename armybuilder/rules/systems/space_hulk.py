@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 from ...dice import Dice, DiceSyntaxError
 from ..engine import Evaluation, Node
-from ..plugin import CatalogFinding, SystemRules
+from ..plugin import CatalogFinding, Matchup, SystemRules
 from ..state import DEFAULT_MAXIMUM, StateKey
 
 if TYPE_CHECKING:
@@ -595,6 +595,10 @@ def _ranged_json(w: RangedWeapon) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the module
 
 
+def _is_model(node: Node) -> bool:
+    return node.entry is not None and node.entry.type == "model"
+
+
 def whole(value: Any) -> TypeGuard[int]:
     """Whether a campaign state count is one the engine accepts (see :data:`STATE_KEYS`)."""
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= DEFAULT_MAXIMUM
@@ -725,6 +729,45 @@ class SpaceHulk(SystemRules):
                         )
 
     # ----------------------------------------------------------------- analysis
+
+    def against(self, ev: Evaluation, other: Evaluation) -> list[Matchup]:
+        """Each model's ranged weapons against each top-level unit of ``other``: the chance
+        one shot kills a model (the weapon table's Chance and Kills On do not depend on the
+        target) and the shots expected to kill every model of the unit. Melee is not
+        answered: the house rules give the weapons' assault dice but not how close assaults
+        are resolved."""
+        targets = [
+            (other.name(u), sum(n.multiplicity(u) for n in u.walk() if _is_model(n)))
+            for u in other.root.children
+        ]
+        rows: list[Matchup] = []
+        for node in ev.nodes():
+            kills = [v for v in ev.values_of(node) if v.key.startswith("kill-")]
+            for name, models in targets:
+                if not models:
+                    continue
+                for v in kills:
+                    p = Fraction(str(v.value))
+                    if not p:
+                        continue
+                    shots = models / p
+                    rows.append(
+                        Matchup(
+                            node,
+                            f"{name} ({models} model{'s' if models != 1 else ''})",
+                            v.key,
+                            v.label,
+                            {
+                                "kill": str(p),
+                                "models": models,
+                                "expected_shots_to_kill_all": str(shots),
+                            },
+                            f"{v.display()}; about {float(shots):.1f} shots ({shots}) expected "
+                            f"to kill all {models}",
+                            v.source,
+                        )
+                    )
+        return rows
 
     def analyse(self, ev: Evaluation) -> None:
         squads = models = tarantulas = 0

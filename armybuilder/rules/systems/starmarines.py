@@ -31,8 +31,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..engine import Evaluation, Issue, Node, fmt_num
-from ..plugin import CatalogFinding, SystemRules
+from ..plugin import CatalogFinding, Matchup, SystemRules
 from ..state import StateKey
+from .starmarines_odds import damage_value, wounding_value
 
 if TYPE_CHECKING:
     from ...catalogs import CatalogIndex, GameSystem
@@ -838,6 +839,64 @@ class StarMarines(SystemRules):
             return 0.0
         return _level_cost(ev.experience(node))
 
+    def against(self, ev: Evaluation, other: Evaluation) -> list[Matchup]:
+        """Each top-level selection's weapons against each of ``other``'s: what a wound does
+        to its soldiers (their race's wounding column) and a hit to its vehicles (immunity
+        by AP, the damage table), from the values ``other``'s evaluation computed."""
+        sizes = _system_sizes(ev.index.system.model)
+        wounding = other.value(other.root, "wounding")
+        column = tuple(str(w) for w in wounding) if isinstance(wounding, list) else None
+        race = other.index.faction.name
+        rows: list[Matchup] = []
+        for unit in ev.root.children:
+            weapons: dict[str, tuple[WeaponStats, int]] = {}
+            for w in unit.walk():
+                if w.entry is not None and _is(w, "weapon"):
+                    stats = _weapon(ev, w, sizes)
+                    if stats is not None:
+                        old = weapons.get(stats.name)
+                        weapons[stats.name] = (stats, (old[1] if old else 0) + w.multiplicity(unit))
+            for target in other.root.children:
+                name = other.name(target)
+                soldiers = sum(n.multiplicity(target) for n in target.walk() if _is(n, "soldier"))
+                vehicles = [n for n in target.walk() if _is(n, "vehicle")]
+                for wname, (stats, count) in weapons.items():
+                    value: dict[str, Any] = {"weapon": wname, "ap": stats.ap, "count": count}
+                    parts: list[str] = []
+                    if soldiers and column is not None:
+                        wv, wt = wounding_value(column)
+                        value["soldiers"] = {"race": race, "count": soldiers, **wv}
+                        parts.append(f"its {soldiers} {race} soldiers: {wt}")
+                    for v in vehicles:
+                        vname = other.name(v)
+                        imm = other.value(v, "immunity")
+                        max_ap = imm.get("max_ap") if isinstance(imm, dict) else None
+                        if isinstance(max_ap, int) and stats.ap <= max_ap:
+                            value.setdefault("vehicles", {})[vname] = {"immune": True}
+                            parts.append(f"{vname}: immune (AP {max_ap} or less)")
+                            continue
+                        dmg = other.value(v, "damage")
+                        results = dmg.get("results") if isinstance(dmg, dict) else None
+                        if not isinstance(results, dict):
+                            continue
+                        dv, dt = damage_value(tuple(sorted(results.items())))
+                        value.setdefault("vehicles", {})[vname] = {"immune": False, **dv}
+                        parts.append(f"{vname}: {dt}")
+                    if not parts:
+                        continue
+                    rows.append(
+                        Matchup(
+                            unit,
+                            name,
+                            f"weapon.{wname}",
+                            f"{wname} (AP {stats.ap}{', ×' + str(count) if count > 1 else ''})",
+                            value,
+                            "; ".join(parts),
+                            f"{SRC} IV-g, IX-B; X (Soldier Wounding, Vehicle Damage Tables)",
+                        )
+                    )
+        return rows
+
     def analyse(self, ev: Evaluation) -> None:
         system = ev.index.system.model
         sizes = _system_sizes(system)
@@ -1473,6 +1532,15 @@ class StarMarines(SystemRules):
                 source=f"{SRC} IX-A, IX-B; X (Vehicle Damage Table)",
             )
             self._damage_state(ev, n, list(dict.fromkeys(results.values())))
+            value, text = damage_value(tuple(results.items()))
+            ev.set_value(
+                n,
+                "damage_odds",
+                "Damage odds",
+                value,
+                text=text,
+                source=f"{SRC} IX-B; X (Vehicle Damage Table)",
+            )
         # ---- overrun
         ov = {**OVERRUN, **_dict(system.data.get("overrun"))}
         if stats.size == "large" and stats.motion == "ground":
@@ -1694,6 +1762,16 @@ class StarMarines(SystemRules):
             text=text,
             source=f"{SRC} IX-B; X (Soldier Wounding Table)",
         )
+        if isinstance(wounding, list) and len(wounding) == 6:
+            value, text = wounding_value(tuple(str(w) for w in wounding))
+            ev.set_value(
+                root,
+                "wounding_odds",
+                f"Wounding odds ({ctx.race_name})",
+                value,
+                text=text,
+                source=f"{SRC} IX-B; X (Soldier Wounding Table)",
+            )
         if ctx.heroes:
             ev.set_value(
                 root,

@@ -31,6 +31,7 @@ figure at the strength its constraints give, equipment as the groups' defaults).
 from __future__ import annotations
 
 import operator
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -39,8 +40,18 @@ from typing import TYPE_CHECKING, Any
 
 from ...dice import Dice, Distribution, convolve_power, uniform
 from ..engine import Evaluation, Node
-from ..plugin import CatalogFinding, SystemRules
+from ..plugin import CatalogFinding, Matchup, SystemRules
 from ..state import DEFAULT_MAXIMUM, StateKey
+from .starship_marine_odds import (
+    ROBOT_DAMAGE,
+    SCA_ROWS,
+    fire_against,
+    fire_value,
+    grenade_value,
+    grenades_against,
+    h2h_against,
+    hand_to_hand_value,
+)
 
 if TYPE_CHECKING:
     from ...catalogs import CatalogIndex
@@ -411,6 +422,73 @@ def _kit(node: Node) -> Kit:
     return kit
 
 
+def h2h_kind(ft: FigureType) -> str | None:
+    """The hand to hand addition a figure uses (3.15); ``None``: not equipped for it (TRUCs,
+    close support robots), it loses automatically."""
+    if ft.kind == "marine":
+        return "marine"
+    if ft.kind == "non-marine":
+        return "crewman"
+    if ft.combat_robot or ft.armoured_robot:
+        return "combat robot"
+    return None
+
+
+#: Kinds of figure a defender is made of (fire table column, hand to hand).
+H2H_KINDS = ("marine", "crewman", "combat robot")
+
+
+def target_kind(ft: FigureType, kit: Kit) -> str:
+    """``marine`` / ``crewman`` (with their suit's column), ``combat robot``, ``armoured
+    robot`` or ``robot`` (TRUCs, close support robots: one hit, no hand to hand)."""
+    if ft.human:
+        kind = "marine" if ft.kind == "marine" else "crewman"
+        column = kit.target or ("Armoured" if kit.armour else "Unarmoured")
+        return f"{kind}|{column}"
+    if ft.armoured_robot:
+        return "armoured robot|Armoured"
+    if ft.combat_robot:
+        return "combat robot|Unarmoured"
+    return "robot|Unarmoured"
+
+
+def weapon_rows(ft: FigureType, kit: Kit) -> list[str]:
+    """The rows of table 3.5 a figure fires on."""
+    rows = [SCA_ROWS[kit.sca]] if kit.sca in SCA_ROWS and not kit.pack else []
+    if kit.launchers or kit.pack:
+        rows.append("APGW")
+    return rows
+
+
+def _figure_odds(
+    ft: FigureType, kit: Kit
+) -> list[tuple[str, str, tuple[dict[str, Any], str], str]]:
+    out: list[tuple[str, str, tuple[dict[str, Any], str], str]] = []
+    for row in weapon_rows(ft, kit):
+        key = "odds_apgw" if row == "APGW" else "odds_fire"
+        out.append((key, f"{row} fire odds", fire_value(row), "3.5"))
+    if ft.human and not kit.pack:
+        out.append(("odds_grenade", "Grenade odds", grenade_value(), "3.6"))
+    kind = h2h_kind(ft)
+    if kind is not None:
+        out.append(("odds_hand_to_hand", "Hand to hand odds", hand_to_hand_value(kind), "3.15"))
+    if ft.combat_robot and not ft.armoured_robot:
+        dmg = {k: str(v) for k, v in ROBOT_DAMAGE.items()}
+        out.append(
+            (
+                "odds_robot_damage",
+                "A first hit on it",
+                (
+                    dmg,
+                    "two hits destroy it; after the first, 1d6: no firing 1/3 (33.3%), "
+                    "immobilised 1/2 (50.0%), destroyed outright 1/6 (16.7%)",
+                ),
+                "3.7",
+            )
+        )
+    return out
+
+
 def _int(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
@@ -624,6 +702,62 @@ class StarshipMarine(SystemRules):
 
     def state_keys(self) -> tuple[StateKey, ...]:
         return STATE_KEYS
+
+    def _forces(self, ev: Evaluation) -> list[tuple[Node, Counter[str], Counter[str], int]]:
+        """Per top-level selection: the table 3.5 rows its figures fire on (figures each),
+        the kinds of figure in it (target column / hand to hand kind), and grenade men."""
+        out: list[tuple[Node, Counter[str], Counter[str], int]] = []
+        for unit in ev.root.children:
+            rows: Counter[str] = Counter()
+            kinds: Counter[str] = Counter()
+            grenadiers = 0
+            for n in unit.walk():
+                if n.entry is None or n.entry.type != "model":
+                    continue
+                ft = self.figure_type(n.entry)
+                if ft is None:
+                    continue
+                kit = _kit(n)
+                m = n.multiplicity(unit)
+                for row in weapon_rows(ft, kit):
+                    rows[row] += m
+                if ft.human and not kit.pack:
+                    grenadiers += m
+                kinds[target_kind(ft, kit)] += m
+            out.append((unit, rows, kinds, grenadiers))
+        return out
+
+    def against(self, ev: Evaluation, other: Evaluation) -> list[Matchup]:
+        """Each top-level selection's fire (3.5), APGW, grenades (3.6) and hand to hand
+        combat (3.15) against the figures of each of ``other``'s, at the base table."""
+        rows: list[Matchup] = []
+        targets = [(other.name(u), kinds) for u, _, kinds, _ in self._forces(other)]
+        for unit, weapons, kinds, grenadiers in self._forces(ev):
+            for name, their in targets:
+                if not their:
+                    continue
+                for row, n in weapons.items():
+                    value, text = fire_against(row, n, tuple(sorted(their.items())))
+                    key = f"fire.{row.lower().replace(' ', '-')}"
+                    rows.append(
+                        Matchup(unit, name, key, f"{row} fire", value, text, f"{SRC} 3.5, 3.7")
+                    )
+                if grenadiers:
+                    value, text = grenades_against(grenadiers, tuple(sorted(their.items())))
+                    rows.append(
+                        Matchup(unit, name, "grenades", "Grenades", value, text, f"{SRC} 3.6")
+                    )
+                mine = tuple(
+                    sorted((k, n) for k, n in kinds.items() if k.split("|")[0] in H2H_KINDS)
+                )
+                if mine:
+                    value, text = h2h_against(mine, tuple(sorted(their.items())))
+                    rows.append(
+                        Matchup(
+                            unit, name, "hand-to-hand", "Hand to hand", value, text, f"{SRC} 3.15"
+                        )
+                    )
+        return rows
 
     def __init__(self) -> None:
         self._types: dict[int, tuple[Entry, FigureType | None]] = {}
@@ -874,12 +1008,19 @@ class _Run:
                 self.show_pallet_carrier(node, entry)
         if ft.human and kit.target:
             ev.set_value(node, "target", "Target type", kit.target, source=f"{SRC} 3.5")
+        self.odds(node, ft, kit)
         if ft.human:
             cls = self.experience(node, ft)
             t.classes[(ft.kind, cls.name)] = 1
         self.check_figure(node, ft, kit)
         self.campaign_record(node, ft, kit)
         return t
+
+    def odds(self, node: Node, ft: FigureType, kit: Kit) -> None:
+        """The exact odds of the figure's weapons (3.5, 3.6, 3.10), of hand to hand combat
+        (3.15) and, for a combat robot, of the damage a hit does to it (3.7)."""
+        for key, label, (value, text), src in _figure_odds(ft, kit):
+            self.ev.set_value(node, key, label, value, text=text, source=f"{SRC} {src}")
 
     def show_pallet_carrier(self, node: Node, entry: Entry) -> None:
         """A man carrying a pallet (3.18, 4.8): his speed with it, alone or helped."""

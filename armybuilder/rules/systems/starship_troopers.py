@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...dice import Distribution, at_least_table, expectation
 from ..engine import Evaluation, Node, fmt_num
-from ..plugin import CatalogFinding, SystemRules
+from ..plugin import CatalogFinding, Matchup, SystemRules
 from ..state import StateKey
 from .starship_troopers_damage import Attack, Defender, Outcome, resolve, volley
 from .starship_troopers_profiles import (
@@ -468,6 +468,38 @@ class StarshipTroopers(SystemRules):
             )
 
     # ----------------------------------------------------------------- analysis
+
+    def against(self, ev: Evaluation, other: Evaluation) -> list[Matchup]:
+        """The damage table lines (computed by :meth:`analyse` for every enemy profile
+        installed) whose enemy is a model ``other`` fields, by the unit it is in. Models of
+        the roster's own faction have no damage table and are left out."""
+        where: dict[str, list[str]] = {}
+        for n in other.nodes():
+            if n.entry is not None and _has_profile(n, "model"):
+                units = where.setdefault(n.entry.id, [])
+                name = other.name(unit_of(n))
+                if name not in units:
+                    units.append(name)
+        rows: list[Matchup] = []
+        for node in ev.nodes():
+            found: list[Matchup] = []
+            for v in ev.values_of(node):
+                if not v.key.startswith("damage.") or not isinstance(v.value, dict):
+                    continue
+                for unit in where.get(str(v.value.get("target_id")), []):
+                    found.append(
+                        Matchup(
+                            node,
+                            f"{unit} ({v.value.get('target')})",
+                            v.key,
+                            str(v.value.get("attack") or v.label),
+                            v.value,
+                            v.display(),
+                            v.source,
+                        )
+                    )
+            rows += sorted(found, key=lambda m: m.target)
+        return rows
 
     def analyse(self, ev: Evaluation) -> None:
         models: dict[int, ModelView] = {}
