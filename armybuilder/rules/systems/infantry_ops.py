@@ -593,9 +593,7 @@ class InfantryOperations(SystemRules):
         roster_av = dict.fromkeys(ATTACK_TYPES, 0)
         for platoon in platoons:
             troopers, avs = ev.subtree(
-                platoon,
-                "infantry-ops",
-                lambda p=platoon: self._platoon(ev, p),  # type: ignore[misc]
+                platoon, "infantry-ops", lambda p=platoon: self._platoon(ev, p)  # type: ignore[misc]
             )
             mult = platoon.multiplicity()
             roster_troopers += troopers * mult
