@@ -162,7 +162,10 @@ def load_catalog_file(path: Path, use_cache: bool = True) -> LoadedFile:
 
         if isinstance(exc, InputError):
             raise CatalogError(exc.problems) from None
-        raise
+        # Whatever else goes wrong reading one file must not stop the others from loading.
+        raise CatalogError.single(
+            path, f"cannot be read: {type(exc).__name__}: {exc}", code="catalog-invalid"
+        ) from None
     if not isinstance(data, dict):
         raise CatalogError.single(
             path, "a catalog file must be a mapping with `kind: system` or `kind: catalog`", 1, 1

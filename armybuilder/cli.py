@@ -55,6 +55,15 @@ def _library(args: argparse.Namespace) -> Library:
     return Library(default_roots(extra)).scan()
 
 
+def _catalog_warnings(lib: Library) -> None:
+    """Say on stderr which catalogs were left out and why (the rest still work)."""
+    for p in lib.problems:
+        print(
+            f"{p} (catalog problem: left out; `armybuilder check-catalog` lints it)",
+            file=sys.stderr,
+        )
+
+
 def _system_problems(gs: GameSystem) -> list[Problem]:
     return list(gs.problems)
 
@@ -82,6 +91,7 @@ def _problems_text(problems: Sequence[Problem], out: TextIO) -> None:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     lib = _library(args)
+    _catalog_warnings(lib)
     results: list[dict[str, Any]] = []
     worst = EXIT_OK
     for file in args.files:
@@ -167,6 +177,7 @@ def _show_node(ev: Evaluation, node: Node, depth: int, out: list[str]) -> None:
 
 def cmd_show(args: argparse.Namespace) -> int:
     lib = _library(args)
+    _catalog_warnings(lib)
     try:
         roster, gs, ev = _load(lib, args.file)
     except InputError as exc:

@@ -28,6 +28,7 @@ from pydantic import ValidationError
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from .errors import InputError, Problem, RosterError
+from .model.bounds import MAX_COUNT
 from .model.roster import FORMAT_VERSION, RosterHeader
 from .yamlio import (
     compose,
@@ -110,12 +111,13 @@ def parse_selection(node: Any, loc: Loc) -> SelectionData:
             Finding(loc, "invalid-selection", "selection has no `entry:` naming a catalog entry")
         )
     count = node.get("count", 1)
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
+        shown = repr(count) if len(repr(count)) <= 40 else f"a number of {len(str(count))} digits"
         sel.findings.append(
             Finding(
                 (*loc, "count"),
                 "invalid-value",
-                f"count must be a whole number of at least 1, not {count!r}; counted as 1",
+                f"count must be a whole number from 1 to {MAX_COUNT:,}, not {shown}; counted as 1",
             )
         )
     else:

@@ -225,6 +225,41 @@ def round_trip_yaml() -> YAML:
     return yaml
 
 
+def _value_problem(text: str, file: str, exc: Exception) -> Problem:
+    """A scalar the loader could not turn into a value (``!!int abc``, an integer of 5,000
+    digits): find it in the node graph so the message has its line and column."""
+    from ruamel.yaml.nodes import ScalarNode
+
+    try:
+        root = _safe_yaml().compose(text)
+    except Exception:
+        root = None
+    stack = [root] if root is not None else []
+    constructor = _safe_yaml().constructor
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ScalarNode):
+            try:
+                constructor.construct_object(node)
+            except Exception:
+                kind = str(node.tag).rsplit(":", 1)[-1]
+                value = str(node.value)
+                shown = value if len(value) <= 40 else f"{value[:20]}… ({len(value)} characters)"
+                return Problem(
+                    file,
+                    f"{shown!r} is not a valid {kind} value",
+                    node.start_mark.line + 1,
+                    node.start_mark.column + 1,
+                    code="yaml-syntax",
+                )
+        elif isinstance(node, MappingNode):
+            for k, v in reversed(node.value):
+                stack.extend((v, k))
+        elif isinstance(node, SequenceNode):
+            stack.extend(reversed(node.value))
+    return Problem(file, f"a value could not be read: {exc}", code="yaml-syntax")
+
+
 def load_safe(text: str, file: str) -> Any:
     """Parse untrusted YAML into plain Python data (dict, list, str, int, float, bool, None)."""
     try:
@@ -233,6 +268,8 @@ def load_safe(text: str, file: str) -> Any:
         raise InputError(_yaml_problem(exc, file)) from None
     except RecursionError:
         raise InputError.single(file, "nested too deeply; refused", code="yaml-too-deep") from None
+    except Exception as exc:  # a scalar the constructor rejects (`!!int abc`)
+        raise InputError(_value_problem(text, file, exc)) from None
     try:
         check_limits(doc, file)
     except InputError as exc:
@@ -251,6 +288,8 @@ def load_round_trip(text: str, file: str) -> Any:
         raise InputError(_yaml_problem(exc, file)) from None
     except RecursionError:
         raise InputError.single(file, "nested too deeply; refused", code="yaml-too-deep") from None
+    except Exception as exc:  # a scalar the constructor rejects (`!!int abc`)
+        raise InputError(_value_problem(text, file, exc)) from None
     check_limits(doc, file)
     return doc
 

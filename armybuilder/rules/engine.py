@@ -971,8 +971,21 @@ def evaluate(
     _check_roster(ev)
     _check_node(ev, root, set())
     if rules is not None:
-        rules.analyse(ev)
+        try:
+            rules.analyse(ev)
+        except RecursionError:
+            ev.error("rules-module-failed", _module_failed(index, "nested too deeply"))
+        except Exception as exc:  # a value its checks did not foresee: report, never crash
+            ev.error("rules-module-failed", _module_failed(index, f"{type(exc).__name__}: {exc}"))
     return ev
+
+
+def _module_failed(index: CatalogIndex, why: str) -> str:
+    why = why if len(why) <= 300 else why[:300] + "…"
+    return (
+        f"the {index.system.name} rules could not work out this roster's values ({why}); "
+        "the checks above still hold, but computed values may be missing"
+    )
 
 
 def _custom_catalog(roster: Roster, gs: GameSystem) -> tuple[CustomCatalog | None, list[Issue]]:
