@@ -639,12 +639,14 @@ def check_references(
                     item.modifiers,
                 )
                 constraint_ids: set[str] = {c.id for c in cons if c.id}
+                profs: Sequence[Any] = ()
                 if item.link in shared:
                     target = next(
                         (e for _, m in files for e in m.shared_entries if e.id == item.link), None
                     )
                     if target is not None:
                         constraint_ids |= {c.id for c in target.constraints if c.id}
+                        profs = target.profiles
             elif isinstance(item, Entry):
                 cats, costs, cons, mods = (
                     item.categories,
@@ -653,6 +655,7 @@ def check_references(
                     item.modifiers,
                 )
                 constraint_ids = {c.id for c in cons if c.id}
+                profs = item.profiles
                 for j, p in enumerate(item.profiles):
                     if p.type not in profile_types:
                         found.append(
@@ -708,7 +711,7 @@ def check_references(
             for j, mod in enumerate(mods):
                 mloc: list[str | int] = [*loc, "modifiers", j]
                 _check_modifier_field(
-                    path, mloc, mod, cost_ids, constraint_ids, profile_types, found
+                    path, mloc, mod, cost_ids, constraint_ids, profile_types, found, profs
                 )
                 check_conditions(path, mloc, mod.conditions, mod.groups)
                 if mod.repeat is not None:
@@ -747,6 +750,7 @@ def _check_modifier_field(
     constraint_ids: set[str],
     profile_types: dict[str, set[str]],
     found: list[tuple[Path, list[str | int], str]],
+    profiles: Sequence[Any] = (),
 ) -> None:
     kind, _, name = mod.field.partition(":")
     ok = (
@@ -765,6 +769,48 @@ def _check_modifier_field(
                 "of this entry>, characteristic:<id>)",
             )
         )
+        return
+    problem = _modifier_type_problem(mod, kind, name, profiles)
+    if problem is not None:
+        found.append((path, [*loc, problem[0]], problem[1]))
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _modifier_type_problem(
+    mod: Modifier, kind: str, name: str, profiles: Sequence[Any]
+) -> tuple[str, str] | None:
+    """What the engine could not do with this modifier (adding to a name, appending to a
+    cost, hiding with a number), as (key, message); None when it is sound."""
+    what = f"a modifier of {mod.field!r}"
+    if kind in {"name", "description"}:
+        if mod.type in {"increment", "decrement"}:
+            return "type", f"{what} cannot {mod.type} text; use set or append"
+        if mod.type == "set" and not isinstance(mod.value, str):
+            return "value", f"{what} sets text: write the value in quotes"
+    elif kind == "hidden":
+        if mod.type != "set":
+            return "type", f"{what} can only `set` hidden to true or false"
+        if not isinstance(mod.value, bool):
+            return "value", f"{what} sets hidden to true or false, not {mod.value!r}"
+    elif kind in {"cost", "constraint"}:
+        if mod.type == "append":
+            return "type", f"{what} changes a number: use set, increment or decrement"
+        if not _is_number(mod.value):
+            return "value", f"{what} needs a number as its value, not {mod.value!r}"
+    elif kind == "characteristic" and mod.type in {"increment", "decrement"}:
+        if not _is_number(mod.value):
+            return "value", f"{what} needs a number as its value, not {mod.value!r}"
+        for p in profiles:
+            got = p.characteristics.get(name)
+            if got is not None and not _is_number(got):
+                return (
+                    "type",
+                    f"{what} cannot {mod.type} {got!r} (not a number); use set or append",
+                )
+    return None
 
 
 def _iter_groups_loc(
