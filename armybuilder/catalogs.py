@@ -49,6 +49,7 @@ from .model.catalog import (
     Rule,
     SystemFile,
 )
+from .model.messages import clean_loc, describe, describe_errors
 from .paths import bundled_dir, user_cache_dir, user_catalog_dir
 from .yamlio import load_round_trip, load_safe, locate, read_text
 
@@ -56,7 +57,6 @@ if TYPE_CHECKING:
     from .rules.plugin import SystemRules
 
 _ADAPTER: TypeAdapter[SystemFile | FactionFile] = TypeAdapter(CatalogFile)
-_DISCRIMINATOR_TAGS = {"entry", "link", "system", "catalog"}
 _CACHE_FORMAT = f"{__version__}-2"
 
 
@@ -72,46 +72,13 @@ class LoadedFile:
 
 
 def _clean_loc(doc: Any, loc: Sequence[str | int]) -> list[str | int]:
-    """Drop pydantic's discriminator tags from an error location."""
-    out: list[str | int] = []
-    node = doc
-    for step in loc:
-        if (
-            isinstance(step, str)
-            and step in _DISCRIMINATOR_TAGS
-            and not (isinstance(node, dict) and step in node)
-        ):
-            continue
-        out.append(step)
-        if isinstance(node, dict) and not isinstance(step, int):
-            node = node.get(step)
-        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
-            node = node[step]
-        else:
-            node = None
-    return out
+    """Drop pydantic's tags from an error location (see :mod:`armybuilder.model.messages`)."""
+    return clean_loc(doc, loc)
 
 
 def _describe(error: Any, loc: Sequence[str | int]) -> str:
     """A plain-words explanation of one pydantic error."""
-    kind = error["type"]
-    where = ".".join(str(s) for s in loc) or "the file"
-    last = loc[-1] if loc else None
-    if kind == "extra_forbidden":
-        return f"unknown key {last!r} (check its spelling; see docs/catalog-format.md)"
-    if kind == "missing":
-        return f"missing required key {last!r}"
-    if kind == "string_pattern_mismatch":
-        return (
-            f"{where}: {error['input']!r} is not a valid id (use lowercase letters, digits "
-            "and hyphens, e.g. 'auto-rifle')"
-        )
-    if kind in {"union_tag_invalid", "union_tag_not_found"}:
-        return "kind must be 'system' (a game system file) or 'catalog' (a faction file)"
-    msg = str(error["msg"])
-    value = error.get("input")
-    shown = "" if isinstance(value, dict | list) else f" (got {value!r})"
-    return f"{where}: {msg[0].lower() + msg[1:]}{shown}"
+    return describe(error, loc)
 
 
 def _positioned(
@@ -173,10 +140,7 @@ def load_catalog_file(path: Path, use_cache: bool = True) -> LoadedFile:
     try:
         model = _ADAPTER.validate_python(data)
     except ValidationError as exc:
-        items = []
-        for err in exc.errors():
-            loc = _clean_loc(data, err["loc"])
-            items.append((loc, _describe(err, loc), "catalog-invalid"))
+        items = [(loc, msg, "catalog-invalid") for loc, msg in describe_errors(exc, data)]
         raise CatalogError(_positioned(path, text, items)) from None
     if cache is not None:
         try:

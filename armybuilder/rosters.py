@@ -29,6 +29,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from .errors import InputError, Problem, RosterError
 from .model.bounds import MAX_COUNT
+from .model.messages import describe_errors
 from .model.roster import FORMAT_VERSION, RosterHeader
 from .yamlio import (
     compose,
@@ -272,28 +273,21 @@ class Roster:
 
     def _parse_header(self) -> RosterHeader:
         data = {k: v for k, v in self.doc.items() if k not in ("selections", "custom")}
+        plain = to_plain(data)
         try:
-            return RosterHeader.model_validate(to_plain(data))
+            return RosterHeader.model_validate(plain)
         except ValidationError as exc:
             problems = []
-            for err in exc.errors():
-                loc = tuple(err["loc"])
-                line, col = self.position(loc)
+            for loc, msg in describe_errors(exc, plain):
+                line, col = self.position(tuple(loc))
                 key = loc[0] if loc else "roster"
-                if err["type"] == "missing":
+                if key not in data:
                     msg = f"missing `{key}:`; a roster must say its system, faction and name"
                 elif key == "format":
                     msg = (
                         f"unsupported roster format {data.get('format')!r}; this version "
                         f"reads format {FORMAT_VERSION}"
                     )
-                else:
-                    msg = f"{'.'.join(str(s) for s in loc)}: {err['msg']}"
-                    if err["type"] == "string_pattern_mismatch":
-                        msg = (
-                            f"{key}: {err['input']!r} is not an id (ids are lowercase "
-                            "words joined by hyphens)"
-                        )
                 problems.append(Problem(self.file, msg, line, col, "roster-invalid"))
             raise RosterError(problems) from None
 

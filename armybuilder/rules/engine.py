@@ -1081,17 +1081,11 @@ def _custom_catalog(roster: Roster, gs: GameSystem) -> tuple[CustomCatalog | Non
     try:
         custom = CustomCatalog.model_validate(raw)
     except ValidationError as exc:
-        from ..catalogs import _clean_loc, _describe
+        from ..model.messages import describe_errors
 
-        for err in exc.errors():
-            loc = _clean_loc(raw, err["loc"])
+        for loc, msg in describe_errors(exc, raw):
             issues.append(
-                Issue(
-                    ERROR,
-                    "invalid-custom-entry",
-                    f"custom entries: {_describe(err, loc)}",
-                    ("custom", *loc),
-                )
+                Issue(ERROR, "invalid-custom-entry", f"custom entries: {msg}", ("custom", *loc))
             )
         return None, issues
     here: Path = roster.path or Path(roster.file)
