@@ -1005,7 +1005,8 @@ def check_paths(paths: Sequence[Path], library: Library | None = None) -> list[P
                 for f in loaded
                 if isinstance(f.model, FactionFile) and f.model.system == gs.id
             ]
-            found = check_references(gs, None, faction_entry_ids(factions)) or [
+            scope_ids = faction_entry_ids(factions) | _faction_ids_beside(gs, lib, set(files))
+            found = check_references(gs, None, scope_ids) or [
                 r for r in _module_problems(gs, None)
             ]
             problems.extend(_problems_at(found))
@@ -1068,6 +1069,26 @@ def check_paths(paths: Sequence[Path], library: Library | None = None) -> list[P
             found = [r for r in _module_problems(gs_opt, faction) if r[0] == lf.path]
         problems.extend(_problems_at(found))
     return problems
+
+
+def _faction_ids_beside(gs: GameSystem, lib: Library, checked: set[Path]) -> set[str]:
+    """Entry ids of the system's factions that were not named on the command line: the
+    faction files beside its system file, and the installed factions of the same system. A
+    system file's shared entries may count within them (a scope such as `platoon`)."""
+    factions: list[Faction] = []
+    for path in sorted(gs.path.parent.glob("*.yaml")):
+        if path in checked or path == gs.path:
+            continue
+        try:
+            lf = load_catalog_file(path)
+        except CatalogError:
+            continue
+        if isinstance(lf.model, FactionFile) and lf.model.system == gs.id:
+            factions.append(Faction(lf.path, lf.model))
+    installed = lib.scan().systems.get(gs.id)
+    if installed is not None:
+        factions.extend(installed.factions.values())
+    return faction_entry_ids(factions)
 
 
 def default_roots(extra: Sequence[Path] = ()) -> list[Path]:
