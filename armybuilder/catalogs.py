@@ -1006,9 +1006,7 @@ def check_paths(paths: Sequence[Path], library: Library | None = None) -> list[P
                 if isinstance(f.model, FactionFile) and f.model.system == gs.id
             ]
             scope_ids = faction_entry_ids(factions) | _faction_ids_beside(gs, lib, set(files))
-            found = check_references(gs, None, scope_ids) or [
-                r for r in _module_problems(gs, None)
-            ]
+            found = check_references(gs, None, scope_ids) or [r for r in _module_problems(gs, None)]
             problems.extend(_problems_at(found))
             continue
         gs_opt = local_systems.get(lf.model.system)
