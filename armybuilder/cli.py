@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,6 +26,7 @@ from .errors import (
     InputError,
     Problem,
 )
+from .model.bounds import MAX_LIMIT
 from .paths import schema_path, user_catalog_dir
 from .report import format_costs as _fmt_cost
 from .report import load_evaluated as _load
@@ -234,10 +236,17 @@ def cmd_new(args: argparse.Namespace) -> int:
             )
             return EXIT_INPUT
         try:
-            limits[key] = float(value)
+            number = float(value)
         except ValueError:
             print(f"armybuilder new: --limit {item!r} should read COST=NUMBER", file=sys.stderr)
             return EXIT_INPUT
+        if not math.isfinite(number) or not 0 <= number <= MAX_LIMIT:
+            print(
+                f"armybuilder new: --limit {item!r}: a limit is a number from 0 to {MAX_LIMIT:,}",
+                file=sys.stderr,
+            )
+            return EXIT_INPUT
+        limits[key] = number
     name = args.name or f"New {index.faction.name} roster"
     options = ", ".join(f"{c.entry.id} ({c.entry.name})" for c in index.roots) or (
         "nothing yet: this faction's catalog has no units; add your own (README, 'Writing your "
