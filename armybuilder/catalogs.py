@@ -19,7 +19,6 @@ only when something is wrong.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -1112,10 +1111,3 @@ def default_library() -> Library:
 def all_constraints(entry: Entry) -> list[Constraint]:
     """The constraints declared on an entry."""
     return list(entry.constraints)
-
-
-def import_object(dotted: str) -> Any:
-    """Import ``package.module:attribute`` or ``package.module`` (used for rules modules)."""
-    module_name, _, attr = dotted.partition(":")
-    module = importlib.import_module(module_name)
-    return getattr(module, attr) if attr else module
