@@ -91,7 +91,7 @@ def _trusted(name: str) -> bool:
 def _refusal(name: str) -> RulesModuleError:
     return RulesModuleError(
         f"rules module {name!r} is not loaded: a catalog may name a module of "
-        f"{_BUNDLED} (e.g. `module: infantry_ops`); any other module runs only when you "
+        f"{_BUNDLED} by its name; any other module runs only when you "
         f"trust it, by installing it as an {ENTRY_POINT_GROUP!r} entry point or listing it "
         f"in {TRUST_VARIABLE} (docs/catalog-format.md, Rules modules)"
     )
