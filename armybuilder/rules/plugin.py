@@ -101,7 +101,7 @@ def load_rules(name: str | None) -> SystemRules | None:
     """Import a rules module by the name a ``system.yaml`` gives (``None``: no module).
 
     A catalog is data, often someone else's: it must not make this program import whatever
-    it names. So ``name`` is a module of :mod:`armybuilder.rules.systems` (``infantry_ops``,
+    it names. So ``name`` is a module of :mod:`armybuilder.rules.systems` (by its bare name
     or the full dotted name), an installed entry point of the ``armybuilder.rules`` group
     (by its name or its module), or a module the user lists in ``ARMYBUILDER_RULES_MODULES``.
     Anything else is refused before any import happens.
