@@ -128,8 +128,13 @@ def describe(error: Any, loc: Sequence[str | int]) -> str:
         return f"{here}: {_shown(value)} is out of range; it must be {words} {shown}"
     if kind == "literal_error":
         return f"{here}: {_shown(value)} is not one of {ctx.get('expected', 'the choices')}"
-    if kind in {"too_short", "too_long"}:
-        return f"{here}: {str(error['msg'])[0].lower()}{str(error['msg'])[1:]}"
+    if kind == "too_short":
+        least, got = ctx.get("min_length", 1), ctx.get("actual_length", 0)
+        return f"{here}: needs at least {least} item(s), not {got}"
+    if kind == "too_long":
+        return (
+            f"{here}: holds at most {ctx.get('max_length')} item(s), not {ctx.get('actual_length')}"
+        )
     if kind in _EXPECTED:
         return f"{here}: {_shown(value)} should be {_EXPECTED[kind]}"
     msg = str(error.get("msg", "is not valid"))

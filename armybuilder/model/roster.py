@@ -18,7 +18,7 @@ Unknown keys are allowed everywhere and kept when the file is saved.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -55,7 +55,9 @@ class RosterHeader(BaseModel):
 
     format: Literal[1] = Field(1, description="Roster file format version.")
     system: Id = Field(description="Game system id, e.g. `demo-wars`.")
-    faction: Id | list[Id] = Field(description="Faction id (or ids).")
+    faction: Id | Annotated[list[Id], Field(min_length=1)] = Field(
+        description="Faction id (or ids)."
+    )
     name: str = Field(description="The roster's name.")
     limits: dict[str, Limit] = Field(
         default_factory=dict, description="Cost limits per cost type id, e.g. `{bp: 500}`."

@@ -89,10 +89,11 @@ def test_unreadable_catalogs_are_reported_at_their_place(
             "faction: [Inner Sphere]",
             "4:11: faction.0: 'Inner Sphere' is not an id (ids are lowercase letters",
         ),
+        ("faction: []", "4:10: faction: needs at least 1 item(s), not 0"),
         ("faction: inner-sphere\nlimits: [1]", "5:1: limits: a list should be a mapping"),
         ("faction: inner-sphere\nlimits: {kg: lots}", "5:14: limits.kg: 'lots' should be a number"),
     ],
-    ids=["number", "mapping", "list-of-bad-ids", "limits-list", "limit-text"],
+    ids=["number", "mapping", "list-of-bad-ids", "no-faction", "limits-list", "limit-text"],
 )
 def test_roster_header_errors_in_a_players_words(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], lines: str, expected: str
