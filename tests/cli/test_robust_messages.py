@@ -89,7 +89,7 @@ def test_unreadable_catalogs_are_reported_at_their_place(
             "faction: [Inner Sphere]",
             "4:11: faction.0: 'Inner Sphere' is not an id (ids are lowercase letters",
         ),
-        ("faction: []", "4:10: faction: needs at least 1 item(s), not 0"),
+        ("faction: []", "4:1: faction: needs at least 1 item(s), not 0"),
         ("faction: inner-sphere\nlimits: [1]", "5:1: limits: a list should be a mapping"),
         ("faction: inner-sphere\nlimits: {kg: lots}", "5:14: limits.kg: 'lots' should be a number"),
     ],
