@@ -821,15 +821,22 @@ def _module_problems(
     if rules is None:
         return []
     out: list[tuple[Path, list[str | int], str]] = []
-    idx = CatalogIndex(system, faction) if faction is not None else None
-    for path_kind, loc, msg in rules.check_catalog(
-        system.model, faction.model if faction else None, idx
-    ):
-        path = system.path if path_kind == "system" or faction is None else faction.path
-        out.append((path, list(loc), msg))
-    for ext in faction.extensions if faction is not None else []:
-        for path_kind, loc, msg in rules.check_catalog(system.model, ext.model, idx):
-            out.append((system.path if path_kind == "system" else ext.path, list(loc), msg))
+    here = faction.path if faction is not None else system.path
+    try:
+        idx = CatalogIndex(system, faction) if faction is not None else None
+        for path_kind, loc, msg in rules.check_catalog(
+            system.model, faction.model if faction else None, idx
+        ):
+            path = system.path if path_kind == "system" or faction is None else faction.path
+            out.append((path, list(loc), msg))
+        for ext in faction.extensions if faction is not None else []:
+            here = ext.path
+            for path_kind, loc, msg in rules.check_catalog(system.model, ext.model, idx):
+                out.append((system.path if path_kind == "system" else ext.path, list(loc), msg))
+    except RecursionError:
+        out.append((here, [], "the rules module failed on this catalog: nested too deeply"))
+    except Exception as exc:  # a value the module's checks did not foresee: report it
+        out.append((here, [], f"the rules module failed on this catalog: {exc!r}"[:400]))
     return out
 
 

@@ -484,7 +484,12 @@ class Evaluation:
             if not _is_number(value):
                 value = base  # only a catalog check-catalog rejects gets here
             if self.rules is not None and node.entry is not None:
-                value += self.rules.extra_cost(self, node, cost_type)
+                try:
+                    value += self.rules.extra_cost(self, node, cost_type)
+                except Exception as exc:  # report once, never crash
+                    if not any(i.code == "rules-module-failed" for i in self.issues):
+                        why = f"{type(exc).__name__}: {exc}"
+                        self.error("rules-module-failed", _module_failed(self.index, why), node)
             self._unit_cost[key] = float(value)
         return self._unit_cost[key]
 
