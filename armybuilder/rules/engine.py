@@ -659,7 +659,7 @@ class Evaluation:
         for mod in entry.modifiers:
             if mod.field != field_:
                 continue
-            if self._settling is not None and _reads_cost(mod, self.index.cost_types):
+            if self._settling is not None and _reads_cost(mod, tuple(self.index.cost_types)):
                 self._cost_reads_cost.add(entry.name)
             if not self.modifier_applies(mod, context, entry.id):
                 continue
@@ -686,9 +686,23 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def _reads_cost(mod: Modifier, cost_types: Iterable[str]) -> bool:
+_READS_COST: dict[tuple[int, tuple[str, ...]], tuple[Modifier, bool]] = {}
+
+
+def _reads_cost(mod: Modifier, cost_types: tuple[str, ...]) -> bool:
     """Does the modifier's condition or repeat sum a cost (rather than count selections)?"""
-    costs = set(cost_types)
+    key = (id(mod), cost_types)
+    hit = _READS_COST.get(key)
+    if hit is not None and hit[0] is mod:
+        return hit[1]
+    if len(_READS_COST) > 100_000:
+        _READS_COST.clear()
+    answer = _reads_cost_now(mod, set(cost_types))
+    _READS_COST[key] = (mod, answer)
+    return answer
+
+
+def _reads_cost_now(mod: Modifier, costs: set[str]) -> bool:
 
     def group(g: ConditionGroup) -> bool:
         return any(c.field in costs for c in g.conditions) or any(group(x) for x in g.groups)
