@@ -9,6 +9,7 @@ out while the other catalogs and every roster still work.
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -152,3 +153,43 @@ def test_a_huge_campaign_value_is_no_crash(
         assert code in (0, 1), argv
         if "json" in argv:
             json.loads(out)
+
+
+EXAMPLES = sorted((REPO / "examples").glob("*/*.yaml"))
+
+
+def every_count(text: str, count: int) -> str:
+    """The roster with `count: N` on every selection."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML()
+    doc = yaml.load(text)
+
+    def walk(sels: list[dict[str, object]] | None) -> None:
+        for s in sels or []:
+            s["count"] = count
+            walk(s.get("selections"))  # type: ignore[arg-type]
+
+    walk(doc.get("selections"))
+    for force in doc.get("forces") or []:
+        walk(force.get("selections"))
+    out = io.StringIO()
+    yaml.dump(doc, out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[f"{p.parent.name}/{p.name}" for p in EXAMPLES])
+def test_the_largest_counts_everywhere_are_shown_at_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], path: Path
+) -> None:
+    # 10,000 copies at every level (10,000**4 models and more): computed values must not grow
+    # with the count (a list of every heavy weapon carried used to take minutes in Space Hulk).
+    p = tmp_path / path.name
+    p.write_text(every_count(path.read_text(), 10_000))
+    code, out, _ = run(capsys, "show", "--format", "json", str(p))
+    assert code == 0
+
+    def refuse(constant: str) -> object:
+        raise AssertionError(constant)
+
+    json.loads(out, parse_constant=refuse)

@@ -50,7 +50,7 @@ HARD_SECONDS = 60
 #: ``ARMYBUILDER_FUZZ_EXAMPLES=500`` explores further with fresh random examples (not in CI).
 _EXPLORE = int(os.environ.get("ARMYBUILDER_FUZZ_EXAMPLES", "0"))
 FUZZ = settings(
-    max_examples=_EXPLORE or 20,
+    max_examples=_EXPLORE or 25,
     deadline=timedelta(seconds=15),
     derandomize=not _EXPLORE,
     database=None,
