@@ -19,7 +19,6 @@ only when something is wrong.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -49,6 +48,7 @@ from .model.catalog import (
     Rule,
     SystemFile,
 )
+from .model.messages import clean_loc, describe, describe_errors
 from .paths import bundled_dir, user_cache_dir, user_catalog_dir
 from .yamlio import load_round_trip, load_safe, locate, read_text
 
@@ -59,7 +59,6 @@ if TYPE_CHECKING:
 TYPE_REFS = frozenset({"type:unit", "type:model", "type:upgrade"})
 
 _ADAPTER: TypeAdapter[SystemFile | FactionFile] = TypeAdapter(CatalogFile)
-_DISCRIMINATOR_TAGS = {"entry", "link", "system", "catalog"}
 _CACHE_FORMAT = f"{__version__}-2"
 
 
@@ -75,46 +74,13 @@ class LoadedFile:
 
 
 def _clean_loc(doc: Any, loc: Sequence[str | int]) -> list[str | int]:
-    """Drop pydantic's discriminator tags from an error location."""
-    out: list[str | int] = []
-    node = doc
-    for step in loc:
-        if (
-            isinstance(step, str)
-            and step in _DISCRIMINATOR_TAGS
-            and not (isinstance(node, dict) and step in node)
-        ):
-            continue
-        out.append(step)
-        if isinstance(node, dict) and not isinstance(step, int):
-            node = node.get(step)
-        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
-            node = node[step]
-        else:
-            node = None
-    return out
+    """Drop pydantic's tags from an error location (see :mod:`armybuilder.model.messages`)."""
+    return clean_loc(doc, loc)
 
 
 def _describe(error: Any, loc: Sequence[str | int]) -> str:
     """A plain-words explanation of one pydantic error."""
-    kind = error["type"]
-    where = ".".join(str(s) for s in loc) or "the file"
-    last = loc[-1] if loc else None
-    if kind == "extra_forbidden":
-        return f"unknown key {last!r} (check its spelling; see docs/catalog-format.md)"
-    if kind == "missing":
-        return f"missing required key {last!r}"
-    if kind == "string_pattern_mismatch":
-        return (
-            f"{where}: {error['input']!r} is not a valid id (use lowercase letters, digits "
-            "and hyphens, e.g. 'auto-rifle')"
-        )
-    if kind in {"union_tag_invalid", "union_tag_not_found"}:
-        return "kind must be 'system' (a game system file) or 'catalog' (a faction file)"
-    msg = str(error["msg"])
-    value = error.get("input")
-    shown = "" if isinstance(value, dict | list) else f" (got {value!r})"
-    return f"{where}: {msg[0].lower() + msg[1:]}{shown}"
+    return describe(error, loc)
 
 
 def _positioned(
@@ -165,7 +131,10 @@ def load_catalog_file(path: Path, use_cache: bool = True) -> LoadedFile:
 
         if isinstance(exc, InputError):
             raise CatalogError(exc.problems) from None
-        raise
+        # Whatever else goes wrong reading one file must not stop the others from loading.
+        raise CatalogError.single(
+            path, f"cannot be read: {type(exc).__name__}: {exc}", code="catalog-invalid"
+        ) from None
     if not isinstance(data, dict):
         raise CatalogError.single(
             path, "a catalog file must be a mapping with `kind: system` or `kind: catalog`", 1, 1
@@ -173,10 +142,7 @@ def load_catalog_file(path: Path, use_cache: bool = True) -> LoadedFile:
     try:
         model = _ADAPTER.validate_python(data)
     except ValidationError as exc:
-        items = []
-        for err in exc.errors():
-            loc = _clean_loc(data, err["loc"])
-            items.append((loc, _describe(err, loc), "catalog-invalid"))
+        items = [(loc, msg, "catalog-invalid") for loc, msg in describe_errors(exc, data)]
         raise CatalogError(_positioned(path, text, items)) from None
     if cache is not None:
         try:
@@ -665,12 +631,14 @@ def check_references(
                     item.modifiers,
                 )
                 constraint_ids: set[str] = {c.id for c in cons if c.id}
+                profs: Sequence[Any] = ()
                 if item.link in shared:
                     target = next(
                         (e for _, m in files for e in m.shared_entries if e.id == item.link), None
                     )
                     if target is not None:
                         constraint_ids |= {c.id for c in target.constraints if c.id}
+                        profs = target.profiles
             elif isinstance(item, Entry):
                 cats, costs, cons, mods = (
                     item.categories,
@@ -679,6 +647,7 @@ def check_references(
                     item.modifiers,
                 )
                 constraint_ids = {c.id for c in cons if c.id}
+                profs = item.profiles
                 for j, p in enumerate(item.profiles):
                     if p.type not in profile_types:
                         found.append(
@@ -734,7 +703,7 @@ def check_references(
             for j, mod in enumerate(mods):
                 mloc: list[str | int] = [*loc, "modifiers", j]
                 _check_modifier_field(
-                    path, mloc, mod, cost_ids, constraint_ids, profile_types, found
+                    path, mloc, mod, cost_ids, constraint_ids, profile_types, found, profs
                 )
                 check_conditions(path, mloc, mod.conditions, mod.groups)
                 if mod.repeat is not None:
@@ -786,6 +755,7 @@ def _check_modifier_field(
     constraint_ids: set[str],
     profile_types: dict[str, set[str]],
     found: list[tuple[Path, list[str | int], str]],
+    profiles: Sequence[Any] = (),
 ) -> None:
     kind, _, name = mod.field.partition(":")
     ok = (
@@ -804,6 +774,48 @@ def _check_modifier_field(
                 "constraint:<constraint id of this entry>, characteristic:<id>)",
             )
         )
+        return
+    problem = _modifier_type_problem(mod, kind, name, profiles)
+    if problem is not None:
+        found.append((path, [*loc, problem[0]], problem[1]))
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _modifier_type_problem(
+    mod: Modifier, kind: str, name: str, profiles: Sequence[Any]
+) -> tuple[str, str] | None:
+    """What the engine could not do with this modifier (adding to a name, appending to a
+    cost, hiding with a number), as (key, message); None when it is sound."""
+    what = f"a modifier of {mod.field!r}"
+    if kind in {"name", "description"}:
+        if mod.type in {"increment", "decrement"}:
+            return "type", f"{what} cannot {mod.type} text; use set or append"
+        if mod.type == "set" and not isinstance(mod.value, str):
+            return "value", f"{what} sets text: write the value in quotes"
+    elif kind == "hidden":
+        if mod.type != "set":
+            return "type", f"{what} can only `set` hidden to true or false"
+        if not isinstance(mod.value, bool):
+            return "value", f"{what} sets hidden to true or false, not {mod.value!r}"
+    elif kind in {"cost", "constraint"}:
+        if mod.type == "append":
+            return "type", f"{what} changes a number: use set, increment or decrement"
+        if not _is_number(mod.value):
+            return "value", f"{what} needs a number as its value, not {mod.value!r}"
+    elif kind == "characteristic" and mod.type in {"increment", "decrement"}:
+        if not _is_number(mod.value):
+            return "value", f"{what} needs a number as its value, not {mod.value!r}"
+        for p in profiles:
+            got = p.characteristics.get(name)
+            if got is not None and not _is_number(got):
+                return (
+                    "type",
+                    f"{what} cannot {mod.type} {got!r} (not a number); use set or append",
+                )
+    return None
 
 
 def _iter_groups_loc(
@@ -851,15 +863,22 @@ def _module_problems(
     if rules is None:
         return []
     out: list[tuple[Path, list[str | int], str]] = []
-    idx = CatalogIndex(system, faction) if faction is not None else None
-    for path_kind, loc, msg in rules.check_catalog(
-        system.model, faction.model if faction else None, idx
-    ):
-        path = system.path if path_kind == "system" or faction is None else faction.path
-        out.append((path, list(loc), msg))
-    for ext in faction.extensions if faction is not None else []:
-        for path_kind, loc, msg in rules.check_catalog(system.model, ext.model, idx):
-            out.append((system.path if path_kind == "system" else ext.path, list(loc), msg))
+    here = faction.path if faction is not None else system.path
+    try:
+        idx = CatalogIndex(system, faction) if faction is not None else None
+        for path_kind, loc, msg in rules.check_catalog(
+            system.model, faction.model if faction else None, idx
+        ):
+            path = system.path if path_kind == "system" or faction is None else faction.path
+            out.append((path, list(loc), msg))
+        for ext in faction.extensions if faction is not None else []:
+            here = ext.path
+            for path_kind, loc, msg in rules.check_catalog(system.model, ext.model, idx):
+                out.append((system.path if path_kind == "system" else ext.path, list(loc), msg))
+    except RecursionError:
+        out.append((here, [], "the rules module failed on this catalog: nested too deeply"))
+    except Exception as exc:  # a value the module's checks did not foresee: report it
+        out.append((here, [], f"the rules module failed on this catalog: {exc!r}"[:400]))
     return out
 
 
@@ -1068,9 +1087,8 @@ def check_paths(paths: Sequence[Path], library: Library | None = None) -> list[P
                 for f in loaded
                 if isinstance(f.model, FactionFile) and f.model.system == gs.id
             ]
-            found = check_references(gs, None, faction_entry_ids(factions)) or [
-                r for r in _module_problems(gs, None)
-            ]
+            scope_ids = faction_entry_ids(factions) | _faction_ids_beside(gs, lib, set(files))
+            found = check_references(gs, None, scope_ids) or [r for r in _module_problems(gs, None)]
             problems.extend(_problems_at(found))
             continue
         gs_opt = local_systems.get(lf.model.system)
@@ -1133,6 +1151,26 @@ def check_paths(paths: Sequence[Path], library: Library | None = None) -> list[P
     return problems
 
 
+def _faction_ids_beside(gs: GameSystem, lib: Library, checked: set[Path]) -> set[str]:
+    """Entry ids of the system's factions that were not named on the command line: the
+    faction files beside its system file, and the installed factions of the same system. A
+    system file's shared entries may count within them (a scope such as `platoon`)."""
+    factions: list[Faction] = []
+    for path in sorted(gs.path.parent.glob("*.yaml")):
+        if path in checked or path == gs.path:
+            continue
+        try:
+            lf = load_catalog_file(path)
+        except CatalogError:
+            continue
+        if isinstance(lf.model, FactionFile) and lf.model.system == gs.id:
+            factions.append(Faction(lf.path, lf.model))
+    installed = lib.scan().systems.get(gs.id)
+    if installed is not None:
+        factions.extend(installed.factions.values())
+    return faction_entry_ids(factions)
+
+
 def default_roots(extra: Sequence[Path] = ()) -> list[Path]:
     """The catalog search path (see the module docstring)."""
     roots = [bundled_dir("catalogs"), user_catalog_dir()]
@@ -1156,10 +1194,3 @@ def default_library() -> Library:
 def all_constraints(entry: Entry) -> list[Constraint]:
     """The constraints declared on an entry."""
     return list(entry.constraints)
-
-
-def import_object(dotted: str) -> Any:
-    """Import ``package.module:attribute`` or ``package.module`` (used for rules modules)."""
-    module_name, _, attr = dotted.partition(":")
-    module = importlib.import_module(module_name)
-    return getattr(module, attr) if attr else module

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,6 +28,7 @@ from .errors import (
     Problem,
 )
 from .fileio import atomic_write, check_output, describe_os_error
+from .model.bounds import MAX_LIMIT
 from .paths import user_catalog_dir
 from .report import format_costs as _fmt_cost
 from .report import load_evaluated as _load
@@ -64,6 +66,15 @@ def _library(args: argparse.Namespace) -> Library:
     return Library(default_roots(extra)).scan()
 
 
+def _catalog_warnings(lib: Library) -> None:
+    """Say on stderr which catalogs were left out and why (the rest still work)."""
+    for p in lib.problems:
+        print(
+            f"{p} (catalog problem: left out; `armybuilder check-catalog` lints it)",
+            file=sys.stderr,
+        )
+
+
 def _system_problems(gs: GameSystem) -> list[Problem]:
     return list(gs.problems)
 
@@ -91,6 +102,7 @@ def _problems_text(problems: Sequence[Problem], out: TextIO) -> None:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     lib = _library(args)
+    _catalog_warnings(lib)
     results: list[dict[str, Any]] = []
     worst = EXIT_OK
     for file in args.files:
@@ -176,6 +188,7 @@ def _show_node(ev: Evaluation, node: Node, depth: int, out: list[str]) -> None:
 
 def cmd_show(args: argparse.Namespace) -> int:
     lib = _library(args)
+    _catalog_warnings(lib)
     try:
         roster, gs, ev = _load(lib, args.file)
     except InputError as exc:
@@ -254,10 +267,17 @@ def cmd_new(args: argparse.Namespace) -> int:
             )
             return EXIT_INPUT
         try:
-            limits[key] = float(value)
+            number = float(value)
         except ValueError:
             print(f"armybuilder new: --limit {item!r} should read COST=NUMBER", file=sys.stderr)
             return EXIT_INPUT
+        if not math.isfinite(number) or not 0 <= number <= MAX_LIMIT:
+            print(
+                f"armybuilder new: --limit {item!r}: a limit is a number from 0 to {MAX_LIMIT:,}",
+                file=sys.stderr,
+            )
+            return EXIT_INPUT
+        limits[key] = number
     from .session import new_roster
 
     roster = new_roster(gs, index.faction.id, args.name, limits, args.schema_url)

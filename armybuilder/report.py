@@ -6,12 +6,25 @@ defines the shape of ``--format json`` (documented in the README). No Textual, n
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .catalogs import CatalogIndex, GameSystem, Library
 from .errors import InputError, Problem, UnknownFactionError, UnknownSystemError
 from .rosters import Roster
 from .rules.engine import Evaluation, Issue, Node, evaluate_roster, fmt_num, format_loc
+
+
+def finite(data: Any) -> Any:
+    """``data`` with every NaN or infinite float replaced by ``None``, so that the JSON
+    printed is JSON (Python would write ``NaN`` and ``Infinity``, which no parser reads)."""
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {k: finite(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [finite(v) for v in data]
+    return data
 
 
 def format_costs(index: CatalogIndex, totals: dict[str, float]) -> str:
@@ -81,15 +94,15 @@ def roster_json(file: str, roster: Roster, ev: Evaluation) -> dict[str, Any]:
         "valid": ev.valid,
         "errors": len(ev.errors),
         "warnings": len(ev.warnings),
-        "totals": {k: v for k, v in ev.totals.items()},
-        "limits": dict(roster.header.limits),
+        "totals": finite(dict(ev.totals)),
+        "limits": finite(dict(roster.header.limits)),
         "issues": [issue_json(roster, i) for i in ev.issues],
     }
 
 
 def values_json(ev: Evaluation, node: Node) -> dict[str, Any]:
     return {
-        v.key: {"label": v.label, "value": v.value, "text": v.display(), "source": v.source}
+        v.key: {"label": v.label, "value": finite(v.value), "text": v.display(), "source": v.source}
         for v in ev.values_of(node)
     }
 
@@ -104,7 +117,7 @@ def unit_json(ev: Evaluation, node: Node) -> dict[str, Any]:
         "count": node.count,
         "experience": node.data.experience if node.data else None,
         "categories": list(node.categories),
-        "costs": ev.total_cost(node) if node.entry else {},
+        "costs": finite(dict(ev.total_cost(node))) if node.entry else {},
         "values": values_json(ev, node),
         "children": [unit_json(ev, c) for c in node.children],
     }

@@ -27,6 +27,8 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from .errors import InputError, Problem, RosterError
 from .fileio import ChangedOnDiskError, digest, file_digest, same_file
 from .fileio import atomic_write as _atomic_write
+from .model.bounds import MAX_COUNT
+from .model.messages import describe_errors
 from .model.roster import FORMAT_VERSION, RosterHeader
 from .yamlio import (
     MAX_ROSTER_BYTES,
@@ -120,12 +122,13 @@ def parse_selection(node: Any, loc: Loc) -> SelectionData:
             Finding(loc, "invalid-selection", "selection has no `entry:` naming a catalog entry")
         )
     count = node.get("count", 1)
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
+        shown = repr(count) if len(repr(count)) <= 40 else f"a number of {len(str(count))} digits"
         sel.findings.append(
             Finding(
                 (*loc, "count"),
                 "invalid-value",
-                f"count must be a whole number of at least 1, not {count!r}; counted as 1",
+                f"count must be a whole number from 1 to {MAX_COUNT:,}, not {shown}; counted as 1",
             )
         )
     else:
@@ -296,28 +299,21 @@ class Roster:
 
     def _parse_header(self) -> RosterHeader:
         data = {k: v for k, v in self.doc.items() if k not in ("selections", "custom")}
+        plain = to_plain(data)
         try:
-            return RosterHeader.model_validate(to_plain(data))
+            return RosterHeader.model_validate(plain)
         except ValidationError as exc:
             problems = []
-            for err in exc.errors():
-                loc = tuple(err["loc"])
-                line, col = self.position(loc)
+            for loc, msg in describe_errors(exc, plain):
+                line, col = self.position(tuple(loc))
                 key = loc[0] if loc else "roster"
-                if err["type"] == "missing":
+                if key not in data:
                     msg = f"missing `{key}:`; a roster must say its system, faction and name"
                 elif key == "format":
                     msg = (
                         f"unsupported roster format {data.get('format')!r}; this version "
                         f"reads format {FORMAT_VERSION}"
                     )
-                else:
-                    msg = f"{'.'.join(str(s) for s in loc)}: {err['msg']}"
-                    if err["type"] == "string_pattern_mismatch":
-                        msg = (
-                            f"{key}: {err['input']!r} is not an id (ids are lowercase "
-                            "words joined by hyphens)"
-                        )
                 problems.append(Problem(self.file, msg, line, col, "roster-invalid"))
             raise RosterError(problems) from None
 

@@ -25,10 +25,11 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
 from ruamel.yaml.composer import Composer, ComposerError
-from ruamel.yaml.constructor import ConstructorError, RoundTripConstructor, SafeConstructor
+from ruamel.yaml.constructor import RoundTripConstructor, SafeConstructor
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.events import AliasEvent
+from ruamel.yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent
 from ruamel.yaml.nodes import MappingNode, SequenceNode
+from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.representer import RoundTripRepresenter
 
 from .errors import InputError, Problem
@@ -126,10 +127,24 @@ def decode(data: bytes, file: str) -> str:
         ) from None
 
 
-def _yaml_problem(exc: YAMLError, file: str) -> Problem:
+def _yaml_problem(exc: YAMLError, file: str, text: str | None = None) -> Problem:
     """Turn a ruamel error into a problem with a position and a readable message."""
     line = column = None
     message = str(exc).split("\n")[0]
+    if isinstance(exc, ReaderError) and text is not None:
+        # A character YAML does not allow (NUL, BEL...): its index in the text gives the place.
+        before = text[: exc.position]
+        line = before.count("\n") + 1
+        column = exc.position - (before.rfind("\n") + 1) + 1
+        char = text[exc.position] if exc.position < len(text) else ""
+        return Problem(
+            file,
+            f"the character U+{ord(char or chr(0)):04X} ({exc.reason}) may not appear in "
+            "YAML; remove it",
+            line,
+            column,
+            code="yaml-syntax",
+        )
     if isinstance(exc, MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
         if mark is not None:
@@ -191,9 +206,12 @@ def check_limits(doc: Any, file: str, max_nodes: int = MAX_NODES) -> None:
     stack: list[tuple[Any, int, tuple[int, int] | None]] = [(doc, 0, None)]
     seen: set[int] = set()
     shared = False
+    top: dict[int, tuple[int, int] | None] = {}  # depth-1 value -> its position
     while stack:
         node, depth, where = stack.pop()
         budget -= 1
+        if depth == 1:
+            top[0] = where
         if budget < 0:
             if shared:
                 message = (
@@ -202,7 +220,8 @@ def check_limits(doc: Any, file: str, max_nodes: int = MAX_NODES) -> None:
                 )
             else:
                 message = f"document holds more than {max_nodes:,} values; refused as too large"
-            raise InputError.single(file, message, code="yaml-too-large")
+            line, col = top.get(0) or (None, None)
+            raise InputError.single(file, message, line, col, code="yaml-too-large")
         if depth > MAX_DEPTH:
             line, col = where if where else (None, None)
             raise InputError.single(
@@ -268,18 +287,9 @@ _INT_TAG = "tag:yaml.org,2002:int"
 
 
 def _bounded_int(constructor: Any, node: Any, base: Any) -> Any:
-    try:
-        return base(constructor, node)
-    except ValueError:
-        # Python refuses to read a whole number thousands of digits long: a mistake in the
-        # file, reported with its place, never a traceback.
-        raise ConstructorError(
-            None,
-            None,
-            f"the number {str(node.value)[:12]}... is {len(str(node.value))} characters long; "
-            "too long to be a count",
-            node.start_mark,
-        ) from None
+    """Read an int; a value Python cannot read (``!!int abc``, a number thousands of digits
+    long) raises ValueError, which the loaders report at its line and column."""
+    return base(constructor, node)
 
 
 class _SafeConstructor(SafeConstructor):
@@ -348,6 +358,80 @@ def round_trip_yaml() -> YAML:
     return yaml
 
 
+def _too_deep(text: str, file: str) -> InputError:
+    """Nesting deeper than :data:`MAX_DEPTH`, at its place (see :func:`_depth_problem`)."""
+    found = _depth_problem(text, file)
+    if found is not None:
+        return found
+    return InputError.single(file, "nested too deeply; refused", code="yaml-too-deep")
+
+
+def _depth_problem(text: str, file: str) -> InputError | None:
+    """Where the nesting passes :data:`MAX_DEPTH`, read from the parser's events (no
+    recursion, unlike the loaders, which take many seconds to fail on 5,000 levels)."""
+    depth = 0
+    try:
+        for event in _safe_yaml().parse(text):
+            if isinstance(event, CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    mark = event.start_mark
+                    return InputError.single(
+                        file,
+                        f"nested more than {MAX_DEPTH} levels deep; refused",
+                        mark.line + 1,
+                        mark.column + 1,
+                        code="yaml-too-deep",
+                    )
+            elif isinstance(event, CollectionEndEvent):
+                depth -= 1
+    except Exception:
+        return None
+    return None
+
+
+def _may_be_deep(text: str) -> bool:
+    """A cheap upper bound: could ``text`` nest deeper than :data:`MAX_DEPTH`?"""
+    if text.count("[") + text.count("{") > MAX_DEPTH:
+        return True
+    return any(len(line) - len(line.lstrip(" -")) > MAX_DEPTH for line in text.splitlines())
+
+
+def _value_problem(text: str, file: str, exc: Exception) -> Problem:
+    """A scalar the loader could not turn into a value (``!!int abc``, an integer of 5,000
+    digits): find it in the node graph so the message has its line and column."""
+    from ruamel.yaml.nodes import ScalarNode
+
+    try:
+        root = _safe_yaml().compose(text)
+    except Exception:
+        root = None
+    stack = [root] if root is not None else []
+    constructor = _safe_yaml().constructor
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ScalarNode):
+            try:
+                constructor.construct_object(node)
+            except Exception:
+                kind = str(node.tag).rsplit(":", 1)[-1]
+                value = str(node.value)
+                shown = value if len(value) <= 40 else f"{value[:20]}… ({len(value)} characters)"
+                return Problem(
+                    file,
+                    f"{shown!r} is not a valid {kind} value",
+                    node.start_mark.line + 1,
+                    node.start_mark.column + 1,
+                    code="yaml-syntax",
+                )
+        elif isinstance(node, MappingNode):
+            for k, v in reversed(node.value):
+                stack.extend((v, k))
+        elif isinstance(node, SequenceNode):
+            stack.extend(reversed(node.value))
+    return Problem(file, f"a value could not be read: {exc}", code="yaml-syntax")
+
+
 def load_safe(text: str, file: str) -> Any:
     """Parse untrusted YAML into plain Python data (dict, list, str, int, float, bool, None)."""
     try:
@@ -355,14 +439,18 @@ def load_safe(text: str, file: str) -> Any:
     except YAMLError as exc:
         if any(m in str(exc) for m in ("duplicate anchor", "Unicode character escape")):
             load_round_trip(text, file)  # the same verdict, said the same way (it raises)
-        raise InputError(_yaml_problem(exc, file)) from None
+        raise InputError(_yaml_problem(exc, file, text)) from None
     except RecursionError:
-        raise InputError.single(file, "nested too deeply; refused", code="yaml-too-deep") from None
+        raise _too_deep(text, file) from None
+    except Exception as exc:  # a scalar the constructor rejects (`!!int abc`)
+        raise InputError(_value_problem(text, file, exc)) from None
     try:
         check_limits(doc, file)
     except InputError as exc:
         # Plain data has no positions: find the place with the round-trip loader.
         if exc.problems[0].line is None and exc.problems[0].code == "yaml-too-deep":
+            raise _too_deep(text, file) from None
+        if exc.problems[0].line is None and exc.problems[0].code == "yaml-too-large":
             load_round_trip(text, file)
         raise
     return doc
@@ -370,12 +458,18 @@ def load_safe(text: str, file: str) -> Any:
 
 def load_round_trip(text: str, file: str) -> Any:
     """Parse YAML keeping comments, order and positions (for editing and for error positions)."""
+    if _may_be_deep(text):
+        deep = _depth_problem(text, file)
+        if deep is not None:
+            raise deep
     try:
         doc = round_trip_yaml().load(text)
     except YAMLError as exc:
-        raise InputError(_yaml_problem(exc, file)) from None
+        raise InputError(_yaml_problem(exc, file, text)) from None
     except RecursionError:
-        raise InputError.single(file, "nested too deeply; refused", code="yaml-too-deep") from None
+        raise _too_deep(text, file) from None
+    except Exception as exc:  # a scalar the constructor rejects (`!!int abc`)
+        raise InputError(_value_problem(text, file, exc)) from None
     check_limits(doc, file)
     return doc
 
@@ -445,7 +539,7 @@ def compose(text: str, file: str) -> Any:
     try:
         return _safe_yaml().compose(text)
     except YAMLError as exc:
-        raise InputError(_yaml_problem(exc, file)) from None
+        raise InputError(_yaml_problem(exc, file, text)) from None
 
 
 def locate_node(root: Any, loc: Loc) -> tuple[int | None, int | None]:

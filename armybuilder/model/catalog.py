@@ -26,6 +26,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
+from .bounds import MAX_COUNT, MAX_REPEATS, Cost, Count, Limit, Number, WholeNumber
+
 Id = Annotated[
     str,
     Field(
@@ -33,7 +35,7 @@ Id = Annotated[
         description="A stable kebab-case identifier (lowercase letters, digits and hyphens).",
     ),
 ]
-Scalar = str | int | float | bool | None
+Scalar = str | WholeNumber | Number | bool | None
 Severity = Literal["error", "warning"]
 
 QueryScope = Annotated[
@@ -58,7 +60,7 @@ class CostType(_Model):
     id: Id
     name: str
     unit: str = Field("", description="Unit shown after values, e.g. `kg` or `pts`.")
-    default_limit: float | None = Field(None, description="Limit used when a roster sets none.")
+    default_limit: Limit | None = Field(None, description="Limit used when a roster sets none.")
     hidden: bool = False
 
 
@@ -124,7 +126,7 @@ class Condition(_Model):
         "instance-of",
         "not-instance-of",
     ]
-    value: float = 0
+    value: Number = 0
     field: str = "selections"
     scope: QueryScope = "self"
     child: str | None = None
@@ -156,8 +158,8 @@ class ConditionGroup(_Model):
 class Repeat(_Model):
     """Apply a modifier floor(query / value) x repeats times (rounded up if asked)."""
 
-    value: float = 1
-    repeats: int = 1
+    value: Number = 1
+    repeats: int = Field(1, ge=0, le=MAX_REPEATS)
     field: str = "selections"
     scope: QueryScope = "self"
     child: str | None = None
@@ -205,7 +207,7 @@ class Constraint(_Model):
 
     id: Id | None = None
     type: Literal["min", "max"]
-    value: float
+    value: Number
     field: str = "selections"
     scope: QueryScope = "parent"
     child: str | None = None
@@ -237,8 +239,8 @@ class CategorySlot(_Model):
     """How many selections of a category a force holds."""
 
     category: Id
-    min: int = 0
-    max: int | None = None
+    min: Count = 0
+    max: Count | None = None
     severity: Severity = "error"
     source: str = ""
 
@@ -280,7 +282,7 @@ class EntryLink(_Model):
     )
     name: str | None = None
     hidden: bool | None = None
-    costs: dict[str, float] | None = None
+    costs: dict[str, Cost] | None = None
     categories: list[Id] | None = None
     constraints: list[Constraint] = Field(default_factory=list)
     modifiers: list[Modifier] = Field(default_factory=list)
@@ -305,12 +307,13 @@ class Group(_Model):
 
     id: Id
     name: str
-    min: int = 0
-    max: int | None = None
+    min: Count = 0
+    max: Count | None = None
     default: Id | None = Field(None, description="Entry added when the parent is added.")
     default_count: int = Field(
         1,
         ge=1,
+        le=MAX_COUNT,
         description="How many of the default entry come with the parent (e.g. 2 for "
         "a pair of weapons).",
     )
@@ -332,7 +335,7 @@ class Entry(_Model):
     hidden: bool = False
     categories: list[Id] = Field(default_factory=list)
     primary_category: Id | None = None
-    costs: dict[str, float] = Field(default_factory=dict)
+    costs: dict[str, Cost] = Field(default_factory=dict)
     profiles: list[Profile] = Field(default_factory=list)
     rules: list[Id] = Field(default_factory=list)
     constraints: list[Constraint] = Field(default_factory=list)
@@ -340,7 +343,7 @@ class Entry(_Model):
     entries: list[ChildEntry] = Field(default_factory=list)
     groups: list[Group] = Field(default_factory=list)
     experience: bool = Field(False, description="Whether a selection of it records experience.")
-    max_count: int | None = Field(
+    max_count: Count | None = Field(
         None, description="Largest `count` one selection may carry (default: no limit)."
     )
     data: dict[str, Any] = Field(default_factory=dict)

@@ -18,10 +18,11 @@ Unknown keys are allowed everywhere and kept when the file is saved.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .bounds import MAX_COUNT, Limit
 from .catalog import CustomCatalog, Id
 
 FORMAT_VERSION = 1
@@ -34,7 +35,7 @@ class Selection(BaseModel):
 
     entry: str = Field(description="Id of the catalog entry this selection is of.")
     count: int = Field(
-        1, ge=1, description="How many identical copies (e.g. 4 squads, 7 troopers)."
+        1, ge=1, le=MAX_COUNT, description="How many identical copies (e.g. 4 squads, 7 troopers)."
     )
     name: str | None = Field(None, description="A custom name, e.g. '1st Squad'.")
     experience: str | None = Field(None, description="Experience level id, where it applies.")
@@ -54,9 +55,11 @@ class RosterHeader(BaseModel):
 
     format: Literal[1] = Field(1, description="Roster file format version.")
     system: Id = Field(description="Game system id, e.g. `demo-wars`.")
-    faction: Id | list[Id] = Field(description="Faction id (or ids).")
+    faction: Id | Annotated[list[Id], Field(min_length=1)] = Field(
+        description="Faction id (or ids)."
+    )
     name: str = Field(description="The roster's name.")
-    limits: dict[str, float] = Field(
+    limits: dict[str, Limit] = Field(
         default_factory=dict, description="Cost limits per cost type id, e.g. `{bp: 500}`."
     )
     force: Id | None = Field(None, description="Force entry id (default: the system's first).")

@@ -321,6 +321,10 @@ class Evaluation:
     state_keys: tuple[StateKey, ...] = field(default=(), repr=False)
     #: The forces of a roster with several forces (``None``: the roster is one force).
     forces: list[ForceData] | None = field(default=None, repr=False)
+    #: While costs settle (:meth:`_settle_costs`): the previous round's totals per node, which
+    #: cost queries read instead of recursing into the costs being computed.
+    _settling: dict[int, dict[str, float]] | None = field(default=None, repr=False)
+    _cost_reads_cost: set[str] = field(default_factory=set, repr=False)
 
     # ----------------------------------------------------------------- results
 
@@ -504,6 +508,41 @@ class Evaluation:
 
     # ----------------------------------------------------------------- costs
 
+    def _settle_costs(self) -> None:
+        """Work out every cost before anything else reads one.
+
+        A cost modifier may depend on costs (its condition or repeat sums a cost type over a
+        scope that holds the entry itself: "+10 pts while the roster is over 500 pts"). As
+        BattleScribe and New Recruit do, such costs are found by iteration: each round reads
+        the costs of the previous one (none in the first), until a round changes nothing. A
+        catalog whose costs never settle is reported as an error, never a crash.
+        """
+        self._settling = {}
+        self._cost_reads_cost = set()
+        try:
+            for rounds in range(1, MAX_COST_ROUNDS + 1):
+                self.total_cost(self.root)
+                if not self._cost_reads_cost:
+                    return  # no cost reads a cost: one round is exact
+                totals = {id(n): dict(self.total_cost(n)) for n in self.root.walk()}
+                if totals == self._settling or rounds == MAX_COST_ROUNDS:
+                    break  # the costs of this round stay (those read later too)
+                self._settling = totals
+                self._unit_cost.clear()
+                self._total.clear()
+                self._query.clear()
+            if totals == self._settling:
+                return
+            names = ", ".join(sorted(self._cost_reads_cost))
+            self.error(
+                "cost-not-settled",
+                f"the costs of {names} depend on costs and never settle on one value "
+                f"({MAX_COST_ROUNDS} rounds): a catalog error; check the conditions and "
+                "repeats of their cost modifiers",
+            )
+        finally:
+            self._settling = None
+
     def unit_cost(self, node: Node, cost_type: str) -> float:
         """The cost of one copy of the node's own entry (modifiers applied, children excluded)."""
         key = (id(node), cost_type)
@@ -514,8 +553,15 @@ class Evaluation:
                 if node.entry is not None
                 else 0.0
             )
+            if not _is_number(value):
+                value = base  # only a catalog check-catalog rejects gets here
             if self.rules is not None and node.entry is not None:
-                value += self.rules.extra_cost(self, node, cost_type)
+                try:
+                    value += self.rules.extra_cost(self, node, cost_type)
+                except Exception as exc:  # report once, never crash
+                    if not any(i.code == "rules-module-failed" for i in self.issues):
+                        why = f"{type(exc).__name__}: {exc}"
+                        self.error("rules-module-failed", _module_failed(self.index, why), node)
             self._unit_cost[key] = float(value)
         return self._unit_cost[key]
 
@@ -665,10 +711,10 @@ class Evaluation:
                     if (n.parent is not None and n.parent is not scope_node)
                     else 1
                 )
-                total += self.total_cost(n).get(field_, 0.0) * parent_mult
+                total += self._cost_read(n, field_) * parent_mult
         if ref is None and field_ != "selections":
             # Nothing named: the cost of one copy of the scope itself.
-            total = self.total_cost(scope_node).get(field_, 0.0) / max(scope_node.count, 1)
+            total = self._cost_read(scope_node, field_) / max(scope_node.count, 1)
         self._query[key] = total
         return total
 
@@ -690,6 +736,12 @@ class Evaluation:
             yield n
             if deep:
                 stack.extend(reversed(n.children))
+
+    def _cost_read(self, node: Node, cost_type: str) -> float:
+        """A cost a query reads: while costs settle, the previous round's."""
+        if self._settling is None:
+            return self.total_cost(node).get(cost_type, 0.0)
+        return self._settling.get(id(node), {}).get(cost_type, 0.0)
 
     def _ref_counts(
         self, scope_node: Node, deep: bool, child_forces: bool = False
@@ -794,7 +846,7 @@ class Evaluation:
         )
         if rep.value <= 0:
             return 0
-        times = got / rep.value
+        times = min(got / rep.value, MAX_TIMES)
         return (math.ceil(times) if rep.round_up else math.floor(times)) * rep.repeats
 
     def apply_modifiers(
@@ -803,15 +855,18 @@ class Evaluation:
         """``value`` after every modifier of ``entry`` (or of a force entry) on ``field_``
         that applies."""
         for mod in entry.modifiers:
-            if mod.field != field_ or not self.modifier_applies(mod, context, entry.id):
+            if mod.field != field_:
+                continue
+            if self._settling is not None and _reads_cost(mod, tuple(self.index.cost_types)):
+                self._cost_reads_cost.add(entry.name)
+            if not self.modifier_applies(mod, context, entry.id):
                 continue
             if mod.repeat is None and not mod.repeats:
                 times = 1
             else:
                 reps = [mod.repeat] if mod.repeat is not None else []
                 times = sum(self._repeats(r, context, entry.id) for r in [*reps, *mod.repeats])
-            for _ in range(times):
-                value = _apply(mod, value)
+            value = _apply(mod, value, times)
         return value
 
     def force_hidden(self, node: Node) -> bool:
@@ -850,23 +905,67 @@ class Evaluation:
         return bool(self.apply_modifiers(entry, "hidden", entry.hidden, context))
 
 
-def _apply(mod: Modifier, value: Any) -> Any:
+#: Most rounds costs that depend on costs get to settle (:meth:`Evaluation._settle_costs`).
+MAX_COST_ROUNDS = 20
+#: Most times a repeating modifier applies, whatever its query counts.
+MAX_TIMES = 1_000_000
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+_READS_COST: dict[tuple[int, tuple[str, ...]], tuple[Modifier, bool]] = {}
+
+
+def _reads_cost(mod: Modifier, cost_types: tuple[str, ...]) -> bool:
+    """Does the modifier's condition or repeat sum a cost (rather than count selections)?"""
+    key = (id(mod), cost_types)
+    hit = _READS_COST.get(key)
+    if hit is not None and hit[0] is mod:
+        return hit[1]
+    if len(_READS_COST) > 100_000:
+        _READS_COST.clear()
+    answer = _reads_cost_now(mod, set(cost_types))
+    _READS_COST[key] = (mod, answer)
+    return answer
+
+
+def _reads_cost_now(mod: Modifier, costs: set[str]) -> bool:
+
+    def group(g: ConditionGroup) -> bool:
+        return any(c.field in costs for c in g.conditions) or any(group(x) for x in g.groups)
+
+    return (
+        any(c.field in costs for c in mod.conditions)
+        or any(group(g) for g in mod.groups)
+        or (mod.repeat is not None and mod.repeat.field in costs)
+    )
+
+
+def _apply(mod: Modifier, value: Any, times: int = 1) -> Any:
+    """``value`` after ``mod`` applied ``times`` times. A modifier check-catalog rejects
+    (adding to a name, appending to a cost) leaves the value as it is."""
+    if times <= 0:
+        return value
     if mod.type == "set":
         return mod.value
     if mod.type == "append":
-        return f"{value}{mod.separator}{mod.value}"
+        base = value if value is not None else ""
+        return f"{base}" + f"{mod.separator}{mod.value}" * min(times, 100)
     if mod.type in ("add", "remove"):
         # Of a list (an entry's categories): the value joins it, or leaves it.
         items = list(value) if isinstance(value, list | tuple) else []
         if mod.type == "add":
             return items if mod.value in items else [*items, mod.value]
         return [v for v in items if v != mod.value]
-    step = (
-        mod.value if isinstance(mod.value, int | float) and not isinstance(mod.value, bool) else 0
-    )
-    if mod.type == "increment":
-        return (value or 0) + step
-    return (value or 0) - step
+    step = mod.value
+    if not isinstance(step, int | float) or isinstance(step, bool):
+        return value
+    if not (value is None or _is_number(value)):
+        return value
+    step *= times
+    return (value or 0) + step if mod.type == "increment" else (value or 0) - step
 
 
 # --------------------------------------------------------------------------- building
@@ -1293,14 +1392,28 @@ def evaluate(
         _build(ev, root, roster.selections)
     else:
         _build_forces(ev, root, forces)
+    ev._settle_costs()
     _check_roster(ev)
     _check_node(ev, root, set())
     if rules is not None:
-        rules.analyse(ev)
+        try:
+            rules.analyse(ev)
+        except RecursionError:
+            ev.error("rules-module-failed", _module_failed(index, "nested too deeply"))
+        except Exception as exc:  # a value its checks did not foresee: report, never crash
+            ev.error("rules-module-failed", _module_failed(index, f"{type(exc).__name__}: {exc}"))
     return ev
 
 
 _CUSTOM_LISTS = ("categories", "rules", "entries", "shared_entries")
+
+
+def _module_failed(index: CatalogIndex, why: str) -> str:
+    why = why if len(why) <= 300 else why[:300] + "…"
+    return (
+        f"the {index.system.name} rules could not work out this roster's values ({why}); "
+        "the checks above still hold, but computed values may be missing"
+    )
 
 
 def _custom_catalog(roster: Roster, gs: GameSystem) -> tuple[CustomCatalog | None, list[Issue]]:
@@ -1369,12 +1482,11 @@ def _custom_catalog(roster: Roster, gs: GameSystem) -> tuple[CustomCatalog | Non
         try:
             custom = CustomCatalog.model_validate(data)
         except ValidationError as exc:
-            from ..catalogs import _clean_loc, _describe
+            from ..model.messages import describe_errors
 
             locs = []
-            for err in exc.errors():
-                loc = _clean_loc(data, err["loc"])
-                report(original(loc), _describe(err, original(loc)))
+            for loc, msg in describe_errors(exc, data):
+                report(original(loc), msg)
                 locs.append(loc)
             if not drop(locs):
                 return None, issues

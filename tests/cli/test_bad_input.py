@@ -131,7 +131,8 @@ def test_validate_alias_bomb(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     p = write(tmp_path, "bomb.yaml", alias_bomb())
     code, out = run(capsys, "validate", str(p))
     assert code == 2
-    assert out.startswith(f"{p}: document expands to more than 500,000 values")
+    # the position is the top-level key whose value explodes (a8, the last line)
+    assert out.startswith(f"{p}:13:5: document expands to more than 500,000 values")
 
 
 def test_validate_file_too_large(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

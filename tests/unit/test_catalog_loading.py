@@ -79,7 +79,7 @@ def test_bad_id(tmp_path: Path) -> None:
     bad = FACTION.replace("id: squad", "id: Big Squad")
     (problem,) = lint(tmp_path, faction=bad)
     assert "army.yaml:6:" in problem
-    assert "'Big Squad' is not a valid id" in problem
+    assert "'Big Squad' is not an id" in problem
 
 
 def test_bad_link(tmp_path: Path) -> None:

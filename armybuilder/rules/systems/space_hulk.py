@@ -826,12 +826,12 @@ class SpaceHulk(SystemRules):
             text=f"{n} (a full squad has 6)" if n != 6 else "6",
             source=f"{SRC}, Space Marines Units and Weapons",
         )
-        heavy: list[str] = []
+        heavy: dict[str, int] = {}  # name -> how many (counts multiply: never one per copy)
         ammo: dict[str, dict[str, Any]] = {}
         for m in members:
             for c in _loadout(ev, m).items:
                 if c.node.has_category("heavy-weapon"):
-                    heavy.extend([c.name] * (c.count * m.count))
+                    heavy[c.name] = heavy.get(c.name, 0) + c.count * m.count
                 w = c.ranged
                 tracked = ev.value(m, f"ammo-{c.id}")
                 if w is None or w.ammo is None or not isinstance(tracked, dict):
@@ -846,8 +846,9 @@ class SpaceHulk(SystemRules):
             squad,
             "heavy_weapons",
             "Heavy weapons",
-            len(heavy),
-            text=f"{len(heavy)} (at most 2)" + (f": {', '.join(heavy)}" if heavy else ""),
+            sum(heavy.values()),
+            text=f"{sum(heavy.values())} (at most 2)"
+            + (f": {', '.join(_each(heavy))}" if heavy else ""),
             source=f"{SRC}, Space Marines Units and Weapons",
         )
         if ammo:
@@ -1244,3 +1245,11 @@ def _entries_with_loc(model: Any) -> Iterator[tuple[list[str | int], Entry]]:
 
 
 RULES = SpaceHulk()
+
+
+def _each(names: dict[str, int]) -> list[str]:
+    """``{"Assault Cannon": 2}`` -> each name as often as it is carried, or ``"Name ×N"``
+    once there are more than a handful (a count of thousands stays one line)."""
+    if sum(names.values()) <= 12:
+        return [name for name, n in names.items() for _ in range(n)]
+    return [f"{name} ×{n}" if n > 1 else name for name, n in names.items()]

@@ -32,7 +32,15 @@ from ...dice import Distribution, at_least_table, expectation
 from ..engine import Evaluation, Node, fmt_num
 from ..plugin import CatalogFinding, Matchup, SystemRules
 from ..state import StateKey
-from .starship_troopers_damage import Attack, Defender, Outcome, resolve, volley
+from .starship_troopers_damage import (
+    VOLLEY_MAX_DICE,
+    Attack,
+    Defender,
+    Outcome,
+    resolve,
+    volley,
+    volley_is_exact,
+)
 from .starship_troopers_profiles import (
     SRC,
     DamageDice,
@@ -967,7 +975,8 @@ def table_row(row: AttackRow, enemy: Enemy) -> tuple[dict[str, Any], str]:
     """One line of the damage table: its JSON value and its text (shared, do not mutate)."""
     d = Defender.of(enemy.profile)
     one = resolve(row.attack, d)
-    many = volley(row.attack, d, row.attacks) if row.attacks > 1 else None
+    exact = volley_is_exact(row.attack, row.attacks)
+    many = volley(row.attack, d, row.attacks) if row.attacks > 1 and exact else None
     notes = [*row.notes, *_target_notes(row, enemy)]
     return _row_json(row, enemy, one, many, notes), _row_text(row, enemy, one, many, notes)
 
@@ -1037,9 +1046,25 @@ def _row_json(
         "target_id": enemy.id,
         "target_profile": enemy.profile.printed(),
         **block(one),
-        "volley": block(many) if many is not None else None,
+        "volley": block(many) if many is not None else _big_volley(row, enemy, one),
         "notes": notes,
     }
+
+
+TOO_MANY = f"exact odds only for volleys of up to {VOLLEY_MAX_DICE} dice"
+
+
+def _big_volley(row: AttackRow, enemy: Enemy, one: Outcome) -> dict[str, Any] | None:
+    """A volley too big to tabulate exactly: its expected figures only (exact, since the
+    expected total of independent attacks is the sum of their expectations)."""
+    if row.attacks <= 1:
+        return None
+    out: dict[str, Any] = {"exact_odds": False}
+    if enemy.profile.hits > 1:
+        out["expected_hits_lost"] = _num(expectation(one.damage) * row.attacks)
+    else:
+        out["expected_kills"] = _num(expectation(one.kills) * row.attacks)
+    return out
 
 
 def _row_text(
@@ -1061,12 +1086,22 @@ def _row_text(
                 f"; {row.attacks} {verb} at one: hits lost avg {_avg(expectation(many.damage))}, "
                 f"removes it {pct(many.kills.get(1, Fraction(0)))}"
             )
+        elif row.attacks > 1:
+            text += (
+                f"; {row.attacks} {verb} at one: hits lost avg "
+                f"{_avg(expectation(one.damage) * row.attacks)} ({TOO_MANY})"
+            )
     else:
         text += f"; casualties avg {_avg(expectation(one.kills))} ({_at_least_text(one.kills)})"
         if many is not None:
             text += (
                 f"; {row.attacks} {verb}: avg {_avg(expectation(many.kills))} "
                 f"({_at_least_text(many.kills)})"
+            )
+        elif row.attacks > 1:
+            text += (
+                f"; {row.attacks} {verb}: avg {_avg(expectation(one.kills) * row.attacks)} "
+                f"({TOO_MANY})"
             )
     if notes:
         text += " [" + "; ".join(notes) + "]"

@@ -42,6 +42,11 @@ from ...dice import (
 )
 from .starship_troopers_profiles import DamageDice, ModelProfile
 
+#: The most damage dice a volley is tabulated for exactly. A unit's fire beyond this (say 400
+#: troopers) gets its expected casualties only: the exact odds of a pool of n dice take time
+#: growing with n³ (their fractions grow with n) while the table shows none of it.
+VOLLEY_MAX_DICE = 100
+
 
 @dataclass(frozen=True)
 class Attack:
@@ -134,6 +139,20 @@ def _per_die_damage(attack: Attack, d: Defender, bonus: int) -> Distribution:
     out[per_hit] = out.get(per_hit, Fraction(0)) + lost_hit
     out[per_kill] = out.get(per_kill, Fraction(0)) + lost_kill
     return {k: v for k, v in sorted(out.items()) if v}
+
+
+def dice_rolled(attack: Attack) -> int:
+    """The most damage dice one attack rolls (a Stream weapon fired directly rolls its dice
+    times the damage bonus, the bonus die at its highest)."""
+    dice = attack.dice
+    if not attack.stream_direct:
+        return dice.count
+    return dice.count * max(1, dice.bonus + (dice.bonus_die or 0))
+
+
+def volley_is_exact(attack: Attack, attacks: int) -> bool:
+    """Whether a volley of ``attacks`` rolls few enough dice to tabulate its exact odds."""
+    return attacks * dice_rolled(attack) <= VOLLEY_MAX_DICE
 
 
 @lru_cache(maxsize=4096)

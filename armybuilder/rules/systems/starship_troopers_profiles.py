@@ -125,6 +125,13 @@ class DamageDice:
 _DICE = re.compile(r"^(?:(\d+)\s*[xX]?\s*)?[dD]\s*(\d+)((?:\s*\+\s*[dD]?\s*\d+)*)$")
 _BONUS = re.compile(r"\+\s*([dD]?)\s*(\d+)")
 DICE_EXAMPLES = "D6, 2xD6, 3xD6+1 or 2xD6+D6"
+#: Bounds on damage dice, far beyond any printed profile, so that a typo (``200xD6``) is
+#: reported instead of making every damage table slow (the odds are computed exactly).
+MAX_DICE = 20
+MAX_SIDES = 100
+MAX_BONUS = 20
+#: A Stream weapon fired directly rolls dice × damage bonus dice (Weapon Traits, LZ).
+MAX_STREAM_DICE = 60
 
 
 def _one_dice(s: str, what: str, whole: str) -> DamageDice:
@@ -137,6 +144,10 @@ def _one_dice(s: str, what: str, whole: str) -> DamageDice:
         raise ProfileSyntaxError(f"{what} {whole!r}: roll at least one die")
     if sides < 2:
         raise ProfileSyntaxError(f"{what} {whole!r}: a die has at least two faces")
+    if count > MAX_DICE:
+        raise ProfileSyntaxError(f"{what} {whole!r}: at most {MAX_DICE} dice per attack")
+    if sides > MAX_SIDES:
+        raise ProfileSyntaxError(f"{what} {whole!r}: a die has at most {MAX_SIDES} faces")
     bonus, die = 0, None
     fixed_seen = False
     for d, n in _BONUS.findall(m.group(3)):
@@ -145,12 +156,18 @@ def _one_dice(s: str, what: str, whole: str) -> DamageDice:
                 raise ProfileSyntaxError(f"{what} {whole!r}: only one bonus die per attack")
             if int(n) < 2:
                 raise ProfileSyntaxError(f"{what} {whole!r}: a die has at least two faces")
+            if int(n) > MAX_BONUS:
+                raise ProfileSyntaxError(
+                    f"{what} {whole!r}: a bonus die has at most {MAX_BONUS} faces"
+                )
             die = int(n)
         else:
             if fixed_seen:
                 raise ProfileSyntaxError(f"{what} {whole!r}: add the fixed bonuses up (+{n}...)")
             fixed_seen = True
             bonus = int(n)
+            if bonus > MAX_BONUS:
+                raise ProfileSyntaxError(f"{what} {whole!r}: a bonus of at most +{MAX_BONUS}")
     return DamageDice(count, sides, bonus, die)
 
 
@@ -874,6 +891,21 @@ def weapon_field_errors(chars: Mapping[str, Any]) -> list[tuple[str, str]]:
             parsers[key](chars[key])
         except ProfileSyntaxError as exc:
             errors.append((key, str(exc)))
+    if not errors and chars.get("traits") is not None:
+        stream = any(
+            t.name == "LZ" and t.detail == "Stream"
+            for t in parse_traits(str(chars["traits"]), "weapon")
+        )
+        for dd in parse_damage(_norm(chars["damage"]), "damage", False) if stream else ():
+            rolled = dd.count * (dd.bonus + (dd.bonus_die or 0))
+            if rolled > MAX_STREAM_DICE:
+                errors.append(
+                    (
+                        "damage",
+                        f"damage {str(dd)!r} fired directly (LZ (Stream)) rolls up to {rolled} "
+                        f"dice; at most {MAX_STREAM_DICE}",
+                    )
+                )
     return errors
 
 
