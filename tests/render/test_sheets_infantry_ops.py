@@ -65,17 +65,24 @@ def test_fifty_percent_mark(lmg_sheet: str) -> None:
 
 def test_cluster_columns_for_burst_totals(lmg_sheet: str) -> None:
     """Burst fire: with two or more burst weapons the platoon adds the whole burst roll
-    (the LMG's 1D6) to its support AV 8 against infantry in the open: AV 9 to 14."""
+    (the LMG's 1D6) to its support AV 8 against infantry in the open: AV 9 to 14. Weaponry:
+    every trooper keeps his knife (DV 0.25), so the 28 make a Melee AV of 7 with its own
+    column."""
     cluster = lmg_sheet.split("Cluster hits", 1)[1].split("Roll 2D6 when", 1)[0]
-    head = "2D6 Primary AV 10 Secondary AV 10 Support AV 8 AV 9 AV 10 AV 11 AV 12 AV 13 AV 14"
+    head = (
+        "2D6 Primary AV 10 Secondary AV 10 Support AV 8 Melee AV 7"
+        " AV 9 AV 10 AV 11 AV 12 AV 13 AV 14"
+    )
     assert head in cluster
     rows = [
-        r.split() for r in re.findall(r"(?:^| )((?:\d+ ){9}\d+)(?= |$)", cluster.split(head)[1])
+        r.split() for r in re.findall(r"(?:^| )((?:\d+ ){10}\d+)(?= |$)", cluster.split(head)[1])
     ]
     rows = [[int(x) for x in r] for r in rows]
     assert [r[0] for r in rows] == list(range(2, 13))
     for r in rows:  # the burst column for AV 10 reads as the primary AV 10 column
-        assert r[5] == r[1] and r[4] <= r[5] <= r[6]
+        assert r[6] == r[1] and r[5] <= r[6] <= r[7]
+    # the cluster hits table's AV 7 column (Total Warfare), rolls 2 to 12
+    assert [r[4] for r in rows] == [2, 2, 3, 4, 4, 4, 4, 6, 6, 7, 7]
 
 
 def test_damage_margin_and_morale_rules(lmg_sheet: str) -> None:
