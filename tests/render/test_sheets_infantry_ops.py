@@ -135,3 +135,39 @@ def test_a_platoon_fits_one_page(library: Library, name: str, paper: str) -> Non
 def test_nothing_runs_off_the_page(library: Library, name: str, paper: str) -> None:
     layout = laid_out(sheet_html(IO / f"{name}.yaml", library, paper))
     assert layout_faults(layout) == []
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_flechette_attack_values_against_each_target(
+    library: Library, tmp_path: Path, paper: str
+) -> None:
+    """Weapons and Equipment, Types: FL (+0.25 DV against unarmoured targets, -0.25 against
+    armoured ones; docs/systems/infantry-ops.md, Readings): 28 troopers with an assault
+    shotgun (0.5 DB/FL) have primary AV 14, 21 against unarmoured and 7 against armoured
+    targets; with a knife (0.25) and a needler (0.25 FL) the best weapon counts, so melee
+    AV 7, 14 unarmoured and 7 armoured (the knife). The sheet prints both beside the AV and
+    a cluster column for an AV no other column has (21), still on one page."""
+    path = variant(
+        IO / "rifle-platoon.yaml",
+        tmp_path,
+        ("- entry: auto-rifle", "- entry: assault-shotgun"),
+        ("- entry: autopistol", "- entry: needler"),
+    )
+    pages = pdf_text_pages(path, library, paper)
+    start = next(i for i, t in enumerate(pages) if t.startswith("Record sheets"))
+    assert len(pages) - start == 1
+    sheet = pages[start]
+    assert "Primary 14 unarm. 21 arm. 7 0 28 × Assault Shotgun 0.5 DB/FL" in sheet
+    assert "Secondary 14 0 28 × Thrown Grenade" in sheet  # no fléchette weapon: one AV
+    assert "Melee 7 unarm. 14 arm. 7 0 28 × Knife/Bayonet" in sheet
+    cluster = sheet.split("Cluster hits", 1)[1].split("Roll 2D6 when", 1)[0]
+    head = "2D6 Primary AV 14 Secondary AV 14 Melee AV 7 Primary unarm. AV 21"
+    assert head in cluster
+    rows = [
+        [int(x) for x in r.split()]
+        for r in re.findall(r"(?:^| )((?:\d+ ){4}\d+)(?= |$)", cluster.split(head)[1])
+    ]
+    assert [r[0] for r in rows] == list(range(2, 13))
+    # the cluster hits table's AV 21 column (Total Warfare), rolls 2 to 12
+    assert [r[4] for r in rows] == [7, 7, 9, 13, 13, 13, 13, 17, 17, 21, 21]
+    assert layout_faults(laid_out(sheet_html(path, library, paper))) == []
