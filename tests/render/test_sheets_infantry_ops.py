@@ -171,3 +171,29 @@ def test_flechette_attack_values_against_each_target(
     # the cluster hits table's AV 21 column (Total Warfare), rolls 2 to 12
     assert [r[4] for r in rows] == [7, 7, 9, 13, 13, 13, 13, 17, 17, 21, 21]
     assert layout_faults(laid_out(sheet_html(path, library, paper))) == []
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_mortar_reloads_all_ticked_on_one_page(
+    library: Library, tmp_path: Path, paper: str
+) -> None:
+    """Weapons and Equipment (Ammo): the light mortar's "1 (8)" is one round loaded and a
+    reload of 8 rounds a bearer carries (docs/systems/infantry-ops.md, Readings). The Rifle +
+    SRM1 platoon re-armed with light mortars: 8 mortars with a round each and 16 bearers,
+    128 reload boxes, all on the platoon's one page."""
+    path = variant(
+        IO / "rifle-srm-platoon.yaml",
+        tmp_path,
+        ("- entry: srm1-ammo", "- entry: light-mortar-ammo"),
+        ("- entry: srm1\n", "- entry: light-mortar\n"),
+    )
+    html = sheet_html(path, library, paper)
+    ammo = html.split('class="io-ammo"', 1)[1].split("</table>", 1)[0]
+    mortar = ammo.split("Light Mortar ×8", 1)[1].split("</tr>", 1)[0]
+    loaded, reloads = mortar.split("reloads:", 1)
+    assert len(re.findall(r'class="box[ "]', loaded)) == 8
+    assert len(re.findall(r'class="box[ "]', reloads)) == 128
+    assert layout_faults(laid_out(html)) == []
+    pages = pdf_text_pages(path, library, paper)
+    start = next(i for i, t in enumerate(pages) if t.startswith("Record sheets"))
+    assert len(pages) - start == 1
