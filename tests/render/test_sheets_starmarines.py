@@ -63,6 +63,8 @@ def test_supertank_table_lowers_the_damage_level(library: Library) -> None:
     assert three_four.strip() == "cannot move or shoot level 1"
     assert "can move, cannot shoot" in five_six and "can shoot, cannot move" in five_six
     assert "Destroyed" not in table and "6 " not in table.replace("5–6", "")
+    note, track = track.split("(IX-B).", 1)
+    assert note.startswith("Supertank (IX-A): the table above already lowers each damage level")
     assert track.split() == ["Stunned", "Disarmed", "Crippled", "Destroyed"]
 
 
@@ -82,6 +84,9 @@ def test_supertank_house_rule_reads_the_table_one_row_lower(
     assert "1–2 Stunned" in table and "3 Stunned" in table
     assert "loses one weapon" in table.split("3 Stunned", 1)[1].split("4 Disarmed", 1)[0]
     assert "4 Disarmed" in table and "5 Crippled" in table and "6 Destroyed" in table
+    assert "Supertank, house rule (IX-A): the table above already reads each roll one lower" in (
+        table
+    )
 
 
 def test_every_soldier_and_vehicle_bought_twice_is_printed(library: Library) -> None:
