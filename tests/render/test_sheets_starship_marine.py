@@ -36,7 +36,9 @@ def test_a_squad_bought_twice_prints_twice(library: Library, tmp_path: Path) -> 
     assert layout_faults(layout) == []
     for n in (1, 2):
         (card,) = cards_titled(layout, f"1st Marine Squad {n} of 2")
-        rows = card.text.split("Record", 1)[1]
+        # the header ends at Experience (no campaign rules: no Sticker or Record columns)
+        rows = card.text.split("Target Hits Experience", 1)[1]
+        assert "Record" not in rows
         assert rows.count("Combat Robot") == 4 and rows.count("Corporal") == 2
         assert "9 Combat Robot" in rows and "10 " not in rows.split("Grenades")[0]
 
@@ -228,3 +230,21 @@ def test_target_column_is_each_figures_target_type(library: Library, tmp_path: P
         "Clanker": "Unarmoured",
         "Robot": "Armoured",
     }
+
+
+def test_without_campaign_rules_every_figure_is_experienced(
+    library: Library, tmp_path: Path
+) -> None:
+    """Part 4 is optional: a roster that does not select ``campaign-rules`` plays every man
+    as Experienced (docs/systems/starship-marine.md, Readings), so the sheet prints that class
+    and no sticker or record of past actions, whatever the state holds."""
+    path = tmp_path / "veterans.yaml"
+    path.write_text(
+        VETERANS.replace("  - entry: campaign-rules", "  # no campaign rules"), encoding="utf-8"
+    )
+    layout = laid_out(sheet_html(path, library))
+    assert layout_faults(layout) == []
+    (card,) = cards_titled(layout, "1st Squad")
+    assert "Sticker" not in card.text and "Record" not in card.text
+    hale = card.text.split("Lt Hale", 1)[1].split("Sgt Kowalski", 1)[0]
+    assert "Experienced" in hale and "Veteran" not in hale and "fought" not in hale
