@@ -52,8 +52,8 @@ def test_supertank_table_lowers_the_damage_level(library: Library) -> None:
     (2 still loses a weapon). One hit never destroys it; the track still has a Destroyed box
     for Disarmed and Crippled together (IX-B)."""
     text = _card(library, SM / "starmarines-example.yaml", "Mauler")
-    table, track = text.split("d6 Damage Effect Repair", 1)[1].split("Overrun:")[0].split(
-        " level 2 "
+    table, track = (
+        text.split("d6 Damage Effect Repair", 1)[1].split("Overrun:")[0].split(" level 2 ")
     )
     one, rest = table.split(" 2 Stunned ", 1)
     two, rest = rest.split(" 3–4 Stunned ", 1)

@@ -213,8 +213,9 @@ selections:
 
 def test_target_column_is_each_figures_target_type(library: Library, tmp_path: Path) -> None:
     """3.5: the fire table is read in the column of the target's type; a man's follows his
-    suit (substandard and marine armour: Armoured; spacesuit and survival suit: Unarmoured), a robot's is its own. The Target column prints the figure's ``target``
-    value as the rules module works it out."""
+    suit (substandard and marine armour: Armoured; spacesuit and survival suit: Unarmoured),
+    a robot's is its own. The Target column prints the figure's ``target`` value as the rules
+    module works it out."""
     path = tmp_path / "crew.yaml"
     path.write_text(CREW, encoding="utf-8")
     html = sheet_html(path, library)
