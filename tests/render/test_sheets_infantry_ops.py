@@ -65,17 +65,24 @@ def test_fifty_percent_mark(lmg_sheet: str) -> None:
 
 def test_cluster_columns_for_burst_totals(lmg_sheet: str) -> None:
     """Burst fire: with two or more burst weapons the platoon adds the whole burst roll
-    (the LMG's 1D6) to its support AV 8 against infantry in the open: AV 9 to 14."""
+    (the LMG's 1D6) to its support AV 8 against infantry in the open: AV 9 to 14. Weaponry:
+    every trooper keeps his knife (DV 0.25), so the 28 make a Melee AV of 7 with its own
+    column."""
     cluster = lmg_sheet.split("Cluster hits", 1)[1].split("Roll 2D6 when", 1)[0]
-    head = "2D6 Primary AV 10 Secondary AV 10 Support AV 8 AV 9 AV 10 AV 11 AV 12 AV 13 AV 14"
+    head = (
+        "2D6 Primary AV 10 Secondary AV 10 Support AV 8 Melee AV 7"
+        " AV 9 AV 10 AV 11 AV 12 AV 13 AV 14"
+    )
     assert head in cluster
     rows = [
-        r.split() for r in re.findall(r"(?:^| )((?:\d+ ){9}\d+)(?= |$)", cluster.split(head)[1])
+        r.split() for r in re.findall(r"(?:^| )((?:\d+ ){10}\d+)(?= |$)", cluster.split(head)[1])
     ]
     rows = [[int(x) for x in r] for r in rows]
     assert [r[0] for r in rows] == list(range(2, 13))
     for r in rows:  # the burst column for AV 10 reads as the primary AV 10 column
-        assert r[5] == r[1] and r[4] <= r[5] <= r[6]
+        assert r[6] == r[1] and r[5] <= r[6] <= r[7]
+    # the cluster hits table's AV 7 column (Total Warfare), rolls 2 to 12
+    assert [r[4] for r in rows] == [2, 2, 3, 4, 4, 4, 4, 6, 6, 7, 7]
 
 
 def test_damage_margin_and_morale_rules(lmg_sheet: str) -> None:
@@ -128,3 +135,65 @@ def test_a_platoon_fits_one_page(library: Library, name: str, paper: str) -> Non
 def test_nothing_runs_off_the_page(library: Library, name: str, paper: str) -> None:
     layout = laid_out(sheet_html(IO / f"{name}.yaml", library, paper))
     assert layout_faults(layout) == []
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_flechette_attack_values_against_each_target(
+    library: Library, tmp_path: Path, paper: str
+) -> None:
+    """Weapons and Equipment, Types: FL (+0.25 DV against unarmoured targets, -0.25 against
+    armoured ones; docs/systems/infantry-ops.md, Readings): 28 troopers with an assault
+    shotgun (0.5 DB/FL) have primary AV 14, 21 against unarmoured and 7 against armoured
+    targets; with a knife (0.25) and a needler (0.25 FL) the best weapon counts, so melee
+    AV 7, 14 unarmoured and 7 armoured (the knife). The sheet prints both beside the AV and
+    a cluster column for an AV no other column has (21), still on one page."""
+    path = variant(
+        IO / "rifle-platoon.yaml",
+        tmp_path,
+        ("- entry: auto-rifle", "- entry: assault-shotgun"),
+        ("- entry: autopistol", "- entry: needler"),
+    )
+    pages = pdf_text_pages(path, library, paper)
+    start = next(i for i, t in enumerate(pages) if t.startswith("Record sheets"))
+    assert len(pages) - start == 1
+    sheet = pages[start]
+    assert "Primary 14 unarm. 21 arm. 7 0 28 × Assault Shotgun 0.5 DB/FL" in sheet
+    assert "Secondary 14 0 28 × Thrown Grenade" in sheet  # no fléchette weapon: one AV
+    assert "Melee 7 unarm. 14 arm. 7 0 28 × Knife/Bayonet" in sheet
+    cluster = sheet.split("Cluster hits", 1)[1].split("Roll 2D6 when", 1)[0]
+    head = "2D6 Primary AV 14 Secondary AV 14 Melee AV 7 Primary unarm. AV 21"
+    assert head in cluster
+    rows = [
+        [int(x) for x in r.split()]
+        for r in re.findall(r"(?:^| )((?:\d+ ){4}\d+)(?= |$)", cluster.split(head)[1])
+    ]
+    assert [r[0] for r in rows] == list(range(2, 13))
+    # the cluster hits table's AV 21 column (Total Warfare), rolls 2 to 12
+    assert [r[4] for r in rows] == [7, 7, 9, 13, 13, 13, 13, 17, 17, 21, 21]
+    assert layout_faults(laid_out(sheet_html(path, library, paper))) == []
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_mortar_reloads_all_ticked_on_one_page(
+    library: Library, tmp_path: Path, paper: str
+) -> None:
+    """Weapons and Equipment (Ammo): the light mortar's "1 (8)" is one round loaded and a
+    reload of 8 rounds a bearer carries (docs/systems/infantry-ops.md, Readings). The Rifle +
+    SRM1 platoon re-armed with light mortars: 8 mortars with a round each and 16 bearers,
+    128 reload boxes, all on the platoon's one page."""
+    path = variant(
+        IO / "rifle-srm-platoon.yaml",
+        tmp_path,
+        ("- entry: srm1-ammo", "- entry: light-mortar-ammo"),
+        ("- entry: srm1\n", "- entry: light-mortar\n"),
+    )
+    html = sheet_html(path, library, paper)
+    ammo = html.split('class="io-ammo"', 1)[1].split("</table>", 1)[0]
+    mortar = ammo.split("Light Mortar ×8", 1)[1].split("</tr>", 1)[0]
+    loaded, reloads = mortar.split("reloads:", 1)
+    assert len(re.findall(r'class="box[ "]', loaded)) == 8
+    assert len(re.findall(r'class="box[ "]', reloads)) == 128
+    assert layout_faults(laid_out(html)) == []
+    pages = pdf_text_pages(path, library, paper)
+    start = next(i for i, t in enumerate(pages) if t.startswith("Record sheets"))
+    assert len(pages) - start == 1

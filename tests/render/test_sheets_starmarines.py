@@ -44,12 +44,49 @@ def test_vehicle_damage_table_in_full(library: Library) -> None:
     assert table.split("3 Disarmed", 1)[1].split("4 Crippled")[0].strip().endswith("level 2")
 
 
-def test_supertank_reads_the_table_one_row_lower(library: Library) -> None:
-    """IX-A: a supertank's damage roll is reduced by 1, never below 1."""
+def test_supertank_table_lowers_the_damage_level(library: Library) -> None:
+    """IV-g, IX-A: a supertank subtracts 1 from the damage *level* (never below 1) — the
+    builder's reading (docs/systems/starmarines.md, Readings): rolls 3–4 (Disarmed, Crippled,
+    level 2) become Stunned with a level-1 repair; rolls 5–6 (Destroyed, level 3) become
+    "Disarmed or Crippled" with a level-2 repair; rolls 1 and 2 stay as the table gives them
+    (2 still loses a weapon). One hit never destroys it; the track still has a Destroyed box
+    for Disarmed and Crippled together (IX-B)."""
     text = _card(library, SM / "starmarines-example.yaml", "Mauler")
+    table, track = (
+        text.split("d6 Damage Effect Repair", 1)[1].split("Overrun:")[0].split(" level 2 ")
+    )
+    one, rest = table.split(" 2 Stunned ", 1)
+    two, rest = rest.split(" 3–4 Stunned ", 1)
+    three_four, five_six = rest.split(" 5–6 Disarmed or Crippled ", 1)
+    assert one.strip() == "1 Stunned cannot move or shoot level 1"
+    assert "loses one weapon" in two and two.endswith("level 1")
+    assert three_four.strip() == "cannot move or shoot level 1"
+    assert "can move, cannot shoot" in five_six and "can shoot, cannot move" in five_six
+    assert "Destroyed" not in table and "6 " not in table.replace("5–6", "")
+    note, track = track.split("(IX-B).", 1)
+    assert note.startswith("Supertank (IX-A): the table above already lowers each damage level")
+    assert track.split() == ["Stunned", "Disarmed", "Crippled", "Destroyed"]
+
+
+def test_supertank_house_rule_reads_the_table_one_row_lower(
+    library: Library, tmp_path: Path
+) -> None:
+    """IX-A, house rule ``supertank-roll-house-rule`` (docs/systems/starmarines.md,
+    Readings): the damage *roll* is reduced by 1, never below 1 — 1–2 Stunned, 3 Stunned
+    losing a weapon, 4 Disarmed, 5 Crippled, 6 Destroyed."""
+    path = variant(
+        SM / "starmarines-example.yaml",
+        tmp_path,
+        ("selections:\n", "selections:\n  - entry: supertank-roll-house-rule\n"),
+    )
+    text = _card(library, path, "Mauler")
     table = text.split("d6 Damage Effect Repair", 1)[1]
     assert "1–2 Stunned" in table and "3 Stunned" in table
+    assert "loses one weapon" in table.split("3 Stunned", 1)[1].split("4 Disarmed", 1)[0]
     assert "4 Disarmed" in table and "5 Crippled" in table and "6 Destroyed" in table
+    assert "Supertank, house rule (IX-A): the table above already reads each roll one lower" in (
+        table
+    )
 
 
 def test_every_soldier_and_vehicle_bought_twice_is_printed(library: Library) -> None:

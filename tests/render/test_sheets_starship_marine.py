@@ -36,7 +36,9 @@ def test_a_squad_bought_twice_prints_twice(library: Library, tmp_path: Path) -> 
     assert layout_faults(layout) == []
     for n in (1, 2):
         (card,) = cards_titled(layout, f"1st Marine Squad {n} of 2")
-        rows = card.text.split("Record", 1)[1]
+        # the header ends at Experience (no campaign rules: no Sticker or Record columns)
+        rows = card.text.split("Target Hits Experience", 1)[1]
+        assert "Record" not in rows
         assert rows.count("Combat Robot") == 4 and rows.count("Corporal") == 2
         assert "9 Combat Robot" in rows and "10 " not in rows.split("Grenades")[0]
 
@@ -47,6 +49,7 @@ system: starship-marine
 faction: earther
 name: Veterans
 selections:
+  - entry: campaign-rules   # experience classes come with the campaign rules only (part 4)
   - entry: earther-squad
     name: 1st Squad
     selections:
@@ -186,3 +189,63 @@ def test_logistics_group_heads_its_own_page(regiment: tuple[str, Layout]) -> Non
     assert layout.headers[card.page] == "Logistics Group"
     assert 'class="bm2 page-title" data-bookmark="Logistics Group"' in html
     assert all(c.page < card.page for c in layout.cards if c.title == "3rd Marine Squad")
+
+
+CREW = """\
+format: 1
+system: starship-marine
+faction: ships-company
+name: Damage control
+selections:
+  - entry: ships-company
+    name: ISS Resolute
+    selections:
+      - entry: crew-party
+        name: Damage control
+        selections:
+          - {entry: crewman, name: Stoker Dale, selections: [{entry: substandard-armour}]}
+          - {entry: crewman, name: Rating Ames, selections: [{entry: survival-suit}]}
+          - {entry: ships-officer, name: Lt Cole, selections: [{entry: marine-armour}]}
+          - {entry: clanker, name: Clanker}
+          - {entry: armoured-robot, name: Robot}
+"""
+
+
+def test_target_column_is_each_figures_target_type(library: Library, tmp_path: Path) -> None:
+    """3.5: the fire table is read in the column of the target's type; a man's follows his
+    suit (substandard and marine armour: Armoured; spacesuit and survival suit: Unarmoured),
+    a robot's is its own. The Target column prints the figure's ``target`` value as the rules
+    module works it out."""
+    path = tmp_path / "crew.yaml"
+    path.write_text(CREW, encoding="utf-8")
+    html = sheet_html(path, library)
+    rows = html.split('class="sm-figures"', 1)[1].split("</table>", 1)[0].split("<tr")[2:]
+    cells = {
+        re.findall(r"<td>([^<]*)</td>", r)[0]: re.findall(r'<td class="c small">([^<]*)</td>', r)
+        for r in rows
+    }
+    assert {k: v[0] for k, v in cells.items()} == {
+        "Stoker Dale": "Armoured",
+        "Rating Ames": "Unarmoured",
+        "Lt Cole": "Armoured",
+        "Clanker": "Unarmoured",
+        "Robot": "Armoured",
+    }
+
+
+def test_without_campaign_rules_every_figure_is_experienced(
+    library: Library, tmp_path: Path
+) -> None:
+    """Part 4 is optional: a roster that does not select ``campaign-rules`` plays every man
+    as Experienced (docs/systems/starship-marine.md, Readings), so the sheet prints that class
+    and no sticker or record of past actions, whatever the state holds."""
+    path = tmp_path / "veterans.yaml"
+    path.write_text(
+        VETERANS.replace("  - entry: campaign-rules", "  # no campaign rules"), encoding="utf-8"
+    )
+    layout = laid_out(sheet_html(path, library))
+    assert layout_faults(layout) == []
+    (card,) = cards_titled(layout, "1st Squad")
+    assert "Sticker" not in card.text and "Record" not in card.text
+    hale = card.text.split("Lt Hale", 1)[1].split("Sgt Kowalski", 1)[0]
+    assert "Experienced" in hale and "Veteran" not in hale and "fought" not in hale

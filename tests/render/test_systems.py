@@ -54,8 +54,10 @@ def test_starship_marine_squad_sheets(render: Callable[..., Rendered]) -> None:
     titles = [t for _, t, _ in pdf.outline()]
     for name in ("Platoon HQ", "1st Marine Squad", "2nd Marine Squad", "3rd Marine Squad"):
         assert name in titles
-    # figure roster: rank, equipment, experience class and sticker colour
-    assert "# Figure Equipment Target Hits Experience Sticker Record" in text
+    # figure roster: rank, equipment, target type, hits and experience class; no sticker or
+    # record of past actions without the campaign rules (part 4 is optional)
+    assert "# Figure Equipment Target Hits Experience" in text
+    assert "Experience Sticker" not in text and " fought" not in text
     assert "Sergeant Marine armour, SCA III Armoured" in text
     # no campaign rules in this roster: every figure at the baseline class (4.7)
     assert "Experienced" in text and "Novice" not in text

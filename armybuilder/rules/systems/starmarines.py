@@ -345,6 +345,30 @@ def damage_rows(rows: list[dict[str, Any]], shift: int = 0) -> list[dict[str, An
     return out
 
 
+def damage_rows_by_level(rows: list[dict[str, Any]], shift: int = 0) -> list[dict[str, Any]]:
+    """The vehicle damage table as a sheet prints it when the damage *level* is lowered by
+    ``shift`` (IX-A, the text's reading of a supertank): a lowered row takes the new level's
+    result (``damage_results_by_level``), its level and its repair level, and loses no weapon
+    (only the Stunned row of the table that says so does); a row not lowered stays as it is."""
+    results = damage_results_by_level(rows, shift)
+    by_level: dict[int, dict[str, Any]] = {}
+    for r in sorted(rows, key=lambda r: int(r["roll"])):
+        by_level.setdefault(int(r["level"]), r)
+    out = []
+    for row in damage_rows(rows):
+        level = max(int(row["level"]) - shift, min(by_level, default=1))
+        if level != int(row["level"]):
+            row = {
+                **row,
+                "result": results[row["roll"]],
+                "level": level,
+                "repair": by_level[level].get("repair") if level in by_level else None,
+                "loses_weapon": False,
+            }
+        out.append(row)
+    return out
+
+
 def pass_range(morale: int) -> str:
     """Which die rolls pass a morale check (fail: the roll is greater than the morale)."""
     if morale <= 0:
@@ -1496,10 +1520,7 @@ class StarMarines(SystemRules):
             )
             by_roll = ctx.supertank_by_roll
             results = (damage_results if by_roll else damage_results_by_level)(rows, shift)
-            table = damage_rows(rows, shift if by_roll else 0)
-            if shift and not by_roll:
-                for row in table:
-                    row["result"] = results[row["roll"]]
+            table = (damage_rows if by_roll else damage_rows_by_level)(rows, shift)
             destroyed = [r for r, res in results.items() if res == "Destroyed"]
             text = (
                 f"destroyed on {_rolls(destroyed)} ({len(destroyed)} in 6)"
@@ -1531,7 +1552,9 @@ class StarMarines(SystemRules):
                 text=text,
                 source=f"{SRC} IX-A, IX-B; X (Vehicle Damage Table)",
             )
-            self._damage_state(ev, n, list(dict.fromkeys(results.values())))
+            # what the state may record: the table's own results (a supertank's "Disarmed or
+            # Crippled" is one of the two, and Destroyed still ends it, IX-B)
+            self._damage_state(ev, n, list(dict.fromkeys(str(r["result"]) for r in rows)))
             value, text = damage_value(tuple(results.items()))
             ev.set_value(
                 n,
