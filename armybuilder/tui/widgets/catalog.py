@@ -22,7 +22,7 @@ from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
 from ...session import Loc
-from .stable import CachedLines, LiveStatic, StableScroll, find
+from .stable import LabelWidths, LiveStatic, StableScroll, find
 
 if TYPE_CHECKING:
     from ...catalogs import CatalogIndex, Child
@@ -117,7 +117,7 @@ def profile_tables(
     return out
 
 
-class CatalogTree(StableScroll, CachedLines, Tree[str | None]):
+class CatalogTree(StableScroll, LabelWidths, Tree[str | None]):
     """Sections and entries; a click highlights, a double click (or Enter) adds."""
 
     async def _on_click(self, event: events.Click) -> None:

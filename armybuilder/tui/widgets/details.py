@@ -304,6 +304,9 @@ class DetailsPane(VerticalScroll):
         await box.remove_children()
         if widgets:
             await box.mount_all(widgets)
+        # The new widgets show nothing yet: forget what the old ones were last given.
+        for sig in [k for k in self._sigs if k.startswith(("grp-", "limit:"))]:
+            del self._sigs[sig]
         if self._latest is not None:
             ev, node = self._latest
             if node.is_root:

@@ -20,7 +20,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from ...session import Loc, cost_text
-from .stable import CachedLines, StableScroll, refresh_rows
+from .stable import LabelWidths, StableScroll
 
 if TYPE_CHECKING:
     from ...rules.engine import Evaluation, Node
@@ -66,7 +66,7 @@ def node_at(ev: Evaluation, loc: Loc) -> Node | None:
     return node
 
 
-class RosterTree(StableScroll, CachedLines, Tree[Loc]):
+class RosterTree(StableScroll, LabelWidths, Tree[Loc]):
     """The roster as a tree; its root is the roster itself."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -104,8 +104,9 @@ class RosterTree(StableScroll, CachedLines, Tree[Loc]):
 
     def sync(self, ev: Evaluation) -> None:
         """Bring the tree in line with an evaluation, touching only what changed: labels
-        whose text changed, and of the lines on screen, only those that now show another
-        node or another label (a unit added near the end repaints the lines from there)."""
+        whose text changed, and nodes added or removed. The tree is then repainted whole:
+        Tree's line cache redraws only the lines whose nodes changed, and a repaint of every
+        row cannot leave a stale one on screen."""
         self._ev = ev
         own, inner = issue_marks(ev)
         # Where an issue mark came or went (a check of the whole roster can mark a unit deep
@@ -119,43 +120,15 @@ class RosterTree(StableScroll, CachedLines, Tree[Loc]):
         self._marked = {loc[:k] for loc in changed for k in range(0, len(loc) + 1, 2)}
         self._own, self._inner = own, inner
         self.labels_set = 0
-        before = self._shown()
         self._syncing = True
         try:
             self._sync_node(self.root, ev.root)
-            after = self._shown()  # lays the lines out again (within the sync)
+            if self.is_mounted:
+                _ = self._tree_lines  # lays the lines out again (within the sync)
         finally:
             self._syncing = False
-        if self._repaint_all:
-            self._repaint_all = False
-            self.refresh()
-            return
-        if before is None or after is None or len(before) != len(after):
-            self.refresh()
-            return
-        refresh_rows(self, [old != new for old, new in zip(before, after, strict=True)])
-
-    def _shown(self) -> list[object] | None:
-        """What each line on screen shows (``None``: nothing to compare)."""
-        if not self.is_mounted or self.size.height <= 0:
-            return None
-        lines = self._tree_lines
-        top = self.scroll_offset.y
-        out: list[object] = []
-        for y in range(top, top + self.size.height):
-            if y >= len(lines):
-                out.append(None)
-                continue
-            line = lines[y]
-            node = line.path[-1]
-            out.append(
-                (
-                    tuple((n._id, n._hover, n._selected, n.is_last) for n in line.path),
-                    node._updates,
-                    line.last,
-                )
-            )
-        return out
+        self._repaint_all = False
+        self.refresh()
 
     def watch_virtual_size(self, size: Size) -> None:
         # Lines are padded to the wider of the labels and the tree itself.

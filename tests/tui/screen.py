@@ -1,0 +1,188 @@
+"""What the terminal shows, read back from Textual's compositor, and what it should show.
+
+``painted`` reads the screen as the next frame would send it to the terminal: the compositor
+renders every widget through its line cache (``StylesCache``), so a row a widget forgot to
+repaint comes out as it was, stale, exactly as on a real terminal. ``pane_lines`` crops that
+to one widget. The ``expected_*`` helpers compute what a pane must show from the session and
+its evaluation alone (the catalog's options, the totals, the issues), not from the widgets.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import App
+from textual.widget import Widget
+
+from armybuilder.rules.engine import Evaluation, Node
+from armybuilder.session import EditSession, Loc, cost_text, format_number
+
+#: Tree guide and arrow characters (stripped to read a tree line's label).
+TREE_CHROME = "│├└─┃┣┗━║╠╚═▼▶▾▸ "
+
+
+def painted(app: App[Any]) -> list[str]:
+    """Every row of the screen as text (what the terminal would show after the next frame)."""
+    update = app.screen._compositor.render_full_update()
+    rows: list[str] = []
+    for strips in update.strips:
+        rows.append("".join(seg.text for seg in strips))  # type: ignore[attr-defined]
+    return rows
+
+
+def pane_lines(app: App[Any], widget: Widget, rows: list[str] | None = None) -> list[str]:
+    """The painted rows inside a widget's content region (right-stripped)."""
+    rows = painted(app) if rows is None else rows
+    region = widget.content_region
+    out = []
+    for y in range(region.y, region.bottom):
+        if 0 <= y < len(rows):
+            out.append(rows[y][region.x : region.right].rstrip())
+    return out
+
+
+def tree_label(line: str) -> str:
+    """A tree line without its guides and arrow."""
+    return line.lstrip(TREE_CHROME).rstrip()
+
+
+def normal(text: str) -> str:
+    return " ".join(text.split())
+
+
+# --------------------------------------------------------------------------- expectations
+
+
+def node_at(ev: Evaluation, loc: Loc) -> Node:
+    node = ev.root
+    for i in range(1, len(loc), 2):
+        step = loc[i]
+        assert isinstance(step, int)
+        node = node.children[step]
+    return node
+
+
+def catalog_target(session: EditSession, selected: Loc) -> Loc:
+    """Where the catalog adds for a selection: it, or the nearest one above with options."""
+    loc = selected
+    while loc and not (session.exists(loc) and session.options(loc)):
+        loc = loc[:-2]
+    return loc
+
+
+def entry_cost_text(session: EditSession, entry: Any) -> str:
+    parts = []
+    for ct in session.index.cost_types.values():
+        if ct.hidden or ct.id not in entry.costs or not entry.costs[ct.id]:
+            continue
+        value = entry.costs[ct.id]
+        parts.append(f"{format_number(value)}{' ' + ct.unit if ct.unit else ''}")
+    return ", ".join(parts)
+
+
+def selected_counts(session: EditSession, target: Loc) -> dict[str, int]:
+    """How many of each entry are selected directly under ``target`` (from the roster data)."""
+    counts: dict[str, int] = {}
+    seq = session.node(target).get("selections")
+    for item in seq if isinstance(seq, list) else []:
+        if isinstance(item, dict):
+            n = item.get("count", 1)
+            key = str(item.get("entry"))
+            counts[key] = counts.get(key, 0) + (n if isinstance(n, int) else 1)
+    return counts
+
+
+def _section_key(child: Any) -> object:
+    if child.group is not None:
+        return ("group", child.group.id)
+    entry = child.entry
+    return (
+        "category",
+        entry.primary_category or (entry.categories[0] if entry.categories else None),
+    )
+
+
+def expected_catalog(session: EditSession, selected: Loc) -> list[str]:
+    """The label of every option offered for the selection, in the order the catalog lists
+    them (grouped by choice group or category, in order of first appearance): its name, its
+    base cost and, when some are selected there, how many."""
+    target = catalog_target(session, selected)
+    counts = selected_counts(session, target)
+    sections: dict[object, list[str]] = {}
+    for c in session.options(target):
+        cost = entry_cost_text(session, c.entry)
+        n = counts.get(c.entry.id, 0)
+        label = c.entry.name + (f"  {cost}" if cost else "") + (f"  ({n} selected)" if n else "")
+        sections.setdefault(_section_key(c), []).append(label)
+    return [label for labels in sections.values() for label in labels]
+
+
+def check_catalog_lines(lines: list[str], options: list[str], width: int) -> list[str]:
+    """Problems with the painted catalog tree (empty: it shows the options exactly).
+
+    The painted option lines (those drawn with a guide; headings carry an arrow) must be a
+    run of the expected labels, in order, each in full (or cut at the pane's edge): a line
+    of another unit left on screen, or a stale count, fails here.
+    """
+    leaves: list[tuple[str, bool]] = []
+    for raw in lines:
+        stripped = raw.lstrip(" ")
+        if stripped[:1] in set("│├└┃┣┗║╠╚"):
+            leaves.append((tree_label(raw), len(raw) >= width - 1))
+    if not leaves:
+        return []
+    texts = [t for t, _ in leaves]
+
+    def fits(k: int) -> bool:
+        if k + len(leaves) > len(options):
+            return False
+        for (text, cut), want in zip(leaves, options[k:], strict=False):
+            if text != want and not (cut and want.startswith(text.rstrip("…"))):
+                return False
+        return True
+
+    if any(fits(k) for k in range(len(options))):
+        return []
+    return [f"catalog shows {texts!r}; the options are {options!r}"]
+
+
+def expected_totals(ev: Evaluation) -> list[str]:
+    """The parts the totals bar must show in full: costs against limits, the verdict, values."""
+    parts: list[str] = []
+    limits = dict(ev.roster.header.limits)
+    for ct in ev.index.cost_types.values():
+        if ct.hidden:
+            continue
+        value = ev.totals.get(ct.id, 0.0)
+        unit = f" {ct.unit}" if ct.unit else ""
+        limit = limits.get(ct.id, ct.default_limit)
+        if limit is None:
+            parts.append(f"{ct.name} {format_number(value)}{unit}")
+        else:
+            parts.append(f"{ct.name} {format_number(value)} / {format_number(limit)}{unit}")
+    errors = sum(1 for i in ev.issues if i.is_error)
+    warnings = len(ev.issues) - errors
+    parts.append(f"{errors} error{'s' if errors != 1 else ''}" if errors else "legal")
+    if warnings:
+        parts.append(f"{warnings} warning{'s' if warnings != 1 else ''}")
+    for v in ev.values_of(ev.root):
+        parts.append(f"{v.label} {v.display()}")
+    return parts
+
+
+def expected_head(ev: Evaluation, loc: Loc) -> list[str]:
+    """What the top of the details pane must say: the selection's name and its cost."""
+    node = node_at(ev, loc)
+    if node.is_root:
+        return [ev.name(node), cost_text(ev, ev.totals, limits=True)]
+    out = [ev.name(node)]
+    costs = ev.total_cost(node)
+    if node.entry is not None and any(costs.values()):
+        out.append(cost_text(ev, costs))
+    return out
+
+
+def own_issue_messages(ev: Evaluation, loc: Loc) -> list[str]:
+    from armybuilder.tui.widgets.roster_tree import owner_loc
+
+    return [i.message for i in ev.issues if owner_loc(i.path) == loc]
