@@ -16,6 +16,7 @@ from textual.widget import Widget
 
 from armybuilder.rules.engine import Evaluation, Node
 from armybuilder.session import EditSession, Loc, cost_text, format_number
+from armybuilder.tui.widgets.totals import SHORT_VALUE
 
 #: Tree guide and arrow characters (stripped to read a tree line's label).
 TREE_CHROME = "│├└─┃┣┗━║╠╚═▼▶▾▸ "
@@ -31,9 +32,10 @@ def painted(app: App[Any]) -> list[str]:
 
 
 def pane_lines(app: App[Any], widget: Widget, rows: list[str] | None = None) -> list[str]:
-    """The painted rows inside a widget's content region (right-stripped)."""
+    """The painted rows inside a widget's content region, less its scrollbars
+    (right-stripped)."""
     rows = painted(app) if rows is None else rows
-    region = widget.content_region
+    region = widget.scrollable_content_region
     out = []
     for y in range(region.y, region.bottom):
         if 0 <= y < len(rows):
@@ -165,8 +167,14 @@ def expected_totals(ev: Evaluation) -> list[str]:
     parts.append(f"{errors} error{'s' if errors != 1 else ''}" if errors else "legal")
     if warnings:
         parts.append(f"{warnings} warning{'s' if warnings != 1 else ''}")
+    longer = 0
     for v in ev.values_of(ev.root):
-        parts.append(f"{v.label} {v.display()}")
+        if len(v.display()) <= SHORT_VALUE:
+            parts.append(f"{v.label} {v.display()}")
+        else:
+            longer += 1
+    if longer:
+        parts.append(f"+{longer} more in the roster's details")
     return parts
 
 
@@ -182,7 +190,24 @@ def expected_head(ev: Evaluation, loc: Loc) -> list[str]:
     return out
 
 
-def own_issue_messages(ev: Evaluation, loc: Loc) -> list[str]:
+def own_issue_texts(ev: Evaluation, loc: Loc) -> list[str]:
+    """The issues about the selection itself, as its details list them."""
     from armybuilder.tui.widgets.roster_tree import owner_loc
 
-    return [i.message for i in ev.issues if owner_loc(i.path) == loc]
+    return [
+        f"{'✖' if i.is_error else '⚠'} {i.message}" + (f" ({i.source})" if i.source else "")
+        for i in ev.issues
+        if owner_loc(i.path) == loc
+    ]
+
+
+def expected_issue_text(ev: Evaluation, limit: int = 100) -> list[str]:
+    """The issues list's items: errors first, each marked, with its rules section."""
+    issues = sorted(ev.issues, key=lambda i: 0 if i.is_error else 1)
+    items = [
+        f"{'✖' if i.is_error else '⚠'} {i.message}" + (f"  ({i.source})" if i.source else "")
+        for i in issues[:limit]
+    ]
+    if len(issues) > limit:
+        items.append(f"… and {len(issues) - limit} more")
+    return items or ["Nothing to fix."]
