@@ -21,6 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import Footer, Header, Input
 
 from ...errors import RosterError, UnknownFactionError, UnknownSystemError
@@ -41,7 +42,7 @@ from ..widgets.catalog import CatalogBrowser, entry_cost
 from ..widgets.details import DetailsPane
 from ..widgets.issues import IssuesPanel
 from ..widgets.roster_tree import RosterTree, node_at
-from ..widgets.stable import find
+from ..widgets.stable import LiveStatic, find
 from ..widgets.totals import TotalsBar
 from .base import ArmyScreen
 from .dialogs import ConfirmScreen, PathScreen
@@ -143,7 +144,9 @@ class EditorScreen(ArmyScreen):
         with Horizontal(id="editor-body"):
             yield CatalogBrowser(id="catalog")
             with Vertical(id="center"):
-                yield RosterTree(id="roster-tree")
+                with Vertical(id="roster-pane"):
+                    yield LiveStatic("Roster", id="roster-title", classes="pane-title")
+                    yield RosterTree(id="roster-tree")
                 yield IssuesPanel(id="issues")
             yield DetailsPane(id="details")
         yield TotalsBar(id="totals")
@@ -457,7 +460,27 @@ class EditorScreen(ArmyScreen):
     @on(DetailsPane.Edit)
     def _details_edit(self, event: DetailsPane.Edit) -> None:
         event.stop()
-        loc, field, value = event.loc, event.field, event.value
+        self.apply_edit(event.loc, event.field, event.value)
+
+    @on(DetailsPane.Leave)
+    def _details_left(self, event: DetailsPane.Leave) -> None:
+        event.stop()
+        self.roster_tree.focus()
+
+    @on(CatalogBrowser.Leave)
+    def _search_left(self, event: CatalogBrowser.Leave) -> None:
+        event.stop()
+        self.roster_tree.focus()
+
+    def commit_field(self) -> None:
+        """Apply the text of the field being typed in, if it changed: a key that acts on
+        the roster (save, undo, close...) was pressed there, and acts on it with that text."""
+        edit = self.details.take_pending()
+        if edit is not None:
+            self.apply_edit(edit.loc, edit.field, edit.value)
+
+    def apply_edit(self, loc: Loc, field: str, value: Any) -> None:
+        """Apply a change made in the details pane (see :class:`DetailsPane.Edit`)."""
         s = self.session
         if s is None or not s.exists(loc):
             return
@@ -554,9 +577,11 @@ class EditorScreen(ArmyScreen):
         self.details.focus_name()
 
     def action_undo(self) -> None:
+        self.commit_field()
         self._step_history(back=True)
 
     def action_redo(self) -> None:
+        self.commit_field()
         self._step_history(back=False)
 
     def _step_history(self, back: bool) -> None:
@@ -582,15 +607,27 @@ class EditorScreen(ArmyScreen):
 
     def action_focus_area(self, area: str) -> None:
         if area == "details":
+            details = self.details
             fields = [
                 w
-                for w in self.details.query(Input)
-                if w.display and w.parent is not None and w.parent.display
+                for w in details.query(Input)
+                if w.focusable and all(a.display for a in w.ancestors_with_self if a is not details)
             ]
             if fields:
                 fields[0].focus()
+                details.scroll_to_widget(fields[0], animate=False)
             return
         self.query_one(f"#{area}").focus()
+
+    @property
+    def focus_chain(self) -> list[Widget]:
+        """Tab's order: the panes and the fields, not the catalog's search box (``/`` goes
+        there), so that Tab never lands in a field where typed keys become text unasked."""
+        chain = super().focus_chain
+        search = self.catalog.search
+        if search.has_focus:
+            return chain
+        return [w for w in chain if w is not search]
 
     # ----------------------------------------------------------------- saving
 
@@ -602,6 +639,7 @@ class EditorScreen(ArmyScreen):
         s = self.session
         if s is None:
             return
+        self.commit_field()
         if s.is_new:
             self.save_as(then)
             return
@@ -614,6 +652,7 @@ class EditorScreen(ArmyScreen):
         s = self.session
         if s is None:
             return
+        self.commit_field()
         default = default_export_path(s, ".yaml", self.army_app.cwd)
 
         def chosen(path: Path | None) -> None:
@@ -666,6 +705,7 @@ class EditorScreen(ArmyScreen):
         s = self.session
         if s is None:
             return
+        self.commit_field()
 
         def chosen(path: Path | None) -> None:
             if path is None:
@@ -692,6 +732,7 @@ class EditorScreen(ArmyScreen):
         s = self.session
         if s is None:
             return
+        self.commit_field()
 
         def chosen(path: Path | None) -> None:
             if path is None:
@@ -739,6 +780,8 @@ class EditorScreen(ArmyScreen):
 
     def confirm_close(self, then: Callable[[], Any]) -> None:
         """Ask what to do with unsaved changes, then close the session and call ``then``."""
+        if self.session is not None and not self.closed:
+            self.commit_field()
         s = self.session
         if s is None or not s.dirty or self.closed:
             if s is not None:

@@ -9,13 +9,14 @@ search box filters as you type; Enter there adds the highlighted (or first) matc
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Group as RichGroup
 from rich.console import RenderableType
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Tree
@@ -133,6 +134,13 @@ class CatalogTree(StableScroll, LabelWidths, Tree[str | None]):
 
 class CatalogBrowser(Vertical):
     """Search box, tree of options and preview."""
+
+    class Leave(Message):
+        """Escape in the search box: the search is cleared and the user goes back."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "leave_search", "Leave the search", show=False),
+    ]
 
     class AddRequested(Message):
         """Add this entry to the browser's target."""
@@ -312,6 +320,11 @@ class CatalogBrowser(Vertical):
         event.stop()
         if event.node.data is not None:
             self.post_message(self.AddRequested(event.node.data, self.target))
+
+    def action_leave_search(self) -> None:
+        if self.search.value:
+            self.search.value = ""  # the tree shows every option again (Input.Changed)
+        self.post_message(self.Leave())
 
     def on_key(self, event: events.Key) -> None:
         if event.key == "down" and self.search.has_focus:

@@ -13,12 +13,13 @@ something they show changed; a field being typed in is never overwritten.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import RenderableType
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
@@ -61,8 +62,18 @@ class DetailsPane(VerticalScroll):
             self.field = field
             self.value = value
 
+    class Leave(Message):
+        """The user is done with a field (Enter or Escape): focus goes back to the tree."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "leave_field", "Leave the field", show=False),
+    ]
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        #: The text each field was last filled with or committed (by field): a field is
+        #: committed only when its text differs, however many ways it is left.
+        self._committed: dict[int, str] = {}
         self.loc: Loc | None = None
         self._sigs: dict[str, object] = {}
         self._groups_key: object = None
@@ -126,6 +137,7 @@ class DetailsPane(VerticalScroll):
         if field.has_focus and self._sigs.get(f"{key}:loc") == self.loc:
             return
         self._sigs[f"{key}:loc"] = self.loc
+        self._committed[id(field)] = value
         if field.value != value:
             with field.prevent(Input.Changed):
                 field.value = value
@@ -381,38 +393,65 @@ class DetailsPane(VerticalScroll):
 
     # ----------------------------------------------------------------- editing
 
-    def _commit(self, field: Input) -> None:
+    def _edit_for(self, field: Input) -> DetailsPane.Edit | None:
+        """The edit a field's text asks for (``None``: nothing changed, or not readable)."""
         loc = self.loc
-        if loc is None:
-            return
+        if loc is None or self._committed.get(id(field)) == field.value:
+            return None
         wid = field.id or field.name or ""
         value = field.value
+        edit: DetailsPane.Edit | None = None
         if wid == "d-name":
-            self.post_message(self.Edit(loc, "name", value))
+            edit = self.Edit(loc, "name", value)
         elif wid == "d-notes":
-            self.post_message(self.Edit(loc, "notes", value))
+            edit = self.Edit(loc, "notes", value)
         elif wid == "d-state":
-            self.post_message(self.Edit(loc, "state", value))
+            edit = self.Edit(loc, "state", value)
         elif wid == "d-count":
             try:
-                count = int(value)
+                edit = self.Edit(loc, "count", int(value))
             except ValueError:
-                return
-            self.post_message(self.Edit(loc, "count", count))
+                return None
         elif wid == "d-roster-name":
-            self.post_message(self.Edit((), "roster-name", value))
+            edit = self.Edit((), "roster-name", value)
         elif wid.startswith("limit:"):
             text = value.strip()
             try:
-                limit = float(text) if text else None
+                edit = self.Edit((), wid, float(text) if text else None)
             except ValueError:
-                return
-            self.post_message(self.Edit((), wid, limit))
+                return None
+        if edit is not None:
+            self._committed[id(field)] = value
+        return edit
+
+    def _commit(self, field: Input) -> None:
+        edit = self._edit_for(field)
+        if edit is not None:
+            self.post_message(edit)
+
+    def take_pending(self) -> DetailsPane.Edit | None:
+        """The edit of the focused field's text, now (a key that acts on the roster, such as
+        save or undo, was pressed while it was being typed); the caller applies it."""
+        focused = self.screen.focused
+        if isinstance(focused, Input) and focused in self.query(Input):
+            return self._edit_for(focused)
+        return None
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self._commit(event.input)
+        self.post_message(self.Leave())
+
+    def action_leave_field(self) -> None:
+        """Escape: put back the field's text as the roster has it, and leave the field."""
+        focused = self.screen.focused
+        if isinstance(focused, Input) and focused in self.query(Input):
+            shown = self._committed.get(id(focused))
+            if shown is not None and focused.value != shown:
+                with focused.prevent(Input.Changed):
+                    focused.value = shown
+        self.post_message(self.Leave())
 
     @on(Input.Blurred)
     def _blurred(self, event: Input.Blurred) -> None:
@@ -449,8 +488,10 @@ class DetailsPane(VerticalScroll):
         if self._latest is not None:
             _, node = self._latest
             field = find(self, "#d-state", Input)
+            text = state_text(node.data.state) if node.data is not None else ""
+            self._committed[id(field)] = text
             with field.prevent(Input.Changed):
-                field.value = state_text(node.data.state) if node.data is not None else ""
+                field.value = text
 
     def focus_name(self) -> None:
         target = "#d-roster-name" if self.loc == () else "#d-name"
