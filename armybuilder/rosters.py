@@ -16,6 +16,7 @@ temporary file in the same folder, fsync, rename) and keep the previous file as 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import shutil
 import tempfile
@@ -27,7 +28,7 @@ from typing import Any
 from pydantic import ValidationError
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from .errors import InputError, Problem, RosterError
+from .errors import ArmybuilderError, InputError, Problem, RosterError
 from .model.roster import FORMAT_VERSION, RosterHeader
 from .yamlio import (
     compose,
@@ -169,6 +170,16 @@ def parse_selection(node: Any, loc: Loc) -> SelectionData:
     return sel
 
 
+class ChangedOnDiskError(ArmybuilderError):
+    """A save would overwrite a roster file that changed on disk since it was read (or last
+    saved) here: another window or program wrote it. Reload it, save elsewhere, or save again
+    with ``overwrite=True``."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"{path} was changed on disk since it was opened")
+        self.path = path
+
+
 class Roster:
     """A roster file in memory: its document (as written) and a parsed view of it."""
 
@@ -184,6 +195,9 @@ class Roster:
         #: Written back as found: a UTF-8 byte order mark, and Windows line endings.
         self.bom = False
         self.newline = "\r\n" if text is not None and "\r\n" in text else "\n"
+        #: SHA-256 of the file's bytes as last read or written (``None``: never on disk);
+        #: a save over the file checks it first (:class:`ChangedOnDiskError`).
+        self.disk_hash: str | None = None
         self._positions: Any = doc if round_trip else None
         self._nodes: Any = None
         self.header: RosterHeader = self._parse_header()
@@ -231,7 +245,9 @@ class Roster:
             raise RosterError(exc.problems) from None
         roster = cls.from_text(text, str(p), p, round_trip)
         with p.open("rb") as fh:
-            roster.bom = fh.read(3) == b"\xef\xbb\xbf"
+            data = fh.read()
+        roster.bom = data[:3] == b"\xef\xbb\xbf"
+        roster.disk_hash = hashlib.sha256(data).hexdigest()
         return roster
 
     @classmethod
@@ -439,13 +455,36 @@ class Roster:
             text = text.replace("\n", self.newline)
         return text
 
-    def save(self, path: Path | str | None = None, backup: bool = True) -> Path:
-        """Write the roster atomically; the previous file is kept as ``<name>.bak``."""
+    def changed_on_disk(self, path: Path | str | None = None) -> bool:
+        """Whether the roster's own file (``path``, if it is that file) now holds other bytes
+        than were last read or written here (another program or window saved it)."""
+        target = Path(path) if path is not None else self.path
+        if target is None or self.path is None or self.disk_hash is None:
+            return False
+        try:
+            if not target.exists() or not target.samefile(self.path):
+                return False
+            data = target.read_bytes()
+        except OSError:
+            return False
+        return hashlib.sha256(data).hexdigest() != self.disk_hash
+
+    def save(
+        self, path: Path | str | None = None, backup: bool = True, *, overwrite: bool = False
+    ) -> Path:
+        """Write the roster atomically; the previous file is kept as ``<name>.bak``.
+
+        Raises :class:`ChangedOnDiskError` if the file was changed on disk since it was read
+        or last saved here, unless ``overwrite``."""
         target = Path(path) if path is not None else self.path
         if target is None:
             raise ValueError("no path to save to")
+        if not overwrite and self.changed_on_disk(target):
+            raise ChangedOnDiskError(target)
         text = self.dumps()
-        atomic_write(target, ("\ufeff" if self.bom else "") + text, backup=backup)
+        data = ("\ufeff" if self.bom else "") + text
+        atomic_write(target, data, backup=backup)
+        self.disk_hash = hashlib.sha256(data.encode("utf-8")).hexdigest()
         self.text = text
         self.dirty = False
         self.path = target

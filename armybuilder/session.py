@@ -1254,13 +1254,16 @@ class EditSession:
 
     # ----------------------------------------------------------------- saving
 
-    def save(self, path: Path | str | None = None) -> Path:
-        """Save the roster (atomically; the previous file kept as ``.bak``)."""
+    def save(self, path: Path | str | None = None, *, overwrite: bool = False) -> Path:
+        """Save the roster (atomically; the previous file kept as ``.bak``).
+
+        Raises :class:`~armybuilder.rosters.ChangedOnDiskError` when the roster's file was
+        changed on disk since it was read or saved here, unless ``overwrite``."""
         target = Path(path) if path is not None else self.roster.path
         if target is None:
             raise EditError("this roster has no file yet; save it as a new file")
         old_journal = self.journal
-        saved = self.roster.save(target)
+        saved = self.roster.save(target, overwrite=overwrite)
         self._saved_token = self._state_token()
         old_journal.discard()
         self.journal = Journal.for_roster(saved, self.session_id)

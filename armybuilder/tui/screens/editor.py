@@ -25,6 +25,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Header, Input
 
 from ...errors import RosterError, UnknownFactionError, UnknownSystemError
+from ...rosters import ChangedOnDiskError
 from ...session import (
     EditError,
     EditSession,
@@ -684,12 +685,17 @@ class EditorScreen(ArmyScreen):
             PathScreen("Save roster as", str(default), "Save", id="save-as"), chosen
         )
 
-    def _save_to(self, path: Path | None, then: Callable[[], None] | None) -> None:
+    def _save_to(
+        self, path: Path | None, then: Callable[[], None] | None, overwrite: bool = False
+    ) -> None:
         s = self.session
         if s is None:
             return
         try:
-            saved = s.save(path)
+            saved = s.save(path, overwrite=overwrite)
+        except ChangedOnDiskError as exc:
+            self._ask_changed_on_disk(exc.path, path, then)
+            return
         except (OSError, EditError) as exc:
             self.app.notify(f"Could not save: {exc}", severity="error", timeout=8)
             return
@@ -698,6 +704,61 @@ class EditorScreen(ArmyScreen):
         self.app.notify(f"Saved {saved}", timeout=3)
         if then is not None:
             then()
+
+    def _ask_changed_on_disk(
+        self, changed: Path, path: Path | None, then: Callable[[], None] | None
+    ) -> None:
+        """The file was saved by someone else since it was opened here: reload it, overwrite
+        it, save this roster under another name, or cancel."""
+        s = self.session
+        assert s is not None
+
+        def answered(answer: str | None) -> None:
+            if answer == "overwrite":
+                self._save_to(path, then, overwrite=True)
+            elif answer == "save-as":
+                self.save_as(then)
+            elif answer == "reload":
+                self.reload()
+
+        edits = len(s.history)
+        self.app.push_screen(
+            ConfirmScreen(
+                "Changed on disk",
+                f"{changed.name} was changed on disk (in another window or program) since "
+                "it was opened here.\n"
+                f"Reload: show the file as it is now; this window's {edits} edit(s) are "
+                "dropped.\nOverwrite: replace it with this window's roster (the other "
+                f"version is kept as {changed.name}.bak).\nSave as: keep both, this roster "
+                "under another name.",
+                [
+                    ("reload", "Reload", "warning"),
+                    ("overwrite", "Overwrite", "error"),
+                    ("save-as", "Save as…", "primary"),
+                    ("cancel", "Cancel", "default"),
+                ],
+                id="changed-on-disk",
+                wide=True,
+            ),
+            answered,
+        )
+
+    def reload(self) -> None:
+        """Drop this window's edits and read the roster's file again."""
+        s = self.session
+        if s is None or s.path is None:
+            return
+        try:
+            fresh = EditSession.open(s.path, self.army_app.get_library())
+        except Exception as exc:  # the file is broken now: say so, keep editing
+            self.app.notify(f"Cannot reload {s.path}: {exc}", severity="error", timeout=8)
+            return
+        s.close()
+        selected = self.selected
+        self._start(fresh)
+        if fresh.exists(selected):
+            self.jump_to(selected)
+        self.app.notify(f"Reloaded {fresh.path}", timeout=3)
 
     # ----------------------------------------------------------------- exports
 
