@@ -590,11 +590,15 @@ class EditorScreen(ArmyScreen):
         if s is None:
             return
         if not (s.can_undo if back else s.can_redo):
-            self.app.notify("Nothing to undo" if back else "Nothing to redo", timeout=2)
+            self.army_app.notify(
+                "Nothing to undo" if back else "Nothing to redo", timeout=2, group="history"
+            )
             return
         label = s.undo_label if back else s.redo_label
         self._edit(lambda s: s.undo() if back else s.redo())
-        self.app.notify(f"{'Undone' if back else 'Redone'}: {label}", timeout=2)
+        self.army_app.notify(
+            f"{'Undone' if back else 'Redone'}: {label}", timeout=2, group="history"
+        )
 
     def action_search(self) -> None:
         self.catalog.search.focus()
