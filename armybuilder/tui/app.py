@@ -39,6 +39,13 @@ class ArmyBuilderApp(App[int]):
     CSS_PATH = Path(__file__).resolve().parent / "app.tcss"
     TITLE = "armybuilder"
     BINDINGS: ClassVar[list[BindingType]] = bindings(APP_ACTIONS)
+    #: Classes each screen takes by the terminal's size (the style sheet reads them): a
+    #: narrow or short terminal (80x24) gets narrower side panes and shorter dialogs.
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [
+        (0, "-narrow"),
+        (110, "-wide"),
+    ]
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (32, "-tall")]
 
     def __init__(
         self,

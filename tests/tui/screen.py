@@ -174,7 +174,7 @@ def expected_totals(ev: Evaluation) -> list[str]:
         else:
             longer += 1
     if longer:
-        parts.append(f"+{longer} more in the roster's details")
+        parts.append(f"+{longer} more: the roster's details")
     return parts
 
 

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 #: Roster values longer than this (a paragraph about morale or ammunition) are left to the
 #: roster's details pane; the bar says how many.
-SHORT_VALUE = 40
+SHORT_VALUE = 30
 
 
 class TotalsBar(LiveStatic):
@@ -63,7 +63,7 @@ class TotalsBar(LiveStatic):
             else:
                 longer += 1
         if longer:
-            parts.append((f"+{longer} more in the roster's details", "dim"))
+            parts.append((f"+{longer} more: the roster's details", "dim"))
         if pending:
             parts.append(("validating…", "italic dim"))
         sig = tuple(parts)
@@ -74,6 +74,6 @@ class TotalsBar(LiveStatic):
         text = Text()
         for i, (part, style) in enumerate(parts):
             if i:
-                text.append("  │  ", "dim")
+                text.append(" │ ", "dim")
             text.append(part, style)
         self.set_content(text)
