@@ -41,11 +41,8 @@ class ArmyBuilderApp(App[int]):
     BINDINGS: ClassVar[list[BindingType]] = bindings(APP_ACTIONS)
     #: Classes each screen takes by the terminal's size (the style sheet reads them): a
     #: narrow or short terminal (80x24) gets narrower side panes and shorter dialogs.
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [
-        (0, "-narrow"),
-        (110, "-wide"),
-    ]
-    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (32, "-tall")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012 (as App types it)
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # noqa: RUF012
 
     def __init__(
         self,
