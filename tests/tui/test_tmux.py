@@ -127,7 +127,10 @@ class Terminal:
         raise AssertionError("F6 did not reach the Name field:\n" + "\n".join(self.screen(window)))
 
     def close(self) -> None:
+        socket = self.tmux("display-message", "-p", "#{socket_path}").strip()
         self.tmux("kill-server")
+        if socket:
+            Path(socket).unlink(missing_ok=True)
 
 
 def _name_shows(text: str) -> Callable[[list[str]], bool]:
