@@ -173,9 +173,11 @@ def screen_problems(app: ArmyBuilderApp, editor: EditorScreen) -> list[str]:
 
 
 async def repainted_whole(pilot: Pilot[Any]) -> list[str]:
-    """The screen after every widget was told to repaint all of itself."""
+    """The screen after every widget dropped its caches of drawn lines (as after a change
+    of theme) and repainted all of itself: drawn from scratch."""
     app = pilot.app
     for widget in app.screen.walk_children():
+        widget.notify_style_update()
         widget.refresh()
     await pilot.pause()
     return painted(app)

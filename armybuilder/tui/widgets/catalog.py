@@ -23,7 +23,7 @@ from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
 from ...session import Loc
-from .stable import LabelWidths, LiveStatic, StableScroll, find
+from .stable import ContentLines, LiveStatic, StableScroll, find
 
 if TYPE_CHECKING:
     from ...catalogs import CatalogIndex, Child
@@ -118,7 +118,7 @@ def profile_tables(
     return out
 
 
-class CatalogTree(StableScroll, LabelWidths, Tree[str | None]):
+class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
     """Sections and entries; a click highlights, a double click (or Enter) adds."""
 
     async def _on_click(self, event: events.Click) -> None:

@@ -20,7 +20,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from ...session import Loc, cost_text
-from .stable import LabelWidths, StableScroll
+from .stable import ContentLines, StableScroll, refresh_rows
 
 if TYPE_CHECKING:
     from ...rules.engine import Evaluation, Node
@@ -66,7 +66,7 @@ def node_at(ev: Evaluation, loc: Loc) -> Node | None:
     return node
 
 
-class RosterTree(StableScroll, LabelWidths, Tree[Loc]):
+class RosterTree(StableScroll, ContentLines, Tree[Loc]):
     """The roster as a tree; its root is the roster itself."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -104,9 +104,9 @@ class RosterTree(StableScroll, LabelWidths, Tree[Loc]):
 
     def sync(self, ev: Evaluation) -> None:
         """Bring the tree in line with an evaluation, touching only what changed: labels
-        whose text changed, and nodes added or removed. The tree is then repainted whole:
-        Tree's line cache redraws only the lines whose nodes changed, and a repaint of every
-        row cannot leave a stale one on screen."""
+        whose text changed, and nodes added or removed. Then the rows on screen are drawn
+        before and after, and every row whose drawing differs is repainted: what is compared
+        is what the terminal gets, so no row can be left stale."""
         self._ev = ev
         own, inner = issue_marks(ev)
         # Where an issue mark came or went (a check of the whole roster can mark a unit deep
@@ -120,15 +120,24 @@ class RosterTree(StableScroll, LabelWidths, Tree[Loc]):
         self._marked = {loc[:k] for loc in changed for k in range(0, len(loc) + 1, 2)}
         self._own, self._inner = own, inner
         self.labels_set = 0
+        before = self.row_keys()
         self._syncing = True
         try:
             self._sync_node(self.root, ev.root)
-            if self.is_mounted:
-                _ = self._tree_lines  # lays the lines out again (within the sync)
+            after = self.row_keys()  # lays the lines out again (within the sync)
         finally:
             self._syncing = False
-        self._repaint_all = False
-        self.refresh()
+        if (
+            self._repaint_all
+            or before is None
+            or after is None
+            or before[0] != after[0]  # scrolled, resized or restyled
+            or len(before) != len(after)
+        ):
+            self._repaint_all = False
+            self.refresh()
+            return
+        refresh_rows(self, [old != new for old, new in zip(before[1:], after[1:], strict=True)])
 
     def watch_virtual_size(self, size: Size) -> None:
         # Lines are padded to the wider of the labels and the tree itself.
