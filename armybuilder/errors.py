@@ -79,3 +79,13 @@ class UnknownSystemError(ArmybuilderError):
 
 class UnknownFactionError(ArmybuilderError):
     """The game system has no faction with the requested id."""
+
+
+class ChangedOnDiskError(ArmybuilderError):
+    """A save would overwrite a roster file that changed on disk since it was read (or last
+    saved) here: another window or program wrote it. Reload it, save elsewhere, or save again
+    with ``overwrite=True``."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"{path} was changed on disk since it was opened")
+        self.path = path

@@ -28,7 +28,7 @@ from typing import Any
 from pydantic import ValidationError
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from .errors import ArmybuilderError, InputError, Problem, RosterError
+from .errors import ChangedOnDiskError, InputError, Problem, RosterError
 from .model.roster import FORMAT_VERSION, RosterHeader
 from .yamlio import (
     compose,
@@ -168,16 +168,6 @@ def parse_selection(node: Any, loc: Loc) -> SelectionData:
                 Finding((*loc, "selections"), "invalid-value", "selections must be a list; ignored")
             )
     return sel
-
-
-class ChangedOnDiskError(ArmybuilderError):
-    """A save would overwrite a roster file that changed on disk since it was read (or last
-    saved) here: another window or program wrote it. Reload it, save elsewhere, or save again
-    with ``overwrite=True``."""
-
-    def __init__(self, path: Path) -> None:
-        super().__init__(f"{path} was changed on disk since it was opened")
-        self.path = path
 
 
 class Roster:

@@ -24,8 +24,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Input
 
-from ...errors import RosterError, UnknownFactionError, UnknownSystemError
-from ...rosters import ChangedOnDiskError
+from ...errors import ChangedOnDiskError, RosterError, UnknownFactionError, UnknownSystemError
 from ...session import (
     EditError,
     EditSession,
