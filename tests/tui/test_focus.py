@@ -189,3 +189,21 @@ async def test_the_focused_pane_is_marked(make_app: MakeApp, workdir: Path) -> N
             assert bgs[wid] not in others, (key, bgs)
         # And the roster pane says it is the roster.
         assert "Roster" in "".join(pane_lines(app, editor.query_one("#roster-title"), painted(app)))
+
+
+@run_async
+async def test_keys_queued_after_expand_reach_the_children(make_app: MakeApp) -> None:
+    """Right then Down typed faster than the app handles them (a busy terminal): Down goes to
+    the first child, which exists as soon as Right expanded its parent (the children used to
+    be created later, on a message, so Down found none and was lost)."""
+    from textual.events import Key
+
+    app = make_app(SQUAD)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        editor.roster_tree.focus()
+        await pilot.pause()
+        for key in ("down", "right", "down"):
+            app.post_message(Key(key, None))
+        await pilot.pause(0.3)
+        assert editor.selected == ("selections", 0, "selections", 0)

@@ -270,12 +270,22 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
     # ----------------------------------------------------------------- navigation
 
     def _on_tree_node_expanded(self, event: Tree.NodeExpanded[Loc]) -> None:
-        tnode = event.node
+        self._populate(event.node)
+
+    def _populate(self, tnode: TreeNode[Loc]) -> None:
+        """Create a node's children (done once, when it is first expanded)."""
         if tnode.id in self._populated or self._ev is None or tnode.data is None:
             return
         node = node_at(self._ev, tnode.data)
         if node is not None:
             self._sync_children(tnode, node.children)
+
+    def _toggle_node(self, node: TreeNode[Loc]) -> None:
+        # Children first, then expand: a key right after (Down) finds them (the NodeExpanded
+        # message comes later, after keys already queued in a busy terminal).
+        if node.allow_expand and not node.is_expanded:
+            self._populate(node)
+        super()._toggle_node(node)
 
     def _on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Loc]) -> None:
         event.stop()
@@ -317,6 +327,7 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
     def expand_loc(self, loc: Loc) -> None:
         tnode = self.find(loc)
         if tnode is not None and not tnode.is_expanded:
+            self._populate(tnode)
             tnode.expand()
 
     def _refresh_lines(self) -> None:
@@ -328,6 +339,7 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         if node is None:
             return
         if node.allow_expand and not node.is_expanded:
+            self._populate(node)
             node.expand()
         elif node.children:
             self._refresh_lines()
