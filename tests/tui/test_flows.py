@@ -715,7 +715,12 @@ async def test_campaign_state_is_edited_in_the_details_pane(
         assert after["class"] in editor.details.query_one("#d-values", LiveStatic).plain
         assert session.history[-1] == "Edit campaign state"
 
+        # Enter applied it and gave the focus back to the roster tree.
+        assert app.focused is editor.roster_tree
+
         # Text that is not a mapping changes nothing and says why; the field keeps it as typed.
+        field.focus()
+        await pilot.pause()
         field.value = "[1, 2"
         await pilot.press("enter")
         await pilot.pause()
@@ -724,6 +729,8 @@ async def test_campaign_state_is_edited_in_the_details_pane(
         assert any("campaign state" in str(n.message) for n in app._notifications)
 
         # Blank clears it; undo brings it back.
+        field.focus()
+        await pilot.pause()
         field.value = ""
         await pilot.press("enter")
         await pilot.pause()
