@@ -54,3 +54,21 @@ def test_save_as_elsewhere_is_not_a_conflict(roster_file: Path, tmp_path: Path) 
     roster = Roster.from_file(roster_file)
     roster_file.write_text(roster_file.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert roster.save(tmp_path / "copy.yaml") == tmp_path / "copy.yaml"
+
+
+def test_one_error_class_under_every_name() -> None:
+    from armybuilder import errors, fileio, rosters
+
+    assert errors.ChangedOnDiskError is rosters.ChangedOnDiskError is fileio.ChangedOnDiskError
+    assert issubclass(errors.ChangedOnDiskError, OSError)
+    exc = errors.ChangedOnDiskError(Path("a.yaml"))
+    assert exc.path == Path("a.yaml") and "changed on disk" in str(exc)
+
+
+def test_changed_on_disk_reads_the_file_without_saving(roster_file: Path) -> None:
+    roster = Roster.from_file(roster_file)
+    assert not roster.changed_on_disk()
+    roster_file.write_bytes(roster_file.read_bytes() + b"\n")  # one byte is enough
+    assert roster.changed_on_disk()
+    roster.save(overwrite=True)
+    assert not roster.changed_on_disk()
