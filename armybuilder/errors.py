@@ -79,3 +79,21 @@ class UnknownSystemError(ArmybuilderError):
 
 class UnknownFactionError(ArmybuilderError):
     """The game system has no faction with the requested id."""
+
+
+class ChangedOnDiskError(ArmybuilderError, OSError):
+    """Saving would replace a file that changed on disk since it was read (another window, a
+    text editor) or a file this roster was never read from: nothing was written. Reload it,
+    save elsewhere, or save again with ``overwrite=True`` (the replaced file is kept as
+    ``.bak``). Also an :class:`OSError`, so callers that report failed writes report this too.
+
+    Defined here, not beside the roster code, so the builder can catch it without importing
+    the roster stack before its first paint; :mod:`armybuilder.rosters` re-exports it.
+    """
+
+    def __init__(
+        self, path: Path | str, message: str = "changed on disk since it was opened"
+    ) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = Path(path)
+        self.reason = message

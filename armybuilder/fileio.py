@@ -33,7 +33,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from .errors import ArmybuilderError
+from .errors import ArmybuilderError, ChangedOnDiskError
 
 __all__ = [
     "ChangedOnDiskError",
@@ -60,12 +60,6 @@ class OutputError(ArmybuilderError, OSError):
         super().__init__(f"{path}: {message}")
         self.path = Path(path)
         self.reason = message
-
-
-class ChangedOnDiskError(OutputError):
-    """Saving would replace a file that changed on disk since it was read (another window, a
-    text editor) or a file this roster was never read from. Save again with
-    ``overwrite=True`` to replace it anyway (the replaced file is kept as ``.bak``)."""
 
 
 def digest(data: bytes) -> str:
@@ -125,7 +119,7 @@ def check_output(target: Path | str, inputs: Iterable[Path | str] = ()) -> Path:
 def describe_os_error(exc: OSError) -> str:
     """An operating-system error as the end of a sentence ("is a folder", ...)."""
     code = exc.errno
-    if isinstance(exc, OutputError):
+    if isinstance(exc, (OutputError, ChangedOnDiskError)):
         return exc.reason
     if code == errno.EISDIR:
         return "is a folder, not a file"

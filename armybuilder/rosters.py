@@ -24,9 +24,9 @@ from typing import Any
 from pydantic import ValidationError
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from .errors import InputError, Problem, RosterError
-from .fileio import ChangedOnDiskError, digest, file_digest, same_file
+from .errors import ChangedOnDiskError, InputError, Problem, RosterError
 from .fileio import atomic_write as _atomic_write
+from .fileio import digest, file_digest, same_file
 from .model.bounds import MAX_COUNT
 from .model.messages import describe_errors
 from .model.roster import FORMAT_VERSION, RosterHeader
@@ -546,6 +546,13 @@ class Roster:
         self.file = str(target)
         self.disk_digest = digest(data)
         return target
+
+    def changed_on_disk(self) -> bool:
+        """Whether this roster's own file now holds other bytes than were last read or
+        written here (another window or program saved it)."""
+        if self.path is None or self.disk_digest is None:
+            return False
+        return file_digest(self.path) != self.disk_digest
 
     def check_conflict(self, target: Path) -> None:
         """Raise :class:`ChangedOnDiskError` if saving to ``target`` would replace a file

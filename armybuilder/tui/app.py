@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import BindingType
+from textual.notifications import Notification, Notify, SeverityLevel
 from textual.screen import Screen
 
 from .bindings import APP_ACTIONS, EDITOR_ACTIONS, HOME_ACTIONS, bindings
@@ -38,6 +39,10 @@ class ArmyBuilderApp(App[int]):
     CSS_PATH = Path(__file__).resolve().parent / "app.tcss"
     TITLE = "armybuilder"
     BINDINGS: ClassVar[list[BindingType]] = bindings(APP_ACTIONS)
+    #: Classes each screen takes by the terminal's size (the style sheet reads them): a
+    #: narrow or short terminal (80x24) gets narrower side panes and shorter dialogs.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012 (as App types it)
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # noqa: RUF012
 
     def __init__(
         self,
@@ -60,6 +65,62 @@ class ArmyBuilderApp(App[int]):
         self.cwd = cwd or Path.cwd()
         self.settings = settings if settings is not None else load_settings()
         self.sync_budget_ms = sync_budget_ms
+        #: The group of each notification posted and not yet shown, and of each shown one.
+        self._notice_groups: dict[str, str] = {}
+        #: The last notice of each group: its text, how many times in a row, when.
+        self._notice_last: dict[str, tuple[str, int, float]] = {}
+
+    # ----------------------------------------------------------------- notices
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+        group: str | None = None,
+    ) -> None:
+        """Show a notice. One that repeats a notice still shown (the same text, or the same
+        ``group``: "undo") replaces it, counted: twenty undos leave one notice, not twenty.
+        Thread-safe, as Textual's."""
+        if timeout is None:
+            timeout = self.NOTIFICATION_TIMEOUT
+        notification = Notification(message, title, severity, timeout, markup=markup)
+        self._notice_groups[notification.identity] = group or f"{severity}|{title}|{message}"
+        self.post_message(Notify(notification))
+
+    def _on_notify(self, event: Notify) -> None:
+        event.prevent_default()  # instead of App's handler, which would add it as it came
+        new = event.notification
+        group = self._notice_groups.pop(new.identity, f"{new.severity}|{new.title}|{new.message}")
+        for old in list(self._notifications):
+            if self._notice_groups.get(old.identity) == group:
+                self._unnotify(old, refresh=False)
+                self._notice_groups.pop(old.identity, None)
+        # The same text again soon after (the earlier one may have timed out meanwhile):
+        # counted.
+        text, repeats, when = self._notice_last.get(group, ("", 0, 0.0))
+        repeats = repeats + 1 if text == new.message and new.raised_at - when < 10 else 1
+        self._notice_last[group] = (new.message, repeats, new.raised_at)
+        shown = new
+        if repeats > 1:
+            shown = Notification(
+                f"{new.message} (×{repeats})",
+                new.title,
+                new.severity,
+                new.timeout,
+                markup=new.markup,
+                identity=new.identity,
+            )
+        self._notice_groups[shown.identity] = group
+        if len(self._notice_groups) > 256:  # forget the expired
+            live = {n.identity for n in self._notifications}
+            for key in [k for k in self._notice_groups if k not in live]:
+                del self._notice_groups[key]
+        self._notifications.add(shown)
+        self._refresh_notifications()
 
     # ----------------------------------------------------------------- start
 

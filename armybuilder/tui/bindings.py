@@ -27,13 +27,21 @@ class ActionSpec:
     #: Offered in the command palette.
     palette: bool = True
 
+    @property
+    def ctrl_only(self) -> bool:
+        """Every key of it is a Ctrl combination: such keys act as the app's binding even in
+        a text field (Ctrl+W closes the roster; it does not delete a word), and a field's
+        text is applied first. Printable keys and keys that edit text (Delete, the arrows)
+        belong to the field while one has the focus."""
+        return all(k.strip().startswith("ctrl+") for k in self.keys.split(","))
+
     def binding(self) -> Binding:
         return Binding(
             self.keys,
             self.action,
             self.label,
             show=self.show,
-            priority=self.priority,
+            priority=self.priority or self.ctrl_only,
             id=self.id,
             tooltip=self.help,
         )
@@ -222,3 +230,10 @@ def bindings(actions: list[ActionSpec]) -> list[BindingType]:
 def keys_for(spec: ActionSpec, keymap: dict[str, str]) -> str:
     """The keys an action is bound to, after the user's keymap."""
     return keymap.get(spec.id, spec.keys)
+
+
+def types_nothing(key: str) -> bool:
+    """A key that neither types nor edits text in a field: a Ctrl or Alt combination or a
+    function key (what an action that works in text fields may be mapped to)."""
+    key = key.strip()
+    return key.startswith(("ctrl+", "alt+")) or (key[:1] == "f" and key[1:].isdigit())

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..paths import user_data_dir
-from .bindings import ACTIONS_BY_ID
+from .bindings import ACTIONS_BY_ID, types_nothing
 
 
 def settings_path() -> Path:
@@ -74,7 +74,16 @@ def load_settings(path: Path | None = None) -> Settings:
         if not isinstance(value, str) or not value.strip():
             settings.problems.append(f'{path}: keys for {binding_id!r} must be text, e.g. "ctrl+s"')
             continue
-        settings.keymap[binding_id] = ",".join(k.strip() for k in value.split(",") if k.strip())
+        mapped = [k.strip() for k in value.split(",") if k.strip()]
+        spec = ACTIONS_BY_ID[binding_id]
+        if spec.ctrl_only and not all(types_nothing(k) for k in mapped):
+            # These act even in a text field: a key that types there would never be typed.
+            settings.problems.append(
+                f"{path}: keys for {binding_id!r} must be Ctrl, Alt or function keys (it "
+                f'works in text fields too), e.g. "ctrl+s"; kept {spec.keys!r}'
+            )
+            continue
+        settings.keymap[binding_id] = ",".join(mapped)
     for key in data:
         if key not in {"theme", "keys"}:
             settings.problems.append(f"{path}: unknown setting {key!r}")

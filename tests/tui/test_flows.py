@@ -19,7 +19,7 @@ from conftest import run_async, wait_editor, wait_for, wait_screen
 from rich.console import Console
 from textual.command import CommandPalette
 from textual.pilot import Pilot
-from textual.widgets import Input, Select, Static
+from textual.widgets import Button, Input, Select, Static
 
 from armybuilder.catalogs import Library
 from armybuilder.rosters import Roster
@@ -312,6 +312,42 @@ async def test_recover_from_the_autosave(
         assert not session.dirty
     assert "Major Vos" in path.read_text(encoding="utf-8")
     assert find_recovery(path) is None
+
+
+@run_async
+async def test_every_journal_of_the_roster_is_offered(
+    make_app: MakeApp, workdir: Path, full_library: Library
+) -> None:
+    """Two windows on one roster were killed: the prompt offers each one's edits (DESIGN,
+    "Files are sacred": no edit is lost), and recovering one keeps the other for later."""
+    from armybuilder.session import find_recoveries
+
+    path = workdir / "patrol.yaml"
+    first = EditSession.open(path, full_library)
+    first.rename(("selections", 0), "From the first window")
+    first.journal.close()
+    second = EditSession.open(path, full_library)
+    second.rename(("selections", 0), "From the second window")
+    second.rename(("selections", 1), "Also the second")
+    second.journal.close()
+    offered = find_recoveries(path)
+    assert sorted(i.edits for i in offered) == [1, 2]
+    button = "#recover" if offered[0].edits == 1 else "#recover-2"  # the first window's
+    app = make_app(path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_screen(pilot, "recover")
+        labels = [str(b.label) for b in app.screen.query(Button)]
+        assert labels == ["Recover 1", "Recover 2", "Discard them"]
+        message = " ".join(str(s.render()) for s in app.screen.query(".dialog-message"))
+        assert "1 edit(s)" in message and "2 edit(s)" in message
+        await pilot.click(button)
+        editor = await wait_editor(pilot)
+        assert editor.session is not None
+        assert editor.session.node(("selections", 0))["name"] == "From the first window"
+    # The second window's journal is still there to recover another time.
+    other = next(i for i in offered if i.edits == 2)
+    assert other.journal.exists()
+    assert other.journal in [i.journal for i in find_recoveries(path)]
 
 
 @run_async
@@ -715,7 +751,12 @@ async def test_campaign_state_is_edited_in_the_details_pane(
         assert after["class"] in editor.details.query_one("#d-values", LiveStatic).plain
         assert session.history[-1] == "Edit campaign state"
 
+        # Enter applied it and gave the focus back to the roster tree.
+        assert app.focused is editor.roster_tree
+
         # Text that is not a mapping changes nothing and says why; the field keeps it as typed.
+        field.focus()
+        await pilot.pause()
         field.value = "[1, 2"
         await pilot.press("enter")
         await pilot.pause()
@@ -724,6 +765,8 @@ async def test_campaign_state_is_edited_in_the_details_pane(
         assert any("campaign state" in str(n.message) for n in app._notifications)
 
         # Blank clears it; undo brings it back.
+        field.focus()
+        await pilot.pause()
         field.value = ""
         await pilot.press("enter")
         await pilot.pause()

@@ -283,6 +283,7 @@ async def test_campaign_state_field_keeps_a_refused_text(make_app: MakeApp, work
         assert field.cursor_position == len("wounds 2")
         assert "write key: value, e.g. {actions:" in why.plain
         assert why.display
+        assert app.focused is field  # Enter on refused text leaves the focus there
         # Fixing it where the cursor is: two backspaces, then ": 2".
         await pilot.press("backspace", "backspace")
         await type_text(pilot, ": 2, actions: 33")
@@ -290,7 +291,22 @@ async def test_campaign_state_field_keeps_a_refused_text(make_app: MakeApp, work
         await pilot.pause()
         assert session.node(major)["state"] == {"wounds": 2, "actions": 33}
         assert not why.display
+        assert app.focused is editor.roster_tree  # accepted: back to the tree
+        # Escape drops refused text: the field shows the roster's state again.
+        field.focus()
+        await pilot.pause()
+        field.value = ""
+        await type_text(pilot, "wounds 3")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.focused is field and why.display
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.focused is editor.roster_tree
+        assert field.value == "{wounds: 2, actions: 33}" and not why.display
         # An unknown key is stored but named, with the nearest known key.
+        field.focus()
+        await pilot.pause()
         field.value = ""
         await type_text(pilot, "acitons: 31")
         await pilot.press("enter")

@@ -32,15 +32,17 @@ class ConfirmScreen(ModalScreen[str]):
         buttons: Iterable[tuple[str, str, str]],
         *,
         id: str | None = None,
+        wide: bool = False,
     ) -> None:
         """``buttons``: (id, label, variant) with variant ``primary``, ``error``, ``default``..."""
         super().__init__(id=id)
         self.dialog_title = title
         self.message = message
         self.buttons = list(buttons)
+        self.wide = wide
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with Vertical(classes="dialog wide" if self.wide else "dialog"):
             yield Label(self.dialog_title, classes="dialog-title")
             yield Static(self.message, classes="dialog-message")
             with Horizontal(classes="dialog-buttons"):

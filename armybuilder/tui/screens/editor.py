@@ -21,9 +21,11 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import Footer, Header, Input
 
-from ...errors import RosterError, UnknownFactionError, UnknownSystemError
+from ...errors import ChangedOnDiskError, RosterError, UnknownFactionError, UnknownSystemError
+from ...fileio import atomic_write, same_file
 from ...session import (
     EditError,
     EditSession,
@@ -34,14 +36,14 @@ from ...session import (
     default_export_path,
     export_pdf,
     export_text,
-    find_recovery,
+    find_recoveries,
 )
 from ..bindings import EDITOR_ACTIONS, bindings
 from ..widgets.catalog import CatalogBrowser, entry_cost
 from ..widgets.details import DetailsPane
 from ..widgets.issues import IssuesPanel
 from ..widgets.roster_tree import RosterTree, node_at
-from ..widgets.stable import find
+from ..widgets.stable import LiveStatic, find
 from ..widgets.totals import TotalsBar
 from .base import ArmyScreen
 from .dialogs import ConfirmScreen, PathScreen
@@ -145,7 +147,9 @@ class EditorScreen(ArmyScreen):
         with Horizontal(id="editor-body"):
             yield CatalogBrowser(id="catalog")
             with Vertical(id="center"):
-                yield RosterTree(id="roster-tree")
+                with Vertical(id="roster-pane"):
+                    yield LiveStatic("Roster", id="roster-title", classes="pane-title")
+                    yield RosterTree(id="roster-tree")
                 yield IssuesPanel(id="issues")
             yield DetailsPane(id="details")
         yield TotalsBar(id="totals")
@@ -188,7 +192,7 @@ class EditorScreen(ArmyScreen):
         app = self.army_app
         try:
             library = app.get_library()
-            info = find_recovery(path)
+            infos = find_recoveries(path)
         except Exception as exc:  # a broken catalog folder: say so, do not crash
             app.call_from_thread(self._failed, f"Cannot load the catalogs: {exc}", None)
             return
@@ -196,54 +200,81 @@ class EditorScreen(ArmyScreen):
             session = EditSession.open(path, library)
         except RosterError as exc:
             message = "\n".join(str(p) for p in exc.problems[:5])
-            app.call_from_thread(self._failed, message, info)
+            app.call_from_thread(self._failed, message, infos)
             return
         except (UnknownSystemError, UnknownFactionError) as exc:
-            app.call_from_thread(self._failed, str(exc), None)
+            app.call_from_thread(self._failed, str(exc), [])
             return
         session.evaluate()
-        app.call_from_thread(self._loaded, session, info)
+        app.call_from_thread(self._loaded, session, infos)
 
-    def _failed(self, message: str, info: RecoveryInfo | None) -> None:
-        if info is not None:
-            # The file cannot be read, but the journal holds the roster: offer it.
-            self._offer_recovery(None, info, problem=message)
+    def _failed(self, message: str, infos: list[RecoveryInfo] | None) -> None:
+        if infos:
+            # The file cannot be read, but the journals hold the roster: offer them.
+            self._offer_recovery(None, infos, problem=message)
             return
         self.app.notify(message, title="Cannot open the roster", severity="error", timeout=10)
         self.dismiss(None)
 
-    def _loaded(self, session: EditSession, info: RecoveryInfo | None) -> None:
-        if info is not None:
-            self._offer_recovery(session, info)
+    def _loaded(self, session: EditSession, infos: list[RecoveryInfo]) -> None:
+        if infos:
+            self._offer_recovery(session, infos)
             return
         self._start(session)
 
     def _offer_recovery(
-        self, session: EditSession | None, info: RecoveryInfo, problem: str | None = None
+        self,
+        session: EditSession | None,
+        infos: list[RecoveryInfo],
+        problem: str | None = None,
     ) -> None:
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(info.updated))
-        lines = [
-            f"{info.name or 'This roster'} has {info.edits} unsaved edit(s) from {when}:",
-            "armybuilder did not close normally while it was being edited.",
-        ]
-        if info.other_process_alive:
+        """Offer every journal of unsaved edits this roster has (one per window that did not
+        close normally): a button to recover each, or discard them (a journal whose window
+        still runs is that window's and is kept), or open the file as saved."""
+        several = len(infos) > 1
+        first = infos[0]
+        if several:
+            lines = [
+                f"{first.name or 'This roster'} has unsaved edits from {len(infos)} windows "
+                "that did not close normally:"
+            ]
+        else:
+            lines = []
+        for n, info in enumerate(infos, 1):
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(info.updated))
+            if several:
+                line = f"{n}. {info.edits} edit(s) from {when}"
+            else:
+                line = f"{info.name or 'This roster'} has {info.edits} unsaved edit(s) from {when}:"
+            lines.append(line)
+            if info.other_process_alive:
+                lines.append(
+                    f"   (process {info.pid} that wrote them still runs; the roster may be "
+                    "open in another window)"
+                )
+        if not several:
+            lines.insert(1, "armybuilder did not close normally while it was being edited.")
+        if any(i.file_changed for i in infos) and problem is None:
             lines.append(
-                f"\nNote: process {info.pid} that wrote them still runs; the roster may be "
-                "open in another window."
-            )
-        if info.file_changed and problem is None:
-            lines.append(
-                "\nThe file has changed on disk since; recovering restores your edits "
+                "\nThe file has changed on disk since; recovering restores those edits "
                 "on the roster as it was then."
             )
         if problem is not None:
             lines.append(f"\nThe file itself cannot be read:\n{problem}")
-        buttons = [("recover", "Recover", "primary"), ("discard", "Discard them", "error")]
+        by_button: dict[str, RecoveryInfo] = {}
+        buttons: list[tuple[str, str, str]] = []
+        for n, info in enumerate(infos, 1):
+            bid = "recover" if n == 1 else f"recover-{n}"
+            by_button[bid] = info
+            buttons.append((bid, f"Recover {n}" if several else "Recover", "primary"))
         if session is None:
-            buttons = [("recover", "Recover", "primary"), ("cancel", "Cancel", "default")]
+            buttons.append(("cancel", "Cancel", "default"))
+        else:
+            buttons.append(("discard", "Discard them", "error"))
 
         def answered(answer: str | None) -> None:
-            if answer == "recover":
+            info = by_button.get(answer or "")
+            if info is not None:
                 try:
                     recovered = EditSession.recover(info, self.army_app.get_library())
                 except Exception as exc:
@@ -253,10 +284,14 @@ class EditorScreen(ArmyScreen):
                     else:
                         self.dismiss(None)
                     return
+                if session is not None:
+                    session.close()
                 self._start(recovered)
                 self.app.notify(f"Recovered {info.edits} edit(s); save to keep them.")
             elif answer == "discard" and session is not None:
-                info.discard()
+                for other in infos:
+                    if not other.other_process_alive:
+                        other.discard()
                 self._start(session)
             elif session is not None:
                 self._start(session)
@@ -264,7 +299,13 @@ class EditorScreen(ArmyScreen):
                 self.dismiss(None)
 
         self.app.push_screen(
-            ConfirmScreen("Recover unsaved changes?", "\n".join(lines), buttons, id="recover"),
+            ConfirmScreen(
+                "Recover unsaved changes?",
+                "\n".join(lines),
+                buttons,
+                id="recover",
+                wide=several,
+            ),
             answered,
         )
 
@@ -470,7 +511,29 @@ class EditorScreen(ArmyScreen):
     @on(DetailsPane.Edit)
     def _details_edit(self, event: DetailsPane.Edit) -> None:
         event.stop()
-        loc, field, value = event.loc, event.field, event.value
+        self.apply_edit(event.loc, event.field, event.value)
+
+    @on(DetailsPane.Leave)
+    def _details_left(self, event: DetailsPane.Leave) -> None:
+        event.stop()
+        if event.entered and self.details.keeps_focus():
+            return  # refused campaign state: corrected where it was typed
+        self.roster_tree.focus()
+
+    @on(CatalogBrowser.Leave)
+    def _search_left(self, event: CatalogBrowser.Leave) -> None:
+        event.stop()
+        self.roster_tree.focus()
+
+    def commit_field(self) -> None:
+        """Apply the text of the field being typed in, if it changed: a key that acts on
+        the roster (save, undo, close...) was pressed there, and acts on it with that text."""
+        edit = self.details.take_pending()
+        if edit is not None:
+            self.apply_edit(edit.loc, edit.field, edit.value)
+
+    def apply_edit(self, loc: Loc, field: str, value: Any) -> None:
+        """Apply a change made in the details pane (see :class:`DetailsPane.Edit`)."""
         s = self.session
         if s is None or not s.exists(loc):
             return
@@ -603,9 +666,11 @@ class EditorScreen(ArmyScreen):
         self.details.focus_name()
 
     def action_undo(self) -> None:
+        self.commit_field()
         self._step_history(back=True)
 
     def action_redo(self) -> None:
+        self.commit_field()
         self._step_history(back=False)
 
     def _step_history(self, back: bool) -> None:
@@ -613,11 +678,15 @@ class EditorScreen(ArmyScreen):
         if s is None:
             return
         if not (s.can_undo if back else s.can_redo):
-            self.app.notify("Nothing to undo" if back else "Nothing to redo", timeout=2)
+            self.army_app.notify(
+                "Nothing to undo" if back else "Nothing to redo", timeout=2, group="history"
+            )
             return
         label = s.undo_label if back else s.redo_label
         self._edit(lambda s: s.undo() if back else s.redo())
-        self.app.notify(f"{'Undone' if back else 'Redone'}: {label}", timeout=2)
+        self.army_app.notify(
+            f"{'Undone' if back else 'Redone'}: {label}", timeout=2, group="history"
+        )
 
     def action_search(self) -> None:
         self.catalog.search.focus()
@@ -631,15 +700,27 @@ class EditorScreen(ArmyScreen):
 
     def action_focus_area(self, area: str) -> None:
         if area == "details":
+            details = self.details
             fields = [
                 w
-                for w in self.details.query(Input)
-                if w.display and w.parent is not None and w.parent.display
+                for w in details.query(Input)
+                if w.focusable and all(a.display for a in w.ancestors_with_self if a is not details)
             ]
             if fields:
                 fields[0].focus()
+                details.scroll_to_widget(fields[0], animate=False)
             return
         self.query_one(f"#{area}").focus()
+
+    @property
+    def focus_chain(self) -> list[Widget]:
+        """Tab's order: the panes and the fields, not the catalog's search box (``/`` goes
+        there), so that Tab never lands in a field where typed keys become text unasked."""
+        chain = super().focus_chain
+        search = self.catalog.search
+        if search.has_focus:
+            return chain
+        return [w for w in chain if w is not search]
 
     # ----------------------------------------------------------------- saving
 
@@ -651,6 +732,7 @@ class EditorScreen(ArmyScreen):
         s = self.session
         if s is None:
             return
+        self.commit_field()
         if s.is_new:
             self.save_as(then)
             return
@@ -663,6 +745,7 @@ class EditorScreen(ArmyScreen):
         s = self.session
         if s is None:
             return
+        self.commit_field()
         default = default_export_path(s, ".yaml", self.army_app.cwd)
 
         def chosen(path: Path | None) -> None:
@@ -672,21 +755,7 @@ class EditorScreen(ArmyScreen):
                 path = path.with_name(path.name + ".yaml")
             same = s.path is not None and path.resolve() == s.path.resolve()
             if path.exists() and not same:
-
-                def confirmed(answer: str | None) -> None:
-                    if answer == "overwrite":
-                        self._save_to(path, then)
-
-                self.app.push_screen(
-                    ConfirmScreen(
-                        "Replace the file?",
-                        f"{path} already exists. Replace it? (The old file is kept as "
-                        f"{path.name}.bak.)",
-                        [("overwrite", "Replace", "error"), ("cancel", "Cancel", "default")],
-                        id="confirm-overwrite",
-                    ),
-                    confirmed,
-                )
+                self._ask_replace(path, then)
                 return
             self._save_to(path, then)
 
@@ -694,12 +763,38 @@ class EditorScreen(ArmyScreen):
             PathScreen("Save roster as", str(default), "Save", id="save-as"), chosen
         )
 
-    def _save_to(self, path: Path | None, then: Callable[[], None] | None) -> None:
+    def _ask_replace(self, path: Path, then: Callable[[], None] | None) -> None:
+        """Save as over another file that exists: only once the user says so."""
+
+        def confirmed(answer: str | None) -> None:
+            if answer == "overwrite":
+                self._save_to(path, then, overwrite=True)
+
+        self.app.push_screen(
+            ConfirmScreen(
+                "Replace the file?",
+                f"{path} already exists. Replace it? (The old file is kept as {path.name}.bak.)",
+                [("overwrite", "Replace", "error"), ("cancel", "Cancel", "default")],
+                id="confirm-overwrite",
+            ),
+            confirmed,
+        )
+
+    def _save_to(
+        self, path: Path | None, then: Callable[[], None] | None, overwrite: bool = False
+    ) -> None:
         s = self.session
         if s is None:
             return
         try:
-            saved = s.save(path)
+            saved = s.save(path, overwrite=overwrite)
+        except ChangedOnDiskError as exc:
+            own = s.path
+            if path is not None and (own is None or not same_file(exc.path, own)):
+                self._ask_replace(path, then)  # another file appeared there meanwhile
+            else:
+                self._ask_changed_on_disk(exc.path, path, then)
+            return
         except (OSError, EditError) as exc:
             self.app.notify(f"Could not save: {exc}", severity="error", timeout=8)
             return
@@ -709,12 +804,68 @@ class EditorScreen(ArmyScreen):
         if then is not None:
             then()
 
+    def _ask_changed_on_disk(
+        self, changed: Path, path: Path | None, then: Callable[[], None] | None
+    ) -> None:
+        """The file was saved by someone else since it was opened here: reload it, overwrite
+        it, save this roster under another name, or cancel."""
+        s = self.session
+        assert s is not None
+
+        def answered(answer: str | None) -> None:
+            if answer == "overwrite":
+                self._save_to(path, then, overwrite=True)
+            elif answer == "save-as":
+                self.save_as(then)
+            elif answer == "reload":
+                self.reload()
+
+        edits = len(s.history)
+        self.app.push_screen(
+            ConfirmScreen(
+                "Changed on disk",
+                f"{changed.name} was changed on disk (in another window or program) since "
+                "it was opened here.\n"
+                f"Reload: show the file as it is now; this window's {edits} edit(s) are "
+                "dropped.\nOverwrite: replace it with this window's roster (the other "
+                f"version is kept as {changed.name}.bak).\nSave as: keep both, this roster "
+                "under another name.",
+                [
+                    ("reload", "Reload", "warning"),
+                    ("overwrite", "Overwrite", "error"),
+                    ("save-as", "Save as…", "primary"),
+                    ("cancel", "Cancel", "default"),
+                ],
+                id="changed-on-disk",
+                wide=True,
+            ),
+            answered,
+        )
+
+    def reload(self) -> None:
+        """Drop this window's edits and read the roster's file again."""
+        s = self.session
+        if s is None or s.path is None:
+            return
+        try:
+            fresh = EditSession.open(s.path, self.army_app.get_library())
+        except Exception as exc:  # the file is broken now: say so, keep editing
+            self.app.notify(f"Cannot reload {s.path}: {exc}", severity="error", timeout=8)
+            return
+        s.close()
+        selected = self.selected
+        self._start(fresh)
+        if fresh.exists(selected):
+            self.jump_to(selected)
+        self.app.notify(f"Reloaded {fresh.path}", timeout=3)
+
     # ----------------------------------------------------------------- exports
 
     def action_export_text(self) -> None:
         s = self.session
         if s is None:
             return
+        self.commit_field()
 
         def chosen(path: Path | None) -> None:
             if path is None:
@@ -722,7 +873,7 @@ class EditorScreen(ArmyScreen):
             try:
                 text = export_text(s)
                 path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(text, encoding="utf-8")
+                atomic_write(path, text)
             except OSError as exc:
                 self.app.notify(f"Could not write {path}: {exc}", severity="error")
                 return
@@ -741,6 +892,7 @@ class EditorScreen(ArmyScreen):
         s = self.session
         if s is None:
             return
+        self.commit_field()
 
         default = default_export_path(s, ".pdf", self.army_app.cwd)
         dialog = PdfPathScreen(str(default), self.paper, id="export-pdf")
@@ -789,6 +941,8 @@ class EditorScreen(ArmyScreen):
 
     def confirm_close(self, then: Callable[[], Any]) -> None:
         """Ask what to do with unsaved changes, then close the session and call ``then``."""
+        if self.session is not None and not self.closed:
+            self.commit_field()
         s = self.session
         if s is None or not s.dirty or self.closed:
             if s is not None:

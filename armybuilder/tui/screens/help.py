@@ -57,6 +57,9 @@ def bindings_table(keymap: dict[str, str]) -> Table:
         ("Ctrl+P", "Command palette: every action, and 'Add …' for each catalog entry"),
         ("Tab, Shift+Tab", "Move between the catalog, the roster, the issues and details"),
         ("Enter", "Catalog: add the entry. Issues: jump to the unit it is about"),
+        ("Enter in a field", "Apply it and go back to the roster tree"),
+        ("Esc in a field", "Leave it unchanged (the search box: clear the search)"),
+        ("Ctrl keys", "Work in fields too, after applying what was typed there"),
         ("Double click", "Catalog: add the entry"),
         ("Left, Right", "Roster tree: collapse / expand, go to parent / first child"),
     ):

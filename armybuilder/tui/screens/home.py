@@ -67,15 +67,21 @@ class HomeScreen(ArmyScreen):
                 yield Button("New roster (n)", id="home-new", variant="primary")
                 yield Button("Open file (o)", id="home-open")
                 yield Button("Help (F1)", id="home-help")
-            yield Label("Unsaved work to recover", id="recover-title", classes="pane-title")
-            yield OptionList(id="recover-list")
-            yield Label("Recent rosters", classes="pane-title")
-            yield OptionList(id="recent-list")
+            with Vertical(id="recover-pane"):
+                yield Label("Unsaved work to recover", id="recover-title", classes="pane-title")
+                yield OptionList(id="recover-list")
+            with Vertical(id="recent-pane"):
+                yield Label("Recent rosters", classes="pane-title")
+                yield OptionList(id="recent-list")
         yield Footer()
 
     def on_mount(self) -> None:
         self.refresh_lists()
-        self.query_one("#recent-list", OptionList).focus()
+        # Enter opens what is highlighted in the list listed first: unsaved work to recover
+        # when there is some (the focus was on the recent list below it, so Enter opened the
+        # first recent roster while the recovery showed highlighted above).
+        first = "#recover-list" if self._recoveries else "#recent-list"
+        self.query_one(first, OptionList).focus()
 
     def on_screen_resume(self) -> None:
         self.refresh_lists()
@@ -124,6 +130,8 @@ class HomeScreen(ArmyScreen):
         if self._recoveries:
             rec.highlighted = 0
         shown = bool(self._recoveries)
+        if rec.has_focus and not shown:
+            options.focus()
         rec.display = shown
         self.query_one("#recover-title").display = shown
 

@@ -13,20 +13,21 @@ the highlighted (or first) match. A search that matches nothing here says so.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Group as RichGroup
 from rich.console import RenderableType
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
 from ...session import Limit, Loc, OptionInfo, costs_text, limit_text
-from .stable import CachedLines, LiveStatic, StableScroll, find
+from .stable import ContentLines, LiveStatic, StableScroll, find
 
 if TYPE_CHECKING:
     from ...catalogs import CatalogIndex, Child
@@ -128,7 +129,7 @@ def profile_tables(
     return out
 
 
-class CatalogTree(StableScroll, CachedLines, Tree[str | None]):
+class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
     """Sections and entries; a click highlights, a double click (or Enter) adds."""
 
     async def _on_click(self, event: events.Click) -> None:
@@ -144,6 +145,13 @@ class CatalogTree(StableScroll, CachedLines, Tree[str | None]):
 
 class CatalogBrowser(Vertical):
     """Search box, tree of options and preview."""
+
+    class Leave(Message):
+        """Escape in the search box: the search is cleared and the user goes back."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "leave_search", "Leave the search", show=False),
+    ]
 
     class AddRequested(Message):
         """Add this entry to the browser's target."""
@@ -451,10 +459,12 @@ class CatalogBrowser(Vertical):
         if event.node.data is not None:
             self.post_message(self.AddRequested(event.node.data, self.target))
 
+    def action_leave_search(self) -> None:
+        if self.search.value:
+            self.search.value = ""  # the tree shows every option again (Input.Changed)
+        self.post_message(self.Leave())
+
     def on_key(self, event: events.Key) -> None:
         if event.key == "down" and self.search.has_focus:
             event.stop()
             self.catalog_tree.focus()
-        elif event.key == "escape" and self.search.has_focus and self.search.value:
-            event.stop()
-            self.search.value = ""  # the filter goes (Input.Changed rebuilds the tree)

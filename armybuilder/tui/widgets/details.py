@@ -13,12 +13,13 @@ something they show changed; a field being typed in is never overwritten.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import RenderableType
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
@@ -77,8 +78,24 @@ class DetailsPane(VerticalScroll):
             self.field = field
             self.value = value
 
+    class Leave(Message):
+        """The user is done with a field (Enter or Escape): focus goes back to the tree
+        (``entered``: by Enter, after its text was applied; a refused campaign state keeps
+        the focus, see :meth:`DetailsPane.keeps_focus`)."""
+
+        def __init__(self, entered: bool = False) -> None:
+            super().__init__()
+            self.entered = entered
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "leave_field", "Leave the field", show=False),
+    ]
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        #: The text each field was last filled with or committed (by field): a field is
+        #: committed only when its text differs, however many ways it is left.
+        self._committed: dict[int, str] = {}
         self.loc: Loc | None = None
         self._sigs: dict[str, object] = {}
         self._groups_key: object = None
@@ -147,6 +164,7 @@ class DetailsPane(VerticalScroll):
         if field.has_focus and self._sigs.get(f"{key}:loc") == self.loc:
             return
         self._sigs[f"{key}:loc"] = self.loc
+        self._committed[id(field)] = value
         if field.value != value:
             with field.prevent(Input.Changed):
                 field.value = value
@@ -342,6 +360,9 @@ class DetailsPane(VerticalScroll):
         await box.remove_children()
         if widgets:
             await box.mount_all(widgets)
+        # The new widgets show nothing yet: forget what the old ones were last given.
+        for sig in [k for k in self._sigs if k.startswith(("grp-", "limit:"))]:
+            del self._sigs[sig]
         if self._latest is not None:
             ev, node = self._latest
             if node.is_root:
@@ -443,38 +464,68 @@ class DetailsPane(VerticalScroll):
 
     # ----------------------------------------------------------------- editing
 
-    def _commit(self, field: Input) -> None:
+    def _edit_for(self, field: Input) -> DetailsPane.Edit | None:
+        """The edit a field's text asks for (``None``: nothing changed, or not readable)."""
         loc = self.loc
-        if loc is None:
-            return
+        if loc is None or self._committed.get(id(field)) == field.value:
+            return None
         wid = field.id or field.name or ""
         value = field.value
+        edit: DetailsPane.Edit | None = None
         if wid == "d-name":
-            self.post_message(self.Edit(loc, "name", value))
+            edit = self.Edit(loc, "name", value)
         elif wid == "d-notes":
-            self.post_message(self.Edit(loc, "notes", value))
+            edit = self.Edit(loc, "notes", value)
         elif wid == "d-state":
-            self.post_message(self.Edit(loc, "state", value))
+            edit = self.Edit(loc, "state", value)
         elif wid == "d-count":
             try:
-                count = int(value)
+                edit = self.Edit(loc, "count", int(value))
             except ValueError:
-                return
-            self.post_message(self.Edit(loc, "count", count))
+                return None
         elif wid == "d-roster-name":
-            self.post_message(self.Edit((), "roster-name", value))
+            edit = self.Edit((), "roster-name", value)
         elif wid.startswith("limit:"):
             text = value.strip()
             try:
-                limit = float(text) if text else None
+                edit = self.Edit((), wid, float(text) if text else None)
             except ValueError:
-                return
-            self.post_message(self.Edit((), wid, limit))
+                return None
+        if edit is not None:
+            self._committed[id(field)] = value
+        return edit
+
+    def _commit(self, field: Input) -> None:
+        edit = self._edit_for(field)
+        if edit is not None:
+            self.post_message(edit)
+
+    def take_pending(self) -> DetailsPane.Edit | None:
+        """The edit of the focused field's text, now (a key that acts on the roster, such as
+        save or undo, was pressed while it was being typed); the caller applies it."""
+        focused = self.screen.focused
+        if isinstance(focused, Input) and focused in self.query(Input):
+            return self._edit_for(focused)
+        return None
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self._commit(event.input)
+        self.post_message(self.Leave(entered=True))
+
+    def action_leave_field(self) -> None:
+        """Escape: put back the field's text as the roster has it, and leave the field."""
+        focused = self.screen.focused
+        if isinstance(focused, Input) and focused.id == "d-state" and self._refused is not None:
+            self._refused = None  # the refused text goes: the roster's state shows again
+            self.show_state_again()
+        elif isinstance(focused, Input) and focused in self.query(Input):
+            shown = self._committed.get(id(focused))
+            if shown is not None and focused.value != shown:
+                with focused.prevent(Input.Changed):
+                    focused.value = shown
+        self.post_message(self.Leave())
 
     @on(Input.Blurred)
     def _blurred(self, event: Input.Blurred) -> None:
@@ -552,6 +603,30 @@ class DetailsPane(VerticalScroll):
                     field.value = typed
             field.cursor_position = len(field.value)
             self._set_why(f"Not saved: {reason}")
+
+    def keeps_focus(self) -> bool:
+        """Whether the field typed in keeps the focus after Enter: campaign state that was
+        refused stays, as typed, to be corrected where the cursor is."""
+        focused = self.screen.focused
+        return (
+            isinstance(focused, Input)
+            and focused.id == "d-state"
+            and self._refused is not None
+            and self._refused[0] == self.loc
+        )
+
+    def show_state_again(self) -> None:
+        """Put back the state as the roster has it (refused text dropped)."""
+        if self._latest is not None:
+            _, node = self._latest
+            keys = self.session.state_keys if self.session is not None else ()
+            state = node.data.state if node.data is not None else None
+            self._set_why("; ".join(state_warnings(state or None, keys)), "yellow")
+            field = find(self, "#d-state", Input)
+            text = state_text(node.data.state) if node.data is not None else ""
+            self._committed[id(field)] = text
+            with field.prevent(Input.Changed):
+                field.value = text
 
     def focus_name(self) -> None:
         target = "#d-roster-name" if self.loc == () else "#d-name"

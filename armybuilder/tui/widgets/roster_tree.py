@@ -24,7 +24,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from ...session import Loc, UnitSummary, cost_text, unit_summary
-from .stable import CachedLines, StableScroll, refresh_rows
+from .stable import ContentLines, StableScroll, refresh_rows
 
 if TYPE_CHECKING:
     from ...rules.engine import Evaluation, Node
@@ -146,7 +146,7 @@ def fit_label(summary: UnitSummary, budget: int | None) -> list[tuple[str, str]]
     return build(short_exp, "", None)
 
 
-class RosterTree(StableScroll, CachedLines, Tree[Loc]):
+class RosterTree(StableScroll, ContentLines, Tree[Loc]):
     """The roster as a tree; its root is the roster itself."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -187,8 +187,9 @@ class RosterTree(StableScroll, CachedLines, Tree[Loc]):
 
     def sync(self, ev: Evaluation) -> None:
         """Bring the tree in line with an evaluation, touching only what changed: labels
-        whose text changed, and of the lines on screen, only those that now show another
-        node or another label (a unit added near the end repaints the lines from there)."""
+        whose text changed, and nodes added or removed. Then the rows on screen are drawn
+        before and after, and every row whose drawing differs is repainted: what is compared
+        is what the terminal gets, so no row can be left stale."""
         self._ev = ev
         own, inner = issue_marks(ev)
         # Where an issue mark came or went (a check of the whole roster can mark a unit deep
@@ -202,21 +203,24 @@ class RosterTree(StableScroll, CachedLines, Tree[Loc]):
         self._marked = {loc[:k] for loc in changed for k in range(0, len(loc) + 1, 2)}
         self._own, self._inner = own, inner
         self.labels_set = 0
-        before = self._shown()
+        before = self.row_keys()
         self._syncing = True
         try:
             self._sync_node(self.root, ev.root)
-            after = self._shown()  # lays the lines out again (within the sync)
+            after = self.row_keys()  # lays the lines out again (within the sync)
         finally:
             self._syncing = False
-        if self._repaint_all:
+        if (
+            self._repaint_all
+            or before is None
+            or after is None
+            or before[0] != after[0]  # scrolled, resized or restyled
+            or len(before) != len(after)
+        ):
             self._repaint_all = False
             self.refresh()
             return
-        if before is None or after is None or len(before) != len(after):
-            self.refresh()
-            return
-        refresh_rows(self, [old != new for old, new in zip(before, after, strict=True)])
+        refresh_rows(self, [old != new for old, new in zip(before[1:], after[1:], strict=True)])
 
     def on_resize(self, event: events.Resize) -> None:
         """Labels are fitted to the width: fit them again to a new one."""
@@ -229,28 +233,6 @@ class RosterTree(StableScroll, CachedLines, Tree[Loc]):
             self.sync(self._ev)
         finally:
             self._relabel = False
-
-    def _shown(self) -> list[object] | None:
-        """What each line on screen shows (``None``: nothing to compare)."""
-        if not self.is_mounted or self.size.height <= 0:
-            return None
-        lines = self._tree_lines
-        top = self.scroll_offset.y
-        out: list[object] = []
-        for y in range(top, top + self.size.height):
-            if y >= len(lines):
-                out.append(None)
-                continue
-            line = lines[y]
-            node = line.path[-1]
-            out.append(
-                (
-                    tuple((n._id, n._hover, n._selected, n.is_last) for n in line.path),
-                    node._updates,
-                    line.last,
-                )
-            )
-        return out
 
     def watch_virtual_size(self, size: Size) -> None:
         # Lines are padded to the wider of the labels and the tree itself.
@@ -397,12 +379,22 @@ class RosterTree(StableScroll, CachedLines, Tree[Loc]):
     # ----------------------------------------------------------------- navigation
 
     def _on_tree_node_expanded(self, event: Tree.NodeExpanded[Loc]) -> None:
-        tnode = event.node
+        self._populate(event.node)
+
+    def _populate(self, tnode: TreeNode[Loc]) -> None:
+        """Create a node's children (done once, when it is first expanded)."""
         if tnode.id in self._populated or self._ev is None or tnode.data is None:
             return
         node = node_at(self._ev, tnode.data)
         if node is not None:
             self._sync_children(tnode, node.children)
+
+    def _toggle_node(self, node: TreeNode[Loc]) -> None:
+        # Children first, then expand: a key right after (Down) finds them (the NodeExpanded
+        # message comes later, after keys already queued in a busy terminal).
+        if node.allow_expand and not node.is_expanded:
+            self._populate(node)
+        super()._toggle_node(node)
 
     def _on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Loc]) -> None:
         event.stop()
@@ -444,6 +436,7 @@ class RosterTree(StableScroll, CachedLines, Tree[Loc]):
     def expand_loc(self, loc: Loc) -> None:
         tnode = self.find(loc)
         if tnode is not None and not tnode.is_expanded:
+            self._populate(tnode)
             tnode.expand()
 
     def _refresh_lines(self) -> None:
@@ -455,6 +448,7 @@ class RosterTree(StableScroll, CachedLines, Tree[Loc]):
         if node is None:
             return
         if node.allow_expand and not node.is_expanded:
+            self._populate(node)
             node.expand()
         elif node.children:
             self._refresh_lines()

@@ -127,92 +127,15 @@ class StableScroll:
             widget.refresh()
 
 
-def relined(strip: Strip, line: int) -> Strip:
-    """A tree line rendered for another line number, told its new number (clicks read it)."""
-    meta = Style(meta={"line": line})
-    return Strip(
-        [Segment(t, style + meta if style is not None else meta, c) for t, style, c in strip],
-        strip.cell_length,
-    )
+class LabelWidths:
+    """Mixin for a Textual ``Tree`` (put it before ``Tree``): label widths measured without
+    rendering the labels (Tree renders each label to measure it).
 
-
-class CachedLines:
-    """Mixin for a Textual ``Tree`` (put it before ``Tree``): lines kept by what they show.
-
-    Tree draws a line again whenever any node is added or removed, and keys what it drew by
-    line number, so adding a unit redrew every line below it. Here a line is kept by what it
-    shows (the nodes on its path and their state, the cursor and the hover on it), so a line
-    that only moved is reused with its new number; the widget's style is looked up once per
-    repaint rather than once per line, and label widths are measured without rendering.
-    (Tree internals of Textual 8; a missing attribute falls back to Tree's own drawing.)
+    The lines themselves are drawn by Tree, through its own line cache, which is keyed by the
+    tree's and the nodes' change counters and so is cleared by any change. (A cache of drawn
+    lines keyed by node ids showed the options of another unit after the catalog was rebuilt:
+    Tree numbers its nodes from 0 again after ``clear()``.)
     """
-
-    _drawn: dict[tuple[Any, ...], tuple[Strip, int]]
-    _base_style: Style | None = None
-    #: Lines drawn from scratch (not from the cache) since mounting (a benchmark reads it).
-    lines_drawn = 0
-
-    def _render_line(self, y: int, x1: int, x2: int, base_style: Style) -> Strip:
-        tree: Any = self
-        try:
-            lines = tree._tree_lines
-            if y >= len(lines):
-                return tree._tree_render_line(y, x1, x2, base_style)  # type: ignore[no-any-return]
-            line = lines[y]
-            node = line.path[-1]
-            key = (
-                # Guides show which nodes are last and which are hovered or selected; the
-                # line's own node counts its changes (label, expanded...).
-                tuple((n._id, n._hover, n._selected, n.is_last) for n in line.path),
-                node._updates,
-                line.last,
-                y == tree.cursor_line,
-                y == tree.hover_line,
-                tree.hover_line >= 0,
-                x1,
-                x2,
-                max(tree.size.width, tree.virtual_size.width),
-                tree._pseudo_class_state,
-                tree.has_focus,
-                base_style,
-            )
-        except AttributeError:
-            return tree._tree_render_line(y, x1, x2, base_style)  # type: ignore[no-any-return]
-        drawn = self.__dict__.setdefault("_drawn", {})
-        hit = drawn.get(key)
-        if hit is not None:
-            strip, at = hit
-            if at == y:
-                return strip  # type: ignore[no-any-return]
-            strip = relined(strip, y)
-        else:
-            strip = tree._tree_render_line(y, x1, x2, base_style)
-            self.lines_drawn += 1
-        if len(drawn) > 256 + 4 * tree.size.height:
-            drawn.clear()  # what is on screen is drawn again once; old lines go
-        drawn[key] = (strip, y)
-        return strip  # type: ignore[no-any-return]
-
-    def _tree_render_line(self, y: int, x1: int, x2: int, base_style: Style) -> Strip:
-        return Tree._render_line(self, y, x1, x2, base_style)  # type: ignore[arg-type]
-
-    def render_lines(self, crop: Region) -> list[Strip]:
-        widget: Any = self
-        self._base_style = widget.visual_style.rich_style  # cached by Textual per style change
-        try:
-            return super().render_lines(crop)  # type: ignore[misc,no-any-return]
-        finally:
-            self._base_style = None
-
-    def render_line(self, y: int) -> Strip:
-        tree: Any = self
-        style = self._base_style or tree.rich_style
-        scroll_x, scroll_y = tree.scroll_offset
-        return self._render_line(y + scroll_y, scroll_x, scroll_x + tree.size.width, style)
-
-    def notify_style_update(self) -> None:
-        self.__dict__.pop("_drawn", None)
-        super().notify_style_update()  # type: ignore[misc]
 
     def get_label_width(self, node: Any) -> int:
         # What Tree.render_label would measure, without rendering: the arrow and the label.
@@ -222,6 +145,120 @@ class CachedLines:
             icon = tree.ICON_NODE_EXPANDED if node.is_expanded else tree.ICON_NODE
         label = node.label
         return cell_len(icon) + (label.cell_len if isinstance(label, Text) else cell_len(label))
+
+
+def remeta(strip: Strip, line: int, node_id: int) -> Strip:
+    """A tree line drawn for another line number and node, told its own (Tree marks each
+    segment with the line, and the label with the node, for clicks and hovers)."""
+    segments = []
+    for text, style, control in strip:
+        if style is not None and style._meta:
+            meta = style.meta
+            new: dict[str, Any] = {}
+            if "line" in meta:
+                new["line"] = line
+            if "node" in meta:
+                new["node"] = node_id
+            if new:
+                style = style + Style.from_meta(new)
+        segments.append(Segment(text, style, control))
+    return Strip(segments, strip.cell_length)
+
+
+class ContentLines(LabelWidths):
+    """Mixin for a Textual ``Tree`` (before ``Tree``): a line drawn once is reused wherever
+    the same content is drawn again (a unit added moves every line below it by one, and Tree
+    would draw them all again).
+
+    A line is keyed by *everything* Tree's drawing reads, by value: the label's text, spans
+    and style, the arrow (expandable, expanded), the guides (each node's place as last,
+    hover and selection along the path), whether the line is the last, the cursor and the
+    hover, the widths and the widget's state and style. Never by node identity: Tree numbers
+    its nodes from 0 again after ``clear()``, and a cache keyed by node ids showed another
+    unit's options (issue 12). The line and node numbers the strip carries are rewritten.
+    (Tree internals of Textual 8; anything missing falls back to Tree's own drawing.)
+    """
+
+    #: Lines drawn by Tree (not reused) since mounting (a benchmark may read it).
+    lines_drawn = 0
+
+    def line_key(self, y: int, x1: int, x2: int, base_style: Style) -> tuple[Any, ...] | None:
+        """What line ``y`` shows, by value, and the node it is drawn for (``None``: past the
+        last line, or another Textual's tree)."""
+        tree: Any = self
+        try:
+            lines = tree._tree_lines
+            if y >= len(lines):
+                return None
+            line = lines[y]
+            path = line.path
+            node = path[-1]
+            label = node._label
+            return (
+                tuple((n._hover, n._selected, n.is_last) for n in path),
+                label.plain,
+                tuple(label.spans),
+                label.style,
+                label.end,
+                node._allow_expand,
+                node.is_expanded,
+                line.last,
+                y == tree.cursor_line,
+                y == tree.hover_line,
+                tree.hover_line >= 0,
+                x1,
+                x2,
+                tree.size.width,
+                tree.virtual_size.width,
+                tree._pseudo_class_state,
+                tree.has_focus,
+                base_style,
+                tree.show_guides,
+                tree.guide_depth,
+            ), node._id
+        except AttributeError:
+            return None
+
+    def row_keys(self) -> list[object] | None:
+        """What each row on screen shows (see :meth:`line_key`), with where the view is
+        scrolled; two equal lists draw the same strips. ``None``: not comparable."""
+        tree: Any = self
+        if not tree.is_mounted or tree.size.height <= 0:
+            return None
+        scroll_x, scroll_y = tree.scroll_offset
+        width = tree.size.width
+        style = tree.rich_style
+        keys: list[object] = [(scroll_x, scroll_y, width, style)]
+        for row in range(tree.size.height):
+            keys.append(self.line_key(row + scroll_y, scroll_x, scroll_x + width, style))
+        return keys
+
+    def _render_line(self, y: int, x1: int, x2: int, base_style: Style) -> Strip:
+        tree: Any = self
+        found = self.line_key(y, x1, x2, base_style)
+        if found is None:
+            return Tree._render_line(tree, y, x1, x2, base_style)
+        key, node_id = found
+        drawn: dict[tuple[Any, ...], tuple[Strip, int, int]] = self.__dict__.setdefault(
+            "_drawn", {}
+        )
+        hit = drawn.get(key)
+        if hit is not None:
+            strip, at, drawn_id = hit
+            if (at, drawn_id) == (y, node_id):
+                return strip
+            strip = remeta(strip, y, node_id)
+        else:
+            strip = Tree._render_line(tree, y, x1, x2, base_style)
+            self.lines_drawn += 1
+        if len(drawn) > 256 + 4 * tree.size.height:
+            drawn.clear()
+        drawn[key] = (strip, y, node_id)
+        return strip
+
+    def notify_style_update(self) -> None:
+        self.__dict__.pop("_drawn", None)
+        super().notify_style_update()  # type: ignore[misc]
 
 
 class LiveStatic(Widget):

@@ -13,8 +13,14 @@ if TYPE_CHECKING:
     from ...rules.engine import Evaluation
 
 
+#: Roster values longer than this (a paragraph about morale or ammunition) are left to the
+#: roster's details pane; the bar says how many.
+SHORT_VALUE = 30
+
+
 class TotalsBar(LiveStatic):
-    """One line at the bottom of the editor."""
+    """The bottom of the editor: one line, or as many as the totals need to show in full
+    (they wrap between words; the style sheet caps the height)."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id)
@@ -49,8 +55,15 @@ class TotalsBar(LiveStatic):
             parts.append(("✔ legal", "bold green"))
         if warnings:
             parts.append((f"⚠ {warnings} warning{'s' if warnings != 1 else ''}", "yellow"))
+        longer = 0
         for v in ev.values_of(ev.root):
-            parts.append((f"{v.label} {v.display()}", ""))
+            shown = v.display()
+            if len(shown) <= SHORT_VALUE:
+                parts.append((f"{v.label} {shown}", ""))
+            else:
+                longer += 1
+        if longer:
+            parts.append((f"+{longer} more: the roster's details", "dim"))
         if pending:
             parts.append(("validating…", "italic dim"))
         sig = tuple(parts)
@@ -58,9 +71,9 @@ class TotalsBar(LiveStatic):
         if not self.changed:
             return
         self._sig = sig
-        text = Text(no_wrap=True, overflow="ellipsis")
+        text = Text()
         for i, (part, style) in enumerate(parts):
             if i:
-                text.append("  │  ", "dim")
+                text.append(" │ ", "dim")
             text.append(part, style)
         self.set_content(text)

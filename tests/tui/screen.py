@@ -1,0 +1,317 @@
+"""What the terminal shows, read back from Textual's compositor, and what it should show.
+
+``painted`` reads the screen as the next frame would send it to the terminal: the compositor
+renders every widget through its line cache (``StylesCache``), so a row a widget forgot to
+repaint comes out as it was, stale, exactly as on a real terminal. ``pane_lines`` crops that
+to one widget. The ``expected_*`` helpers compute what a pane must show from the session and
+its evaluation alone (the catalog's options, the totals, the issues), not from the widgets.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import App
+from textual.widget import Widget
+
+from armybuilder.rules.engine import Evaluation, Node
+from armybuilder.session import (
+    EditSession,
+    Limit,
+    Loc,
+    cost_text,
+    costs_text,
+    format_number,
+    unit_summary,
+)
+from armybuilder.tui.widgets.totals import SHORT_VALUE
+
+#: Tree guide and arrow characters (stripped to read a tree line's label).
+TREE_CHROME = "│├└─┃┣┗━║╠╚═▼▶▾▸ "
+
+
+def painted(app: App[Any]) -> list[str]:
+    """Every row of the screen as text (what the terminal would show after the next frame)."""
+    update = app.screen._compositor.render_full_update()
+    rows: list[str] = []
+    for strips in update.strips:
+        rows.append("".join(seg.text for seg in strips))  # type: ignore[attr-defined]
+    return rows
+
+
+def pane_lines(app: App[Any], widget: Widget, rows: list[str] | None = None) -> list[str]:
+    """The painted rows inside a widget's content region, less its scrollbars
+    (right-stripped)."""
+    rows = painted(app) if rows is None else rows
+    region = widget.scrollable_content_region
+    out = []
+    for y in range(region.y, region.bottom):
+        if 0 <= y < len(rows):
+            out.append(rows[y][region.x : region.right].rstrip())
+    return out
+
+
+def tree_label(line: str) -> str:
+    """A tree line without its guides and arrow."""
+    return line.lstrip(TREE_CHROME).rstrip()
+
+
+def normal(text: str) -> str:
+    return " ".join(text.split())
+
+
+# --------------------------------------------------------------------------- expectations
+
+
+def node_at(ev: Evaluation, loc: Loc) -> Node:
+    node = ev.root
+    for i in range(1, len(loc), 2):
+        step = loc[i]
+        assert isinstance(step, int)
+        node = node.children[step]
+    return node
+
+
+def catalog_target(session: EditSession, selected: Loc) -> Loc:
+    """Where the catalog adds for a selection: it, or the nearest one above with options."""
+    loc = selected
+    while loc and not (session.exists(loc) and session.options(loc)):
+        loc = loc[:-2]
+    return loc
+
+
+def entry_cost_text(session: EditSession, entry: Any) -> str:
+    parts = []
+    for ct in session.index.cost_types.values():
+        if ct.hidden or ct.id not in entry.costs or not entry.costs[ct.id]:
+            continue
+        value = entry.costs[ct.id]
+        parts.append(f"{format_number(value)}{' ' + ct.unit if ct.unit else ''}")
+    return ", ".join(parts)
+
+
+def selected_counts(session: EditSession, target: Loc) -> dict[str, int]:
+    """How many of each entry are selected directly under ``target`` (from the roster data)."""
+    counts: dict[str, int] = {}
+    seq = session.node(target).get("selections")
+    for item in seq if isinstance(seq, list) else []:
+        if isinstance(item, dict):
+            n = item.get("count", 1)
+            key = str(item.get("entry"))
+            counts[key] = counts.get(key, 0) + (n if isinstance(n, int) else 1)
+    return counts
+
+
+def _section_key(child: Any) -> object:
+    if child.group is not None:
+        return ("group", child.group.id)
+    entry = child.entry
+    return (
+        "category",
+        entry.primary_category or (entry.categories[0] if entry.categories else None),
+    )
+
+
+def expected_catalog(session: EditSession, selected: Loc) -> list[str]:
+    """The label of every option offered for the selection, in the order the catalog lists
+    them (grouped by choice group or category, in order of first appearance): its name, its
+    cost where it would go (as the session computes it: default choices, modifiers), and how
+    many are selected there against their limit (``2/3``; nothing when none and no limit)."""
+    target = catalog_target(session, selected)
+    infos = {i.entry_id: i for i in session.option_infos(target)}
+    sections: dict[object, list[str]] = {}
+    for c in session.options(target):
+        info = infos[c.entry.id]
+        if info.costs:
+            cost = costs_text(session.index, info.costs)
+        else:
+            cost = entry_cost_text(session, c.entry)
+        count = info.limit.count_text
+        label = c.entry.name + (f"  {cost}" if cost else "") + (f"  {count}" if count else "")
+        sections.setdefault(_section_key(c), []).append(label)
+    return [label for labels in sections.values() for label in labels]
+
+
+def expected_catalog_headings(session: EditSession, selected: Loc) -> list[str]:
+    """The catalog's section lines: the choice group (or category) with how many it allows
+    and how many are chosen there (``Ranged weapon (0-1) 1/1``)."""
+    target = catalog_target(session, selected)
+    groups = session.group_limits(target)
+    categories = session.category_limits(target)
+    headings: dict[object, str] = {}
+    for c in session.options(target):
+        key = _section_key(c)
+        if key in headings:
+            continue
+        limit: Limit | None
+        if c.group is not None:
+            name = c.group.name
+            limit = groups.get(c.group.id) or Limit(0, c.group.min, c.group.max)
+        else:
+            cat = key[1] if isinstance(key, tuple) else None
+            name = session.index.name_of(cat) if isinstance(cat, str) else "Entries"
+            limit = categories.get(cat) if isinstance(cat, str) else None
+        text = name
+        if limit is not None:
+            text += f" ({limit.range_text})"
+            if limit.count_text:
+                text += f" {limit.count_text}"
+        headings[key] = text
+    return list(headings.values())
+
+
+def check_catalog_lines(lines: list[str], options: list[str], width: int) -> list[str]:
+    """Problems with the painted catalog tree (empty: it shows the options exactly).
+
+    The painted option lines (those drawn with a guide; headings carry an arrow) must be a
+    run of the expected labels, in order, each in full (or cut at the pane's edge): a line
+    of another unit left on screen, or a stale count, fails here.
+    """
+    leaves: list[tuple[str, bool]] = []
+    for raw in lines:
+        stripped = raw.lstrip(" ")
+        if stripped[:1] in set("│├└┃┣┗║╠╚"):
+            leaves.append((tree_label(raw), len(raw) >= width - 1))
+    if not leaves:
+        return []
+    texts = [t for t, _ in leaves]
+
+    def fits(k: int) -> bool:
+        if k + len(leaves) > len(options):
+            return False
+        for (text, cut), want in zip(leaves, options[k:], strict=False):
+            if text != want and not (cut and want.startswith(text.rstrip("…"))):
+                return False
+        return True
+
+    if any(fits(k) for k in range(len(options))):
+        return []
+    return [f"catalog shows {texts!r}; the options are {options!r}"]
+
+
+def check_catalog_headings(lines: list[str], headings: list[str], width: int) -> list[str]:
+    """Problems with the painted section lines of the catalog (those drawn with an arrow):
+    each must be one of the expected headings, in full or cut at the pane's edge."""
+    problems = []
+    for raw in lines:
+        stripped = raw.lstrip(" ")
+        if stripped[:1] not in set("▼▶▾▸"):
+            continue
+        text = tree_label(raw)
+        cut = len(raw) >= width - 1
+        if text in headings or (cut and any(h.startswith(text.rstrip("…")) for h in headings)):
+            continue
+        problems.append(f"catalog heading {text!r}; the headings are {headings!r}")
+    return problems
+
+
+def expected_tree_label(ev: Evaluation, loc: Loc, budget: int | None) -> str:
+    """A roster tree line's label for the selection at ``loc``: its issue mark, then the
+    roster's name and totals against their limits, or the unit's summary
+    (:func:`~armybuilder.session.unit_summary`: name, count, experience, loadout, cost)
+    fitted into the ``budget`` cells the line has."""
+    from armybuilder.tui.widgets.roster_tree import fit_label, issue_marks
+
+    node = node_at(ev, loc)
+    own, inner = issue_marks(ev)
+    mark = ""
+    if own.get(loc) == "error":
+        mark = "✖ "
+    elif own.get(loc) == "warning":
+        mark = "⚠ "
+    elif loc in inner:
+        mark = "• "
+    if node.is_root:
+        cost = cost_text(ev, ev.totals, limits=True)
+        return mark + ev.name(node) + (f"  {cost}" if cost else "")
+    if node.entry is None:
+        count = f" ×{node.count}" if node.count != 1 else ""
+        return f"{mark}? {ev.name(node)} (unknown entry){count}"
+    room = None if budget is None else budget - len(mark)
+    return mark + "".join(t for t, _ in fit_label(unit_summary(ev, node), room))
+
+
+def check_tree_lines(
+    lines: list[str], locs: list[Loc | None], ev: Evaluation, width: int, guide_depth: int
+) -> list[str]:
+    """Problems with the painted roster tree: each row must show the label its selection
+    has (``locs``: the selection on each row, ``None`` past the last)."""
+    problems = []
+    for raw, loc in zip(lines, locs, strict=False):
+        if loc is None:
+            if raw.strip():
+                problems.append(f"tree row {raw!r} past the last line")
+            continue
+        depth = len(loc) // 2
+        budget = max(8, width - depth * guide_depth - 2)
+        want = expected_tree_label(ev, loc, budget)
+        text = tree_label(raw)
+        cut = len(raw) >= width - 1
+        if text != want and not (cut and want.startswith(text.rstrip("…"))):
+            problems.append(f"tree row for {loc} shows {text!r}; expected {want!r}")
+    return problems
+
+
+def expected_totals(ev: Evaluation) -> list[str]:
+    """The parts the totals bar must show in full: costs against limits, the verdict, values."""
+    parts: list[str] = []
+    limits = dict(ev.roster.header.limits)
+    for ct in ev.index.cost_types.values():
+        if ct.hidden:
+            continue
+        value = ev.totals.get(ct.id, 0.0)
+        unit = f" {ct.unit}" if ct.unit else ""
+        limit = limits.get(ct.id, ct.default_limit)
+        if limit is None:
+            parts.append(f"{ct.name} {format_number(value)}{unit}")
+        else:
+            parts.append(f"{ct.name} {format_number(value)} / {format_number(limit)}{unit}")
+    errors = sum(1 for i in ev.issues if i.is_error)
+    warnings = len(ev.issues) - errors
+    parts.append(f"{errors} error{'s' if errors != 1 else ''}" if errors else "legal")
+    if warnings:
+        parts.append(f"{warnings} warning{'s' if warnings != 1 else ''}")
+    longer = 0
+    for v in ev.values_of(ev.root):
+        if len(v.display()) <= SHORT_VALUE:
+            parts.append(f"{v.label} {v.display()}")
+        else:
+            longer += 1
+    if longer:
+        parts.append(f"+{longer} more: the roster's details")
+    return parts
+
+
+def expected_head(ev: Evaluation, loc: Loc) -> list[str]:
+    """What the top of the details pane must say: the selection's name and its cost."""
+    node = node_at(ev, loc)
+    if node.is_root:
+        return [ev.name(node), cost_text(ev, ev.totals, limits=True)]
+    out = [ev.name(node)]
+    costs = ev.total_cost(node)
+    if node.entry is not None and any(costs.values()):
+        out.append(cost_text(ev, costs))
+    return out
+
+
+def own_issue_texts(ev: Evaluation, loc: Loc) -> list[str]:
+    """The issues about the selection itself, as its details list them."""
+    from armybuilder.tui.widgets.roster_tree import owner_loc
+
+    return [
+        f"{'✖' if i.is_error else '⚠'} {i.message}" + (f" ({i.source})" if i.source else "")
+        for i in ev.issues
+        if owner_loc(i.path) == loc
+    ]
+
+
+def expected_issue_text(ev: Evaluation, limit: int = 100) -> list[str]:
+    """The issues list's items: errors first, each marked, with its rules section."""
+    issues = sorted(ev.issues, key=lambda i: 0 if i.is_error else 1)
+    items = [
+        f"{'✖' if i.is_error else '⚠'} {i.message}" + (f"  ({i.source})" if i.source else "")
+        for i in issues[:limit]
+    ]
+    if len(issues) > limit:
+        items.append(f"… and {len(issues) - limit} more")
+    return items or ["Nothing to fix."]

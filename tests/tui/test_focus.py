@@ -1,0 +1,209 @@
+"""Focus and keys (issue 12, item 3): where typed keys go, what Enter, Esc and Ctrl keys do
+in a field, which pane shows as focused, and what Tab and F6 land on."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from conftest import EXAMPLES, run_async, wait_editor
+from screen import painted, pane_lines
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from armybuilder.tui.app import ArmyBuilderApp
+from armybuilder.tui.bindings import EDITOR_ACTIONS
+from armybuilder.tui.screens.editor import EditorScreen
+from armybuilder.tui.widgets.roster_tree import RosterTree
+
+MakeApp = Callable[..., ArmyBuilderApp]
+SQUAD = EXAMPLES / "starship-troopers/mi-squad.yaml"
+
+
+def copy_of(path: Path, folder: Path) -> Path:
+    out = folder / path.name
+    out.write_bytes(path.read_bytes())
+    return out
+
+
+async def on_squad_name(pilot: Pilot[Any]) -> EditorScreen:
+    """The editor with the squad selected and its Name field focused (F6)."""
+    editor = await wait_editor(pilot)
+    editor.roster_tree.focus()
+    await pilot.press("down")
+    await pilot.pause()
+    assert editor.selected == ("selections", 0)
+    await pilot.press("f6")
+    await pilot.pause()
+    return editor
+
+
+@run_async
+async def test_enter_commits_and_returns_to_the_tree(make_app: MakeApp, workdir: Path) -> None:
+    app = make_app(copy_of(SQUAD, workdir))
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await on_squad_name(pilot)
+        field = app.focused
+        assert isinstance(field, Input) and field.id == "d-name"
+        await pilot.press("ctrl+u", *"Bravo")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.focused, RosterTree)
+        assert editor.session is not None
+        assert editor.session.history == ["Rename to Bravo"]
+        # The next keys are the editor's again: "d" duplicates the squad, it is not typed.
+        await pilot.press("d")
+        await pilot.pause()
+        assert editor.session.history[-1].startswith("Duplicate")
+        assert field.value == "Bravo"
+
+
+@run_async
+async def test_escape_leaves_a_field_without_changing_it(make_app: MakeApp, workdir: Path) -> None:
+    app = make_app(copy_of(SQUAD, workdir))
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await on_squad_name(pilot)
+        field = app.focused
+        assert isinstance(field, Input)
+        before = field.value
+        await pilot.press(*"xyz", "escape")
+        await pilot.pause()
+        assert isinstance(app.focused, RosterTree)
+        assert field.value == before
+        assert editor.session is not None and editor.session.history == []
+
+
+@run_async
+async def test_escape_clears_the_search(make_app: MakeApp, workdir: Path) -> None:
+    app = make_app(copy_of(SQUAD, workdir))
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        await pilot.press("slash", *"cap")
+        await pilot.pause()
+        assert editor.catalog.search.value == "cap"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert editor.catalog.search.value == ""
+        assert isinstance(app.focused, RosterTree)
+
+
+@run_async
+async def test_ctrl_w_in_a_field_closes_and_keeps_the_text(
+    make_app: MakeApp, workdir: Path
+) -> None:
+    """Ctrl+W is Close everywhere (Textual's Input would delete a word); the typed name is
+    applied first, so closing asks about it rather than losing it."""
+    app = make_app(copy_of(SQUAD, workdir))
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await on_squad_name(pilot)
+        field = app.focused
+        assert isinstance(field, Input)
+        await pilot.press("ctrl+u", *"Bravo")
+        await pilot.press("ctrl+w")
+        await pilot.pause()
+        assert field.value == "Bravo"  # no word deleted
+        assert editor.session is not None
+        assert editor.session.history == ["Rename to Bravo"]
+        assert app.screen.id == "confirm-close"
+
+
+@run_async
+async def test_ctrl_z_in_a_field_undoes(make_app: MakeApp, workdir: Path) -> None:
+    app = make_app(copy_of(SQUAD, workdir))
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await on_squad_name(pilot)
+        await pilot.press("ctrl+u", *"Bravo", "ctrl+z")
+        await pilot.pause()
+        s = editor.session
+        assert s is not None and s.history == [] and s.can_redo
+        assert s.evaluate().name(s.evaluate().root.children[0]) != "Bravo"
+
+
+@run_async
+async def test_printable_keys_in_a_field_are_text(make_app: MakeApp, workdir: Path) -> None:
+    """Every single-key binding of the editor typed into a field is text, not an action."""
+    singles = sorted(
+        {k for a in EDITOR_ACTIONS for k in a.keys.split(",") if len(k) == 1}
+        | {"question_mark", "plus", "minus", "slash", "equals_sign"}
+    )
+    app = make_app(copy_of(SQUAD, workdir))
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await on_squad_name(pilot)
+        field = app.focused
+        assert isinstance(field, Input)
+        await pilot.press("ctrl+u", *singles)
+        await pilot.pause()
+        assert app.screen is editor and app.focused is field
+        assert len(field.value) == len(singles)
+        assert editor.session is not None and editor.session.history == []
+
+
+@run_async
+async def test_f6_lands_on_a_field_and_tab_never_on_search(
+    make_app: MakeApp, workdir: Path
+) -> None:
+    app = make_app(copy_of(SQUAD, workdir))
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        editor.roster_tree.focus()
+        for loc_keys in ([], ["down"], ["right", "down"]):
+            await pilot.press("f3", *loc_keys, "f6")
+            await pilot.pause()
+            focused = app.focused
+            assert isinstance(focused, Input), (editor.selected, focused)
+            assert focused.region.area > 0, "the field is on screen"
+            await pilot.press("escape")
+        search = editor.catalog.search
+        for _ in range(30):
+            await pilot.press("tab")
+            assert app.focused is not search
+        for _ in range(30):
+            await pilot.press("shift+tab")
+            assert app.focused is not search
+
+
+@run_async
+async def test_the_focused_pane_is_marked(make_app: MakeApp, workdir: Path) -> None:
+    """The focused pane's title bar takes the accent colour: another colour than the others,
+    not one shade."""
+    app = make_app(copy_of(SQUAD, workdir))
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+
+        def title_backgrounds() -> dict[str, str]:
+            out = {}
+            for wid in ("#catalog-title", "#roster-title", "#issues-title"):
+                out[wid] = str(editor.query_one(wid).styles.background)
+            return out
+
+        for key, wid in (
+            ("f3", "#roster-title"),
+            ("f4", "#catalog-title"),
+            ("f7", "#issues-title"),
+        ):
+            await pilot.press(key)
+            await pilot.pause()
+            bgs = title_backgrounds()
+            others = {v for k, v in bgs.items() if k != wid}
+            assert bgs[wid] not in others, (key, bgs)
+        # And the roster pane says it is the roster.
+        assert "Roster" in "".join(pane_lines(app, editor.query_one("#roster-title"), painted(app)))
+
+
+@run_async
+async def test_keys_queued_after_expand_reach_the_children(make_app: MakeApp) -> None:
+    """Right then Down typed faster than the app handles them (a busy terminal): Down goes to
+    the first child, which exists as soon as Right expanded its parent (the children used to
+    be created later, on a message, so Down found none and was lost)."""
+    from textual.events import Key
+
+    app = make_app(SQUAD)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        editor.roster_tree.focus()
+        await pilot.pause()
+        for key in ("down", "right", "down"):
+            app.post_message(Key(key, None))
+        await pilot.pause(0.3)
+        assert editor.selected == ("selections", 0, "selections", 0)

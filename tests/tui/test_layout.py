@@ -1,0 +1,112 @@
+"""Small terminals (issue 12, item 8): every screen and dialog usable at 80x24, the totals in
+full at 120 columns (and, wrapped, at 80)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES, run_async, wait_editor, wait_for, wait_screen
+from screen import expected_totals, normal, painted, pane_lines
+from textual.screen import ModalScreen
+from textual.widgets import Button
+
+from armybuilder.tui.app import ArmyBuilderApp
+
+MakeApp = Callable[..., ArmyBuilderApp]
+ROSTERS = sorted(str(p.relative_to(EXAMPLES)) for p in EXAMPLES.glob("*/*.yaml"))
+
+
+def assert_usable(app: ArmyBuilderApp) -> None:
+    """Every button of the dialog on top is inside the screen and inside the dialog."""
+    screen = app.screen
+    assert isinstance(screen, ModalScreen), screen
+    area = screen.region
+    buttons = list(screen.query(Button))
+    assert buttons, f"{screen.id} has no buttons"
+    dialog = screen.query_one(".dialog")
+    for button in buttons:
+        region = button.region
+        assert region.area > 0, (screen.id, button.id, "not shown")
+        assert area.contains_region(region), (screen.id, button.id, region, area)
+        assert dialog.region.contains_region(region), (screen.id, button.id, region, dialog.region)
+
+
+#: At 120 columns every example roster; at 80, the one with the longest totals per system.
+TOTALS_CASES = [(r, (120, 40)) for r in ROSTERS] + [
+    (r, (80, 24))
+    for r in (
+        "infantry-ops/rifle-srm-platoon.yaml",
+        "space-hulk/techmarine-tarantula.yaml",
+        "starmarines/norx-example.yaml",
+        "starship-marine/earther-regiment.yaml",
+        "starship-troopers/arachnid-swarm.yaml",
+    )
+]
+
+
+@pytest.mark.parametrize(("roster", "size"), TOTALS_CASES)
+@run_async
+async def test_totals_in_full(make_app: MakeApp, roster: str, size: tuple[int, int]) -> None:
+    app = make_app(EXAMPLES / roster)
+    async with app.run_test(size=size) as pilot:
+        editor = await wait_editor(pilot)
+        assert editor.session is not None and editor.session.evaluation is not None
+        shown = normal(" ".join(pane_lines(app, editor.totals)))
+        for part in expected_totals(editor.session.evaluation):
+            assert normal(part) in shown, (part, shown)
+        assert "…" not in shown
+
+
+@run_async
+async def test_editor_panes_at_80x24(make_app: MakeApp) -> None:
+    """The roster tree gets room for a unit's name and cost; every pane shows."""
+    app = make_app(EXAMPLES / "starship-marine/earther-regiment.yaml")
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await wait_editor(pilot)
+        tree = editor.roster_tree
+        assert tree.scrollable_content_region.width >= 33, tree.region
+        for widget in (editor.catalog.catalog_tree, tree, editor.issues.issue_list, editor.details):
+            assert widget.region.height >= 3, (widget, widget.region)
+        rows = painted(app)
+        assert any("Earther" in r or "Regiment" in r for r in rows)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+@run_async
+async def test_dialogs_fit(make_app: MakeApp, tmp_path: Path, size: tuple[int, int]) -> None:
+    path = tmp_path / "squad.yaml"
+    path.write_bytes((EXAMPLES / "space-hulk/standard-squad.yaml").read_bytes())
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await wait_screen(pilot, "home")
+        for key, dialog in (("o", "open"), ("n", "new-roster-dialog")):
+            await pilot.press(key)
+            await wait_for(pilot, lambda d=dialog: app.screen.id == d)  # type: ignore[misc]
+            await pilot.pause()
+            assert_usable(app)
+            await pilot.press("escape")
+            await wait_screen(pilot, "home")
+        app.open_roster(path)
+        editor = await wait_editor(pilot)
+        editor.roster_tree.focus()
+        await pilot.press("down", "d")
+        for key, dialog in (
+            ("f12", "save-as"),
+            ("ctrl+e", "export-text"),
+            ("ctrl+r", "export-pdf"),
+            ("ctrl+w", "confirm-close"),
+        ):
+            await pilot.press(key)
+            await wait_for(pilot, lambda d=dialog: app.screen.id == d)  # type: ignore[misc]
+            await pilot.pause()
+            assert_usable(app)
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.screen is editor)
+        # The save conflict prompt.
+        path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen.id == "changed-on-disk")
+        await pilot.pause()
+        assert_usable(app)
