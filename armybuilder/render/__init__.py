@@ -83,13 +83,6 @@ __all__ = [
 
 EXPORT_FORMATS = ("text", "markdown", "json", "html")
 
-#: A document is split across processes only when it can be cut in at least this many
-#: places (forced page breaks the templates mark) ...
-PARALLEL_MIN_BLOCKS = 3
-#: ... and holds at least this much HTML (characters; about a dozen pages): below that,
-#: starting workers, merging and numbering the pages cost more than they save.
-PARALLEL_MIN_CHARS = 120_000
-
 
 def load(file: str | Path, library: Library | None = None) -> tuple[Roster, GameSystem, Evaluation]:
     """Read a roster file and evaluate it against its game system (as ``show`` does).
@@ -109,7 +102,8 @@ def load(file: str | Path, library: Library | None = None) -> tuple[Roster, Game
 @dataclass
 class PdfResult:
     """A rendered PDF: its bytes, page count, outline ``(page, level, label)``, the URLs the
-    fetcher refused, the processes used and the seconds spent."""
+    fetcher refused, the processes used (always 1), the seconds spent, the HTML it was made
+    from and, when :func:`render_pdf` was asked to keep it, WeasyPrint's laid out document."""
 
     pdf: bytes
     pages: int
@@ -118,6 +112,7 @@ class PdfResult:
     jobs: int = 1
     seconds: float = 0.0
     html: str = ""
+    document: Any = None
 
 
 def _resolve_dirs(template_dir: Path | str | None) -> list[Path]:
@@ -136,14 +131,16 @@ def render_pdf(
     jobs: int | None = None,
     template_dir: Path | str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    keep_layout: bool = False,
 ) -> PdfResult:
     """Render an evaluated roster as a PDF (and write it to ``output`` if given).
 
     ``paper`` is ``a4`` or ``letter``; ``sheets=False`` prints the roster pages only.
-    ``jobs`` is the number of processes (``None``: one for a short document, several for a
-    long one; ``1``: never split). ``template_dir`` is looked in before the user's and the
-    bundled templates. ``progress(done, total)`` is called as parts of a split document are
-    finished.
+    ``jobs`` is accepted for callers of earlier versions and ignored: a document is always
+    laid out in one process, so the pages never depend on the number of processes or on how
+    busy the machine is. ``template_dir`` is looked in before the user's and the bundled
+    templates. ``progress(done, total)`` is called as the work advances. ``keep_layout``
+    keeps WeasyPrint's laid out document in :attr:`PdfResult.document` (for tests).
     """
     import time
 
@@ -152,14 +149,13 @@ def render_pdf(
     from .context import build_view
     from .html import (
         PAPERS,
-        SPLIT_MARK,
         environment,
-        paper_css,
         render_html,
         stylesheet_names,
         template_source,
     )
 
+    del jobs  # one process, always (see above)
     start = time.perf_counter()
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r} (a4 or letter)")
@@ -173,37 +169,18 @@ def render_pdf(
         text, filename = template_source(env, name)
         folder = Path(filename).resolve().parent if filename else bundled_dir("templates")
         stylesheets.append(pdfmod.Stylesheet(text, folder.as_uri() + "/"))
-    blocks = html.count(SPLIT_MARK) - 1
-    if jobs is None:
-        jobs = (
-            pdfmod.default_jobs()
-            if blocks >= PARALLEL_MIN_BLOCKS and len(html) >= PARALLEL_MIN_CHARS
-            else 1
-        )
-    if jobs > 1 and blocks >= 2:
-        part = pdfmod.render_parallel(
-            html,
-            SPLIT_MARK,
-            stylesheets,
-            base_url,
-            dirs,
-            jobs,
-            progress=progress,
-            page_css=paper_css(paper),
-        )
-    else:
-        jobs = 1
-        part = pdfmod.render_part(html, stylesheets, base_url, dirs)
-        if progress is not None:
-            progress(1, 1)
+    part = pdfmod.render_document(
+        html, stylesheets, base_url, dirs, progress=progress, keep_layout=keep_layout
+    )
     result = PdfResult(
         part.pdf,
         part.pages,
         part.bookmarks,
         part.refused,
-        jobs,
+        1,
         time.perf_counter() - start,
         html,
+        part.document,
     )
     if output is not None:
         _write(output, result.pdf)

@@ -48,7 +48,7 @@ def add_parsers(subparsers: Any, common_parent: argparse.ArgumentParser) -> None
         "--jobs",
         type=int,
         metavar="N",
-        help="processes to render with (default: several for a long document)",
+        help="ignored (kept for scripts): a PDF is always laid out in one process",
     )
     p.add_argument("--templates", metavar="DIR", help="look for templates in DIR before the others")
     p.add_argument("-v", "--verbose", action="store_true", help="show the PDF library's warnings")

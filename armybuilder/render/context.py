@@ -329,6 +329,28 @@ class UnitView(_Values):
             (n, n.multiplicity(self)) for n in self._below() if n.type == "upgrade" and n.profiles
         ]
 
+    # ------------------------------------------------------------------ roster summary
+
+    def short_values(self, limit: int = 48) -> list[ValueView]:
+        """Computed values whose text is at most ``limit`` characters (for one-line
+        summaries); empty ones and dashes are left out."""
+        return [
+            v
+            for v in self.values.values()
+            if v.text and v.text not in ("—", "-") and len(v.text) <= limit
+        ]
+
+    def model_count(self) -> int:
+        """How many models this selection's card holds (models of nested units not counted)."""
+        return sum(m.multiplicity(self) for m in self.members())
+
+    def model_summary(self) -> list[str]:
+        """The models on this unit's card, one entry per selection (``Marine ×6``), in order;
+        a model at the top level summarises itself."""
+        if self.type == "model":
+            return []
+        return [m.label for m in self.members()]
+
     @property
     def size(self) -> int:
         """How many selections this subtree holds (for splitting work)."""
@@ -366,6 +388,11 @@ class RosterView(_Values):
         n = len(self.errors)
         return f"Not legal: {n} error" + ("" if n == 1 else "s")
 
+    def unit_lines(self) -> list[UnitView]:
+        """The selections the roster summary gives a line each: every unit at any depth,
+        every top-level selection, and every selection of an unknown entry."""
+        return [u for u in self.all_units() if u.depth == 0 or u.type == "unit" or not u.known]
+
     def all_units(self) -> Iterator[UnitView]:
         for u in self.units:
             yield from u.walk()
@@ -373,7 +400,6 @@ class RosterView(_Values):
     def find(self, category: str) -> list[UnitView]:
         """Every selection in a category (or of an entry id), depth first."""
         return [n for n in self.all_units() if category in n.categories or n.entry_id == category]
-
 
 
 # --------------------------------------------------------------------------- building

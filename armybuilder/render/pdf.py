@@ -5,24 +5,19 @@ WeasyPrint is imported by this module only, and this module only when a PDF is m
 :class:`weasyprint.CSS` object reused. Every document is fetched through
 :class:`TemplateFetcher`, which loads files of the template folders and ``data:`` URIs only.
 
-A long document can be rendered in parts by several processes: the HTML is cut where the
-templates allow it (:data:`~armybuilder.render.html.SPLIT_MARK`, always at a forced page
-break), the parts are laid out in parallel, merged with pypdf, given back one PDF outline, and
-numbered "page X of Y" by overlaying the numbers of a blank document of the same page count.
+Every document is laid out in one process, in one piece. (Earlier versions cut long documents
+into parts laid out by several processes and merged them; the merged pages depended on the
+number of processes and could come out blank, and one process now prints a regiment in about
+two seconds.)
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 import logging
 import mimetypes
-import multiprocessing
-import os
-import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,14 +31,6 @@ log = logging.getLogger("armybuilder.render")
 
 #: (page index in its part, outline level, label)
 Bookmark = tuple[int, int, str]
-
-#: Turns off the page number of the parts of a split document (the numbers are overlaid).
-_NO_PAGE_NUMBER = "@page { @bottom-right { content: none; } }"
-#: A blank page showing only its number, overlaid on the merged parts.
-_ONLY_PAGE_NUMBER = (
-    "@page { @top-left { content: none; } @top-right { content: none; }"
-    " @bottom-left { content: none; } }"
-)
 
 
 class TemplateFetcher(URLFetcher):  # type: ignore[misc]
@@ -109,180 +96,51 @@ def _css(sheet: Stylesheet, roots: Sequence[Path]) -> Any:
 
 @dataclass
 class Part:
-    """One rendered (part of a) document."""
+    """One rendered document: the PDF, its page count and outline ``(page, level, label)``,
+    the URLs the fetcher refused, the seconds spent, and (when asked for) WeasyPrint's laid
+    out :class:`weasyprint.document.Document`, whose page boxes tests inspect."""
 
     pdf: bytes
     pages: int
     bookmarks: list[Bookmark]
     refused: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    document: Any = None
 
 
-def render_part(
+def render_document(
     html: str,
     sheets: Sequence[Stylesheet],
     base_url: str,
     roots: Sequence[Path],
-    numbered: bool = True,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    keep_layout: bool = False,
 ) -> Part:
-    """Lay out and write one HTML document (in this process)."""
+    """Lay out and write one HTML document in this process.
+
+    ``progress(done, 3)`` is called after the stylesheets are ready, after the layout and
+    after the PDF is written. ``keep_layout`` keeps the laid out document in the result.
+    """
     start = time.perf_counter()
     fetcher = TemplateFetcher(roots)
     stylesheets = [_css(s, roots) for s in sheets]
-    if not numbered:
-        stylesheets.append(_css(Stylesheet(_NO_PAGE_NUMBER, base_url), roots))
+    if progress is not None:
+        progress(1, 3)
     doc = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(
         stylesheets=stylesheets
     )
+    if progress is not None:
+        progress(2, 3)
     marks = [(i, level, label) for i, p in enumerate(doc.pages) for level, label, *_ in p.bookmarks]
     pdf = doc.write_pdf()
-    return Part(pdf, len(doc.pages), marks, fetcher.refused, time.perf_counter() - start)
-
-
-# --------------------------------------------------------------------------- split documents
-
-
-def split_html(html: str, mark: str) -> tuple[str, list[str]]:
-    """The preamble (head and running elements) and the blocks between split marks."""
-    pieces = html.split(mark)
-    return pieces[0], pieces[1:]
-
-
-def group_blocks(blocks: Sequence[str], parts: int) -> list[list[str]]:
-    """Cut a sequence of blocks into at most ``parts`` runs of similar size, in order.
-
-    A block goes to the next run when more than half of it would lie past the current run's
-    share of the whole (sizes in characters of HTML, a fair proxy for layout work).
-    """
-    parts = max(1, min(parts, len(blocks)))
-    total = sum(len(b) for b in blocks) or 1
-    share = total / parts
-    out: list[list[str]] = [[]]
-    done = 0
-    for b in blocks:
-        if out[-1] and len(out) < parts and done + len(b) / 2 > share * len(out):
-            out.append([])
-        out[-1].append(b)
-        done += len(b)
-    return out
-
-
-def _mp_context() -> Any:
-    # Forking a process that runs other threads (the TUI) is unsafe: spawn there.
-    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("spawn")
-
-
-def render_parallel(
-    html: str,
-    mark: str,
-    sheets: Sequence[Stylesheet],
-    base_url: str,
-    roots: Sequence[Path],
-    jobs: int,
-    parts: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    page_css: str = "",
-) -> Part:
-    """Render a document cut at ``mark`` in ``jobs`` processes and merge the parts."""
-    preamble, blocks = split_html(html, mark)
-    groups = group_blocks(blocks, parts or jobs)
-    docs = [preamble + "".join(g) for g in groups]
-    results: dict[int, Part] = {}
-    with ProcessPoolExecutor(max_workers=min(jobs, len(docs)), mp_context=_mp_context()) as pool:
-        futures: dict[Future[Part], int] = {
-            pool.submit(render_part, d, list(sheets), base_url, list(roots), False): i
-            for i, d in enumerate(docs)
-        }
-        pending = set(futures)
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for f in done:
-                results[futures[f]] = f.result()
-            if progress is not None:
-                progress(len(results), len(docs))
-    ordered = [results[i] for i in range(len(docs))]
-    return merge_parts(ordered, sheets, base_url, roots, title=_title(html), page_css=page_css)
-
-
-def _title(html: str) -> str:
-    start = html.find("<title>")
-    end = html.find("</title>", start)
-    if start < 0 or end < 0:
-        return ""
-    import html as html_lib
-
-    return html_lib.unescape(html[start + 7 : end])
-
-
-def merge_parts(
-    parts: Sequence[Part],
-    sheets: Sequence[Stylesheet],
-    base_url: str,
-    roots: Sequence[Path],
-    title: str = "",
-    page_css: str = "",
-) -> Part:
-    """One PDF from parts rendered without page numbers: pages in order, one outline, and
-    "page X of Y" overlaid from a blank numbered document of the same length.
-
-    ``sheets`` are the stylesheets that set up the page (``base.css``): the blank document
-    uses them, with ``page_css`` (the paper size), so its numbers sit where a single
-    document's would."""
-    from pypdf import PdfReader, PdfWriter
-
-    total = sum(p.pages for p in parts)
-    writer = PdfWriter()
-    for p in parts:
-        writer.append(PdfReader(io.BytesIO(p.pdf)), import_outline=False)
-    # One outline, levels as the templates set them.
-    stack: list[tuple[int, Any]] = []
-    offset = 0
-    marks: list[Bookmark] = []
-    for p in parts:
-        for index, level, label in p.bookmarks:
-            while stack and stack[-1][0] >= level:
-                stack.pop()
-            parent = stack[-1][1] if stack else None
-            item = writer.add_outline_item(title=label, page_number=offset + index, parent=parent)
-            stack.append((level, item))
-            marks.append((offset + index, level, label))
-        offset += p.pages
-    # Page numbers.
-    blank = (
-        f"<!DOCTYPE html><html><head><style>{page_css}</style></head><body>"
-        + '<div style="break-after: page"></div>' * (total - 1)
-        + "<div></div></body></html>"
+    if progress is not None:
+        progress(3, 3)
+    return Part(
+        pdf,
+        len(doc.pages),
+        marks,
+        fetcher.refused,
+        time.perf_counter() - start,
+        doc if keep_layout else None,
     )
-    numbers = weasyprint.HTML(string=blank, base_url=base_url).render(
-        stylesheets=[_css(s, roots) for s in sheets]
-        + [_css(Stylesheet(_ONLY_PAGE_NUMBER, base_url), roots)]
-    )
-    stamp = PdfReader(io.BytesIO(numbers.write_pdf()))
-    for page, over in zip(writer.pages, stamp.pages, strict=False):
-        page.merge_page(over)
-    if title:
-        writer.add_metadata({"/Title": title, "/Creator": "armybuilder"})
-    out = io.BytesIO()
-    writer.write(out)
-    refused = [u for p in parts for u in p.refused]
-    return Part(out.getvalue(), total, marks, refused, sum(p.seconds for p in parts))
-
-
-def default_jobs() -> int:
-    """Processes for a long render: the CPUs this process may use that are idle, at most 4.
-
-    Idle means not taken by other work, from the load average (one runnable process, this
-    one, is left out): on a busy machine extra processes only compete with each other and a
-    split render is slower than one process.
-    """
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
-    try:
-        busy = max(os.getloadavg()[0] - 1.0, 0.0)
-    except (AttributeError, OSError):  # no load average (Windows)
-        busy = 0.0
-    return max(1, min(int(cpus - busy), 4))

@@ -103,8 +103,9 @@ def test_roster_page_contents(render: Callable[..., Rendered]) -> None:
     assert "Infantry Operations · Inner Sphere · 2026-01-31" in text
     assert "LEGAL" in text  # the stamp (upper case in print)
     assert "2040 kg" in text  # the total
-    assert "Riflemen (SRM ammunition bearers) ×4" in text
-    assert "with: Auto-Rifle, SRM1 reload (2 shots), Kevlar Vest and Helmet" in text
+    # one line per unit: the squad's line names its models; their kit is on the sheet
+    assert "6 models: Riflemen (SRM ammunition bearers) ×4, SRM1 gunners ×2" in text
+    assert "Kevlar Vest" not in text
     assert "Support AV: 16" in text
     assert "Warnings (3)" in text
 
@@ -206,18 +207,19 @@ def test_campaign_state_prints_boxes_already_ticked(
     assert "Veteran" in render(path).text(1)
 
 
-def test_parallel_render_matches_one_process(
+def test_jobs_option_prints_the_same_document(
     render: Callable[..., Rendered], write_roster: Callable[[str, str], Path]
 ) -> None:
+    # A document is always laid out in one process (pixels compared in test_raster.py).
     path = write_roster("company.yaml", IO_COMPANY)
     one = render(path, jobs=1)
     two = render(path, jobs=2)
-    assert one.result.jobs == 1 and two.result.jobs == 2
-    # two pages of roster, a sheet per platoon
-    assert one.pages == two.pages == 6
+    assert one.result.jobs == 1 and two.result.jobs == 1
+    # a page of roster, a sheet per platoon
+    assert one.pages == two.pages == 5
     assert one.outline() == two.outline()
     for i in range(two.pages):
-        assert f"page {i + 1} of 6" in two.text(i)
+        assert f"page {i + 1} of 5" in two.text(i)
         assert "Rifle company" in two.text(i)
         assert ("Platoon 3" in one.text(i)) == ("Platoon 3" in two.text(i))
 
