@@ -20,6 +20,7 @@ overrides any of them by putting a file of the same name in ``<user data>/templa
 from __future__ import annotations
 
 import datetime as _dt
+import logging
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -71,6 +72,7 @@ __all__ = [
     "SPLIT_MARK",
     "PdfResult",
     "RosterView",
+    "TooLargeToPrintError",
     "UnitView",
     "build_view",
     "export",
@@ -82,6 +84,37 @@ __all__ = [
 ]
 
 EXPORT_FORMATS = ("text", "markdown", "json", "html")
+
+#: What one PDF may hold. A regiment (the largest roster a player builds: Infantry
+#: Operations' 75 platoons, 2762 selections, about 2400 troopers, squads and platoons)
+#: prints well inside these; a roster beyond them is refused before any layout starts,
+#: with a message, instead of running for minutes and gigabytes.
+MAX_SELECTIONS = 10_000
+#: Copies of models and units (counts multiplied out): each gets a line, card or box row.
+MAX_PRINTED = 5_000
+#: Characters of HTML (about 250 pages of record sheets).
+MAX_HTML_CHARS = 8_000_000
+
+
+class TooLargeToPrintError(Exception):
+    """A roster beyond :data:`MAX_SELECTIONS`, :data:`MAX_PRINTED` or
+    :data:`MAX_HTML_CHARS`; the message says which and by how much."""
+
+
+def check_size(view: RosterView) -> None:
+    """Raise :class:`TooLargeToPrintError` if a roster is too large to print."""
+    printed = 0
+    for selections, u in enumerate(view.all_units(), 1):
+        if u.type in ("unit", "model"):
+            printed += u.multiplicity()
+        if selections > MAX_SELECTIONS:
+            raise TooLargeToPrintError(f"too large to print: more than {MAX_SELECTIONS} selections")
+        if printed > MAX_PRINTED:
+            raise TooLargeToPrintError(
+                f"too large to print: more than {MAX_PRINTED} models and units once counts"
+                f" are multiplied out (at {u.label!r}); print it in parts, or use"
+                " `armybuilder export --to text`"
+            )
 
 
 def load(file: str | Path, library: Library | None = None) -> tuple[Roster, GameSystem, Evaluation]:
@@ -113,6 +146,7 @@ class PdfResult:
     seconds: float = 0.0
     html: str = ""
     document: Any = None
+    missing_glyphs: list[str] = field(default_factory=list)
 
 
 def _resolve_dirs(template_dir: Path | str | None) -> list[Path]:
@@ -161,7 +195,20 @@ def render_pdf(
         raise ValueError(f"unknown paper {paper!r} (a4 or letter)")
     dirs = _resolve_dirs(template_dir)
     view = build_view(ev, date=date)
+    check_size(view)
     html = render_html(view, paper=paper, sheets=sheets, inline_css=False, dirs=dirs)
+    if len(html) > MAX_HTML_CHARS:
+        raise TooLargeToPrintError(
+            f"too large to print: its pages would take {len(html) // 1_000_000} MB of HTML"
+            f" (at most {MAX_HTML_CHARS // 1_000_000} MB, about 250 pages)"
+        )
+    from .fonts import missing_glyphs
+
+    missing = missing_glyphs(html)
+    if missing:
+        from .fonts import describe_missing
+
+        logging.getLogger("armybuilder.render").warning("%s", describe_missing(missing))
     env = environment(dirs)
     base_url = bundled_dir("templates").resolve().as_uri() + "/"
     stylesheets = []
@@ -181,6 +228,7 @@ def render_pdf(
         time.perf_counter() - start,
         html,
         part.document,
+        missing,
     )
     if output is not None:
         _write(output, result.pdf)

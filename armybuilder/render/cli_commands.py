@@ -128,7 +128,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     logging.getLogger("armybuilder.render").propagate = False  # refusals are printed below
     logging.getLogger("armybuilder.render").addHandler(logging.NullHandler())
     try:
-        from . import render_pdf
+        from . import TooLargeToPrintError, render_pdf
 
         to_stdout = args.output == "-"
         target = None if to_stdout else Path(args.output or _default_pdf(args.file))
@@ -142,6 +142,9 @@ def cmd_render(args: argparse.Namespace) -> int:
         )
     except TemplateError as exc:
         return _template_problem("render", exc)
+    except TooLargeToPrintError as exc:
+        print(f"armybuilder render: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_INPUT
     except (ImportError, OSError) as exc:
         print(f"armybuilder render: cannot make a PDF: {exc}", file=sys.stderr)
         return EXIT_INPUT
@@ -156,6 +159,10 @@ def cmd_render(args: argparse.Namespace) -> int:
             f"wrote {target}: {result.pages} page{'s' if result.pages != 1 else ''}, "
             f"{args.paper.upper() if args.paper == 'a4' else 'US Letter'}, {verdict}"
         )
+    if result.missing_glyphs and getattr(args, "verbose", False):
+        from .fonts import describe_missing
+
+        print(f"armybuilder render: {describe_missing(result.missing_glyphs)}", file=sys.stderr)
     for url in result.refused:
         print(
             f"armybuilder render: refused to load {url} (not in a template folder)", file=sys.stderr
@@ -171,7 +178,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     _, _, ev = loaded
     from jinja2 import TemplateError
 
-    from . import export
+    from . import TooLargeToPrintError, export
 
     try:
         text = export(
@@ -184,6 +191,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         )
     except TemplateError as exc:
         return _template_problem("export", exc)
+    except TooLargeToPrintError as exc:
+        print(f"armybuilder export: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_INPUT
     if args.output in (None, "-"):
         sys.stdout.write(text)
         return EXIT_OK

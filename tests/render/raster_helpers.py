@@ -79,13 +79,14 @@ def stray_text(document: Any, tolerance: float = 0.5) -> list[StrayText]:
         for child in page_box.children:
             if isinstance(child, boxes.MarginBox):
                 continue
-            for box in _descendants(child):
+            for box, clip in _descendants(child):
                 if not isinstance(box, boxes.TextBox) or not box.text.strip():
                     continue
                 if box.style["visibility"] != "visible":
                     continue
-                bx0, by0 = box.position_x, box.position_y
-                bx1, by1 = bx0 + box.width, by0 + box.height
+                bx0, by0, bx1, by1 = _visible_rect(box, clip)
+                if bx1 <= bx0 or by1 <= by0:  # clipped away entirely
+                    continue
                 if (
                     bx0 < x0 - tolerance
                     or by0 < y0 - tolerance
@@ -98,10 +99,26 @@ def stray_text(document: Any, tolerance: float = 0.5) -> list[StrayText]:
     return out
 
 
-def _descendants(box: Any) -> Iterator[Any]:
-    yield box
+Rect = tuple[float, float, float, float]
+_NO_CLIP: Rect = (float("-inf"), float("-inf"), float("inf"), float("inf"))
+
+
+def _descendants(box: Any, clip: Rect = _NO_CLIP) -> Iterator[tuple[Any, Rect]]:
+    """Every box under ``box`` with the rectangle it is clipped to (by ancestors with
+    ``overflow: hidden``): what is clipped away is not printed."""
+    yield box, clip
+    if box.style["overflow"] != "visible" and hasattr(box, "padding_box_x"):
+        x, y = box.padding_box_x(), box.padding_box_y()
+        w, h = box.padding_width(), box.padding_height()
+        clip = (max(clip[0], x), max(clip[1], y), min(clip[2], x + w), min(clip[3], y + h))
     for child in getattr(box, "children", ()):
-        yield from _descendants(child)
+        yield from _descendants(child, clip)
+
+
+def _visible_rect(box: Any, clip: Rect) -> Rect:
+    x0, y0 = box.position_x, box.position_y
+    x1, y1 = x0 + box.width, y0 + box.height
+    return (max(x0, clip[0]), max(y0, clip[1]), min(x1, clip[2]), min(y1, clip[3]))
 
 
 def example_rosters() -> list[Path]:
@@ -119,3 +136,35 @@ def many_regiments(n: int = 5) -> str:
         body.replace("name: 291st Marine Regiment", f"name: Regiment {i + 1}", 1) for i in range(n)
     ]
     return head + "\nselections:\n" + "".join(copies)
+
+
+def stray_margin_text(document: Any, tolerance: float = 0.5) -> list[StrayText]:
+    """Text boxes of the running header and footer (page margin boxes) that leave their
+    margin: past the page's sides, or from the top margin down into (or above) the page."""
+    from weasyprint.formatting_structure import boxes
+
+    out: list[StrayText] = []
+    for number, page in enumerate(document.pages):
+        page_box = page._page_box
+        top = page_box.content_box_y()
+        bottom = top + page_box.height
+        width, height = page_box.margin_width(), page_box.margin_height()
+        for child in page_box.children:
+            if not isinstance(child, boxes.MarginBox):
+                continue
+            band = (0.0, top) if child.at_keyword.startswith("@top") else (bottom, height)
+            area = (0.0, band[0], width, band[1])
+            for box, clip in _descendants(child):
+                if not isinstance(box, boxes.TextBox) or not box.text.strip():
+                    continue
+                bx0, by0, bx1, by1 = _visible_rect(box, clip)
+                if bx1 <= bx0 or by1 <= by0:  # clipped away entirely
+                    continue
+                if (
+                    bx0 < -tolerance
+                    or bx1 > width + tolerance
+                    or by0 < band[0] - tolerance
+                    or by1 > band[1] + tolerance
+                ):
+                    out.append(StrayText(number, box.text[:60], (bx0, by0, bx1, by1), area))
+    return out

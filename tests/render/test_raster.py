@@ -23,6 +23,7 @@ from raster_helpers import (
     ink,
     many_regiments,
     rasterise,
+    stray_margin_text,
     stray_text,
 )
 from render_helpers import DATE, EXAMPLES
@@ -102,6 +103,8 @@ def test_every_page_has_a_body_and_text_stays_on_it(
     assert not empty, f"{_name(which)} {paper}: pages {empty} of {len(images)} have no body"
     stray = stray_text(result.document)
     assert not stray, f"{_name(which)} {paper}: text outside the content area: {stray[:5]}"
+    stray = stray_margin_text(result.document)
+    assert not stray, f"{_name(which)} {paper}: header or footer off its margin: {stray[:5]}"
 
 
 def _pairs() -> list[Any]:
