@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from render_helpers import EXAMPLES, IO_COMPANY, Rendered
+from render_helpers import EXAMPLES, IO_COMPANY, Rendered, count_boxes
 
 from armybuilder.render import build_view, render_html
 from armybuilder.rules.engine import Evaluation
@@ -174,7 +174,7 @@ def _track(html: str) -> str:
 
 
 def _boxes(html: str) -> int:
-    return len(re.findall(r'class="box[ "]', html))
+    return count_boxes(html)[0]
 
 
 def test_io_damage_track_boxes(evaluate_file: Callable[[Path], Evaluation]) -> None:
@@ -199,11 +199,11 @@ def test_campaign_state_prints_boxes_already_ticked(
     assert _boxes(track) == 48
     # lost: 2 riflemen of each squad's selection... counted over the selection: 2 troopers
     # lost (4 boxes), then the platoon's 3 wounds on the next boxes in damage order.
-    assert track.count("box x") == 4 + 3
+    assert count_boxes(track)[1] == 4 + 3
     assert track.count('trooper lost"') == 2
     # 5 shots spent of the thrown grenades (the platoon's only ammunition)
     ammo = html.split('class="io-ammo"', 1)[1].split("</table>", 1)[0]
-    assert ammo.count("box x") == 5
+    assert count_boxes(ammo)[1] == 5
     assert "Veteran" in render(path).text(1)
 
 
