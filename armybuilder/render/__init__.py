@@ -166,6 +166,7 @@ def render_pdf(
     template_dir: Path | str | None = None,
     progress: Callable[[int, int], None] | None = None,
     keep_layout: bool = False,
+    pieces: bool | None = None,
 ) -> PdfResult:
     """Render an evaluated roster as a PDF (and write it to ``output`` if given).
 
@@ -175,6 +176,9 @@ def render_pdf(
     busy the machine is. ``template_dir`` is looked in before the user's and the bundled
     templates. ``progress(done, total)`` is called as the work advances. ``keep_layout``
     keeps WeasyPrint's laid out document in :attr:`PdfResult.document` (for tests).
+    ``pieces``: lay a long document out in pieces to bound memory (``None``: when it is
+    longer than :data:`~armybuilder.render.pdf.PIECE_CHARS`; ``True``: whenever the
+    templates allow a cut; ``False``: never); the pages are the same either way.
     """
     import time
 
@@ -183,7 +187,9 @@ def render_pdf(
     from .context import build_view
     from .html import (
         PAPERS,
+        SPLIT_MARK,
         environment,
+        paper_css,
         render_html,
         stylesheet_names,
         template_source,
@@ -216,9 +222,24 @@ def render_pdf(
         text, filename = template_source(env, name)
         folder = Path(filename).resolve().parent if filename else bundled_dir("templates")
         stylesheets.append(pdfmod.Stylesheet(text, folder.as_uri() + "/"))
-    part = pdfmod.render_document(
-        html, stylesheets, base_url, dirs, progress=progress, keep_layout=keep_layout
-    )
+    cuts = html.count(SPLIT_MARK) - 1
+    if pieces is None:
+        pieces = len(html) > pdfmod.PIECE_CHARS
+    if pieces and cuts >= 1 and not keep_layout:
+        part = pdfmod.render_in_pieces(
+            html,
+            SPLIT_MARK,
+            stylesheets,
+            base_url,
+            dirs,
+            page_css=paper_css(paper),
+            piece_chars=pdfmod.PIECE_CHARS if len(html) > pdfmod.PIECE_CHARS else len(html) // 3,
+            progress=progress,
+        )
+    else:
+        part = pdfmod.render_document(
+            html, stylesheets, base_url, dirs, progress=progress, keep_layout=keep_layout
+        )
     result = PdfResult(
         part.pdf,
         part.pages,

@@ -47,9 +47,9 @@ PAPERS = {"a4": "A4", "letter": "letter"}
 #: Page size in PDF points (width, height), portrait.
 PAPER_POINTS = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
 
-#: A comment templates emit (with ``split()``) between blocks that start on a new page, at the
-#: top level of ``<body>``. Earlier versions cut documents there to render them in parallel;
-#: it is kept so that templates using ``split()`` keep working, and marks nothing now.
+#: Where a long document may be cut into pieces laid out one after the other (pdf.py).
+#: Templates emit it (with ``split()``) only between blocks that start on a new page anyway,
+#: at the top level of ``<body>``; roster content cannot forge it (``<`` is always escaped).
 SPLIT_MARK = "<!--armybuilder:split-->"
 
 

@@ -5,15 +5,21 @@ WeasyPrint is imported by this module only, and this module only when a PDF is m
 :class:`weasyprint.CSS` object reused. Every document is fetched through
 :class:`TemplateFetcher`, which loads files of the template folders and ``data:`` URIs only.
 
-Every document is laid out in one process, in one piece. (Earlier versions cut long documents
-into parts laid out by several processes and merged them; the merged pages depended on the
-number of processes and could come out blank, and one process now prints a regiment in about
-two seconds.)
+Every document is laid out in one process. A long one (more than :data:`PIECE_CHARS` of HTML,
+several dozen pages) is laid out in pieces, one after the other, so that WeasyPrint holds the
+layout of one piece at a time rather than of the whole document: the HTML is cut where the
+templates allow it (:data:`~armybuilder.render.html.SPLIT_MARK`, always at a forced page
+break), each piece is written without page numbers, the pieces are joined with pypdf under one
+outline, and "page X of Y" is overlaid from a document of the same number of pages that shows
+nothing else. The pieces print the same pixels as the whole (tests/render/test_raster.py).
+(Earlier versions laid the pieces out in parallel processes; the overlay painted a white page
+over the content, and a regiment now prints in about two seconds in one process.)
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import logging
 import mimetypes
 import time
@@ -28,6 +34,17 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 from .safety import resolve_asset
 
 log = logging.getLogger("armybuilder.render")
+
+#: A document with more HTML than this (characters; about 40 pages of record sheets) is laid
+#: out in pieces of about this size.
+PIECE_CHARS = 250_000
+#: Turns off the page number of the pieces (the numbers are overlaid).
+_NO_PAGE_NUMBER = "@page { @bottom-right { content: none; } }"
+#: A page showing only its number (no background, nothing else), overlaid on the pieces.
+_ONLY_PAGE_NUMBER = (
+    "@page { @top-left { content: none; } @top-right { content: none; }"
+    " @bottom-left { content: none; } }"
+)
 
 #: (page index in its part, outline level, label)
 Bookmark = tuple[int, int, str]
@@ -116,6 +133,7 @@ def render_document(
     *,
     progress: Callable[[int, int], None] | None = None,
     keep_layout: bool = False,
+    numbered: bool = True,
 ) -> Part:
     """Lay out and write one HTML document in this process.
 
@@ -125,6 +143,8 @@ def render_document(
     start = time.perf_counter()
     fetcher = TemplateFetcher(roots)
     stylesheets = [_css(s, roots) for s in sheets]
+    if not numbered:
+        stylesheets.append(_css(Stylesheet(_NO_PAGE_NUMBER, base_url), roots))
     if progress is not None:
         progress(1, 3)
     doc = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(
@@ -144,3 +164,124 @@ def render_document(
         time.perf_counter() - start,
         doc if keep_layout else None,
     )
+
+
+# --------------------------------------------------------------------------- pieces
+
+
+def split_html(html: str, mark: str) -> tuple[str, list[str]]:
+    """The preamble (head and running elements) and the blocks between split marks."""
+    pieces = html.split(mark)
+    return pieces[0], pieces[1:]
+
+
+def group_blocks(blocks: Sequence[str], parts: int) -> list[list[str]]:
+    """Cut a sequence of blocks into at most ``parts`` runs of similar size, in order.
+
+    A block goes to the next run when more than half of it would lie past the current run's
+    share of the whole (sizes in characters of HTML, a fair proxy for layout work).
+    """
+    parts = max(1, min(parts, len(blocks)))
+    total = sum(len(b) for b in blocks) or 1
+    share = total / parts
+    out: list[list[str]] = [[]]
+    done = 0
+    for b in blocks:
+        if out[-1] and len(out) < parts and done + len(b) / 2 > share * len(out):
+            out.append([])
+        out[-1].append(b)
+        done += len(b)
+    return out
+
+
+def render_in_pieces(
+    html: str,
+    mark: str,
+    sheets: Sequence[Stylesheet],
+    base_url: str,
+    roots: Sequence[Path],
+    *,
+    page_css: str = "",
+    piece_chars: int = PIECE_CHARS,
+    progress: Callable[[int, int], None] | None = None,
+) -> Part:
+    """Lay out a document cut at ``mark`` piece by piece (about ``piece_chars`` characters
+    of HTML each) and join the pieces (:func:`merge_parts`)."""
+    preamble, blocks = split_html(html, mark)
+    total = sum(len(b) for b in blocks)
+    groups = group_blocks(blocks, max(1, -(-total // max(piece_chars, 1))))
+    parts: list[Part] = []
+    for i, group in enumerate(groups):
+        parts.append(
+            render_document(preamble + "".join(group), sheets, base_url, roots, numbered=False)
+        )
+        if progress is not None:
+            progress(i + 1, len(groups) + 1)
+    merged = merge_parts(parts, sheets, base_url, roots, title=_title(html), page_css=page_css)
+    if progress is not None:
+        progress(len(groups) + 1, len(groups) + 1)
+    return merged
+
+
+def _title(html: str) -> str:
+    start = html.find("<title>")
+    end = html.find("</title>", start)
+    if start < 0 or end < 0:
+        return ""
+    import html as html_lib
+
+    return html_lib.unescape(html[start + 7 : end])
+
+
+def merge_parts(
+    parts: Sequence[Part],
+    sheets: Sequence[Stylesheet],
+    base_url: str,
+    roots: Sequence[Path],
+    title: str = "",
+    page_css: str = "",
+) -> Part:
+    """One PDF from parts rendered without page numbers: pages in order, one outline, and
+    "page X of Y" overlaid from a blank numbered document of the same length.
+
+    ``sheets`` are the stylesheets that set up the page (``base.css``): the blank document
+    uses them, with ``page_css`` (the paper size), so its numbers sit where a single
+    document's would."""
+    from pypdf import PdfReader, PdfWriter
+
+    total = sum(p.pages for p in parts)
+    writer = PdfWriter()
+    for p in parts:
+        writer.append(PdfReader(io.BytesIO(p.pdf)), import_outline=False)
+    # One outline, levels as the templates set them.
+    stack: list[tuple[int, Any]] = []
+    offset = 0
+    marks: list[Bookmark] = []
+    for p in parts:
+        for index, level, label in p.bookmarks:
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            parent = stack[-1][1] if stack else None
+            item = writer.add_outline_item(title=label, page_number=offset + index, parent=parent)
+            stack.append((level, item))
+            marks.append((offset + index, level, label))
+        offset += p.pages
+    # Page numbers.
+    blank = (
+        f"<!DOCTYPE html><html><head><style>{page_css}</style></head><body>"
+        + '<div style="break-after: page"></div>' * (total - 1)
+        + "<div></div></body></html>"
+    )
+    numbers = weasyprint.HTML(string=blank, base_url=base_url).render(
+        stylesheets=[_css(s, roots) for s in sheets]
+        + [_css(Stylesheet(_ONLY_PAGE_NUMBER, base_url), roots)]
+    )
+    stamp = PdfReader(io.BytesIO(numbers.write_pdf()))
+    for page, over in zip(writer.pages, stamp.pages, strict=False):
+        page.merge_page(over)
+    if title:
+        writer.add_metadata({"/Title": title, "/Creator": "armybuilder"})
+    out = io.BytesIO()
+    writer.write(out)
+    refused = [u for p in parts for u in p.refused]
+    return Part(out.getvalue(), total, marks, refused, sum(p.seconds for p in parts))

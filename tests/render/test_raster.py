@@ -1,12 +1,15 @@
 """Every example roster (and a generated large one) printed on A4 and US Letter, rasterised
 and looked at: every page has ink in its body (not only the running header and footer), no
-text is laid out outside the page's content area, and the pages do not depend on the number
-of processes asked for.
+text is laid out outside the page's content area (nor the header and footer outside their
+margins), and the pages do not depend on the number of processes asked for nor on whether a
+long document is laid out in pieces.
 
-Costs about a minute: each example is printed once per paper with the default settings
-(rasterised at 36 dpi). The comparison of one and two processes runs on a sample (the
-Earther regiment on both papers, a second Starship Marine roster and the generated roster);
-set ``ARMYBUILDER_RASTER_ALL=1`` to compare every example on both papers.
+Costs one to two minutes on an idle 2-CPU machine: each example is printed once per paper
+with the default settings (rasterised at 36 dpi). The comparison of `--jobs 1` and `--jobs 2`
+(pixel for pixel) runs on a sample: the Earther regiment on both papers, a second Starship
+Marine roster, and the generated five regiments (long enough to be laid out in pieces); the
+Earther regiment is also forced into pieces on both papers. Set ``ARMYBUILDER_RASTER_ALL=1``
+to compare every example on both papers.
 """
 
 from __future__ import annotations
@@ -80,9 +83,29 @@ def roster_file(write_roster: Callable[[str, str], Path]) -> Callable[[Path | st
     return get
 
 
-def _render(ev: Evaluation, paper: str, jobs: int | None, keep: bool = False) -> PdfResult:
-    options: dict[str, Any] = {"keep_layout": True} if keep else {}
+def _render(ev: Evaluation, paper: str, jobs: int | None, **options: Any) -> PdfResult:
     return render_pdf(ev, paper=paper, jobs=jobs, date=DATE, **options)
+
+
+#: Pages of the whole-document renders of the first test, reused by the comparisons.
+_WHOLE: dict[tuple[str, str], list[Any]] = {}
+
+
+def _whole(ev: Evaluation, which: Path | str, paper: str) -> list[Any]:
+    key = (str(which), paper)
+    if key not in _WHOLE:
+        _WHOLE[key] = rasterise(_render(ev, paper, 1, pieces=False).pdf)
+    return _WHOLE[key]
+
+
+def _same_pixels(which: Path | str, paper: str, one: list[Any], two: list[Any]) -> None:
+    assert len(one) == len(two)
+    differ = [
+        i + 1 for i, (a, b) in enumerate(zip(one, two, strict=True)) if a.tobytes() != b.tobytes()
+    ]
+    assert not differ, f"{_name(which)} {paper}: pages {differ} differ"
+    empty = [i + 1 for i, im in enumerate(two) if ink(im, body_box(im)) < MIN_BODY_INK]
+    assert not empty, f"{_name(which)} {paper}: pages {empty} have no body"
 
 
 @pytest.mark.parametrize(("which", "paper"), _cases())
@@ -93,8 +116,9 @@ def test_every_page_has_a_body_and_text_stays_on_it(
     evaluate_file: Callable[[Path], Evaluation],
 ) -> None:
     # Default settings, as `armybuilder render FILE` prints.
-    result = _render(evaluate_file(roster_file(which)), paper, None, keep=True)
+    result = _render(evaluate_file(roster_file(which)), paper, None, keep_layout=True)
     images = rasterise(result.pdf)
+    _WHOLE[(str(which), paper)] = images
     assert len(images) == result.pages > 0
     width, height = images[0].size
     # A4 is 8.27 x 11.69 in, Letter 8.5 x 11 in.
@@ -123,13 +147,18 @@ def test_one_and_two_processes_print_the_same_pixels(
     roster_file: Callable[[Path | str], Path],
     evaluate_file: Callable[[Path], Evaluation],
 ) -> None:
+    # `--jobs 2` as a user types it: a long document (the generated one) is laid out in
+    # pieces and joined; the pages must be those of the whole document laid out at once.
     ev = evaluate_file(roster_file(which))
-    one = rasterise(_render(ev, paper, 1).pdf)
     two = rasterise(_render(ev, paper, 2).pdf)
-    assert len(one) == len(two)
-    differ = [
-        i + 1 for i, (a, b) in enumerate(zip(one, two, strict=True)) if a.tobytes() != b.tobytes()
-    ]
-    assert not differ, f"{_name(which)} {paper}: pages {differ} differ between 1 and 2 processes"
-    empty = [i + 1 for i, im in enumerate(two) if ink(im, body_box(im)) < MIN_BODY_INK]
-    assert not empty, f"{_name(which)} {paper}, 2 processes: pages {empty} have no body"
+    _same_pixels(which, paper, _whole(ev, which, paper), two)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_a_document_laid_out_in_pieces_prints_the_same_pixels(
+    paper: str, evaluate_file: Callable[[Path], Evaluation]
+) -> None:
+    # The Earther regiment is short enough to be laid out whole; force the pieces.
+    ev = evaluate_file(EARTHER)
+    result = _render(ev, paper, None, pieces=True)
+    _same_pixels(EARTHER, paper, _whole(ev, EARTHER, paper), rasterise(result.pdf))
