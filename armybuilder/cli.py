@@ -12,6 +12,7 @@ machine without Pango.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections.abc import Sequence
@@ -34,6 +35,7 @@ from .report import unreadable_json as _unreadable_json
 from .report import values_json as _values_json
 from .rosters import Roster
 from .rules.engine import Evaluation, Issue, Node, fmt_num
+from .rules.state import StateKey, state_help, state_placeholder
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT = 0, 1, 2
 
@@ -255,6 +257,20 @@ def cmd_new(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _print_state_keys(keys: Sequence[StateKey], fmt: str) -> int:
+    """The campaign state keys a system declares, one a line (or as JSON)."""
+    if fmt == "json":
+        json.dump({"state_keys": [dataclasses.asdict(k) for k in keys]}, sys.stdout, indent=2)
+        print()
+    elif not keys:
+        print("this system declares no campaign state keys (state: is not checked)")
+    else:
+        print(f"campaign state keys (state:), e.g. {state_placeholder(keys)}")
+        for line in state_help(keys):
+            print(f"  {line}")
+    return EXIT_OK
+
+
 def cmd_catalogs(args: argparse.Namespace) -> int:
     lib = _library(args)
     if args.paths:
@@ -295,6 +311,8 @@ def cmd_catalogs(args: argparse.Namespace) -> int:
         return EXIT_OK
     try:
         gs = lib.system(args.system)
+        if args.state:
+            return _print_state_keys(gs.rules.state_keys() if gs.rules else (), args.format)
         if args.faction is None:
             print(f"{gs.id}: {gs.name}")
             if gs.model.description:
@@ -406,6 +424,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("system", nargs="?")
     p.add_argument("faction", nargs="?")
     p.add_argument("--paths", action="store_true", help="print the catalog search path")
+    p.add_argument(
+        "--state", action="store_true", help="the campaign state keys (state:) SYSTEM declares"
+    )
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.set_defaults(func=cmd_catalogs)
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
+from ruamel.yaml.constructor import ConstructorError, RoundTripConstructor, SafeConstructor
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, SequenceNode
 
@@ -207,8 +208,41 @@ def _pos_item(node: Any, index: int) -> tuple[int, int] | None:
     return int(line) + 1, int(col) + 1
 
 
+_INT_TAG = "tag:yaml.org,2002:int"
+
+
+def _bounded_int(constructor: Any, node: Any, base: Any) -> Any:
+    try:
+        return base(constructor, node)
+    except ValueError:
+        # Python refuses to read a whole number thousands of digits long: a mistake in the
+        # file, reported with its place, never a traceback.
+        raise ConstructorError(
+            None,
+            None,
+            f"the number {str(node.value)[:12]}... is {len(str(node.value))} characters long; "
+            "too long to be a count",
+            node.start_mark,
+        ) from None
+
+
+class _SafeConstructor(SafeConstructor):
+    def construct_yaml_int(self, node: Any) -> Any:
+        return _bounded_int(self, node, SafeConstructor.construct_yaml_int)
+
+
+class _RoundTripConstructor(RoundTripConstructor):
+    def construct_yaml_int(self, node: Any) -> Any:
+        return _bounded_int(self, node, RoundTripConstructor.construct_yaml_int)
+
+
+_SafeConstructor.add_constructor(_INT_TAG, _SafeConstructor.construct_yaml_int)
+_RoundTripConstructor.add_constructor(_INT_TAG, _RoundTripConstructor.construct_yaml_int)
+
+
 def _safe_yaml() -> YAML:
     yaml = YAML(typ="safe")
+    yaml.Constructor = _SafeConstructor
     yaml.allow_duplicate_keys = False
     return yaml
 
@@ -216,6 +250,7 @@ def _safe_yaml() -> YAML:
 def round_trip_yaml() -> YAML:
     """A round-trip YAML instance configured the way roster files are written."""
     yaml = YAML(typ="rt")
+    yaml.Constructor = _RoundTripConstructor
     yaml.allow_duplicate_keys = False
     yaml.preserve_quotes = True
     yaml.indent(mapping=2, sequence=4, offset=2)

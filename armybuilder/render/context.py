@@ -203,6 +203,8 @@ class UnitView(_Values):
         self.experience = ""
         self.notes = ""
         self.state: dict[str, Any] = {}
+        #: State keys the rules module declares as history (never read as damage).
+        self.history_keys: frozenset[str] = frozenset()
         self.costs: dict[str, float] = {}
         self.cost_text = ""
         self.values: dict[str, ValueView] = {}
@@ -265,8 +267,9 @@ class UnitView(_Values):
 
     @property
     def damage_taken(self) -> int:
-        """Hit boxes already ticked (campaign state ``wounds``, ``hits`` or ``damage``)."""
-        return self.state_int(*DAMAGE_STATE_KEYS)
+        """Hit boxes already ticked (campaign state ``wounds``, ``hits`` or ``damage``, except
+        a key the rules module declares as history, such as wounds taken in past actions)."""
+        return self.state_int(*(k for k in DAMAGE_STATE_KEYS if k not in self.history_keys))
 
     @property
     def lost(self) -> int:
@@ -375,6 +378,41 @@ class UnitView(_Values):
         """How many selections this subtree holds (for splitting work)."""
         return sum(1 for _ in self.walk())
 
+    # ------------------------------------------------------------------ copies (record sheets)
+
+    def copy_name(self, index: int, total: int | None = None) -> str:
+        """The name printed on one copy of a selection a player fields several times
+        (``count``, or a counted unit above it): ``Choppers 2 of 2``. ``index`` is 0-based
+        among ``total`` copies (default: :meth:`multiplicity`); one copy keeps its name."""
+        n = self.multiplicity() if total is None else total
+        return self.name if n <= 1 else f"{self.name} {index + 1} of {n}"
+
+    def copy_track(
+        self, hits: int, total: int | None = None, taken: int | None = None
+    ) -> list[tuple[bool, int]]:
+        """Per copy (``total`` of them, default :meth:`multiplicity`): whether it is lost
+        (campaign state ``lost``: the first copies) and how many of its ``hits`` boxes are
+        already ticked (``taken`` hits, default :attr:`damage_taken`, spread over the copies
+        still standing, first copy first; a lost copy has all its boxes ticked)."""
+        n = self.multiplicity() if total is None else total
+        lost = min(self.state_int("lost"), n)
+        left = self.damage_taken if taken is None else max(taken, 0)
+        out: list[tuple[bool, int]] = []
+        for i in range(n):
+            if i < lost:
+                out.append((True, hits))
+                continue
+            t = min(left, hits)
+            left -= t
+            out.append((False, t))
+        return out
+
+    def copy_marks(self, hits: int, index: int, taken: int | None = None) -> tuple[bool, int]:
+        """:meth:`copy_track` for copy ``index`` alone (not lost, nothing ticked when there
+        is no such copy)."""
+        track = self.copy_track(hits, taken=taken)
+        return track[index] if 0 <= index < len(track) else (False, 0)
+
 
 @dataclass
 class RosterView(_Values):
@@ -461,6 +499,7 @@ class _Builder:
         self.n = 0
         self.issues = issues
         self.by_path: dict[str, UnitView] = {}
+        self.history_keys = frozenset(k.name for k in ev.state_keys if k.history)
 
     def attach_issues(self) -> None:
         """Give each unit the issues about it or anything under it."""
@@ -494,6 +533,7 @@ class _Builder:
             u.experience = clean(level.name if level is not None else own)
         u.notes = clean(node.data.notes or "") if node.data is not None else ""
         u.state = dict(node.data.state) if node.data is not None else {}
+        u.history_keys = self.history_keys
         u.costs = dict(ev.total_cost(node)) if node.entry is not None else {}
         u.cost_text = format_costs(ev.index, u.costs) if node.entry is not None else ""
         u.values = {v.key: ValueView.of(v) for v in ev.values_of(node)}

@@ -32,6 +32,7 @@ from ..model.catalog import (
     Repeat,
 )
 from ..rosters import Loc, Roster, SelectionData
+from .state import StateKey, check_state
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -258,6 +259,8 @@ class Evaluation:
     _value_log: list[tuple[Node, Value]] | None = field(default=None, repr=False)
     _above: dict[int, tuple[Any, ...]] = field(default_factory=dict, repr=False)
     _take_nodes: bool = field(default=False, repr=False)
+    #: The campaign state keys the rules module declares (none: state is not checked).
+    state_keys: tuple[StateKey, ...] = field(default=(), repr=False)
 
     # ----------------------------------------------------------------- results
 
@@ -784,6 +787,8 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[int]) -> None:
         _check_constraint(ev, con, child.entry, node, True)
     if node.entry is not None:
         entry = node.entry
+        if ev.state_keys and node.data is not None and node.data.state:
+            _check_state(ev, node, node.data.state)
         for con in entry.constraints:
             if con.scope == "self":
                 _check_constraint(ev, con, entry, node, False)
@@ -830,6 +835,17 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[int]) -> None:
             ev.subtree(c, "check", lambda c=c: _check_node(ev, c, seen_global))  # type: ignore[misc]
         else:
             _check_node(ev, c, seen_global)
+
+
+def _check_state(ev: Evaluation, node: Node, state: Any) -> None:
+    """The selection's campaign state against the keys the rules module declares."""
+    by_name = {k.name: k for k in ev.state_keys}
+    for p in check_state(ev.state_keys, state):
+        loc: Loc = (*node.loc, "state") if p.key is None else (*node.loc, "state", p.key)
+        key = by_name.get(p.key or "")
+        ev._add(
+            p.severity, p.code, f"{ev.where(node)}: {p.message}", loc, key.source if key else ""
+        )
 
 
 def _group_count(node: Node, group: Group, by_group: dict[int, int]) -> int:
@@ -953,6 +969,8 @@ def evaluate(
     """
     root = Node(None, None, None, None)
     ev = Evaluation(roster, index, root, rules=rules)
+    if rules is not None:
+        ev.state_keys = tuple(rules.state_keys())
     if memo is not None and (rules is None or rules.subtree_local):
         # Only what this evaluation computes or replays is kept for the next one: a subtree
         # replayed whole is kept whole, not the parts inside it.

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..catalogs import CatalogIndex
     from ..model.catalog import FactionFile, SystemFile
     from .engine import Evaluation, Node
+    from .state import StateKey
 
 #: (which file: "system" or "faction", location inside it, message)
 CatalogFinding = tuple[str, list[str | int], str]
@@ -44,6 +45,12 @@ class SystemRules:
         """A cost the catalog cannot express, added to one copy of ``node`` (e.g. experience
         bought per team). Called once per selection and cost type; the default adds nothing."""
         return 0.0
+
+    def state_keys(self) -> tuple[StateKey, ...]:
+        """The campaign state keys a selection's ``state:`` may hold in this system (see
+        :mod:`armybuilder.rules.state`). The engine checks every selection's state against
+        them; the default, no keys, means the system declares none and nothing is checked."""
+        return ()
 
     def check_catalog(
         self, system: SystemFile, faction: FactionFile | None, index: CatalogIndex | None

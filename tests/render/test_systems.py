@@ -55,14 +55,15 @@ def test_starship_marine_squad_sheets(render: Callable[..., Rendered]) -> None:
     for name in ("Platoon HQ", "1st Marine Squad", "2nd Marine Squad", "3rd Marine Squad"):
         assert name in titles
     # figure roster: rank, equipment, experience class and sticker colour
-    assert "# Figure Equipment Target Hits Experience Sticker Actions" in text
-    assert "Sergeant Marine armour, SCA III by suit" in text
+    assert "# Figure Equipment Target Hits Experience Sticker Record" in text
+    assert "Sergeant Marine armour, SCA III Armoured" in text
     assert "Novice Green" in text
     # ammunition record and APGW missiles per launcher
     assert "Grenades (20)" in text and "Door charges (10)" in text
     assert "APGW launcher 1 (10)" in text
-    # morale strength with its thresholds
-    assert "Ship morale 15" in text and "Attacker morale 10" in text
+    # the force's morale strength (3.13), once for the whole force, with its thresholds
+    assert "Attacker morale (the boarding force, whole force)" in text
+    assert "starting strength 38" in text  # 19 marines at 2 each; robots count nothing
 
 
 def test_starship_marine_experience_and_campaign_state(render: Callable[..., Rendered]) -> None:
@@ -82,7 +83,9 @@ def test_starship_troopers_cards(render: Callable[..., Rendered]) -> None:
     assert 'TW-203-a Morita Assault Rifle 20" 2xD6 Squad Auto' in text
     html = pdf.result.html
     models = html.split('class="st-models', 1)[1].split("</table>", 1)[0]
-    assert count_boxes(models)[0] == 6  # a box per model (one hit each)
+    assert models.count('class="st-copy"') == 6  # a group per model
+    # one hit each, then a flinch and an out-of-ammunition box (Squad weapon)
+    assert count_boxes(models)[0] == 6 * 3
 
 
 def titles_of(pdf: Rendered) -> list[str]:
@@ -94,9 +97,9 @@ def test_starmarines_cards(render: Callable[..., Rendered]) -> None:
     text = sheets_text(pdf)
     for name in ("Alpha team", "Bravo team", "Mauler", "Hover scout"):
         assert name in titles_of(pdf)
-    assert "Soldier Move Armor Tough. Aim Morale" in text
-    assert "Wounded / dead" in text
-    assert "Damage (d6)" in text and "Destroyed" in text
+    assert "Soldier Move Armor Tough. Attack aim + exp. Morale" in text
+    assert "Wounded / dead / broken" in text
+    assert "d6 Damage Effect Repair" in text and "Destroyed" in text
 
 
 @pytest.mark.parametrize(

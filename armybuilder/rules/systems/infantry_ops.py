@@ -20,16 +20,18 @@ Choices where the text is silent are stated where they are made, and in the READ
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ...dice import Dice
 from ..engine import Evaluation, Node, fmt_num
 from ..plugin import CatalogFinding, SystemRules
+from ..state import StateKey
 
 if TYPE_CHECKING:
     from ...catalogs import CatalogIndex
@@ -541,6 +543,54 @@ def _round_up(x: float) -> int:
     return math.ceil(round(x, 6))
 
 
+#: Campaign state (a selection's ``state:``): all of it is the battle in progress. The
+#: damage a platoon has taken may be given as ``damage``, ``wounds`` or ``hits`` (the sheet
+#: reads the first present).
+STATE_KEYS: tuple[StateKey, ...] = (
+    StateKey(
+        "damage",
+        "int",
+        "On a platoon, points of damage taken, ticked on its troopers in damage order "
+        "(support weapon troopers last); on a trooper selection, boxes of its troopers ticked.",
+        history=False,
+        source=f"{SRC}, Weapon Damage (Damage vs Conventional Infantry)",
+        example="3",
+    ),
+    StateKey(
+        "wounds",
+        "int",
+        "The same as damage (another name the sheet reads; give only one of them).",
+        history=False,
+        source=f"{SRC}, Weapon Damage (Damage vs Conventional Infantry)",
+        example="3",
+    ),
+    StateKey(
+        "hits",
+        "int",
+        "The same as damage (another name the sheet reads; give only one of them).",
+        history=False,
+        source=f"{SRC}, Weapon Damage (Damage vs Conventional Infantry)",
+        example="3",
+    ),
+    StateKey(
+        "lost",
+        "int",
+        "Troopers of this selection incapacitated (all their boxes crossed).",
+        history=False,
+        source=f"{SRC}, Weapon Damage (Damage vs Conventional Infantry)",
+        example="2",
+    ),
+    StateKey(
+        "ammo_spent",
+        "map-int",
+        "On a platoon, shots fired so far, by the name of the weapon.",
+        history=False,
+        source=f"{SRC}, Weapons and Equipment (Ammo)",
+        example="{SRM1: 2}",
+    ),
+)
+
+
 class InfantryOperations(SystemRules):
     """The Infantry Operations rules module."""
 
@@ -548,6 +598,9 @@ class InfantryOperations(SystemRules):
     subtree_local = True  # a platoon's values depend on the platoon (and its experience)
 
     # ----------------------------------------------------------------- catalog checks
+
+    def state_keys(self) -> tuple[StateKey, ...]:
+        return STATE_KEYS
 
     def check_catalog(
         self, system: SystemFile, faction: FactionFile | None, index: CatalogIndex | None
@@ -593,7 +646,9 @@ class InfantryOperations(SystemRules):
         roster_av = dict.fromkeys(ATTACK_TYPES, 0)
         for platoon in platoons:
             troopers, avs = ev.subtree(
-                platoon, "infantry-ops", lambda p=platoon: self._platoon(ev, p)  # type: ignore[misc]
+                platoon,
+                "infantry-ops",
+                lambda p=platoon: self._platoon(ev, p),  # type: ignore[misc]
             )
             mult = platoon.multiplicity()
             roster_troopers += troopers * mult
@@ -601,6 +656,33 @@ class InfantryOperations(SystemRules):
                 roster_av[k] += avs[k] * mult
         ev.set_value(ev.root, "platoons", "Platoons", sum(p.multiplicity() for p in platoons))
         ev.set_value(ev.root, "troopers", "Troopers", roster_troopers)
+        self._sheet_data(ev)
+
+    def _sheet_data(self, ev: Evaluation) -> None:
+        """The figures the record sheet prints beside the cluster table and the damage track
+        (Margin of Success; Weapon Damage: in the open, dug in), from the system's data."""
+        data = ev.index.system.model.data
+        taken = data.get("damage_taken")
+        taken = taken if isinstance(taken, dict) else {}
+        shift = data.get("margin_shift")
+        value = {
+            "margin_shift": shift if isinstance(shift, int) else None,
+            "open": taken.get("in_the_open"),
+            "dug_in": taken.get("dug_in"),
+        }
+        if any(v is not None for v in value.values()):
+            ev.set_value(
+                ev.root,
+                "sheet_data",
+                "Damage and margin rules",
+                value,
+                text=f"margin of success {shift:+d} on the cluster roll per point; damage "
+                f"×{fmt_num(value['open'] or 1)} in the open, ×{fmt_num(value['dug_in'] or 1)} "
+                "dug in"
+                if isinstance(shift, int)
+                else "",
+                source=f"{SRC}, Margin of Success/Failure; Weapon Damage",
+            )
 
     def _platoon(self, ev: Evaluation, platoon: Node) -> tuple[int, dict[str, int]]:
         motive = _motive(ev, platoon)
@@ -903,6 +985,7 @@ class InfantryOperations(SystemRules):
             elif total and vs_armour < total:
                 text += f" ({_round_up(vs_armour)} against armour)"
             ev.set_value(platoon, f"av_{a}", ATTACK_LABELS[a], info, text=text, source=src)
+        self._survivor_values(ev, platoon, squads, drivers, gun_crew, burst, result)
         if any(assist_removed.values()) and raw["support"]:
             while_support = {
                 a: _round_up(max(raw[a] - removed[a] - assist_removed[a], 0.0))
@@ -925,6 +1008,83 @@ class InfantryOperations(SystemRules):
                 source=src,
             )
         return result
+
+    def _survivor_values(
+        self,
+        ev: Evaluation,
+        platoon: Node,
+        squads: list[SquadView],
+        drivers: int,
+        gun_crew: int,
+        burst: list[tuple[Dice, int]],
+        avs: dict[str, int],
+    ) -> None:
+        """For the record sheet: the attack values left for each number of troopers still
+        standing (as MegaMekLab prints under the damage track), the support AV plus each
+        burst-fire result (the cluster columns to read), and the tables the sheet prints."""
+        # Loss order, as the sheet's damage track: squads in order, troopers without support
+        # weapons first, support weapon troopers last.
+        order: list[Contribution] = []
+        for last in (False, True):
+            for sq in squads:
+                for _ in range(sq.node.count):
+                    for c in _contributions(sq.kits):
+                        if c.support == last:
+                            order.extend(replace(c, number=1) for _ in range(c.number))
+        by_n: dict[str, list[int]] = {a: [] for a in ATTACK_TYPES}
+        for n in range(1, len(order) + 1):
+            pool = order[len(order) - n :]
+            removed = dict.fromkeys(ATTACK_TYPES, 0.0)
+            if gun_crew:
+                removed = _exclude(pool, max(gun_crew, drivers))[0]
+            elif drivers:
+                removed = _exclude(pool, min(drivers, n))[0]
+            for a in ATTACK_TYPES:
+                total = sum(c.dv[a] for c in pool) - removed[a]
+                by_n[a].append(_round_up(max(total, 0.0)))
+        shown = {a: v for a, v in by_n.items() if any(v)}
+        if shown:
+            ev.set_value(
+                platoon,
+                "av_by_survivors",
+                "Attack values by troopers left",
+                shown,
+                text="; ".join(
+                    f"{ATTACK_LABELS[a]}: " + " ".join(str(x) for x in reversed(v))
+                    for a, v in shown.items()
+                ),
+                source=f"{SRC}, Infantry Attacks; Weapon Damage",
+            )
+        if burst and avs.get("support"):
+            weapons = sum(n for _, n in burst)
+            dice = max((d for d, _ in burst), key=lambda d: (d.mean(), d.count))
+            results = sorted({v if weapons >= 2 else v // 2 for v in dice.distribution() if v > 0})
+            totals = sorted({avs["support"] + b for b in results})
+            ev.set_value(
+                platoon,
+                "burst_totals",
+                "Support AV with burst fire",
+                totals,
+                text=", ".join(str(t) for t in totals),
+                source=f"{SRC}, Burst fire",
+            )
+        data = ev.index.system.model.data
+        mods = data.get("morale_modifiers")
+        if isinstance(mods, list) and mods:
+            ev.set_value(
+                platoon,
+                "morale_modifiers",
+                "Morale test modifiers",
+                list(mods),
+                text="; ".join(
+                    f"{m.get('when')} {m.get('modifier'):+d}"
+                    if isinstance(m.get("modifier"), int)
+                    else str(m.get("when"))
+                    for m in mods
+                    if isinstance(m, dict)
+                ),
+                source=f"{SRC}, Morale",
+            )
 
     def _squad_avs(self, ev: Evaluation, sq: SquadView, driver: bool) -> None:
         """A squad's own attack values, for when it acts alone ("Squads and Platoons")."""
@@ -977,6 +1137,35 @@ class InfantryOperations(SystemRules):
                 tally,
                 text="; ".join(parts),
                 source=f"{SRC}, Weapons and Equipment (Ammo)",
+            )
+        self._ammo_state(ev, platoon, list(tally))
+
+    def _ammo_state(self, ev: Evaluation, platoon: Node, names: list[str]) -> None:
+        """``state.ammo_spent`` names weapons of the platoon that carry ammunition, by name
+        (the record sheet ticks their boxes by name; another name would not be ticked)."""
+        spent = platoon.data.state.get("ammo_spent") if platoon.data is not None else None
+        if not isinstance(spent, dict):
+            return  # absent, or of the wrong kind (the engine reports that)
+        for key in spent:
+            name = str(key)
+            if name in names:
+                continue
+            by_id = ev.index.name_of(name)
+            close = (
+                [by_id]
+                if by_id in names
+                else [n for n in names if n.lower() == name.strip().lower()]
+                or difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+            )
+            hint = f"; did you mean {close[0]!r}?" if close else "."
+            have = ", ".join(names) or "none"
+            ev.warning(
+                "io-state",
+                f"{ev.where(platoon)}: state.ammo_spent names {name!r}, not one of the "
+                f"platoon's weapons with ammunition ({have}){hint} The record sheet cannot "
+                "tick it.",
+                (*platoon.loc, "state", "ammo_spent", name),
+                f"{SRC}, Weapons and Equipment (Ammo)",
             )
 
 

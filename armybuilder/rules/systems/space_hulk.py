@@ -32,11 +32,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from ...dice import Dice, DiceSyntaxError
 from ..engine import Evaluation, Node
 from ..plugin import CatalogFinding, SystemRules
+from ..state import DEFAULT_MAXIMUM, StateKey
 
 if TYPE_CHECKING:
     from ...catalogs import CatalogIndex
@@ -594,12 +595,50 @@ def _ranged_json(w: RangedWeapon) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the module
 
 
+def whole(value: Any) -> TypeGuard[int]:
+    """Whether a campaign state count is one the engine accepts (see :data:`STATE_KEYS`)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= DEFAULT_MAXIMUM
+
+
+#: Campaign state (a selection's ``state:``): all of it is the mission in progress.
+STATE_KEYS: tuple[StateKey, ...] = (
+    StateKey(
+        "ammo_used",
+        "map-int",
+        "Shots (or template bursts) used so far from each limited-ammunition weapon the model "
+        "carries, by weapon id.",
+        history=False,
+        source=f"{SRC}, Common Weapon Attributes (Limited Ammo)",
+        example="{heavy-flamer: 2}",
+    ),
+    StateKey(
+        "psi_spent",
+        "int",
+        "Psi points a Librarian has spent so far in the mission (they are not replenished).",
+        history=False,
+        source=f"{SRC}, Special Units (Librarian)",
+        example="5",
+    ),
+    StateKey(
+        "lost",
+        "int",
+        "Models of this selection killed (the sheet crosses them out).",
+        history=False,
+        source=SRC,
+        example="1",
+    ),
+)
+
+
 class SpaceHulk(SystemRules):
     """The Space Hulk house rules module."""
 
     system_id = "space-hulk"
 
     # ----------------------------------------------------------------- catalog checks
+
+    def state_keys(self) -> tuple[StateKey, ...]:
+        return STATE_KEYS
 
     def check_catalog(
         self, system: SystemFile, faction: FactionFile | None, index: CatalogIndex | None
@@ -702,6 +741,7 @@ class SpaceHulk(SystemRules):
             if node.has_category("squad"):
                 squads += node.multiplicity()
                 self._squad(ev, node)
+                self._command_points(ev, node)
         ev.set_value(ev.root, "squads", "Squads", squads)
         ev.set_value(ev.root, "models", "Models", models, source=SRC)
         if tarantulas:
@@ -831,6 +871,50 @@ class SpaceHulk(SystemRules):
         self._ammo(ev, model, lo)
         if model.has_category("tarantula"):
             self._tarantula(ev, model, lo)
+        else:
+            self._action_costs(ev, model, lo)
+
+    def _command_points(self, ev: Evaluation, squad: Node) -> None:
+        """A squad with a Sergeant rolls for command points (Space Marines Units and Weapons):
+        one die, so at most as many points as the die has sides (the record sheet's track)."""
+        if not any(c.has_category("sergeant") for c in squad.children):
+            return
+        sides = ev.index.system.model.data.get("dice_sides", SIDES)
+        sides = sides if isinstance(sides, int) and not isinstance(sides, bool) else SIDES
+        ev.set_value(
+            squad,
+            "command_points",
+            "Command points",
+            {"die": sides},
+            text=f"rolled on 1d{sides} (the Sergeant)",
+            source=f"{SRC}, Space Marines Units and Weapons",
+        )
+
+    def _action_costs(self, ev: Evaluation, model: Node, lo: Loadout) -> None:
+        """The AP cost of each action the model's weapons allow (``action_costs`` in the
+        system's data), for the record sheet."""
+        table = ev.index.system.model.data.get("action_costs")
+        if not isinstance(table, list):
+            return
+        rules: set[str] = set()
+        for c in lo.items:
+            for w in (c.ranged, c.melee):
+                if w is not None:
+                    rules.update(w.rules)
+        rows = [
+            {"action": str(r.get("action", "")), "ap": r.get("ap"), "rule": r.get("rule")}
+            for r in table
+            if isinstance(r, dict) and r.get("rule") in rules
+        ]
+        if rows:
+            ev.set_value(
+                model,
+                "actions",
+                "Actions (AP)",
+                rows,
+                text="; ".join(f"{r['action']} {r['ap']} AP" for r in rows),
+                source=f"{SRC}, Common Weapon Attributes; Ranged Weapons; Melee Weapons",
+            )
 
     def _check_wargear(self, ev: Evaluation, lo: Loadout) -> None:
         model = lo.model
@@ -1002,14 +1086,7 @@ class SpaceHulk(SystemRules):
         limited = {c.id: c for c in lo.items if c.ranged is not None and c.ranged.ammo is not None}
         src = f"{SRC}, Common Weapon Attributes (Limited Ammo)"
         if not isinstance(used_map, dict):
-            ev.error(
-                "sh-state-invalid",
-                f"{who(ev, model)}: state.ammo_used must map weapon ids to shots used, "
-                f"not {used_map!r}",
-                (*model.loc, "state", "ammo_used"),
-                src,
-            )
-            used_map = {}
+            used_map = {}  # reported by the engine against STATE_KEYS
         for wid in used_map:
             if wid not in limited:
                 have = ", ".join(limited) or "none"
@@ -1024,15 +1101,8 @@ class SpaceHulk(SystemRules):
             w = c.ranged
             assert w is not None and w.ammo is not None
             used = used_map.get(wid, 0)
-            if isinstance(used, bool) or not isinstance(used, int) or used < 0:
-                ev.error(
-                    "sh-state-invalid",
-                    f"{who(ev, model)}: {w.name} shots used must be a whole number "
-                    f"of at least 0, not {used!r}",
-                    (*model.loc, "state", "ammo_used", wid),
-                    src,
-                )
-                used = 0
+            if not whole(used):
+                used = 0  # reported by the engine against STATE_KEYS
             if used > w.ammo:
                 ev.error(
                     "sh-ammo-overspent",
@@ -1074,15 +1144,8 @@ class SpaceHulk(SystemRules):
         src = f"{SRC}, Special Units (Librarian)"
         state = model.data.state if model.data is not None else {}
         spent = state.get("psi_spent", 0) if isinstance(state, dict) else 0
-        if isinstance(spent, bool) or not isinstance(spent, int) or spent < 0:
-            ev.error(
-                "sh-state-invalid",
-                f"{who(ev, model)}: psi points spent must be a whole number of at least 0, "
-                f"not {spent!r}",
-                (*model.loc, "state", "psi_spent"),
-                src,
-            )
-            spent = 0
+        if not whole(spent):
+            spent = 0  # reported by the engine against STATE_KEYS
         if spent > points:
             ev.error(
                 "sh-psi-overspent",

@@ -24,6 +24,7 @@ Readings of the text where it is unclear are stated where they are made and in
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import Evaluation, Issue, Node, fmt_num
 from ..plugin import CatalogFinding, SystemRules
+from ..state import StateKey
 
 if TYPE_CHECKING:
     from ...catalogs import CatalogIndex, GameSystem
@@ -290,6 +292,26 @@ def damage_results(rows: list[dict[str, Any]], shift: int = 0) -> dict[int, str]
     """Die roll -> vehicle damage result, after a supertank's shift (never below 1)."""
     by_roll = {int(r["roll"]): str(r["result"]) for r in rows}
     return {roll: by_roll[max(roll - shift, 1)] for roll in sorted(by_roll)}
+
+
+def damage_rows(rows: list[dict[str, Any]], shift: int = 0) -> list[dict[str, Any]]:
+    """The vehicle damage table as a sheet prints it: one row per die roll with the row of
+    the table it reads after a supertank's shift (``roll``, ``result``, ``level``,
+    ``repair``, ``loses_weapon``)."""
+    by_roll = {int(r["roll"]): r for r in rows}
+    out = []
+    for roll in sorted(by_roll):
+        row = by_roll[max(roll - shift, 1)]
+        out.append(
+            {
+                "roll": roll,
+                "result": str(row["result"]),
+                "level": row.get("level"),
+                "repair": row.get("repair"),
+                "loses_weapon": bool(row.get("loses_weapon", False)),
+            }
+        )
+    return out
 
 
 def pass_range(morale: int) -> str:
@@ -679,12 +701,45 @@ class _Ctx:
 # --------------------------------------------------------------------------- the module
 
 
+#: Campaign state (a selection's ``state:``): all of it is the battle in progress.
+STATE_KEYS: tuple[StateKey, ...] = (
+    StateKey(
+        "wounds",
+        "int",
+        "Wound results on the soldiers of this selection, first soldier first: one leaves a "
+        "soldier wounded, a second kills him.",
+        history=False,
+        source=f"{SRC} IX-B",
+        example="1",
+    ),
+    StateKey(
+        "lost",
+        "int",
+        "Soldiers of this selection dead, or 1 for a destroyed vehicle.",
+        history=False,
+        source=f"{SRC} IX-B",
+        example="1",
+    ),
+    StateKey(
+        "damage",
+        "list-str",
+        "The damage results a vehicle has suffered, by name (e.g. Stunned, Disarmed).",
+        history=False,
+        source=f"{SRC} IX-B; X (Vehicle Damage Table)",
+        example="[Stunned]",
+    ),
+)
+
+
 class StarMarines(SystemRules):
     """The StarMarines rules module."""
 
     system_id = "starmarines"
 
     # ----------------------------------------------------------------- catalog checks
+
+    def state_keys(self) -> tuple[StateKey, ...]:
+        return STATE_KEYS
 
     def check_catalog(
         self, system: SystemFile, faction: FactionFile | None, index: CatalogIndex | None
@@ -1052,11 +1107,13 @@ class StarMarines(SystemRules):
         self._experience_value(ev, n, level)
         # ---- weapons carried
         carried = [w for w in _within(n, (*UNIT_KINDS, "weapon")) if _is(w, "weapon")]
+        aims: list[tuple[str, WeaponStats | None]] = []
         if carried:
             parts = []
             for w in carried:
                 ws = _weapon(ev, w, ctx.sizes)
                 parts.append(_weapon_text(ev.label(w), ws, ctx.sizes))
+                aims.append((ev.name(w), ws))
             text = "; ".join(parts)
             if len(carried) > 1 or any(w.count > 1 for w in carried):
                 text += " (fires one weapon a turn)"
@@ -1065,11 +1122,13 @@ class StarMarines(SystemRules):
             ws = _weapon_of_entry(target, ctx.sizes) if target is not None else None
             name = target.name if target is not None else stats.weapon
             text = f"{_weapon_text(name, ws, ctx.sizes)} (default weapon: no marker needed)"
+            aims.append((name, ws))
         else:
             text = "none (disarmed)"
         ev.set_value(n, "weapons", "Weapons", text, source=f"{SRC} IV-h")
         # ---- attack rolls
         self._attack(ev, n, stats.aim if stats else None, level)
+        self._weapon_aims(ev, n, stats.aim if stats else None, level, aims)
         # ---- morale
         self._morale(ev, ctx, n, stats.morale if stats else None, level)
         # ---- special types
@@ -1126,6 +1185,34 @@ class StarMarines(SystemRules):
             total,
             text=_signed(total) + (f" ({', '.join(parts)})" if parts else ""),
             source=f"{SRC} X (Soldier Experience Table)",
+        )
+
+    def _weapon_aims(
+        self,
+        ev: Evaluation,
+        n: Node,
+        aim: int | None,
+        level: ExperienceLevel | None,
+        weapons: list[tuple[str, WeaponStats | None]],
+    ) -> None:
+        """The attack roll modifier with each weapon: the unit's own aim (its race's figure),
+        its experience and the weapon's aim (IX-A; X, Soldier Experience Table)."""
+        if not weapons:
+            return
+        base = (aim or 0) + _level_int(level, "attack")
+        pairs: list[tuple[str, int]] = []
+        for name, ws in weapons:
+            total = base + ((ws.aim or 0) if ws is not None else 0)
+            if (name, total) not in pairs:
+                pairs.append((name, total))
+        rows = [{"weapon": name, "aim": total} for name, total in pairs]
+        ev.set_value(
+            n,
+            "weapon_aims",
+            "Attack modifier by weapon",
+            rows,
+            text="; ".join(f"{name} {_signed(total)}" for name, total in pairs),
+            source=f"{SRC} IX-A; X (Soldier Experience Table)",
         )
 
     def _morale(
@@ -1193,6 +1280,26 @@ class StarMarines(SystemRules):
 
     # ----------------------------------------------------------------- vehicles
 
+    def _damage_state(self, ev: Evaluation, n: Node, effects: list[str]) -> None:
+        """The vehicle damage recorded in ``state.damage`` names results of its damage table
+        (the record sheet ticks them by name; another name would not be ticked)."""
+        taken = n.data.state.get("damage") if n.data is not None else None
+        if not isinstance(taken, list):
+            return  # absent, or of the wrong kind (the engine reports that)
+        for i, name in enumerate(taken):
+            if not isinstance(name, str) or name in effects:
+                continue
+            same = [e for e in effects if e.lower() == name.strip().lower()]
+            close = same or difflib.get_close_matches(name, effects, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else "."
+            ev.warning(
+                "smr-state",
+                f"{ev.where(n)}: vehicle damage {name!r} is not a result of its damage table "
+                f"({', '.join(effects)}){hint} The record sheet cannot tick it.",
+                (*n.loc, "state", "damage", i),
+                f"{SRC} IX-B; X (Vehicle Damage Table)",
+            )
+
     def _vehicle(self, ev: Evaluation, ctx: _Ctx, n: Node, enemy: _EnemyWeapons) -> None:
         assert n.entry is not None
         system = ev.index.system.model
@@ -1217,18 +1324,22 @@ class StarMarines(SystemRules):
         )
         # ---- weapons
         parts = []
+        aims: list[tuple[str, WeaponStats | None]] = []
         for c in n.children:
             if _is(c, "mount"):
                 held = [w for w in _within(c, ("weapon",)) if _is(w, "weapon")]
+                aims.extend((ev.name(w), _weapon(ev, w, ctx.sizes)) for w in held)
                 inside = ", ".join(
                     _weapon_text(ev.label(w), _weapon(ev, w, ctx.sizes), ctx.sizes) for w in held
                 )
                 parts.append(f"{ev.label(c)}: {inside or 'empty'}")
             elif _is(c, "weapon"):
                 parts.append(_weapon_text(ev.label(c), _weapon(ev, c, ctx.sizes), ctx.sizes))
+                aims.append((ev.name(c), _weapon(ev, c, ctx.sizes)))
         ev.set_value(
             n, "weapons", "Weapons", "; ".join(parts) or "none", source=f"{SRC} IV-g, IV-h"
         )
+        self._weapon_aims(ev, n, stats.aim if stats else None, level, aims)
         if stats is None:
             return
         # ---- immunity
@@ -1271,6 +1382,7 @@ class StarMarines(SystemRules):
                 else 0
             )
             results = damage_results(rows, shift)
+            table = damage_rows(rows, shift)
             destroyed = [r for r, res in results.items() if res == "Destroyed"]
             text = f"destroyed on {_rolls(destroyed)} ({len(destroyed)} in 6)"
             if shift:
@@ -1283,10 +1395,11 @@ class StarMarines(SystemRules):
                 n,
                 "damage",
                 "Damage",
-                {"results": results, "destroyed_on": destroyed},
+                {"results": results, "destroyed_on": destroyed, "rows": table},
                 text=text,
                 source=f"{SRC} IX-A, IX-B; X (Vehicle Damage Table)",
             )
+            self._damage_state(ev, n, list(dict.fromkeys(results.values())))
         # ---- overrun
         ov = {**OVERRUN, **_dict(system.data.get("overrun"))}
         if stats.size == "large" and stats.motion == "ground":

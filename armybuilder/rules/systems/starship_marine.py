@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import Evaluation, Node
 from ..plugin import CatalogFinding, SystemRules
+from ..state import DEFAULT_MAXIMUM, StateKey
 
 if TYPE_CHECKING:
     from ...catalogs import CatalogIndex
@@ -415,11 +416,75 @@ def head_count_text(h: Mapping[str, int]) -> str:
 # --------------------------------------------------------------------------- the module
 
 
+#: Campaign state (a selection's ``state:``). History (kept from action to action, 4.7) is
+#: apart from the battle in progress: ``wounds`` counts actions in which the figure was
+#: wounded, never hits; the hits a figure has taken in this battle are ``hits``.
+STATE_KEYS: tuple[StateKey, ...] = (
+    StateKey(
+        "actions",
+        "int",
+        "Actions the figure has fought in the campaign so far; sets its experience class.",
+        history=True,
+        source=f"{SRC} 4.7",
+        example="12",
+    ),
+    StateKey(
+        "wounds",
+        "int",
+        "Of those actions, how many the figure was wounded in (each counts as two for "
+        "experience); a record of past actions, not damage in this battle.",
+        history=True,
+        source=f"{SRC} 4.7",
+        example="1",
+    ),
+    StateKey(
+        "hits",
+        "int",
+        "Hits taken in the battle being played (one knocks out a man or most robots, a combat "
+        "robot takes two), counted over the selection's figures, first figure first.",
+        history=False,
+        source=f"{SRC} 3.5, 3.7",
+        example="1",
+    ),
+    StateKey(
+        "lost",
+        "int",
+        "Figures of this selection out of action (casualties) in the battle being played.",
+        history=False,
+        source=f"{SRC} 3.17",
+        example="1",
+    ),
+    StateKey(
+        "ammo_spent",
+        "map-int",
+        "A squad's grenades, door charges, SuperCharges and APGW missiles used so far in the "
+        "battle.",
+        history=False,
+        source=f"{SRC} 3.16, 3.10",
+        example="{grenades: 4, door_charges: 1}",
+        ids=("grenades", "door_charges", "supercharges", "missiles"),
+    ),
+    StateKey(
+        "morale_lost",
+        "map-int",
+        "Morale strength points lost so far in the battle: the ship's (defender) and the "
+        "attacker's.",
+        history=False,
+        source=f"{SRC} 3.12, 3.13",
+        example="{ship: 3}",
+        ids=("ship", "attack"),
+    ),
+)
+
+
 class StarshipMarine(SystemRules):
     """The Starship Marine rules module."""
 
     system_id = "starship-marine"
     subtree_local = True
+
+    def state_keys(self) -> tuple[StateKey, ...]:
+        return STATE_KEYS
 
     def __init__(self) -> None:
         self._types: dict[int, tuple[Entry, FigureType | None]] = {}
@@ -472,6 +537,7 @@ class StarshipMarine(SystemRules):
                 total.launcher = total.launcher or t.launcher
         run.show(ev.root, total)
         run.check_apgw_callers(total)
+        run.show_sheet_tables(ev.root)
 
 
 class _Run:
@@ -638,19 +704,12 @@ class _Run:
         return cls
 
     def _state_int(self, node: Node, state: Mapping[str, Any], key: str) -> int:
+        """A whole-number state key, 0 when absent or not a valid number (the engine reports
+        those against :data:`STATE_KEYS`)."""
         value = state.get(key)
-        if value is None:
+        if isinstance(value, bool) or not isinstance(value, int):
             return 0
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            self.ev.error(
-                "sm-state",
-                f"{self.ev.where(node)}: {key} must be a whole number of 0 or more, not "
-                f"{value!r}; counted as 0",
-                (*node.loc, "state", key),
-                f"{SRC} 4.7",
-            )
-            return 0
-        return value
+        return value if 0 <= value <= DEFAULT_MAXIMUM else 0
 
     # ----------------------------------------------------------------- checks
 
@@ -855,6 +914,9 @@ class _Run:
             source=f"{SRC} 3.17, 3.18, 4.8",
         )
 
+    def show_sheet_tables(self, root: Node) -> None:
+        _show_sheet_tables(self, root)
+
     def show_experience(self, node: Node, t: Tally) -> None:
         value: dict[str, dict[str, int]] = {}
         parts = []
@@ -870,6 +932,114 @@ class _Run:
         self.ev.set_value(
             node, "experience", "Experience", value, text="; ".join(parts), source=f"{SRC} 4.7"
         )
+
+
+FIRE_COLUMNS = (
+    "close-unarmoured",
+    "close-armoured",
+    "medium-unarmoured",
+    "medium-armoured",
+    "long-unarmoured",
+    "long-armoured",
+)
+
+
+def _show_sheet_tables(run: _Run, root: Node) -> None:
+    """Roster-wide values a record sheet prints as reference tables: which morale the force
+    keeps (a ship's company defends, 3.12; anyone else attacks, 3.13), the fire table of the
+    weapons the force carries (3.5) with its die-roll factors, the grenade tables (3.6) and
+    the combat robot damage table (3.7). Tables absent from the catalog are left out."""
+    ev = run.ev
+    data = ev.index.system.model.data
+    defends = any(c.has_category("ships-company") for c in root.children)
+    tables = run.tables
+    ev.set_value(
+        root,
+        "morale_factors",
+        "Morale factors",
+        {
+            "ship": {str(t.below): t.factor for t in tables.ship_thresholds},
+            "attacker": {str(t.below): t.factor for t in tables.attacker_thresholds},
+        },
+        text="ship: "
+        + ", ".join(f"below {t.below}% {t.factor:+d}" for t in tables.ship_thresholds)
+        + "; attacker: "
+        + ", ".join(f"below {t.below}% {t.factor:+d}" for t in tables.attacker_thresholds),
+        source=f"{SRC} 3.12, 3.13",
+    )
+    ev.set_value(
+        root,
+        "morale_side",
+        "Morale kept",
+        {"ship": defends, "attacker": not defends},
+        text="ship morale (defending)" if defends else "attacker morale",
+        source=f"{SRC} 3.12, 3.13",
+    )
+    rows: dict[str, dict[str, Any]] = {}
+    stack = list(root.children)
+    seen: set[str] = set()
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children)
+        entry = node.entry
+        if entry is None or entry.id in seen:
+            continue
+        seen.add(entry.id)
+        for p in entry.profiles:
+            chars = p.characteristics
+            if p.type == "weapon" and all(isinstance(chars.get(c), int) for c in FIRE_COLUMNS):
+                rows[entry.id] = {"weapon": entry.name, "scores": [chars[c] for c in FIRE_COLUMNS]}
+                break
+    fire = _dict_of(data.get("fire"))
+    table = sorted(rows.values(), key=lambda r: str(r["weapon"]))
+    if rows:
+        ev.set_value(
+            root,
+            "fire_table",
+            "Fire table",
+            {"columns": list(FIRE_COLUMNS), "rows": table,
+             "factors": list(fire.get("factors", []))},
+            text="; ".join(
+                f"{r['weapon']} " + "/".join(str(x) for x in r["scores"]) for r in table
+            ),
+            source=f"{SRC} 3.5",
+        )  # fmt: skip
+    grenades = _dict_of(data.get("grenades"))
+    if grenades.get("throw") and grenades.get("effects"):
+        ev.set_value(
+            root,
+            "grenade_table",
+            "Grenades",
+            {
+                "throw": list(grenades["throw"]),
+                "effects": list(grenades["effects"]),
+                "radius": grenades.get("blast_radius_cm"),
+            },
+            text=f"blast radius {grenades.get('blast_radius_cm')} cm",
+            source=f"{SRC} 3.6",
+        )
+    robots = _dict_of(data.get("robot_damage"))
+    if robots.get("rolls"):
+        ev.set_value(
+            root,
+            "robot_damage",
+            "Combat robot damage",
+            list(robots["rolls"]),
+            text="; ".join(
+                (
+                    f"{r.get('low')}–{r.get('high')}"
+                    if r.get("low") != r.get("high")
+                    else str(r.get("low"))
+                )
+                + f": {r.get('effect')}"
+                for r in robots["rolls"]
+            ),
+            source=f"{SRC} 3.7",
+        )
+
+
+def _dict_of(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 def _n(n: int, word: str) -> str:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ...dice import Distribution, at_least_table, expectation
 from ..engine import Evaluation, Node, fmt_num
 from ..plugin import CatalogFinding, SystemRules
+from ..state import StateKey
 from .starship_troopers_damage import Attack, Defender, Outcome, resolve, volley
 from .starship_troopers_profiles import (
     SRC,
@@ -356,12 +357,45 @@ class AttackRow:
 # --------------------------------------------------------------------------- the module
 
 
+#: Campaign state (a selection's ``state:``): all of it is the battle in progress.
+STATE_KEYS: tuple[StateKey, ...] = (
+    StateKey(
+        "hits",
+        "int",
+        "Hits lost by the models of this selection, first model first (a model of Hits/X "
+        "is removed when all X are lost).",
+        history=False,
+        source=f"{SRC} (Hits/X)",
+        example="2",
+    ),
+    StateKey(
+        "wounds",
+        "int",
+        "The same as hits (another name the sheet reads; give only one of them).",
+        history=False,
+        source=f"{SRC} (Hits/X)",
+        example="2",
+    ),
+    StateKey(
+        "lost",
+        "int",
+        "Models of this selection removed as casualties.",
+        history=False,
+        source=f"{SRC} (Save, Kill)",
+        example="1",
+    ),
+)
+
+
 class StarshipTroopers(SystemRules):
     """The Starship Troopers rules module."""
 
     system_id = "starship-troopers"
 
     # ----------------------------------------------------------------- catalog checks
+
+    def state_keys(self) -> tuple[StateKey, ...]:
+        return STATE_KEYS
 
     def check_catalog(
         self, system: SystemFile, faction: FactionFile | None, index: CatalogIndex | None
@@ -519,6 +553,29 @@ class StarshipTroopers(SystemRules):
             weapons.setdefault(w.name, w)
         for key, label, value, text, source in model_values(mv.profile, tuple(weapons.values())):
             ev.set_value(mv.node, key, label, value, text=text, source=source)
+        self._sheet_boxes(ev, mv, tuple(weapons.values()))
+
+    def _sheet_boxes(
+        self, ev: Evaluation, mv: ModelView, weapons: tuple[WeaponProfile, ...]
+    ) -> None:
+        """Which markers a record sheet gives each model: a flinch box unless the model never
+        flinches (Hits/X, No Flinch), an out-of-ammunition box per Squad or Crew weapon (the
+        types an ammo roll can stop), a used box per One-Shot! weapon."""
+        p = mv.profile
+        flinch = not (p.has("No Flinch") or p.hits > 1)
+        ammo = [w.name for w in weapons if w.type in ("Squad", "Crew")]
+        once = [w.name for w in weapons if w.type == "One-Shot!"]
+        parts = ["flinch" if flinch else "never flinches"]
+        parts += [f"{n}: out of ammunition" for n in ammo]
+        parts += [f"{n}: fired (once a game)" for n in once]
+        ev.set_value(
+            mv.node,
+            "sheet_boxes",
+            "Markers",
+            {"flinch": flinch, "out_of_ammo": ammo, "one_shot": once},
+            text="; ".join(parts),
+            source=f"{SRC}, Traits (Hits/X, No Flinch); Weapon Characteristics (Type)",
+        )
 
     def _underslung(self, ev: Evaluation, mv: ModelView) -> None:
         for node, w in mv.weapons:

@@ -708,9 +708,9 @@ def test_spent_ammunition(evaluate_roster: Evaluate) -> None:
     ("state", "code"),
     [
         ({"ammo_used": {"heavy-flamer": 7}}, "sh-ammo-overspent"),
-        ({"ammo_used": {"heavy-flamer": -1}}, "sh-state-invalid"),
+        ({"ammo_used": {"heavy-flamer": -1}}, "state-invalid"),  # the engine's state check
         ({"ammo_used": {"storm-bolter": 1}}, "sh-state-invalid"),
-        ({"ammo_used": 3}, "sh-state-invalid"),
+        ({"ammo_used": 3}, "state-invalid"),
         ({"psi_spent": 2}, "sh-state-invalid"),
     ],
 )
@@ -728,7 +728,7 @@ def test_spent_psi_points(evaluate_roster: Evaluate) -> None:
     ev = evaluate_roster(librarian_roster(["storm-bolter", "force-axe"], {"psi_spent": 21}))
     assert codes(ev) == ["sh-psi-overspent"]
     ev = evaluate_roster(librarian_roster(["storm-bolter", "force-axe"], {"psi_spent": "lots"}))
-    assert codes(ev) == ["sh-state-invalid"]
+    assert codes(ev) == ["state-invalid"]
 
 
 # =========================================================================== examples

@@ -562,7 +562,7 @@ def test_more_wounds_than_actions_is_flagged(library: Library, run: Evaluate) ->
 @pytest.mark.parametrize("bad", ["many", -1, 2.5, True])
 def test_bad_state_values(library: Library, run: Evaluate, bad: Any) -> None:
     ev = run(with_state(library, {"actions": bad}))
-    assert codes(ev) == (["sm-state"], [])
+    assert codes(ev) == (["state-invalid"], [])  # the engine's check against STATE_KEYS
     assert ev.errors[0].path[-2:] == ("state", "actions")
     assert experience_of(ev, "lieutenant")["class"] == "Novice"
 

@@ -1,0 +1,130 @@
+"""Infantry Operations record sheets as they come off the printer: a page per platoon with
+its damage track, weapons and attack values (Infantry Operations, after MegaMekLab)."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import pytest
+from render_helpers import EXAMPLES, count_boxes
+from sheet_layout import laid_out, layout_faults, pdf_text_pages, sheet_html, variant
+
+from armybuilder.catalogs import Library
+
+IO = EXAMPLES / "infantry-ops"
+
+
+def test_a_platoon_bought_twice_gets_two_sheets(library: Library, tmp_path: Path) -> None:
+    """Two rifle platoons of 28 troopers: two sheets, each with 28 damage boxes, one per
+    trooper (Kevlar is not armour that takes a second box)."""
+    path = variant(
+        IO / "rifle-platoon.yaml",
+        tmp_path,
+        ("    name: Foot Platoon (Rifle)\n", "    name: Foot Platoon (Rifle)\n    count: 2\n"),
+    )
+    html = sheet_html(path, library)
+    sheets = html.split('<section class="sheet io-platoon"')[1:]
+    assert len(sheets) == 2
+    for n, sheet in enumerate(sheets, 1):
+        assert f"Foot Platoon (Rifle) {n} of 2" in sheet
+        track = sheet.split('class="io-track">', 1)[1].split("</div>", 1)[0]
+        assert count_boxes(track)[0] == 28
+
+
+@pytest.fixture(scope="module")
+def lmg_sheet(library: Library) -> str:
+    """The sheet page of the rules' example rifle + light machine gun platoon (4 squads of 5
+    riflemen with auto-rifle and thrown grenades, 2 LMG gunners), as the PDF prints it."""
+    return pdf_text_pages(IO / "rifle-lmg-platoon.yaml", library)[-1]
+
+
+def test_attack_value_for_each_number_of_troopers_left(lmg_sheet: str) -> None:
+    """Infantry Attacks: an AV is the sum of the DV of the troopers attacking, rounded up;
+    Weapon Damage: troopers fall left to right, support weapon troopers last. With n left,
+    the 8 LMG gunners (DV 1) go last; the riflemen (auto-rifle 0.5, grenade 0.5) first."""
+    row = lmg_sheet.split("Attack value by troopers left", 1)[1]
+    left = [int(x) for x in row.split("Left", 1)[1].split("Primary", 1)[0].split()]
+    assert left == list(range(28, 0, -1))
+    printed = {
+        name: [int(x) for x in row.split(name, 1)[1].split()[:28]]
+        for name in ("Primary", "Secondary", "Support")
+    }
+    riflemen = [max(n - 8, 0) for n in left]
+    assert printed["Primary"] == [math.ceil(0.5 * r) for r in riflemen]
+    assert printed["Secondary"] == [math.ceil(0.5 * r) for r in riflemen]
+    assert printed["Support"] == [min(n, 8) * 1 for n in left]
+
+
+def test_fifty_percent_mark(lmg_sheet: str) -> None:
+    """Morale: a test at -2 once the unit has suffered 50% losses: the 14th of 28 to fall."""
+    track = lmg_sheet.split("Damage track", 1)[1].split("Number: order of loss", 1)[0]
+    assert "14 S3 50%" in track and track.count("50%") == 1
+
+
+def test_cluster_columns_for_burst_totals(lmg_sheet: str) -> None:
+    """Burst fire: with two or more burst weapons the platoon adds the whole burst roll
+    (the LMG's 1D6) to its support AV 8 against infantry in the open: AV 9 to 14."""
+    cluster = lmg_sheet.split("Cluster hits", 1)[1].split("Roll 2D6 when", 1)[0]
+    head = "2D6 Primary AV 10 Secondary AV 10 Support AV 8 AV 9 AV 10 AV 11 AV 12 AV 13 AV 14"
+    assert head in cluster
+    rows = [
+        r.split() for r in re.findall(r"(?:^| )((?:\d+ ){9}\d+)(?= |$)", cluster.split(head)[1])
+    ]
+    rows = [[int(x) for x in r] for r in rows]
+    assert [r[0] for r in rows] == list(range(2, 13))
+    for r in rows:  # the burst column for AV 10 reads as the primary AV 10 column
+        assert r[5] == r[1] and r[4] <= r[5] <= r[6]
+
+
+def test_damage_margin_and_morale_rules(lmg_sheet: str) -> None:
+    """Margin of Success/Failure: +2 / -2 on the cluster roll per point, 1 or less misses;
+    Weapon Damage: in the open ×2, dug in half (rounded down), HE a second trooper; Morale:
+    base TN 4 for Regulars and the modifiers of the table."""
+    text = lmg_sheet
+    assert "Margin of success: +2 on this roll per point; margin of failure: -2 per point" in text
+    assert "1 or less: all miss" in text
+    assert "In the open: damage ×2" in text and "Dug in: ×0.5 (rounded down)" in text
+    assert "HE in the open or in light cover: each point hits a second trooper" in text
+    morale = text.split("Morale test (base TN 4, Regular)", 1)[1]
+    for line in ("Unit has suffered 50% losses -2", "Unit's commander incapacitated -4",
+                 "Attacked by fire weaponry -4", "Attacked by a BattleMech -2",
+                 "Friendly BattleMech or vehicle within 3 hexes +2", "Unit is rallied +2",
+                 "Unit is pinned -2", "Unit has broken morale -4"):  # fmt: skip
+        assert line in morale
+
+
+def test_grenades_as_volleys_and_load_times(library: Library, lmg_sheet: str) -> None:
+    """Thrown Grenade: ammo 4 a trooper; the platoon's grenade attack is one throw from
+    every carrier, so 4 volleys to tick. Weapon table: set-up and load times (SRM1 loads in
+    1 turn; the man-portable LMG sets up in 1, fixed mount)."""
+    ammo = lmg_sheet.split("Ammunition", 1)[1].split("Damage to this platoon", 1)[0]
+    assert "Thrown Grenade ×20 4 each: 4 volleys" in ammo
+    html = sheet_html(IO / "rifle-lmg-platoon.yaml", library)
+    grenades = html.split("Thrown Grenade ×20", 1)[1].split("</tr>", 1)[0]
+    assert count_boxes(grenades)[0] == 4
+    assert "Man-portable Light MG 1 DB +1D6 0 (+0) 2 (+0) 4 (+2) 6 (+4) 8 (+6) — 1* / 0" in (
+        lmg_sheet
+    )
+    srm = pdf_text_pages(IO / "rifle-srm-platoon.yaml", library)[-1]
+    assert "8 × SRM1 2 CM — 3 (+0) 6 (+2) 9 (+4) 12 (+6) — 0 / 1" in srm
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("name", ["rifle-platoon", "rifle-lmg-platoon", "rifle-srm-platoon"])
+def test_a_platoon_fits_one_page(library: Library, name: str, paper: str) -> None:
+    """Everything above on one page per platoon, A4 and Letter."""
+    pages = pdf_text_pages(IO / f"{name}.yaml", library, paper)
+    start = next(i for i, t in enumerate(pages) if "Record sheets" in t)
+    assert len(pages) - start == 1
+    assert "Squads" in pages[start] and pages[start].rstrip().endswith(
+        f"page {len(pages)} of {len(pages)}"
+    )
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("name", ["rifle-platoon", "rifle-lmg-platoon", "rifle-srm-platoon"])
+def test_nothing_runs_off_the_page(library: Library, name: str, paper: str) -> None:
+    layout = laid_out(sheet_html(IO / f"{name}.yaml", library, paper))
+    assert layout_faults(layout) == []

@@ -1,0 +1,188 @@
+"""Starship Marine record sheets as they come off the printer: a sheet per squad with its
+figures, ammunition and morale (Starship Marine 3.x, 4.x)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from render_helpers import EXAMPLES, count_boxes
+from sheet_layout import Layout, cards_titled, laid_out, layout_faults, sheet_html, variant
+
+from armybuilder.catalogs import Library
+from armybuilder.render import load
+
+SMR = EXAMPLES / "starship-marine"
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_regimental_hq_title_clear_of_its_subtitle(library: Library, paper: str) -> None:
+    """The "Regimental HQ" card printed its title over its subtitle."""
+    layout = laid_out(sheet_html(SMR / "earther-regiment.yaml", library, paper))
+    assert any(c.title.startswith("Regimental") for c in layout.cards)
+    assert layout_faults(layout) == []
+
+
+def test_a_squad_bought_twice_prints_twice(library: Library, tmp_path: Path) -> None:
+    """Every figure fielded gets a row: a Sirian squad ×2 is two squads of nine figures
+    (Starship Marine 5.x orders of battle; 3.x: each figure acts and is hit on its own)."""
+    path = variant(
+        SMR / "sirian-platoon.yaml",
+        tmp_path,
+        ("        name: 1st Marine Squad\n", "        name: 1st Marine Squad\n        count: 2\n"),
+    )
+    layout = laid_out(sheet_html(path, library))
+    assert layout_faults(layout) == []
+    for n in (1, 2):
+        (card,) = cards_titled(layout, f"1st Marine Squad {n} of 2")
+        rows = card.text.split("Record", 1)[1]
+        assert rows.count("Combat Robot") == 4 and rows.count("Corporal") == 2
+        assert "9 Combat Robot" in rows and "10 " not in rows.split("Grenades")[0]
+
+
+VETERANS = """\
+format: 1
+system: starship-marine
+faction: earther
+name: Veterans
+selections:
+  - entry: earther-squad
+    name: 1st Squad
+    selections:
+      - entry: lieutenant
+        name: Lt Hale
+        state: {actions: 31, wounds: 2}
+        selections: [{entry: marine-armour}, {entry: sca-2}]
+      - entry: sergeant
+        name: Sgt Kowalski
+        state: {actions: 28, wounds: 1, hits: 1}
+        selections: [{entry: marine-armour}, {entry: sca-3}]
+      - {entry: corporal, selections: [{entry: marine-armour}, {entry: sca-3}]}
+      - {entry: marine, count: 3, selections: [{entry: marine-armour}, {entry: sca-2}]}
+"""
+
+
+def test_campaign_record_printed_apart_from_hits(library: Library, tmp_path: Path) -> None:
+    """4.7: ``wounds`` counts past actions in which the figure was wounded (each counts as
+    two for experience): it is printed in the figure's record, never as crossed hit boxes;
+    ``hits`` are this battle's (3.5, 3.7)."""
+    path = tmp_path / "veterans.yaml"
+    path.write_text(VETERANS, encoding="utf-8")
+    html = sheet_html(path, library)
+    layout = laid_out(html)
+    assert layout_faults(layout) == []
+    (card,) = cards_titled(layout, "1st Squad")
+    assert "Record" in card.text
+    hale = card.text.split("Lt Hale", 1)[1].split("Sgt Kowalski", 1)[0]
+    assert "Veteran" in hale and "31 fought, wounded in 2" in hale
+    sgt = card.text.split("Sgt Kowalski", 1)[1].split("Corporal", 1)[0]
+    assert "28 fought, wounded in 1" in sgt
+    rows = html.split('class="sm-figures"', 1)[1].split("</table>", 1)[0].split("<tr")[2:]
+    assert [count_boxes(r)[1] for r in rows] == [0, 1, 0, 0, 0, 0]
+
+
+def squash(text: str) -> str:
+    """Text without spaces (bold figures are separate text boxes on a line)."""
+    return re.sub(r"\s+", "", text)
+
+
+@pytest.fixture(scope="module")
+def regiment(library: Library) -> tuple[str, Layout]:
+    html = sheet_html(SMR / "earther-regiment.yaml", library)
+    return html, laid_out(html)
+
+
+def test_one_force_wide_morale_tracker_with_its_factors(
+    library: Library, regiment: tuple[str, Layout]
+) -> None:
+    """3.13: the attackers' morale strength is the whole force's (marines 2, others 1), and
+    the die is modified by -1 below 50% and -2 below 25%; the sheet prints one strip for the
+    force with those points and factors, none per squad."""
+    html, layout = regiment
+    ev = load(SMR / "earther-regiment.yaml", library)[2]
+    mv = ev.value(ev.root, "attacker_morale")
+    assert mv["below"] == {"50": 111, "25": 55} and mv["strength"] == 223
+    (force,) = cards_titled(layout, "Force morale and tables")
+    assert "starting strength 223" in force.text
+    assert squash("below 50% (111 or less): -1") in squash(force.text)
+    assert squash("below 25% (55 or less): -2") in squash(force.text)
+    assert "Ship morale" not in force.text  # the boarding force keeps attacker morale
+    assert html.count('class="sm-strip"') == 1
+    strip = html.split('class="sm-strip"', 1)[1].split("</div>", 1)[0]
+    assert strip.count("sm-cell") == 223
+    assert re.findall(r'sm-factor">([^<]+)</span><span class="box sm-cell thr">(\d+)', strip) == [
+        ("-1", "111"),
+        ("-2", "55"),
+    ]
+    assert "worsens by one" not in html
+
+
+def test_ship_morale_thresholds_for_defenders(library: Library) -> None:
+    """3.12: a ship's company keeps ship morale (crew 1, officers 2, marines 3) with -1
+    below 60%, -2 below 40%, -4 below 20%; it never gets an attacker morale strip."""
+    layout = laid_out(sheet_html(SMR / "ships-company.yaml", library))
+    (force,) = cards_titled(layout, "Force morale and tables")
+    assert "Ship morale" in force.text and "starting strength 41" in force.text
+    for part in ("below 60% (24 or less): -1", "below 40% (16 or less): -2",
+                 "below 20% (8 or less): -4"):  # fmt: skip
+        assert squash(part) in squash(force.text)
+    everything = " ".join(c.text for c in layout.cards)
+    assert "Attacker morale" not in everything and "attacker morale" not in everything
+
+
+def test_reference_tables_from_the_rules(regiment: tuple[str, Layout]) -> None:
+    """3.5 fire table (score to hit on 1d10 by range and target), its factors, 3.6 grenade
+    tables, 3.7 combat robot damage."""
+    _, layout = regiment
+    (force,) = cards_titled(layout, "Force morale and tables")
+    text = squash(force.text)
+    for row in ("SCA I 4 6 7 9 8 11", "SCA II 4 6 6 8 7 10", "SCA III 4 6 5 7 6 9",
+                "APGW launcher 8 9 5 7 5 7"):  # fmt: skip
+        assert squash(row) in text
+    assert squash("target moving non-tactically: +1") in text
+    assert (
+        squash("up to 15 cm automatic 4+") in text and squash("up to 40 cm 3+ not allowed") in text
+    )
+    assert squash("over 40 cm 5+ not allowed") in text
+    assert squash("Unarmoured 6+ 4+") in text and squash("Armoured no effect 9+") in text
+    assert squash("1–2 weapon control destroyed: no firing") in text
+    assert squash("3–5 immobilised") in text and squash("6 lucky shot: destroyed outright") in text
+
+
+def test_combat_robots_have_damage_boxes(regiment: tuple[str, Layout]) -> None:
+    """3.7: a combat robot takes two hits; after the first it may lose its fire control or
+    be immobilised: two hit boxes and a box for each of those effects."""
+    html, _ = regiment
+    squad = html.split("1st Marine Squad", 1)[1].split('class="sm-figures"', 1)[1]
+    rows = squad.split("</table>", 1)[0].split("<tr")[2:]
+    robot = next(r for r in rows if "Combat Robot" in r)
+    assert count_boxes(robot)[0] == 4
+    assert "no fire" in robot and "immob." in robot
+    marine = next(r for r in rows if ">Marine<" in r)
+    assert count_boxes(marine)[0] == 1
+
+
+def test_pallet_stock_has_boxes(regiment: tuple[str, Layout]) -> None:
+    """3.18: pallets hold 24 grenades, 12 door charges, 10 APGW missiles or 1 SuperCharge;
+    the Logistics Group's 6 + 4 + 6 + 2 pallets each get a box per item."""
+    html, layout = regiment
+    (card,) = cards_titled(layout, "Logistics Group")
+    for item, n, per in (("Grenades", 6, 24), ("Door charges", 4, 12), ("APGW missiles", 6, 10),
+                         ("SuperCharges", 2, 1)):  # fmt: skip
+        for i in range(1, n + 1):
+            label = f"{item} pallet {i} ({per})"
+            assert label in card.text
+            row = html.split(label, 1)[1].split("</tr>", 1)[0]
+            assert count_boxes(row)[0] == per
+        assert f"{item} pallet {n + 1} " not in card.text
+
+
+def test_logistics_group_heads_its_own_page(regiment: tuple[str, Layout]) -> None:
+    """The Logistics Group sits beside the marine groups (5.1), not in the 3rd: its page's
+    running header names it and it starts a page of its own."""
+    html, layout = regiment
+    (card,) = cards_titled(layout, "Logistics Group")
+    assert layout.headers[card.page] == "Logistics Group"
+    assert 'class="bm2 page-title" data-bookmark="Logistics Group"' in html
+    assert all(c.page < card.page for c in layout.cards if c.title == "3rd Marine Squad")

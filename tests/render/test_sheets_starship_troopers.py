@@ -1,0 +1,82 @@
+"""Starship Troopers record sheets as they come off the printer: a card per unit with the
+stat lines, weapons and a box row per model (Starship Troopers, Characteristics chapter)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from render_helpers import EXAMPLES, count_boxes
+from sheet_layout import cards_titled, laid_out, layout_faults, sheet_html, variant
+
+from armybuilder.catalogs import Library
+
+ST = EXAMPLES / "starship-troopers"
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("name", ["arachnid-swarm", "mi-squad", "mi-with-own-units"])
+def test_cards_keep_their_text_inside(library: Library, name: str, paper: str) -> None:
+    assert layout_faults(laid_out(sheet_html(ST / f"{name}.yaml", library, paper))) == []
+
+
+def test_a_unit_bought_twice_gets_two_cards(library: Library, tmp_path: Path) -> None:
+    """Second wave ×2 is two units of four Arachnid Warriors: two cards, four boxes each
+    (one box per model without Hits/X)."""
+    path = variant(
+        ST / "arachnid-swarm.yaml",
+        tmp_path,
+        ("    name: Second wave\n", "    name: Second wave\n    count: 2\n"),
+    )
+    html = sheet_html(path, library)
+    layout = laid_out(html)
+    assert layout_faults(layout) == []
+    for n in (1, 2):
+        (card,) = cards_titled(layout, f"Second wave {n} of 2")
+        assert "Arachnid Warrior ×4" in card.text
+        block = html.split(f"Second wave {n} of 2", 2)[2].split('class="st-models', 1)[1]
+        row = block.split("</tr>", 1)[0]
+        assert row.count('class="st-copy"') == 4  # a group of boxes per model
+        assert count_boxes(row)[0] == 4 * 2  # a hit and a flinch box
+
+
+def _row(html: str, name: str) -> str:
+    models = html.split('class="st-models', 1)[1].split("</table>", 1)[0]
+    return models.split(f"<th>{name}", 1)[1].split("</tr>", 1)[0]
+
+
+def test_flinch_and_ammunition_boxes_where_the_rules_use_them(
+    library: Library, tmp_path: Path
+) -> None:
+    """Characteristics chapter: a model that survives a hit flinches, except one with Hits/X
+    or No Flinch; a Squad weapon can run out of ammunition and a Crew weapon fires as one
+    (Type); Pack weapons fire once a turn and need no box. The gunner here has Hits/3 (no
+    flinch box, three hit boxes), the sergeant No Flinch."""
+    path = variant(
+        ST / "mi-with-own-units.yaml",
+        tmp_path,
+        ('traits: Independent, Jump/12"', 'traits: Independent, Jump/12", No Flinch'),
+        (
+            '            traits: Jump/12"\n      groups:',
+            '            traits: Jump/12", Hits/3\n      groups:',
+        ),
+    )
+    html = sheet_html(path, library)
+    assert layout_faults(laid_out(html)) == []
+    sergeant = _row(html, "Example MI Sergeant")
+    assert ">F<" not in sergeant and ">A<" in sergeant  # the Morita is a Squad weapon
+    assert count_boxes(sergeant)[0] == 2  # one hit, out of ammunition
+    gunner = _row(html, "Gunner")
+    assert ">F<" not in gunner and "Example support gun out of ammunition" in gunner
+    assert count_boxes(gunner)[0] == 4  # Hits/3, the Crew weapon
+    flamer = _row(html, "Flamer trooper")
+    assert ">F<" not in flamer and ">A<" not in flamer  # Hits/3, a Pack weapon
+    troopers = _row(html, "MI Cap Trooper")
+    assert troopers.count(">F<") == 2 and troopers.count(">A<") == 2
+    assert count_boxes(troopers)[0] == 6
+
+
+def test_arachnid_warriors_flinch_and_carry_no_ammunition(library: Library) -> None:
+    html = sheet_html(ST / "arachnid-swarm.yaml", library)
+    row = _row(html, "Arachnid Warrior")
+    assert row.count(">F<") == 6 and ">A<" not in row
