@@ -7,8 +7,8 @@ Run from the repository root after a change to the templates::
 
 Each picture is one A4 page at 80 dpi (662 x 936 pixels), rasterised with pypdfium2 (the
 ``test`` extra), printed on 2026-01-31 with a temporary user folder (your own templates are
-not used): the roster page of an illegal roster, and the first record sheet page of an
-example roster of each game system.
+not used): the roster page of an illegal roster, and a record sheet page of an example
+roster of each game system.
 """
 
 from __future__ import annotations
@@ -50,13 +50,13 @@ selections:
   - entry: no-such-unit
 """
 
-#: picture name -> example roster whose first record sheet page it shows
+#: picture name -> (example roster, which record sheet page it shows: 0 for the first)
 SHEETS = {
-    "sheet-infantry-ops": "infantry-ops/rifle-lmg-platoon.yaml",
-    "sheet-starship-marine": "starship-marine/sirian-platoon.yaml",
-    "sheet-space-hulk": "space-hulk/squad-with-librarian.yaml",
-    "sheet-starmarines": "starmarines/starmarines-example.yaml",
-    "sheet-starship-troopers": "starship-troopers/mi-squad.yaml",
+    "sheet-infantry-ops": ("infantry-ops/rifle-lmg-platoon.yaml", 0),
+    "sheet-starship-marine": ("starship-marine/sirian-platoon.yaml", 1),  # a squad sheet
+    "sheet-space-hulk": ("space-hulk/squad-with-librarian.yaml", 0),
+    "sheet-starmarines": ("starmarines/starmarines-example.yaml", 0),
+    "sheet-starship-troopers": ("starship-troopers/mi-squad.yaml", 0),
 }
 
 
@@ -80,10 +80,10 @@ def main() -> int:
     illegal.write_text(ILLEGAL, encoding="utf-8")
     result = render_pdf(load(illegal)[2], date=DATE)
     page_png(result.pdf, 0, OUT / "roster-not-legal.png")
-    for name, example in SHEETS.items():
+    for name, (example, nth) in SHEETS.items():
         result = render_pdf(load(REPO / "examples" / example)[2], date=DATE)
         first = next(p for p, level, label in result.outline if label == "Record sheets")
-        page_png(result.pdf, first, OUT / f"{name}.png")
+        page_png(result.pdf, min(first + nth, result.pages - 1), OUT / f"{name}.png")
     return 0
 
 

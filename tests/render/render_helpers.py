@@ -77,9 +77,9 @@ class Rendered:
 
 
 def count_boxes(html_or_text: str) -> tuple[int, int]:
-    """Tick boxes in a piece of HTML or PDF text: (all, already ticked). Boxes print as box
-    characters (☐ empty, ☒ ticked: macros.html ``boxes()``) or, in templates that put text in
-    them, as ``<span class="box">`` elements (``box x`` when ticked)."""
+    """Tick boxes in a piece of HTML or PDF text: (all, already ticked): ``<span
+    class="box">`` elements (``box x`` when ticked), and box characters (☐ empty, ☒ ticked)
+    should a template print them as text."""
     import re
 
     elements = len(re.findall(r'class="box[ "]', html_or_text))

@@ -49,22 +49,11 @@ SAMPLE = [
 ]
 
 
-#: Known garbled sheets, owned by the record sheet templates (templates/<system>/): the
-#: StarMarines vehicle card's header runs off the left of the page. Not strict: they pass
-#: once the sheet is fixed.
-KNOWN_STRAY = {"starmarines"}
-
-
 def _cases() -> list[Any]:
     out = []
     for which in [*example_rosters(), LARGE]:
         for paper in PAPERS:
-            marks = (
-                [pytest.mark.xfail(reason="StarMarines vehicle card layout", strict=False)]
-                if isinstance(which, Path) and which.parent.name in KNOWN_STRAY
-                else []
-            )
-            out.append(pytest.param(which, paper, id=f"{_name(which)}-{paper}", marks=marks))
+            out.append(pytest.param(which, paper, id=f"{_name(which)}-{paper}"))
     return out
 
 
