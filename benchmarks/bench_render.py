@@ -5,17 +5,19 @@ Figures (wall-clock, ``time.perf_counter``, median of ``--repeat`` runs):
 * the roster's HTML (view + Jinja2 templates), in milliseconds;
 * the PDF in one process: seconds, pages, pages per second, and the split between WeasyPrint's
   layout and its PDF writing;
-* the PDF as ``armybuilder render`` makes it by default (split across processes and merged,
-  when the document is long), with the processes used;
 * the same number of pages of plain text laid out by WeasyPrint with the same page setup: the
-  floor a printout cannot beat in one process, and our overhead as a ratio to it.
+  floor a printout cannot beat, and our overhead as a ratio to it;
+* growth: rosters of 1 to 11 Earther regiments (18 to 198 units), each printed by a fresh
+  process as ``armybuilder render`` would: seconds, pages, peak memory (the process's maximum
+  resident set) and the ratio to WeasyPrint's plain pages of the same count, measured in the
+  same process right after.
 
 Usage (from the repository root)::
 
     python benchmarks/bench_render.py              # the Earther regiment, 3 repeats
     python benchmarks/bench_render.py --quick      # 1 repeat
     python benchmarks/bench_render.py --roster examples/infantry-ops/rifle-platoon.yaml
-    python benchmarks/bench_render.py --jobs 2 --json figures.json
+    python benchmarks/bench_render.py --sizes 1,11 --json figures.json
 
 The script benchmarks the source tree it sits in and points ``ARMYBUILDER_HOME`` at a
 temporary folder, so the user's own catalogs and templates are neither used nor touched.
@@ -27,7 +29,10 @@ import argparse
 import json
 import os
 import platform
+import re
+import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -61,16 +66,87 @@ def plain_text_html(pages: int) -> str:
     return f"<!DOCTYPE html><html><body>{body}<div>{PLAIN_PAGE * 9}</div></body></html>"
 
 
+def many_regiments(n: int) -> str:
+    """A roster of ``n`` copies of the example Earther regiment (18 units each)."""
+    text = DEFAULT_ROSTER.read_text(encoding="utf-8")
+    head, body = text.split("\nselections:\n", 1)
+    head = re.sub(r"(?m)^name: .*$", f"name: {n} Earther regiments", head)
+    copies = [
+        body.replace("name: 291st Marine Regiment", f"name: Regiment {i + 1}", 1) for i in range(n)
+    ]
+    return head + "\nselections:\n" + "".join(copies)
+
+
+def child(regiments: int, paper: str) -> int:
+    """Print ``regiments`` regiments in this (fresh) process; print one JSON line."""
+    from armybuilder.render import load, render_pdf
+
+    folder = Path(tempfile.mkdtemp(prefix="armybuilder-bench-"))
+    path = folder / f"regiments-{regiments}.yaml"
+    path.write_text(many_regiments(regiments), encoding="utf-8")
+    _, _, ev = load(path)
+    units = sum(1 for n in ev.nodes() if n.entry is not None and n.entry.type == "unit")
+    start = time.perf_counter()
+    result = render_pdf(ev, paper=paper, jobs=1)
+    seconds = time.perf_counter() - start
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    import weasyprint
+
+    from armybuilder.render.html import paper_css
+
+    plain = plain_text_html(result.pages)
+    start = time.perf_counter()
+    weasyprint.HTML(string=plain).render(
+        stylesheets=[weasyprint.CSS(string=paper_css(paper) + "@page { margin: 15mm 12mm }")]
+    ).write_pdf()
+    plain_s = time.perf_counter() - start
+    print(
+        json.dumps(
+            {
+                "regiments": regiments,
+                "units": units,
+                "pages": result.pages,
+                "seconds": seconds,
+                "peak_mb": peak_mb,
+                "plain_s": plain_s,
+            }
+        )
+    )
+    return 0
+
+
+def growth(sizes: list[int], paper: str) -> list[dict[str, Any]]:
+    """Run :func:`child` in a fresh process per size."""
+    rows = []
+    for n in sizes:
+        out = subprocess.run(
+            [sys.executable, __file__, "--child", str(n), "--paper", paper],
+            capture_output=True,
+            text=True,
+            check=True,
+            env=os.environ.copy(),
+        ).stdout
+        rows.append(json.loads(out.strip().splitlines()[-1]))
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--roster", type=Path, default=DEFAULT_ROSTER, help="roster to print")
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure (median)")
     parser.add_argument("--quick", action="store_true", help="one run per figure")
-    parser.add_argument("--jobs", type=int, default=None, help="processes for the split render")
     parser.add_argument("--paper", choices=["a4", "letter"], default="a4")
     parser.add_argument("--json", type=Path, help="also write every figure as JSON")
+    parser.add_argument(
+        "--sizes",
+        default="1,3,6,11",
+        help="regiments per roster for the growth figures (comma-separated; empty: none)",
+    )
+    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     repeat = 1 if args.quick else max(1, args.repeat)
+    if args.child is not None:
+        return child(args.child, args.paper)
 
     home = tempfile.mkdtemp(prefix="armybuilder-bench-")
     os.environ["ARMYBUILDER_HOME"] = home
@@ -130,14 +206,6 @@ def main(argv: list[str] | None = None) -> int:
     write_s, _ = median_time(doc.write_pdf, repeat)
     figures.update(layout_s=layout_s, write_s=write_s)
 
-    split_s, split = median_time(lambda: render_pdf(ev, paper=args.paper, jobs=args.jobs), repeat)
-    figures.update(
-        split_s=split_s,
-        split_jobs=split.jobs,
-        split_pages=split.pages,
-        split_pages_per_s=split.pages / split_s,
-    )
-
     # The floor: WeasyPrint alone, the same number of pages of plain text, same page setup.
     plain = plain_text_html(pages)
     plain_s, _ = median_time(
@@ -156,7 +224,6 @@ def main(argv: list[str] | None = None) -> int:
         plain_pages=plain_pages,
         plain_pages_per_s=plain_pages / plain_s,
         overhead_one_process=one_s / plain_s,
-        overhead_split=split_s / plain_s,
     )
     figures["machine"] = {
         "python": platform.python_version(),
@@ -178,17 +245,24 @@ def main(argv: list[str] | None = None) -> int:
         ("  of which WeasyPrint layout", f"{layout_s:.2f} s"),
         ("  of which writing the PDF", f"{write_s:.2f} s"),
         (
-            f"PDF, split ({split.jobs} processes)",
-            f"{split_s:.2f} s for {split.pages} pages = "
-            f"{split.pages / split_s:.2f} pages/s ({split_s / split.pages:.2f} s a page)",
-        ),
-        (
             "plain text, WeasyPrint alone",
             f"{plain_s:.2f} s for {plain_pages} pages = {plain_pages / plain_s:.2f} pages/s",
         ),
         ("overhead, one process", f"{one_s / plain_s:.2f} × plain text"),
-        ("overhead, split", f"{split_s / plain_s:.2f} × plain text"),
     ]
+    sizes = [int(x) for x in args.sizes.split(",") if x.strip()]
+    grown = growth(sizes, args.paper) if sizes else []
+    figures["growth"] = grown
+    for r in grown:
+        rows.append(
+            (
+                f"{r['regiments']} regiment(s), {r['units']} units",
+                f"{r['seconds']:.2f} s, {r['pages']} pages, peak {r['peak_mb']:.0f} MB"
+                f" ({r['seconds'] / r['units'] * 1000:.0f} ms, {r['peak_mb'] / r['units']:.1f} MB"
+                f" a unit); plain pages {r['plain_s']:.2f} s,"
+                f" ratio {r['seconds'] / r['plain_s']:.1f}",
+            )
+        )
     width = max(len(k) for k, _ in rows)
     for k, v in rows:
         print(f"{k:<{width}}  {v}")

@@ -20,6 +20,7 @@ overrides any of them by putting a file of the same name in ``<user data>/templa
 from __future__ import annotations
 
 import datetime as _dt
+import logging
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -71,6 +72,7 @@ __all__ = [
     "SPLIT_MARK",
     "PdfResult",
     "RosterView",
+    "TooLargeToPrintError",
     "UnitView",
     "build_view",
     "export",
@@ -83,12 +85,36 @@ __all__ = [
 
 EXPORT_FORMATS = ("text", "markdown", "json", "html")
 
-#: A document is split across processes only when it can be cut in at least this many
-#: places (forced page breaks the templates mark) ...
-PARALLEL_MIN_BLOCKS = 3
-#: ... and holds at least this much HTML (characters; about a dozen pages): below that,
-#: starting workers, merging and numbering the pages cost more than they save.
-PARALLEL_MIN_CHARS = 120_000
+#: What one PDF may hold. A regiment (the largest roster a player builds: Infantry
+#: Operations' 75 platoons, 2762 selections, about 2400 troopers, squads and platoons)
+#: prints well inside these; a roster beyond them is refused before any layout starts,
+#: with a message, instead of running for minutes and gigabytes.
+MAX_SELECTIONS = 10_000
+#: Copies of models and units (counts multiplied out): each gets a line, card or box row.
+MAX_PRINTED = 5_000
+#: Characters of HTML (about 250 pages of record sheets).
+MAX_HTML_CHARS = 8_000_000
+
+
+class TooLargeToPrintError(Exception):
+    """A roster beyond :data:`MAX_SELECTIONS`, :data:`MAX_PRINTED` or
+    :data:`MAX_HTML_CHARS`; the message says which and by how much."""
+
+
+def check_size(view: RosterView) -> None:
+    """Raise :class:`TooLargeToPrintError` if a roster is too large to print."""
+    printed = 0
+    for selections, u in enumerate(view.all_units(), 1):
+        if u.type in ("unit", "model"):
+            printed += u.multiplicity()
+        if selections > MAX_SELECTIONS:
+            raise TooLargeToPrintError(f"too large to print: more than {MAX_SELECTIONS} selections")
+        if printed > MAX_PRINTED:
+            raise TooLargeToPrintError(
+                f"too large to print: more than {MAX_PRINTED} models and units once counts"
+                f" are multiplied out (at {u.label!r}); print it in parts, or use"
+                " `armybuilder export --to text`"
+            )
 
 
 def load(file: str | Path, library: Library | None = None) -> tuple[Roster, GameSystem, Evaluation]:
@@ -109,7 +135,8 @@ def load(file: str | Path, library: Library | None = None) -> tuple[Roster, Game
 @dataclass
 class PdfResult:
     """A rendered PDF: its bytes, page count, outline ``(page, level, label)``, the URLs the
-    fetcher refused, the processes used and the seconds spent."""
+    fetcher refused, the processes used (always 1), the seconds spent, the HTML it was made
+    from and, when :func:`render_pdf` was asked to keep it, WeasyPrint's laid out document."""
 
     pdf: bytes
     pages: int
@@ -118,6 +145,8 @@ class PdfResult:
     jobs: int = 1
     seconds: float = 0.0
     html: str = ""
+    document: Any = None
+    missing_glyphs: list[str] = field(default_factory=list)
 
 
 def _resolve_dirs(template_dir: Path | str | None) -> list[Path]:
@@ -136,14 +165,20 @@ def render_pdf(
     jobs: int | None = None,
     template_dir: Path | str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    keep_layout: bool = False,
+    pieces: bool | None = None,
 ) -> PdfResult:
     """Render an evaluated roster as a PDF (and write it to ``output`` if given).
 
     ``paper`` is ``a4`` or ``letter``; ``sheets=False`` prints the roster pages only.
-    ``jobs`` is the number of processes (``None``: one for a short document, several for a
-    long one; ``1``: never split). ``template_dir`` is looked in before the user's and the
-    bundled templates. ``progress(done, total)`` is called as parts of a split document are
-    finished.
+    ``jobs`` is accepted for callers of earlier versions and ignored: a document is always
+    laid out in one process, so the pages never depend on the number of processes or on how
+    busy the machine is. ``template_dir`` is looked in before the user's and the bundled
+    templates. ``progress(done, total)`` is called as the work advances. ``keep_layout``
+    keeps WeasyPrint's laid out document in :attr:`PdfResult.document` (for tests).
+    ``pieces``: lay a long document out in pieces to bound memory (``None``: when it is
+    longer than :data:`~armybuilder.render.pdf.PIECE_CHARS`; ``True``: whenever the
+    templates allow a cut; ``False``: never); the pages are the same either way.
     """
     import time
 
@@ -160,12 +195,26 @@ def render_pdf(
         template_source,
     )
 
+    del jobs  # one process, always (see above)
     start = time.perf_counter()
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r} (a4 or letter)")
     dirs = _resolve_dirs(template_dir)
     view = build_view(ev, date=date)
+    check_size(view)
     html = render_html(view, paper=paper, sheets=sheets, inline_css=False, dirs=dirs)
+    if len(html) > MAX_HTML_CHARS:
+        raise TooLargeToPrintError(
+            f"too large to print: its pages would take {len(html) // 1_000_000} MB of HTML"
+            f" (at most {MAX_HTML_CHARS // 1_000_000} MB, about 250 pages)"
+        )
+    from .fonts import missing_glyphs
+
+    missing = missing_glyphs(html)
+    if missing:
+        from .fonts import describe_missing
+
+        logging.getLogger("armybuilder.render").warning("%s", describe_missing(missing))
     env = environment(dirs)
     base_url = bundled_dir("templates").resolve().as_uri() + "/"
     stylesheets = []
@@ -173,37 +222,34 @@ def render_pdf(
         text, filename = template_source(env, name)
         folder = Path(filename).resolve().parent if filename else bundled_dir("templates")
         stylesheets.append(pdfmod.Stylesheet(text, folder.as_uri() + "/"))
-    blocks = html.count(SPLIT_MARK) - 1
-    if jobs is None:
-        jobs = (
-            pdfmod.default_jobs()
-            if blocks >= PARALLEL_MIN_BLOCKS and len(html) >= PARALLEL_MIN_CHARS
-            else 1
-        )
-    if jobs > 1 and blocks >= 2:
-        part = pdfmod.render_parallel(
+    cuts = html.count(SPLIT_MARK) - 1
+    if pieces is None:
+        pieces = len(html) > pdfmod.PIECE_CHARS
+    if pieces and cuts >= 1 and not keep_layout:
+        part = pdfmod.render_in_pieces(
             html,
             SPLIT_MARK,
             stylesheets,
             base_url,
             dirs,
-            jobs,
-            progress=progress,
             page_css=paper_css(paper),
+            piece_chars=pdfmod.PIECE_CHARS if len(html) > pdfmod.PIECE_CHARS else len(html) // 3,
+            progress=progress,
         )
     else:
-        jobs = 1
-        part = pdfmod.render_part(html, stylesheets, base_url, dirs)
-        if progress is not None:
-            progress(1, 1)
+        part = pdfmod.render_document(
+            html, stylesheets, base_url, dirs, progress=progress, keep_layout=keep_layout
+        )
     result = PdfResult(
         part.pdf,
         part.pages,
         part.bookmarks,
         part.refused,
-        jobs,
+        1,
         time.perf_counter() - start,
         html,
+        part.document,
+        missing,
     )
     if output is not None:
         _write(output, result.pdf)

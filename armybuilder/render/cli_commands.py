@@ -48,7 +48,7 @@ def add_parsers(subparsers: Any, common_parent: argparse.ArgumentParser) -> None
         "--jobs",
         type=int,
         metavar="N",
-        help="processes to render with (default: several for a long document)",
+        help="ignored (kept for scripts): a PDF is always laid out in one process",
     )
     p.add_argument("--templates", metavar="DIR", help="look for templates in DIR before the others")
     p.add_argument("-v", "--verbose", action="store_true", help="show the PDF library's warnings")
@@ -141,7 +141,7 @@ def cmd_render(args: argparse.Namespace) -> int:
             )
             return EXIT_INPUT
     try:
-        from . import render_pdf
+        from . import TooLargeToPrintError, render_pdf
 
         result = render_pdf(
             ev,
@@ -153,6 +153,9 @@ def cmd_render(args: argparse.Namespace) -> int:
         )
     except TemplateError as exc:
         return _template_problem("render", exc)
+    except TooLargeToPrintError as exc:
+        print(f"armybuilder render: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_INPUT
     except (ImportError, OSError) as exc:
         print(f"armybuilder render: cannot make a PDF: {exc}", file=sys.stderr)
         return EXIT_INPUT
@@ -176,6 +179,10 @@ def cmd_render(args: argparse.Namespace) -> int:
             f"wrote {target}: {result.pages} page{'s' if result.pages != 1 else ''}, "
             f"{args.paper.upper() if args.paper == 'a4' else 'US Letter'}, {verdict}"
         )
+    if result.missing_glyphs and getattr(args, "verbose", False):
+        from .fonts import describe_missing
+
+        print(f"armybuilder render: {describe_missing(result.missing_glyphs)}", file=sys.stderr)
     for url in result.refused:
         print(
             f"armybuilder render: refused to load {url} (not in a template folder)", file=sys.stderr
@@ -203,7 +210,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     _, _, ev = loaded
     from jinja2 import TemplateError
 
-    from . import export
+    from . import TooLargeToPrintError, export
 
     try:
         text = export(
@@ -216,6 +223,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         )
     except TemplateError as exc:
         return _template_problem("export", exc)
+    except TooLargeToPrintError as exc:
+        print(f"armybuilder export: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_INPUT
     if out is None:
         sys.stdout.write(text)
         return EXIT_OK

@@ -109,13 +109,32 @@ class CostView:
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
-def clean(text: Any) -> str:
+#: Longest name printed (characters): a longer one is cut with an ellipsis. Names sit in
+#: headings, running headers and table cells; a few hundred characters is already more
+#: than a line.
+MAX_NAME = 200
+#: Longest other text printed (notes, messages, computed values), in characters.
+MAX_TEXT = 2000
+
+
+def clean(text: Any, limit: int = MAX_TEXT) -> str:
     """Roster text fit to print: control characters dropped (no glyph prints them, and in a
-    terminal they could move the cursor), line breaks and tabs become spaces."""
-    s = _CONTROL.sub("", str(text))
+    terminal they could move the cursor), line breaks and tabs become spaces, and anything
+    longer than ``limit`` characters cut with an ellipsis."""
+    s = str(text)
+    if len(s) > 4 * limit:  # a 5 MB name: only its start can be printed
+        s = s[: 4 * limit]
+    s = _CONTROL.sub("", s)
     if "\n" in s or "\r" in s or "\t" in s:
         s = " ".join(s.replace("\t", " ").split())
+    if len(s) > limit:
+        s = s[: limit - 1].rstrip() + "…"
     return s
+
+
+def clean_name(text: Any) -> str:
+    """A name fit to print: :func:`clean`, at most :data:`MAX_NAME` characters."""
+    return clean(text, MAX_NAME)
 
 
 def _scalar_text(v: Any) -> str:
@@ -332,6 +351,28 @@ class UnitView(_Values):
             (n, n.multiplicity(self)) for n in self._below() if n.type == "upgrade" and n.profiles
         ]
 
+    # ------------------------------------------------------------------ roster summary
+
+    def short_values(self, limit: int = 48) -> list[ValueView]:
+        """Computed values whose text is at most ``limit`` characters (for one-line
+        summaries); empty ones and dashes are left out."""
+        return [
+            v
+            for v in self.values.values()
+            if v.text and v.text not in ("—", "-") and len(v.text) <= limit
+        ]
+
+    def model_count(self) -> int:
+        """How many models this selection's card holds (models of nested units not counted)."""
+        return sum(m.multiplicity(self) for m in self.members())
+
+    def model_summary(self) -> list[str]:
+        """The models on this unit's card, one entry per selection (``Marine ×6``), in order;
+        a model at the top level summarises itself."""
+        if self.type == "model":
+            return []
+        return [m.label for m in self.members()]
+
     @property
     def size(self) -> int:
         """How many selections this subtree holds (for splitting work)."""
@@ -404,6 +445,11 @@ class RosterView(_Values):
         n = len(self.errors)
         return f"Not legal: {n} error" + ("" if n == 1 else "s")
 
+    def unit_lines(self) -> list[UnitView]:
+        """The selections the roster summary gives a line each: every unit at any depth,
+        every top-level selection, and every selection of an unknown entry."""
+        return [u for u in self.all_units() if u.depth == 0 or u.type == "unit" or not u.known]
+
     def all_units(self) -> Iterator[UnitView]:
         for u in self.units:
             yield from u.walk()
@@ -411,7 +457,6 @@ class RosterView(_Values):
     def find(self, category: str) -> list[UnitView]:
         """Every selection in a category (or of an entry id), depth first."""
         return [n for n in self.all_units() if category in n.categories or n.entry_id == category]
-
 
 
 # --------------------------------------------------------------------------- building
@@ -434,7 +479,7 @@ def _profiles(ev: Evaluation, node: Node) -> list[ProfileView]:
         else:
             cols = tuple((k, clean(_scalar_text(v))) for k, v in raw.items() if v is not None)
             type_name = p.type
-        out.append(ProfileView(p.type, type_name, clean(p.name or ev.name(node)), cols, raw))
+        out.append(ProfileView(p.type, type_name, clean_name(p.name or ev.name(node)), cols, raw))
     return out
 
 
@@ -472,11 +517,11 @@ class _Builder:
         ev = self.ev
         self.n += 1
         u = UnitView(f"u{self.n}", parent)
-        u.name = clean(ev.name(node))
-        u.label = clean(ev.label(node))
-        u.entry_id = node.entry_id or ""
+        u.name = clean_name(ev.name(node))
+        u.label = u.name + (f" ×{node.count}" if node.count != 1 else "")
+        u.entry_id = clean_name(node.entry_id or "")
         u.known = node.entry is not None
-        u.entry_name = clean(node.entry.name if node.entry is not None else u.entry_id)
+        u.entry_name = clean_name(node.entry.name if node.entry is not None else u.entry_id)
         u.type = node.entry.type if node.entry is not None else None
         u.count = node.count
         u.depth = node.depth - 1
@@ -529,7 +574,15 @@ def build_view(
         line = col = None
         if positions and i.path:
             line, col = roster.position(i.path)
-        return IssueView(i.severity, i.code, i.message, format_loc(i.path), i.source, line, col)
+        return IssueView(
+            i.severity,
+            clean_name(i.code),
+            clean(i.message),
+            format_loc(i.path),
+            clean(i.source),
+            line,
+            col,
+        )
 
     issues = [issue(i) for i in ev.issues]
     limits: dict[str, float] = dict(roster.header.limits)
@@ -548,7 +601,7 @@ def build_view(
     units = [builder.unit(n, None) for n in ev.root.children]
     builder.attach_issues()
     return RosterView(
-        name=clean(roster.name),
+        name=clean_name(roster.name),
         system_id=ev.index.system.id,
         system_name=ev.index.system.name,
         faction_id=ev.index.faction.id,

@@ -19,6 +19,7 @@ Templates:
 from __future__ import annotations
 
 import datetime as _dt
+import os
 import re
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
@@ -30,6 +31,7 @@ from jinja2 import (
     ChoiceLoader,
     FileSystemLoader,
     StrictUndefined,
+    TemplateError,
     TemplateNotFound,
     select_autoescape,
 )
@@ -39,14 +41,15 @@ from markupsafe import Markup
 from ..paths import bundled_dir, user_data_dir
 from ..rules.engine import Evaluation, fmt_num
 from .context import RosterView, build_view
+from .safety import inside_folder
 
 PAPERS = {"a4": "A4", "letter": "letter"}
 #: Page size in PDF points (width, height), portrait.
 PAPER_POINTS = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
 
-#: Where a long document may be cut into parts rendered in parallel. Templates emit it (with
-#: ``split()``) only between blocks that start on a new page anyway, at the top level of
-#: ``<body>``; roster content cannot forge it (``<`` is always escaped).
+#: Where a long document may be cut into pieces laid out one after the other (pdf.py).
+#: Templates emit it (with ``split()``) only between blocks that start on a new page anyway,
+#: at the top level of ``<body>``; roster content cannot forge it (``<`` is always escaped).
 SPLIT_MARK = "<!--armybuilder:split-->"
 
 
@@ -126,8 +129,59 @@ def _contains(seq: Any, item: Any) -> bool:
         return False
 
 
+#: A run of this many characters without a space gets invisible break points.
+_LONG_RUN = 30
+_RUN = re.compile(rf"[^\s\u200b]{{{_LONG_RUN},}}")
+_ZWSP = "\u200b"
+
+
+def _break_run(m: re.Match[str]) -> str:
+    run = m.group(0)
+    return _ZWSP.join(run[i : i + 16] for i in range(0, len(run), 16))
+
+
+def breakable(value: Any) -> Any:
+    """What every ``{{ ... }}`` of a template prints: text with a run of more than
+    :data:`_LONG_RUN` characters without a space gets a zero-width space every 16
+    characters, so that a long name breaks inside a table cell or a heading instead of
+    running off the page (markup, numbers and short words are left alone)."""
+    if type(value) is str and len(value) >= _LONG_RUN and _RUN.search(value):
+        return _RUN.sub(_break_run, value)
+    return value
+
+
 def _split() -> Markup:
     return Markup(SPLIT_MARK)
+
+
+class FolderLoader(FileSystemLoader):
+    """A :class:`~jinja2.FileSystemLoader` for one folder that serves only files inside it
+    once symbolic links are resolved: a link in a user's template folder to any other file
+    (``sheet.html -> /home/me/.ssh/id_rsa``) is refused with a message naming it, instead of
+    pulling that file into the HTML and the PDF."""
+
+    def __init__(self, folder: str) -> None:
+        super().__init__(folder)
+        self.folder = folder
+
+    def get_source(self, environment: Any, template: str) -> tuple[str, str, Any]:
+        source, filename, uptodate = super().get_source(environment, template)
+        if not inside_folder(filename, self.folder):
+            raise TemplateRefusedError(template, filename, self.folder)
+        return source, filename, uptodate
+
+
+class TemplateRefusedError(TemplateError):
+    """A template that is a link to a file outside its template folder (refused, not
+    skipped: the user meant that file to be used)."""
+
+    def __init__(self, name: str, filename: str, folder: str) -> None:
+        super().__init__(
+            f"{filename} is a link to {os.path.realpath(filename)}, outside the template folder"
+            f" {folder}: refused (copy the file into the folder instead)"
+        )
+        self.name = name
+        self.filename = filename
 
 
 # --------------------------------------------------------------------------- environment
@@ -150,7 +204,7 @@ def _environment(
     dirs: tuple[str, ...], signature: tuple[tuple[str, int], ...] = ()
 ) -> SandboxedEnvironment:
     env = SandboxedEnvironment(
-        loader=ChoiceLoader([FileSystemLoader(d) for d in dirs]),
+        loader=ChoiceLoader([FolderLoader(d) for d in dirs]),
         autoescape=select_autoescape(
             enabled_extensions=("html", "htm", "xml"), default_for_string=True, default=True
         ),
@@ -159,6 +213,7 @@ def _environment(
         trim_blocks=True,
         lstrip_blocks=True,
         auto_reload=True,
+        finalize=breakable,
     )
     env.filters["numbers"] = _numbers
     env.filters["signed"] = _signed
@@ -257,5 +312,8 @@ def export_html(
     dirs: Sequence[Path] | None = None,
 ) -> str:
     """The standalone HTML export of an evaluated roster (stylesheets inline)."""
+    from . import check_size
+
     view = build_view(ev, file=file, date=date)
+    check_size(view)
     return render_html(view, paper=paper, sheets=sheets, inline_css=True, dirs=dirs)

@@ -5,10 +5,15 @@ WeasyPrint is imported by this module only, and this module only when a PDF is m
 :class:`weasyprint.CSS` object reused. Every document is fetched through
 :class:`TemplateFetcher`, which loads files of the template folders and ``data:`` URIs only.
 
-A long document can be rendered in parts by several processes: the HTML is cut where the
+Every document is laid out in one process. A long one (more than :data:`PIECE_CHARS` of HTML,
+several dozen pages) is laid out in pieces, one after the other, so that WeasyPrint holds the
+layout of one piece at a time rather than of the whole document: the HTML is cut where the
 templates allow it (:data:`~armybuilder.render.html.SPLIT_MARK`, always at a forced page
-break), the parts are laid out in parallel, merged with pypdf, given back one PDF outline, and
-numbered "page X of Y" by overlaying the numbers of a blank document of the same page count.
+break), each piece is written without page numbers, the pieces are joined with pypdf under one
+outline, and "page X of Y" is overlaid from a document of the same number of pages that shows
+nothing else. The pieces print the same pixels as the whole (tests/render/test_raster.py).
+(Earlier versions laid the pieces out in parallel processes; the overlay painted a white page
+over the content, and a regiment now prints in about two seconds in one process.)
 """
 
 from __future__ import annotations
@@ -17,12 +22,8 @@ import hashlib
 import io
 import logging
 import mimetypes
-import multiprocessing
-import os
-import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,16 +35,19 @@ from .safety import resolve_asset
 
 log = logging.getLogger("armybuilder.render")
 
-#: (page index in its part, outline level, label)
-Bookmark = tuple[int, int, str]
-
-#: Turns off the page number of the parts of a split document (the numbers are overlaid).
+#: A document with more HTML than this (characters; about 40 pages of record sheets) is laid
+#: out in pieces of about this size.
+PIECE_CHARS = 250_000
+#: Turns off the page number of the pieces (the numbers are overlaid).
 _NO_PAGE_NUMBER = "@page { @bottom-right { content: none; } }"
-#: A blank page showing only its number, overlaid on the merged parts.
+#: A page showing only its number (no background, nothing else), overlaid on the pieces.
 _ONLY_PAGE_NUMBER = (
     "@page { @top-left { content: none; } @top-right { content: none; }"
     " @bottom-left { content: none; } }"
 )
+
+#: (page index in its part, outline level, label)
+Bookmark = tuple[int, int, str]
 
 
 class TemplateFetcher(URLFetcher):  # type: ignore[misc]
@@ -109,37 +113,60 @@ def _css(sheet: Stylesheet, roots: Sequence[Path]) -> Any:
 
 @dataclass
 class Part:
-    """One rendered (part of a) document."""
+    """One rendered document: the PDF, its page count and outline ``(page, level, label)``,
+    the URLs the fetcher refused, the seconds spent, and (when asked for) WeasyPrint's laid
+    out :class:`weasyprint.document.Document`, whose page boxes tests inspect."""
 
     pdf: bytes
     pages: int
     bookmarks: list[Bookmark]
     refused: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    document: Any = None
 
 
-def render_part(
+def render_document(
     html: str,
     sheets: Sequence[Stylesheet],
     base_url: str,
     roots: Sequence[Path],
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    keep_layout: bool = False,
     numbered: bool = True,
 ) -> Part:
-    """Lay out and write one HTML document (in this process)."""
+    """Lay out and write one HTML document in this process.
+
+    ``progress(done, 3)`` is called after the stylesheets are ready, after the layout and
+    after the PDF is written. ``keep_layout`` keeps the laid out document in the result.
+    """
     start = time.perf_counter()
     fetcher = TemplateFetcher(roots)
     stylesheets = [_css(s, roots) for s in sheets]
     if not numbered:
         stylesheets.append(_css(Stylesheet(_NO_PAGE_NUMBER, base_url), roots))
+    if progress is not None:
+        progress(1, 3)
     doc = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(
         stylesheets=stylesheets
     )
+    if progress is not None:
+        progress(2, 3)
     marks = [(i, level, label) for i, p in enumerate(doc.pages) for level, label, *_ in p.bookmarks]
     pdf = doc.write_pdf()
-    return Part(pdf, len(doc.pages), marks, fetcher.refused, time.perf_counter() - start)
+    if progress is not None:
+        progress(3, 3)
+    return Part(
+        pdf,
+        len(doc.pages),
+        marks,
+        fetcher.refused,
+        time.perf_counter() - start,
+        doc if keep_layout else None,
+    )
 
 
-# --------------------------------------------------------------------------- split documents
+# --------------------------------------------------------------------------- pieces
 
 
 def split_html(html: str, mark: str) -> tuple[str, list[str]]:
@@ -167,43 +194,33 @@ def group_blocks(blocks: Sequence[str], parts: int) -> list[list[str]]:
     return out
 
 
-def _mp_context() -> Any:
-    # Forking a process that runs other threads (the TUI) is unsafe: spawn there.
-    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("spawn")
-
-
-def render_parallel(
+def render_in_pieces(
     html: str,
     mark: str,
     sheets: Sequence[Stylesheet],
     base_url: str,
     roots: Sequence[Path],
-    jobs: int,
-    parts: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    *,
     page_css: str = "",
+    piece_chars: int = PIECE_CHARS,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Part:
-    """Render a document cut at ``mark`` in ``jobs`` processes and merge the parts."""
+    """Lay out a document cut at ``mark`` piece by piece (about ``piece_chars`` characters
+    of HTML each) and join the pieces (:func:`merge_parts`)."""
     preamble, blocks = split_html(html, mark)
-    groups = group_blocks(blocks, parts or jobs)
-    docs = [preamble + "".join(g) for g in groups]
-    results: dict[int, Part] = {}
-    with ProcessPoolExecutor(max_workers=min(jobs, len(docs)), mp_context=_mp_context()) as pool:
-        futures: dict[Future[Part], int] = {
-            pool.submit(render_part, d, list(sheets), base_url, list(roots), False): i
-            for i, d in enumerate(docs)
-        }
-        pending = set(futures)
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for f in done:
-                results[futures[f]] = f.result()
-            if progress is not None:
-                progress(len(results), len(docs))
-    ordered = [results[i] for i in range(len(docs))]
-    return merge_parts(ordered, sheets, base_url, roots, title=_title(html), page_css=page_css)
+    total = sum(len(b) for b in blocks)
+    groups = group_blocks(blocks, max(1, -(-total // max(piece_chars, 1))))
+    parts: list[Part] = []
+    for i, group in enumerate(groups):
+        parts.append(
+            render_document(preamble + "".join(group), sheets, base_url, roots, numbered=False)
+        )
+        if progress is not None:
+            progress(i + 1, len(groups) + 1)
+    merged = merge_parts(parts, sheets, base_url, roots, title=_title(html), page_css=page_css)
+    if progress is not None:
+        progress(len(groups) + 1, len(groups) + 1)
+    return merged
 
 
 def _title(html: str) -> str:
@@ -268,21 +285,3 @@ def merge_parts(
     writer.write(out)
     refused = [u for p in parts for u in p.refused]
     return Part(out.getvalue(), total, marks, refused, sum(p.seconds for p in parts))
-
-
-def default_jobs() -> int:
-    """Processes for a long render: the CPUs this process may use that are idle, at most 4.
-
-    Idle means not taken by other work, from the load average (one runnable process, this
-    one, is left out): on a busy machine extra processes only compete with each other and a
-    split render is slower than one process.
-    """
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
-    try:
-        busy = max(os.getloadavg()[0] - 1.0, 0.0)
-    except (AttributeError, OSError):  # no load average (Windows)
-        busy = 0.0
-    return max(1, min(int(cpus - busy), 4))

@@ -53,3 +53,13 @@ def resolve_asset(url: str, roots: Sequence[Path]) -> Path | None:
         if _inside(candidate, root) and candidate.is_file():
             return candidate
     return None
+
+
+class TemplateOutsideFolderError(Exception):
+    """A template file that is a link (or lies, once links are resolved) outside its folder."""
+
+
+def inside_folder(path: str | Path, folder: str | Path) -> bool:
+    """Whether ``path``, after resolving links and ``..``, lies inside ``folder`` (resolved
+    likewise)."""
+    return _inside(Path(os.path.realpath(path)), Path(os.path.realpath(folder)))

@@ -74,3 +74,15 @@ class Rendered:
     def size(self, page: int = 0) -> tuple[int, int]:
         box = self.reader.pages[page].mediabox
         return round(float(box.width)), round(float(box.height))
+
+
+def count_boxes(html_or_text: str) -> tuple[int, int]:
+    """Tick boxes in a piece of HTML or PDF text: (all, already ticked): ``<span
+    class="box">`` elements (``box x`` when ticked), and box characters (☐ empty, ☒ ticked)
+    should a template print them as text."""
+    import re
+
+    elements = len(re.findall(r'class="box[ "]', html_or_text))
+    ticked_elements = html_or_text.count('class="box x')
+    empty, ticked = html_or_text.count("☐"), html_or_text.count("☒")
+    return empty + ticked + elements, ticked + ticked_elements

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from render_helpers import EXAMPLES
+from render_helpers import EXAMPLES, count_boxes
 from sheet_layout import laid_out, layout_faults, pdf_text_pages, sheet_html, variant
 
 from armybuilder.catalogs import Library
@@ -30,7 +30,7 @@ def test_a_platoon_bought_twice_gets_two_sheets(library: Library, tmp_path: Path
     for n, sheet in enumerate(sheets, 1):
         assert f"Foot Platoon (Rifle) {n} of 2" in sheet
         track = sheet.split('class="io-track">', 1)[1].split("</div>", 1)[0]
-        assert len(re.findall(r'class="box[ "]', track)) == 28
+        assert count_boxes(track)[0] == 28
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +110,7 @@ def test_grenades_as_volleys_and_load_times(library: Library, lmg_sheet: str) ->
     assert "Thrown Grenade ×20 4 each: 4 volleys" in ammo
     html = sheet_html(IO / "rifle-lmg-platoon.yaml", library)
     grenades = html.split("Thrown Grenade ×20", 1)[1].split("</tr>", 1)[0]
-    assert len(re.findall(r'class="box[ "]', grenades)) == 4
+    assert count_boxes(grenades)[0] == 4
     assert "Man-portable Light MG 1 DB +1D6 0 (+0) 2 (+0) 4 (+2) 6 (+4) 8 (+6) — 1* / 0" in (
         lmg_sheet
     )
@@ -123,7 +123,7 @@ def test_grenades_as_volleys_and_load_times(library: Library, lmg_sheet: str) ->
 def test_a_platoon_fits_one_page(library: Library, name: str, paper: str) -> None:
     """Everything above on one page per platoon, A4 and Letter."""
     pages = pdf_text_pages(IO / f"{name}.yaml", library, paper)
-    start = next(i for i, t in enumerate(pages) if t.startswith("Record sheets"))
+    start = next(i for i, t in enumerate(pages) if "Record sheets" in t)
     assert len(pages) - start == 1
     assert "Squads" in pages[start] and pages[start].rstrip().endswith(
         f"page {len(pages)} of {len(pages)}"

@@ -3,11 +3,10 @@ weapons, ammunition and psi points (Space Hulk house rules: squad, weapons, spec
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
-from render_helpers import EXAMPLES
+from render_helpers import EXAMPLES, count_boxes
 from sheet_layout import cards_titled, laid_out, layout_faults, sheet_html, variant
 
 from armybuilder.catalogs import Library
@@ -67,7 +66,7 @@ def test_action_costs_command_points_and_lost_boxes(library: Library) -> None:
     for title, card in text.items():
         assert "Lost" in card.split(title, 1)[1].split()[:4], title
     track = html.split("<b>Command points</b>", 1)[1].split("</p>", 1)[0]
-    assert "1d6 each turn" in track and len(re.findall(r'class="box[ "]', track)) == 6
+    assert "1d6 each turn" in track and count_boxes(track)[0] == 6
 
 
 def test_librarian_printed_with_his_squad(library: Library) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from render_helpers import EXAMPLES
+from render_helpers import EXAMPLES, count_boxes
 from sheet_layout import cards_titled, laid_out, layout_faults, sheet_html, variant
 
 from armybuilder.catalogs import Library
@@ -124,8 +124,8 @@ def test_losses_fall_on_the_first_copies(library: Library, tmp_path: Path) -> No
     assert first.count('class="smr-dead"') == 6  # all six warriors of the first mob
     assert second.split("</table>", 1)[0].count('class="smr-dead"') == 1
     trike1, trike2 = html.split("Battle trike 1 of 2", 1)[1].split("Battle trike 2 of 2", 1)
-    assert "box x" in trike1.split("</div>", 1)[0]
-    assert "box x" not in trike2.split("smr-track", 1)[1].split("</p>", 1)[0]
+    assert count_boxes(trike1.split("</div>", 1)[0])[1] > 0
+    assert count_boxes(trike2.split("smr-track", 1)[1].split("</p>", 1)[0])[1] == 0
 
 
 def test_attack_modifiers_with_aim_experience_and_weapon(library: Library) -> None:

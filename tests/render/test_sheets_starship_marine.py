@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from render_helpers import EXAMPLES
+from render_helpers import EXAMPLES, count_boxes
 from sheet_layout import Layout, cards_titled, laid_out, layout_faults, sheet_html, variant
 
 from armybuilder.catalogs import Library
@@ -82,7 +82,7 @@ def test_campaign_record_printed_apart_from_hits(library: Library, tmp_path: Pat
     sgt = card.text.split("Sgt Kowalski", 1)[1].split("Corporal", 1)[0]
     assert "28 fought, wounded in 1" in sgt
     rows = html.split('class="sm-figures"', 1)[1].split("</table>", 1)[0].split("<tr")[2:]
-    assert [r.count("box x") for r in rows] == [0, 1, 0, 0, 0, 0]
+    assert [count_boxes(r)[1] for r in rows] == [0, 1, 0, 0, 0, 0]
 
 
 def squash(text: str) -> str:
@@ -160,10 +160,10 @@ def test_combat_robots_have_damage_boxes(regiment: tuple[str, Layout]) -> None:
     squad = html.split("1st Marine Squad", 1)[1].split('class="sm-figures"', 1)[1]
     rows = squad.split("</table>", 1)[0].split("<tr")[2:]
     robot = next(r for r in rows if "Combat Robot" in r)
-    assert len(re.findall(r'class="box[ "]', robot)) == 4
+    assert count_boxes(robot)[0] == 4
     assert "no fire" in robot and "immob." in robot
     marine = next(r for r in rows if ">Marine<" in r)
-    assert len(re.findall(r'class="box[ "]', marine)) == 1
+    assert count_boxes(marine)[0] == 1
 
 
 def test_pallet_stock_has_boxes(regiment: tuple[str, Layout]) -> None:
@@ -177,7 +177,7 @@ def test_pallet_stock_has_boxes(regiment: tuple[str, Layout]) -> None:
             label = f"{item} pallet {i} ({per})"
             assert label in card.text
             row = html.split(label, 1)[1].split("</tr>", 1)[0]
-            assert len(re.findall(r'class="box[ "]', row)) == per
+            assert count_boxes(row)[0] == per
         assert f"{item} pallet {n + 1} " not in card.text
 
 

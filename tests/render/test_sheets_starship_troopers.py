@@ -3,11 +3,10 @@ stat lines, weapons and a box row per model (Starship Troopers, Characteristics 
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
-from render_helpers import EXAMPLES
+from render_helpers import EXAMPLES, count_boxes
 from sheet_layout import cards_titled, laid_out, layout_faults, sheet_html, variant
 
 from armybuilder.catalogs import Library
@@ -38,7 +37,7 @@ def test_a_unit_bought_twice_gets_two_cards(library: Library, tmp_path: Path) ->
         block = html.split(f"Second wave {n} of 2", 2)[2].split('class="st-models', 1)[1]
         row = block.split("</tr>", 1)[0]
         assert row.count('class="st-copy"') == 4  # a group of boxes per model
-        assert len(re.findall(r'class="box[ "]', row)) == 4 * 2  # a hit and a flinch box
+        assert count_boxes(row)[0] == 4 * 2  # a hit and a flinch box
 
 
 def _row(html: str, name: str) -> str:
@@ -64,18 +63,17 @@ def test_flinch_and_ammunition_boxes_where_the_rules_use_them(
     )
     html = sheet_html(path, library)
     assert layout_faults(laid_out(html)) == []
-    boxes = re.compile(r'class="box[ "]')
     sergeant = _row(html, "Example MI Sergeant")
     assert ">F<" not in sergeant and ">A<" in sergeant  # the Morita is a Squad weapon
-    assert len(boxes.findall(sergeant)) == 2  # one hit, out of ammunition
+    assert count_boxes(sergeant)[0] == 2  # one hit, out of ammunition
     gunner = _row(html, "Gunner")
     assert ">F<" not in gunner and "Example support gun out of ammunition" in gunner
-    assert len(boxes.findall(gunner)) == 4  # Hits/3, the Crew weapon
+    assert count_boxes(gunner)[0] == 4  # Hits/3, the Crew weapon
     flamer = _row(html, "Flamer trooper")
     assert ">F<" not in flamer and ">A<" not in flamer  # Hits/3, a Pack weapon
     troopers = _row(html, "MI Cap Trooper")
     assert troopers.count(">F<") == 2 and troopers.count(">A<") == 2
-    assert len(boxes.findall(troopers)) == 6
+    assert count_boxes(troopers)[0] == 6
 
 
 def test_arachnid_warriors_flinch_and_carry_no_ammunition(library: Library) -> None:

@@ -11,6 +11,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from render_helpers import count_boxes
+
 from armybuilder.render import build_view, render_html
 from armybuilder.rules.engine import Evaluation
 
@@ -54,6 +56,6 @@ def test_wounds_in_the_record_are_not_hits_in_this_battle(
     rows = figure_rows(render_html(build_view(ev)))
     # Veteran (4.7: 31 actions, 2 of them wounded, count 33): unhurt now, no hit box crossed.
     assert "Veteran" in rows["Lt Hale"]
-    assert rows["Lt Hale"].count("box x") == 0
+    assert count_boxes(rows["Lt Hale"])[1] == 0
     # Hit once in this battle: one box crossed, whatever his record says.
-    assert rows["Sgt Kowalski"].count("box x") == 1
+    assert count_boxes(rows["Sgt Kowalski"])[1] == 1

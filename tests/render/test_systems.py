@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 
 import pytest
-from render_helpers import EXAMPLES, Rendered
+from render_helpers import EXAMPLES, Rendered, count_boxes
 
 
 def sheets_text(pdf: Rendered) -> str:
@@ -43,9 +43,9 @@ def test_space_hulk_spent_boxes_are_ticked(render: Callable[..., Rendered]) -> N
     html = render(EXAMPLES / "space-hulk" / "squad-with-librarian.yaml").result.html
     omnio = html.split("Brother Omnio", 2)[2].split('class="card', 1)[0]
     missiles = omnio.split("ammunition</b>", 1)[1].split("</p>", 1)[0]
-    assert missiles.count("box x") == 3 and len(re.findall(r'class="box[ "]', missiles)) == 12
+    assert count_boxes(missiles) == (12, 3)
     psi = html.split("Psi points</b>", 1)[1].split("</p>", 1)[0]
-    assert psi.count("box x") == 5
+    assert count_boxes(psi)[1] == 5
 
 
 def test_starship_marine_squad_sheets(render: Callable[..., Rendered]) -> None:
@@ -88,7 +88,7 @@ def test_starship_troopers_cards(render: Callable[..., Rendered]) -> None:
     models = html.split('class="st-models', 1)[1].split("</table>", 1)[0]
     assert models.count('class="st-copy"') == 6  # a group per model
     # one hit each, then a flinch and an out-of-ammunition box (Squad weapon)
-    assert len(re.findall(r'class="box[ "]', models)) == 6 * 3
+    assert count_boxes(models)[0] == 6 * 3
 
 
 def titles_of(pdf: Rendered) -> list[str]:
