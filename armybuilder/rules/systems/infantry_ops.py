@@ -625,6 +625,14 @@ STATE_KEYS: tuple[StateKey, ...] = (
 )
 
 
+#: The most troopers a platoon's "attack value by troopers left" table is worked out for (a
+#: platoon of the rules has at most a few dozen; the record sheet prints a box per trooper).
+MAX_TRACK_TROOPERS = 500
+
+#: The largest attack value whose exact odds are worked out (the rules' platoons reach ~30).
+MAX_ODDS_AV = 2000
+
+
 class InfantryOperations(SystemRules):
     """The Infantry Operations rules module."""
 
@@ -1163,7 +1171,9 @@ class InfantryOperations(SystemRules):
         src = f"{SRC}, Infantry Attacks (Attack Roll, Target Number)"
         ev.set_value(platoon, "to_hit", "To hit (2D6)", value, text=text, source=src)
         for a in ATTACK_TYPES:
-            if not avs[a]:
+            if not avs[a] or avs[a] > MAX_ODDS_AV:
+                # no odds for an attack value no platoon of the rules comes near (a count
+                # typed by mistake): the cluster table is read in a column per 40 points
                 continue
             value, text = attack_value_odds(
                 avs[a], gunnery, burst if a == "support" else None, melee=a == "melee"
@@ -1240,7 +1250,12 @@ class InfantryOperations(SystemRules):
         # Loss order, as the sheet's damage track: squads in order, troopers without support
         # weapons first, support weapon troopers last.
         order: list[Contribution] = []
-        for last in (False, True):
+        troopers = sum(
+            sq.node.count * sum(c.number for c in _contributions(sq.kits)) for sq in squads
+        )
+        for last in (False, True) if troopers <= MAX_TRACK_TROOPERS else ():
+            # a platoon far larger than any the rules field (a count typed by mistake) gets no
+            # table: it would grow with the square of its troopers
             for sq in squads:
                 for _ in range(sq.node.count):
                     for c in _contributions(sq.kits):

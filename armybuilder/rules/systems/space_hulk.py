@@ -1214,7 +1214,9 @@ class SpaceHulk(SystemRules):
             )
         guns = [c for c in lo.items if c.ranged is not None and c.ranged.overwatch_range]
         n = sum(c.count for c in guns)
-        if n < 2:
+        if not 2 <= n <= 12:
+            # one gun has no joint odds; more than a dozen is a count typed by mistake
+            # (reported by the turret's own limit), whose exact fractions would be huge
             return
         w = guns[0].ranged
         assert w is not None
