@@ -940,6 +940,7 @@ def _reads_cost_now(mod: Modifier, costs: set[str]) -> bool:
         any(c.field in costs for c in mod.conditions)
         or any(group(g) for g in mod.groups)
         or (mod.repeat is not None and mod.repeat.field in costs)
+        or any(r.field in costs for r in mod.repeats)
     )
 
 
