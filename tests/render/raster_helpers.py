@@ -135,6 +135,8 @@ def many_regiments(n: int = 5) -> str:
     copies = [
         body.replace("name: 291st Marine Regiment", f"name: Regiment {i + 1}", 1) for i in range(n)
     ]
+    # the campaign rules option (Starship Marine part 4) is selected once per roster
+    copies[1:] = [re.sub(r"(?m)^  - entry: campaign-rules.*\n", "", c) for c in copies[1:]]
     return head + "\nselections:\n" + "".join(copies)
 
 

@@ -157,13 +157,15 @@ def test_cjk_falls_back_to_an_installed_font(
     assert any("CJK" in f for f in fonts), fonts
 
 
-def test_a_count_of_100001_is_refused_with_a_message(
+def test_a_count_too_large_to_print_is_refused_with_a_message(
     write_roster: Callable[[str, str], Path],
     evaluate_file: Callable[[Path], Evaluation],
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    # 10,000 is the largest count a roster may hold (larger ones are invalid at load, counted
+    # as 1); 10,000 models is still more than a PDF prints.
     text = squad("Big squad", "Lt Big").replace(
-        "entry: marine, count: 6", "entry: marine, count: 100001"
+        "entry: marine, count: 6", "entry: marine, count: 10000"
     )
     path = write_roster("huge.yaml", text)
     out = path.with_suffix(".pdf")
@@ -176,7 +178,7 @@ def test_a_count_of_100001_is_refused_with_a_message(
     with pytest.raises(TooLargeToPrintError):
         render_pdf(evaluate_file(path))
     # the plain text export is not bounded by print limits
-    assert "100001x Marine" in export(evaluate_file(path), "text")
+    assert "10000x Marine" in export(evaluate_file(path), "text")
 
 
 def test_a_template_linked_out_of_its_folder_is_refused(

@@ -22,15 +22,16 @@ def test_earther_regiment_roster_fits_one_page(
 ) -> None:
     pdf = render(EARTHER, sheets=False)
     # 18 units (regimental HQ, 3 groups of a HQ and 3 squads, the logistics group, and the
-    # regiment itself: Starship Marine 5.1): seven pages of per-figure detail before.
+    # regiment itself: Starship Marine 5.1) and the campaign rules option the roster plays
+    # (part 4): seven pages of per-figure detail before.
     assert pdf.pages == 1
     text = re.sub(r"\s+", " ", pdf.text())
     view = build_view(evaluate_file(EARTHER))
     lines = view.unit_lines()
-    assert len(lines) == 18
-    assert "Units (18)" in text
+    assert len(lines) == 19
+    assert "Units (19)" in text
     # legality and totals come before the units
-    assert text.index("LEGAL") < text.index("Head count") < text.index("Units (18)")
+    assert text.index("LEGAL") < text.index("Head count") < text.index("Units (19)")
     # every squad's line, with its 11 models (lieutenant, sergeant, corporal, 6 marines and
     # 2 combat robots: the Earther squad of 5.1)
     assert text.count("1st Marine Squad [Marine Squad] · 11 models: Lieutenant, Sergeant") == 3
@@ -44,9 +45,10 @@ def test_five_regiments_roster_fits_four_pages(
 ) -> None:
     path = write_roster("five-regiments-summary.yaml", many_regiments(5))
     pdf = render(path, sheets=False)
-    # 90 unit lines after the roster-wide tables (weapons, robot damage); 35 pages before
+    # 90 unit lines and the campaign rules option, after the roster-wide tables (weapons,
+    # robot damage); 35 pages before
     assert pdf.pages <= 4
     text = pdf.text()
-    assert "Units (90)" in re.sub(r"\s+", " ", text)
+    assert "Units (91)" in re.sub(r"\s+", " ", text)
     for n in range(1, 6):
         assert f"Regiment {n} [Marine Regiment]" in text

@@ -154,7 +154,7 @@ def test_flechette_attack_values_against_each_target(
         ("- entry: autopistol", "- entry: needler"),
     )
     pages = pdf_text_pages(path, library, paper)
-    start = next(i for i, t in enumerate(pages) if t.startswith("Record sheets"))
+    start = next(i for i, t in enumerate(pages) if "Record sheets" in t)
     assert len(pages) - start == 1
     sheet = pages[start]
     assert "Primary 14 unarm. 21 arm. 7 0 28 × Assault Shotgun 0.5 DB/FL" in sheet
@@ -195,5 +195,5 @@ def test_mortar_reloads_all_ticked_on_one_page(
     assert len(re.findall(r'class="box[ "]', reloads)) == 128
     assert layout_faults(laid_out(html)) == []
     pages = pdf_text_pages(path, library, paper)
-    start = next(i for i, t in enumerate(pages) if t.startswith("Record sheets"))
+    start = next(i for i, t in enumerate(pages) if "Record sheets" in t)
     assert len(pages) - start == 1
