@@ -85,9 +85,8 @@ __all__ = [
 
 EXPORT_FORMATS = ("text", "markdown", "json", "html")
 
-#: What one PDF may hold. A regiment (the largest roster a player builds: Infantry
-#: Operations' 75 platoons, 2762 selections, about 2400 troopers, squads and platoons)
-#: prints well inside these; a roster beyond them is refused before any layout starts,
+#: What one PDF may hold. The largest roster among the benchmarks (a 75-platoon regiment,
+#: 2762 selections, about 2400 models and units) prints well inside these; a roster beyond them is refused before any layout starts,
 #: with a message, instead of running for minutes and gigabytes.
 MAX_SELECTIONS = 10_000
 #: Copies of models and units (counts multiplied out): each gets a line, card or box row.
