@@ -86,8 +86,9 @@ __all__ = [
 EXPORT_FORMATS = ("text", "markdown", "json", "html")
 
 #: What one PDF may hold. The largest roster among the benchmarks (a 75-platoon regiment,
-#: 2762 selections, about 2400 models and units) prints well inside these; a roster beyond them is refused before any layout starts,
-#: with a message, instead of running for minutes and gigabytes.
+#: 2762 selections, about 2400 models and units) prints well inside these; a roster beyond
+#: them is refused before any layout starts, with a message, instead of running for minutes
+#: and gigabytes.
 MAX_SELECTIONS = 10_000
 #: Copies of models and units (counts multiplied out): each gets a line, card or box row.
 MAX_PRINTED = 5_000
