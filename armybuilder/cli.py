@@ -21,6 +21,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from . import __version__
+from .batch import Options
+from .batch import issue_text as _issue_text
+from .batch import plural as _plural
+from .batch import validate as validate_files
 from .catalogs import GameSystem, Library, check_paths, default_roots
 from .errors import (
     ArmybuilderError,
@@ -34,10 +38,8 @@ from .report import format_costs as _fmt_cost
 from .report import load_evaluated as _load
 from .report import roster_json as _roster_json
 from .report import unit_json as _unit_json
-from .report import unreadable_json as _unreadable_json
 from .report import values_json as _values_json
-from .rosters import Roster
-from .rules.engine import Evaluation, Issue, Node, fmt_num
+from .rules.engine import Evaluation, Node, fmt_num
 from .rules.plugin import Matchup
 from .rules.state import StateKey, state_help, state_placeholder
 
@@ -79,19 +81,6 @@ def _system_problems(gs: GameSystem) -> list[Problem]:
     return list(gs.problems)
 
 
-def _issue_text(roster: Roster, issue: Issue) -> str:
-    line, col = roster.position(issue.path) if issue.path else (None, None)
-    where = roster.file
-    if line is not None:
-        where += f":{line}:{col}"
-    src = f" ({issue.source})" if issue.source else ""
-    return f"{where}: {issue.severity}: {issue.message} [{issue.code}]{src}"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def _problems_text(problems: Sequence[Problem], out: TextIO) -> None:
     for p in problems:
         print(f"{p}", file=out)
@@ -103,58 +92,8 @@ def _problems_text(problems: Sequence[Problem], out: TextIO) -> None:
 def cmd_validate(args: argparse.Namespace) -> int:
     lib = _library(args)
     _catalog_warnings(lib)
-    results: list[dict[str, Any]] = []
-    worst = EXIT_OK
-    for file in args.files:
-        try:
-            roster, gs, ev = _load(lib, file)
-        except InputError as exc:
-            worst = EXIT_INPUT
-            results.append(_unreadable_json(file, exc.problems))
-            if args.format == "text":
-                _problems_text(exc.problems, sys.stdout)
-                print(f"{file}: unreadable", file=sys.stdout)
-            continue
-        except ArmybuilderError as exc:
-            worst = EXIT_INPUT
-            problem = Problem(file, str(exc), None, None, "unknown-catalog")
-            results.append(_unreadable_json(file, [problem]))
-            if args.format == "text":
-                print(f"{problem}", file=sys.stdout)
-            continue
-        illegal = not ev.valid or (args.strict and ev.warnings)
-        if illegal and worst == EXIT_OK:
-            worst = EXIT_ILLEGAL
-        if args.format == "json":
-            results.append(_roster_json(file, roster, ev))
-        else:
-            results.append({"valid": ev.valid, "readable": True})
-            issues = ev.issues if not args.quiet else ev.errors
-            for issue in issues:
-                print(_issue_text(roster, issue))
-            verdict = "legal" if ev.valid else f"NOT LEGAL ({_plural(len(ev.errors), 'error')})"
-            if ev.warnings and ev.valid:
-                verdict += f" ({_plural(len(ev.warnings), 'warning')})"
-            cost = _fmt_cost(ev.index, ev.totals)
-            print(
-                f"{file}: {verdict} — {roster.name} ({gs.name}, {ev.index.faction.name})"
-                + (f"; {cost}" if cost else "")
-            )
-    if args.format == "json":
-        summary = {
-            "files": len(results),
-            "legal": sum(1 for r in results if r["valid"]),
-            "illegal": sum(1 for r in results if r["readable"] and not r["valid"]),
-            "unreadable": sum(1 for r in results if not r["readable"]),
-        }
-        json.dump(
-            {"rosters": results, "summary": summary}, sys.stdout, indent=2, ensure_ascii=False
-        )
-        print()
-    elif len(args.files) > 1:
-        legal = sum(1 for r in results if r["valid"])
-        print(f"{legal} of {len(results)} rosters legal")
-    return worst
+    opts = Options(args.format, bool(args.strict), bool(args.quiet))
+    return validate_files(lib, args.files, opts, args.jobs or None)
 
 
 def _show_node(ev: Evaluation, node: Node, depth: int, out: list[str]) -> None:
@@ -464,6 +403,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.add_argument("--strict", action="store_true", help="count warnings as errors")
     p.add_argument("-q", "--quiet", action="store_true", help="print errors only, no warnings")
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        metavar="N",
+        default=0,
+        help="check files in N processes (default: as many as CPUs are free; 1: one by one)",
+    )
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("show", parents=[common], help="a roster with costs and computed values")
@@ -508,8 +455,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_render_parsers(sub, common)
 
     p = sub.add_parser("bs-adapter", help="BattleScribe conformance adapter (JSON lines, stdio)")
-    p.set_defaults(func=lambda _args: __import__(
-        "armybuilder.interop.battlescribe.adapter", fromlist=["main"]).main())
+    p.set_defaults(
+        func=lambda _args: __import__(
+            "armybuilder.interop.battlescribe.adapter", fromlist=["main"]
+        ).main()
+    )
 
     p = sub.add_parser("check-catalog", parents=[common], help="lint catalog files you wrote")
     p.add_argument("paths", nargs="+", metavar="PATH")
