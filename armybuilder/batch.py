@@ -16,7 +16,6 @@ code 130, without a traceback.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import signal
 import sys
@@ -134,9 +133,13 @@ def pool_size(files: int, jobs: int | None = None) -> int:
         # this process counts in the load average already: one CPU is always ours
         workers = max(1, min(cpus, int(cpus - busy + 1)))
     workers = min(workers, files // MIN_FILES_PER_WORKER)
+    if workers <= 1:
+        return 1
+    import multiprocessing  # only now: a serial run does without it (start-up)
+
     if "fork" not in multiprocessing.get_all_start_methods():
         return 1  # spawned workers would load the catalogs again: not worth it
-    return max(1, workers)
+    return workers
 
 
 # The forked workers read these (set before the pool starts; copied into each worker).
@@ -163,6 +166,8 @@ def reports(
         for file in files:
             yield check_file(lib, file, opts)
         return
+    import multiprocessing
+
     global _LIB, _OPTS
     _LIB, _OPTS = lib, opts
     ctx = multiprocessing.get_context("fork")

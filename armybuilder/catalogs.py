@@ -18,6 +18,7 @@ only when something is wrong.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from collections.abc import Iterable, Iterator, Sequence
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import TypeAdapter, ValidationError
 
-from . import __version__
+from . import __version__, libcache
 from .errors import CatalogError, Problem, UnknownFactionError, UnknownSystemError
 from .model.catalog import (
     CatalogFile,
@@ -58,7 +59,14 @@ if TYPE_CHECKING:
 #: What a query's ``child`` may name besides ids: every selection of one entry type.
 TYPE_REFS = frozenset({"type:unit", "type:model", "type:upgrade"})
 
-_ADAPTER: TypeAdapter[SystemFile | FactionFile] = TypeAdapter(CatalogFile)
+
+@functools.cache
+def _adapter() -> TypeAdapter[SystemFile | FactionFile]:
+    """The catalog files' validator, built the first time a file is validated: a start-up
+    that finds the library in its cache (libcache) never builds it."""
+    return TypeAdapter(CatalogFile)
+
+
 _CACHE_FORMAT = f"{__version__}-2"
 
 
@@ -117,7 +125,7 @@ def load_catalog_file(path: Path, use_cache: bool = True) -> LoadedFile:
     cache = _cache_file(path) if use_cache else None
     if cache is not None and cache.is_file():
         try:
-            model = _ADAPTER.validate_json(cache.read_bytes())
+            model = _adapter().validate_json(cache.read_bytes())
             return LoadedFile(path, model)
         except (ValidationError, OSError, ValueError):
             pass  # stale or corrupt cache: parse again
@@ -140,7 +148,7 @@ def load_catalog_file(path: Path, use_cache: bool = True) -> LoadedFile:
             path, "a catalog file must be a mapping with `kind: system` or `kind: catalog`", 1, 1
         )
     try:
-        model = _ADAPTER.validate_python(data)
+        model = _adapter().validate_python(data)
     except ValidationError as exc:
         items = [(loc, msg, "catalog-invalid") for loc, msg in describe_errors(exc, data)]
         raise CatalogError(_positioned(path, text, items)) from None
@@ -148,7 +156,7 @@ def load_catalog_file(path: Path, use_cache: bool = True) -> LoadedFile:
         try:
             cache.parent.mkdir(parents=True, exist_ok=True)
             tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(_ADAPTER.dump_json(model).decode(), encoding="utf-8")
+            tmp.write_text(_adapter().dump_json(model).decode(), encoding="utf-8")
             os.replace(tmp, cache)
         except OSError:
             pass  # a read-only cache folder only costs speed
@@ -470,6 +478,13 @@ class GameSystem:
     @property
     def name(self) -> str:
         return self.model.name
+
+    def __getstate__(self) -> dict[str, Any]:
+        # kept in a library snapshot (libcache): the models and problems, not what a process
+        # builds from them (indexes, the imported rules module)
+        state = {k: v for k, v in self.__dict__.items() if k != "rules"}
+        state["_indexes"] = {}
+        return state
 
     def faction(self, faction_id: str) -> Faction:
         """The faction with this id (raises :class:`UnknownFactionError`)."""
@@ -918,6 +933,17 @@ class Library:
         if self._scanned:
             return self
         self._scanned = True
+        key = libcache.fingerprint(self.roots) if self.use_cache else None
+        snapshot = libcache.load(key) if key else None
+        if isinstance(snapshot, tuple) and len(snapshot) == 2:
+            self.systems, self.problems = snapshot
+            return self
+        self._scan()
+        if key:
+            libcache.store(key, (self.systems, self.problems))
+        return self
+
+    def _scan(self) -> None:
         pending_factions: list[tuple[Path, FactionFile]] = []
         unreadable: list[tuple[str, str, list[Problem]]] = []  # (system, extends, problems)
         for root in self.roots:
@@ -983,7 +1009,6 @@ class Library:
                 base.dropped.extend(problems)
         for gs in self.systems.values():
             self._check_system(gs)
-        return self
 
     def _check_system(self, gs: GameSystem) -> None:
         raw = check_references(gs, None, faction_entry_ids(gs.factions.values()))
