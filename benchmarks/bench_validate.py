@@ -634,7 +634,6 @@ def measure_cli(settings: Settings, corpus: Corpus, home: Path, scratch: Path) -
     assert corpus.small is not None
     env = cli_env(home, scratch / "pycache")
     run_cli([corpus.small], env)  # fills the catalog cache and the bytecode cache
-    whole = [run_cli(corpus.files, env) for _ in range(settings.cli_runs)]
     has_jobs = (
         "--jobs"
         in subprocess.run(
@@ -645,6 +644,9 @@ def measure_cli(settings: Settings, corpus: Corpus, home: Path, scratch: Path) -
             check=False,
         ).stdout
     )
+    # the pool as on an idle machine (without --jobs, a busy one is checked serially)
+    pool = ("--jobs", str(os.cpu_count() or 1)) if has_jobs else ()
+    whole = [run_cli(corpus.files, env, *pool) for _ in range(settings.cli_runs)]
     serial = (
         [run_cli(corpus.files, env, "--jobs", "1") for _ in range(settings.cli_runs)]
         if has_jobs
