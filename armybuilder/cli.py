@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from . import __version__
-from .catalogs import GameSystem, Library, check_paths, default_roots
+from .catalog import GameSystem, Library, check_paths, default_roots
 from .errors import (
     ArmybuilderError,
     InputError,
@@ -30,6 +30,7 @@ from .errors import (
 from .fileio import atomic_write, check_output, describe_os_error
 from .model.bounds import MAX_LIMIT
 from .paths import user_catalog_dir
+from .plugin import Matchup
 from .report import format_costs as _fmt_cost
 from .report import load_evaluated as _load
 from .report import roster_json as _roster_json
@@ -38,7 +39,6 @@ from .report import unreadable_json as _unreadable_json
 from .report import values_json as _values_json
 from .rosters import Roster
 from .rules.engine import Evaluation, Issue, Node, fmt_num
-from .rules.plugin import Matchup
 from .rules.state import StateKey, state_help, state_placeholder
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT = 0, 1, 2

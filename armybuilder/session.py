@@ -1,7 +1,7 @@
 """The editing session: one roster being edited, as the TUI (or any other front end) drives it.
 
 An :class:`EditSession` holds a :class:`~armybuilder.rosters.Roster` loaded for editing and the
-:class:`~armybuilder.catalogs.GameSystem` it belongs to, and offers the edits a player makes
+:class:`~armybuilder.catalog.GameSystem` it belongs to, and offers the edits a player makes
 (add an entry with its default choices, remove, duplicate, move, rename, set a count, an
 experience level or notes, swap the choice of a group, set the roster's name and cost limits).
 It keeps what a front end needs around those edits:
@@ -55,7 +55,7 @@ from .paths import user_data_dir
 if TYPE_CHECKING:
     from ruamel.yaml.comments import CommentedMap
 
-    from .catalogs import CatalogIndex, Child, GameSystem, Library
+    from .catalog import CatalogIndex, Child, GameSystem, Library
     from .model.catalog import Constraint, Entry, Group
     from .rosters import Roster
     from .rules.engine import Evaluation, Node, SubtreeMemo
@@ -757,7 +757,7 @@ def build_selection(
     """
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-    from .catalogs import walk_groups
+    from .catalog import walk_groups
 
     node = CommentedMap()
     node["entry"] = entry.id
@@ -1775,7 +1775,7 @@ class EditSession:
         parent_entry = self.entry_at(parent) if parent else None
         if parent_entry is None:
             return []
-        from .catalogs import walk_groups
+        from .catalog import walk_groups
 
         inside = {id(g) for g in walk_groups([group])}
         ids = {
@@ -1915,7 +1915,7 @@ class EditSession:
         return found
 
     def _group_limits(self, parent: Loc, ev: Evaluation) -> dict[str, Limit]:
-        from .catalogs import walk_groups
+        from .catalog import walk_groups
 
         node = _ev_node(ev, parent)
         entry = node.entry if node is not None else None
@@ -2145,7 +2145,7 @@ class EditSession:
         entry = self.entry_at(parent) if parent else None
         if parent and entry is None:
             raise EditError("this selection is not in the catalog")
-        from .catalogs import walk_groups
+        from .catalog import walk_groups
 
         groups = entry.groups if entry is not None else []
         group = next((g for g in walk_groups(groups) if g.id == group_id), None)

@@ -21,7 +21,7 @@ from textual.command import CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import Button, Input, Select, Static
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 from armybuilder.rosters import Roster
 from armybuilder.rules import Evaluation
 from armybuilder.session import EditSession, find_recovery, list_recoveries

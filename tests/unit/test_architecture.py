@@ -89,7 +89,7 @@ def test_the_builder_paints_before_the_catalog_models_load() -> None:
     code = (
         "import sys\n"
         "import armybuilder.tui.app, armybuilder.tui.screens.editor\n"
-        "heavy = ('pydantic', 'ruamel', 'armybuilder.catalogs', 'armybuilder.model')\n"
+        "heavy = ('pydantic', 'ruamel', 'armybuilder.catalog', 'armybuilder.model')\n"
         "print('LOADED', sorted({m for m in sys.modules if m.startswith(heavy)}))\n"
     )
     assert_nothing_loaded(code)

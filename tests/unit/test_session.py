@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from armybuilder.catalogs import Library, default_roots
+from armybuilder.catalog import Library, default_roots
 from armybuilder.editing import add_entry
 from armybuilder.errors import RosterError, UnknownSystemError
 from armybuilder.rosters import Roster
