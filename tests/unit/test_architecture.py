@@ -4,6 +4,8 @@
   its rules module.
 * ``armybuilder validate`` imports neither Textual nor WeasyPrint.
 * Nothing below the TUI imports Textual; nothing below the renderer imports WeasyPrint.
+
+The rooms of the core and the one direction of their imports: ``test_import_cycles.py``.
 """
 
 from __future__ import annotations
