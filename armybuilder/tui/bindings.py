@@ -88,13 +88,38 @@ EDITOR_ACTIONS: list[ActionSpec] = [
         "Add",
         "Add the highlighted catalog entry to the selected unit",
     ),
+    ActionSpec(
+        "editor.add_standard",
+        "s",
+        "add_standard",
+        "Add standard",
+        "Add the highlighted catalog entry at its standard strength and loadout (a whole "
+        "squad or formation, as the catalog declares it)",
+    ),
     ActionSpec("editor.remove", "delete", "remove", "Remove", "Remove the selected unit"),
     ActionSpec(
         "editor.duplicate",
         "d",
         "duplicate",
         "Duplicate",
-        "Put a copy of the selected unit right after it",
+        "Put a copy of the selected unit right after it (a unit gets the next name in its "
+        "series: 2nd Marine Squad)",
+    ),
+    ActionSpec(
+        "editor.split",
+        "x",
+        "split",
+        "Split",
+        "Split a counted selection (Marine ×6) into separate selections that can differ",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.merge",
+        "m",
+        "merge",
+        "Merge",
+        "Merge the selected unit with its identical siblings into one counted selection",
+        show=False,
     ),
     ActionSpec(
         "editor.move_up",

@@ -24,6 +24,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Input
 
+from ... import building
 from ...errors import ChangedOnDiskError, RosterError, UnknownFactionError, UnknownSystemError
 from ...fileio import atomic_write, same_file
 from ...session import (
@@ -455,8 +456,9 @@ class EditorScreen(ArmyScreen):
         self.after_edit()
         return True
 
-    def add_entry(self, entry_id: str, target: Loc | None = None) -> None:
-        """Add a catalog entry where it can go, at or above ``target`` (default: selection)."""
+    def add_entry(self, entry_id: str, target: Loc | None = None, standard: bool = False) -> None:
+        """Add a catalog entry where it can go, at or above ``target`` (default: selection);
+        with ``standard``, at its standard strength and loadout (:mod:`armybuilder.building`)."""
         s = self.session
         if s is None:
             return
@@ -467,7 +469,10 @@ class EditorScreen(ArmyScreen):
             return
 
         def add(session: EditSession) -> None:
-            session.add(parent, entry_id)
+            if standard:
+                building.add_standard(session, parent, entry_id)
+            else:
+                session.add(parent, entry_id)
 
         if self._edit(add):
             self.roster_tree.expand_loc(parent)
@@ -614,7 +619,7 @@ class EditorScreen(ArmyScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return not (action in _EDIT_ACTIONS and self.session is None)
 
-    def action_add(self) -> None:
+    def action_add(self, standard: bool = False) -> None:
         entry_id = self.catalog.highlighted()
         if entry_id is None:
             section = self.catalog.highlighted_section()
@@ -634,7 +639,34 @@ class EditorScreen(ArmyScreen):
                 "Highlight an entry in the catalog first (F4, or / to search)", severity="warning"
             )
             return
-        self.add_entry(entry_id, self.catalog.target)
+        self.add_entry(entry_id, self.catalog.target, standard=standard)
+
+    def action_add_standard(self) -> None:
+        s = self.session
+        entry_id = self.catalog.highlighted()
+        if s is not None and entry_id is not None:
+            entry = s.index.entries.get(entry_id)
+            if entry is not None and not building.has_standard(entry):
+                self.app.notify(
+                    f"The catalog declares no standard make-up for {entry.name}: added with "
+                    "its usual choices",
+                    timeout=3,
+                )
+        self.action_add(standard=True)
+
+    def action_split(self) -> None:
+        loc = self.selected
+        if not loc:
+            self.app.notify("Select a counted unit in the roster to split it", severity="warning")
+            return
+        self._edit(lambda s: building.split(s, loc))
+
+    def action_merge(self) -> None:
+        loc = self.selected
+        if not loc:
+            self.app.notify("Select a unit in the roster to merge it", severity="warning")
+            return
+        self._edit(lambda s: building.merge(s, loc))
 
     def action_remove(self) -> None:
         if not self.selected:
@@ -648,7 +680,7 @@ class EditorScreen(ArmyScreen):
             self.app.notify("Select a unit in the roster to duplicate it", severity="warning")
             return
         loc = self.selected
-        self._edit(lambda s: s.duplicate(loc))
+        self._edit(lambda s: building.duplicate(s, loc))
 
     def action_move(self, delta: int) -> None:
         if not self.selected:

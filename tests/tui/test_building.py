@@ -1,0 +1,83 @@
+"""Building with the builder: a formation at standard strength in one key, names in series,
+split and merge (armybuilder.building), checked on what the panes show."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from conftest import run_async, wait_editor
+from screen import pane_lines, tree_label
+from test_screen_model import screen_problems, settle
+from textual.pilot import Pilot
+
+from armybuilder.catalogs import Library
+from armybuilder.session import EditSession
+from armybuilder.tui.app import ArmyBuilderApp
+from armybuilder.tui.screens.editor import EditorScreen
+
+MakeApp = Callable[..., ArmyBuilderApp]
+
+
+def empty_roster(folder: Path, library: Library, system: str, faction: str) -> Path:
+    path = folder / f"{faction}.yaml"
+    s = EditSession.new(library, system, faction, f"Empty {faction}", autosave=False)
+    s.save(path)
+    return path
+
+
+def roster_labels(app: ArmyBuilderApp, editor: EditorScreen) -> list[str]:
+    return [tree_label(line) for line in pane_lines(app, editor.roster_tree) if line.strip()]
+
+
+async def press_counted(pilot: Pilot[Any], keys: list[str], pressed: list[str]) -> None:
+    for key in keys:
+        pressed.append(key)
+        await pilot.press(key)
+
+
+@run_async
+async def test_marine_group_at_standard_strength_in_five_keys(
+    make_app: MakeApp, workdir: Path, full_library: Library
+) -> None:
+    """From an empty Earther roster: F4, down to Marine Group, s. The group arrives with its
+    HQ and three squads named in series, legal (no error, no warning), in at most 5 keys;
+    the panes show what the session computes (Starship Marine 5.1, order of battle)."""
+    path = empty_roster(workdir, full_library, "starship-marine", "earther")
+    app = make_app(path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        s = editor.session
+        assert s is not None
+        pressed: list[str] = []
+        await press_counted(pilot, ["f4"], pressed)
+        while editor.catalog.highlighted() != "earther-group":
+            assert len(pressed) < 5, (pressed, editor.catalog.highlighted())
+            await press_counted(pilot, ["down"], pressed)
+        await press_counted(pilot, ["s"], pressed)
+        await settle(pilot, editor)
+        assert len(pressed) <= 5, pressed
+        ev = s.evaluation
+        assert ev is not None
+        assert [i.message for i in ev.issues] == []
+        group = ev.root.children[0]
+        assert group.entry is not None and group.entry.id == "earther-group"
+        names = [ev.name(c) for c in group.children]
+        assert names == ["Group HQ", "1st Marine Squad", "2nd Marine Squad", "3rd Marine Squad"]
+        squad = group.children[1]
+        counts = {c.entry.id: c.count for c in squad.children if c.entry is not None}
+        assert counts == {
+            "lieutenant": 1,
+            "sergeant": 1,
+            "corporal": 1,
+            "marine": 6,
+            "combat-robot": 2,
+        }
+        assert s.undo_label == "Add standard Marine Group"
+        problems = screen_problems(app, editor)
+        assert not problems, problems
+        # Trim it: one undo takes the whole group away again.
+        await pilot.press("ctrl+z")
+        await settle(pilot, editor)
+        assert s.evaluation is not None and s.evaluation.root.children == []
