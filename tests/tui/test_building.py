@@ -81,3 +81,47 @@ async def test_marine_group_at_standard_strength_in_five_keys(
         await pilot.press("ctrl+z")
         await settle(pilot, editor)
         assert s.evaluation is not None and s.evaluation.root.children == []
+
+
+@run_async
+async def test_split_merge_and_series_from_the_keys(
+    make_app: MakeApp, workdir: Path, full_library: Library
+) -> None:
+    """x splits the selected Marine ×6 into six lines the tree shows; m merges them back;
+    d on 3rd Marine Squad makes 4th Marine Squad; each one Ctrl+Z; the panes match the
+    session after each step."""
+    path = empty_roster(workdir, full_library, "starship-marine", "earther")
+    app = make_app(path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        s = editor.session
+        assert s is not None
+        await pilot.press("f4")
+        while editor.catalog.highlighted() != "earther-squad":
+            await pilot.press("down")
+        await pilot.press("s", "f3")
+        await settle(pilot, editor)
+        marines = ("selections", 0, "selections", 3)
+        editor.jump_to(marines)
+        await pilot.pause()
+        await pilot.press("x")
+        await settle(pilot, editor)
+        labels = roster_labels(app, editor)
+        assert sum(1 for x in labels if x.startswith("Marine · ")) == 6, labels
+        assert not screen_problems(app, editor)
+        await pilot.press("m")
+        await settle(pilot, editor)
+        labels = roster_labels(app, editor)
+        assert any(x.startswith("Marine ×6") for x in labels), labels
+        assert s.count_of(marines) == 6
+        assert not screen_problems(app, editor)
+        editor.jump_to(("selections", 0))
+        await pilot.pause()
+        await pilot.press("d")
+        await settle(pilot, editor)
+        assert any(x.startswith("2nd Marine Squad") for x in roster_labels(app, editor))
+        for _ in range(3):
+            await pilot.press("ctrl+z")
+        await settle(pilot, editor)
+        assert s.count_of(marines) == 6 and len(s.children_locs(())) == 1
+        assert not screen_problems(app, editor)
