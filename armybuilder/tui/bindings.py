@@ -187,6 +187,14 @@ EDITOR_ACTIONS: list[ActionSpec] = [
         "editor.search", "slash,ctrl+f", "search", "Search", "Search the catalog", show=False
     ),
     ActionSpec(
+        "editor.summary",
+        "g,f9",
+        "summary",
+        "Summary",
+        "The list at a glance: categories against their limits, what is still required, "
+        "cost per category, what cannot be added now and why",
+    ),
+    ActionSpec(
         "editor.next_issue",
         "f8",
         "next_issue(1)",

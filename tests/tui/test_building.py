@@ -125,3 +125,39 @@ async def test_split_merge_and_series_from_the_keys(
         await settle(pilot, editor)
         assert s.count_of(marines) == 6 and len(s.children_locs(())) == 1
         assert not screen_problems(app, editor)
+
+
+@run_async
+async def test_summary_shows_what_the_overview_computes(make_app: MakeApp, workdir: Path) -> None:
+    """g opens the list at a glance: every line the overview computes is on screen (slots
+    against their limits, cost per slot, the minimum not met, the full HQ slot marked); after
+    an edit it shows the new figures (Demo Wars 1.1: one HQ, up to four troops)."""
+    from armybuilder.overview import overview
+
+    app = make_app(workdir / "patrol.yaml")
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        s = editor.session
+        assert s is not None
+        await pilot.press("g")
+        await pilot.pause()
+        assert app.screen.id == "summary"
+        shown = [x.strip() for x in pane_lines(app, app.screen.query_one("#summary-text"))]
+        want = [x.strip() for x in overview(s).lines()]
+        assert shown == want
+        assert "HQ: 1 (exactly 1) · 22 pts" in shown
+        assert "Troops: 2 (0-4) · 60 pts" in shown
+        assert "Captain: the HQ slot is full (1/1)" in shown
+        assert any("Bravo has 2 × Model; at least 3 needed" in x for x in shown)
+        await pilot.press("escape")
+        await pilot.pause()
+        # Remove the HQ: the slot is now short, and the captain can be added again.
+        editor.jump_to(("selections", 0))
+        await pilot.press("f3", "delete")
+        await settle(pilot, editor)
+        await pilot.press("f9")
+        await pilot.pause()
+        shown = [x.strip() for x in pane_lines(app, app.screen.query_one("#summary-text"))]
+        assert shown == [x.strip() for x in overview(s).lines()]
+        assert "HQ: 0 (exactly 1) · 0 pts  ✖ 1 short" in shown
+        assert "Cannot be added now:" in shown and shown[-1] == "nothing"

@@ -720,6 +720,19 @@ class EditorScreen(ArmyScreen):
             f"{'Undone' if back else 'Redone'}: {label}", timeout=2, group="history"
         )
 
+    def action_summary(self) -> None:
+        from ...overview import overview
+        from .summary import SummaryScreen
+
+        s = self.session
+        if s is None:
+            return
+        self.commit_field()
+        ev = s.evaluation
+        if ev is None or not s.evaluation_is_current:
+            ev = s.evaluate()
+        self.app.push_screen(SummaryScreen(s.name, overview(s, ev)))
+
     def action_search(self) -> None:
         self.catalog.search.focus()
 
