@@ -13,6 +13,7 @@ front end; the builder and scripts share it.
   "2nd Marine Squad" (or the next number free among its siblings).
 * :func:`split` turns a counted selection (Squad ×4) into separate selections that can then
   differ; :func:`merge` puts identical siblings back into one counted selection.
+* :func:`sort` puts a unit's selections in the catalog's order or by name.
 """
 
 from __future__ import annotations
@@ -273,3 +274,44 @@ def merge(session: EditSession, loc: Loc) -> Loc:
     ops += [Delete(parent, i) for i in reversed(same[1:])]
     session.apply(f"Merge {label} ×{total}", ops, loc, first)
     return first
+
+
+# --------------------------------------------------------------------------- sorting
+
+
+def sort(session: EditSession, parent: Loc, by: str = "catalog") -> bool:
+    """Put the selections under ``parent`` in the catalog's order (``by="catalog"``: the
+    order its options are listed in) or by name (``by="name"``), as one undoable edit; the
+    sort is stable (equal ones keep their order). Returns whether anything moved."""
+    from .session import EditError, Move, Op
+
+    if by not in ("catalog", "name"):
+        raise ValueError(f"sort by 'catalog' or 'name', not {by!r}")
+    seq = _selections(session, parent)
+    if len(seq) < 2:
+        return False
+    order = {c.entry.id: i for i, c in enumerate(session.options(parent))}
+
+    def key(i: int) -> tuple[Any, ...]:
+        node = seq[i]
+        entry_id = str(node.get("entry")) if isinstance(node, dict) else ""
+        if by == "name":
+            return (display_name(session, node).casefold(), i)
+        return (order.get(entry_id, len(order)), i)
+
+    wanted = sorted(range(len(seq)), key=key)
+    if wanted == list(range(len(seq))):
+        return False
+    current = list(range(len(seq)))
+    ops: list[Op] = []
+    for to, original in enumerate(wanted):
+        at = current.index(original)
+        if at != to:
+            ops.append(Move(parent, at, to))
+            current.insert(to, current.pop(at))
+    what = "the roster" if not parent else display_name(session, session.node(parent))
+    how = "catalog order" if by == "catalog" else "name"
+    if not ops:
+        raise EditError("nothing to sort")
+    session.apply(f"Sort {what} by {how}", ops, parent, parent)
+    return True

@@ -187,6 +187,38 @@ EDITOR_ACTIONS: list[ActionSpec] = [
         "editor.search", "slash,ctrl+f", "search", "Search", "Search the catalog", show=False
     ),
     ActionSpec(
+        "editor.expand_all",
+        "e",
+        "expand_all",
+        "Expand all",
+        "Expand every unit of the roster tree",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.collapse_all",
+        "c",
+        "collapse_all",
+        "Collapse all",
+        "Collapse the roster tree to its top level",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.sort_catalog",
+        "o",
+        "sort('catalog')",
+        "Sort by catalog",
+        "Sort the selected unit's contents (or the top level) in the catalog's order",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.sort_name",
+        "n",
+        "sort('name')",
+        "Sort by name",
+        "Sort the selected unit's contents (or the top level) by name",
+        show=False,
+    ),
+    ActionSpec(
         "editor.summary",
         "g,f9",
         "summary",

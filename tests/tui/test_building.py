@@ -161,3 +161,48 @@ async def test_summary_shows_what_the_overview_computes(make_app: MakeApp, workd
         assert shown == [x.strip() for x in overview(s).lines()]
         assert "HQ: 0 (exactly 1) · 0 pts  ✖ 1 short" in shown
         assert "Cannot be added now:" in shown and shown[-1] == "nothing"
+
+
+@run_async
+async def test_tree_tools_expand_collapse_and_sort(
+    make_app: MakeApp, workdir: Path, full_library: Library
+) -> None:
+    """e shows every selection of the roster, c only the top level; n sorts the selected
+    unit's contents by name and o back in the catalog's order, each one Ctrl+Z; the tree
+    rows match the session (names in the new order)."""
+    path = empty_roster(workdir, full_library, "starship-marine", "earther")
+    app = make_app(path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        s = editor.session
+        assert s is not None
+        await pilot.press("f4")
+        while editor.catalog.highlighted() != "earther-squad":
+            await pilot.press("down")
+        await pilot.press("s", "s", "f3")
+        await settle(pilot, editor)
+        ev = s.evaluation
+        assert ev is not None
+        await pilot.press("e")
+        await pilot.pause()
+        everything = sum(1 for _ in ev.root.walk())
+        tree = editor.roster_tree
+        assert tree.last_line + 1 == everything  # every selection has its line
+        assert len(roster_labels(app, editor)) == min(everything, tree.size.height)
+        await pilot.press("c")
+        await pilot.pause()
+        assert roster_labels(app, editor) == ["Empty earther", "Marine Squad", "Marine Squad"]
+        editor.jump_to(("selections", 0))
+        await pilot.pause()
+        await pilot.press("e", "n")
+        await settle(pilot, editor)
+        labels = roster_labels(app, editor)
+        kids = [ev.name(c) for c in s.evaluate().root.children[0].children]
+        assert kids == sorted(kids, key=str.casefold)
+        assert [x.split(" ·")[0].split(" ×")[0] for x in labels[2 : 2 + len(kids)]] == kids
+        assert not screen_problems(app, editor)
+        await pilot.press("o")
+        await settle(pilot, editor)
+        kids = [ev.name(c) for c in s.evaluate().root.children[0].children]
+        assert kids[:3] == ["Lieutenant", "Sergeant", "Corporal"]
+        assert not screen_problems(app, editor)

@@ -155,3 +155,18 @@ def test_split_and_merge_round_trip(lib: Library) -> None:
         building.split(s, (*squad, "selections", 0))
     with pytest.raises(EditError):
         building.merge(s, (*squad, "selections", 0))
+
+
+def test_sort_by_catalog_order_and_by_name(lib: Library) -> None:
+    s = new(lib, "starship-marine", "earther")
+    squad = building.add_standard(s, (), "earther-squad")
+    entries = [str(s.node(c)["entry"]) for c in s.children_locs(squad)]
+    assert building.sort(s, squad, "catalog") is False  # the standard is in catalog order
+    assert building.sort(s, squad, "name") is True
+    names = [building.display_name(s, s.node(c)) for c in s.children_locs(squad)]
+    assert names == sorted(names, key=str.casefold)
+    assert s.undo_label == "Sort Marine Squad by name"
+    assert building.sort(s, squad, "catalog") is True
+    assert [str(s.node(c)["entry"]) for c in s.children_locs(squad)] == entries
+    s.undo()
+    assert [building.display_name(s, s.node(c)) for c in s.children_locs(squad)] == names

@@ -720,6 +720,32 @@ class EditorScreen(ArmyScreen):
             f"{'Undone' if back else 'Redone'}: {label}", timeout=2, group="history"
         )
 
+    def action_expand_all(self) -> None:
+        self.roster_tree.expand_all()
+
+    def action_collapse_all(self) -> None:
+        self.roster_tree.collapse_all()
+        if len(self.selected) > 2:
+            self.jump_to(self.selected[:2])
+        else:
+            self.roster_tree.select_loc(self.selected)
+
+    def action_sort(self, by: str) -> None:
+        s = self.session
+        if s is None:
+            return
+        loc = self.selected
+        # The selected unit's contents; a unit with none: it among its siblings.
+        parent = loc if (not loc or s.children_locs(loc)) else loc[:-2]
+        how = "the catalog's order" if by == "catalog" else "name"
+
+        def sort(session: EditSession) -> Loc:
+            if not building.sort(session, parent, by):
+                raise EditError(f"Already in {how}")
+            return parent
+
+        self._edit(sort)
+
     def action_summary(self) -> None:
         from ...overview import overview
         from .summary import SummaryScreen
