@@ -14,12 +14,14 @@ front end; the builder and scripts share it.
 * :func:`split` turns a counted selection (Squad ×4) into separate selections that can then
   differ; :func:`merge` puts identical siblings back into one counted selection.
 * :func:`sort` puts a unit's selections in the catalog's order or by name.
+* :func:`find_everywhere` finds an entry by name wherever the roster can take it.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .catalogs import CatalogIndex, walk_groups
@@ -315,3 +317,63 @@ def sort(session: EditSession, parent: Loc, by: str = "catalog") -> bool:
         raise EditError("nothing to sort")
     session.apply(f"Sort {what} by {how}", ops, parent, parent)
     return True
+
+
+# --------------------------------------------------------------------------- search everywhere
+
+
+@dataclass(frozen=True)
+class Place:
+    """Somewhere an entry can be added: under the selection at ``parent`` (``()``: the top
+    of the roster), described as ``where``; ``parent is None`` when no selection of the
+    roster can take it now (``where`` then says what could)."""
+
+    entry_id: str
+    name: str
+    parent: Loc | None
+    where: str
+
+
+def _where(session: EditSession, loc: Loc) -> str:
+    """``Sergeant in 1st Marine Squad`` (the selection and the one it is in)."""
+    if not loc:
+        return "the roster"
+    name = display_name(session, session.node(loc))
+    if len(loc) > 2:
+        return f"{name} in {display_name(session, session.node(loc[:-2]))}"
+    return name
+
+
+def find_everywhere(session: EditSession, text: str, limit: int = 200) -> list[Place]:
+    """Every place in the roster where an entry whose name contains ``text`` (case
+    insensitive) can be added, the top of the roster first, then in roster order; entries
+    of the faction that no selection can take now follow, with what could take them."""
+    needle = text.casefold().strip()
+    if not needle:
+        return []
+    index = session.index
+    out: list[Place] = []
+    placed: set[str] = set()
+    stack: list[Loc] = [()]
+    while stack and len(out) < limit:
+        loc = stack.pop(0)
+        if loc and session.entry_at(loc) is None:
+            continue
+        where = _where(session, loc)
+        for child in session.options(loc):
+            if needle in child.entry.name.casefold() and not child.entry.hidden:
+                out.append(Place(child.entry.id, child.entry.name, loc, where))
+                placed.add(child.entry.id)
+        stack.extend(session.children_locs(loc))
+    owners: dict[str, list[str]] = {}
+    for owner in [*index.entries.values(), *index.shared.values()]:
+        for child in index.children(owner):
+            owners.setdefault(child.entry.id, []).append(owner.name)
+    for entry in [*index.entries.values(), *index.shared.values()]:
+        if entry.id in placed or entry.hidden or needle not in entry.name.casefold():
+            continue
+        could = sorted(set(owners.get(entry.id, [])))
+        why = f"in {', '.join(could[:3])}" if could else "nowhere in this faction"
+        out.append(Place(entry.id, entry.name, None, f"no place in the roster now (goes {why})"))
+        placed.add(entry.id)
+    return out[:limit]

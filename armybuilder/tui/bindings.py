@@ -227,6 +227,13 @@ EDITOR_ACTIONS: list[ActionSpec] = [
         "cost per category, what cannot be added now and why",
     ),
     ActionSpec(
+        "editor.find_everywhere",
+        "f",
+        "find_everywhere",
+        "Find anywhere",
+        "Find an entry by name anywhere the roster can take it; choosing one adds it there",
+    ),
+    ActionSpec(
         "editor.next_issue",
         "f8",
         "next_issue(1)",

@@ -206,3 +206,57 @@ async def test_tree_tools_expand_collapse_and_sort(
         kids = [ev.name(c) for c in s.evaluate().root.children[0].children]
         assert kids[:3] == ["Lieutenant", "Sergeant", "Corporal"]
         assert not screen_problems(app, editor)
+
+
+@run_async
+async def test_find_everywhere_adds_where_chosen(
+    make_app: MakeApp, workdir: Path, full_library: Library
+) -> None:
+    """f, then a name: the hits are every place the roster can take the entry (as
+    find_everywhere computes them); Enter adds it at the highlighted place; Esc clears and
+    closes without adding anything."""
+    from textual.command import CommandPalette
+
+    from armybuilder import building
+
+    path = empty_roster(workdir, full_library, "space-hulk", "terminators")
+    app = make_app(path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        s = editor.session
+        assert s is not None
+        await pilot.press("f4", "s", "f3")
+        await settle(pilot, editor)
+        generation = s.generation
+        await pilot.press("f")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"chainfist")
+        await pilot.pause(0.5)
+        places = building.find_everywhere(s, "chainfist")
+        assert [p.where for p in places][:2] == [
+            "Sergeant in Terminator Squad",
+            "Terminator in Terminator Squad",
+        ]
+        shown = " ".join(x.strip() for x in __import__("screen").painted(app))
+        for p in places[:3]:
+            assert f"Chainfist → {p.where}" in shown, (p.where, shown[:400])
+        await pilot.press("escape", "escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, CommandPalette) and s.generation == generation
+        await pilot.press("f")
+        await pilot.pause()
+        await pilot.press(*"chainfist")
+        await pilot.pause(0.5)
+        await pilot.press("down", "enter")
+        await settle(pilot, editor)
+        squad = ("selections", 0)
+        added = [
+            (member, loc)
+            for member in s.children_locs(squad)
+            for loc in s.children_locs(member)
+            if s.node(loc)["entry"] == "chainfist"
+        ]
+        assert len(added) == 1, "one chainfist, added at the place chosen"
+        assert s.generation == generation + 1
+        assert not screen_problems(app, editor)

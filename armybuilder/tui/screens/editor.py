@@ -99,6 +99,39 @@ class CatalogCommands(Provider):
         return add
 
 
+class EverywhereCommands(Provider):
+    """Find an entry by name anywhere the roster can take it (``f``); choosing a hit adds the
+    entry there. Hits come from :func:`armybuilder.building.find_everywhere`."""
+
+    async def search(self, query: str) -> Hits:
+        screen = self.screen
+        if not isinstance(screen, EditorScreen) or screen.session is None:
+            return
+        matcher = self.matcher(query)
+        for place in building.find_everywhere(screen.session, query, limit=100):
+            title = f"{place.name} → {place.where}"
+            score = matcher.match(place.name) or 0.1
+            if place.parent is None:
+                yield Hit(score * 0.5, title, self._cannot(place.name, place.where), help=None)
+            else:
+                yield Hit(score, matcher.highlight(title), self._adder(place), help=None)
+
+    def _adder(self, place: building.Place) -> Callable[[], None]:
+        screen = self.screen
+
+        def add() -> None:
+            if isinstance(screen, EditorScreen) and place.parent is not None:
+                screen.add_entry(place.entry_id, place.parent)
+
+        return add
+
+    def _cannot(self, name: str, where: str) -> Callable[[], None]:
+        def say() -> None:
+            self.app.notify(f"{name}: {where}", severity="warning")
+
+        return say
+
+
 def settle_heap() -> None:
     """Once a roster is loaded: collect, then exempt what is alive now (the catalogs, the
     widgets) from the garbage collector's full passes. Those passes walk every object; with the
@@ -758,6 +791,20 @@ class EditorScreen(ArmyScreen):
         if ev is None or not s.evaluation_is_current:
             ev = s.evaluate()
         self.app.push_screen(SummaryScreen(s.name, overview(s, ev)))
+
+    def action_find_everywhere(self) -> None:
+        from textual.command import CommandPalette
+
+        if self.session is None:
+            return
+        self.commit_field()
+        self.app.push_screen(
+            CommandPalette(
+                providers=[EverywhereCommands],
+                placeholder="Find an entry anywhere in the roster (Esc clears, again closes)…",
+                id="find-everywhere",
+            )
+        )
 
     def action_search(self) -> None:
         self.catalog.search.focus()
