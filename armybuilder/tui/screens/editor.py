@@ -24,7 +24,6 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Input
 
-from ... import building
 from ...errors import ChangedOnDiskError, RosterError, UnknownFactionError, UnknownSystemError
 from ...fileio import atomic_write, same_file
 from ...session import (
@@ -51,6 +50,7 @@ from .dialogs import ConfirmScreen, PathScreen
 from .export import ExportScreen, PdfPathScreen
 
 if TYPE_CHECKING:
+    from ...building import Place
     from ...rules.engine import Evaluation
 
 #: Actions that need a roster loaded.
@@ -108,7 +108,9 @@ class EverywhereCommands(Provider):
         if not isinstance(screen, EditorScreen) or screen.session is None:
             return
         matcher = self.matcher(query)
-        for place in building.find_everywhere(screen.session, query, limit=100):
+        from ...building import find_everywhere
+
+        for place in find_everywhere(screen.session, query, limit=100):
             title = f"{place.name} → {place.where}"
             score = matcher.match(place.name) or 0.1
             if place.parent is None:
@@ -116,7 +118,7 @@ class EverywhereCommands(Provider):
             else:
                 yield Hit(score, matcher.highlight(title), self._adder(place), help=None)
 
-    def _adder(self, place: building.Place) -> Callable[[], None]:
+    def _adder(self, place: Place) -> Callable[[], None]:
         screen = self.screen
 
         def add() -> None:
@@ -130,6 +132,14 @@ class EverywhereCommands(Provider):
             self.app.notify(f"{name}: {where}", severity="warning")
 
         return say
+
+
+def _building() -> Any:
+    """:mod:`armybuilder.building`, imported when first used: it loads the catalog models,
+    which the screens leave to the loading worker (the first screen paints before them)."""
+    from ... import building
+
+    return building
 
 
 def settle_heap() -> None:
@@ -503,7 +513,9 @@ class EditorScreen(ArmyScreen):
 
         def add(session: EditSession) -> None:
             if standard:
-                building.add_standard(session, parent, entry_id)
+                from ...building import add_standard
+
+                add_standard(session, parent, entry_id)
             else:
                 session.add(parent, entry_id)
 
@@ -679,7 +691,7 @@ class EditorScreen(ArmyScreen):
         entry_id = self.catalog.highlighted()
         if s is not None and entry_id is not None:
             entry = s.index.entries.get(entry_id)
-            if entry is not None and not building.has_standard(entry):
+            if entry is not None and not _building().has_standard(entry):
                 self.app.notify(
                     f"The catalog declares no standard make-up for {entry.name}: added with "
                     "its usual choices",
@@ -692,14 +704,14 @@ class EditorScreen(ArmyScreen):
         if not loc:
             self.app.notify("Select a counted unit in the roster to split it", severity="warning")
             return
-        self._edit(lambda s: building.split(s, loc))
+        self._edit(lambda s: _building().split(s, loc))
 
     def action_merge(self) -> None:
         loc = self.selected
         if not loc:
             self.app.notify("Select a unit in the roster to merge it", severity="warning")
             return
-        self._edit(lambda s: building.merge(s, loc))
+        self._edit(lambda s: _building().merge(s, loc))
 
     def action_remove(self) -> None:
         if not self.selected:
@@ -713,7 +725,7 @@ class EditorScreen(ArmyScreen):
             self.app.notify("Select a unit in the roster to duplicate it", severity="warning")
             return
         loc = self.selected
-        self._edit(lambda s: building.duplicate(s, loc))
+        self._edit(lambda s: _building().duplicate(s, loc))
 
     def action_move(self, delta: int) -> None:
         if not self.selected:
@@ -773,7 +785,7 @@ class EditorScreen(ArmyScreen):
         how = "the catalog's order" if by == "catalog" else "name"
 
         def sort(session: EditSession) -> Loc:
-            if not building.sort(session, parent, by):
+            if not _building().sort(session, parent, by):
                 raise EditError(f"Already in {how}")
             return parent
 
