@@ -444,6 +444,15 @@ def _unmerge(node: Any) -> None:
             stack.extend(n)
 
 
+def detached_copy(node: Any) -> Any:
+    """A deep copy of a selection that shares nothing with the original: no anchor an alias
+    refers to, nothing brought by a `<<:` merge key (it holds its own)."""
+    new = copy.deepcopy(node)
+    _clear_anchors(new)
+    _unmerge(new)
+    return new
+
+
 def unshare(doc: Any, loc: Sequence[str | int]) -> None:
     """Make the nodes on the way to ``loc`` the selection's own before it is edited.
 

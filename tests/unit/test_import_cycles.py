@@ -63,6 +63,8 @@ ROOMS = {
     "armybuilder.rules.systems": "systems",
     "armybuilder.interop": "interop",
     "armybuilder.session": "session",
+    "armybuilder.building": "session",
+    "armybuilder.overview": "session",
     "armybuilder.render": "render",
     "armybuilder.tui": "tui",
     "armybuilder.cli": "cli",
