@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .catalogs import Library
+from .catalog import Library
 from .errors import ArmybuilderError, InputError, Problem
 from .report import format_costs, load_evaluated, roster_json, unreadable_json
 from .rosters import Roster
