@@ -55,6 +55,7 @@ ROOMS = {
     "armybuilder.schemas": "model",
     "armybuilder.plugin": "plugin",
     "armybuilder.catalog": "catalog",
+    "armybuilder.libcache": "catalog",
     "armybuilder.rosters": "rosters",
     "armybuilder.rules": "engine",
     "armybuilder.editing": "engine",
@@ -68,6 +69,7 @@ ROOMS = {
     "armybuilder.render": "render",
     "armybuilder.tui": "tui",
     "armybuilder.cli": "cli",
+    "armybuilder.batch": "cli",
     "armybuilder.launch": "cli",
     "armybuilder.__main__": "cli",
 }
