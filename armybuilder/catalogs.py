@@ -30,6 +30,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from . import __version__
 from .errors import CatalogError, Problem, UnknownFactionError, UnknownSystemError
+from .formats import reader_for
 from .model.catalog import (
     CatalogFile,
     Category,
@@ -920,10 +921,15 @@ class Library:
         self._scanned = True
         pending_factions: list[tuple[Path, FactionFile]] = []
         unreadable: list[tuple[str, str, list[Problem]]] = []  # (system, extends, problems)
+        foreign: list[GameSystem] = []
         for root in self.roots:
             if not root.is_dir():
                 continue
-            for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+            for folder in [root, *sorted(p for p in root.iterdir() if p.is_dir())]:
+                if self._scan_other_format(folder, foreign):
+                    continue
+                if folder is root:
+                    continue
                 for path in sorted(folder.glob("*.yaml")):
                     try:
                         loaded = load_catalog_file(path, self.use_cache)
@@ -983,7 +989,19 @@ class Library:
                 base.dropped.extend(problems)
         for gs in self.systems.values():
             self._check_system(gs)
+        for gs in foreign:  # checked by their reader, which reported its problems
+            self.systems[gs.id] = gs
         return self
+
+    def _scan_other_format(self, folder: Path, into: list[GameSystem]) -> bool:
+        """Read a folder of another format through its registered reader (see formats.py)."""
+        found = reader_for(folder)
+        if found is None:
+            return False
+        systems, problems = found[1](folder, self.use_cache)
+        into.extend(systems)
+        self.problems.extend(problems)
+        return True
 
     def _check_system(self, gs: GameSystem) -> None:
         raw = check_references(gs, None, faction_entry_ids(gs.factions.values()))

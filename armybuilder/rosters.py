@@ -27,6 +27,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from .errors import ChangedOnDiskError, InputError, Problem, RosterError
 from .fileio import atomic_write as _atomic_write
 from .fileio import digest, file_digest, same_file
+from .formats import roster_reader
 from .model.bounds import MAX_COUNT
 from .model.messages import describe_errors
 from .model.roster import FORMAT_VERSION, RosterHeader
@@ -194,6 +195,8 @@ class Roster:
         self.path = path
         self.round_trip = round_trip
         self.dirty = False
+        #: The file of another format this roster was converted from (it is never written).
+        self.converted_from: Path | None = None
         #: Written back as found: a UTF-8 byte order mark, and Windows line endings.
         self.bom = False
         #: Fingerprint of the file's bytes when read or last saved (``None``: not from a file).
@@ -250,9 +253,21 @@ class Roster:
         return cls(doc, text, file, path, round_trip)
 
     @classmethod
-    def from_file(cls, path: Path | str, round_trip: bool = True) -> Roster:
-        """Read a roster file (raises :class:`RosterError` when it cannot be understood)."""
+    def from_file(cls, path: Path | str, round_trip: bool = True, library: Any = None) -> Roster:
+        """Read a roster file (raises :class:`RosterError` when it cannot be understood).
+
+        A file of another format with a registered reader (see ``formats.py``) is converted:
+        the roster is marked :attr:`converted_from` and saves as YAML beside it (never over it).
+        """
         p = Path(path)
+        other = roster_reader(p)
+        if other is not None:
+            text = other[1](p, library)
+            roster = cls.from_text(text, str(p), None, round_trip)
+            roster.converted_from = p
+            roster.path = p.with_suffix(".yaml")
+            roster.dirty = True
+            return roster
         try:
             data = read_bytes(p, MAX_ROSTER_BYTES)
             text = decode(data, str(p))
