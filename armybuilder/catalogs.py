@@ -573,7 +573,13 @@ def check_references(
     refs = set(entries) | categories | groups
 
     def ref_ok(ref: str | None) -> bool:
-        return ref is None or ref in refs or ref in TYPE_REFS or ref == "*"
+        return (
+            ref is None
+            or ref in refs
+            or ref in TYPE_REFS
+            or ref == "*"
+            or ref.startswith("faction:")
+        )
 
     def check_query(path: Path, loc: list[str | int], q: Any, what: str) -> None:
         if q.field not in ("selections", "forces") and q.field not in cost_ids:

@@ -99,6 +99,10 @@ class Issue:
         return out
 
 
+#: A query child naming a faction: ``faction:<id>`` counts 1 in a force of that faction, else 0.
+FACTION_REF = "faction:"
+
+
 @dataclass
 class ForceData:
     """A force of a roster with several forces, given in memory: its force entry, its
@@ -109,6 +113,9 @@ class ForceData:
     selections: list[SelectionData] = field(default_factory=list)
     forces: list[ForceData] = field(default_factory=list)
     loc: Loc = ()
+    #: The faction the force is of (a query child ``faction:<id>`` asks it), when the roster's
+    #: forces are of several factions.
+    faction: str | None = None
 
 
 @dataclass(frozen=True)
@@ -321,6 +328,8 @@ class Evaluation:
     state_keys: tuple[StateKey, ...] = field(default=(), repr=False)
     #: The forces of a roster with several forces (``None``: the roster is one force).
     forces: list[ForceData] | None = field(default=None, repr=False)
+    #: The faction of each force node that names one (by ``id(node)``).
+    force_faction: dict[int, str] = field(default_factory=dict, repr=False)
     #: While costs settle (:meth:`_settle_costs`): the previous round's totals per node, which
     #: cost queries read instead of recursing into the costs being computed.
     _settling: dict[int, dict[str, float]] | None = field(default=None, repr=False)
@@ -628,6 +637,17 @@ class Evaluation:
             n = n.parent
         return self.root
 
+    def is_faction(self, faction_id: str, context: Node) -> bool:
+        """Whether ``context`` is in a force of this faction (the roster's, for a roster of
+        one force)."""
+        if self.forces is not None:
+            got = self.force_faction.get(id(self.force_of(context)))
+            if got is not None:
+                return got == faction_id
+        named = self.roster.header.faction
+        factions = named if isinstance(named, list) else [named]
+        return faction_id == self.index.faction.id or faction_id in factions
+
     def query(
         self,
         context: Node,
@@ -648,6 +668,8 @@ class Evaluation:
         result as a percentage of the same count (or cost) of everything in the scope.
         ``per_link``: selections made through a link count as that link's, not as their
         entry's (``child`` may name the link)."""
+        if child is not None and child.startswith(FACTION_REF):
+            return 1.0 if self.is_faction(child[len(FACTION_REF) :], context) else 0.0
         if per_link and field_ != "forces":
             ref0 = child or owner
             if ref0 is not None and ref0 != "*" and ":" not in ref0:
@@ -793,6 +815,9 @@ class Evaluation:
         """Does a modifier condition hold in the context of ``context``?"""
         if cond.type in {"instance-of", "not-instance-of"}:
             ref = cond.child or owner
+            if ref is not None and ref.startswith(FACTION_REF):
+                hit = self.is_faction(ref[len(FACTION_REF) :], context)
+                return hit if cond.type == "instance-of" else not hit
             if cond.scope == "ancestor":
                 hit = ref is not None and any(a.matches(ref) for a in context.ancestors())
                 return hit if cond.type == "instance-of" else not hit
@@ -1031,6 +1056,8 @@ def _build_forces(ev: Evaluation, parent: Node, forces: list[ForceData]) -> None
             force = ForceEntry(id=fd.force, name=fd.force)
         node.force = force
         node.force_loc = fd.loc
+        if fd.faction is not None:
+            ev.force_faction[id(node)] = fd.faction
         parent.children.append(node)
         _build(ev, node, fd.selections)
         _build_forces(ev, node, fd.forces)
@@ -1131,6 +1158,10 @@ def _check_constraint(
     limit = ev.constraint_value(owner, con, at)
     if limit < 0:  # BattleScribe: -1 means unlimited
         return
+    if con.type == "min" and at_parent and (owner.hidden or owner.modifiers):
+        # An entry hidden where it would be chosen cannot be chosen: its minimum asks nothing.
+        if ev.is_hidden(owner, at):
+            return
     deep = con.deep if con.deep is not None else scope != "parent" and not at_parent
     if at_parent and con.scope == "parent":
         deep = bool(con.deep)

@@ -244,7 +244,11 @@ class Translation:
                 if link.import_root_entries:
                     for other in self.catalogues:
                         if other.id == link.target_id:
-                            roots += [*other.selection_entries, *other.entry_links]
+                            roots += [
+                                e
+                                for e in [*other.selection_entries, *other.entry_links]
+                                if e.import_
+                            ]
             faction = ab.FactionFile(
                 kind="catalog",
                 id=ids.ours(cat.id),
@@ -527,10 +531,25 @@ class Translation:
 
     def _condition(self, c: bs.Condition) -> ab.Condition | None:
         kind = CONDITION_TYPES.get(c.type)
-        scope, fld = self._scope(c.scope), self._field(c.field)
         if kind is None:
             self.note(f"condition type {c.type}")
             return None
+        if (
+            c.scope == "primary-catalogue"
+            and c.child_id
+            and c.child_id not in self.nodes
+            and c.child_id not in self.shared
+            and c.child_id not in self.categories
+        ):
+            # "the force's catalogue is X": a query of the force's faction.
+            return ab.Condition(
+                type=kind,
+                value=c.value,
+                field="selections",
+                scope="roster",
+                child=f"faction:{self.ids.ours(c.child_id)}",
+            )
+        scope, fld = self._scope(c.scope), self._field(c.field)
         if scope is None or fld is None:
             return None
         child = None
