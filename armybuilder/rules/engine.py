@@ -1158,10 +1158,14 @@ def _check_constraint(
     limit = ev.constraint_value(owner, con, at)
     if limit < 0:  # BattleScribe: -1 means unlimited
         return
-    if con.type == "min" and at_parent and (owner.hidden or owner.modifiers):
-        # An entry hidden where it would be chosen cannot be chosen: its minimum asks nothing.
-        if ev.is_hidden(owner, at):
-            return
+    # An entry hidden where it would be chosen cannot be chosen: its minimum asks nothing.
+    if (
+        con.type == "min"
+        and at_parent
+        and (owner.hidden or owner.modifiers)
+        and ev.is_hidden(owner, at)
+    ):
+        return
     deep = con.deep if con.deep is not None else scope != "parent" and not at_parent
     if at_parent and con.scope == "parent":
         deep = bool(con.deep)
