@@ -46,6 +46,10 @@ from .yamlio import (
 
 Loc = tuple[str | int, ...]
 
+#: Keys starting with this hold another program's data (e.g. what a converted file keeps for
+#: writing it back): kept when saved, never reported as unknown.
+EXTENSION_PREFIX = "x-"
+
 __all__ = [
     "ChangedOnDiskError",
     "Finding",
@@ -161,7 +165,7 @@ def parse_selection(node: Any, loc: Loc) -> SelectionData:
                 )
             )
     for key in node:
-        if key not in KNOWN_SELECTION_KEYS:
+        if key not in KNOWN_SELECTION_KEYS and not str(key).startswith(EXTENSION_PREFIX):
             sel.findings.append(
                 Finding(
                     (*loc, str(key)),
@@ -346,7 +350,7 @@ class Roster:
                 Finding(("selections",), "invalid-value", "selections must be a list")
             )
         for key in self.doc:
-            if key not in KNOWN_ROSTER_KEYS:
+            if key not in KNOWN_ROSTER_KEYS and not str(key).startswith(EXTENSION_PREFIX):
                 self.findings.append(
                     Finding(
                         (str(key),),

@@ -328,6 +328,8 @@ class Evaluation:
     state_keys: tuple[StateKey, ...] = field(default=(), repr=False)
     #: The forces of a roster with several forces (``None``: the roster is one force).
     forces: list[ForceData] | None = field(default=None, repr=False)
+    #: The category counts being worked out (see :meth:`_ref_counts`).
+    _counting: set[Any] = field(default_factory=set, repr=False)
     #: The faction of each force node that names one (by ``id(node)``).
     force_faction: dict[int, str] = field(default_factory=dict, repr=False)
     #: While costs settle (:meth:`_settle_costs`): the previous round's totals per node, which
@@ -775,7 +777,10 @@ class Evaluation:
         if counts is not None:
             return counts
         counts = {}
-        modified = self.index.category_modifiers
+        # Categories whose modifiers count categories in this same scope: while counting, a
+        # count asked again reads the categories as the catalog states them (no cycle).
+        modified = self.index.category_modifiers and key not in self._counting
+        self._counting.add(key)
         refs_of = self._refs
         stack: list[tuple[Node, int]] = [(c, c.count) for c in scope_node.children]
         while stack:
@@ -797,6 +802,9 @@ class Evaluation:
                 counts[ref] = counts.get(ref, 0.0) + mult
             if deep:
                 stack.extend((c, mult * c.count) for c in n.children)
+        self._counting.discard(key)
+        if not modified and self.index.category_modifiers:
+            return counts  # a partial answer, not kept
         self._counts[key] = counts
         return counts
 
@@ -875,7 +883,7 @@ class Evaluation:
         return (math.ceil(times) if rep.round_up else math.floor(times)) * rep.repeats
 
     def apply_modifiers(
-        self, entry: Entry | ForceEntry, field_: str, value: Any, context: Node
+        self, entry: Entry | ForceEntry | Group, field_: str, value: Any, context: Node
     ) -> Any:
         """``value`` after every modifier of ``entry`` (or of a force entry) on ``field_``
         that applies."""
@@ -1288,7 +1296,8 @@ def _check_groups(
                 g.source,
                 g.id,
             )
-        if got < g.min:
+        hidden = (g.hidden or g.modifiers) and ev.apply_modifiers(g, "hidden", g.hidden, node)
+        if got < g.min and not hidden:
             choice = f" (the usual choice is {ev.index.name_of(g.default)})" if g.default else ""
             ev._add(
                 g.severity,

@@ -4,7 +4,7 @@
 ``armybuilder.formats``, so every command and the builder open such files); ``to_ros`` writes a
 roster of BattleScribe data as ``.ros``. What our roster model does not hold (attributes and
 elements we do not read: a newer BattleScribe's additions, another tool's) is kept under the
-``battlescribe:`` key of the YAML and written back by ``to_ros``. Profiles, rules, costs,
+``x-battlescribe:`` key of the YAML and written back by ``to_ros``. Profiles, rules, costs,
 categories and publications inside the file are not kept: they come from the data.
 
 A roster of one force is read (our rosters hold one force); a file with several forces, or
@@ -66,6 +66,10 @@ _KNOWN_CHILDREN = {
     },
     "selection": {"selections", "costs", "categories", "profiles", "rules", "customNotes"},
 }
+
+
+#: Where a converted roster keeps BattleScribe's ids and what we do not read.
+KEY = "x-battlescribe"
 
 
 def _local(el: ET.Element) -> str:
@@ -152,8 +156,31 @@ def read_roster(path: Path, library: Library | None = None) -> str:
         ros.loads(session, text if not text.startswith("<?xml") else text[text.find("?>") + 2 :])
     except ros.RosterFileError as exc:
         raise _error(path, str(exc)) from None
+    return session_yaml(session, gs, fid, root, path.name)
+
+
+def session_yaml(
+    session: AdapterSession,
+    gs: BattleScribeSystem,
+    fid: str,
+    root: ET.Element | None = None,
+    source: str | None = None,
+) -> str:
+    """The adapter's roster of one force as our YAML roster; ``root``: the ``.ros`` it was
+    read from, whose content we do not read is kept under ``x-battlescribe:`` keys."""
+    t = session.t
+    assert t is not None
     force = session.forces[0]
-    by_id = {el.get("id"): el for el in root.iter() if _local(el) == "selection"}
+    by_id = (
+        {el.get("id"): el for el in root.iter() if _local(el) == "selection"}
+        if root is not None
+        else {}
+    )
+    force_el = (
+        next((f for holder in root if _local(holder) == "forces" for f in holder), None)
+        if root is not None
+        else None
+    )
 
     def sel_doc(s: Sel) -> dict[str, Any]:
         d: dict[str, Any] = {"entry": s.our_id}
@@ -167,7 +194,7 @@ def read_roster(path: Path, library: Library | None = None) -> str:
         el = by_id.get(s.uid)
         if el is not None:
             keep.update(_unknown(el, "selection"))
-        d["battlescribe"] = keep
+        d[KEY] = keep
         if s.children:
             d["selections"] = [sel_doc(c) for c in s.children]
         return d
@@ -185,21 +212,69 @@ def read_roster(path: Path, library: Library | None = None) -> str:
     doc["force"] = t.ids.ours(force.entry.id)
     if force.custom_notes:
         doc["notes"] = force.custom_notes
-    keep_force: dict[str, Any] = {"id": force.uid, **_unknown(force_el, "force")}
+    keep_force: dict[str, Any] = {"id": force.uid}
+    if force_el is not None:
+        keep_force.update(_unknown(force_el, "force"))
     if force.custom_name:
         keep_force["customName"] = force.custom_name
-    doc["battlescribe"] = {
-        "converted_from": path.name,
-        "roster": _unknown(root, "roster"),
-        "force": keep_force,
-    }
+    keep_roster: dict[str, Any] = {"force": keep_force}
+    if root is not None:
+        keep_roster = {"converted_from": source, "roster": _unknown(root, "roster"), **keep_roster}
+    doc[KEY] = keep_roster
     doc["selections"] = [sel_doc(s) for s in force.selections]
     head = (
-        f"Converted from the BattleScribe roster {path.name} by armybuilder. The `battlescribe:`\n"
+        f"Converted from the BattleScribe roster {source} by armybuilder. The `x-battlescribe:`\n"
         "keys keep what armybuilder does not read, for writing the roster back as .ros."
+        if source
+        else f"{gs.name} roster ({fid}), made by armybuilder. The `x-battlescribe:` keys keep "
+        "BattleScribe's\nids, for writing the roster as .ros."
     )
     body = dump_round_trip(doc)
     return "".join(f"# {line}\n" for line in head.splitlines()) + body
+
+
+def new_session(gs: BattleScribeSystem, faction_id: str, auto: bool = True) -> AdapterSession:
+    """An adapter session holding one empty force of this catalogue (the game system's first
+    force entry). ``auto``: with what the data requires chosen, as BattleScribe does when a
+    force is added, less what is hidden in this roster (the engine says which)."""
+    t = gs.translation_for(faction_id)
+    session = AdapterSession()
+    session.t = t
+    fe = next(iter(t.force_entries.values()), None)
+    if fe is None:
+        raise ArmybuilderError(f"{gs.name} defines no force")
+    force = Force(session._uid("force"), fe[0], t.catalogue(gs.bs_id(faction_id)))
+    session.forces.append(force)
+    if auto:
+        session._add_root_auto(force)
+        evals = session._evaluate()
+        hidden = {
+            id(evals.sels[id(n)])
+            for n in evals.ev.root.walk()
+            if id(n) in evals.sels and n.entry is not None and evals.ev.is_hidden(n.entry, n)
+        }
+        force.selections = [s for s in force.selections if id(s) not in hidden]
+        session._evals = None
+    return session
+
+
+def select(session: AdapterSession, entry_id: str, under: Sel | None = None) -> Sel:
+    """Choose an entry (its BattleScribe id, or a link's) at the top of the force or under a
+    selection, with what it requires (raises ArmybuilderError)."""
+    force = session.forces[0]
+    cmd: dict[str, Any] = {"type": "action", "forceId": force.uid, "entryId": entry_id}
+    if under is None:
+        cmd["action"] = "selectEntry"
+    else:
+        cmd.update(action="selectChildEntry", selectionId=under.uid)
+    got = session.action(cmd)
+    if not got.get("ok"):
+        raise ArmybuilderError(str(got.get("error")))
+    uid = (got.get("outputs") or {}).get("selectionId")
+    found = next((s for s in session._walk_sels(force.selections) if s.uid == uid), None)
+    if found is None:
+        raise ArmybuilderError(f"selecting {entry_id!r} gave no selection: {got}")
+    return found
 
 
 def to_ros(roster: Any, library: Library) -> str:
@@ -216,7 +291,7 @@ def to_ros(roster: Any, library: Library) -> str:
     t = gs.translation_for(roster.faction)
     cat = t.catalogue(gs.bs_id(roster.faction))
     doc = to_plain(roster.doc)
-    found = doc.get("battlescribe")
+    found = doc.get(KEY)
     keep_doc: dict[str, Any] = found if isinstance(found, dict) else {}
     force_id = roster.header.force
     fe = t.force_entries.get(t.ids.bs(force_id)) if force_id else None
@@ -270,7 +345,7 @@ def to_ros(roster: Any, library: Library) -> str:
                     f"{cat.name}"
                 )
             sel = session._plain_sel(opt)
-            info = item.get("battlescribe")
+            info = item.get(KEY)
             uid = info.get("id") if isinstance(info, dict) else None
             if uid and str(uid) not in used:
                 sel.uid = str(uid)

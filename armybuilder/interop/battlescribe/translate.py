@@ -129,6 +129,8 @@ class Translation:
     #: (group id, `min` / `max`) -> the group's constraint.
     group_constraints: dict[tuple[str, str], bs.Constraint] = field(default_factory=dict)
     char_types: set[str] = field(default_factory=set)
+    #: Every entry a link points to (a link may point to an entry nested in another).
+    _link_targets: dict[str, bs.EntryBase] = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------------ helpers
 
@@ -258,6 +260,20 @@ class Translation:
                 shared_entries=shared,
             )
             ours.factions[faction.id] = ab_catalogs.Faction(Path(f"<{cat.id}>"), faction)
+        # A link may point to an entry nested in another: every faction can resolve it.
+        while True:
+            before = len(self._link_targets)
+            for target in list(self._link_targets.values()):
+                self._entry(target)  # translating it may meet more links
+            if len(self._link_targets) == before:
+                break
+        for fac in ours.factions.values():
+            have = {e.id for e in fac.model.shared_entries} | {
+                e.id for e in system.shared_entries
+            }
+            for target in self._link_targets.values():
+                if isinstance(target, bs.SelectionEntry) and self.ids.ours(target.id) not in have:
+                    fac.model.shared_entries.append(self._entry(target))
         # One faction with every catalogue's entries: a roster's forces may each use another
         # catalogue, and the engine evaluates the roster as a whole.
         self.all_id = ids.ours("\0every catalogue")
@@ -342,6 +358,7 @@ class Translation:
             if isinstance(target, bs.SelectionEntryGroup):
                 self.note("entry link to a group at the top of a force")
                 return ab.Entry(id=self.ids.ours(e.id), name=e.name or e.id, hidden=True)
+            self._link_targets.setdefault(target.id, target)
             return ab.EntryLink(
                 link=self.ids.ours(target.id),
                 id=self.ids.ours(e.id),
@@ -460,6 +477,13 @@ class Translation:
             default=self.ids.ours(default) if default else None,
             entries=[self._with_categories(e, g.category_links) for e in entries],
             groups=subgroups,
+            hidden=g.hidden or bool(link and link.hidden),
+            modifiers=[
+                m
+                for h in ([g, link] if link is not None else [g])
+                for m in self._modifiers(h, g)
+                if m.field == "hidden"
+            ],
         )
 
     def _with_categories(
