@@ -268,9 +268,7 @@ class Translation:
             if len(self._link_targets) == before:
                 break
         for fac in ours.factions.values():
-            have = {e.id for e in fac.model.shared_entries} | {
-                e.id for e in system.shared_entries
-            }
+            have = {e.id for e in fac.model.shared_entries} | {e.id for e in system.shared_entries}
             for target in self._link_targets.values():
                 if isinstance(target, bs.SelectionEntry) and self.ids.ours(target.id) not in have:
                     fac.model.shared_entries.append(self._entry(target))
