@@ -75,9 +75,9 @@ def test_a_2000_point_space_marines_list_is_legal(lib: Library) -> None:
     select(s, "baf8-997f-e323-a090", battle_size)  # 2. Strike Force (2000 Point limit)
     detachment = select(s, "82cb-ba1-1aae-3b1d")
     select(s, "d2dc-693e-b491-b16d", detachment)  # Gladius Task Force
-    # Captain 80, Lieutenant 65, Librarian 65, 3 x Intercessor Squad 80, Redemptor 210,
-    # Land Raider 240, Terminator Squad 170, Bladeguard Veteran Squad 80, Rhino 75,
-    # Predator Destructor 130, Eradicator Squad 95, Ballistus Dreadnought 140, Outriders 80.
+    # 15 units (Captain, Lieutenant, Librarian, 3 Intercessor Squads, Redemptor, Land Raider,
+    # Terminators, Bladeguard, Rhino, Predator, Eradicators, Ballistus, Outriders) with the
+    # wargear the data requires: 1910 pts by the data's costs.
     for unit in (
         "6c10-5b51-5bc0-8d2c",
         "ce15-e87e-7cff-b129",
@@ -175,3 +175,71 @@ def test_validate_command_on_a_bsdata_roster(
     out = capsys.readouterr().out
     assert f"{roster}:5:16: error:  Cans 5 is over the limit of 4 by 1" in out
     assert "NOT LEGAL (1 error) — Team (Gaslands, Gaslands)" in out
+
+
+def _gaslands_ros(lib: Library, tmp_path: Path) -> Path:
+    from armybuilder.interop.battlescribe.rosfile import to_ros
+
+    text = to_ros(Roster.from_text(GASLANDS.format(sponsor="3057-1f8e-63b6-95e6"), "t"), lib)
+    # What another tool or a newer BattleScribe wrote: an attribute and elements we do not read.
+    text = text.replace('name="Bike"', 'name="Bike" paintScheme="rust"', 1)
+    text = text.replace(
+        "<costs>\n", '<tags><tag name="campaign">Week 3</tag></tags>\n    <costs>\n', 1
+    )
+    at = text.index('name="Bike"')
+    end = text.index(">", at) + 1
+    text = text[:end] + '\n<damage hull="2"><note>rolled</note></damage>' + text[end:]
+    ros = tmp_path / "team.ros"
+    ros.write_text(text, encoding="utf-8")
+    return ros
+
+
+def test_ros_round_trip_keeps_what_we_do_not_read(lib: Library, tmp_path: Path) -> None:
+    from armybuilder.interop.battlescribe.rosfile import read_roster, to_ros
+
+    ros = _gaslands_ros(lib, tmp_path)
+    yaml_text = read_roster(ros, lib)
+    roster = Roster.from_text(yaml_text, "team.yaml")
+    assert roster.system == "gaslands" and roster.faction == "gaslands"
+    assert roster.header.limits == {"cans": 4}
+    assert [s.entry for s in roster.selections] == ["dcb1-8c0e-c647-a042", "7209-f619-ccee-874e"]
+    back = to_ros(roster, lib)
+    assert 'paintScheme="rust"' in back
+    assert '<damage hull="2"><note>rolled</note></damage>' in back
+    assert '<tags><tag name="campaign">Week 3</tag></tags>' in back
+    # Instance ids survive, so BattleScribe sees the same selections.
+    assert 'id="sel-4" name="Bike"' in back
+    # And the round trip is stable: a second one gives the same file.
+    assert to_ros(Roster.from_text(read_roster(_write(tmp_path, back), lib), "t"), lib) == back
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "again.ros"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_validate_opens_a_ros_and_a_save_never_overwrites_it(
+    lib: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ros = _gaslands_ros(lib, tmp_path)
+    before = ros.read_bytes()
+    assert main(["validate", "--catalogs", str(BSDATA), str(ros)]) == 1
+    assert "NOT LEGAL (1 error) — Team (Gaslands, Gaslands)" in capsys.readouterr().out
+    roster = Roster.from_file(ros, library=lib)
+    assert roster.converted_from == ros and roster.path == tmp_path / "team.yaml"
+    roster.save()
+    assert ros.read_bytes() == before
+    assert "x-battlescribe:" in (tmp_path / "team.yaml").read_text(encoding="utf-8")
+
+
+def test_a_ros_of_two_forces_is_refused_plainly(lib: Library, tmp_path: Path) -> None:
+    from armybuilder.errors import RosterError
+    from armybuilder.interop.battlescribe.rosfile import read_roster
+
+    text = _gaslands_ros(lib, tmp_path).read_text(encoding="utf-8")
+    start, end = text.index("<force "), text.index("</force>") + len("</force>")
+    two = tmp_path / "two.ros"
+    two.write_text(text[:end] + text[start:end] + text[end:], encoding="utf-8")
+    with pytest.raises(RosterError, match="holds 2 forces; armybuilder rosters hold one force"):
+        read_roster(two, lib)

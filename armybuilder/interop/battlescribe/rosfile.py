@@ -331,14 +331,15 @@ def to_ros(roster: Any, library: Library) -> str:
             else:
                 options = session._options_in(parent.option.entry, parent.option.prefix, [])
             want = str(item.get("entry"))
+            opts = list(options)
             opt = next(
                 (
                     o
-                    for o in options
+                    for o in opts
                     if t.ids.ours(o.link.id if o.link is not None else o.entry.id) == want
                 ),
                 None,
-            )
+            ) or next((o for o in opts if t.ids.ours(o.entry.id) == want), None)
             if opt is None:
                 raise ArmybuilderError(
                     f"{roster.file}: {where}[{i}]: entry {want!r} cannot be chosen there in "
