@@ -31,6 +31,7 @@ from ..model.catalog import (
     ForceEntry,
     Group,
     Modifier,
+    Profile,
     Repeat,
 )
 from ..rosters import Loc, Roster, SelectionData
@@ -603,6 +604,14 @@ class Evaluation:
         return {ct: v * node.count for ct, v in per_copy.items()}
 
     # ----------------------------------------------------------------- characteristics
+
+    def profile_value(self, node: Node, profile: Profile, char_id: str) -> Any:
+        """A characteristic of one of the node's profiles (modifiers applied)."""
+        if node.entry is None or char_id not in profile.characteristics:
+            return None
+        return self.apply_modifiers(
+            node.entry, f"characteristic:{char_id}", profile.characteristics[char_id], node
+        )
 
     def characteristic(self, node: Node, char_id: str, profile_type: str | None = None) -> Any:
         """A characteristic of the node's first profile that has it (modifiers applied)."""

@@ -243,3 +243,24 @@ def test_a_ros_of_two_forces_is_refused_plainly(lib: Library, tmp_path: Path) ->
     two.write_text(text[:end] + text[start:end] + text[end:], encoding="utf-8")
     with pytest.raises(RosterError, match="holds 2 forces; armybuilder rosters hold one force"):
         read_roster(two, lib)
+
+
+def test_a_40k_unit_prints_as_a_datasheet(lib: Library) -> None:
+    from armybuilder.render.context import build_view
+
+    gs = lib.system("wh40k-10e")
+    assert isinstance(gs, BattleScribeSystem)
+    s = new_session(gs, SM)
+    select(s, "6c10-5b51-5bc0-8d2c")  # Captain
+    ev = _evaluate(lib, session_yaml(s, gs, SM))
+    ctx = build_view(ev)
+    captain = next(u for u in ctx.units if u.name == "Captain")
+    abilities = [p for p in captain.profiles if p.type_name == "Abilities"]
+    texts = {p.name: dict(p.columns)["Description"] for p in abilities}
+    # Each ability keeps its own text (two profiles of one type are not read as the first).
+    assert texts["Leader"].startswith("This model can be attached to the following units:")
+    assert texts["Finest Hour"].startswith("Once per battle, at the start of the Fight phase")
+    unit = next(p for p in captain.profiles if p.type_name == "Unit")
+    assert dict(unit.columns) == {"M": '6"', "T": "4", "SV": "3+", "W": "5", "LD": "6+", "OC": "1"}
+    rules = dict(captain.rule_texts)
+    assert rules["Oath of Moment"].startswith("If your Army Faction is Adeptus Astartes")

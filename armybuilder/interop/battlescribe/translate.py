@@ -129,6 +129,7 @@ class Translation:
     #: (group id, `min` / `max`) -> the group's constraint.
     group_constraints: dict[tuple[str, str], bs.Constraint] = field(default_factory=dict)
     char_types: set[str] = field(default_factory=set)
+    _rules: dict[str, ab.Rule] = field(default_factory=dict, repr=False)
     #: Every entry a link points to (a link may point to an entry nested in another).
     _link_targets: dict[str, bs.EntryBase] = field(default_factory=dict, repr=False)
 
@@ -272,6 +273,7 @@ class Translation:
             for target in self._link_targets.values():
                 if isinstance(target, bs.SelectionEntry) and self.ids.ours(target.id) not in have:
                     fac.model.shared_entries.append(self._entry(target))
+        system.rules.extend(self._rules.values())
         # One faction with every catalogue's entries: a roster's forces may each use another
         # catalogue, and the engine evaluates the roster as a whole.
         self.all_id = ids.ours("\0every catalogue")
@@ -408,7 +410,13 @@ class Translation:
             categories=[ids.ours(cl.target_id) for cl in e.category_links],
             primary_category=ids.ours(primary) if primary else None,
             costs={ids.ours(c.type_id): c.value for c in e.costs},
-            profiles=[self._profile(p) for p in e.profiles if p.type_id in self.profile_types],
+            profiles=[self._profile(p) for p in e.profiles if p.type_id in self.profile_types]
+            + [
+                self._profile(p)
+                for p in self._linked(e, bs.Profile)
+                if p.type_id in self.profile_types
+            ],
+            rules=[self._rule(r) for r in [*self._own_rules(e), *self._linked(e, bs.Rule)]],
             constraints=self._constraints(e),
             modifiers=[
                 *self._modifiers(e, e),
@@ -419,6 +427,22 @@ class Translation:
             entries=entries,
             groups=groups,
         )
+
+    def _linked(self, h: bs.InfoHolder, kind: type[Any]) -> list[Any]:
+        """The shared profiles or rules an entry's info links show (not hidden)."""
+        out = []
+        for link in self._own_info_links(h):
+            found = self.infos.get(link.target_id)
+            if isinstance(found, kind) and not link.hidden:
+                out.append(found)
+        return out
+
+    def _rule(self, r: bs.Rule) -> str:
+        """A rule's id, the rule kept for the system's list of rules (printed on cards)."""
+        rid = self.ids.ours(r.id)
+        text = r.description.replace("**", "").replace("^^", "")  # BattleScribe's emphasis marks
+        self._rules.setdefault(rid, ab.Rule(id=rid, name=r.name or r.id, description=text))
+        return rid
 
     def _own_rules(self, h: bs.InfoHolder) -> list[bs.Rule]:
         out = list(h.rules)
