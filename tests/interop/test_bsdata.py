@@ -264,3 +264,24 @@ def test_a_40k_unit_prints_as_a_datasheet(lib: Library) -> None:
     assert dict(unit.columns) == {"M": '6"', "T": "4", "SV": "3+", "W": "5", "LD": "6+", "OC": "1"}
     rules = dict(captain.rule_texts)
     assert rules["Oath of Moment"].startswith("If your Army Faction is Adeptus Astartes")
+
+
+def test_new_chooses_what_the_data_requires(
+    lib: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "sm.yaml"
+    argv = ["new", "wh40k-10e", SM, "--catalogs", str(BSDATA), "--name", "SM", "-o", str(out)]
+    assert main(argv) == 0
+    ev = _evaluate(lib, out.read_text(encoding="utf-8"))
+    chosen = [n.entry.name for n in ev.root.children if n.entry is not None]
+    # Battle Size and Detachment: each <constraint type="min" value="1" scope="roster">.
+    assert "Battle Size" in chosen and "Detachment" in chosen
+    capsys.readouterr()
+    assert main(["validate", "--catalogs", str(BSDATA), str(out)]) == 1
+    errors = [line for line in capsys.readouterr().out.splitlines() if ": error: " in line]
+    # What is left is the player's to choose: a Character, which battle size, which detachment.
+    assert [e.split(": error: ")[1] for e in errors] == [
+        "The roster 'SM' has 0 × Character; at least 1 needed [min-not-met]",
+        "Detachment has 0 choices of Detachment; at least 1 needed [min-not-met]",
+        "Battle Size has 0 choices of Battle Size; at least 1 needed [min-not-met]",
+    ]

@@ -153,6 +153,16 @@ class BattleScribeSystem(GameSystem):
         self._loaded.update(c.id for c in cats)
         self._indexes.clear()
 
+    def starting_selections(self, faction_id: str) -> list[dict[str, Any]]:
+        """What BattleScribe chooses when a force of this catalogue is added (entries with a
+        minimum at the top of the force, with what they require), less what is hidden."""
+        from ...yamlio import load_safe
+        from .rosfile import new_session, session_yaml
+
+        self._ensure(faction_id)
+        doc = load_safe(session_yaml(new_session(self, faction_id), self, faction_id), "<new>")
+        return list(doc.get("selections") or [])
+
     def bs_id(self, faction_id: str) -> str:
         """The BattleScribe id of a catalogue, from its faction id."""
         self._ensure(faction_id)

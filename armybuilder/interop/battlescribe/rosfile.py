@@ -247,6 +247,20 @@ def new_session(gs: BattleScribeSystem, faction_id: str, auto: bool = True) -> A
     session.forces.append(force)
     if auto:
         session._add_root_auto(force)
+        # Entries the roster needs (a minimum in the roster) come too, as a player adds them.
+        for opt in session._options_in(None, (), session._root_entries(force)):
+            links = opt.link.constraints if opt.link is not None else []
+            need = max(
+                (
+                    int(c.value)
+                    for c in [*opt.entry.constraints, *links]
+                    if c.type == "min" and c.scope == "roster" and c.field == "selections"
+                ),
+                default=0,
+            )
+            have = sum(1 for s in force.selections if s.option.entry.id == opt.entry.id)
+            for _ in range(need - have):
+                force.selections.append(session._new_sel(opt, {}))
         evals = session._evaluate()
         hidden = {
             id(evals.sels[id(n)])

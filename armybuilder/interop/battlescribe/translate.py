@@ -491,6 +491,8 @@ class Translation:
                 entries.append(self._child(sub))
         subgroups += [self._group(s, None) for s in g.selection_entry_groups]
         default = g.default_selection_entry_id if isinstance(g, bs.SelectionEntryGroup) else None
+        if default == "none":  # BattleScribe writes "none" for no default
+            default = None
         return ab.Group(
             id=self.ids.ours(g.id),
             name=(link.name if link and link.name else g.name) or g.id,
