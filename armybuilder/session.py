@@ -519,6 +519,15 @@ def _unmerge(node: Any) -> None:
             stack.extend(n)
 
 
+def detached_copy(node: Any) -> Any:
+    """A deep copy of a selection that shares nothing with the original: no anchor an alias
+    refers to, nothing brought by a `<<:` merge key (it holds its own)."""
+    new = copy.deepcopy(node)
+    _clear_anchors(new)
+    _unmerge(new)
+    return new
+
+
 def unshare(doc: Any, loc: Sequence[str | int]) -> None:
     """Make the nodes on the way to ``loc`` the selection's own before it is edited.
 
@@ -2031,16 +2040,28 @@ class EditSession:
         self._apply(f"Remove {label}", [Delete(parent, index)], loc, after)
         return after
 
-    def duplicate(self, loc: Loc) -> Loc:
-        """Put a copy of the selection at ``loc`` right after it; returns the copy's loc."""
+    def duplicate(self, loc: Loc, name: str | None = None) -> Loc:
+        """Put a copy of the selection at ``loc`` right after it (named ``name`` if given);
+        returns the copy's loc."""
         self._check_selection(loc)
         parent, index = loc[:-2], int(loc[-1])
-        node = copy.deepcopy(self.node(loc))
-        _clear_anchors(node)  # the copy is not the original an alias refers to
-        _unmerge(node)  # nor does it share what a `<<:` merge key brings: it holds its own
+        node = detached_copy(self.node(loc))
+        if name:
+            node["name"] = name
         new = (*parent, "selections", index + 1)
         self._apply(f"Duplicate {self._label(loc)}", [Insert(parent, index + 1, node)], loc, new)
         return new
+
+    def apply(self, label: str, ops: Sequence[Op], focus_before: Loc, focus_after: Loc) -> None:
+        """Apply ``ops`` as one undoable, journaled edit named ``label``: the way in for
+        edits composed elsewhere (:mod:`armybuilder.building`)."""
+        for op in ops:
+            if isinstance(op, Insert | Delete | Move):
+                if op.parent:
+                    self._check_selection(op.parent)
+            elif op.loc:
+                self._check_selection(op.loc)
+        self._apply(label, list(ops), focus_before, focus_after)
 
     def move(self, loc: Loc, delta: int) -> Loc:
         """Move the selection ``delta`` places among its siblings; returns its new loc."""

@@ -156,7 +156,6 @@ class PathScreen(_FormScreen[Path | None]):
         self._finish()
 
 
-
 @dataclass
 class NewRoster:
     """What the new-roster dialog asks for."""
@@ -290,4 +289,3 @@ class NewRosterScreen(_FormScreen[NewRoster | None]):
                 return
             limits[field_.name or ""] = value
         self.dismiss(NewRoster(str(system), str(faction), name, limits))
-
