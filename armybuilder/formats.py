@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .catalogs import GameSystem
+    from .catalog import GameSystem
     from .errors import Problem
 
 #: Modules that register readers when imported (imported on the first look-up).

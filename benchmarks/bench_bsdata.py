@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from armybuilder.catalogs import Library  # noqa: E402
+from armybuilder.catalog import Library  # noqa: E402
 from armybuilder.interop.battlescribe.library import BattleScribeSystem  # noqa: E402
 from armybuilder.interop.battlescribe.rosfile import new_session, select, session_yaml  # noqa: E402
 from armybuilder.rosters import Roster  # noqa: E402

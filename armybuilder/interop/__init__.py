@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .. import formats
 
 if TYPE_CHECKING:
-    from ..catalogs import GameSystem
+    from ..catalog import GameSystem
     from ..errors import Problem
 
 

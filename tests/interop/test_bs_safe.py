@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 from armybuilder.errors import RosterError
 from armybuilder.interop.battlescribe import safe
 from armybuilder.interop.battlescribe.rosfile import read_roster

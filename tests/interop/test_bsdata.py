@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 from armybuilder.cli import main
 from armybuilder.interop.battlescribe.library import BattleScribeSystem
 from armybuilder.interop.battlescribe.rosfile import new_session, select, session_yaml

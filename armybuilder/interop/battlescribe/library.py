@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ... import __version__
-from ...catalogs import CatalogIndex, Faction, GameSystem
+from ...catalog import CatalogIndex, Faction, GameSystem
 from ...errors import Problem, UnknownFactionError
 from ...model.catalog import FactionFile, SystemFile
 from ...paths import user_cache_dir

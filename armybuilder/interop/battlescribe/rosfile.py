@@ -22,7 +22,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from ...catalogs import GameSystem, Library, default_library, default_roots
+from ...catalog import GameSystem, Library, default_library, default_roots
 from ...errors import ArmybuilderError, Problem, RosterError, UnknownFactionError
 from ...yamlio import dump_round_trip
 from . import ros
