@@ -391,8 +391,11 @@ class Roster:
         """Line and column of a location (1-based).
 
         An editable roster knows its positions; a read-only one composes its text once (fast)
-        the first time a position is asked for.
+        the first time a position is asked for. A roster converted from another format has
+        none (lines of the converted text would point into the wrong file).
         """
+        if self.converted_from is not None:
+            return None, None
         if self._positions is None:
             if self.text is None:
                 return None, None
