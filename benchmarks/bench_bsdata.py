@@ -74,8 +74,9 @@ def load(use_cache: bool) -> BattleScribeSystem:
 
 def roster_text(gs: BattleScribeSystem) -> str:
     s = new_session(gs, SM)
-    select(s, "baf8-997f-e323-a090", select(s, "564e-fbc6-5266-3ea4"))
-    select(s, "d2dc-693e-b491-b16d", select(s, "82cb-ba1-1aae-3b1d"))
+    chosen = {sel.option.entry.name: sel for sel in s.forces[0].selections}
+    select(s, "baf8-997f-e323-a090", chosen["Battle Size"])
+    select(s, "d2dc-693e-b491-b16d", chosen["Detachment"])
     for unit in UNITS:
         select(s, unit)
     return session_yaml(s, gs, SM)

@@ -71,10 +71,10 @@ def test_a_2000_point_space_marines_list_is_legal(lib: Library) -> None:
     gs = lib.system("wh40k-10e")
     assert isinstance(gs, BattleScribeSystem)
     s = new_session(gs, SM)
-    battle_size = select(s, "564e-fbc6-5266-3ea4")
-    select(s, "baf8-997f-e323-a090", battle_size)  # 2. Strike Force (2000 Point limit)
-    detachment = select(s, "82cb-ba1-1aae-3b1d")
-    select(s, "d2dc-693e-b491-b16d", detachment)  # Gladius Task Force
+    # A new force comes with Battle Size and Detachment (each a minimum of 1 in the roster).
+    chosen = {sel.option.entry.name: sel for sel in s.forces[0].selections}
+    select(s, "baf8-997f-e323-a090", chosen["Battle Size"])  # 2. Strike Force (2000 Point limit)
+    select(s, "d2dc-693e-b491-b16d", chosen["Detachment"])  # Gladius Task Force
     # 15 units (Captain, Lieutenant, Librarian, 3 Intercessor Squads, Redemptor, Land Raider,
     # Terminators, Bladeguard, Rhino, Predator, Eradicators, Ballistus, Outriders) with the
     # wargear the data requires: 1910 pts by the data's costs.
