@@ -8,7 +8,8 @@ extensions as validated models, and every problem found) is therefore kept as on
 cache folder, keyed by:
 
 * the search path (each root, in order) and the name, size and modification time of every
-  catalog file on it;
+  file in its system folders (a library with a system of another format, read lazily by its
+  own reader, is not kept);
 * the name, size and modification time of every module of armybuilder (the models, the checks
   and the rules modules are all code);
 * the versions of Python, pydantic and armybuilder, ``ARMYBUILDER_RULES_MODULES``, and the
@@ -63,11 +64,13 @@ def fingerprint(roots: Sequence[Path]) -> str | None:
     for root in roots:
         digest.update(f"root {root}\n".encode())
         try:
-            folders = sorted(p for p in root.iterdir() if p.is_dir())
+            entries = sorted(root.iterdir())
         except OSError:
             continue
+        _stats([p for p in entries if not p.is_dir()], digest)  # a zipped data set, ...
+        folders = [p for p in entries if p.is_dir()]
         for folder in folders:
-            _stats(sorted(folder.glob("*.yaml")), digest)
+            _stats(sorted(p for p in folder.iterdir() if p.is_file()), digest)
     _stats(sorted(_PACKAGE.rglob("*.py")), digest)
     return digest.hexdigest()[:32]
 
