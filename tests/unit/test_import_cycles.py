@@ -54,6 +54,7 @@ ROOMS = {
     "armybuilder.model": "model",
     "armybuilder.schemas": "model",
     "armybuilder.plugin": "plugin",
+    "armybuilder.formats": "plugin",
     "armybuilder.catalog": "catalog",
     "armybuilder.libcache": "catalog",
     "armybuilder.rosters": "rosters",
