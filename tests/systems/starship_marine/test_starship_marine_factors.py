@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 from armybuilder.editing import add_entry
 from armybuilder.rosters import Roster
 from armybuilder.rules import Evaluation
