@@ -380,11 +380,12 @@ class EditorScreen(ArmyScreen):
         where = s.path.name if s.path is not None else "not saved yet"
         self.sub_title = f"{where} — unsaved changes" if s.dirty else where
 
-    def _show(self, ev: Evaluation, pending: bool = False) -> None:
+    def _show(self, ev: Evaluation, pending: bool = False, generation: int | None = None) -> None:
+        """Show ``ev`` (of ``generation``, by default the session's latest) in every area."""
         t0 = time.perf_counter()
         s = self.session
         assert s is not None
-        self.shown_generation = s.evaluation_generation
+        self.shown_generation = s.evaluation_generation if generation is None else generation
         tree = self.roster_tree
         tree.sync(ev)
         if node_at(ev, self.selected) is None:
@@ -473,13 +474,17 @@ class EditorScreen(ArmyScreen):
         self.app.call_from_thread(self._evaluated, generation, ev)
 
     def _evaluated(self, generation: int, ev: Evaluation) -> None:
+        """A worker's evaluation: shown only if the editor is still there and nothing newer
+        has been shown meanwhile (an edit validated at once can overtake a worker's result;
+        showing the older one would put the panes back in time)."""
         self._eval_running = False
         s = self.session
-        if s is None:
+        if s is None or not self.is_attached or not self.is_mounted:
             return
         current = generation == s.generation
-        self._show(ev, pending=not current)
-        if not current:
+        if generation >= self.shown_generation:
+            self._show(ev, pending=not current, generation=generation)
+        if not current and self.shown_generation != s.generation:
             self._request_evaluation()
 
     # ----------------------------------------------------------------- edits
