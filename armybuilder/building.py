@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .catalogs import CatalogIndex, walk_groups
+from .catalog import CatalogIndex, walk_groups
 from .model.catalog import Entry, StandardSelection
 from .yamlio import to_plain
 

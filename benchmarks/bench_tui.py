@@ -298,7 +298,7 @@ FLOW_KEYS = 5
 async def _flow(folder: Path, system: str, faction: str, entry_id: str) -> dict[str, Any]:
     """From an empty roster: F4, Down to the entry, ``s`` (add standard); the keys pressed,
     CPU time from the first key until the roster is shown, and whether the result is legal."""
-    from armybuilder.catalogs import default_library
+    from armybuilder.catalog import default_library
     from armybuilder.session import EditSession
     from armybuilder.tui.app import ArmyBuilderApp
     from armybuilder.tui.screens.editor import EditorScreen

@@ -12,7 +12,7 @@ from screen import pane_lines, tree_label
 from test_screen_model import screen_problems, settle
 from textual.pilot import Pilot
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 from armybuilder.session import EditSession
 from armybuilder.tui.app import ArmyBuilderApp
 from armybuilder.tui.screens.editor import EditorScreen

@@ -21,7 +21,7 @@ from textual.command import CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import Button, Input, Select, Static
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 from armybuilder.rosters import Roster
 from armybuilder.rules import Evaluation
 from armybuilder.session import EditSession, find_recovery, list_recoveries
@@ -574,7 +574,7 @@ async def test_export_text(make_app: MakeApp, workdir: Path) -> None:
 async def test_export_pdf_reports_when_unavailable(
     make_app: MakeApp, workdir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("armybuilder.session._render_module", lambda: None)
+    monkeypatch.setattr("armybuilder.session.export._render_module", lambda: None)
     app = make_app(workdir / "patrol.yaml")
     async with app.run_test() as pilot:
         editor = await wait_editor(pilot)
@@ -604,7 +604,7 @@ async def test_export_pdf_in_a_worker_with_progress(
         return types.SimpleNamespace(pages=1)
 
     fake = types.SimpleNamespace(render_pdf=render_pdf)
-    monkeypatch.setattr("armybuilder.session._render_module", lambda: fake)
+    monkeypatch.setattr("armybuilder.session.export._render_module", lambda: fake)
     app = make_app(workdir / "patrol.yaml")
     async with app.run_test() as pilot:
         editor = await wait_editor(pilot)

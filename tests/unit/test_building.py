@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from armybuilder import building
-from armybuilder.catalogs import Library, default_roots
+from armybuilder.catalog import Library, default_roots
 from armybuilder.session import EditError, EditSession
 from armybuilder.yamlio import to_plain
 

@@ -30,7 +30,7 @@ from ...session import Limit, Loc, OptionInfo, costs_text, limit_text
 from .stable import ContentLines, LiveStatic, StableScroll, find
 
 if TYPE_CHECKING:
-    from ...catalogs import CatalogIndex, Child
+    from ...catalog import CatalogIndex, Child
     from ...model.catalog import Entry
 
 
