@@ -67,19 +67,19 @@ def fixes_for(ev: Evaluation, issue: Issue) -> list[Fix]:
 
 
 def _replace_unknown(ev: Evaluation, node: Node) -> list[Fix]:
-    parent = node.parent
-    if parent is None or node.entry is not None:
+    parent, unknown = node.parent, node.entry_id
+    if parent is None or node.entry is not None or not unknown:
         return []
     ids = [c.entry.id for c in ev.index.children(parent.entry) if not c.entry.hidden]
-    close = difflib.get_close_matches(node.entry_id, ids, n=3, cutoff=0.6)
+    close = difflib.get_close_matches(unknown, ids, n=3, cutoff=0.6)
     loc = node.loc
     fixes = []
     for entry_id in close:
         name = ev.index.name_of(entry_id)
         fixes.append(
             Fix(
-                f"Replace {node.entry_id!r} by {entry_id!r} ({name}), keeping the rest",
-                _set_entry(loc, node.entry_id, entry_id),
+                f"Replace {unknown!r} by {entry_id!r} ({name}), keeping the rest",
+                _set_entry(loc, unknown, entry_id),
             )
         )
     return fixes

@@ -826,6 +826,21 @@ class EditorScreen(ArmyScreen):
     def action_search(self) -> None:
         self.catalog.search.focus()
 
+    def action_quick_fix(self) -> None:
+        """Apply the known fix of the issue highlighted in the issues list (when it has the
+        focus), else of the selected unit's first fixable issue: one undoable step."""
+        issues = self.issues
+        if issues.issue_list.has_focus:
+            fixes = issues.fixes_at(issues.issue_list.highlighted)
+        else:
+            fixes = issues.fixes_about(self.selected)
+        if not fixes:
+            self.app.notify("No quick fix for this issue", severity="warning", timeout=3)
+            return
+        fix = fixes[0]
+        if self._edit(fix.apply):
+            self.app.notify(f"{fix.label} (Ctrl+Z undoes it)", timeout=3)
+
     def action_next_issue(self, delta: int) -> None:
         loc = self.issues.step(delta)
         if loc is None:

@@ -226,8 +226,9 @@ class DetailsPane(VerticalScroll):
         elif node.entry is None:
             text.append(f"\n? unknown entry {node.entry_id!r}", "red")
             text.append(
-                "\nIt is not in this faction's catalog. Remove it (Delete), or fix its id in "
-                "the file; it is saved back unchanged.",
+                "\nIt is not in this faction's catalog. Fix it (. where a close id is known, "
+                "see its issue), remove it (Delete), or fix its id in the file; it is saved "
+                "back unchanged.",
                 "dim",
             )
         else:
@@ -490,16 +491,25 @@ class DetailsPane(VerticalScroll):
         self._set_static("d-values", text, sig)
 
     def _show_issues(self, ev: Evaluation, loc: Loc) -> None:
+        from ...fixes import fixes_for
+
         mine = [i for i in ev.issues if owner_loc(i.path) == loc]
-        sig = tuple((i.severity, i.message) for i in mine)
+        fixes = [fixes_for(ev, i) for i in mine]
+        sig = tuple(
+            (i.severity, i.message, f[0].label if f else "")
+            for i, f in zip(mine, fixes, strict=True)
+        )
         text = Text()
-        for n, i in enumerate(mine):
+        for n, (_severity, message, fix) in enumerate(sig):
             if n:
                 text.append("\n")
+            i = mine[n]
             mark, style = (ERROR_MARK, "red") if i.is_error else (WARNING_MARK, "yellow")
-            text.append(f"{mark} {i.message}", style)
+            text.append(f"{mark} {message}", style)
             if i.source:
                 text.append(f" ({i.source})", "dim")
+            if fix:
+                text.append(f"  [.] {fix}", "bold cyan")
         self._set_static("d-issues", text, sig)
 
     # ----------------------------------------------------------------- editing
