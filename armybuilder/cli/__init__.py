@@ -469,6 +469,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.set_defaults(func=cmd_check_catalog)
+
+    from .serve import add_parser as add_serve_parser
+
+    add_serve_parser(sub, common)
     return parser
 
 

@@ -65,6 +65,7 @@ ROOMS = {
     "armybuilder.session": "session",
     "armybuilder.building": "session",
     "armybuilder.overview": "session",
+    "armybuilder.fixes": "session",
     "armybuilder.render": "render",
     "armybuilder.tui": "tui",
     "armybuilder.cli": "cli",
