@@ -62,7 +62,11 @@ SCREEN_JS = """
 """
 
 #: DevTools key events: (key, code, Windows virtual key code).
-KEYS = {"f4": ("F4", "F4", 115), "f3": ("F3", "F3", 114), "ctrl+s": ("s", "KeyS", 83)}
+KEYS = {
+    "f4": ("F4", "F4", 115),
+    "down": ("ArrowDown", "ArrowDown", 40),
+    "ctrl+s": ("s", "KeyS", 83),
+}
 
 
 # --------------------------------------------------------------------------- the command
@@ -191,13 +195,15 @@ async def drive(devtools_port: int, url: str, roster: Path) -> str:
             await dt.wait_screen(r"Standard Terminator squad")
             await dt.wait_screen(r"Models 6")
             before = await dt.screen()
-            # Build a unit: to the catalog (F4), add the highlighted entry (a) to the roster.
+            await dt.call("Runtime.evaluate", expression="window.__term.focus()")
+            # Build a unit: to the catalog (F4), one down (Grey Knight Squad), add it (a).
             await dt.key("f4")
+            await dt.key("down")
             await dt.key("a")
-            after = await dt.wait_screen(r"Squads 2")
+            after = await dt.wait_screen(r"Grey Knight Squad  1 chosen")
             await dt.key("ctrl+s")
             for _ in range(120):
-                if roster.read_text().count("entry: terminator-squad") == 2:
+                if "grey-knight-squad" in roster.read_text():
                     break
                 await asyncio.sleep(0.5)
             return before + "\n=====\n" + after
@@ -242,7 +248,14 @@ def test_a_browser_builds_a_unit(tmp_path: Path) -> None:
         wait_port(devtools, 60)
         shown = asyncio.run(drive(devtools, f"http://localhost:{port}/", roster))
     before, after = shown.split("\n=====\n")
-    assert "Squads 1" in before and "Squads 2" not in before
-    # The new squad is on the screen the browser shows, and in the file saved from it.
-    assert "Squads 2" in after, after
-    assert roster.read_text().count("entry: terminator-squad") == 2, log.read_text()
+    assert "Squads: 1" in before and "Models: 6" in before
+    assert "Grey Knight Squad  1 chosen" not in before and "▶ ⚠ Grey Knight" not in before
+    # The new squad is on the screen the browser shows (the tree, the catalog's count, the
+    # computed values, its issue: a Grey Knight squad of one model is short of six), and in
+    # the file saved from it.
+    assert "└ ▶ ⚠ Grey Knight Squad" in after, after
+    assert "Squads: 2" in after and "Models: 7" in after
+    assert "Grey Knight Squad has 1 × Model; at least 6 needed" in after
+    saved = roster.read_text()
+    assert "entry: grey-knight-squad" in saved, log.read_text()
+    assert saved.count("entry: terminator-squad") == 1
