@@ -462,8 +462,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_render_parsers(sub, common)
 
     p = sub.add_parser("bs-adapter", help="BattleScribe conformance adapter (JSON lines, stdio)")
-    p.set_defaults(func=lambda _args: __import__(
-        "armybuilder.interop.battlescribe.adapter", fromlist=["main"]).main())
+    p.set_defaults(
+        func=lambda _args: __import__(
+            "armybuilder.interop.battlescribe.adapter", fromlist=["main"]
+        ).main()
+    )
 
     p = sub.add_parser("check-catalog", parents=[common], help="lint catalog files you wrote")
     p.add_argument("paths", nargs="+", metavar="PATH")

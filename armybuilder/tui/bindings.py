@@ -234,6 +234,14 @@ EDITOR_ACTIONS: list[ActionSpec] = [
         "Find an entry by name anywhere the roster can take it; choosing one adds it there",
     ),
     ActionSpec(
+        "editor.define_unit",
+        "u",
+        "define_unit",
+        "Define unit",
+        "Define a unit of your own for this roster (its custom: list): name, stat line checked "
+        "by the system's rules as you type, costs; it then shows in the catalog",
+    ),
+    ActionSpec(
         "editor.quick_fix",
         "full_stop",
         "quick_fix",

@@ -66,6 +66,7 @@ ROOMS = {
     "armybuilder.building": "session",
     "armybuilder.overview": "session",
     "armybuilder.fixes": "session",
+    "armybuilder.unitdef": "session",
     "armybuilder.render": "render",
     "armybuilder.tui": "tui",
     "armybuilder.cli": "cli",

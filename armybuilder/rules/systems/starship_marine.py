@@ -1488,6 +1488,8 @@ def _cm(x: float) -> str:
 
 def _article(name: str) -> str:
     return f"an {name}" if name[:1].lower() in "aeiou" else f"a {name}"
+
+
 FIRE_COLUMNS = (
     "close-unarmoured",
     "close-armoured",

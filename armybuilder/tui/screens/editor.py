@@ -826,6 +826,27 @@ class EditorScreen(ArmyScreen):
     def action_search(self) -> None:
         self.catalog.search.focus()
 
+    def action_define_unit(self) -> None:
+        """Open the form that writes a unit into the roster's ``custom:`` list."""
+        s = self.session
+        if s is None:
+            return
+        from .unitform import UnitFormScreen
+
+        def done(draft: Any) -> None:
+            if draft is None:
+                return
+            from ...unitdef import add
+
+            added: list[str] = []
+            if self._edit(lambda session: added.append(add(session, draft))):
+                self.app.notify(
+                    f"{draft.name.strip()} is in the catalog now ({added[0]}); Ctrl+Z undoes it",
+                    timeout=4,
+                )
+
+        self.app.push_screen(UnitFormScreen(s), done)
+
     def action_quick_fix(self) -> None:
         """Apply the known fix of the issue highlighted in the issues list (when it has the
         focus), else of the selected unit's first fixable issue: one undoable step."""
