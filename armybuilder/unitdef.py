@@ -139,6 +139,8 @@ def check(session: EditSession, draft: Draft) -> list[tuple[str, str]]:
         first = message.split(" ", 1)[0]
         if not where and first in draft.characteristics:
             where = first  # "morale should be a whole number"
+        if where.startswith("cost:") and any(w == where for w, _ in problems):
+            continue  # said above, in the form's own words
         problems.append((where, message))
     return problems
 
