@@ -47,7 +47,7 @@ def issue_json(roster: Roster, issue: Issue) -> dict[str, Any]:
 
 
 def load_evaluated(lib: Library, file: str) -> tuple[Roster, GameSystem, Evaluation]:
-    roster = Roster.from_file(file, round_trip=False)
+    roster = Roster.from_file(file, round_trip=False, library=lib)
     key = "system"
     try:
         gs = lib.system(roster.system)

@@ -375,6 +375,11 @@ class GameSystem:
         """The catalog of a faction plus entries a roster defines for itself (not cached)."""
         return CatalogIndex(self, self.faction(faction_id), [custom])
 
+    def starting_selections(self, faction_id: str) -> list[dict[str, Any]]:
+        """What a new roster of this faction starts with (roster selections, as in the file):
+        entries the catalog requires where it makes the choice plain. None by default."""
+        return []
+
     @cached_property
     def rules(self) -> SystemRules | None:
         """The system's rules module, if it names one and it can be imported."""

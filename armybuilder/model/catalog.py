@@ -322,6 +322,13 @@ class Group(_Model):
     severity: Severity = "error"
     description: str = ""
     source: str = ""
+    hidden: bool = Field(
+        False, description="A hidden group's minimum is not checked (nothing can be chosen)."
+    )
+    modifiers: list[Modifier] = Field(
+        default_factory=list,
+        description="Modifiers of the group's `hidden`, e.g. hidden unless the force holds X.",
+    )
 
 
 class StandardSelection(_Model):
