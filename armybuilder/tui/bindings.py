@@ -240,6 +240,7 @@ EDITOR_ACTIONS: list[ActionSpec] = [
         "Define unit",
         "Define a unit of your own for this roster (its custom: list): name, stat line checked "
         "by the system's rules as you type, costs; it then shows in the catalog",
+        show=False,
     ),
     ActionSpec(
         "editor.quick_fix",
@@ -249,6 +250,7 @@ EDITOR_ACTIONS: list[ActionSpec] = [
         "Apply the known fix of the issue highlighted in the issues list, or of the selected "
         "unit's first fixable issue (a misspelt entry, a surplus, a missing required entry); "
         "Ctrl+Z undoes it",
+        show=False,
     ),
     ActionSpec(
         "editor.next_issue",
