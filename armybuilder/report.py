@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .catalogs import CatalogIndex, GameSystem, Library
+from .catalog import CatalogIndex, GameSystem, Library
 from .errors import InputError, Problem, UnknownFactionError, UnknownSystemError
 from .rosters import Roster
 from .rules.engine import Evaluation, Issue, Node, evaluate_roster, fmt_num, format_loc
@@ -47,7 +47,7 @@ def issue_json(roster: Roster, issue: Issue) -> dict[str, Any]:
 
 
 def load_evaluated(lib: Library, file: str) -> tuple[Roster, GameSystem, Evaluation]:
-    roster = Roster.from_file(file, round_trip=False)
+    roster = Roster.from_file(file, round_trip=False, library=lib)
     key = "system"
     try:
         gs = lib.system(roster.system)

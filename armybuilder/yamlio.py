@@ -31,6 +31,7 @@ from ruamel.yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEv
 from ruamel.yaml.nodes import MappingNode, SequenceNode
 from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.representer import RoundTripRepresenter
+from ruamel.yaml.scalarfloat import ScalarFloat
 
 from .errors import InputError, Problem
 
@@ -322,6 +323,20 @@ class _Representer(RoundTripRepresenter):
         if isinstance(data, _dt.date):
             return True
         return bool(super().ignore_aliases(data))
+
+    def represent_scalar_float(self, data: Any) -> Any:
+        """A float read from a file keeps its written form, unless ruamel's re-formatting of
+        that form would change its value (it does for some exponents: 6.307285941258735e+27
+        came back as ...734e+27); then the shortest exact form is written instead."""
+        node = super().represent_scalar_float(data)
+        try:
+            exact = float(str(node.value).replace("_", "")) == float(data)
+        except ValueError:  # .inf, .nan and other special forms are written exactly
+            exact = True
+        return node if exact else self.represent_float(float(data))
+
+
+_Representer.add_representer(ScalarFloat, _Representer.represent_scalar_float)
 
 
 class _Composer(Composer):

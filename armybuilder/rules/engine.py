@@ -8,18 +8,18 @@ section), the totals per cost type, and the values a game system computes per no
 The engine knows BattleScribe-like structure only: entries and their children, groups with
 min/max, constraints, modifiers with conditions, costs and limits, categories and force slots,
 experience levels. Everything arithmetic about a game (attack values, morale, ammunition...)
-belongs to the system's rules module (:mod:`armybuilder.rules.plugin`), which runs after the
+belongs to the system's rules module (:mod:`armybuilder.plugin`), which runs after the
 generic checks on the same tree.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..catalogs import CatalogIndex, Child, Faction, GameSystem, check_references, walk_groups
+from ..catalog import CatalogIndex, Child, GameSystem, custom_catalog, walk_groups
 from ..model.catalog import (
     Condition,
     ConditionGroup,
@@ -31,6 +31,7 @@ from ..model.catalog import (
     ForceEntry,
     Group,
     Modifier,
+    Profile,
     Repeat,
 )
 from ..rosters import Loc, Roster, SelectionData
@@ -39,7 +40,7 @@ from .state import StateKey, check_state
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from .plugin import SystemRules
+    from ..plugin import SystemRules
 
 ERROR = "error"
 WARNING = "warning"
@@ -99,6 +100,10 @@ class Issue:
         return out
 
 
+#: A query child naming a faction: ``faction:<id>`` counts 1 in a force of that faction, else 0.
+FACTION_REF = "faction:"
+
+
 @dataclass
 class ForceData:
     """A force of a roster with several forces, given in memory: its force entry, its
@@ -109,6 +114,9 @@ class ForceData:
     selections: list[SelectionData] = field(default_factory=list)
     forces: list[ForceData] = field(default_factory=list)
     loc: Loc = ()
+    #: The faction the force is of (a query child ``faction:<id>`` asks it), when the roster's
+    #: forces are of several factions.
+    faction: str | None = None
 
 
 @dataclass(frozen=True)
@@ -321,6 +329,10 @@ class Evaluation:
     state_keys: tuple[StateKey, ...] = field(default=(), repr=False)
     #: The forces of a roster with several forces (``None``: the roster is one force).
     forces: list[ForceData] | None = field(default=None, repr=False)
+    #: The category counts being worked out (see :meth:`_ref_counts`).
+    _counting: set[Any] = field(default_factory=set, repr=False)
+    #: The faction of each force node that names one (by ``id(node)``).
+    force_faction: dict[int, str] = field(default_factory=dict, repr=False)
     #: While costs settle (:meth:`_settle_costs`): the previous round's totals per node, which
     #: cost queries read instead of recursing into the costs being computed.
     _settling: dict[int, dict[str, float]] | None = field(default=None, repr=False)
@@ -593,6 +605,14 @@ class Evaluation:
 
     # ----------------------------------------------------------------- characteristics
 
+    def profile_value(self, node: Node, profile: Profile, char_id: str) -> Any:
+        """A characteristic of one of the node's profiles (modifiers applied)."""
+        if node.entry is None or char_id not in profile.characteristics:
+            return None
+        return self.apply_modifiers(
+            node.entry, f"characteristic:{char_id}", profile.characteristics[char_id], node
+        )
+
     def characteristic(self, node: Node, char_id: str, profile_type: str | None = None) -> Any:
         """A characteristic of the node's first profile that has it (modifiers applied)."""
         if node.entry is None:
@@ -628,6 +648,17 @@ class Evaluation:
             n = n.parent
         return self.root
 
+    def is_faction(self, faction_id: str, context: Node) -> bool:
+        """Whether ``context`` is in a force of this faction (the roster's, for a roster of
+        one force)."""
+        if self.forces is not None:
+            got = self.force_faction.get(id(self.force_of(context)))
+            if got is not None:
+                return got == faction_id
+        named = self.roster.header.faction
+        factions = named if isinstance(named, list) else [named]
+        return faction_id == self.index.faction.id or faction_id in factions
+
     def query(
         self,
         context: Node,
@@ -648,6 +679,8 @@ class Evaluation:
         result as a percentage of the same count (or cost) of everything in the scope.
         ``per_link``: selections made through a link count as that link's, not as their
         entry's (``child`` may name the link)."""
+        if child is not None and child.startswith(FACTION_REF):
+            return 1.0 if self.is_faction(child[len(FACTION_REF) :], context) else 0.0
         if per_link and field_ != "forces":
             ref0 = child or owner
             if ref0 is not None and ref0 != "*" and ":" not in ref0:
@@ -753,7 +786,10 @@ class Evaluation:
         if counts is not None:
             return counts
         counts = {}
-        modified = self.index.category_modifiers
+        # Categories whose modifiers count categories in this same scope: while counting, a
+        # count asked again reads the categories as the catalog states them (no cycle).
+        modified = self.index.category_modifiers and key not in self._counting
+        self._counting.add(key)
         refs_of = self._refs
         stack: list[tuple[Node, int]] = [(c, c.count) for c in scope_node.children]
         while stack:
@@ -775,6 +811,9 @@ class Evaluation:
                 counts[ref] = counts.get(ref, 0.0) + mult
             if deep:
                 stack.extend((c, mult * c.count) for c in n.children)
+        self._counting.discard(key)
+        if not modified and self.index.category_modifiers:
+            return counts  # a partial answer, not kept
         self._counts[key] = counts
         return counts
 
@@ -793,6 +832,9 @@ class Evaluation:
         """Does a modifier condition hold in the context of ``context``?"""
         if cond.type in {"instance-of", "not-instance-of"}:
             ref = cond.child or owner
+            if ref is not None and ref.startswith(FACTION_REF):
+                hit = self.is_faction(ref[len(FACTION_REF) :], context)
+                return hit if cond.type == "instance-of" else not hit
             if cond.scope == "ancestor":
                 hit = ref is not None and any(a.matches(ref) for a in context.ancestors())
                 return hit if cond.type == "instance-of" else not hit
@@ -850,7 +892,7 @@ class Evaluation:
         return (math.ceil(times) if rep.round_up else math.floor(times)) * rep.repeats
 
     def apply_modifiers(
-        self, entry: Entry | ForceEntry, field_: str, value: Any, context: Node
+        self, entry: Entry | ForceEntry | Group, field_: str, value: Any, context: Node
     ) -> Any:
         """``value`` after every modifier of ``entry`` (or of a force entry) on ``field_``
         that applies."""
@@ -1031,6 +1073,8 @@ def _build_forces(ev: Evaluation, parent: Node, forces: list[ForceData]) -> None
             force = ForceEntry(id=fd.force, name=fd.force)
         node.force = force
         node.force_loc = fd.loc
+        if fd.faction is not None:
+            ev.force_faction[id(node)] = fd.faction
         parent.children.append(node)
         _build(ev, node, fd.selections)
         _build_forces(ev, node, fd.forces)
@@ -1130,6 +1174,14 @@ def _check_constraint(
         )
     limit = ev.constraint_value(owner, con, at)
     if limit < 0:  # BattleScribe: -1 means unlimited
+        return
+    # An entry hidden where it would be chosen cannot be chosen: its minimum asks nothing.
+    if (
+        con.type == "min"
+        and at_parent
+        and (owner.hidden or owner.modifiers)
+        and ev.is_hidden(owner, at)
+    ):
         return
     deep = con.deep if con.deep is not None else scope != "parent" and not at_parent
     if at_parent and con.scope == "parent":
@@ -1253,7 +1305,8 @@ def _check_groups(
                 g.source,
                 g.id,
             )
-        if got < g.min:
+        hidden = (g.hidden or g.modifiers) and ev.apply_modifiers(g, "hidden", g.hidden, node)
+        if got < g.min and not hidden:
             choice = f" (the usual choice is {ev.index.name_of(g.default)})" if g.default else ""
             ev._add(
                 g.severity,
@@ -1406,9 +1459,6 @@ def evaluate(
     return ev
 
 
-_CUSTOM_LISTS = ("categories", "rules", "entries", "shared_entries")
-
-
 def _module_failed(index: CatalogIndex, why: str) -> str:
     why = why if len(why) <= 300 else why[:300] + "…"
     return (
@@ -1418,114 +1468,19 @@ def _module_failed(index: CatalogIndex, why: str) -> str:
 
 
 def _custom_catalog(roster: Roster, gs: GameSystem) -> tuple[CustomCatalog | None, list[Issue]]:
-    """The roster's own entries (``custom:``), checked like a catalog; problems become issues.
-
-    A bad item of one of the lists is reported and left out; the others are kept (and an item
-    that needed the one left out is reported in turn). Only a ``custom:`` that is not a
-    mapping of lists is dropped whole.
-    """
+    """The roster's own entries (``custom:``), checked like a catalog (see
+    :func:`armybuilder.catalog.custom_catalog`); its problems become issues."""
     from pathlib import Path
 
-    from pydantic import ValidationError
-
-    raw = roster.custom
-    if raw is None:
+    if roster.custom is None:
         return None, []
-    issues: list[Issue] = []
-
-    def report(loc: Sequence[str | int], msg: str) -> None:
-        issues.append(
-            Issue(ERROR, "invalid-custom-entry", f"custom entries: {msg}", ("custom", *loc))
-        )
-
-    # (position in the roster's list, item) for every item still kept, per list
-    kept: dict[str, list[tuple[int, Any]]] = {}
-    if isinstance(raw, dict):
-        kept = {
-            key: list(enumerate(raw[key]))
-            for key in _CUSTOM_LISTS
-            if isinstance(raw.get(key), list)
-        }
-
-    def build() -> dict[str, Any]:
-        out = dict(raw) if isinstance(raw, dict) else raw
-        for key, items in kept.items():
-            out[key] = [item for _, item in items]
-        return out
-
-    def original(loc: Sequence[str | int]) -> list[str | int]:
-        """A location in the catalog built from the kept items -> the roster's own."""
-        loc = list(loc)
-        if len(loc) >= 2 and loc[0] in kept and isinstance(loc[1], int):
-            items = kept[str(loc[0])]
-            if 0 <= loc[1] < len(items):
-                loc[1] = items[loc[1]][0]
-        return loc
-
-    def drop(locs: Iterable[Sequence[str | int]]) -> bool:
-        """Leave out the items these (built-catalog) locations fall in; False if one is not
-        inside an item (the whole ``custom:`` is then unusable)."""
-        bad: dict[str, set[int]] = {}
-        whole = False
-        for loc in locs:
-            if len(loc) >= 2 and loc[0] in kept and isinstance(loc[1], int):
-                bad.setdefault(str(loc[0]), set()).add(loc[1])
-            else:
-                whole = True
-        for key, idx in bad.items():
-            kept[key] = [item for i, item in enumerate(kept[key]) if i not in idx]
-        return not whole
-
     here: Path = roster.path or Path(roster.file)
-    faction = gs.factions.get(roster.faction)
-    for _ in range(64):  # each pass leaves out at least one item; lists are bounded
-        data = build()
-        try:
-            custom = CustomCatalog.model_validate(data)
-        except ValidationError as exc:
-            from ..model.messages import describe_errors
-
-            locs = []
-            for loc, msg in describe_errors(exc, data):
-                report(original(loc), msg)
-                locs.append(loc)
-            if not drop(locs):
-                return None, issues
-            continue
-        base = Faction(faction.path, faction.model, list(faction.extensions)) if faction else None
-        found = [
-            (loc, msg)
-            for path, loc, msg in check_references(gs, base, extra=[(here, custom)])
-            if path == here
-        ]
-        rules = gs.rules
-        if not found and rules is not None and faction is not None:
-            probe = FactionFileLike(custom)
-            found = [
-                (loc, msg)
-                for _, loc, msg in rules.check_catalog(
-                    gs.model,
-                    probe,  # type: ignore[arg-type]
-                    gs.index_with(faction.id, custom),
-                )
-            ]
-        if not found:
-            return custom, issues
-        for loc, msg in found:
-            report(original(loc), msg)
-        if not drop(loc for loc, _ in found):
-            return None, issues
-    return None, issues
-
-
-class FactionFileLike:
-    """Lets a system's catalog check read a roster's custom entries like a faction file."""
-
-    def __init__(self, custom: CustomCatalog) -> None:
-        self.entries = custom.entries
-        self.shared_entries = custom.shared_entries
-        self.categories = custom.categories
-        self.rules = custom.rules
+    custom, problems = custom_catalog(roster.custom, here, gs, roster.faction)
+    issues = [
+        Issue(ERROR, "invalid-custom-entry", f"custom entries: {msg}", ("custom", *loc))
+        for loc, msg in problems
+    ]
+    return custom, issues
 
 
 def evaluate_roster(

@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, DirectoryTree, Input, Label, Select, Static
 
 if TYPE_CHECKING:
-    from ...catalogs import GameSystem, Library
+    from ...catalog import GameSystem, Library
 
 R = TypeVar("R")
 
@@ -156,7 +156,6 @@ class PathScreen(_FormScreen[Path | None]):
         self._finish()
 
 
-
 @dataclass
 class NewRoster:
     """What the new-roster dialog asks for."""
@@ -290,4 +289,3 @@ class NewRosterScreen(_FormScreen[NewRoster | None]):
                 return
             limits[field_.name or ""] = value
         self.dismiss(NewRoster(str(system), str(faction), name, limits))
-

@@ -59,7 +59,7 @@ def option_label(name: str, cost: str) -> str:
 
 def one_of_groups(entry: Entry) -> list[Group]:
     """Groups of an entry (and their subgroups) from which at most one is chosen."""
-    from ...catalogs import walk_groups  # here: the editor paints before the catalogs load
+    from ...catalog import walk_groups  # here: the editor paints before the catalogs load
 
     return list(walk_groups(entry.groups))
 
