@@ -1,6 +1,8 @@
 """How fast armybuilder prints: a full Earther regiment (Starship Marine) with record sheets.
 
-Figures (wall-clock, ``time.perf_counter``, median of ``--repeat`` runs):
+Figures: CPU time of this process (``time.process_time``, user + system: what the work costs,
+much less swayed by other processes on a shared machine than the wall clock) beside the
+wall-clock time (``time.perf_counter``), each the median of ``--repeat`` runs:
 
 * the roster's HTML (view + Jinja2 templates), in milliseconds;
 * the PDF in one process: seconds, pages, pages per second, and the split between WeasyPrint's
@@ -10,7 +12,9 @@ Figures (wall-clock, ``time.perf_counter``, median of ``--repeat`` runs):
 * growth: rosters of 1 to 11 Earther regiments (18 to 198 units), each printed by a fresh
   process as ``armybuilder render`` would: seconds, pages, peak memory (the process's maximum
   resident set) and the ratio to WeasyPrint's plain pages of the same count, measured in the
-  same process right after.
+  same process right after;
+* with ``--calls``, the Python function calls WeasyPrint makes for one render of the roster
+  (``cProfile``): a count of work that does not depend on the machine's load at all.
 
 Usage (from the repository root)::
 
@@ -37,6 +41,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,15 +52,45 @@ DEFAULT_ROSTER = REPO / "examples" / "starship-marine" / "earther-regiment.yaml"
 PLAIN_PAGE = "<p>" + "Plain text for a page of the same size. " * 12 + "</p>"
 
 
-def median_time(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    """Median seconds of ``repeat`` calls, and the last call's result."""
-    times: list[float] = []
+@dataclass
+class Timing:
+    """Median CPU seconds (this process, user + system) and median wall seconds."""
+
+    cpu: float
+    wall: float
+
+    def __str__(self) -> str:
+        return f"{self.cpu:.2f} s CPU ({self.wall:.2f} s wall)"
+
+
+def median_time(fn: Callable[[], Any], repeat: int) -> tuple[Timing, Any]:
+    """Median CPU and wall seconds of ``repeat`` calls, and the last call's result."""
+    cpu: list[float] = []
+    wall: list[float] = []
     result: Any = None
     for _ in range(repeat):
-        start = time.perf_counter()
+        start_cpu, start = time.process_time(), time.perf_counter()
         result = fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
+        cpu.append(time.process_time() - start_cpu)
+        wall.append(time.perf_counter() - start)
+    return Timing(statistics.median(cpu), statistics.median(wall)), result
+
+
+def weasyprint_calls(fn: Callable[[], Any]) -> int:
+    """Python function calls made in WeasyPrint's modules (and the libraries it drives:
+    cssselect2, tinycss2, tinyhtml5, pydyf, fontTools) while ``fn()`` runs."""
+    import cProfile
+    import pstats
+
+    prof = cProfile.Profile()
+    prof.runcall(fn)
+    stats = pstats.Stats(prof)
+    libs = ("weasyprint", "cssselect2", "tinycss2", "tinyhtml5", "pydyf", "fontTools")
+    return sum(
+        ncalls
+        for (filename, _, _), (_, ncalls, *_rest) in stats.stats.items()  # type: ignore[attr-defined]
+        if any(f"/{lib}/" in filename for lib in libs)
+    )
 
 
 def plain_text_html(pages: int) -> str:
@@ -86,20 +121,22 @@ def child(regiments: int, paper: str) -> int:
     path.write_text(many_regiments(regiments), encoding="utf-8")
     _, _, ev = load(path)
     units = sum(1 for n in ev.nodes() if n.entry is not None and n.entry.type == "unit")
-    start = time.perf_counter()
+    start_cpu, start = time.process_time(), time.perf_counter()
     result = render_pdf(ev, paper=paper, jobs=1)
     seconds = time.perf_counter() - start
+    cpu_s = time.process_time() - start_cpu
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     import weasyprint
 
     from armybuilder.render.html import paper_css
 
     plain = plain_text_html(result.pages)
-    start = time.perf_counter()
+    start_cpu, start = time.process_time(), time.perf_counter()
     weasyprint.HTML(string=plain).render(
         stylesheets=[weasyprint.CSS(string=paper_css(paper) + "@page { margin: 15mm 12mm }")]
     ).write_pdf()
     plain_s = time.perf_counter() - start
+    plain_cpu_s = time.process_time() - start_cpu
     print(
         json.dumps(
             {
@@ -107,8 +144,10 @@ def child(regiments: int, paper: str) -> int:
                 "units": units,
                 "pages": result.pages,
                 "seconds": seconds,
+                "cpu_s": cpu_s,
                 "peak_mb": peak_mb,
                 "plain_s": plain_s,
+                "plain_cpu_s": plain_cpu_s,
             }
         )
     )
@@ -141,6 +180,9 @@ def main(argv: list[str] | None = None) -> int:
         "--sizes",
         default="1,3,6,11",
         help="regiments per roster for the growth figures (comma-separated; empty: none)",
+    )
+    parser.add_argument(
+        "--calls", action="store_true", help="also count WeasyPrint's function calls (cProfile)"
     )
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -180,15 +222,20 @@ def main(argv: list[str] | None = None) -> int:
     # Warm up: templates compiled, fonts found, stylesheets parsed (once per process anyway).
     render_pdf(ev, paper=args.paper, jobs=1)
 
-    html_s, html = median_time(
+    html_t, html = median_time(
         lambda: render_html(build_view(ev), paper=args.paper, inline_css=False), repeat
     )
-    figures["html_s"] = html_s
+    figures["html_cpu_s"], figures["html_s"] = html_t.cpu, html_t.wall
     figures["html_chars"] = len(html)
 
-    one_s, one = median_time(lambda: render_pdf(ev, paper=args.paper, jobs=1), repeat)
+    one_t, one = median_time(lambda: render_pdf(ev, paper=args.paper, jobs=1), repeat)
     pages = one.pages
-    figures.update(pages=pages, one_process_s=one_s, one_process_pages_per_s=pages / one_s)
+    figures.update(
+        pages=pages,
+        one_process_cpu_s=one_t.cpu,
+        one_process_s=one_t.wall,
+        one_process_pages_per_cpu_s=pages / one_t.cpu,
+    )
 
     # Where one process spends its time: layout versus writing the PDF.
     stylesheets = [pdfmod._css(pdfmod.Stylesheet(paper_css(args.paper), "file:///"), [])]
@@ -199,32 +246,44 @@ def main(argv: list[str] | None = None) -> int:
     for name in stylesheet_names(env, gs.id):
         sheet = pdfmod.Stylesheet(template_source(env, name)[0], base_url)
         stylesheets.append(pdfmod._css(sheet, []))
-    layout_s, doc = median_time(
+    layout_t, doc = median_time(
         lambda: weasyprint.HTML(string=html, base_url=base_url).render(stylesheets=stylesheets),
         repeat,
     )
-    write_s, _ = median_time(doc.write_pdf, repeat)
-    figures.update(layout_s=layout_s, write_s=write_s)
+    write_t, _ = median_time(doc.write_pdf, repeat)
+    figures.update(
+        layout_cpu_s=layout_t.cpu,
+        layout_s=layout_t.wall,
+        write_cpu_s=write_t.cpu,
+        write_s=write_t.wall,
+    )
 
     # The floor: WeasyPrint alone, the same number of pages of plain text, same page setup.
     plain = plain_text_html(pages)
-    plain_s, _ = median_time(
-        lambda: (
+
+    def plain_pdf() -> bytes:
+        return bytes(
             weasyprint.HTML(string=plain, base_url=base_url)
             .render(stylesheets=stylesheets)
             .write_pdf()
-        ),
-        repeat,
-    )
+        )
+
+    plain_t, _ = median_time(plain_pdf, repeat)
     plain_pages = len(
         weasyprint.HTML(string=plain, base_url=base_url).render(stylesheets=stylesheets).pages
     )
     figures.update(
-        plain_s=plain_s,
+        plain_cpu_s=plain_t.cpu,
+        plain_s=plain_t.wall,
         plain_pages=plain_pages,
-        plain_pages_per_s=plain_pages / plain_s,
-        overhead_one_process=one_s / plain_s,
+        overhead_one_process_cpu=one_t.cpu / plain_t.cpu,
+        overhead_one_process=one_t.wall / plain_t.wall,
     )
+    if args.calls:
+        figures["weasyprint_calls"] = weasyprint_calls(
+            lambda: render_pdf(ev, paper=args.paper, jobs=1)
+        )
+        figures["plain_weasyprint_calls"] = weasyprint_calls(plain_pdf)
     figures["machine"] = {
         "python": platform.python_version(),
         "platform": platform.platform(),
@@ -235,21 +294,34 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = [
         ("roster", f"{figures['roster']} ({figures['selections']} selections)"),
-        ("import weasyprint", f"{import_s:.2f} s"),
-        ("HTML (view + templates)", f"{html_s * 1000:.0f} ms, {len(html) // 1024} KiB"),
+        ("load average (1, 5, 15 min)", " ".join(f"{x:.2f}" for x in os.getloadavg())),
+        ("import weasyprint", f"{import_s:.2f} s wall"),
+        (
+            "HTML (view + templates)",
+            f"{html_t.cpu * 1000:.0f} ms CPU ({html_t.wall * 1000:.0f} ms wall),"
+            f" {len(html) // 1024} KiB",
+        ),
         (
             "PDF, one process",
-            f"{one_s:.2f} s for {pages} pages = {pages / one_s:.2f} pages/s"
-            f" ({one_s / pages:.2f} s a page)",
+            f"{one_t} for {pages} pages = {one_t.cpu / pages:.2f} s CPU a page",
         ),
-        ("  of which WeasyPrint layout", f"{layout_s:.2f} s"),
-        ("  of which writing the PDF", f"{write_s:.2f} s"),
+        ("  of which WeasyPrint layout", str(layout_t)),
+        ("  of which writing the PDF", str(write_t)),
+        ("plain text, WeasyPrint alone", f"{plain_t} for {plain_pages} pages"),
         (
-            "plain text, WeasyPrint alone",
-            f"{plain_s:.2f} s for {plain_pages} pages = {plain_pages / plain_s:.2f} pages/s",
+            "overhead, one process",
+            f"{one_t.cpu / plain_t.cpu:.2f} × plain text in CPU time"
+            f" ({one_t.wall / plain_t.wall:.2f} × in wall time)",
         ),
-        ("overhead, one process", f"{one_s / plain_s:.2f} × plain text"),
     ]
+    if args.calls:
+        rows.append(
+            (
+                "WeasyPrint function calls",
+                f"{figures['weasyprint_calls'] / 1e6:.2f} M for the roster,"
+                f" {figures['plain_weasyprint_calls'] / 1e6:.2f} M for the plain pages",
+            )
+        )
     sizes = [int(x) for x in args.sizes.split(",") if x.strip()]
     grown = growth(sizes, args.paper) if sizes else []
     figures["growth"] = grown
@@ -257,10 +329,10 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(
             (
                 f"{r['regiments']} regiment(s), {r['units']} units",
-                f"{r['seconds']:.2f} s, {r['pages']} pages, peak {r['peak_mb']:.0f} MB"
-                f" ({r['seconds'] / r['units'] * 1000:.0f} ms, {r['peak_mb'] / r['units']:.1f} MB"
-                f" a unit); plain pages {r['plain_s']:.2f} s,"
-                f" ratio {r['seconds'] / r['plain_s']:.1f}",
+                f"{r['cpu_s']:.2f} s CPU ({r['seconds']:.2f} s wall), {r['pages']} pages,"
+                f" peak {r['peak_mb']:.0f} MB ({r['cpu_s'] / r['units'] * 1000:.0f} ms CPU,"
+                f" {r['peak_mb'] / r['units']:.1f} MB a unit); plain pages"
+                f" {r['plain_cpu_s']:.2f} s CPU, ratio {r['cpu_s'] / r['plain_cpu_s']:.1f}",
             )
         )
     width = max(len(k) for k, _ in rows)

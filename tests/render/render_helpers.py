@@ -76,13 +76,26 @@ class Rendered:
         return round(float(box.width)), round(float(box.height))
 
 
-def count_boxes(html_or_text: str) -> tuple[int, int]:
-    """Tick boxes in a piece of HTML or PDF text: (all, already ticked): ``<span
-    class="box">`` elements (``box x`` when ticked), and box characters (☐ empty, ☒ ticked)
-    should a template print them as text."""
+#: The tick box characters the templates print (macros.html, ``boxes()``): empty, crossed.
+BOX_EMPTY, BOX_CROSSED = "\u2610", "\u2612"
+
+
+def printed_markup(html: str) -> str:
+    """What of a piece of HTML can print: the text between the tags. Comments, the head,
+    ``<style>`` and ``<script>`` contents and every tag (with its attributes) are dropped;
+    character references are decoded. PDF text passes through unchanged."""
+    import html as html_lib
     import re
 
-    elements = len(re.findall(r'class="box[ "]', html_or_text))
-    ticked_elements = html_or_text.count('class="box x')
-    empty, ticked = html_or_text.count("☐"), html_or_text.count("☒")
-    return empty + ticked + elements, ticked + ticked_elements
+    text = re.sub(r"(?s)<!--.*?-->", "", html)
+    text = re.sub(r"(?is)<(head|style|script|title)\b.*?</\1\s*>", "", text)
+    text = re.sub(r"(?s)<[^>]*>", "", text)
+    return html_lib.unescape(text)
+
+
+def count_boxes(html_or_text: str) -> tuple[int, int]:
+    """Tick boxes printed by a piece of HTML or PDF text: (all, already crossed), counting
+    the box characters (☐ empty, ☒ crossed) of its printed text (:func:`printed_markup`)."""
+    text = printed_markup(html_or_text)
+    empty, crossed = text.count(BOX_EMPTY), text.count(BOX_CROSSED)
+    return empty + crossed, crossed

@@ -170,7 +170,12 @@ def test_cluster_columns_beyond_the_table() -> None:
 
 
 def _track(html: str) -> str:
-    return html.split('class="io-track"', 1)[1].split("</div>", 1)[0]
+    return html.split('io-track"', 1)[1].split("</table>", 1)[0]
+
+
+def _trooper_cells(track: str) -> list[str]:
+    """The classes of the track's trooper cells (the cells holding boxes), in order."""
+    return re.findall(r'<td class="([^"]*)"><span class="boxes', track)
 
 
 def _boxes(html: str) -> int:
@@ -182,9 +187,9 @@ def test_io_damage_track_boxes(evaluate_file: Callable[[Path], Evaluation]) -> N
     track = _track(html)
     # 24 troopers, none armoured: one box each; the 8 SRM gunners (support) come last
     assert _boxes(track) == 24
-    troopers = re.findall(r'<span class="trooper([^"]*)"', track)
+    troopers = _trooper_cells(track)
     assert len(troopers) == 24
-    assert [" support" in t for t in troopers] == [False] * 16 + [True] * 8
+    assert ["support" in t.split() for t in troopers] == [False] * 16 + [True] * 8
 
 
 def test_campaign_state_prints_boxes_already_ticked(
@@ -200,7 +205,7 @@ def test_campaign_state_prints_boxes_already_ticked(
     # lost: 2 riflemen of each squad's selection... counted over the selection: 2 troopers
     # lost (4 boxes), then the platoon's 3 wounds on the next boxes in damage order.
     assert count_boxes(track)[1] == 4 + 3
-    assert track.count('trooper lost"') == 2
+    assert sum("lost" in t.split() for t in _trooper_cells(track)) == 2
     # 5 shots spent of the thrown grenades (the platoon's only ammunition), kept in volleys
     # of one grenade per carrier: the first volley is crossed, the shots are named
     ammo = html.split('class="io-ammo"', 1)[1].split("</table>", 1)[0]

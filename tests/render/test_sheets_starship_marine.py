@@ -111,13 +111,12 @@ def test_one_force_wide_morale_tracker_with_its_factors(
     assert squash("below 50% (111 or less): -1") in squash(force.text)
     assert squash("below 25% (55 or less): -2") in squash(force.text)
     assert "Ship morale" not in force.text  # the boarding force keeps attacker morale
-    assert html.count('class="sm-strip"') == 1
-    strip = html.split('class="sm-strip"', 1)[1].split("</div>", 1)[0]
-    assert strip.count("sm-cell") == 223
-    assert re.findall(r'sm-factor">([^<]+)</span><span class="box sm-cell thr">(\d+)', strip) == [
-        ("-1", "111"),
-        ("-2", "55"),
-    ]
+    assert html.count('sm-strip"') == 1
+    strip = html.split('sm-strip"', 1)[1].split("</table>", 1)[0]
+    assert count_boxes(strip) == (223, 0)  # a box per point, none lost yet
+    labels = re.findall(r'<td class="(thr)?">(\d+)(?:<br><b>([^<]+)</b>)?</td>', strip)
+    assert [int(n) for _, n, _ in labels] == list(range(222, -1, -1))  # the strength left
+    assert [(n, f) for thr, n, f in labels if thr] == [("111", "-1"), ("55", "-2")]
     assert "worsens by one" not in html
 
 
