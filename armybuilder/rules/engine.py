@@ -1199,12 +1199,45 @@ def _check_constraint(
         _constraint_issue(ev, con, owner, got, limit, scope_node, context)
 
 
+def _counts_only_under(con: Constraint) -> bool:
+    """Whether a child's constraint checked at its parent counts only the child's own
+    selections under that parent, and can only refuse some (a maximum of them or of their
+    cost)."""
+    return (
+        con.type == "max"
+        and con.scope == "parent"
+        and con.child is None
+        and not con.percent
+        and con.field != "forces"
+    )
+
+
+def _entry_ids_under(node: Node) -> set[str]:
+    """The entry ids of every selection under ``node`` (at any depth)."""
+    out: set[str] = set()
+    todo = list(node.children)
+    while todo:
+        c = todo.pop()
+        if c.entry is not None:
+            out.add(c.entry.id)
+        todo.extend(c.children)
+    return out
+
+
 def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
     idx = ev.index
     # In a roster of several forces, the top-level entries' constraints are checked in each
     # force (the root holds forces, not selections).
     held = not (node.is_root and ev.forces is not None)
+    under: set[str] | None = None
     for child, con in idx.child_constraints(node.entry) if held else []:
+        if _counts_only_under(con):
+            # A maximum counting the entry's selections here: with none of them under this
+            # selection it counts 0, which no maximum (unlimited when negative) refuses.
+            if under is None:
+                under = _entry_ids_under(node)
+            if child.entry.id not in under:
+                continue
         if con.scope in {"roster", "force"}:
             key = (id(con), id(ev.force_of(node))) if con.scope == "force" else id(con)
             if key in seen_global:
@@ -1305,8 +1338,9 @@ def _check_groups(
                 g.source,
                 g.id,
             )
-        hidden = (g.hidden or g.modifiers) and ev.apply_modifiers(g, "hidden", g.hidden, node)
-        if got < g.min and not hidden:
+        if got < g.min and not (
+            (g.hidden or g.modifiers) and ev.apply_modifiers(g, "hidden", g.hidden, node)
+        ):
             choice = f" (the usual choice is {ev.index.name_of(g.default)})" if g.default else ""
             ev._add(
                 g.severity,
