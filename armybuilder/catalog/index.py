@@ -147,6 +147,7 @@ class CatalogIndex:
         self._child_ids: dict[int, dict[str, Child]] = {}
         self._child_constraints: dict[int, list[tuple[Child, Constraint]]] = {}
         self._closed: dict[int, bool] = {}
+        self._marked: dict[int, list[tuple[Child, Constraint, bool]]] = {}
         self._scope_ids: frozenset[str] | None = None
         self.roots: list[Child] = [
             self._resolve(c, None) for c in [*sf.entries, *(c for p in parts for c in p.entries)]
@@ -276,6 +277,27 @@ class CatalogIndex:
                 if con.scope != "self"
             ]
             self._child_constraints[key] = found
+        return found
+
+    def marked_child_constraints(self, entry: Entry | None) -> list[tuple[Child, Constraint, bool]]:
+        """:meth:`child_constraints`, each marked True where it is a maximum counting only the
+        child's own selections under ``entry`` (of them or their cost): a selection holding
+        none of the child cannot break it. Cached."""
+        key = id(entry)
+        found = self._marked.get(key)
+        if found is None:
+            found = self._marked[key] = [
+                (
+                    child,
+                    con,
+                    con.type == "max"
+                    and con.scope == "parent"
+                    and con.child is None
+                    and not con.percent
+                    and con.field != "forces",
+                )
+                for child, con in self.child_constraints(entry)
+            ]
         return found
 
     def child(self, entry: Entry | None, entry_id: str) -> Child | None:

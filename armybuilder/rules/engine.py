@@ -1199,19 +1199,6 @@ def _check_constraint(
         _constraint_issue(ev, con, owner, got, limit, scope_node, context)
 
 
-def _counts_only_under(con: Constraint) -> bool:
-    """Whether a child's constraint checked at its parent counts only the child's own
-    selections under that parent, and can only refuse some (a maximum of them or of their
-    cost)."""
-    return (
-        con.type == "max"
-        and con.scope == "parent"
-        and con.child is None
-        and not con.percent
-        and con.field != "forces"
-    )
-
-
 def _entry_ids_under(node: Node) -> set[str]:
     """The entry ids of every selection under ``node`` (at any depth)."""
     out: set[str] = set()
@@ -1230,8 +1217,8 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
     # force (the root holds forces, not selections).
     held = not (node.is_root and ev.forces is not None)
     under: set[str] | None = None
-    for child, con in idx.child_constraints(node.entry) if held else []:
-        if _counts_only_under(con):
+    for child, con, only_held in idx.marked_child_constraints(node.entry) if held else []:
+        if only_held:
             # A maximum counting the entry's selections here: with none of them under this
             # selection it counts 0, which no maximum (unlimited when negative) refuses.
             if under is None:
