@@ -155,24 +155,29 @@ class CatalogIndex:
         self._root_ids: dict[str, Child] = _by_id(self.roots)
 
     def _defined_entries(self) -> Iterator[Entry]:
+        """Every entry the catalog defines, depth first (an entry, its entries, then its
+        groups' entries); an entry object used in several places is walked once, where it
+        is first met (what is under it is the same wherever it is)."""
         sf, parts = self.system.model, self._parts
-
-        def walk(items: Iterable[Entry | EntryLink]) -> Iterator[Entry]:
-            for item in items:
-                if isinstance(item, Entry):
-                    yield item
-                    yield from walk(item.entries)
-                    for g in walk_groups(item.groups):
-                        yield from walk(g.entries)
-
-        yield from walk(
-            [
-                *sf.shared_entries,
-                *(e for p in parts for e in p.shared_entries),
-                *sf.entries,
-                *(e for p in parts for e in p.entries),
-            ]
-        )
+        stack: list[Entry | EntryLink] = [
+            *sf.shared_entries,
+            *(e for p in parts for e in p.shared_entries),
+            *sf.entries,
+            *(e for p in parts for e in p.entries),
+        ]
+        stack.reverse()
+        seen: set[int] = set()
+        while stack:
+            item = stack.pop()
+            if not isinstance(item, Entry) or id(item) in seen:
+                continue
+            seen.add(id(item))
+            yield item
+            under: list[Entry | EntryLink] = list(item.entries)
+            for g in walk_groups(item.groups):
+                under.extend(g.entries)
+            under.reverse()
+            stack.extend(under)
 
     def _resolve(self, item: Entry | EntryLink, group: Group | None) -> Child:
         if isinstance(item, EntryLink):
