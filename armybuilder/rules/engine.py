@@ -331,6 +331,10 @@ class Evaluation:
     forces: list[ForceData] | None = field(default=None, repr=False)
     #: The category counts being worked out (see :meth:`_ref_counts`).
     _counting: set[Any] = field(default_factory=set, repr=False)
+    #: Partial counts (made while others were being worked out), by what was in progress.
+    _partial: dict[tuple[Any, frozenset[Any]], dict[str, float]] = field(
+        default_factory=dict, repr=False
+    )
     #: The faction of each force node that names one (by ``id(node)``).
     force_faction: dict[int, str] = field(default_factory=dict, repr=False)
     #: While costs settle (:meth:`_settle_costs`): the previous round's totals per node, which
@@ -785,6 +789,12 @@ class Evaluation:
         counts = self._counts.get(key)
         if counts is not None:
             return counts
+        # A partial answer is the same each time it is asked with the same counts in
+        # progress: it is kept for that case only.
+        pkey = (key, frozenset(self._counting))
+        counts = self._partial.get(pkey)
+        if counts is not None:
+            return counts
         counts = {}
         # Categories whose modifiers count categories in this same scope: while counting, a
         # count asked again reads the categories as the catalog states them (no cycle).
@@ -813,7 +823,8 @@ class Evaluation:
                 stack.extend((c, mult * c.count) for c in n.children)
         self._counting.discard(key)
         if not modified and self.index.category_modifiers:
-            return counts  # a partial answer, not kept
+            self._partial[pkey] = counts  # a partial answer, kept only for this case
+            return counts
         self._counts[key] = counts
         return counts
 
