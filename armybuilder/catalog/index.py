@@ -380,6 +380,13 @@ class GameSystem:
     def name(self) -> str:
         return self.model.name
 
+    def __getstate__(self) -> dict[str, Any]:
+        # kept in a library snapshot (libcache): the models and problems, not what a process
+        # builds from them (indexes, the imported rules module)
+        state = {k: v for k, v in self.__dict__.items() if k != "rules"}
+        state["_indexes"] = {}
+        return state
+
     def faction(self, faction_id: str) -> Faction:
         """The faction with this id (raises :class:`UnknownFactionError`)."""
         try:

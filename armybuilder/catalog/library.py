@@ -6,6 +6,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from .. import libcache
 from ..errors import CatalogError, Problem, UnknownSystemError
 from ..formats import reader_for
 from ..model.catalog import (
@@ -54,6 +55,17 @@ class Library:
         if self._scanned:
             return self
         self._scanned = True
+        key = libcache.fingerprint(self.roots) if self.use_cache else None
+        snapshot = libcache.load(key) if key else None
+        if isinstance(snapshot, tuple) and len(snapshot) == 2:
+            self.systems, self.problems = snapshot
+            return self
+        if self._scan() and key:
+            libcache.store(key, (self.systems, self.problems))
+        return self
+
+    def _scan(self) -> bool:
+        """Scan the search path; whether the outcome may be kept as a snapshot."""
         pending_factions: list[tuple[Path, FactionFile]] = []
         unreadable: list[tuple[str, str, list[Problem]]] = []  # (system, extends, problems)
         foreign: list[GameSystem] = []
@@ -126,7 +138,9 @@ class Library:
             self._check_system(gs)
         for gs in foreign:  # checked by their reader, which reported its problems
             self.systems[gs.id] = gs
-        return self
+        # Another format's systems are read lazily by their reader (translated on first use,
+        # with a cache of its own): a library that has any is not kept as a snapshot.
+        return not foreign
 
     def _scan_other_format(self, folder: Path, into: list[GameSystem]) -> bool:
         """Read a folder of another format through its registered reader (see formats.py)."""

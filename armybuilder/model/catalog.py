@@ -51,7 +51,9 @@ QueryScope = Annotated[
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    # defer_build: the validators are built when first used, not at import; a command that
+    # finds the catalogs in the library cache (armybuilder/libcache.py) never needs them.
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
 
 
 class CostType(_Model):

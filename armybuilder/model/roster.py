@@ -31,7 +31,7 @@ FORMAT_VERSION = 1
 class Selection(BaseModel):
     """One chosen entry, with its children."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     entry: str = Field(description="Id of the catalog entry this selection is of.")
     count: int = Field(
@@ -51,7 +51,7 @@ class Selection(BaseModel):
 class RosterHeader(BaseModel):
     """The keys that say what a roster is; checked before anything else."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     format: Literal[1] = Field(1, description="Roster file format version.")
     system: Id = Field(description="Game system id, e.g. `demo-wars`.")
