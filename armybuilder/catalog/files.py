@@ -31,6 +31,7 @@ def _adapter() -> TypeAdapter[SystemFile | FactionFile]:
     that finds the library in its cache (libcache) never builds it."""
     return TypeAdapter(CatalogFile)
 
+
 _CACHE_FORMAT = f"{__version__}-2"
 
 

@@ -438,6 +438,18 @@ class EditSession:
                 self._evaluation_generation = generation
             return generation == self.generation
 
+    def rebind(self, system: GameSystem) -> None:
+        """Validate against ``system`` from now on (the catalogs were read again because a
+        file changed): the next evaluation starts afresh; the roster and its history stay."""
+        with self._run_lock, self._eval_lock:
+            self.system = system
+            self._basis = None
+            self._figures.clear()
+            self._fresh_data.clear()
+            # A new generation, so an evaluation of the old catalogs still running in a
+            # worker is not taken for the current one.
+            self.generation += 1
+
     # ----------------------------------------------------------------- lookups
 
     def exists(self, loc: Loc) -> bool:

@@ -25,9 +25,13 @@ from .settings import Settings, load_settings
 
 if TYPE_CHECKING:
     from ..catalog import Library
+    from ..catalog.watch import Reloaded, Stamp
     from ..session import EditSession, RecoveryInfo
     from .screens.dialogs import NewRoster
     from .screens.editor import EditorScreen
+
+#: Seconds between two looks at the user's catalog files (a reload follows a change).
+CATALOG_POLL_SECONDS = 2.0
 
 #: Validate on the event loop when the last validation took at most this long (ms).
 SYNC_BUDGET_MS = 12.0
@@ -52,6 +56,7 @@ class ArmyBuilderApp(App[int]):
         cwd: Path | None = None,
         settings: Settings | None = None,
         sync_budget_ms: float = SYNC_BUDGET_MS,
+        catalog_poll_seconds: float | None = CATALOG_POLL_SECONDS,
     ) -> None:
         super().__init__()
         self.start_path = Path(path) if path is not None else None
@@ -65,6 +70,10 @@ class ArmyBuilderApp(App[int]):
         self.cwd = cwd or Path.cwd()
         self.settings = settings if settings is not None else load_settings()
         self.sync_budget_ms = sync_budget_ms
+        #: How often the user's catalog folders are checked for changed files (None: never).
+        self.catalog_poll_seconds = catalog_poll_seconds
+        self._catalog_stamp: Stamp | None = None
+        self._catalog_checking = False
         #: The group of each notification posted and not yet shown, and of each shown one.
         self._notice_groups: dict[str, str] = {}
         #: The last notice of each group: its text, how many times in a row, when.
@@ -141,6 +150,8 @@ class ArmyBuilderApp(App[int]):
             self.show_home()
         # Read the catalogs once the first screen is up, so it shows without waiting.
         self.call_after_refresh(self._warm_up)
+        if self.catalog_poll_seconds:
+            self.set_interval(self.catalog_poll_seconds, self.check_catalogs)
 
     @work(thread=True, group="warm-up")
     def _warm_up(self) -> None:
@@ -158,6 +169,72 @@ class ArmyBuilderApp(App[int]):
 
                     self._library = default_library()
             return self._library
+
+    # ----------------------------------------------------------------- catalog changes
+
+    def check_catalogs(self) -> None:
+        """Look (in a worker) whether a catalog file in the user's folders was added, changed
+        or removed; if so, read the catalogs again and re-check every open roster."""
+        if self._library is None or self._catalog_checking:
+            return
+        self._catalog_checking = True
+        self._check_catalogs()
+
+    @work(thread=True, group="catalog-watch")
+    def _check_catalogs(self) -> None:
+        from ..catalog.watch import reload, stamp, watched_roots
+
+        try:
+            library = self._library
+            if library is None:
+                return
+            now = stamp(watched_roots(library))
+            before = self._catalog_stamp
+            if before is None or now == before:
+                self._catalog_stamp = now
+                return
+            self._catalog_stamp = now
+            try:
+                result = reload(library, before, now)
+            except Exception as exc:  # a rules module failing on the new files, ...
+                self.call_from_thread(
+                    self.notify,
+                    f"The catalogs could not be read again ({exc}); the previous ones stay in use",
+                    title="Catalogs",
+                    severity="error",
+                    timeout=10,
+                    markup=False,
+                )
+                return
+            self.call_from_thread(self._catalogs_reloaded, result)
+        finally:
+            self._catalog_checking = False
+
+    def _catalogs_reloaded(self, result: Reloaded) -> None:
+        names = ", ".join(result.changed) or "a catalog file"
+        if result.kept_previous:
+            shown = [str(p) for p in result.problems[:3]]
+            if len(result.problems) > 3:
+                shown.append(f"… and {len(result.problems) - 3} more")
+            self.notify(
+                f"{names} changed but has problems; the previous catalogs stay in use:\n"
+                + "\n".join(shown),
+                title="Catalogs",
+                severity="error",
+                timeout=12,
+                markup=False,
+            )
+            return
+        with self._library_lock:
+            self._library = result.library
+        for editor in self.editors():
+            editor.catalogs_reloaded(result.library)
+        self.notify(
+            f"Catalogs read again ({names} changed); open rosters checked against them",
+            title="Catalogs",
+            timeout=5,
+            markup=False,
+        )
 
     # ----------------------------------------------------------------- rosters
 

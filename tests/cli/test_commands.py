@@ -28,8 +28,17 @@ def test_show_text(capsys: pytest.CaptureFixture[str]) -> None:
 def test_show_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["show", "--format", "json", str(EXAMPLES / "rifle-srm-platoon.yaml")]) == 0
     data = json.loads(capsys.readouterr().out)
-    for key in ("file", "system", "faction", "name", "valid", "totals", "issues", "units",
-                "values"):
+    for key in (
+        "file",
+        "system",
+        "faction",
+        "name",
+        "valid",
+        "totals",
+        "issues",
+        "units",
+        "values",
+    ):
         assert key in data
     assert data["system"] == "infantry-ops"
     assert data["valid"] is True
@@ -46,7 +55,9 @@ def test_show_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert squad["count"] == 4
     assert squad["path"] == "selections[0].selections[1]"
     assert {c["name"] for c in squad["children"]} == {
-        "Riflemen (SRM ammunition bearers)", "SRM1 gunners"}
+        "Riflemen (SRM ammunition bearers)",
+        "SRM1 gunners",
+    }
 
 
 def test_catalogs_listing(capsys: pytest.CaptureFixture[str]) -> None:
@@ -88,8 +99,12 @@ def test_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_console_script_module_runs() -> None:
-    out = subprocess.run([sys.executable, "-m", "armybuilder", "--version"], capture_output=True,
-                         text=True, check=False)
+    out = subprocess.run(
+        [sys.executable, "-m", "armybuilder", "--version"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert out.returncode == 0
     assert out.stdout.startswith("armybuilder ")
 

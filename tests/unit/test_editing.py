@@ -53,8 +53,12 @@ def test_group_default_count(library: Library) -> None:
 
 @pytest.mark.parametrize(
     ("faction", "motive", "squads", "troopers"),
-    [("inner-sphere", "foot", 4, 7), ("inner-sphere", "jump", 3, 7), ("clan", "foot", 5, 5),
-     ("comstar", "mechanised-hover", 6, 5)],
+    [
+        ("inner-sphere", "foot", 4, 7),
+        ("inner-sphere", "jump", 3, 7),
+        ("clan", "foot", 5, 5),
+        ("comstar", "mechanised-hover", 6, 5),
+    ],
 )
 def test_fill_adds_the_standard_structure(
     library: Library, faction: str, motive: str, squads: int, troopers: int
@@ -73,8 +77,13 @@ def test_fill_adds_the_standard_structure(
     assert ev.value(node, "squads") == squads
     assert ev.value(node, "troopers") == squads * troopers
     # only what the player must still choose is missing: no structure issues
-    assert not [i for i in ev.issues if i.code in ("min-not-met", "max-exceeded")
-                and "Trooper" in i.message and "choices" not in i.message]
+    assert not [
+        i
+        for i in ev.issues
+        if i.code in ("min-not-met", "max-exceeded")
+        and "Trooper" in i.message
+        and "choices" not in i.message
+    ]
 
 
 def test_setting_a_header_key_updates_the_header() -> None:

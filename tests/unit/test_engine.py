@@ -252,7 +252,10 @@ def test_roster_scope_constraint(demo: Library) -> None:
 
 
 def test_category_constraint_with_message(demo: Library) -> None:
-    body = "selections:" + CAPTAIN + """
+    body = (
+        "selections:"
+        + CAPTAIN
+        + """
   - entry: squad
     selections:
       - entry: soldier
@@ -261,6 +264,7 @@ def test_category_constraint_with_message(demo: Library) -> None:
       - entry: soldier
         count: 2
 """
+    )
     ev = run(demo, body)
     # two cannons (one heavy max) and the second soldier group lacks its weapon
     assert sorted(ev.codes()) == ["max-exceeded", "min-not-met"]
@@ -271,26 +275,34 @@ def test_category_constraint_with_message(demo: Library) -> None:
 
 
 def test_cost_constraint(demo: Library) -> None:
-    body = "selections:" + CAPTAIN + """
+    body = (
+        "selections:"
+        + CAPTAIN
+        + """
   - entry: squad
     selections:
       - entry: soldier
         count: 5
         selections: [{entry: cannon}]
 """
+    )
     ev = run(demo, body)
     msgs = [i.message for i in ev.issues]
     assert "Squad has Points 75 pts in Squad; at most 60 pts allowed" in msgs
 
 
 def test_group_max(demo: Library) -> None:
-    body = "selections:" + CAPTAIN + """
+    body = (
+        "selections:"
+        + CAPTAIN
+        + """
   - entry: squad
     selections:
       - entry: soldier
         count: 3
         selections: [{entry: rifle}, {entry: rifle}]
 """
+    )
     ev = run(demo, body)
     assert ev.codes() == ["max-exceeded"]
     assert "Squad > Soldier ×3 has 2 choices of Weapon; at most 1 allowed" in ev.issues[0].message
@@ -339,8 +351,12 @@ def test_experience(demo: Library) -> None:
 
 
 def test_experience_on_entry_without_it(demo: Library) -> None:
-    body = "selections:" + CAPTAIN + squad(3).replace(
-        "      - entry: soldier\n", "      - entry: soldier\n        experience: veteran\n"
+    body = (
+        "selections:"
+        + CAPTAIN
+        + squad(3).replace(
+            "      - entry: soldier\n", "      - entry: soldier\n        experience: veteran\n"
+        )
     )
     ev = run(demo, body)
     assert ev.codes() == ["experience-ignored"]
@@ -348,11 +364,15 @@ def test_experience_on_entry_without_it(demo: Library) -> None:
 
 
 def test_children_of_unknown_entry_are_not_judged(demo: Library) -> None:
-    body = "selections:" + CAPTAIN + """
+    body = (
+        "selections:"
+        + CAPTAIN
+        + """
   - entry: mystery
     selections:
       - entry: whatever
 """
+    )
     ev = run(demo, body)
     assert ev.codes() == ["unknown-entry"]
     mystery = ev.root.children[1]
@@ -390,13 +410,19 @@ def test_link_overrides_merge(tmp_path: Path) -> None:
 
 
 def test_entry_id_equal_to_its_category_counts_once(tmp_path: Path) -> None:
-    system = SYSTEM.replace("  - {id: elite, name: Elite}", "  - {id: elite, name: Elite}\n"
-                            "  - {id: squad, name: Squad category}")
-    army = ARMY.replace("    categories: [troops]\n    experience: true",
-                        "    categories: [troops, squad]\n    experience: true")
-    army = army.replace("      - {type: max, value: 1, scope: roster, source: \"Demo 2.1\"}",
-                        "      - {type: max, value: 1, scope: roster, source: \"Demo 2.1\"}\n"
-                        "      - {type: max, value: 2, scope: roster, child: squad}")
+    system = SYSTEM.replace(
+        "  - {id: elite, name: Elite}",
+        "  - {id: elite, name: Elite}\n  - {id: squad, name: Squad category}",
+    )
+    army = ARMY.replace(
+        "    categories: [troops]\n    experience: true",
+        "    categories: [troops, squad]\n    experience: true",
+    )
+    army = army.replace(
+        '      - {type: max, value: 1, scope: roster, source: "Demo 2.1"}',
+        '      - {type: max, value: 1, scope: roster, source: "Demo 2.1"}\n'
+        "      - {type: max, value: 2, scope: roster, child: squad}",
+    )
     lib = write_catalog(tmp_path, system, army)
     assert not lib.problems, lib.problems
     gs = lib.system("demo")

@@ -144,7 +144,11 @@ def test_custom_entries_round_trip(library: Library) -> None:
     ],
 )
 def test_bad_custom_entries_are_issues_not_crashes(
-    library: Library, change: str, message: str, line: int, tmp_path: Path,
+    library: Library,
+    change: str,
+    message: str,
+    line: int,
+    tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     path = tmp_path / "r.yaml"

@@ -51,6 +51,7 @@ from .export import ExportScreen, PdfPathScreen
 
 if TYPE_CHECKING:
     from ...building import Place
+    from ...catalog import Library
     from ...rules.engine import Evaluation
 
 #: Actions that need a roster loaded.
@@ -486,6 +487,25 @@ class EditorScreen(ArmyScreen):
             self._show(ev, pending=not current, generation=generation)
         if not current and self.shown_generation != s.generation:
             self._request_evaluation()
+
+    def catalogs_reloaded(self, library: Library) -> None:
+        """The catalogs were read again (a file changed): check the roster against them."""
+        s = self.session
+        if s is None:
+            return
+        try:
+            system = library.system(s.roster.system)
+            system.faction(s.roster.faction)
+        except (UnknownSystemError, UnknownFactionError) as exc:
+            self.app.notify(
+                f"{s.name}: {exc}; it stays checked against the catalogs it was opened with",
+                severity="warning",
+                timeout=8,
+                markup=False,
+            )
+            return
+        s.rebind(system)
+        self.after_edit()
 
     # ----------------------------------------------------------------- edits
 

@@ -1371,4 +1371,3 @@ def test_unarmoured_civilians_are_fine(run: Run) -> None:
     assert ev.issues == []
     assert ev.value(p, "morale_tn") == 10
     assert ev.value(p, "damage_boxes") == 28
-
