@@ -2,6 +2,10 @@
 as it is typed by the same code that checks a catalog (the system's own profile parser
 included), and added as one undoable edit.
 
+A unit can also go into a file of the user's catalog folder (:func:`write_to_file`): a file
+extending the roster's faction, created when missing, the entry appended with the file's own
+comments and layout kept, written atomically. Every roster of that faction then has it.
+
 The builder's form (:mod:`armybuilder.tui.screens.unitform`) is a thin view of this module; a
 script can use it the same way. Nothing here imports Textual.
 """
@@ -31,6 +35,9 @@ class Draft:
     experience: bool = False
     characteristics: dict[str, str] = field(default_factory=dict)
     costs: dict[str, str] = field(default_factory=dict)
+    #: Where it goes: a catalog file of the user's folder, or ``None`` for the roster's
+    #: ``custom:`` list.
+    target: Path | None = None
 
     def entry(self, entry_id: str) -> dict[str, Any]:
         """The entry as the roster's ``custom: entries:`` list will hold it."""
@@ -177,4 +184,123 @@ def add(session: EditSession, draft: Draft) -> str:
     entry_id = new_id(session, draft.name)
     custom = with_draft(session, draft.entry(entry_id))
     session.apply(f"Define {draft.name.strip()}", [SetKey((), "custom", custom)], (), ())
+    return entry_id
+
+
+# --------------------------------------------------------------------- user catalog files
+
+
+def _head_fields(path: Path) -> dict[str, str]:
+    """The top-level ``kind:``, ``id:``, ``system:`` and ``extends:`` of a catalog file."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(65536).decode("utf-8", errors="replace")
+    except OSError:
+        return {}
+    return {
+        m.group(1): m.group(2)
+        for m in re.finditer(
+            r"(?m)^(kind|id|system|extends):[ \t]*['\"]?([A-Za-z0-9_-]+)['\"]?[ \t]*(?:#.*)?$",
+            head,
+        )
+    }
+
+
+def user_files(system_id: str, faction_id: str) -> list[Path]:
+    """The files of the user's catalog folder a unit of this faction can go into: those that
+    extend the faction, and the faction's own file when it lives there."""
+    from .paths import user_catalog_dir
+
+    folder = user_catalog_dir() / system_id
+    out = []
+    for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
+        head = _head_fields(path)
+        if head.get("system") != system_id:
+            continue
+        if head.get("extends") == faction_id or (
+            "extends" not in head and head.get("id") == faction_id and head.get("kind") != "system"
+        ):
+            out.append(path)
+    return out
+
+
+def new_user_file(system_id: str, faction_id: str) -> Path:
+    """Where a first file of the player's own units of this faction goes."""
+    from .paths import user_catalog_dir
+
+    return user_catalog_dir() / system_id / f"my-{faction_id}.yaml"
+
+
+def _new_file_doc(session: EditSession, path: Path) -> Any:
+    from ruamel.yaml.comments import CommentedMap
+
+    faction_name = session.index.faction.name
+    doc = CommentedMap()
+    doc["kind"] = "catalog"
+    doc["id"] = path.stem
+    doc["system"] = session.roster.system
+    doc["extends"] = session.roster.faction
+    doc["name"] = f"My {faction_name} units"
+    doc["entries"] = []
+    doc.yaml_set_start_comment(
+        "Units defined in armybuilder's unit form (u). Edit freely: comments are kept, and\n"
+        "the builder reads this file again when it changes."
+    )
+    return doc
+
+
+def write_to_file(session: EditSession, draft: Draft, path: Path) -> str:
+    """Append the draft as an entry of the catalog file ``path`` (created with its folder
+    when missing; the file's comments and layout kept; written atomically). Returns the
+    entry's id. Raises :class:`~armybuilder.session.EditError` while the draft has problems
+    or when the file is not a catalog that extends this roster's faction, and
+    :class:`~armybuilder.errors.OutputError` when it cannot be written."""
+    from .fileio import atomic_write
+    from .session import EditError
+    from .yamlio import dump_round_trip, load_round_trip, read_text
+
+    problems = check(session, draft)
+    if problems:
+        where, message = problems[0]
+        raise EditError(f"{where + ': ' if where else ''}{message}")
+    entry_id = new_id(session, draft.name)
+    if path.exists():
+        from .errors import InputError
+
+        try:
+            text = read_text(path)
+            doc = load_round_trip(text, str(path))
+        except (InputError, OSError) as exc:
+            raise EditError(f"{path}: cannot be read ({exc}); nothing was written") from None
+        if not hasattr(doc, "get") or doc.get("system") != session.roster.system:
+            raise EditError(
+                f"{path} is not a catalog of {session.roster.system}; nothing was written"
+            )
+        if doc.get("extends", doc.get("id")) != session.roster.faction:
+            raise EditError(f"{path} does not extend {session.roster.faction}; nothing was written")
+        taken = {
+            str(e.get("id"))
+            for e in (doc.get("entries") or []) + (doc.get("shared_entries") or [])
+            if hasattr(e, "get")
+        }
+        base, n = entry_id, 2
+        while entry_id in taken:
+            entry_id, n = f"{base}-{n}", n + 1
+        entries = doc.get("entries")
+        if entries is None:
+            from ruamel.yaml.comments import CommentedSeq
+
+            entries = CommentedSeq()
+            doc["entries"] = entries
+        entries.append(draft.entry(entry_id))
+        newline = "\r\n" if "\r\n" in text else "\n"
+    else:
+        doc = _new_file_doc(session, path)
+        doc["entries"].append(draft.entry(entry_id))
+        newline = "\n"
+    out = dump_round_trip(doc)
+    if newline != "\n":
+        out = out.replace("\n", newline)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, out)
     return entry_id

@@ -180,8 +180,13 @@ class ArmyBuilderApp(App[int]):
         self._catalog_checking = True
         self._check_catalogs()
 
+    def catalogs_changed(self) -> None:
+        """This app wrote a catalog file: read the catalogs again now."""
+        self._catalog_checking = True
+        self._check_catalogs(force=True)
+
     @work(thread=True, group="catalog-watch")
-    def _check_catalogs(self) -> None:
+    def _check_catalogs(self, force: bool = False) -> None:
         from ..catalog.watch import reload, stamp, watched_roots
 
         try:
@@ -190,9 +195,11 @@ class ArmyBuilderApp(App[int]):
                 return
             now = stamp(watched_roots(library))
             before = self._catalog_stamp
-            if before is None or now == before:
+            if not force and (before is None or now == before):
                 self._catalog_stamp = now
                 return
+            if before is None:
+                before = now
             self._catalog_stamp = now
             try:
                 result = reload(library, before, now)

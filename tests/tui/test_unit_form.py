@@ -92,3 +92,76 @@ async def test_a_starmarines_player_defines_and_fields_a_soldier(
             for y in range(editor.roster_tree.last_line + 1)
         ]
         assert any("Assault trooper" in t for t in labels), labels
+
+
+@run_async
+async def test_a_unit_written_to_a_user_catalog_file_reaches_the_catalog_pane(
+    make_app: Any, workdir: Path
+) -> None:
+    """The form's "every roster" choice: a new file in the user catalog folder, read again
+    at once, and the catalog pane lists the unit."""
+    from armybuilder.catalog import Library
+    from armybuilder.paths import bundled_dir, user_catalog_dir
+
+    path = workdir / "platoon.yaml"
+    path.write_text(ROSTER)
+    library = Library([bundled_dir("catalogs"), user_catalog_dir()]).scan()
+    app = make_app(path, library=library)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        await pilot.press("u")
+        await wait_for(pilot, lambda: isinstance(app.screen, UnitFormScreen))
+        form = app.screen
+        assert isinstance(form, UnitFormScreen)
+        await pilot.press(*"Scout")
+        form.query_one("#u-categories", Input).value = "soldier"
+        form.query_one("#u-profile", Select).value = "soldier"
+        form.query_one("#u-experience", Checkbox).value = True
+        for name, value in {"move": "3", "armor": "2", "toughness": "1", "morale": "4"}.items():
+            field(form, f"char:soldier:{name}").value = value
+        field(form, "cost:bp").value = "2"
+        target = user_catalog_dir() / "starmarines" / "my-starmarines.yaml"
+        where = form.query_one("#u-where", Select)
+        where.value = str(target)
+        check = form.query_one("#u-check", LiveStatic)
+        preview = form.query_one("#u-preview", LiveStatic)
+        await wait_for(pilot, lambda: str(target) in preview.plain and "morale: 4" in preview.plain)
+        await wait_for(pilot, lambda: check.plain == "✔ Ready to add")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen is editor)
+        assert target.exists()
+        text = target.read_text()
+        assert "extends: starmarines" in text and "id: my-scout" in text
+        assert "custom" not in editor.session.node(())  # type: ignore[union-attr,operator]
+        await wait_for(pilot, lambda: any("Scout" in t for t in catalog_lines(editor)))
+
+
+def test_writing_into_an_existing_user_file_keeps_its_comments(
+    full_library: Any, tmp_path: Path
+) -> None:
+    from armybuilder.session import EditSession
+    from armybuilder.unitdef import Draft, user_files, write_to_file
+
+    session = EditSession.new(full_library, "starmarines", "starmarines", "Platoon", None)
+    book = tmp_path / "home" / "data" / "catalogs" / "starmarines" / "book.yaml"
+    book.parent.mkdir(parents=True)
+    book.write_text(
+        "# my race book\nkind: catalog\nid: book\nsystem: starmarines\n"
+        "extends: starmarines  # the base\nname: Book\nentries: []\n"
+    )
+    assert user_files("starmarines", "starmarines") == [book]
+    draft = Draft(
+        name="Sniper",
+        categories="soldier",
+        profile_type="soldier",
+        experience=True,
+        characteristics={"move": "2", "armor": "3", "toughness": "1", "morale": "4"},
+        costs={"bp": "2"},
+    )
+    assert write_to_file(session, draft, book) == "my-sniper"
+    text = book.read_text()
+    assert text.startswith("# my race book\n") and "# the base" in text
+    assert "name: Sniper" in text
+    # a second one with the same name gets the next id, the first one stays
+    assert write_to_file(session, draft, book) == "my-sniper-2"
+    assert "id: my-sniper\n" in book.read_text()

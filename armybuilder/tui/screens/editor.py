@@ -858,6 +858,9 @@ class EditorScreen(ArmyScreen):
                 return
             from ...unitdef import add
 
+            if draft.target is not None:
+                self._write_unit_to_file(draft, draft.target)
+                return
             added: list[str] = []
             if self._edit(lambda session: added.append(add(session, draft))):
                 self.app.notify(
@@ -866,6 +869,27 @@ class EditorScreen(ArmyScreen):
                 )
 
         self.app.push_screen(UnitFormScreen(s), done)
+
+    def _write_unit_to_file(self, draft: Any, path: Path) -> None:
+        """The unit form's "every roster of the faction": append it to a user catalog file,
+        then read the catalogs again."""
+        from ...fileio import OutputError
+        from ...unitdef import write_to_file
+
+        s = self.session
+        assert s is not None
+        try:
+            entry_id = write_to_file(s, draft, path)
+        except (EditError, OutputError) as exc:
+            self.app.notify(str(exc), severity="error", timeout=8, markup=False)
+            return
+        self.app.notify(
+            f"{draft.name.strip()} ({entry_id}) is written to {path}; every "
+            f"{s.roster.faction} roster has it once the catalogs are read again",
+            timeout=5,
+            markup=False,
+        )
+        self.army_app.catalogs_changed()
 
     def action_quick_fix(self) -> None:
         """Apply the known fix of the issue highlighted in the issues list (when it has the

@@ -1,4 +1,5 @@
-"""Define a unit (``u``): a form that writes an entry into the roster's ``custom:`` list.
+"""Define a unit (``u``): a form that writes an entry into the roster's ``custom:`` list or
+into a catalog file of the user's catalog folder (every roster of the faction then has it).
 
 Name, kind, categories, whether it records experience, the stat line of one of the system's
 profile types (one field per characteristic, with the system's description as placeholder),
@@ -13,6 +14,7 @@ their own, shown when that type is chosen), so nothing is mounted while the play
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -23,7 +25,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Select
 
-from ...unitdef import Draft, check, new_id, profile_types
+from ...unitdef import Draft, check, new_id, new_user_file, profile_types, user_files
 from ...yamlio import dump_round_trip
 from ..widgets.stable import LiveStatic
 
@@ -39,7 +41,7 @@ class UnitFormScreen(ModalScreen[Draft | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", show=False),
-        Binding("ctrl+s", "add", "Add to the roster", priority=True),
+        Binding("ctrl+s", "add", "Add", priority=True),
     ]
 
     def __init__(self, session: EditSession) -> None:
@@ -79,11 +81,26 @@ class UnitFormScreen(ModalScreen[Draft | None]):
                 unit = f" ({ct.unit})" if ct.unit else ""
                 yield Label(f"{ct.name}{unit}", classes="field-label")
                 yield Input(name=f"cost:{ct.id}", type="number", classes="field")
+            yield Label("Write it to", classes="field-label")
+            yield Select[str](self._targets(), id="u-where", value="", allow_blank=False)
             yield LiveStatic("", id="u-check")
             yield LiveStatic("", id="u-preview")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Cancel", id="cancel")
-                yield Button("Add to the roster (Ctrl+S)", id="add", variant="primary")
+                yield Button("Add (Ctrl+S)", id="add", variant="primary")
+
+    def _targets(self) -> list[tuple[str, str]]:
+        """Where the unit can go: this roster's ``custom:`` list (value ``""``), a file of
+        the user's catalog folder extending the faction, or a new one there."""
+        roster = self.session.roster
+        out = [("This roster only (its custom: list)", "")]
+        files = user_files(roster.system, roster.faction)
+        for path in files:
+            out.append((f"Every {roster.faction} roster: {path.name} (user catalogs)", str(path)))
+        fresh = new_user_file(roster.system, roster.faction)
+        if fresh not in files:
+            out.append((f"Every {roster.faction} roster: new file {fresh}", str(fresh)))
+        return out
 
     def on_mount(self) -> None:
         self._refresh()
@@ -111,7 +128,12 @@ class UnitFormScreen(ModalScreen[Draft | None]):
             experience=self.query_one("#u-experience", Checkbox).value,
             characteristics=chars,
             costs=costs,
+            target=self._target(),
         )
+
+    def _target(self) -> Path | None:
+        where = self.query_one("#u-where", Select).value
+        return Path(str(where)) if where and where is not Select.NULL else None
 
     def _refresh(self) -> None:
         draft = self.draft()
@@ -131,7 +153,10 @@ class UnitFormScreen(ModalScreen[Draft | None]):
             text.append("✔ Ready to add", "bold green")
         self.query_one("#u-check", LiveStatic).set_content(text)
         entry = draft.entry(new_id(self.session, draft.name or "unit"))
-        preview = Text("custom:\n  entries:\n", "dim")
+        if draft.target is None:
+            preview = Text("custom:\n  entries:\n", "dim")
+        else:
+            preview = Text(f"{draft.target}\nentries:\n", "dim")
         preview.append(_indent(dump_round_trip([entry])), "cyan")
         self.query_one("#u-preview", LiveStatic).set_content(preview)
 
