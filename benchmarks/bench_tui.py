@@ -328,6 +328,8 @@ FLOWS = (
     ("infantry-ops", "inner-sphere", "platoon"),
 )
 FLOW_KEYS = 5
+#: Times each key of e. is pressed (median reported; the first, with its warm-up, beside it).
+REPEATS = 5
 
 
 async def _flow(folder: Path, system: str, faction: str, entry_id: str) -> dict[str, Any]:
@@ -378,6 +380,163 @@ async def _flow(folder: Path, system: str, faction: str, entry_id: str) -> dict[
 
 def measure_flows(folder: Path) -> list[dict[str, Any]]:
     return [asyncio.run(_flow(folder, *flow)) for flow in FLOWS]
+
+
+# --------------------------------------------------------------------------- e. the builder's keys
+
+
+async def _painted_after(pilot: Any, editor: Any, keys: Sequence[str]) -> float:
+    """Press ``keys``; CPU milliseconds from the first key until the editor has repainted
+    the result of the edit (its painted hook ran for the session's current generation)."""
+    session = editor.session
+    done: list[float] = []
+
+    def hook(screen: Any) -> None:
+        if screen.shown_generation == session.generation and not screen._eval_running:
+            done.append(time.process_time())
+
+    editor.painted_hooks.append(hook)
+    try:
+        cpu0 = time.process_time()
+        await pilot.press(*keys)
+        for _ in range(500):  # about 1 s: a key that changed nothing is reported, not waited on
+            if done:
+                return 1000 * (done[-1] - cpu0)
+            await pilot.pause(0.002)
+        print(f"  {' '.join(keys)}: nothing was repainted", file=sys.stderr)
+        return float("nan")
+    finally:
+        editor.painted_hooks.remove(hook)
+
+
+async def _screen_after(pilot: Any, app: Any, keys: Sequence[str], screen_id: str) -> float:
+    """Press ``keys``; CPU milliseconds until the screen ``screen_id`` is up and painted."""
+    cpu0 = time.process_time()
+    await pilot.press(*keys)
+    while app.screen.id != screen_id:
+        await pilot.pause(0.002)
+    await pilot.pause()  # its first frame
+    return 1000 * (time.process_time() - cpu0)
+
+
+async def _key_flows(folder: Path) -> list[dict[str, Any]]:
+    """The issue-19 flows on a Starship Marine roster (a quick fix on a Space Hulk squad with a
+    misspelt entry), each with its keys and its CPU time from key to painted; ``a`` (add one
+    entry from the catalog) timed in the same run is the baseline."""
+    from textual.command import CommandPalette
+
+    from armybuilder.catalog import default_library
+    from armybuilder.session import EditSession
+    from armybuilder.tui.app import ArmyBuilderApp
+    from armybuilder.tui.screens.editor import EditorScreen
+    from armybuilder.tui.settings import Settings
+
+    out: list[dict[str, Any]] = []
+
+    def row(what: str, keys: Sequence[str], times: list[float], target: str) -> None:
+        print(f"  {what}: {times}", file=sys.stderr, flush=True)
+        cpu_ms = median(times)
+        out.append({"what": what, "keys": list(keys), "cpu_ms": cpu_ms, "first_ms": times[0],
+                    "target": target})  # fmt: skip
+
+    async def editor_of(app: Any, pilot: Any) -> Any:
+        while not (isinstance(app.screen, EditorScreen) and app.screen.session is not None):
+            await pilot.pause(0.02)
+        await pilot.pause(0.05)
+        return app.screen
+
+    path = folder / "keys-earther.yaml"
+    EditSession.new(default_library(), "starship-marine", "earther", "Keys", autosave=False).save(
+        path
+    )
+    app = ArmyBuilderApp(path, cwd=folder, settings=Settings(), catalog_poll_seconds=None)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await editor_of(app, pilot)
+
+        async def to_entry(entry_id: str) -> list[str]:
+            keys = ["f4"]
+            await pilot.press("f4")
+            while editor.catalog.highlighted() != entry_id and len(keys) < 30:
+                await pilot.press("down")
+                keys.append("down")
+            return keys
+
+        keys = await to_entry("earther-group")
+        times = []
+        for _ in range(REPEATS):
+            times.append(await _painted_after(pilot, editor, ["s"]))
+            await _painted_after(pilot, editor, ["ctrl+z"])
+        row("s: Marine Group at standard strength", [*keys, "s"], times, f"≤ {FLOW_KEYS} keys")
+        await to_entry("earther-squad")
+        times = []
+        for _ in range(REPEATS):
+            times.append(await _painted_after(pilot, editor, ["a"]))
+            await _painted_after(pilot, editor, ["ctrl+z"])
+        row("a: add one Marine Squad (baseline)", ["a"], times, f"≤ {FRAME_MS:.0f} ms")
+        await _painted_after(pilot, editor, ["s"])
+        await pilot.press("f3")
+        marines = ("selections", 0, "selections", 3)
+        split, merge = [], []
+        for _ in range(REPEATS):
+            editor.jump_to(marines)
+            await pilot.pause()
+            split.append(await _painted_after(pilot, editor, ["x"]))
+            merge.append(await _painted_after(pilot, editor, ["m"]))
+        row("x: split Marine ×6 into six", ["x"], split, f"≤ {FRAME_MS:.0f} ms")
+        row("m: merge them back", ["m"], merge, f"≤ {FRAME_MS:.0f} ms")
+        times = []
+        for _ in range(REPEATS):
+            times.append(await _screen_after(pilot, app, ["g"], "summary"))
+            await pilot.press("escape")
+            while app.screen is not editor:
+                await pilot.pause(0.01)
+        row("g: the list at a glance", ["g"], times, f"≤ {FRAME_MS:.0f} ms")
+        word = "sergeant"
+        times, typing = [], []
+        for _ in range(REPEATS):
+            editor.jump_to(())
+            await pilot.pause()
+            cpu0 = time.process_time()
+            await pilot.press("f", *word)
+            while not isinstance(app.screen, CommandPalette):
+                await pilot.pause(0.002)
+            await pilot.pause(0.3)  # the palette searches as it is typed
+            typing.append(1000 * (time.process_time() - cpu0))
+            times.append(await _painted_after(pilot, editor, ["down", "enter"]))
+            await _painted_after(pilot, editor, ["ctrl+z"])
+        row(f"f: search everywhere '{word}', Down Enter adds", ["f", *word, "down", "enter"],
+            times, f"≤ {FRAME_MS:.0f} ms (Enter)")  # fmt: skip
+        out[-1]["typing_cpu_ms"] = median(typing)
+
+    text = (REPO / "examples" / "space-hulk" / "standard-squad.yaml").read_text()
+    squad = folder / "keys-squad.yaml"
+    squad.write_text(
+        text.replace(
+            "entry: terminator\n        name: Brother Deino",
+            "entry: termintor\n        name: Brother Deino",
+        )
+    )
+    app = ArmyBuilderApp(squad, cwd=folder, settings=Settings(), catalog_poll_seconds=None)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await editor_of(app, pilot)
+        texts = editor.issues.texts()
+        await pilot.press("f7")
+        editor.issues.issue_list.highlighted = next(
+            i for i, t in enumerate(texts) if "termintor" in t
+        )
+        await pilot.pause()
+        times = []
+        for _ in range(REPEATS):
+            times.append(await _painted_after(pilot, editor, ["full_stop"]))
+            await _painted_after(pilot, editor, ["ctrl+z"])
+            await pilot.pause()
+        row("'.': quick fix of a misspelt entry", ["f7", "full_stop"], times,
+            f"≤ {FRAME_MS:.0f} ms")  # fmt: skip
+    return out
+
+
+def measure_key_flows(folder: Path) -> list[dict[str, Any]]:
+    return asyncio.run(_key_flows(folder))
 
 
 def infantry_regiment(folder: Path) -> Path:
@@ -465,6 +624,28 @@ def report(results: dict[str, Any]) -> str:
                 f"{' '.join(f['keys'])}; {f['cpu_ms']:.0f} ms CPU; {f['selections']} "
                 f"selections, {f['errors']} errors, {f['warnings']} warnings"
             )
+    keys = results.get("keys")
+    if keys:
+        lines.append("")
+        lines.append(
+            "e. the builder's keys: keys pressed, CPU time from the key until its result is "
+            f"painted, median of {REPEATS} (first press in brackets); 'a' is this run's "
+            "baseline under the same load and the same Pilot harness"
+        )
+        for k in keys:
+            ms = k["cpu_ms"]
+            if k["target"].startswith("≤") and "keys" in k["target"]:
+                ok = len(k["keys"]) <= FLOW_KEYS
+            else:
+                ok = ms == ms and ms <= FRAME_MS
+            extra = ""
+            if "typing_cpu_ms" in k:
+                extra = f" (typing and the palette's search: {k['typing_cpu_ms']:.0f} ms CPU)"
+            lines.append(
+                f"  {k['what']:<46} {len(k['keys']):2d} keys, {ms:6.1f} ms CPU "
+                f"({k['first_ms']:.0f}) "
+                f"[target {k['target']}: {'within' if ok else 'OVER'}]{extra}"
+            )
     return "\n".join(lines)
 
 
@@ -518,6 +699,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             results["launch"] = measure_launch(args.launches, regiment, scratch)
         print("building from empty rosters…", flush=True)
         results["flows"] = measure_flows(work)
+        print("timing the builder's keys…", flush=True)
+        results["keys"] = measure_key_flows(work)
         if not args.flows_only:
             print(f"editing {regiment.name}…", flush=True)
             edits = measure_edits(regiment, args.edits, (width, height))

@@ -247,8 +247,9 @@ EDITOR_ACTIONS: list[ActionSpec] = [
         "u",
         "define_unit",
         "Define unit",
-        "Define a unit of your own for this roster (its custom: list): name, stat line checked "
-        "by the system's rules as you type, costs; it then shows in the catalog",
+        "Define a unit of your own for this roster (its custom: list) or for a user catalog file: "
+        "name, stat line checked by the system's rules as you type, costs; it then shows in the "
+        "catalog",
         show=False,
     ),
     ActionSpec(
