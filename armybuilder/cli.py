@@ -30,12 +30,12 @@ from .errors import (
 from .fileio import atomic_write, check_output, describe_os_error
 from .model.bounds import MAX_LIMIT
 from .paths import user_catalog_dir
+from .report import force_title as _force_title
 from .report import format_costs as _fmt_cost
 from .report import load_evaluated as _load
 from .report import roster_json as _roster_json
-from .report import unit_json as _unit_json
+from .report import show_json as _show_json
 from .report import unreadable_json as _unreadable_json
-from .report import values_json as _values_json
 from .rosters import Roster
 from .rules.engine import Evaluation, Issue, Node, fmt_num
 from .rules.plugin import Matchup
@@ -159,6 +159,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def _show_node(ev: Evaluation, node: Node, depth: int, out: list[str]) -> None:
     pad = "  " * depth
+    if node.force is not None:  # a force of a roster of several: a section of its own
+        cost = _fmt_cost(ev.index, ev.total_cost(node))
+        rule = "=" * max(1, 3 - depth)
+        out.append(f"{pad}{rule} {_force_title(ev, node)}" + (f"  — {cost}" if cost else ""))
+        for c in node.children:
+            out.append("")
+            _show_node(ev, c, depth + (1 if c.force is not None else 0), out)
+        return
     if node.entry is None:
         out.append(f"{pad}{ev.label(node)}  [unknown entry {node.entry_id!r}, kept]")
         return
@@ -211,9 +219,7 @@ def cmd_show(args: argparse.Namespace) -> int:
             return EXIT_INPUT
         against = (other, matchups(ev, other))
     if args.format == "json":
-        data = _roster_json(args.file, roster, ev)
-        data["values"] = _values_json(ev, ev.root)
-        data["units"] = [_unit_json(ev, n) for n in ev.root.children]
+        data = _show_json(args.file, roster, ev)
         if against is not None:
             from .against import against_json
 
@@ -508,8 +514,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_render_parsers(sub, common)
 
     p = sub.add_parser("bs-adapter", help="BattleScribe conformance adapter (JSON lines, stdio)")
-    p.set_defaults(func=lambda _args: __import__(
-        "armybuilder.interop.battlescribe.adapter", fromlist=["main"]).main())
+    p.set_defaults(
+        func=lambda _args: __import__(
+            "armybuilder.interop.battlescribe.adapter", fromlist=["main"]
+        ).main()
+    )
 
     p = sub.add_parser("check-catalog", parents=[common], help="lint catalog files you wrote")
     p.add_argument("paths", nargs="+", metavar="PATH")

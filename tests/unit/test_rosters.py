@@ -671,12 +671,15 @@ class TestRefused:
             assert f"`{key}:`" in messages
 
     def test_unsupported_format(self, round_trip: bool) -> None:
-        text = HEADER.replace("format: 1", "format: 2")
+        text = HEADER.replace("format: 1", "format: 3")
         with pytest.raises(RosterError) as exc:
             Roster.from_text(text, "r.yaml", round_trip=round_trip)
         p = problem(exc)
         assert p.code == "roster-invalid"
-        assert p.message == "unsupported roster format 2; this version reads format 1"
+        assert p.message == (
+            "unsupported roster format 3; this version reads format 1 (one force) and "
+            "format 2 (several forces)"
+        )
         assert (p.line, p.column) == (1, 9)
 
     def test_system_not_an_id(self, round_trip: bool) -> None:

@@ -707,7 +707,7 @@ class StarshipMarine(SystemRules):
         """Per top-level selection: the table 3.5 rows its figures fire on (figures each),
         the kinds of figure in it (target column / hand to hand kind), and grenade men."""
         out: list[tuple[Node, Counter[str], Counter[str], int]] = []
-        for unit in ev.root.children:
+        for unit in ev.units():
             rows: Counter[str] = Counter()
             kinds: Counter[str] = Counter()
             grenadiers = 0
@@ -852,7 +852,7 @@ class StarshipMarine(SystemRules):
             return  # reported by check_catalog; nothing can be computed without the tables
         run = _Run(self, ev, tables, campaign=plays_campaign(ev))
         total = Tally()
-        for child in ev.root.children:
+        for child in ev.units():
             t = run.visit(child)
             if t is not None:
                 total.add(t, child.count)
@@ -868,7 +868,7 @@ def plays_campaign(ev: Evaluation) -> bool:
     """Whether the roster plays the optional campaign rules of part 4: it selects an entry of
     category ``campaign-rules`` at its top level."""
     return any(
-        c.entry is not None and "campaign-rules" in c.entry.categories for c in ev.root.children
+        c.entry is not None and "campaign-rules" in c.entry.categories for c in ev.units()
     )
 
 
@@ -1505,7 +1505,7 @@ def _show_sheet_tables(run: _Run, root: Node) -> None:
     the combat robot damage table (3.7). Tables absent from the catalog are left out."""
     ev = run.ev
     data = ev.index.system.model.data
-    defends = any(c.has_category("ships-company") for c in root.children)
+    defends = any(c.has_category("ships-company") for c in ev.units())
     tables = run.tables
     ev.set_value(
         root,
