@@ -56,8 +56,8 @@ if TYPE_CHECKING:
     from ruamel.yaml.comments import CommentedMap
 
     from .catalogs import CatalogIndex, Child, GameSystem, Library
-    from .model.catalog import Constraint, Entry, Group
-    from .rosters import Roster
+    from .model.catalog import Constraint, Entry, ForceEntry, Group
+    from .rosters import ForceData, Roster
     from .rules.engine import Evaluation, Node, SubtreeMemo
     from .rules.state import StateKey
 
@@ -110,12 +110,14 @@ class ExportUnavailableError(ArmybuilderError):
 
 @dataclass(frozen=True)
 class Insert:
-    """Insert ``node`` into ``parent``'s selections at ``index`` (creating the list)."""
+    """Insert ``node`` into ``parent``'s selections at ``index`` (creating the list).
+    ``key``: the list (``selections``, or ``forces`` for a force of a roster of several)."""
 
     parent: Loc
     index: int
     node: Any
     comment: Any = None
+    key: str = "selections"
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,7 @@ class Delete:
     parent: Loc
     index: int
     drop: bool = False
+    key: str = "selections"
 
 
 @dataclass(frozen=True)
@@ -153,6 +156,7 @@ class Move:
     parent: Loc
     index: int
     to: int
+    key: str = "selections"
 
 
 Op = Insert | Delete | SetKey | Move
@@ -232,54 +236,54 @@ def apply_op(doc: Any, op: Op) -> Op:
     """Apply ``op`` to a round-trip roster document; returns its inverse."""
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-    where = op.loc if isinstance(op, SetKey) else (*op.parent, "selections")
+    where = op.loc if isinstance(op, SetKey) else (*op.parent, op.key)
     unshare(doc, where)
     if isinstance(op, Insert):
         owner = _owner(doc, op.parent)
-        seq = owner.get("selections")
+        seq = owner.get(op.key)
         created = False
         if seq is None:
             seq = CommentedSeq()
             order = _ROSTER_KEY_ORDER if not op.parent else _KEY_ORDER
-            owner.insert(_key_position(owner, "selections", order), "selections", seq)
+            owner.insert(_key_position(owner, op.key, order), op.key, seq)
             created = True
         if not isinstance(seq, list):
-            raise EditError(f"`selections` of {_fmt(op.parent)} is not a list; fix it in the file")
+            raise EditError(f"`{op.key}` of {_fmt(op.parent)} is not a list; fix it in the file")
         if not 0 <= op.index <= len(seq):
-            raise EditError(f"no position {op.index} in {_fmt((*op.parent, 'selections'))}")
+            raise EditError(f"no position {op.index} in {_fmt((*op.parent, op.key))}")
         _take_trailing(op.node)  # a copy's comments about what followed the original
         moved = _take_trailing(seq[op.index - 1]) if op.index > 0 else None
         seq.insert(op.index, op.node)
         _give_trailing(op.node, moved)
         if op.comment is not None and isinstance(seq, CommentedSeq):
             seq.ca.items[op.index] = op.comment
-        return Delete(op.parent, op.index, drop=created)
+        return Delete(op.parent, op.index, drop=created, key=op.key)
     if isinstance(op, Delete):
         owner = _owner(doc, op.parent)
-        seq = owner.get("selections")
+        seq = owner.get(op.key)
         if not isinstance(seq, list) or not 0 <= op.index < len(seq):
-            raise EditError(f"no selection at {_fmt((*op.parent, 'selections', op.index))}")
+            raise EditError(f"no selection at {_fmt((*op.parent, op.key, op.index))}")
         node = seq[op.index]
         comment = seq.ca.items.get(op.index) if isinstance(seq, CommentedSeq) else None
-        _detach(owner, seq, op.index)
+        _detach(owner, seq, op.index, op.key)
         if op.drop and not seq:
-            del owner["selections"]
-        return Insert(op.parent, op.index, node, comment)
+            del owner[op.key]
+        return Insert(op.parent, op.index, node, comment, op.key)
     if isinstance(op, Move):
         owner = _owner(doc, op.parent)
-        seq = owner.get("selections")
+        seq = owner.get(op.key)
         n = len(seq) if isinstance(seq, list) else 0
         if not (0 <= op.index < n and 0 <= op.to < n):
-            raise EditError(f"cannot move {_fmt((*op.parent, 'selections', op.index))}")
+            raise EditError(f"cannot move {_fmt((*op.parent, op.key, op.index))}")
         node = seq[op.index]
         comment = seq.ca.items.get(op.index) if isinstance(seq, CommentedSeq) else None
-        _detach(owner, seq, op.index)
+        _detach(owner, seq, op.index, op.key)
         moved = _take_trailing(seq[op.to - 1]) if op.to > 0 else None
         seq.insert(op.to, node)
         _give_trailing(node, moved)
         if comment is not None:
             seq.ca.items[op.to] = comment
-        return Move(op.parent, op.to, op.index)
+        return Move(op.parent, op.to, op.index, op.key)
     # SetKey
     mapping = doc if not op.loc else _owner(doc, op.loc)
     own_keys = [k for k in mapping if _own(mapping, k)]
@@ -411,8 +415,8 @@ def _give_trailing(node: Any, lines: str | None) -> None:
         tokens[index] = CommentToken("\n" + lines, CommentMark(0), None)
 
 
-def _detach(owner: Any, seq: Any, index: int) -> None:
-    """Remove item ``index`` of ``seq`` (``owner["selections"]``), keeping the comment lines
+def _detach(owner: Any, seq: Any, index: int, key: str = "selections") -> None:
+    """Remove item ``index`` of ``seq`` (``owner[key]``), keeping the comment lines
     above the next item."""
     moved = _take_trailing(seq[index])
     del seq[index]
@@ -421,7 +425,7 @@ def _detach(owner: Any, seq: Any, index: int) -> None:
     if index > 0:
         _give_trailing(seq[index - 1], moved)
     elif len(seq):
-        _give_after_key(owner, "selections", moved)
+        _give_after_key(owner, key, moved)
 
 
 def _give_after_key(owner: Any, key: str, lines: str) -> None:
@@ -552,6 +556,8 @@ def _changed_at(op: Op) -> tuple[str, Loc, int]:
         if not op.loc or op.loc[0] != "selections":
             return "header", (), 0
         return "subtree", op.loc, 0
+    if op.key != "selections" or (op.parent and op.parent[0] != "selections"):
+        return "header", (), 0  # forces (a roster of several): read again whole
     return "list", op.parent, min(op.index, op.to) if isinstance(op, Move) else op.index
 
 
@@ -591,17 +597,33 @@ def decode_value(text: str) -> Any:
 def op_to_json(op: Op) -> dict[str, Any]:
     """An operation as JSON-ready data (for the recovery journal); values are YAML text
     (:func:`encode_value`). Raises :class:`EditError` for a value that cannot be recorded."""
+    listed: dict[str, Any] = (
+        {} if isinstance(op, SetKey) or op.key == "selections" else {"list": op.key}
+    )
     if isinstance(op, Insert):
         return {
             "op": "insert",
             "parent": list(op.parent),
             "index": op.index,
             "yaml": encode_value(op.node),
+            **listed,
         }
     if isinstance(op, Delete):
-        return {"op": "delete", "parent": list(op.parent), "index": op.index, "drop": op.drop}
+        return {
+            "op": "delete",
+            "parent": list(op.parent),
+            "index": op.index,
+            "drop": op.drop,
+            **listed,
+        }
     if isinstance(op, Move):
-        return {"op": "move", "parent": list(op.parent), "index": op.index, "to": op.to}
+        return {
+            "op": "move",
+            "parent": list(op.parent),
+            "index": op.index,
+            "to": op.to,
+            **listed,
+        }
     record: dict[str, Any] = {"op": "set", "loc": list(op.loc), "key": op.key}
     value = op.value
     if (
@@ -620,13 +642,16 @@ def op_from_json(data: dict[str, Any]) -> Op:
     """The inverse of :func:`op_to_json` (raises ``ValueError`` for anything else). Journals
     of earlier versions (values as JSON) are read too."""
     kind = data.get("op")
+    key = str(data.get("list", "selections"))
+    if key not in ("selections", "forces"):
+        raise ValueError(f"unknown list {key!r}")
     if kind == "insert":
         node = decode_value(data["yaml"]) if "yaml" in data else _commented(data["node"])
-        return Insert(tuple(data["parent"]), int(data["index"]), node)
+        return Insert(tuple(data["parent"]), int(data["index"]), node, key=key)
     if kind == "delete":
-        return Delete(tuple(data["parent"]), int(data["index"]), bool(data.get("drop")))
+        return Delete(tuple(data["parent"]), int(data["index"]), bool(data.get("drop")), key)
     if kind == "move":
-        return Move(tuple(data["parent"]), int(data["index"]), int(data["to"]))
+        return Move(tuple(data["parent"]), int(data["index"]), int(data["to"]), key)
     if kind == "set":
         pos = data.get("position")
         if "yaml" in data:
@@ -669,8 +694,12 @@ def refresh_after(roster: Roster, ops: Sequence[Op]) -> None:
         else:
             roots.append(where)
     if header:
-        data = {k: v for k, v in roster.doc.items() if k not in ("selections", "custom")}
+        data = {k: v for k, v in roster.doc.items() if k not in ("selections", "custom", "forces")}
         roster.header = RosterHeader.model_validate(to_plain(data))
+    if header or roster.forces is not None:
+        # A roster of several forces (or one becoming so) is read again whole.
+        roster.refresh()
+        return
     try:
         _reparse(roster, lists, roots)
     except (IndexError, KeyError, TypeError, ValueError):
@@ -1269,13 +1298,22 @@ def unit_summary(ev: Evaluation, node: Node) -> UnitSummary:
     )
 
 
+def is_force_loc(loc: Sequence[str | int]) -> bool:
+    """Whether ``loc`` names a force of a roster of several (``("forces", 0)``, or a child
+    force ``("forces", 0, "forces", 1)``)."""
+    return len(loc) >= 2 and loc[-2] == "forces" and isinstance(loc[-1], int)
+
+
 def _ev_node(ev: Evaluation, loc: Loc) -> Node | None:
     node = ev.root
     for i in range(1, len(loc), 2):
         step = loc[i]
-        if not isinstance(step, int) or step >= len(node.children):
+        kids = node.children
+        if loc[i - 1] == "forces":
+            kids = [c for c in kids if c.force is not None]
+        if not isinstance(step, int) or step >= len(kids):
             return None
-        node = node.children[step]
+        node = kids[step]
     return node
 
 
@@ -1415,6 +1453,11 @@ class EditSession:
     def index(self) -> CatalogIndex:
         """The catalog the roster is validated against (with its own custom entries)."""
         ev = self._evaluation
+        factions = self.roster.factions()
+        if ev is not None and set(factions) <= {ev.index.faction.id, *ev.index.also}:
+            return ev.index
+        if len(factions) > 1:  # a force of another faction was just added
+            return self.evaluate().index
         return ev.index if ev is not None else self.system.index(self.roster.faction)
 
     @property
@@ -1543,6 +1586,9 @@ class EditSession:
         index = self.index
         entry: Entry | None = None
         for i in range(2, len(loc) + 1, 2):
+            if loc[i - 2] == "forces":  # a force: what it holds is chosen as at the top
+                entry = None
+                continue
             try:
                 node = _node_at(self.roster.doc, loc[:i])
             except (KeyError, IndexError, TypeError):
@@ -1558,7 +1604,13 @@ class EditSession:
         return not loc or self.entry_at(loc) is not None
 
     def options(self, loc: Loc) -> list[Child]:
-        """What may be added under the selection at ``loc`` (the roster's top level for ``()``)."""
+        """What may be added under the selection at ``loc`` (the roster's top level for
+        ``()``; a force's top level for a force's loc)."""
+        if is_force_loc(loc):
+            ids = self.force_entry_ids(loc)
+            return [
+                c for c in self.index.children(None) if not c.entry.hidden and c.entry.id in ids
+            ]
         if loc and not self.is_known(loc):
             return []
         entry = self.entry_at(loc) if loc else None
@@ -1721,11 +1773,19 @@ class EditSession:
 
     def add(self, parent: Loc, entry_id: str, count: int = 1, name: str | None = None) -> Loc:
         """Add ``entry_id`` under ``parent`` with its groups' defaults; returns its loc."""
-        if parent:
+        if is_force_loc(parent):
+            self._check_force(parent)
+            if entry_id not in self.force_entry_ids(parent):
+                raise EditError(
+                    f"{self.index.name_of(entry_id)} is not in the catalog this force draws on"
+                )
+        elif parent:
             self._check_selection(parent)
         parent_entry = self.entry_at(parent) if parent else None
-        if parent and parent_entry is None:
+        if parent and parent_entry is None and not is_force_loc(parent):
             raise EditError("this selection is not in the catalog; nothing can be added to it")
+        if not parent and self.roster.forces is not None:
+            raise EditError("this roster has several forces: choose the force to add to")
         child = self.index.child(parent_entry, entry_id)
         if child is None:
             where = "at the top level" if parent_entry is None else f"in {parent_entry.name}"
@@ -2184,7 +2244,156 @@ class EditSession:
         self._apply(label, ops, parent, parent)
         return new
 
+    # ----------------------------------------------------------------- forces
+
+    def force_entries(self) -> list[ForceEntry]:
+        """The game system's force entries (what a force may be)."""
+        return list(self.system.model.forces)
+
+    def force_at(self, loc: Loc) -> ForceData | None:
+        """The parsed force at ``loc`` (``None``: not a force of this roster)."""
+        for f in self.roster.all_forces():
+            if f.loc == tuple(loc):
+                return f
+        return None
+
+    def force_locs(self) -> list[Loc]:
+        """Every force's loc, child forces after their parent (none for a roster of one)."""
+        return [f.loc for f in self.roster.all_forces()]
+
+    def force_entry_ids(self, loc: Loc) -> frozenset[str]:
+        """The entries the force at ``loc`` may take at its top: its faction's, and the
+        roster's own (``custom:``)."""
+        force = self.force_at(loc)
+        faction = force.faction if force is not None and force.faction else self.roster.faction
+        try:
+            own = self.system.index(faction)
+        except ArmybuilderError:
+            return frozenset()
+        mine = {c.entry.id for c in own.roots}
+        everyone = {c.entry.id for f in self.roster.factions() for c in self._roots_of(f)}
+        custom = {c.entry.id for c in self.index.roots} - everyone
+        return frozenset(mine | custom)
+
+    def _roots_of(self, faction: str) -> list[Child]:
+        try:
+            return self.system.index(faction).roots
+        except ArmybuilderError:
+            return []
+
+    def _check_force(self, loc: Loc) -> None:
+        if not is_force_loc(loc) or self.force_at(loc) is None:
+            raise EditError("select a force first")
+
+    def add_force(
+        self,
+        force: str,
+        faction: str | None = None,
+        name: str | None = None,
+        parent: Loc = (),
+    ) -> Loc:
+        """Add a force of force entry ``force`` drawing on ``faction`` (default: the
+        parent force's, or the roster's), at the end of the roster's forces or inside the
+        force at ``parent``; returns its loc. A roster of one force becomes a roster of
+        several (format 2): its selections become its first force, in the same undoable
+        step."""
+        from ruamel.yaml.comments import CommentedMap
+
+        from .model.roster import FORCES_FORMAT
+
+        entries = {f.id: f for f in self.system.model.forces}
+        if not entries:
+            raise EditError(f"{self.system.name} has no force entries: its rosters are one force")
+        if force not in entries:
+            raise EditError(f"unknown force entry {force!r} (force entries: {', '.join(entries)})")
+        above = self.force_at(parent) if parent else None
+        faction = faction or (above.faction if above is not None else None) or self.roster.faction
+        if faction not in self.system.factions:
+            raise EditError(f"{self.system.name} has no faction {faction!r}")
+        node = CommentedMap()
+        node["force"] = force
+        node["faction"] = faction
+        name = (name or "").strip() or None
+        if name:
+            node["name"] = name
+        label = f"Add force {name or entries[force].name}"
+        doc = self.roster.doc
+        if self.roster.forces is None:
+            if parent:
+                raise EditError("a roster of one force has no force to add into")
+            first = CommentedMap()
+            first["force"] = self.roster.header.force or next(iter(entries))
+            first["faction"] = self.roster.faction
+            sels = doc.get("selections")
+            if sels is not None:
+                first["selections"] = sels
+            keys = list(doc.keys())
+            at = keys.index("selections") if "selections" in keys else None
+            ops: list[Op] = [SetKey((), "forces", [first, node], at)]
+            if sels is not None:
+                ops.append(SetKey((), "selections", None))
+            if "force" in doc:
+                ops.append(SetKey((), "force", None))
+            ops.append(SetKey((), "format", FORCES_FORMAT))
+            loc: Loc = ("forces", 1)
+            self._apply(label, ops, (), loc)
+            return loc
+        if parent:
+            self._check_force(parent)
+        seq = (self.node(parent) if parent else doc).get("forces")
+        index = len(seq) if isinstance(seq, list) else 0
+        loc = (*parent, "forces", index)
+        self._apply(label, [Insert(parent, index, node, key="forces")], parent or (), loc)
+        return loc
+
+    def remove_force(self, loc: Loc) -> Loc:
+        """Remove the force at ``loc`` with everything in it; returns the loc to show next
+        (the roster stays a roster of several forces, however many are left)."""
+        self._check_force(loc)
+        parent, index = loc[:-2], int(loc[-1])
+        seq = (self.node(parent) if parent else self.roster.doc).get("forces")
+        n = len(seq) if isinstance(seq, list) else 0
+        after: Loc = (*parent, "forces", min(index, n - 2)) if n > 1 else parent
+        label = f"Remove force {self._force_label(loc)}"
+        self._apply(label, [Delete(parent, index, key="forces")], loc, after)
+        return after
+
+    def move_force(self, loc: Loc, delta: int) -> Loc:
+        """Move the force at ``loc`` ``delta`` places among its siblings; returns its loc."""
+        self._check_force(loc)
+        parent, index = loc[:-2], int(loc[-1])
+        seq = (self.node(parent) if parent else self.roster.doc).get("forces")
+        n = len(seq) if isinstance(seq, list) else 0
+        to = max(0, min(n - 1, index + delta))
+        if to == index:
+            return loc
+        word = "up" if delta < 0 else "down"
+        new = (*parent, "forces", to)
+        label = f"Move force {self._force_label(loc)} {word}"
+        self._apply(label, [Move(parent, index, to, key="forces")], loc, new)
+        return new
+
+    def rename_force(self, loc: Loc, name: str | None) -> None:
+        """Give the force at ``loc`` a name (empty: back to its force entry's name)."""
+        self._check_force(loc)
+        name = (name or "").strip() or None
+        if self.node(loc).get("name") == name:
+            return
+        label = f"Rename force to {name}" if name else "Clear force name"
+        self._apply(label, [SetKey(loc, "name", name)], loc, loc)
+
+    def _force_label(self, loc: Loc) -> str:
+        force = self.force_at(loc)
+        if force is None:
+            return "?"
+        if force.name:
+            return force.name
+        entry = next((f for f in self.system.model.forces if f.id == force.force), None)
+        return entry.name if entry is not None else force.force
+
     def _label(self, loc: Loc) -> str:
+        if is_force_loc(loc):
+            return self._force_label(loc)
         node = self.node(loc)
         name = node.get("name")
         if name:

@@ -38,14 +38,16 @@ ROSTER_FILES = _roster_files()
 
 
 def test_the_shipped_rosters_are_found() -> None:
-    assert len(ROSTER_FILES) >= 17
+    assert len(ROSTER_FILES) >= 18
+    assert sum(Roster.from_file(p).several for p in ROSTER_FILES) >= 1
 
 
 @pytest.mark.parametrize("path", ROSTER_FILES, ids=lambda p: p.name)
-def test_format_1_files_are_one_force_and_save_back_unchanged(path: Path) -> None:
+def test_shipped_rosters_save_back_unchanged(path: Path) -> None:
     roster = Roster.from_file(path)
-    assert roster.forces is None and not roster.several
-    assert roster.header.format == 1
+    # A format 1 file is one force (no `forces`); a format 2 file lists its forces.
+    assert roster.several == (roster.header.format == 2)
+    assert (roster.forces is None) == (roster.header.format == 1)
     text = path.read_text(encoding="utf-8")
     assert roster.dumps() == text
     # Written again through the dumper (as after an edit that was undone): the same bytes.

@@ -867,9 +867,7 @@ class StarshipMarine(SystemRules):
 def plays_campaign(ev: Evaluation) -> bool:
     """Whether the roster plays the optional campaign rules of part 4: it selects an entry of
     category ``campaign-rules`` at its top level."""
-    return any(
-        c.entry is not None and "campaign-rules" in c.entry.categories for c in ev.units()
-    )
+    return any(c.entry is not None and "campaign-rules" in c.entry.categories for c in ev.units())
 
 
 class _Run:
@@ -1488,6 +1486,8 @@ def _cm(x: float) -> str:
 
 def _article(name: str) -> str:
     return f"an {name}" if name[:1].lower() in "aeiou" else f"a {name}"
+
+
 FIRE_COLUMNS = (
     "close-unarmoured",
     "close-armoured",
