@@ -1881,8 +1881,15 @@ class EditSession:
         """The selection at or above ``target`` where ``entry_id`` can be added, if any."""
         loc = target
         while True:
+            if is_force_loc(loc):  # a force takes its faction's top-level entries
+                if entry_id in self.force_entry_ids(loc):
+                    return loc
+                loc = loc[:-2]
+                continue
             entry = self.entry_at(loc) if loc else None
             if (not loc or entry is not None) and self.index.child(entry, entry_id) is not None:
+                if not loc and self.roster.forces is not None:
+                    return None  # (a roster of several forces: into a force only)
                 return loc
             if not loc:
                 return None
@@ -1999,17 +2006,24 @@ class EditSession:
             out[g.id] = Limit(chosen, lo, hi)
         return out
 
-    def slot_limits(self, ev: Evaluation | None = None) -> dict[str, Limit]:
-        """The force's category slots at the top of the roster: category id -> limit."""
+    def slot_limits(self, ev: Evaluation | None = None, loc: Loc = ()) -> dict[str, Limit]:
+        """The force's category slots at the top of the roster (or of the force at ``loc``
+        in a roster of several): category id -> limit."""
         ev = ev or self.evaluate()
         index = self.index
-        force_id = self.roster.header.force
-        force = index.forces.get(force_id) if force_id else index.default_force()
+        top = _ev_node(ev, loc) if loc else ev.root
+        if top is None:
+            return {}
+        if loc:
+            force = top.force
+        else:
+            force_id = self.roster.header.force
+            force = index.forces.get(force_id) if force_id else index.default_force()
         if force is None:
             return {}
         out = {}
         for slot in force.slots:
-            got = sum(n.count for n in ev.root.children if n.has_category(slot.category))
+            got = sum(n.count for n in top.children if n.has_category(slot.category))
             out[slot.category] = Limit(got, slot.min, slot.max)
         return out
 
@@ -2018,8 +2032,8 @@ class EditSession:
         the top of the roster (:meth:`slot_limits`), else the selection's own constraints on
         a category of its children (a squad of exactly six models). Category id -> limit."""
         ev = ev or self.evaluate()
-        if not parent:
-            return self.slot_limits(ev)
+        if not parent or is_force_loc(parent):
+            return self.slot_limits(ev, parent)
         node = _ev_node(ev, parent)
         entry = node.entry if node is not None else None
         if node is None or entry is None:
@@ -2354,7 +2368,7 @@ class EditSession:
         seq = (self.node(parent) if parent else self.roster.doc).get("forces")
         n = len(seq) if isinstance(seq, list) else 0
         after: Loc = (*parent, "forces", min(index, n - 2)) if n > 1 else parent
-        label = f"Remove force {self._force_label(loc)}"
+        label = f"Remove force {self.force_label(loc)}"
         self._apply(label, [Delete(parent, index, key="forces")], loc, after)
         return after
 
@@ -2369,20 +2383,22 @@ class EditSession:
             return loc
         word = "up" if delta < 0 else "down"
         new = (*parent, "forces", to)
-        label = f"Move force {self._force_label(loc)} {word}"
+        label = f"Move force {self.force_label(loc)} {word}"
         self._apply(label, [Move(parent, index, to, key="forces")], loc, new)
         return new
 
-    def rename_force(self, loc: Loc, name: str | None) -> None:
-        """Give the force at ``loc`` a name (empty: back to its force entry's name)."""
+    def rename_force(self, loc: Loc, name: str | None) -> Loc:
+        """Give the force at ``loc`` a name (empty: back to its force entry's name);
+        returns its loc."""
         self._check_force(loc)
         name = (name or "").strip() or None
         if self.node(loc).get("name") == name:
-            return
+            return loc
         label = f"Rename force to {name}" if name else "Clear force name"
         self._apply(label, [SetKey(loc, "name", name)], loc, loc)
+        return loc
 
-    def _force_label(self, loc: Loc) -> str:
+    def force_label(self, loc: Loc) -> str:
         force = self.force_at(loc)
         if force is None:
             return "?"
@@ -2393,7 +2409,7 @@ class EditSession:
 
     def _label(self, loc: Loc) -> str:
         if is_force_loc(loc):
-            return self._force_label(loc)
+            return self.force_label(loc)
         node = self.node(loc)
         name = node.get("name")
         if name:

@@ -136,6 +136,24 @@ EDITOR_ACTIONS: list[ActionSpec] = [
         "Give the selected unit (or the roster) a name",
         show=False,
     ),
+    ActionSpec(
+        "editor.add_force",
+        "f",
+        "add_force",
+        "Add force",
+        "Add a force to the roster (a force entry of the game system, for a faction); the "
+        "roster then lists its forces, and its units go into them",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.remove_force",
+        "F",
+        "remove_force",
+        "Remove force",
+        "Remove the force the selection is in, with everything in it (Delete on a force's line "
+        "does it too)",
+        show=False,
+    ),
     ActionSpec("editor.undo", "ctrl+z", "undo", "Undo", "Undo the last edit"),
     ActionSpec("editor.redo", "ctrl+y", "redo", "Redo", "Redo the last undone edit"),
     ActionSpec("editor.save", "ctrl+s", "save", "Save", "Save the roster"),
