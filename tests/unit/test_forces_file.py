@@ -283,6 +283,15 @@ _selection = st.fixed_dictionaries(
     {"entry": st.sampled_from(["captain", "squad", "lancers", "nothing-known"])},
     optional={"count": st.integers(1, 9), "name": _names},
 )
+
+
+def _with_children(inner: st.SearchStrategy[dict]) -> st.SearchStrategy[dict]:  # type: ignore[type-arg]
+    return st.fixed_dictionaries(
+        {"force": st.just("patrol"), "forces": st.lists(inner, min_size=1, max_size=2)},
+        optional={"selections": st.lists(_selection, max_size=2)},
+    )
+
+
 _force = st.recursive(
     st.fixed_dictionaries(
         {"force": st.sampled_from(["patrol", "raid"])},
@@ -292,10 +301,7 @@ _force = st.recursive(
             "selections": st.lists(_selection, max_size=3),
         },
     ),
-    lambda inner: st.fixed_dictionaries(
-        {"force": st.just("patrol"), "forces": st.lists(inner, min_size=1, max_size=2)},
-        optional={"selections": st.lists(_selection, max_size=2)},
-    ),
+    _with_children,
     max_leaves=5,
 )
 
