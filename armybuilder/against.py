@@ -4,7 +4,7 @@
 that system (``FACTION:ENTRY`` picks the faction; a bare ``ENTRY`` is looked up in the other
 factions first, then the roster's own), which is then fielded alone with its defaults and the
 minimum its catalog asks for. The odds come from the system's rules module
-(:meth:`~armybuilder.rules.plugin.SystemRules.against`); this module names no game system and
+(:meth:`~armybuilder.plugin.SystemRules.against`); this module names no game system and
 imports neither Textual nor WeasyPrint.
 """
 
@@ -13,13 +13,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .catalogs import GameSystem, Library
+from .catalog import GameSystem, Library
 from .editing import add_entry
 from .errors import ArmybuilderError
+from .plugin import Matchup
 from .report import load_evaluated
 from .rosters import Roster
 from .rules.engine import Evaluation, evaluate_roster, format_loc
-from .rules.plugin import Matchup
 
 
 class OpponentError(ArmybuilderError):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .catalogs import CatalogIndex, walk_groups
+from .catalog import CatalogIndex, walk_groups
 from .errors import ArmybuilderError
 from .model.catalog import Entry
 from .rosters import Loc, Roster

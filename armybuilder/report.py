@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .catalogs import CatalogIndex, GameSystem, Library
+from .catalog import CatalogIndex, GameSystem, Library
 from .errors import InputError, Problem, UnknownFactionError, UnknownSystemError
 from .rosters import Roster
 from .rules.engine import Evaluation, Issue, Node, evaluate_roster, fmt_num, format_loc

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import bench_validate  # noqa: E402
 
-from armybuilder.catalogs import Library  # noqa: E402
+from armybuilder.catalog import Library  # noqa: E402
 from armybuilder.rosters import Roster  # noqa: E402
 from armybuilder.rules.engine import evaluate_roster  # noqa: E402
 from armybuilder.rules.systems import infantry_ops, infantry_ops_odds  # noqa: E402

@@ -286,6 +286,65 @@ def measure_edits(path: Path, edits: int, size: tuple[int, int]) -> dict[str, An
     return asyncio.run(_edits(path, edits, size))
 
 
+#: The builder flows timed by key count: (system, faction, entry added at standard strength).
+FLOWS = (
+    ("starship-marine", "earther", "earther-group"),
+    ("space-hulk", "terminators", "terminator-squad"),
+    ("infantry-ops", "inner-sphere", "platoon"),
+)
+FLOW_KEYS = 5
+
+
+async def _flow(folder: Path, system: str, faction: str, entry_id: str) -> dict[str, Any]:
+    """From an empty roster: F4, Down to the entry, ``s`` (add standard); the keys pressed,
+    CPU time from the first key until the roster is shown, and whether the result is legal."""
+    from armybuilder.catalog import default_library
+    from armybuilder.session import EditSession
+    from armybuilder.tui.app import ArmyBuilderApp
+    from armybuilder.tui.screens.editor import EditorScreen
+    from armybuilder.tui.settings import Settings
+
+    path = folder / f"flow-{faction}.yaml"
+    EditSession.new(default_library(), system, faction, f"Flow {faction}", autosave=False).save(
+        path
+    )
+    app = ArmyBuilderApp(path, cwd=folder, settings=Settings())
+    async with app.run_test(size=(160, 48)) as pilot:
+        while not (isinstance(app.screen, EditorScreen) and app.screen.session is not None):
+            await pilot.pause(0.02)
+        editor = app.screen
+        assert isinstance(editor, EditorScreen)
+        session = editor.session
+        assert session is not None
+        await pilot.pause(0.05)
+        keys: list[str] = []
+        cpu0 = time.process_time()
+        keys.append("f4")
+        await pilot.press("f4")
+        while editor.catalog.highlighted() != entry_id and len(keys) < 20:
+            keys.append("down")
+            await pilot.press("down")
+        keys.append("s")
+        await pilot.press("s")
+        while editor.shown_generation != session.generation or editor._eval_running:
+            await pilot.pause(0.01)
+        cpu = 1000 * (time.process_time() - cpu0)
+        ev = session.evaluation
+        assert ev is not None
+        return {
+            "what": f"{session.index.name_of(entry_id)} ({faction})",
+            "keys": keys,
+            "cpu_ms": cpu,
+            "errors": sum(1 for i in ev.issues if i.is_error),
+            "warnings": sum(1 for i in ev.issues if not i.is_error),
+            "selections": sum(1 for _ in session.roster.walk()),
+        }
+
+
+def measure_flows(folder: Path) -> list[dict[str, Any]]:
+    return [asyncio.run(_flow(folder, *flow)) for flow in FLOWS]
+
+
 def infantry_regiment(folder: Path) -> Path:
     from bench_validate import regiment_roster
 
@@ -356,6 +415,20 @@ def report(results: dict[str, Any]) -> str:
                 f"{s['catalog']['median']:.0f}x, issues changed {s['issues']['median']:.0f}, "
                 f"totals changed {s['totals']['median']:.0f}"
             )
+    flows = results.get("flows")
+    if flows:
+        lines.append("")
+        lines.append(
+            "d. flows from an empty roster: add at standard strength (F4, Down to it, s); "
+            "CPU time from the first key until shown"
+        )
+        for f in flows:
+            verdict = "within" if len(f["keys"]) <= FLOW_KEYS else "OVER"
+            lines.append(
+                f"  {f['what']:<38} {len(f['keys'])} keys ({verdict} {FLOW_KEYS}): "
+                f"{' '.join(f['keys'])}; {f['cpu_ms']:.0f} ms CPU; {f['selections']} "
+                f"selections, {f['errors']} errors, {f['warnings']} warnings"
+            )
     return "\n".join(lines)
 
 
@@ -381,6 +454,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-launch", action="store_true", help="skip the launch figures")
     parser.add_argument("--size", default="160x48", help="terminal size (default 160x48)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument("--flows-only", action="store_true",
+                        help="only the key-count flows (d)")  # fmt: skip
     args = parser.parse_args(argv)
     for key in _ENV_OVERRIDES:
         os.environ.pop(key, None)
@@ -402,19 +477,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             shutil.copy(REGIMENT, regiment)
         else:
             regiment = infantry_regiment(work)
-        if not args.no_launch:
+        if not (args.no_launch or args.flows_only):
             print("launching…", flush=True)
             results["launch"] = measure_launch(args.launches, regiment, scratch)
-        print(f"editing {regiment.name}…", flush=True)
-        edits = measure_edits(regiment, args.edits, (width, height))
-        edits["roster"] = regiment.name
-        results["edits"] = edits
-        if args.stress and "infantry" not in regiment.name:
-            print("editing the 75-platoon regiment…", flush=True)
-            stress_path = infantry_regiment(work)
-            stress = measure_edits(stress_path, max(10, args.edits // 10), (width, height))
-            stress["roster"] = stress_path.name
-            results["stress"] = stress
+        print("building from empty rosters…", flush=True)
+        results["flows"] = measure_flows(work)
+        if not args.flows_only:
+            print(f"editing {regiment.name}…", flush=True)
+            edits = measure_edits(regiment, args.edits, (width, height))
+            edits["roster"] = regiment.name
+            results["edits"] = edits
+            if args.stress and "infantry" not in regiment.name:
+                print("editing the 75-platoon regiment…", flush=True)
+                stress_path = infantry_regiment(work)
+                stress = measure_edits(stress_path, max(10, args.edits // 10), (width, height))
+                stress["roster"] = stress_path.name
+                results["stress"] = stress
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     print()

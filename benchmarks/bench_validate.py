@@ -49,7 +49,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 import armybuilder  # noqa: E402
-from armybuilder.catalogs import Library  # noqa: E402
+from armybuilder.catalog import Library  # noqa: E402
 from armybuilder.rosters import Roster  # noqa: E402
 from armybuilder.rules.engine import Evaluation, evaluate  # noqa: E402
 

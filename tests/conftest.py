@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from armybuilder.catalogs import Library, default_roots
+from armybuilder.catalog import Library, default_roots
 from armybuilder.rosters import Roster
 from armybuilder.rules import Evaluation, evaluate
 

@@ -324,6 +324,31 @@ class Group(_Model):
     source: str = ""
 
 
+class StandardSelection(_Model):
+    """One part of an entry's standard make-up: what a selection of it holds at its standard
+    strength and loadout (an order of battle's squad, a Terminator squad as the rules field it).
+
+    It is written like a selection of a roster file: the entry's id, how many, an optional
+    name, and optionally its own ``selections`` (its loadout)."""
+
+    entry: Id = Field(description="Id of one of the parent entry's options.")
+    count: int = Field(
+        1,
+        ge=1,
+        le=MAX_COUNT,
+        description="How many. A unit with a count above 1 (and no name) becomes that many "
+        "selections, named in series: 1st Marine Squad, 2nd Marine Squad...",
+    )
+    name: str | None = Field(None, description="A custom name for the selection.")
+    selections: list[StandardSelection] | None = Field(
+        None,
+        description="This selection's own loadout. An entry listed here takes the place of "
+        "the default of the group it belongs to (a heavy flamer instead of the storm bolter); "
+        "groups it does not touch keep their defaults. Without it, the entry's own `standard` "
+        "applies.",
+    )
+
+
 class Entry(_Model):
     """A unit, a model or an upgrade."""
 
@@ -345,6 +370,12 @@ class Entry(_Model):
     experience: bool = Field(False, description="Whether a selection of it records experience.")
     max_count: Count | None = Field(
         None, description="Largest `count` one selection may carry (default: no limit)."
+    )
+    standard: list[StandardSelection] = Field(
+        default_factory=list,
+        description="What a selection of it holds at standard strength and loadout (its "
+        "sub-formations, figures and their equipment), added in one step by the builder's "
+        "'Add standard'. Groups whose defaults it does not replace keep them.",
     )
     data: dict[str, Any] = Field(default_factory=dict)
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 if TYPE_CHECKING:
-    from ..catalogs import GameSystem, Library
+    from ..catalog import GameSystem, Library
     from ..rosters import Roster
     from ..rules.engine import Evaluation
     from .context import RosterView, UnitView, build_view
@@ -124,8 +124,8 @@ def load(file: str | Path, library: Library | None = None) -> tuple[Roster, Game
     that cannot be read, and :class:`~armybuilder.errors.ArmybuilderError` for an unknown
     system or faction.
     """
-    from ..catalogs import Library as _Library
-    from ..catalogs import default_roots
+    from ..catalog import Library as _Library
+    from ..catalog import default_roots
     from ..report import load_evaluated
 
     lib = library if library is not None else _Library(default_roots()).scan()

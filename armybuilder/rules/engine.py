@@ -8,18 +8,18 @@ section), the totals per cost type, and the values a game system computes per no
 The engine knows BattleScribe-like structure only: entries and their children, groups with
 min/max, constraints, modifiers with conditions, costs and limits, categories and force slots,
 experience levels. Everything arithmetic about a game (attack values, morale, ammunition...)
-belongs to the system's rules module (:mod:`armybuilder.rules.plugin`), which runs after the
+belongs to the system's rules module (:mod:`armybuilder.plugin`), which runs after the
 generic checks on the same tree.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..catalogs import CatalogIndex, Child, Faction, GameSystem, check_references, walk_groups
+from ..catalog import CatalogIndex, Child, GameSystem, custom_catalog, walk_groups
 from ..model.catalog import (
     Condition,
     ConditionGroup,
@@ -40,7 +40,7 @@ from .state import StateKey, check_state
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from .plugin import SystemRules
+    from ..plugin import SystemRules
 
 ERROR = "error"
 WARNING = "warning"
@@ -1472,9 +1472,6 @@ def evaluate(
     return ev
 
 
-_CUSTOM_LISTS = ("categories", "rules", "entries", "shared_entries")
-
-
 def _module_failed(index: CatalogIndex, why: str) -> str:
     why = why if len(why) <= 300 else why[:300] + "…"
     return (
@@ -1484,114 +1481,19 @@ def _module_failed(index: CatalogIndex, why: str) -> str:
 
 
 def _custom_catalog(roster: Roster, gs: GameSystem) -> tuple[CustomCatalog | None, list[Issue]]:
-    """The roster's own entries (``custom:``), checked like a catalog; problems become issues.
-
-    A bad item of one of the lists is reported and left out; the others are kept (and an item
-    that needed the one left out is reported in turn). Only a ``custom:`` that is not a
-    mapping of lists is dropped whole.
-    """
+    """The roster's own entries (``custom:``), checked like a catalog (see
+    :func:`armybuilder.catalog.custom_catalog`); its problems become issues."""
     from pathlib import Path
 
-    from pydantic import ValidationError
-
-    raw = roster.custom
-    if raw is None:
+    if roster.custom is None:
         return None, []
-    issues: list[Issue] = []
-
-    def report(loc: Sequence[str | int], msg: str) -> None:
-        issues.append(
-            Issue(ERROR, "invalid-custom-entry", f"custom entries: {msg}", ("custom", *loc))
-        )
-
-    # (position in the roster's list, item) for every item still kept, per list
-    kept: dict[str, list[tuple[int, Any]]] = {}
-    if isinstance(raw, dict):
-        kept = {
-            key: list(enumerate(raw[key]))
-            for key in _CUSTOM_LISTS
-            if isinstance(raw.get(key), list)
-        }
-
-    def build() -> dict[str, Any]:
-        out = dict(raw) if isinstance(raw, dict) else raw
-        for key, items in kept.items():
-            out[key] = [item for _, item in items]
-        return out
-
-    def original(loc: Sequence[str | int]) -> list[str | int]:
-        """A location in the catalog built from the kept items -> the roster's own."""
-        loc = list(loc)
-        if len(loc) >= 2 and loc[0] in kept and isinstance(loc[1], int):
-            items = kept[str(loc[0])]
-            if 0 <= loc[1] < len(items):
-                loc[1] = items[loc[1]][0]
-        return loc
-
-    def drop(locs: Iterable[Sequence[str | int]]) -> bool:
-        """Leave out the items these (built-catalog) locations fall in; False if one is not
-        inside an item (the whole ``custom:`` is then unusable)."""
-        bad: dict[str, set[int]] = {}
-        whole = False
-        for loc in locs:
-            if len(loc) >= 2 and loc[0] in kept and isinstance(loc[1], int):
-                bad.setdefault(str(loc[0]), set()).add(loc[1])
-            else:
-                whole = True
-        for key, idx in bad.items():
-            kept[key] = [item for i, item in enumerate(kept[key]) if i not in idx]
-        return not whole
-
     here: Path = roster.path or Path(roster.file)
-    faction = gs.factions.get(roster.faction)
-    for _ in range(64):  # each pass leaves out at least one item; lists are bounded
-        data = build()
-        try:
-            custom = CustomCatalog.model_validate(data)
-        except ValidationError as exc:
-            from ..model.messages import describe_errors
-
-            locs = []
-            for loc, msg in describe_errors(exc, data):
-                report(original(loc), msg)
-                locs.append(loc)
-            if not drop(locs):
-                return None, issues
-            continue
-        base = Faction(faction.path, faction.model, list(faction.extensions)) if faction else None
-        found = [
-            (loc, msg)
-            for path, loc, msg in check_references(gs, base, extra=[(here, custom)])
-            if path == here
-        ]
-        rules = gs.rules
-        if not found and rules is not None and faction is not None:
-            probe = FactionFileLike(custom)
-            found = [
-                (loc, msg)
-                for _, loc, msg in rules.check_catalog(
-                    gs.model,
-                    probe,  # type: ignore[arg-type]
-                    gs.index_with(faction.id, custom),
-                )
-            ]
-        if not found:
-            return custom, issues
-        for loc, msg in found:
-            report(original(loc), msg)
-        if not drop(loc for loc, _ in found):
-            return None, issues
-    return None, issues
-
-
-class FactionFileLike:
-    """Lets a system's catalog check read a roster's custom entries like a faction file."""
-
-    def __init__(self, custom: CustomCatalog) -> None:
-        self.entries = custom.entries
-        self.shared_entries = custom.shared_entries
-        self.categories = custom.categories
-        self.rules = custom.rules
+    custom, problems = custom_catalog(roster.custom, here, gs, roster.faction)
+    issues = [
+        Issue(ERROR, "invalid-custom-entry", f"custom entries: {msg}", ("custom", *loc))
+        for loc, msg in problems
+    ]
+    return custom, issues
 
 
 def evaluate_roster(

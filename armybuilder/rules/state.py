@@ -2,7 +2,7 @@
 
 A roster selection may carry ``state:``, a mapping of campaign state (actions fought, hits
 taken, ammunition spent...). Each game system's rules module declares the keys it knows
-(:meth:`armybuilder.rules.plugin.SystemRules.state_keys`) as :class:`StateKey` objects:
+(:meth:`armybuilder.plugin.SystemRules.state_keys`) as :class:`StateKey` objects:
 name, value type, range, meaning, and whether the key is **history** (a campaign record kept
 from battle to battle, such as actions fought) or **current** state (damage taken or
 ammunition spent in the battle being played). The engine checks every selection's state

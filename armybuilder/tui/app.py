@@ -24,7 +24,7 @@ from .bindings import APP_ACTIONS, EDITOR_ACTIONS, HOME_ACTIONS, bindings
 from .settings import Settings, load_settings
 
 if TYPE_CHECKING:
-    from ..catalogs import Library
+    from ..catalog import Library
     from ..session import EditSession, RecoveryInfo
     from .screens.dialogs import NewRoster
     from .screens.editor import EditorScreen
@@ -154,7 +154,7 @@ class ArmyBuilderApp(App[int]):
                 if self._library_factory is not None:
                     self._library = self._library_factory()
                 else:
-                    from ..catalogs import default_library
+                    from ..catalog import default_library
 
                     self._library = default_library()
             return self._library

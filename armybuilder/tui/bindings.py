@@ -88,13 +88,38 @@ EDITOR_ACTIONS: list[ActionSpec] = [
         "Add",
         "Add the highlighted catalog entry to the selected unit",
     ),
+    ActionSpec(
+        "editor.add_standard",
+        "s",
+        "add_standard",
+        "Add standard",
+        "Add the highlighted catalog entry at its standard strength and loadout (a whole "
+        "squad or formation, as the catalog declares it)",
+    ),
     ActionSpec("editor.remove", "delete", "remove", "Remove", "Remove the selected unit"),
     ActionSpec(
         "editor.duplicate",
         "d",
         "duplicate",
         "Duplicate",
-        "Put a copy of the selected unit right after it",
+        "Put a copy of the selected unit right after it (a unit gets the next name in its "
+        "series: 2nd Marine Squad)",
+    ),
+    ActionSpec(
+        "editor.split",
+        "x",
+        "split",
+        "Split",
+        "Split a counted selection (Marine ×6) into separate selections that can differ",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.merge",
+        "m",
+        "merge",
+        "Merge",
+        "Merge the selected unit with its identical siblings into one counted selection",
+        show=False,
     ),
     ActionSpec(
         "editor.move_up",
@@ -138,7 +163,7 @@ EDITOR_ACTIONS: list[ActionSpec] = [
     ),
     ActionSpec(
         "editor.add_force",
-        "f",
+        "t",
         "add_force",
         "Add force",
         "Add a force to the roster (a force entry of the game system, for a faction); the "
@@ -147,7 +172,7 @@ EDITOR_ACTIONS: list[ActionSpec] = [
     ),
     ActionSpec(
         "editor.remove_force",
-        "F",
+        "T",
         "remove_force",
         "Remove force",
         "Remove the force the selection is in, with everything in it (Delete on a force's line "
@@ -178,6 +203,53 @@ EDITOR_ACTIONS: list[ActionSpec] = [
     ),
     ActionSpec(
         "editor.search", "slash,ctrl+f", "search", "Search", "Search the catalog", show=False
+    ),
+    ActionSpec(
+        "editor.expand_all",
+        "e",
+        "expand_all",
+        "Expand all",
+        "Expand every unit of the roster tree",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.collapse_all",
+        "c",
+        "collapse_all",
+        "Collapse all",
+        "Collapse the roster tree to its top level",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.sort_catalog",
+        "o",
+        "sort('catalog')",
+        "Sort by catalog",
+        "Sort the selected unit's contents (or the top level) in the catalog's order",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.sort_name",
+        "n",
+        "sort('name')",
+        "Sort by name",
+        "Sort the selected unit's contents (or the top level) by name",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.summary",
+        "g,f9",
+        "summary",
+        "Summary",
+        "The list at a glance: categories against their limits, what is still required, "
+        "cost per category, what cannot be added now and why",
+    ),
+    ActionSpec(
+        "editor.find_everywhere",
+        "f",
+        "find_everywhere",
+        "Find anywhere",
+        "Find an entry by name anywhere the roster can take it; choosing one adds it there",
     ),
     ActionSpec(
         "editor.next_issue",

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from render_helpers import DATE, Rendered
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 from armybuilder.render import load, render_pdf
 from armybuilder.rules.engine import Evaluation
 

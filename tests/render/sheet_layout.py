@@ -19,7 +19,7 @@ from typing import Any
 
 from render_helpers import DATE
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 from armybuilder.render import load, render_pdf
 from armybuilder.render.context import RosterView, build_view
 from armybuilder.render.html import render_html

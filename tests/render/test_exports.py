@@ -14,8 +14,8 @@ import pytest
 from render_helpers import EXAMPLES
 
 from armybuilder.cli import main as cli_main
+from armybuilder.cli.printing import add_parsers
 from armybuilder.render import EXPORT_FORMATS, export
-from armybuilder.render.cli_commands import add_parsers
 from armybuilder.rules.engine import Evaluation
 
 SRM = EXAMPLES / "infantry-ops" / "rifle-srm-platoon.yaml"
@@ -151,7 +151,7 @@ def test_importing_the_commands_loads_no_pdf_stack() -> None:
     )
     code = (
         "import sys\n"
-        "import armybuilder.render.cli_commands\n"
+        "import armybuilder.cli.printing\n"
         "from armybuilder.render import export, load, render_pdf\n"
         f"{show}\n"
         "from armybuilder.render import build_view, render_html\n"

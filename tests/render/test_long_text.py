@@ -18,6 +18,7 @@ import pytest
 from raster_helpers import body_box, ink, rasterise, stray_margin_text, stray_text
 from render_helpers import DATE
 
+from armybuilder.cli.printing import add_parsers
 from armybuilder.render import (
     MAX_PRINTED,
     TooLargeToPrintError,
@@ -25,7 +26,6 @@ from armybuilder.render import (
     export,
     render_pdf,
 )
-from armybuilder.render.cli_commands import add_parsers
 from armybuilder.render.context import MAX_NAME
 from armybuilder.render.fonts import missing_glyphs
 from armybuilder.rules.engine import Evaluation

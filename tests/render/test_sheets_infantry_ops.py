@@ -11,7 +11,7 @@ import pytest
 from render_helpers import EXAMPLES, count_boxes
 from sheet_layout import laid_out, layout_faults, pdf_text_pages, sheet_html, variant
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 
 IO = EXAMPLES / "infantry-ops"
 

@@ -9,7 +9,7 @@ import pytest
 from render_helpers import EXAMPLES, count_boxes
 from sheet_layout import cards_titled, laid_out, layout_faults, sheet_html, variant
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 
 SH = EXAMPLES / "space-hulk"
 

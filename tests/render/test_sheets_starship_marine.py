@@ -10,7 +10,7 @@ import pytest
 from render_helpers import EXAMPLES, count_boxes
 from sheet_layout import Layout, cards_titled, laid_out, layout_faults, sheet_html, variant
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 from armybuilder.render import load
 
 SMR = EXAMPLES / "starship-marine"

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from render_helpers import EXAMPLES, Rendered
 
+from armybuilder.cli.printing import add_parsers
 from armybuilder.paths import user_data_dir
 from armybuilder.render import export, render_pdf, template_dirs, user_template_dir
-from armybuilder.render.cli_commands import add_parsers
 from armybuilder.rules.engine import Evaluation
 
 RIFLE = EXAMPLES / "infantry-ops" / "rifle-platoon.yaml"

@@ -21,7 +21,7 @@ from textual.command import CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import Button, Input, Select, Static
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 from armybuilder.rosters import Roster
 from armybuilder.rules import Evaluation
 from armybuilder.session import EditSession, find_recovery, list_recoveries
@@ -275,7 +275,7 @@ async def test_quit_and_save(make_app: MakeApp, workdir: Path) -> None:
         await wait_screen(pilot, "confirm-close")
         await pilot.click("#save")
         await wait_for(pilot, lambda: not app.is_running)
-    assert Roster.from_file(path).doc["selections"][2]["name"] == "Alpha"
+    assert Roster.from_file(path).doc["selections"][2]["name"] == "2nd Alpha"  # next in series
 
 
 @run_async
@@ -477,7 +477,7 @@ async def test_duplicate_move_and_rename_keys(make_app: MakeApp, workdir: Path) 
         await focus_roster_line(pilot, editor, 2)  # Alpha
         await pilot.press("d")
         await pilot.pause()
-        assert names() == ["Captain Vos", "Alpha", "Alpha", "Bravo"]
+        assert names() == ["Captain Vos", "Alpha", "2nd Alpha", "Bravo"]
         assert editor.selected == ("selections", 2)
         await pilot.press("ctrl+down")
         await pilot.pause()
@@ -487,10 +487,10 @@ async def test_duplicate_move_and_rename_keys(make_app: MakeApp, workdir: Path) 
         await type_text(pilot, " 2")
         await pilot.press("enter")
         await pilot.pause()
-        assert names() == ["Captain Vos", "Alpha", "Bravo", "Alpha 2"]
+        assert names() == ["Captain Vos", "Alpha", "Bravo", "2nd Alpha 2"]
         await pilot.press("f3", "alt+up")
         await pilot.pause()
-        assert names() == ["Captain Vos", "Alpha", "Alpha 2", "Bravo"]
+        assert names() == ["Captain Vos", "Alpha", "2nd Alpha 2", "Bravo"]
         for _ in range(4):
             await pilot.press("ctrl+z")
         await pilot.pause()
@@ -574,7 +574,7 @@ async def test_export_text(make_app: MakeApp, workdir: Path) -> None:
 async def test_export_pdf_reports_when_unavailable(
     make_app: MakeApp, workdir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("armybuilder.session._render_module", lambda: None)
+    monkeypatch.setattr("armybuilder.session.export._render_module", lambda: None)
     app = make_app(workdir / "patrol.yaml")
     async with app.run_test() as pilot:
         editor = await wait_editor(pilot)
@@ -604,7 +604,7 @@ async def test_export_pdf_in_a_worker_with_progress(
         return types.SimpleNamespace(pages=1)
 
     fake = types.SimpleNamespace(render_pdf=render_pdf)
-    monkeypatch.setattr("armybuilder.session._render_module", lambda: fake)
+    monkeypatch.setattr("armybuilder.session.export._render_module", lambda: fake)
     app = make_app(workdir / "patrol.yaml")
     async with app.run_test() as pilot:
         editor = await wait_editor(pilot)

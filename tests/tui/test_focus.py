@@ -56,7 +56,8 @@ async def test_enter_commits_and_returns_to_the_tree(make_app: MakeApp, workdir:
         await pilot.press("d")
         await pilot.pause()
         assert editor.session.history[-1].startswith("Duplicate")
-        assert field.value == "Bravo"
+        # The copy is selected, named next in its series (not "Bravod": nothing was typed).
+        assert field.value == "2nd Bravo"
 
 
 @run_async

@@ -1,6 +1,6 @@
 """Forces in the builder: a roster of several forces shows each force as a top-level line of
-the roster tree, with its units under it; `f` adds a force (a dialog asks which force entry,
-which faction and what name), `F` (or Delete on a force's line) removes it, `r` renames it.
+the roster tree, with its units under it; `t` adds a force (a dialog asks which force entry,
+which faction and what name), `T` (or Delete on a force's line) removes it, `r` renames it.
 Every row painted is compared with what the session computes."""
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ async def test_forces_are_top_level_lines_added_and_removed_with_keys(
         editor = await wait_editor(pilot)
         s = editor.session
         assert s is not None
-        await pilot.press("f")
+        await pilot.press("t")
         await wait_for(pilot, lambda: isinstance(app.screen, AddForceScreen))
         await pilot.press(*"Reserve", "enter")
         await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen))
@@ -80,7 +80,7 @@ async def test_forces_are_top_level_lines_added_and_removed_with_keys(
         assert force_rows[0].endswith("⚑ Patrol  82 pts")  # the units of the file before
         assert force_rows[1].endswith("✖ ⚑ Reserve (Patrol)  0 pts")
         assert tree_problems(app, editor) == []
-        # Rename the new force (r on its line), move it up, then remove it with F.
+        # Rename the new force (r on its line), move it up, then remove it with T.
         editor.jump_to(("forces", 1))
         await pilot.press("r")
         await wait_for(pilot, lambda: isinstance(app.screen, RenameScreen))
@@ -94,7 +94,7 @@ async def test_forces_are_top_level_lines_added_and_removed_with_keys(
         assert [f.name for f in s.roster.all_forces()] == ["RearReserve", None]
         assert tree_problems(app, editor) == []
         assert editor.selected == ("forces", 0)
-        await pilot.press("F")
+        await pilot.press("T")
         await settle(pilot, editor)
         assert [f.name for f in s.roster.all_forces()] == [None]
         assert tree_problems(app, editor) == []

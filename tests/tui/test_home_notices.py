@@ -9,7 +9,7 @@ from pathlib import Path
 from conftest import EXAMPLES, run_async, wait_editor, wait_for, wait_screen
 from textual.widgets import OptionList
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 from armybuilder.session import EditSession, RecentFiles
 from armybuilder.tui.app import ArmyBuilderApp
 

@@ -504,7 +504,7 @@ async def test_pdf_dialog_offers_the_paper_size(
         return types.SimpleNamespace(pages=1)
 
     fake = types.SimpleNamespace(render_pdf=render_pdf)
-    monkeypatch.setattr("armybuilder.session._render_module", lambda: fake)
+    monkeypatch.setattr("armybuilder.session.export._render_module", lambda: fake)
     app = make_app(workdir / "patrol.yaml")
     async with app.run_test(size=(120, 40)) as pilot:
         editor = await wait_editor(pilot)

@@ -14,7 +14,7 @@ from conftest import DEMO_ROSTERS, wait_editor, wait_for, wait_screen
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 from armybuilder.tui.app import ArmyBuilderApp
 from armybuilder.tui.screens.help import HelpScreen
 from armybuilder.tui.settings import Settings

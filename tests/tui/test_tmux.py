@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from screen import check_catalog_lines, expected_catalog
 
-from armybuilder.catalogs import Library, default_roots
+from armybuilder.catalog import Library, default_roots
 from armybuilder.session import EditSession
 
 REPO = Path(__file__).resolve().parents[2]

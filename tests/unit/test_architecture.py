@@ -4,6 +4,8 @@
   its rules module.
 * ``armybuilder validate`` imports neither Textual nor WeasyPrint.
 * Nothing below the TUI imports Textual; nothing below the renderer imports WeasyPrint.
+
+The rooms of the core and the one direction of their imports: ``test_import_cycles.py``.
 """
 
 from __future__ import annotations
@@ -89,7 +91,7 @@ def test_the_builder_paints_before_the_catalog_models_load() -> None:
     code = (
         "import sys\n"
         "import armybuilder.tui.app, armybuilder.tui.screens.editor\n"
-        "heavy = ('pydantic', 'ruamel', 'armybuilder.catalogs', 'armybuilder.model')\n"
+        "heavy = ('pydantic', 'ruamel', 'armybuilder.catalog', 'armybuilder.model')\n"
         "print('LOADED', sorted({m for m in sys.modules if m.startswith(heavy)}))\n"
     )
     assert_nothing_loaded(code)

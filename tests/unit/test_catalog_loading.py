@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from armybuilder import catalogs
-from armybuilder.catalogs import Library, check_paths, load_catalog_file
+from armybuilder.catalog import Library, check_paths, load_catalog_file
+from armybuilder.catalog import files as catalog_files
 from armybuilder.cli import main
 from armybuilder.errors import CatalogError
 
@@ -180,8 +180,8 @@ def test_cache_is_used_and_invalidated(tmp_path: Path, monkeypatch: pytest.Monke
     cached = list((tmp_path / "cache" / "catalogs").glob("*.json"))
     assert len(cached) == 1
     parses: list[str] = []
-    real = catalogs.load_safe
-    monkeypatch.setattr(catalogs, "load_safe", lambda t, f: parses.append(f) or real(t, f))
+    real = catalog_files.load_safe
+    monkeypatch.setattr(catalog_files, "load_safe", lambda t, f: parses.append(f) or real(t, f))
     again = load_catalog_file(path)
     assert parses == []  # served from the cache
     assert again.model == first.model

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 from armybuilder.editing import NotAnOptionError, add_entry
 from armybuilder.rosters import Roster
 from armybuilder.rules import evaluate

@@ -13,7 +13,7 @@ from textwrap import dedent
 
 import pytest
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 from armybuilder.rosters import Roster
 from armybuilder.rules import Evaluation, evaluate
 

@@ -9,7 +9,7 @@ from textwrap import dedent
 
 import pytest
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 from armybuilder.rosters import Roster, SelectionData
 from armybuilder.rules import Evaluation, evaluate
 from armybuilder.rules.engine import ForceData

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from armybuilder.catalogs import Library, default_roots
+from armybuilder.catalog import Library, default_roots
 from armybuilder.rosters import Roster
 from armybuilder.session import EditSession
 from armybuilder.yamlio import to_plain

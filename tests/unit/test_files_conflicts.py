@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from armybuilder.catalogs import Library, default_roots
+from armybuilder.catalog import Library, default_roots
 from armybuilder.errors import ArmybuilderError
 from armybuilder.rosters import ChangedOnDiskError, Roster
 from armybuilder.session import EditSession

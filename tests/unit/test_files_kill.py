@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from armybuilder.catalogs import Library, default_roots
+from armybuilder.catalog import Library, default_roots
 from armybuilder.rosters import Roster
 from armybuilder.session import EditSession, find_recovery
 

@@ -64,7 +64,7 @@ def test_a_pipe_is_refused_not_waited_for(
 def test_crlf_roster_is_not_changed_on_disk_for_recovery(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from armybuilder.catalogs import Library, default_roots
+    from armybuilder.catalog import Library, default_roots
     from armybuilder.session import EditSession, find_recovery
 
     monkeypatch.setenv("ARMYBUILDER_HOME", str(tmp_path / "home"))

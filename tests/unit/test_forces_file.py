@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 from armybuilder.cli import main
 from armybuilder.errors import RosterError
 from armybuilder.model.roster import RosterFile

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 from armybuilder.session import EditError, EditSession, find_recovery
 
 HERE = Path(__file__).resolve().parent

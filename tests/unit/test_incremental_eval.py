@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 from armybuilder.rosters import parse_selection
 from armybuilder.rules.engine import Evaluation, SubtreeMemo, evaluate_roster
 from armybuilder.session import EditError, EditSession, Loc

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from armybuilder import plugin
 from armybuilder.cli import main
-from armybuilder.rules import plugin
 
 MODULE = """\
 from pathlib import Path
-from armybuilder.rules.plugin import SystemRules
+from armybuilder.plugin import SystemRules
 
 Path(__file__).with_name("imported.txt").write_text("imported")
 

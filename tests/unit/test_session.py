@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from armybuilder.catalogs import Library, default_roots
+from armybuilder.catalog import Library, default_roots
 from armybuilder.editing import add_entry
 from armybuilder.errors import RosterError, UnknownSystemError
 from armybuilder.rosters import Roster
@@ -103,7 +103,7 @@ def test_every_operation_returns_its_inverse(patrol: Path) -> None:
 
 
 def to_commented(data: object) -> object:
-    from armybuilder.session import _commented
+    from armybuilder.session.operations import _commented
 
     return _commented(data)
 
@@ -483,7 +483,7 @@ def test_export_text_without_and_with_the_renderer(
     lib: Library, patrol: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     session = EditSession.open(patrol, lib)
-    monkeypatch.setattr("armybuilder.session._render_module", lambda: None)
+    monkeypatch.setattr("armybuilder.session.export._render_module", lambda: None)
     text = export_text(session)
     assert text == plain_text(session.evaluate())
     assert "Border patrol" in text and "Captain Vos" in text and "ERROR" in text
@@ -492,7 +492,7 @@ def test_export_text_without_and_with_the_renderer(
         return f"rendered {to}"
 
     fake = types.SimpleNamespace(export=export)
-    monkeypatch.setattr("armybuilder.session._render_module", lambda: fake)
+    monkeypatch.setattr("armybuilder.session.export._render_module", lambda: fake)
     assert export_text(session) == "rendered text"
 
 
@@ -500,11 +500,11 @@ def test_export_pdf_needs_the_renderer(
     lib: Library, patrol: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     session = EditSession.open(patrol, lib)
-    monkeypatch.setattr("armybuilder.session._render_module", lambda: None)
+    monkeypatch.setattr("armybuilder.session.export._render_module", lambda: None)
     with pytest.raises(ExportUnavailableError, match="not installed"):
         export_pdf(session, tmp_path / "x.pdf")
     fake = types.SimpleNamespace(render_pdf=lambda roster, out, colour: None)
-    monkeypatch.setattr("armybuilder.session._render_module", lambda: fake)
+    monkeypatch.setattr("armybuilder.session.export._render_module", lambda: fake)
     with pytest.raises(ExportUnavailableError, match="interface differs"):
         export_pdf(session, tmp_path / "x.pdf")
 

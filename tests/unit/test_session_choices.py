@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from armybuilder.catalogs import Library, default_roots
+from armybuilder.catalog import Library, default_roots
 from armybuilder.session import EditError, EditSession
 
 REPO = Path(__file__).resolve().parents[2]

@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 from armybuilder.cli import main
+from armybuilder.plugin import SystemRules
 from armybuilder.render.context import DAMAGE_STATE_KEYS
 from armybuilder.rosters import Roster
 from armybuilder.rules.engine import evaluate_roster
-from armybuilder.rules.plugin import SystemRules
 from armybuilder.rules.state import (
     DEFAULT_MAXIMUM,
     INVALID,

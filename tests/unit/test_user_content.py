@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from armybuilder.catalogs import Library, check_paths
+from armybuilder.catalog import Library, check_paths
 from armybuilder.cli import main
 from armybuilder.paths import bundled_dir
 from armybuilder.rosters import Roster

@@ -1,6 +1,6 @@
 """Translate a BattleScribe game system and catalogues into armybuilder's catalog model.
 
-The result is an in-memory :class:`~armybuilder.catalogs.GameSystem` (one faction per
+The result is an in-memory :class:`~armybuilder.catalog.GameSystem` (one faction per
 catalogue) that the generic engine evaluates like any bundled system. BattleScribe ids are
 kept: where one is not a valid armybuilder id it is mapped to one (:class:`IdMap`, both ways),
 so issues and selections can be reported back in BattleScribe's ids.
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ... import catalogs as ab_catalogs
+from ... import catalog as ab_catalogs
 from ...model import catalog as ab
 from . import model as bs
 

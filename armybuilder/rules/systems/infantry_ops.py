@@ -29,8 +29,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ...dice import Dice
+from ...plugin import CatalogFinding, Matchup, SystemRules
 from ..engine import Evaluation, Node, fmt_num
-from ..plugin import CatalogFinding, Matchup, SystemRules
 from ..state import StateKey
 from .infantry_ops_odds import (
     Burst,
@@ -41,7 +41,7 @@ from .infantry_ops_odds import (
 )
 
 if TYPE_CHECKING:
-    from ...catalogs import CatalogIndex
+    from ...catalog import CatalogIndex
     from ...model.catalog import Entry, FactionFile, SystemFile
 
 SRC = "Infantry Operations"
@@ -1506,10 +1506,10 @@ def _burst_bonus(burst: list[tuple[Dice, int]]) -> str:
 
 
 def _entries_with_loc(model: Any) -> Iterator[tuple[list[str | int], Entry]]:
-    from ...catalogs import _iter_entries
+    from ...catalog import iter_entries
     from ...model.catalog import Entry as EntryModel
 
-    for loc, item in _iter_entries(model):
+    for loc, item in iter_entries(model):
         if isinstance(item, EntryModel):
             yield loc, item
 

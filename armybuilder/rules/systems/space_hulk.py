@@ -35,12 +35,12 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from ...dice import Dice, DiceSyntaxError
+from ...plugin import CatalogFinding, Matchup, SystemRules
 from ..engine import Evaluation, Node
-from ..plugin import CatalogFinding, Matchup, SystemRules
 from ..state import DEFAULT_MAXIMUM, StateKey
 
 if TYPE_CHECKING:
-    from ...catalogs import CatalogIndex
+    from ...catalog import CatalogIndex
     from ...model.catalog import Entry, FactionFile, SystemFile
 
 SRC = "Space Hulk house rules"
@@ -1238,10 +1238,10 @@ class SpaceHulk(SystemRules):
 
 
 def _entries_with_loc(model: Any) -> Iterator[tuple[list[str | int], Entry]]:
-    from ...catalogs import _iter_entries
+    from ...catalog import iter_entries
     from ...model.catalog import Entry as EntryModel
 
-    for loc, item in _iter_entries(model):
+    for loc, item in iter_entries(model):
         if isinstance(item, EntryModel):
             yield loc, item
 

@@ -30,13 +30,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ...plugin import CatalogFinding, Matchup, SystemRules
 from ..engine import Evaluation, Issue, Node, fmt_num
-from ..plugin import CatalogFinding, Matchup, SystemRules
 from ..state import StateKey
 from .starmarines_odds import damage_value, wounding_value
 
 if TYPE_CHECKING:
-    from ...catalogs import CatalogIndex, GameSystem
+    from ...catalog import CatalogIndex, GameSystem
     from ...model.catalog import Entry, EntryLink, ExperienceLevel, FactionFile, SystemFile
 
 SRC = "StarMarines"
@@ -616,26 +616,26 @@ def _carry_text(rank: int, sizes: Sequence[str]) -> str:
 
 
 def _entries_with_loc(model: Any) -> Iterator[tuple[list[str | int], Entry]]:
-    from ...catalogs import _iter_entries
+    from ...catalog import iter_entries
     from ...model.catalog import Entry as EntryModel
 
-    for loc, item in _iter_entries(model):
+    for loc, item in iter_entries(model):
         if isinstance(item, EntryModel):
             yield loc, item
 
 
 def _links_with_loc(model: Any) -> Iterator[tuple[list[str | int], EntryLink]]:
-    from ...catalogs import _iter_entries
+    from ...catalog import iter_entries
     from ...model.catalog import EntryLink as LinkModel
 
-    for loc, item in _iter_entries(model):
+    for loc, item in iter_entries(model):
         if isinstance(item, LinkModel):
             yield loc, item
 
 
 def _child_options(entry: Entry, shared: dict[str, Entry]) -> list[Entry]:
     """An entry's child options, links resolved (with their overrides) where possible."""
-    from ...catalogs import _merge_link, walk_groups
+    from ...catalog import merge_link, walk_groups
     from ...model.catalog import Entry as EntryModel
 
     items = [*entry.entries, *(c for g in walk_groups(entry.groups) for c in g.entries)]
@@ -644,7 +644,7 @@ def _child_options(entry: Entry, shared: dict[str, Entry]) -> list[Entry]:
         if isinstance(item, EntryModel):
             out.append(item)
         elif item.link in shared:
-            out.append(_merge_link(shared[item.link], item))
+            out.append(merge_link(shared[item.link], item))
     return out
 
 

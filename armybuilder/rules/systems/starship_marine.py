@@ -39,8 +39,8 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from ...dice import Dice, Distribution, convolve_power, uniform
+from ...plugin import CatalogFinding, Matchup, SystemRules
 from ..engine import Evaluation, Node
-from ..plugin import CatalogFinding, Matchup, SystemRules
 from ..state import DEFAULT_MAXIMUM, StateKey
 from .starship_marine_odds import (
     ROBOT_DAMAGE,
@@ -54,7 +54,7 @@ from .starship_marine_odds import (
 )
 
 if TYPE_CHECKING:
-    from ...catalogs import CatalogIndex
+    from ...catalog import CatalogIndex
     from ...model.catalog import Entry, FactionFile, SystemFile
     from ...rosters import Loc, Roster
 
@@ -1636,10 +1636,10 @@ def _check_system_data(system: SystemFile) -> Iterator[CatalogFinding]:
 
 
 def _check_entries(which: str, model: Any) -> Iterator[CatalogFinding]:
-    from ...catalogs import _iter_entries
+    from ...catalog import iter_entries
     from ...model.catalog import Entry as EntryModel
 
-    for loc, item in _iter_entries(model):
+    for loc, item in iter_entries(model):
         if not isinstance(item, EntryModel):
             continue
         cats = set(item.categories)

@@ -29,8 +29,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...dice import Distribution, at_least_table, expectation
+from ...plugin import CatalogFinding, Matchup, SystemRules
 from ..engine import Evaluation, Node, fmt_num
-from ..plugin import CatalogFinding, Matchup, SystemRules
 from ..state import StateKey
 from .starship_troopers_damage import (
     VOLLEY_MAX_DICE,
@@ -58,7 +58,7 @@ from .starship_troopers_profiles import (
 )
 
 if TYPE_CHECKING:
-    from ...catalogs import CatalogIndex
+    from ...catalog import CatalogIndex
     from ...model.catalog import Entry, EntryLink, FactionFile, SystemFile
 
 __all__ = [
@@ -243,11 +243,11 @@ def _avg(p: Fraction) -> str:
 
 
 def _entries_with_loc(model: Any) -> Iterator[tuple[list[str | int], Entry | EntryLink]]:
-    from ...catalogs import _iter_entries
+    from ...catalog import iter_entries
     from ...model.catalog import Entry as EntryModel
     from ...model.catalog import EntryLink as LinkModel
 
-    for loc, item in _iter_entries(model):
+    for loc, item in iter_entries(model):
         if isinstance(item, EntryModel | LinkModel):
             yield loc, item
 

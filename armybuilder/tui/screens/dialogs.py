@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, DirectoryTree, Input, Label, Select, Static
 
 if TYPE_CHECKING:
-    from ...catalogs import GameSystem, Library
+    from ...catalog import GameSystem, Library
 
 R = TypeVar("R")
 

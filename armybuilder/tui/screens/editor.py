@@ -51,6 +51,7 @@ from .dialogs import AddForceScreen, ConfirmScreen, NewForce, PathScreen, Rename
 from .export import ExportScreen, PdfPathScreen
 
 if TYPE_CHECKING:
+    from ...building import Place
     from ...rules.engine import Evaluation
 
 #: Actions that need a roster loaded.
@@ -97,6 +98,49 @@ class CatalogCommands(Provider):
                 screen.add_entry(entry_id, target)
 
         return add
+
+
+class EverywhereCommands(Provider):
+    """Find an entry by name anywhere the roster can take it (``f``); choosing a hit adds the
+    entry there. Hits come from :func:`armybuilder.building.find_everywhere`."""
+
+    async def search(self, query: str) -> Hits:
+        screen = self.screen
+        if not isinstance(screen, EditorScreen) or screen.session is None:
+            return
+        matcher = self.matcher(query)
+        from ...building import find_everywhere
+
+        for place in find_everywhere(screen.session, query, limit=100):
+            title = f"{place.name} → {place.where}"
+            score = matcher.match(place.name) or 0.1
+            if place.parent is None:
+                yield Hit(score * 0.5, title, self._cannot(place.name, place.where), help=None)
+            else:
+                yield Hit(score, matcher.highlight(title), self._adder(place), help=None)
+
+    def _adder(self, place: Place) -> Callable[[], None]:
+        screen = self.screen
+
+        def add() -> None:
+            if isinstance(screen, EditorScreen) and place.parent is not None:
+                screen.add_entry(place.entry_id, place.parent)
+
+        return add
+
+    def _cannot(self, name: str, where: str) -> Callable[[], None]:
+        def say() -> None:
+            self.app.notify(f"{name}: {where}", severity="warning")
+
+        return say
+
+
+def _building() -> Any:
+    """:mod:`armybuilder.building`, imported when first used: it loads the catalog models,
+    which the screens leave to the loading worker (the first screen paints before them)."""
+    from ... import building
+
+    return building
 
 
 def settle_heap() -> None:
@@ -460,8 +504,9 @@ class EditorScreen(ArmyScreen):
         self.after_edit()
         return True
 
-    def add_entry(self, entry_id: str, target: Loc | None = None) -> None:
-        """Add a catalog entry where it can go, at or above ``target`` (default: selection)."""
+    def add_entry(self, entry_id: str, target: Loc | None = None, standard: bool = False) -> None:
+        """Add a catalog entry where it can go, at or above ``target`` (default: selection);
+        with ``standard``, at its standard strength and loadout (:mod:`armybuilder.building`)."""
         s = self.session
         if s is None:
             return
@@ -472,7 +517,12 @@ class EditorScreen(ArmyScreen):
             return
 
         def add(session: EditSession) -> None:
-            session.add(parent, entry_id)
+            if standard:
+                from ...building import add_standard
+
+                add_standard(session, parent, entry_id)
+            else:
+                session.add(parent, entry_id)
 
         if self._edit(add):
             self.roster_tree.expand_loc(parent)
@@ -619,7 +669,7 @@ class EditorScreen(ArmyScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return not (action in _EDIT_ACTIONS and self.session is None)
 
-    def action_add(self) -> None:
+    def action_add(self, standard: bool = False) -> None:
         entry_id = self.catalog.highlighted()
         if entry_id is None:
             section = self.catalog.highlighted_section()
@@ -639,7 +689,34 @@ class EditorScreen(ArmyScreen):
                 "Highlight an entry in the catalog first (F4, or / to search)", severity="warning"
             )
             return
-        self.add_entry(entry_id, self.catalog.target)
+        self.add_entry(entry_id, self.catalog.target, standard=standard)
+
+    def action_add_standard(self) -> None:
+        s = self.session
+        entry_id = self.catalog.highlighted()
+        if s is not None and entry_id is not None:
+            entry = s.index.entries.get(entry_id)
+            if entry is not None and not _building().has_standard(entry):
+                self.app.notify(
+                    f"The catalog declares no standard make-up for {entry.name}: added with "
+                    "its usual choices",
+                    timeout=3,
+                )
+        self.action_add(standard=True)
+
+    def action_split(self) -> None:
+        loc = self.selected
+        if not loc:
+            self.app.notify("Select a counted unit in the roster to split it", severity="warning")
+            return
+        self._edit(lambda s: _building().split(s, loc))
+
+    def action_merge(self) -> None:
+        loc = self.selected
+        if not loc:
+            self.app.notify("Select a unit in the roster to merge it", severity="warning")
+            return
+        self._edit(lambda s: _building().merge(s, loc))
 
     def action_remove(self) -> None:
         if not self.selected:
@@ -697,7 +774,7 @@ class EditorScreen(ArmyScreen):
             self.app.notify("Select a unit in the roster to duplicate it", severity="warning")
             return
         loc = self.selected
-        self._edit(lambda s: s.duplicate(loc))
+        self._edit(lambda s: _building().duplicate(s, loc))
 
     def action_move(self, delta: int) -> None:
         if not self.selected:
@@ -754,6 +831,59 @@ class EditorScreen(ArmyScreen):
         self._edit(lambda s: s.undo() if back else s.redo())
         self.army_app.notify(
             f"{'Undone' if back else 'Redone'}: {label}", timeout=2, group="history"
+        )
+
+    def action_expand_all(self) -> None:
+        self.roster_tree.expand_all()
+
+    def action_collapse_all(self) -> None:
+        self.roster_tree.collapse_all()
+        if len(self.selected) > 2:
+            self.jump_to(self.selected[:2])
+        else:
+            self.roster_tree.select_loc(self.selected)
+
+    def action_sort(self, by: str) -> None:
+        s = self.session
+        if s is None:
+            return
+        loc = self.selected
+        # The selected unit's contents; a unit with none: it among its siblings.
+        parent = loc if (not loc or s.children_locs(loc)) else loc[:-2]
+        how = "the catalog's order" if by == "catalog" else "name"
+
+        def sort(session: EditSession) -> Loc:
+            if not _building().sort(session, parent, by):
+                raise EditError(f"Already in {how}")
+            return parent
+
+        self._edit(sort)
+
+    def action_summary(self) -> None:
+        from ...overview import overview
+        from .summary import SummaryScreen
+
+        s = self.session
+        if s is None:
+            return
+        self.commit_field()
+        ev = s.evaluation
+        if ev is None or not s.evaluation_is_current:
+            ev = s.evaluate()
+        self.app.push_screen(SummaryScreen(s.name, overview(s, ev)))
+
+    def action_find_everywhere(self) -> None:
+        from textual.command import CommandPalette
+
+        if self.session is None:
+            return
+        self.commit_field()
+        self.app.push_screen(
+            CommandPalette(
+                providers=[EverywhereCommands],
+                placeholder="Find an entry anywhere in the roster (Esc clears, again closes)…",
+                id="find-everywhere",
+            )
         )
 
     def action_search(self) -> None:

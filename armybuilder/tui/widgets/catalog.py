@@ -30,7 +30,7 @@ from ...session import Limit, Loc, OptionInfo, costs_text, limit_text
 from .stable import ContentLines, LiveStatic, StableScroll, find
 
 if TYPE_CHECKING:
-    from ...catalogs import CatalogIndex, Child
+    from ...catalog import CatalogIndex, Child
     from ...model.catalog import Entry
 
 
@@ -130,7 +130,46 @@ def profile_tables(
 
 
 class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
-    """Sections and entries; a click highlights, a double click (or Enter) adds."""
+    """Sections and entries; a click highlights, a double click (or Enter) adds.
+
+    Up and Down move from entry to entry over the section headings (a heading is reached
+    with the mouse, Shift+Left, or Up from its first entry at the top), and the focus
+    arriving on a heading moves the cursor to the first entry under it: what is added is an
+    entry, so the keys go where the entries are."""
+
+    def _is_entry(self, line: int) -> bool:
+        node = self.get_node_at_line(line)
+        return node is not None and node.data is not None
+
+    def _step_to_entry(self, delta: int) -> None:
+        line = self.cursor_line + delta
+        while 0 <= line <= self.last_line:
+            if self._is_entry(line):
+                self.cursor_line = line
+                return
+            line += delta
+        if 0 <= self.cursor_line + delta <= self.last_line:
+            self.cursor_line += delta  # no entry that way: the heading, as a plain tree does
+
+    def action_cursor_down(self) -> None:
+        if self.cursor_line < 0:
+            super().action_cursor_down()
+            if not self._is_entry(self.cursor_line):
+                self._step_to_entry(1)
+            return
+        self._step_to_entry(1)
+
+    def action_cursor_up(self) -> None:
+        self._step_to_entry(-1)
+
+    def _on_focus(self, event: events.Focus) -> None:
+        super()._on_focus(event)
+        if not self._is_entry(self.cursor_line):
+            line = max(self.cursor_line, 0)
+            while line <= self.last_line and not self._is_entry(line):
+                line += 1
+            if line <= self.last_line:
+                self.cursor_line = line
 
     async def _on_click(self, event: events.Click) -> None:
         meta = event.style.meta

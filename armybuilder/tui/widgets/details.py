@@ -59,7 +59,7 @@ def option_label(name: str, cost: str) -> str:
 
 def one_of_groups(entry: Entry) -> list[Group]:
     """Groups of an entry (and their subgroups) from which at most one is chosen."""
-    from ...catalogs import walk_groups  # here: the editor paints before the catalogs load
+    from ...catalog import walk_groups  # here: the editor paints before the catalogs load
 
     return list(walk_groups(entry.groups))
 
@@ -221,7 +221,7 @@ class DetailsPane(VerticalScroll):
             text = Text(force_title(ev, node), "bold")
             text.append(f"\nforce · {node.force.name}", "dim")
             text.append(f"\n{cost_text(ev, ev.total_cost(node))}", "cyan")
-            text.append("\nr: rename · f: add a force · F: remove this force", "dim")
+            text.append("\nr: rename · t: add a force · T: remove this force", "dim")
         elif node.entry is None:
             text.append(f"\n? unknown entry {node.entry_id!r}", "red")
             text.append(

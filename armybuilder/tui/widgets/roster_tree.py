@@ -464,6 +464,24 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
             self._populate(tnode)
             tnode.expand()
 
+    def expand_all(self) -> None:
+        """Expand every line of the roster (creating the lines not made yet)."""
+        stack = [self.root]
+        while stack:
+            tnode = stack.pop()
+            if tnode.allow_expand or tnode.is_root:
+                self._populate(tnode)
+                if not tnode.is_expanded:
+                    tnode.expand()
+            stack.extend(tnode.children)
+
+    def collapse_all(self) -> None:
+        """Collapse every unit, down to the lines of the top level."""
+        for child in self.root.children:
+            child.collapse_all()
+        if not self.root.is_expanded:
+            self.root.expand()
+
     def _refresh_lines(self) -> None:
         """Make sure line numbers are current (after nodes were added or removed)."""
         _ = self._tree_lines

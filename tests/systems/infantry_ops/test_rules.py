@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 from armybuilder.dice import Dice
 from armybuilder.editing import add_entry
 from armybuilder.rosters import Roster

@@ -20,7 +20,7 @@ import pytest
 from pydantic import TypeAdapter
 from ruamel.yaml import YAML
 
-from armybuilder.catalogs import CatalogIndex, Faction, GameSystem, Library
+from armybuilder.catalog import CatalogIndex, Faction, GameSystem, Library
 from armybuilder.cli import main
 from armybuilder.editing import add_entry
 from armybuilder.model.catalog import CatalogFile, FactionFile, SystemFile

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from armybuilder.catalogs import GameSystem, Library, check_paths
+from armybuilder.catalog import GameSystem, Library, check_paths
 from armybuilder.cli import main
 from armybuilder.rosters import Roster
 from armybuilder.rules import Evaluation, evaluate_roster

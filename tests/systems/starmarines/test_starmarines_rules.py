@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from armybuilder.catalogs import GameSystem, Library, check_paths
+from armybuilder.catalog import GameSystem, Library, check_paths
 from armybuilder.model.catalog import CustomCatalog
 from armybuilder.rosters import Roster
 from armybuilder.rules import Evaluation, evaluate, evaluate_roster

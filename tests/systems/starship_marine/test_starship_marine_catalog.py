@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from armybuilder.catalogs import CatalogIndex, Library
+from armybuilder.catalog import CatalogIndex, Library
 from armybuilder.model.catalog import Entry, FactionFile, SystemFile
 
 REPO = Path(__file__).resolve().parents[3]

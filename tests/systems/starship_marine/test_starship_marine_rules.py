@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 from armybuilder.editing import add_entry
 from armybuilder.rosters import Loc, Roster
 from armybuilder.rules import Evaluation, evaluate

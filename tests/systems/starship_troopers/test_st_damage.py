@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from armybuilder.catalogs import Library
+from armybuilder.catalog import Library
 from armybuilder.rosters import Roster
 from armybuilder.rules import Evaluation, evaluate_roster
 from armybuilder.rules.engine import Node

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from armybuilder.catalogs import Library, default_roots
+from armybuilder.catalog import Library, default_roots
 from armybuilder.cli import main
 from armybuilder.model.catalog import Entry
 from armybuilder.rules.systems.starship_troopers_profiles import (

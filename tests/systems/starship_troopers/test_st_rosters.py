@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from armybuilder.catalogs import Library, default_roots
+from armybuilder.catalog import Library, default_roots
 from armybuilder.cli import main
 from armybuilder.editing import add_entry
 from armybuilder.rosters import Roster

@@ -1,6 +1,7 @@
-"""The ``render`` and ``export`` commands.
+"""The printing commands, ``render`` (a PDF record sheet) and ``export`` (text, Markdown, JSON,
+HTML).
 
-``armybuilder.cli`` calls :func:`add_parsers` to register them. Importing this module costs
+:mod:`armybuilder.cli` calls :func:`add_parsers` to register them. Importing this module costs
 nothing: WeasyPrint and Jinja2 are imported by the handlers, when a command runs.
 
 Exit codes follow the other commands: 0 when the file was written (an illegal roster still
@@ -72,9 +73,9 @@ def add_parsers(subparsers: Any, common_parent: argparse.ArgumentParser) -> None
 
 def _load(args: argparse.Namespace) -> Any:
     """(roster, system, evaluation), or an exit code after printing why not."""
-    from ..cli import library_for
     from ..errors import ArmybuilderError, InputError
     from ..report import load_evaluated
+    from .common import library_for
 
     try:
         return load_evaluated(library_for(args), args.file)
@@ -141,7 +142,7 @@ def cmd_render(args: argparse.Namespace) -> int:
             )
             return EXIT_INPUT
     try:
-        from . import TooLargeToPrintError, render_pdf
+        from ..render import TooLargeToPrintError, render_pdf
 
         result = render_pdf(
             ev,
@@ -180,7 +181,7 @@ def cmd_render(args: argparse.Namespace) -> int:
             f"{args.paper.upper() if args.paper == 'a4' else 'US Letter'}, {verdict}"
         )
     if result.missing_glyphs and getattr(args, "verbose", False):
-        from .fonts import describe_missing
+        from ..render.fonts import describe_missing
 
         print(f"armybuilder render: {describe_missing(result.missing_glyphs)}", file=sys.stderr)
     for url in result.refused:
@@ -210,7 +211,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     _, _, ev = loaded
     from jinja2 import TemplateError
 
-    from . import TooLargeToPrintError, export
+    from ..render import TooLargeToPrintError, export
 
     try:
         text = export(

@@ -5,8 +5,11 @@ any is illegal, 2 when a file cannot be read or understood or the command is mis
 commands exit 0 on success and 2 on bad input. Errors about input name the file, line and
 column; no traceback is ever printed for bad input.
 
-This module imports neither Textual nor WeasyPrint, so ``validate`` starts fast and works on a
-machine without Pango.
+This package imports neither Textual nor WeasyPrint, so ``validate`` starts fast and works on a
+machine without Pango. Here: the parser and the commands that read rosters and catalogs;
+:mod:`.common`: exit codes, the library a command reads, how issues print; :mod:`.printing`:
+``render`` and ``export``. The command line is an entry point: it may import the builder
+(:mod:`armybuilder.tui`) and :mod:`armybuilder.session`; nothing else imports it.
 """
 
 from __future__ import annotations
@@ -18,84 +21,35 @@ import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
-from . import __version__
-from .catalogs import GameSystem, Library, check_paths, default_roots
-from .errors import (
+from .. import __version__
+from ..catalog import check_paths
+from ..errors import (
     ArmybuilderError,
     InputError,
     Problem,
 )
-from .fileio import atomic_write, check_output, describe_os_error
-from .model.bounds import MAX_LIMIT
-from .paths import user_catalog_dir
-from .report import force_title as _force_title
-from .report import format_costs as _fmt_cost
-from .report import load_evaluated as _load
-from .report import roster_json as _roster_json
-from .report import show_json as _show_json
-from .report import unreadable_json as _unreadable_json
-from .rosters import Roster
-from .rules.engine import Evaluation, Issue, Node, fmt_num
-from .rules.plugin import Matchup
-from .rules.state import StateKey, state_help, state_placeholder
-
-EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT = 0, 1, 2
-
-
-class UsageError(ArmybuilderError):
-    """Bad command-line arguments (exit 2)."""
-
-
-# --------------------------------------------------------------------------- helpers
-
-
-def library_for(args: argparse.Namespace) -> Library:
-    """The catalogs on the search path plus any ``--catalogs DIR`` given."""
-    return _library(args)
-
-
-def _library(args: argparse.Namespace) -> Library:
-    # `--catalogs` before the command and after it both count (the parser keeps them apart).
-    given = [
-        *(getattr(args, "global_catalogs", None) or []),
-        *(getattr(args, "catalogs", None) or []),
-    ]
-    extra = [Path(p) for p in given]
-    return Library(default_roots(extra)).scan()
-
-
-def _catalog_warnings(lib: Library) -> None:
-    """Say on stderr which catalogs were left out and why (the rest still work)."""
-    for p in lib.problems:
-        print(
-            f"{p} (catalog problem: left out; `armybuilder check-catalog` lints it)",
-            file=sys.stderr,
-        )
-
-
-def _system_problems(gs: GameSystem) -> list[Problem]:
-    return list(gs.problems)
-
-
-def _issue_text(roster: Roster, issue: Issue) -> str:
-    line, col = roster.position(issue.path) if issue.path else (None, None)
-    where = roster.file
-    if line is not None:
-        where += f":{line}:{col}"
-    src = f" ({issue.source})" if issue.source else ""
-    return f"{where}: {issue.severity}: {issue.message} [{issue.code}]{src}"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def _problems_text(problems: Sequence[Problem], out: TextIO) -> None:
-    for p in problems:
-        print(f"{p}", file=out)
-
+from ..fileio import atomic_write, check_output, describe_os_error
+from ..model.bounds import MAX_LIMIT
+from ..paths import user_catalog_dir
+from ..plugin import Matchup
+from ..report import force_title as _force_title
+from ..report import format_costs as _fmt_cost
+from ..report import load_evaluated as _load
+from ..report import roster_json as _roster_json
+from ..report import show_json as _show_json
+from ..report import unreadable_json as _unreadable_json
+from ..rules.engine import Evaluation, Node, fmt_num
+from ..rules.state import StateKey, state_help, state_placeholder
+from .common import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK
+from .common import UsageError as UsageError
+from .common import catalog_warnings as _catalog_warnings
+from .common import issue_text as _issue_text
+from .common import library_for as _library
+from .common import library_for as library_for
+from .common import plural as _plural
+from .common import problems_text as _problems_text
 
 # --------------------------------------------------------------------------- commands
 
@@ -207,7 +161,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         return EXIT_INPUT
     against: tuple[Evaluation, list[Matchup]] | None = None
     if getattr(args, "against", None):
-        from .against import matchups, opponent
+        from ..against import matchups, opponent
 
         try:
             other = opponent(lib, gs, roster, args.against)
@@ -221,7 +175,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.format == "json":
         data = _show_json(args.file, roster, ev)
         if against is not None:
-            from .against import against_json
+            from ..against import against_json
 
             data["against"] = against_json(ev, *against)
         json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
@@ -241,7 +195,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         lines.append("")
         _show_node(ev, n, 0, lines)
     if against is not None:
-        from .against import against_text
+        from ..against import against_text
 
         lines.append("")
         lines += against_text(ev, *against)
@@ -284,7 +238,7 @@ def cmd_new(args: argparse.Namespace) -> int:
             )
             return EXIT_INPUT
         limits[key] = number
-    from .session import new_roster
+    from ..session import new_roster
 
     roster = new_roster(gs, index.faction.id, args.name, limits, args.schema_url)
     if args.output in (None, "-"):
@@ -394,7 +348,7 @@ def cmd_catalogs(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from .schemas import schema_json
+    from ..schemas import schema_json
 
     text = schema_json(args.kind)
     if args.output and args.output != "-":
@@ -509,16 +463,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_schema)
 
     # render / export live with the renderer; registering them imports no PDF library.
-    from .render.cli_commands import add_parsers as add_render_parsers
+    from .printing import add_parsers as add_render_parsers
 
     add_render_parsers(sub, common)
 
     p = sub.add_parser("bs-adapter", help="BattleScribe conformance adapter (JSON lines, stdio)")
-    p.set_defaults(
-        func=lambda _args: __import__(
-            "armybuilder.interop.battlescribe.adapter", fromlist=["main"]
-        ).main()
-    )
+    p.set_defaults(func=lambda _args: __import__(
+        "armybuilder.interop.battlescribe.adapter", fromlist=["main"]).main())
 
     p = sub.add_parser("check-catalog", parents=[common], help="lint catalog files you wrote")
     p.add_argument("paths", nargs="+", metavar="PATH")
@@ -549,7 +500,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             print("\nThe interactive builder needs a terminal; the commands above work anywhere.")
             return EXIT_OK if not words else EXIT_INPUT
-        from .tui.app import run
+        from ..tui.app import run
 
         return run(words[0] if words else None)
     args = parser.parse_args(words)

@@ -22,13 +22,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ArmybuilderError
+from .errors import ArmybuilderError
 
 if TYPE_CHECKING:
-    from ..catalogs import CatalogIndex
-    from ..model.catalog import Entry, FactionFile, SystemFile
-    from .engine import Evaluation, Node
-    from .state import StateKey
+    from .catalog import CatalogIndex
+    from .model.catalog import Entry, FactionFile, SystemFile
+    from .rules.engine import Evaluation, Node
+    from .rules.state import StateKey
 
 #: (which file: "system" or "faction", location inside it, message)
 CatalogFinding = tuple[str, list[str | int], str]
@@ -109,7 +109,7 @@ ENTRY_POINT_GROUP = "armybuilder.rules"
 #: The environment variable listing further modules the user trusts (comma-separated).
 TRUST_VARIABLE = "ARMYBUILDER_RULES_MODULES"
 
-_BUNDLED = f"{__package__}.systems"
+_BUNDLED = "armybuilder.rules.systems"
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 

@@ -1,0 +1,419 @@
+"""The resolved catalog of a game system and one faction (:class:`CatalogIndex`), and the
+system and faction objects it is built from."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import Problem, UnknownFactionError
+from ..model.catalog import (
+    Category,
+    ConditionGroup,
+    Constraint,
+    CostType,
+    CustomCatalog,
+    Entry,
+    EntryLink,
+    ExperienceLevel,
+    FactionFile,
+    ForceEntry,
+    Group,
+    Modifier,
+    ProfileType,
+    Rule,
+    SystemFile,
+)
+
+if TYPE_CHECKING:
+    from ..plugin import SystemRules
+
+
+TYPE_REFS = frozenset({"type:unit", "type:model", "type:upgrade"})
+
+
+# --------------------------------------------------------------------------- resolved index
+
+
+@dataclass(frozen=True)
+class Child:
+    """A possible child of an entry (or of the roster): the entry, merged with its link."""
+
+    entry: Entry
+    group: Group | None = None
+    link: EntryLink | None = None
+
+
+def merge_link(target: Entry, link: EntryLink) -> Entry:
+    """The entry a link stands for: the target with the link's own name, hidden flag, costs,
+    categories, constraints and modifiers applied."""
+    update: dict[str, Any] = {}
+    if link.name is not None:
+        update["name"] = link.name
+    if link.hidden is not None:
+        update["hidden"] = link.hidden
+    if link.costs is not None:
+        update["costs"] = {**target.costs, **link.costs}
+    if link.categories is not None:
+        update["categories"] = list(link.categories)
+    if link.constraints:
+        update["constraints"] = [*target.constraints, *link.constraints]
+    if link.modifiers:
+        update["modifiers"] = [*target.modifiers, *link.modifiers]
+    return target.model_copy(update=update) if update else target
+
+
+def walk_groups(groups: Iterable[Group]) -> Iterator[Group]:
+    """Groups and their subgroups, depth first (a parent before its subgroups)."""
+    for g in groups:
+        yield g
+        yield from walk_groups(g.groups)
+
+
+def _scopes(mod: Modifier) -> Iterator[str]:
+    """The scopes a modifier's conditions and repeat look at."""
+
+    def group(g: ConditionGroup) -> Iterator[str]:
+        for c in g.conditions:
+            yield c.scope
+        for sub in g.groups:
+            yield from group(sub)
+
+    for c in mod.conditions:
+        yield c.scope
+    for g in mod.groups:
+        yield from group(g)
+    if mod.repeat is not None:
+        yield mod.repeat.scope
+    for rep in mod.repeats:
+        yield rep.scope
+
+
+def _by_id(children: Iterable[Child]) -> dict[str, Child]:
+    """Children by entry id (the first of that entry), then by the id of the link they come
+    through (where no entry has that id)."""
+    out: dict[str, Child] = {}
+    items = list(children)
+    for c in items:
+        out.setdefault(c.entry.id, c)
+    for c in items:
+        if c.link is not None and c.link.id:
+            out.setdefault(c.link.id, c)
+    return out
+
+
+class CatalogIndex:
+    """A game system together with one faction: everything a roster of that faction can use.
+
+    Ids are looked up here: entries (shared and nested), categories, groups, cost types,
+    profile types, rules and experience levels.
+    """
+
+    def __init__(
+        self,
+        system: GameSystem,
+        faction: Faction,
+        extras: Sequence[CustomCatalog] = (),
+        others: Sequence[Faction] = (),
+    ) -> None:
+        self.system = system
+        self.faction = faction
+        #: The other factions this index holds too (a roster whose forces draw on several).
+        self.also: frozenset[str] = frozenset(f.id for f in others if f.id != faction.id)
+        sf = system.model
+        parts: list[FactionFile | CustomCatalog] = [
+            faction.model,
+            *(e.model for e in faction.extensions),
+            *(
+                p
+                for f in others
+                if f.id != faction.id
+                for p in (f.model, *(e.model for e in f.extensions))
+            ),
+            *extras,
+        ]
+        self._parts = parts
+        self.cost_types: dict[str, CostType] = {c.id: c for c in sf.cost_types}
+        self.profile_types: dict[str, ProfileType] = {p.id: p for p in sf.profile_types}
+        self.categories: dict[str, Category] = {
+            c.id: c for c in [*sf.categories, *(c for p in parts for c in p.categories)]
+        }
+        self.rules: dict[str, Rule] = {
+            r.id: r for r in [*sf.rules, *(r for p in parts for r in p.rules)]
+        }
+        self.forces: dict[str, ForceEntry] = {f.id: f for f in sf.forces}
+        self.experience: dict[str, ExperienceLevel] = {e.id: e for e in sf.experience}
+        self.shared: dict[str, Entry] = {
+            e.id: e for e in [*sf.shared_entries, *(e for p in parts for e in p.shared_entries)]
+        }
+        self.entries: dict[str, Entry] = {}
+        self.groups: dict[str, Group] = {}
+        for e in self._defined_entries():
+            self.entries.setdefault(e.id, e)
+            for g in walk_groups(e.groups):
+                self.groups.setdefault(g.id, g)
+        self._children: dict[int, list[Child]] = {}
+        self._child_ids: dict[int, dict[str, Child]] = {}
+        self._child_constraints: dict[int, list[tuple[Child, Constraint]]] = {}
+        self._closed: dict[int, bool] = {}
+        self._scope_ids: frozenset[str] | None = None
+        self.roots: list[Child] = [
+            self._resolve(c, None) for c in [*sf.entries, *(c for p in parts for c in p.entries)]
+        ]
+        self._root_ids: dict[str, Child] = _by_id(self.roots)
+
+    def _defined_entries(self) -> Iterator[Entry]:
+        sf, parts = self.system.model, self._parts
+
+        def walk(items: Iterable[Entry | EntryLink]) -> Iterator[Entry]:
+            for item in items:
+                if isinstance(item, Entry):
+                    yield item
+                    yield from walk(item.entries)
+                    for g in walk_groups(item.groups):
+                        yield from walk(g.entries)
+
+        yield from walk(
+            [
+                *sf.shared_entries,
+                *(e for p in parts for e in p.shared_entries),
+                *sf.entries,
+                *(e for p in parts for e in p.entries),
+            ]
+        )
+
+    def _resolve(self, item: Entry | EntryLink, group: Group | None) -> Child:
+        if isinstance(item, EntryLink):
+            target = self.shared.get(item.link)
+            if target is None:
+                raise KeyError(item.link)
+            return Child(merge_link(target, item), group, item)
+        return Child(item, group, None)
+
+    def children(self, entry: Entry | None) -> list[Child]:
+        """The possible children of ``entry`` (the roster's top level for ``None``)."""
+        if entry is None:
+            return self.roots
+        cached = self._children.get(id(entry))
+        if cached is None:
+            cached = [self._resolve(c, None) for c in entry.entries]
+            for g in walk_groups(entry.groups):
+                cached.extend(self._resolve(c, g) for c in g.entries)
+            self._children[id(entry)] = cached
+        return cached
+
+    def closed(self, entry: Entry | None) -> bool:
+        """Whether a selection of ``entry`` can be judged on its own: nothing checked or
+        computed in it (constraints, modifier conditions and repeats, in it and under it)
+        looks at a selection outside it. Scopes count as inside when they name the selection
+        itself or one under it on the way: `self`; `parent`, below the selection; an entry id
+        that lies on the path from the selection down to where it is used. An evaluation of an
+        edited roster replays the closed subtrees the edit did not touch."""
+        if entry is None:
+            return False
+        found = self._closed.get(id(entry))
+        if found is None:
+            found = self._closed[id(entry)] = self._find_closed(entry)
+        return found
+
+    def _named_scopes(self) -> frozenset[str]:
+        """The entry ids that constraints and modifier conditions use as scopes."""
+        if self._scope_ids is None:
+            ids: set[str] = set()
+            for entry in [*self.entries.values(), *self.shared.values()]:
+                ids.update(c.scope for c in entry.constraints)
+                ids.update(sc for m in entry.modifiers for sc in _scopes(m))
+            self._scope_ids = frozenset(ids - {"self", "parent", "roster", "force"})
+        return self._scope_ids
+
+    def _find_closed(self, root: Entry) -> bool:
+        named = self._named_scopes()
+        seen: set[tuple[int, frozenset[str], bool]] = set()
+        stack: list[tuple[Entry, frozenset[str], bool]] = [
+            (root, frozenset([root.id]) & named, True)
+        ]
+        while stack:
+            entry, path, is_root = stack.pop()
+            key = (id(entry), path, is_root)
+            if key in seen:
+                continue
+            seen.add(key)
+
+            def inside(scope: str, at_root: bool) -> bool:
+                if scope == "self":
+                    return True
+                if scope == "parent":
+                    return not at_root
+                return scope not in ("roster", "force") and scope in path  # noqa: B023
+
+            # Its own modifiers, with its selection as the context.
+            if not all(inside(sc, is_root) for m in entry.modifiers for sc in _scopes(m)):
+                return False
+            for child in self.children(entry):
+                for con in child.entry.constraints:
+                    # Checked at this selection (`parent` is this one); the child's modifiers
+                    # of a constraint's value are read in the same context (below).
+                    if con.scope not in ("self", "parent") and not inside(con.scope, is_root):
+                        return False
+                if not all(
+                    inside(sc, is_root)
+                    for m in child.entry.modifiers
+                    if m.field.startswith("constraint:")
+                    for sc in _scopes(m)
+                ):
+                    return False
+                step = path | {child.entry.id} if child.entry.id in named else path
+                stack.append((child.entry, step, False))
+        return True
+
+    @property
+    def subtree_local(self) -> bool:
+        """Whether every entry of the catalog is :meth:`closed` where it can be selected at
+        the top of a roster (then every part of a roster can be judged on its own)."""
+        return all(self.closed(c.entry) for c in self.roots)
+
+    def child_constraints(self, entry: Entry | None) -> list[tuple[Child, Constraint]]:
+        """The constraints of ``entry``'s possible children that are checked at ``entry``
+        (every scope but `self`), cached."""
+        key = id(entry)
+        found = self._child_constraints.get(key)
+        if found is None:
+            found = [
+                (c, con)
+                for c in self.children(entry)
+                for con in c.entry.constraints
+                if con.scope != "self"
+            ]
+            self._child_constraints[key] = found
+        return found
+
+    def child(self, entry: Entry | None, entry_id: str) -> Child | None:
+        """The child option of ``entry`` with id ``entry_id``, if it is one."""
+        if entry is None:
+            return self._root_ids.get(entry_id)
+        by_id = self._child_ids.get(id(entry))
+        if by_id is None:
+            by_id = _by_id(self.children(entry))
+            self._child_ids[id(entry)] = by_id
+        return by_id.get(entry_id)
+
+    def name_of(self, ref: str) -> str:
+        """The display name of an entry, category or group id."""
+        if ref in self.entries:
+            return self.entries[ref].name
+        if ref in self.categories:
+            return self.categories[ref].name
+        if ref in self.groups:
+            return self.groups[ref].name
+        return ref
+
+    @cached_property
+    def category_modifiers(self) -> bool:
+        """Whether any entry has a modifier of its categories (they are then worked out per
+        selection)."""
+        return any(
+            m.field in ("categories", "primary-category")
+            for e in [*self.entries.values(), *self.shared.values()]
+            for m in e.modifiers
+        )
+
+    def default_force(self) -> ForceEntry | None:
+        """The force a roster uses when it names none."""
+        forces = self.system.model.forces
+        return forces[0] if forces else None
+
+
+@dataclass
+class Faction:
+    """A faction file of a game system."""
+
+    path: Path
+    model: FactionFile
+    #: Files that add to this faction (``extends: <this id>``), e.g. a player's own units.
+    extensions: list[Faction] = field(default_factory=list)
+    #: Why extensions of this faction were left out (a broken one is dropped at load time;
+    #: whatever uses the faction reports these, so its missing units are never a silent gap).
+    dropped: list[Problem] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return self.model.id
+
+    @property
+    def name(self) -> str:
+        return self.model.name
+
+
+@dataclass
+class GameSystem:
+    """A game system with its factions, as found on the catalog search path."""
+
+    path: Path
+    model: SystemFile
+    factions: dict[str, Faction] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    _indexes: dict[str, CatalogIndex] = field(default_factory=dict, repr=False)
+
+    @property
+    def id(self) -> str:
+        return self.model.id
+
+    @property
+    def name(self) -> str:
+        return self.model.name
+
+    def faction(self, faction_id: str) -> Faction:
+        """The faction with this id (raises :class:`UnknownFactionError`)."""
+        try:
+            return self.factions[faction_id]
+        except KeyError:
+            known = ", ".join(sorted(self.factions)) or "none"
+            raise UnknownFactionError(
+                f"{self.name} has no faction {faction_id!r} (installed: {known})"
+            ) from None
+
+    def index(self, faction_id: str) -> CatalogIndex:
+        """The resolved catalog of one faction (cached)."""
+        idx = self._indexes.get(faction_id)
+        if idx is None:
+            idx = CatalogIndex(self, self.faction(faction_id))
+            self._indexes[faction_id] = idx
+        return idx
+
+    def index_with(self, faction_id: str, custom: CustomCatalog) -> CatalogIndex:
+        """The catalog of a faction plus entries a roster defines for itself (not cached)."""
+        return CatalogIndex(self, self.faction(faction_id), [custom])
+
+    def index_of(
+        self, faction_ids: Sequence[str], custom: CustomCatalog | None = None
+    ) -> CatalogIndex:
+        """The catalog of several factions together (for a roster whose forces draw on
+        several; cached unless ``custom`` is given). Where two define the same id, one
+        definition is kept: the roster's evaluation reports the clash."""
+        key = "\0".join(faction_ids)
+        idx = self._indexes.get(key) if custom is None else None
+        if idx is None:
+            first, *rest = [self.faction(f) for f in faction_ids]
+            idx = CatalogIndex(self, first, [custom] if custom else [], rest)
+            if custom is None:
+                self._indexes[key] = idx
+        return idx
+
+    @cached_property
+    def rules(self) -> SystemRules | None:
+        """The system's rules module, if it names one and it can be imported."""
+        from ..plugin import load_rules
+
+        return load_rules(self.model.module)
+
+
+def all_constraints(entry: Entry) -> list[Constraint]:
+    """The constraints declared on an entry."""
+    return list(entry.constraints)
+
+
+#: The old private name (rules modules written before the catalog package used it).
+_merge_link = merge_link

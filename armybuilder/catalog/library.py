@@ -1,0 +1,193 @@
+"""Every game system on the catalog search path (:class:`Library`) and that search path."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..errors import CatalogError, Problem, UnknownSystemError
+from ..model.catalog import (
+    FactionFile,
+    SystemFile,
+)
+from ..paths import bundled_dir, user_catalog_dir
+from .checks import _module_problems, _problems_at, check_references, faction_entry_ids
+from .files import load_catalog_file
+from .index import CatalogIndex, Faction, GameSystem
+
+
+def _extends_of(path: Path) -> tuple[str, str] | None:
+    """(system, faction) a catalog file that failed to load says it extends, read from its
+    top-level ``system:`` and ``extends:`` lines, or ``None``."""
+    import re
+
+    try:
+        with path.open("rb") as f:
+            head = f.read(65536).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    found = {
+        m.group(1): m.group(2)
+        for m in re.finditer(
+            r"(?m)^(system|extends):[ \t]*['\"]?([a-z0-9-]+)['\"]?[ \t]*(?:#.*)?$", head
+        )
+    }
+    if "system" in found and "extends" in found:
+        return found["system"], found["extends"]
+    return None
+
+
+class Library:
+    """Every game system found on the catalog search path."""
+
+    def __init__(self, roots: Sequence[Path] | None = None, use_cache: bool = True) -> None:
+        self.roots: list[Path] = list(roots) if roots is not None else default_roots()
+        self.use_cache = use_cache
+        self.systems: dict[str, GameSystem] = {}
+        self.problems: list[Problem] = []
+        self._scanned = False
+
+    def scan(self) -> Library:
+        """Load every catalog on the search path (problems are collected, not raised)."""
+        if self._scanned:
+            return self
+        self._scanned = True
+        pending_factions: list[tuple[Path, FactionFile]] = []
+        unreadable: list[tuple[str, str, list[Problem]]] = []  # (system, extends, problems)
+        for root in self.roots:
+            if not root.is_dir():
+                continue
+            for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+                for path in sorted(folder.glob("*.yaml")):
+                    try:
+                        loaded = load_catalog_file(path, self.use_cache)
+                    except CatalogError as exc:
+                        self.problems.extend(exc.problems)
+                        target = _extends_of(path)
+                        if target is not None:
+                            unreadable.append((*target, list(exc.problems)))
+                        continue
+                    if isinstance(loaded.model, SystemFile):
+                        prev = self.systems.get(loaded.model.id)
+                        gs = GameSystem(path, loaded.model)
+                        if prev is not None:
+                            gs.factions = prev.factions
+                        self.systems[loaded.model.id] = gs
+                    else:
+                        pending_factions.append((path, loaded.model))
+        for path, ff in pending_factions:
+            if ff.extends:
+                continue
+            owner = self.systems.get(ff.system)
+            if owner is None:
+                self.problems.append(
+                    Problem(
+                        str(path),
+                        f"faction {ff.id!r} belongs to system {ff.system!r}, which is not "
+                        "installed",
+                        1,
+                        1,
+                        "unknown-system",
+                    )
+                )
+                continue
+            owner.factions[ff.id] = Faction(path, ff)
+        for path, ff in pending_factions:
+            if not ff.extends:
+                continue
+            owner = self.systems.get(ff.system)
+            base = owner.factions.get(ff.extends) if owner is not None else None
+            if base is None:
+                self.problems.append(
+                    Problem(
+                        str(path),
+                        f"extends faction {ff.extends!r} of system {ff.system!r}, which is not "
+                        "installed",
+                        1,
+                        1,
+                        "unknown-faction",
+                    )
+                )
+                continue
+            base.extensions.append(Faction(path, ff))
+        for system_id, extends, problems in unreadable:
+            owner = self.systems.get(system_id)
+            base = owner.factions.get(extends) if owner is not None else None
+            if base is not None:  # an extension that did not even parse: say so where used
+                base.dropped.extend(problems)
+        for gs in self.systems.values():
+            self._check_system(gs)
+        return self
+
+    def _check_system(self, gs: GameSystem) -> None:
+        raw = check_references(gs, None, faction_entry_ids(gs.factions.values()))
+        for fid, faction in list(gs.factions.items()):
+            everything = check_references(gs, faction)
+            bad_ext = {r[0] for r in everything} - {faction.path, gs.path}
+            if bad_ext:
+                # A broken extension is left out; the faction it extends still works.
+                faction.extensions = [e for e in faction.extensions if e.path not in bad_ext]
+                left_out = _problems_at([r for r in everything if r[0] in bad_ext])
+                faction.dropped.extend(left_out)
+                gs.problems.extend(left_out)
+            found = [r for r in everything if r[0] == faction.path]
+            if not found:
+                try:
+                    module_found = _module_problems(gs, faction)
+                except Exception as exc:  # a broken module must not hide the catalog
+                    module_found = [
+                        (faction.path, [], f"the rules module failed on this catalog: {exc}")
+                    ]
+                found = [r for r in module_found if r[0] == faction.path]
+                ext_bad = {r[0] for r in module_found} - {faction.path, gs.path}
+                if ext_bad:
+                    faction.extensions = [e for e in faction.extensions if e.path not in ext_bad]
+                    left_out = _problems_at([r for r in module_found if r[0] in ext_bad])
+                    faction.dropped.extend(left_out)
+                    gs.problems.extend(left_out)
+            if found:
+                del gs.factions[fid]
+                gs.problems.extend(_problems_at(found))
+        if not raw:
+            try:
+                raw = [r for r in _module_problems(gs, None) if r[0] == gs.path]
+            except Exception as exc:
+                raw = [(gs.path, [], f"the rules module failed on this catalog: {exc}")]
+        gs.problems.extend(_problems_at(raw))
+        self.problems.extend(gs.problems)
+
+    def system(self, system_id: str) -> GameSystem:
+        """The game system with this id (raises :class:`UnknownSystemError`)."""
+        self.scan()
+        try:
+            return self.systems[system_id]
+        except KeyError:
+            known = ", ".join(sorted(self.systems)) or "none"
+            raise UnknownSystemError(
+                f"no game system {system_id!r} is installed (installed: {known})"
+            ) from None
+
+    def index(self, system_id: str, faction_id: str) -> CatalogIndex:
+        """The resolved catalog for a system and faction."""
+        return self.system(system_id).index(faction_id)
+
+
+def default_roots(extra: Sequence[Path] = ()) -> list[Path]:
+    """The catalog search path (see the module docstring)."""
+    roots = [bundled_dir("catalogs"), user_catalog_dir()]
+    env = os.environ.get("ARMYBUILDER_CATALOGS", "")
+    roots.extend(Path(p) for p in env.split(os.pathsep) if p)
+    roots.extend(extra)
+    return roots
+
+
+_DEFAULT: Library | None = None
+
+
+def default_library() -> Library:
+    """The process-wide library on the default search path (scanned on first use)."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = Library().scan()
+    return _DEFAULT

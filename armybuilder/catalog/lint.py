@@ -1,0 +1,134 @@
+"""Linting catalog files a user wrote (``armybuilder check-catalog``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..errors import CatalogError, Problem, UnknownSystemError
+from ..model.catalog import (
+    FactionFile,
+    SystemFile,
+)
+from .checks import _module_problems, _problems_at, check_references, faction_entry_ids
+from .files import LoadedFile, load_catalog_file
+from .index import Faction, GameSystem
+from .library import Library
+
+
+def check_paths(paths: Sequence[Path], library: Library | None = None) -> list[Problem]:
+    """Lint catalog files or folders a user wrote (``armybuilder check-catalog``).
+
+    A faction file is checked against its system, found beside it or on the search path.
+    """
+    files: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            files.extend(sorted(p.rglob("*.yaml")))
+        else:
+            files.append(p)
+    problems: list[Problem] = []
+    loaded: list[LoadedFile] = []
+    failed: set[Path] = set()
+    for path in files:
+        try:
+            loaded.append(load_catalog_file(path, use_cache=False))
+        except CatalogError as exc:
+            problems.extend(exc.problems)
+            failed.add(path)
+    local_systems = {
+        lf.model.id: GameSystem(lf.path, lf.model)
+        for lf in loaded
+        if isinstance(lf.model, SystemFile)
+    }
+    lib = library or Library()
+    for lf in loaded:
+        if isinstance(lf.model, SystemFile):
+            gs = local_systems[lf.model.id]
+            factions = [
+                Faction(f.path, f.model)
+                for f in loaded
+                if isinstance(f.model, FactionFile) and f.model.system == gs.id
+            ]
+            scope_ids = faction_entry_ids(factions) | _faction_ids_beside(gs, lib, set(files))
+            found = check_references(gs, None, scope_ids) or [r for r in _module_problems(gs, None)]
+            problems.extend(_problems_at(found))
+            continue
+        gs_opt = local_systems.get(lf.model.system)
+        sibling = lf.path.parent / "system.yaml"
+        if gs_opt is None and sibling != lf.path and sibling in failed:
+            problems.append(
+                Problem(
+                    str(lf.path),
+                    f"not checked: its game system file {sibling.name} has errors (see above)",
+                    None,
+                    None,
+                    "unknown-system",
+                )
+            )
+            continue
+        if gs_opt is None:
+            try:
+                gs_opt = lib.system(lf.model.system)
+            except UnknownSystemError as exc:
+                problems.append(Problem(str(lf.path), str(exc), None, None, "unknown-system"))
+                continue
+        faction = Faction(lf.path, lf.model)
+        if lf.model.extends:
+            # An extension is checked together with the faction it adds to.
+            base_model = next(
+                (
+                    f.model
+                    for f in loaded
+                    if isinstance(f.model, FactionFile)
+                    and f.model.system == lf.model.system
+                    and f.model.id == lf.model.extends
+                    and not f.model.extends
+                ),
+                None,
+            )
+            if base_model is not None:
+                base_path = next(f.path for f in loaded if f.model is base_model)
+                base = Faction(base_path, base_model)
+            else:
+                found_base = gs_opt.factions.get(lf.model.extends)
+                if found_base is None:
+                    problems.append(
+                        Problem(
+                            str(lf.path),
+                            f"extends faction {lf.model.extends!r}, which {gs_opt.name} does "
+                            f"not have (factions: {', '.join(sorted(gs_opt.factions)) or 'none'})",
+                            None,
+                            None,
+                            "unknown-faction",
+                        )
+                    )
+                    continue
+                base = Faction(found_base.path, found_base.model)
+            base.extensions = [faction]
+            faction = base
+        found = [r for r in check_references(gs_opt, faction) if r[0] == lf.path]
+        if not found:
+            found = [r for r in _module_problems(gs_opt, faction) if r[0] == lf.path]
+        problems.extend(_problems_at(found))
+    return problems
+
+
+def _faction_ids_beside(gs: GameSystem, lib: Library, checked: set[Path]) -> set[str]:
+    """Entry ids of the system's factions that were not named on the command line: the
+    faction files beside its system file, and the installed factions of the same system. A
+    system file's shared entries may count within them (a scope such as `platoon`)."""
+    factions: list[Faction] = []
+    for path in sorted(gs.path.parent.glob("*.yaml")):
+        if path in checked or path == gs.path:
+            continue
+        try:
+            lf = load_catalog_file(path)
+        except CatalogError:
+            continue
+        if isinstance(lf.model, FactionFile) and lf.model.system == gs.id:
+            factions.append(Faction(lf.path, lf.model))
+    installed = lib.scan().systems.get(gs.id)
+    if installed is not None:
+        factions.extend(installed.factions.values())
+    return faction_entry_ids(factions)

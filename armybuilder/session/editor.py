@@ -1,0 +1,1342 @@
+"""The edit session (:class:`EditSession`): one roster being edited, with validation, undo
+and redo, unsaved changes and its recovery journal (see :mod:`armybuilder.session`)."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import itertools
+import json
+import threading
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ArmybuilderError
+from .journal import Journal, RecoveryInfo
+from .operations import (
+    Delete,
+    EditError,
+    Insert,
+    Loc,
+    Move,
+    Op,
+    SetKey,
+    _fmt,
+    _node_at,
+    _normalised,
+    _own,
+    _owner,
+    apply_op,
+    build_selection,
+    detached_copy,
+    is_force_loc,
+    new_roster,
+    op_from_json,
+    op_to_json,
+    refresh_after,
+)
+from .text import costs_text, limit_text, parse_state, state_warnings
+
+# The roster machinery (ruamel.yaml, pydantic models) is imported where it is used, so that
+# the TUI's home screen (recent files, recovery journals) shows before it is loaded.
+if TYPE_CHECKING:
+    from ..catalog import CatalogIndex, Child, GameSystem, Library
+    from ..model.catalog import Constraint, Entry, ForceEntry, Group
+    from ..rosters import ForceData, Roster
+    from ..rules.engine import Evaluation, Node, SubtreeMemo
+    from ..rules.state import StateKey
+
+
+# =========================================================================== the session
+
+
+@dataclass
+class Edit:
+    """One undoable step: the operations applied, in order, and their inverses."""
+
+    label: str
+    ops: list[Op]
+    inverses: list[Op]
+    #: The selection to show after undoing / redoing this edit.
+    focus_before: Loc | None = None
+    focus_after: Loc | None = None
+
+
+#: Tokens that mark states of a document (the edit on top of the undo stack); 0 is "no edit".
+_TOKENS = itertools.count(1)
+
+
+def _token() -> int:
+    return next(_TOKENS)
+
+
+def _count_of(node: Any) -> int:
+    n = node.get("count", 1) if isinstance(node, dict) else 1
+    return n if isinstance(n, int) and not isinstance(n, bool) and n >= 1 else 1
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where an entry added under a selection goes, as its choice groups see it
+    (:meth:`EditSession.slot_for`)."""
+
+    #: The group that decides (``None``: no group limit is reached).
+    group: Group | None
+    #: Positions of the choices the new one replaces (a pick-one group).
+    replaces: list[int]
+    #: Why it cannot be added (a group already full), else ``None``.
+    full: str | None
+
+    @property
+    def swaps(self) -> bool:
+        return bool(self.replaces)
+
+
+@dataclass(frozen=True)
+class Limit:
+    """How many of something are chosen where the player chooses, and how many the rules
+    allow there (the catalog's constraints and group limits, modifiers applied)."""
+
+    selected: int
+    minimum: int = 0
+    maximum: int | None = None
+
+    @property
+    def range_text(self) -> str:
+        return limit_text(self.minimum, self.maximum)
+
+    @property
+    def count_text(self) -> str:
+        """``6/7`` against a maximum, ``2, at least 3`` against a minimum alone, else
+        ``3 chosen`` (``""`` for none chosen and no limit)."""
+        if self.maximum is not None:
+            return f"{self.selected}/{self.maximum}"
+        if self.minimum:
+            return f"{self.selected}, at least {self.minimum}"
+        return f"{self.selected} chosen" if self.selected else ""
+
+    @property
+    def bounded(self) -> bool:
+        return self.maximum is not None or self.minimum > 0
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """One catalog option under a selection, as the engine sees it there."""
+
+    entry_id: str
+    limit: Limit
+    #: The cost of one added here with its default choices (modifiers and the rules
+    #: module's extra costs applied), per cost type.
+    costs: dict[str, float]
+
+
+@dataclass(frozen=True)
+class UnitSummary:
+    """What a roster line says about a selection: its name, what it is, how many, its
+    experience, its loadout (chosen weapons and upgrades) and its cost."""
+
+    name: str
+    #: The entry's name when a custom name stands in its place ("Pte Vasquez" is a Marine).
+    entry_name: str
+    count: int
+    #: The experience level or class that applies ("" when it records none).
+    experience: str
+    loadout: tuple[str, ...]
+    cost: str
+
+
+def unit_summary(ev: Evaluation, node: Node) -> UnitSummary:
+    """The facts a roster line shows about ``node``, as ``ev`` computes them.
+
+    Experience: the class the rules module computes for it (a value keyed ``experience``:
+    a text, or a mapping with a ``class``), else the level that applies to an entry that
+    records experience (its own, or inherited). Loadout: its chosen upgrades (weapons,
+    armour, kit), with counts.
+    """
+    name = ev.name(node)
+    entry = node.entry
+    entry_name = ""
+    if entry is not None and node.data is not None and node.data.name:
+        modified = str(ev.apply_modifiers(entry, "name", entry.name, node))
+        entry_name = modified if modified != name else ""
+    experience = ""
+    computed = ev.value(node, "experience") if not node.is_root else None
+    if isinstance(computed, dict) and computed.get("class"):
+        experience = str(computed["class"])
+    elif isinstance(computed, str):
+        experience = computed
+    elif entry is not None and ev.index.experience:
+        own = node.data.experience if node.data is not None else None
+        if entry.experience or own:
+            level = ev.experience(node)
+            experience = level.name if level is not None else ""
+    loadout = tuple(
+        ev.label(c)
+        for c in node.children
+        if c.entry is not None and c.entry.type == "upgrade" and not c.children
+    )
+    costs = ev.total_cost(node) if not node.is_root else ev.totals
+    return UnitSummary(
+        name, entry_name, node.count, experience, loadout, costs_text(ev.index, costs)
+    )
+
+
+def _ev_node(ev: Evaluation, loc: Loc) -> Node | None:
+    node = ev.root
+    for i in range(1, len(loc), 2):
+        step = loc[i]
+        kids = node.children
+        if loc[i - 1] == "forces":
+            kids = [c for c in kids if c.force is not None]
+        if not isinstance(step, int) or step >= len(kids):
+            return None
+        node = kids[step]
+    return node
+
+
+def _parse_new(node: Any, loc: Loc) -> Any:
+    from ..rosters import parse_selection
+
+    return parse_selection(node, loc)
+
+
+def _scratch_node(
+    index: CatalogIndex, data: Any, entry: Entry, group: Group | None, parent: Node
+) -> Node:
+    """An evaluated node for a selection not (yet) in the roster, under ``parent`` (which does
+    not list it among its children): what-if costs."""
+    from ..rules.engine import Node
+
+    node = Node(data, entry, group, parent, len(parent.children))
+    for c in data.children:
+        child = index.child(entry, c.entry) if c.entry else None
+        if child is not None:
+            node.children.append(_scratch_node(index, c, child.entry, child.group, node))
+    return node
+
+
+def _what_if(ev: Evaluation) -> Evaluation:
+    """An evaluation sharing ``ev``'s tree with caches of its own, for what-if nodes (whose
+    ids must not reach ``ev``'s caches)."""
+    from ..rules.engine import Evaluation
+
+    return Evaluation(ev.roster, ev.index, ev.root, rules=ev.rules)
+
+
+class EditSession:
+    """A roster being edited. See the module docstring."""
+
+    def __init__(
+        self,
+        roster: Roster,
+        system: GameSystem,
+        *,
+        history_limit: int = 1000,
+        autosave: bool = True,
+    ) -> None:
+        if not roster.round_trip:
+            raise ValueError("an edit session needs a roster loaded with round_trip=True")
+        self.roster = roster
+        self.system = system
+        self.history_limit = history_limit
+        self.autosave = autosave
+        self.session_id = uuid.uuid4().hex[:12]
+        self.generation = 0
+        self._undo: list[tuple[Edit, int]] = []
+        self._redo: list[tuple[Edit, int]] = []
+        self._saved_token = 0
+        self._evaluation: Evaluation | None = None
+        self._evaluation_generation = -1
+        self._eval_lock = threading.Lock()
+        # One evaluation at a time: each takes over parts of the previous one's tree.
+        self._run_lock = threading.Lock()
+        self._basis: tuple[int, SubtreeMemo] | None = None  # the latest generation evaluated
+        #: Milliseconds the last evaluation took.
+        self.last_eval_ms = 0.0
+        #: Milliseconds the last edit took (document change and re-parse, not validation).
+        self.last_edit_ms = 0.0
+        self.journal = Journal.for_roster(roster.path, self.session_id)
+        #: Figures the panes show (limits, what-if costs), per evaluation.
+        self._figures: dict[Any, Any] = {}
+        self._fresh_data: dict[int, tuple[Entry, Any]] = {}
+
+    # ----------------------------------------------------------------- construction
+
+    @classmethod
+    def open(cls, path: Path | str, library: Library, **kw: Any) -> EditSession:
+        """Open a roster file for editing.
+
+        Raises :class:`~armybuilder.errors.RosterError` when the file cannot be read and
+        ``UnknownSystemError`` / ``UnknownFactionError`` when its catalog is not installed.
+        """
+        from ..rosters import Roster
+
+        roster = Roster.from_file(path)
+        system = library.system(roster.system)
+        system.faction(roster.faction)
+        roster.prepare_merge_base()  # so that a save keeps the user's own text, fast
+        return cls(roster, system, **kw)
+
+    @classmethod
+    def new(
+        cls,
+        library: Library,
+        system_id: str,
+        faction_id: str,
+        name: str,
+        limits: dict[str, float] | None = None,
+        **kw: Any,
+    ) -> EditSession:
+        """A fresh roster (not saved anywhere yet), made as ``armybuilder new`` makes it
+        (:func:`new_roster`: the schema line and the comment on what can be selected)."""
+        system = library.system(system_id)
+        system.faction(faction_id)
+        roster = new_roster(system, faction_id, name, limits or None)
+        return cls(roster, system, **kw)
+
+    @classmethod
+    def recover(cls, info: RecoveryInfo, library: Library, **kw: Any) -> EditSession:
+        """A session on the roster a recovery journal describes, its edits unsaved.
+
+        The recovered edits form one undoable step, so undo gives back the file as saved.
+        """
+        from ..rosters import Roster
+
+        base = Roster.from_text(
+            info.base, str(info.path) if info.path else "<recovered roster>", info.path
+        )
+        base.bom = info.bom
+        if info.newline is not None:
+            base.newline = info.newline
+        # Saving checks the file is still the one the edits started from (not overwritten).
+        base.disk_digest = info.disk_digest
+        system = library.system(base.system)
+        session = cls(base, system, **kw)
+        if info.file_changed or info.unsaved_base or info.path is None:
+            # What is on disk (if anything) is not where the edits started: unsaved even
+            # once the recovered edits are undone.
+            session._saved_token = -1
+        if info.ops:
+            session._apply("Recovered changes", list(info.ops), None, None)
+        elif session.dirty:
+            session._changed([], False)
+        # Only now, with the edits safe in this session's own journal, the old one goes.
+        info.discard()
+        return session
+
+    # ----------------------------------------------------------------- state
+
+    @property
+    def index(self) -> CatalogIndex:
+        """The catalog the roster is validated against (with its own custom entries)."""
+        ev = self._evaluation
+        factions = self.roster.factions()
+        if ev is not None and set(factions) <= {ev.index.faction.id, *ev.index.also}:
+            return ev.index
+        if len(factions) > 1:  # a force of another faction was just added
+            return self.evaluate().index
+        return ev.index if ev is not None else self.system.index(self.roster.faction)
+
+    @property
+    def path(self) -> Path | None:
+        return self.roster.path
+
+    @property
+    def name(self) -> str:
+        return self.roster.name
+
+    @property
+    def dirty(self) -> bool:
+        """Unsaved changes?"""
+        return self._state_token() != self._saved_token
+
+    @property
+    def is_new(self) -> bool:
+        """Never saved to a file."""
+        return self.roster.path is None
+
+    def _state_token(self) -> int:
+        return self._undo[-1][1] if self._undo else 0
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    @property
+    def undo_label(self) -> str | None:
+        return self._undo[-1][0].label if self._undo else None
+
+    @property
+    def redo_label(self) -> str | None:
+        return self._redo[-1][0].label if self._redo else None
+
+    @property
+    def history(self) -> list[str]:
+        """Labels of the undoable edits, oldest first."""
+        return [e.label for e, _ in self._undo]
+
+    # ----------------------------------------------------------------- validation
+
+    def evaluate(self) -> Evaluation:
+        """The evaluation of the roster as it is now (computed once per edit)."""
+        with self._eval_lock:
+            if self._evaluation is not None and self._evaluation_generation == self.generation:
+                return self._evaluation
+            generation = self.generation
+            roster = copy.copy(self.roster)
+        ev = self.evaluate_snapshot(roster, generation)
+        self.offer(generation, ev)
+        return ev
+
+    @property
+    def evaluation(self) -> Evaluation | None:
+        """The latest evaluation computed (it may be of an earlier generation)."""
+        return self._evaluation
+
+    @property
+    def evaluation_is_current(self) -> bool:
+        return self._evaluation is not None and self._evaluation_generation == self.generation
+
+    @property
+    def evaluation_generation(self) -> int:
+        return self._evaluation_generation
+
+    def snapshot(self) -> tuple[int, Roster]:
+        """The current generation and a roster view that later edits do not change.
+
+        Edits replace the roster's parsed lists rather than changing them, so a shallow copy
+        is a consistent view for an evaluation in another thread.
+        """
+        return self.generation, copy.copy(self.roster)
+
+    def evaluate_snapshot(self, roster: Roster, generation: int | None = None) -> Evaluation:
+        """Evaluate a snapshot (safe to call from a worker thread; evaluations run one at a
+        time). ``generation``: the one :meth:`snapshot` gave with it.
+
+        What the latest evaluation found in the parts no edit has touched since is replayed.
+        An evaluation of a newer generation also takes over the tree nodes of those parts (the
+        previous evaluation is then superseded); without a generation, or for an older one,
+        it builds its own.
+        """
+        from ..rules.engine import SubtreeMemo, evaluate_roster
+
+        with self._run_lock:
+            t0 = time.perf_counter()
+            basis = self._basis
+            newer = generation is not None and (basis is None or generation > basis[0])
+            memo = basis[1] if basis is not None else SubtreeMemo()
+            ev = evaluate_roster(roster, self.system, memo, take_nodes=newer)
+            if newer and generation is not None and ev.memo_out is not None:
+                self._basis = (generation, ev.memo_out)
+            self.last_eval_ms = 1000 * (time.perf_counter() - t0)
+        return ev
+
+    def offer(self, generation: int, ev: Evaluation) -> bool:
+        """Keep an evaluation computed on a snapshot; ``True`` if it is of the current state."""
+        with self._eval_lock:
+            if generation >= self._evaluation_generation:
+                self._evaluation = ev
+                self._evaluation_generation = generation
+            return generation == self.generation
+
+    # ----------------------------------------------------------------- lookups
+
+    def exists(self, loc: Loc) -> bool:
+        """Is there a selection at ``loc``?"""
+        if not loc:
+            return True
+        try:
+            return isinstance(_node_at(self.roster.doc, loc), dict)
+        except (KeyError, IndexError, TypeError):
+            return False
+
+    def node(self, loc: Loc) -> Any:
+        """The document mapping at ``loc``."""
+        return self.roster.doc if not loc else _owner(self.roster.doc, loc)
+
+    def entry_at(self, loc: Loc) -> Entry | None:
+        """The catalog entry of the selection at ``loc`` (``None``: the roster, or unknown)."""
+        index = self.index
+        entry: Entry | None = None
+        for i in range(2, len(loc) + 1, 2):
+            if loc[i - 2] == "forces":  # a force: what it holds is chosen as at the top
+                entry = None
+                continue
+            try:
+                node = _node_at(self.roster.doc, loc[:i])
+            except (KeyError, IndexError, TypeError):
+                return None
+            child = index.child(entry, str(node.get("entry"))) if isinstance(node, dict) else None
+            if child is None:
+                return None
+            entry = child.entry
+        return entry
+
+    def is_known(self, loc: Loc) -> bool:
+        """The selection at ``loc`` (and every one above it) is in the catalog."""
+        return not loc or self.entry_at(loc) is not None
+
+    def options(self, loc: Loc) -> list[Child]:
+        """What may be added under the selection at ``loc`` (the roster's top level for
+        ``()``; a force's top level for a force's loc)."""
+        if is_force_loc(loc):
+            ids = self.force_entry_ids(loc)
+            return [
+                c for c in self.index.children(None) if not c.entry.hidden and c.entry.id in ids
+            ]
+        if loc and not self.is_known(loc):
+            return []
+        entry = self.entry_at(loc) if loc else None
+        return [c for c in self.index.children(entry) if not c.entry.hidden]
+
+    def children_locs(self, loc: Loc) -> list[Loc]:
+        seq = self.node(loc).get("selections") if self.exists(loc) else None
+        if not isinstance(seq, list):
+            return []
+        return [(*loc, "selections", i) for i in range(len(seq))]
+
+    @staticmethod
+    def parent_of(loc: Loc) -> Loc:
+        return loc[:-2]
+
+    # ----------------------------------------------------------------- applying
+
+    def _apply(
+        self,
+        label: str,
+        ops: list[Op],
+        focus_before: Loc | None,
+        focus_after: Loc | None,
+    ) -> Edit:
+        t0 = time.perf_counter()
+        ops = [_normalised(op) for op in ops]
+        # Before anything changes: a value that cannot be recorded is refused, and what is
+        # applied is what the journal gives back (so recovery replays exactly these values).
+        lines: list[str] = []
+        if self.autosave:
+            records = [op_to_json(op) for op in ops]
+            lines = [json.dumps(r) for r in records]
+            ops = [
+                op_from_json(r) if r["op"] in ("insert", "set") else op
+                for r, op in zip(records, ops, strict=True)
+            ]
+        applied: list[Op] = []
+        inverses: list[Op] = []
+        try:
+            for op in ops:
+                inverses.append(apply_op(self.roster.doc, op))
+                applied.append(op)
+        except Exception:
+            for inv in reversed(inverses):  # leave the document as it was
+                apply_op(self.roster.doc, inv)
+            raise
+        finally:
+            if applied:
+                refresh_after(self.roster, applied)
+        edit = Edit(label, applied, inverses, focus_before, focus_after)
+        was_dirty = self.dirty
+        undo_before, redo_before = list(self._undo), list(self._redo)
+        self._undo.append((edit, _token()))
+        if len(self._undo) > self.history_limit:
+            del self._undo[0]
+        self._redo.clear()
+        try:
+            self._record(applied, was_dirty, lines)
+        except OSError as exc:
+            self._undo, self._redo = undo_before, redo_before
+            self._revert(list(reversed(inverses)))
+            raise self._journal_error(exc) from None
+        self.generation += 1
+        self.last_edit_ms = 1000 * (time.perf_counter() - t0)
+        return edit
+
+    def _encode(self, ops: Sequence[Op]) -> list[str]:
+        """The journal lines of ``ops`` (none without autosave)."""
+        if not self.autosave:
+            return []
+        return [json.dumps(op_to_json(op)) for op in ops]
+
+    def _revert(self, ops: Sequence[Op]) -> None:
+        for op in ops:
+            apply_op(self.roster.doc, op)
+        refresh_after(self.roster, ops)
+
+    @staticmethod
+    def _journal_error(exc: OSError) -> EditError:
+        return EditError(
+            "the edit was not made: the recovery journal cannot be written "
+            f"({exc.strerror or exc}); free some disk space, or save the roster"
+        )
+
+    def _record(self, ops: Sequence[Op], was_dirty: bool, lines: Sequence[str]) -> None:
+        """Write the operations just applied to the recovery journal (raises ``OSError``)."""
+        if not self.autosave:
+            return
+        if not self.dirty:
+            # Back at the saved state (undo): nothing to recover.
+            self.journal.discard()
+        elif self.journal.started and not self.journal.orphaned:
+            self.journal.append_lines(lines)
+        elif not was_dirty and self.roster.text is not None and not self.journal.started:
+            # The state before these operations is the saved one: its text is at hand.
+            self.journal.start(self.roster, self.roster.text)
+            self.journal.append_lines(lines)
+        else:
+            # Unsaved already (the journal could not be written before): start from now.
+            from ..yamlio import dump_round_trip
+
+            self.journal.start(self.roster, dump_round_trip(self.roster.doc), unsaved=True)
+
+    def _changed(self, ops: Sequence[Op], was_dirty: bool) -> None:
+        self.generation += 1
+        self._record(ops, was_dirty, self._encode(ops))
+
+    def undo(self) -> Loc | None:
+        """Undo the last edit; returns the selection it was about (``None``: nothing to undo)."""
+        if not self._undo:
+            return None
+        edit, token = self._undo[-1]
+        ops = list(reversed(edit.inverses))
+        lines = self._encode(ops)
+        was_dirty = self.dirty
+        self._undo.pop()
+        self._revert(ops)
+        self._redo.append((edit, token))
+        try:
+            self._record(ops, was_dirty, lines)
+        except OSError as exc:
+            self._redo.pop()
+            self._revert(edit.ops)
+            self._undo.append((edit, token))
+            raise self._journal_error(exc) from None
+        self.generation += 1
+        return edit.focus_before if edit.focus_before is not None else ()
+
+    def redo(self) -> Loc | None:
+        """Redo the last undone edit; returns the selection it was about."""
+        if not self._redo:
+            return None
+        edit, token = self._redo[-1]
+        lines = self._encode(edit.ops)
+        was_dirty = self.dirty
+        self._redo.pop()
+        self._revert(edit.ops)
+        self._undo.append((edit, token))
+        try:
+            self._record(edit.ops, was_dirty, lines)
+        except OSError as exc:
+            self._undo.pop()
+            self._revert(list(reversed(edit.inverses)))
+            self._redo.append((edit, token))
+            raise self._journal_error(exc) from None
+        self.generation += 1
+        return edit.focus_after if edit.focus_after is not None else ()
+
+    # ----------------------------------------------------------------- edits
+
+    def _seq_len(self, parent: Loc) -> int:
+        seq = self.node(parent).get("selections")
+        return len(seq) if isinstance(seq, list) else 0
+
+    def _check_selection(self, loc: Loc) -> None:
+        if len(loc) < 2 or loc[-2] != "selections" or not isinstance(loc[-1], int):
+            raise EditError("select a unit first")
+        if not self.exists(loc):
+            raise EditError(f"no selection at {_fmt(loc)}")
+
+    def add(self, parent: Loc, entry_id: str, count: int = 1, name: str | None = None) -> Loc:
+        """Add ``entry_id`` under ``parent`` with its groups' defaults; returns its loc."""
+        if is_force_loc(parent):
+            self._check_force(parent)
+            if entry_id not in self.force_entry_ids(parent):
+                raise EditError(
+                    f"{self.index.name_of(entry_id)} is not in the catalog this force draws on"
+                )
+        elif parent:
+            self._check_selection(parent)
+        parent_entry = self.entry_at(parent) if parent else None
+        if parent and parent_entry is None and not is_force_loc(parent):
+            raise EditError("this selection is not in the catalog; nothing can be added to it")
+        if not parent and self.roster.forces is not None:
+            raise EditError("this roster has several forces: choose the force to add to")
+        child = self.index.child(parent_entry, entry_id)
+        if child is None:
+            where = "at the top level" if parent_entry is None else f"in {parent_entry.name}"
+            raise EditError(f"{self.index.name_of(entry_id)} cannot be selected {where}")
+        node = build_selection(self.index, child.entry, count, name)
+        slot = self.slot_for(parent, entry_id, count)
+        if slot.full is not None:
+            raise EditError(slot.full)
+        if slot.replaces:
+            # A pick-one group (at most 1): the new choice takes the old one's place, in one
+            # undoable step (radio buttons, as BattleScribe and New Recruit do).
+            olds = [self._label((*parent, "selections", i)) for i in slot.replaces]
+            ops: list[Op] = [Delete(parent, i) for i in reversed(slot.replaces)]
+            at = slot.replaces[0]
+            ops.append(Insert(parent, at, node))
+            label = f"Swap {', '.join(olds)} for {child.entry.name}"
+            self._apply(label, ops, parent, parent)
+            return (*parent, "selections", at)
+        index = self._seq_len(parent)
+        loc = (*parent, "selections", index)
+        self._apply(f"Add {child.entry.name}", [Insert(parent, index, node)], parent, parent)
+        return loc
+
+    def group_chain(self, parent: Loc, entry_id: str) -> list[Group]:
+        """The groups ``entry_id`` is chosen in under ``parent``, outermost first (``[]``:
+        it is not in a group there)."""
+        parent_entry = self.entry_at(parent) if parent else None
+        child = self.index.child(parent_entry, entry_id)
+        if parent_entry is None or child is None or child.group is None:
+            return []
+        target = child.group
+
+        def path(groups: Sequence[Group]) -> list[Group] | None:
+            for g in groups:
+                if g is target or g.id == target.id:
+                    return [g]
+                inner = path(g.groups)
+                if inner is not None:
+                    return [g, *inner]
+            return None
+
+        return path(parent_entry.groups) or [target]
+
+    def group_members(self, parent: Loc, group: Group) -> list[int]:
+        """Positions, in ``parent``'s selections, of the choices made in ``group`` (or in its
+        subgroups)."""
+        parent_entry = self.entry_at(parent) if parent else None
+        if parent_entry is None:
+            return []
+        from ..catalog import walk_groups
+
+        inside = {id(g) for g in walk_groups([group])}
+        ids = {
+            c.entry.id
+            for c in self.index.children(parent_entry)
+            if c.group is not None and id(c.group) in inside
+        }
+        seq = self.node(parent).get("selections")
+        items = list(seq) if isinstance(seq, list) else []
+        return [i for i, s in enumerate(items) if isinstance(s, dict) and s.get("entry") in ids]
+
+    def slot_for(self, parent: Loc, entry_id: str, count: int = 1) -> Slot:
+        """What adding ``count`` × ``entry_id`` under ``parent`` does to the groups it is
+        chosen in: fits, replaces the choice of a pick-one group, or finds a group full."""
+        for group in reversed(self.group_chain(parent, entry_id)):  # innermost first
+            if group.max is None:
+                continue
+            members = self.group_members(parent, group)
+            seq = self.node(parent).get("selections")
+            chosen = sum(_count_of(seq[i]) for i in members)
+            if chosen + count <= group.max:
+                continue
+            if group.max == 1 and count == 1 and members:
+                same = [i for i in members if seq[i].get("entry") == entry_id]
+                if same and len(members) == 1:
+                    name = self.index.name_of(entry_id)
+                    return Slot(
+                        group,
+                        [],
+                        f"{name} is already the choice of {group.name} (at most 1)",
+                    )
+                return Slot(group, members, None)
+            name = self.index.name_of(entry_id)
+            return Slot(
+                group,
+                [],
+                f"{group.name} is full: {chosen} chosen, at most {group.max} allowed; "
+                f"remove one before adding {name}",
+            )
+        return Slot(None, [], None)
+
+    def where_to_add(self, target: Loc, entry_id: str) -> Loc | None:
+        """The selection at or above ``target`` where ``entry_id`` can be added, if any."""
+        loc = target
+        while True:
+            if is_force_loc(loc):  # a force takes its faction's top-level entries
+                if entry_id in self.force_entry_ids(loc):
+                    return loc
+                loc = loc[:-2]
+                continue
+            entry = self.entry_at(loc) if loc else None
+            if (not loc or entry is not None) and self.index.child(entry, entry_id) is not None:
+                if not loc and self.roster.forces is not None:
+                    return None  # (a roster of several forces: into a force only)
+                return loc
+            if not loc:
+                return None
+            loc = loc[:-2]
+
+    # ----------------------------------------------------------------- limits and costs
+
+    def _cached(self, ev: Evaluation, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+        """What ``compute`` gives for ``key`` under evaluation ``ev``, computed once per
+        evaluation (the catalog and the details ask for the same figures after an edit)."""
+        cache = self._figures
+        if cache.get("ev") is not ev:
+            cache.clear()
+            cache["ev"] = ev
+        if key not in cache:
+            cache[key] = compute()
+        return cache[key]
+
+    def _fresh(self, entry: Entry) -> Any:
+        """A new selection of ``entry`` with its defaults, parsed (the same each time: it is
+        read only)."""
+        found = self._fresh_data.get(id(entry))
+        if found is None or found[0] is not entry:
+            data = _parse_new(build_selection(self.index, entry), ("selections", 0))
+            found = self._fresh_data[id(entry)] = (entry, data)
+        return found[1]
+
+    def option_infos(self, parent: Loc, ev: Evaluation | None = None) -> list[OptionInfo]:
+        """Limits and costs of what may be added under ``parent`` (:meth:`options`), as
+        ``ev`` (default: the current evaluation) computes them."""
+        ev = ev or self.evaluate()
+        found: list[OptionInfo] = self._cached(
+            ev, ("options", parent), lambda: self._option_infos(parent, ev)
+        )
+        return found
+
+    def _option_infos(self, parent: Loc, ev: Evaluation) -> list[OptionInfo]:
+        node = _ev_node(ev, parent)
+        options = self.options(parent)
+        if node is None:
+            return [OptionInfo(c.entry.id, Limit(0), {}) for c in options]
+        what_if = _what_if(ev)
+        keep: list[Node] = []  # what-if nodes live until the end (ids key the caches)
+        out = []
+        for c in options:
+            data = self._fresh(c.entry)
+            scratch = _scratch_node(self.index, data, c.entry, c.group, node)
+            keep.append(scratch)
+            costs = dict(what_if.total_cost(scratch))
+            out.append(OptionInfo(c.entry.id, self._entry_limit(ev, node, c), costs))
+        return out
+
+    def _entry_limit(self, ev: Evaluation, node: Node, child: Child) -> Limit:
+        """How many of ``child`` are under ``node`` and the tightest limits on it there."""
+        entry = child.entry
+        here = sum(n.count for n in node.children if n.entry_id == entry.id)
+        lows: list[int] = []
+        highs: list[tuple[int, int]] = []  # (room left, limit) with the count it is against
+
+        def note(con: Constraint, owner: Entry, got: float) -> None:
+            value = ev.constraint_value(owner, con, node)
+            if value < 0 or not float(value).is_integer():
+                return
+            if con.type == "max":
+                highs.append((int(value) - int(got), int(value)))
+            else:
+                lows.append(int(value))
+
+        for con in entry.constraints:
+            if con.field != "selections" or con.child not in (None, entry.id):
+                continue
+            if con.scope == "parent":
+                note(con, entry, here)
+        if node.entry is not None:
+            for con in node.entry.constraints:
+                if con.scope == "self" and con.field == "selections" and con.child == entry.id:
+                    note(con, node.entry, here)
+        maximum = min(highs)[1] if highs else None
+        return Limit(here, max(lows) if lows else 0, maximum)
+
+    def group_limits(self, parent: Loc, ev: Evaluation | None = None) -> dict[str, Limit]:
+        """For each choice group of the selection at ``parent`` (subgroups too): how many are
+        chosen in it and how many are allowed. A group without limits of its own takes them
+        from its entries' limits (a Sergeant group of one entry that must be taken once
+        reads "exactly 1")."""
+        ev = ev or self.evaluate()
+        found: dict[str, Limit] = self._cached(
+            ev, ("groups", parent), lambda: self._group_limits(parent, ev)
+        )
+        return found
+
+    def _group_limits(self, parent: Loc, ev: Evaluation) -> dict[str, Limit]:
+        from ..catalog import walk_groups
+
+        node = _ev_node(ev, parent)
+        entry = node.entry if node is not None else None
+        if node is None or entry is None:
+            return {}
+        children = self.index.children(entry)
+        out: dict[str, Limit] = {}
+        for g in walk_groups(entry.groups):
+            inside = {id(x) for x in walk_groups([g])}
+            members = [c for c in children if c.group is not None and id(c.group) in inside]
+            chosen = sum(
+                n.count for n in node.children if n.group is not None and id(n.group) in inside
+            )
+            lo, hi = g.min, g.max
+            limits = [self._entry_limit(ev, node, c) for c in members]
+            if hi is None and limits and all(lim.maximum is not None for lim in limits):
+                hi = sum(lim.maximum or 0 for lim in limits)
+            lo = max(lo, sum(lim.minimum for lim in limits))
+            if hi is not None:
+                lo = min(lo, hi)
+            out[g.id] = Limit(chosen, lo, hi)
+        return out
+
+    def slot_limits(self, ev: Evaluation | None = None, loc: Loc = ()) -> dict[str, Limit]:
+        """The force's category slots at the top of the roster (or of the force at ``loc``
+        in a roster of several): category id -> limit."""
+        ev = ev or self.evaluate()
+        index = self.index
+        if not loc and self.roster.forces is not None:
+            return {}  # a roster of several forces: each force has its own slots
+        top = _ev_node(ev, loc) if loc else ev.root
+        if top is None:
+            return {}
+        if loc:
+            force = top.force
+        else:
+            force_id = self.roster.header.force
+            force = index.forces.get(force_id) if force_id else index.default_force()
+        if force is None:
+            return {}
+        out = {}
+        for slot in force.slots:
+            got = sum(n.count for n in top.children if n.has_category(slot.category))
+            out[slot.category] = Limit(got, slot.min, slot.max)
+        return out
+
+    def category_limits(self, parent: Loc, ev: Evaluation | None = None) -> dict[str, Limit]:
+        """Limits on categories of what is selected under ``parent``: the force's slots at
+        the top of the roster (:meth:`slot_limits`), else the selection's own constraints on
+        a category of its children (a squad of exactly six models). Category id -> limit."""
+        ev = ev or self.evaluate()
+        if not parent or is_force_loc(parent):
+            return self.slot_limits(ev, parent)
+        node = _ev_node(ev, parent)
+        entry = node.entry if node is not None else None
+        if node is None or entry is None:
+            return {}
+        categories = self.index.categories
+        lows: dict[str, int] = {}
+        highs: dict[str, int] = {}
+        for con in entry.constraints:
+            if con.scope != "self" or con.field != "selections" or con.child not in categories:
+                continue
+            value = ev.constraint_value(entry, con, node)
+            if value < 0 or not float(value).is_integer():
+                continue
+            cat = str(con.child)
+            if con.type == "max":
+                highs[cat] = min(int(value), highs.get(cat, int(value)))
+            else:
+                lows[cat] = max(int(value), lows.get(cat, 0))
+        out = {}
+        for cat in lows.keys() | highs.keys():
+            got = sum(n.count for n in node.children if n.has_category(cat))
+            hi = highs.get(cat)
+            lo = min(lows.get(cat, 0), hi) if hi is not None else lows.get(cat, 0)
+            out[cat] = Limit(got, lo, hi)
+        return out
+
+    def experience_costs(
+        self, loc: Loc, ev: Evaluation | None = None
+    ) -> dict[str | None, dict[str, float]]:
+        """What the selection at ``loc`` costs (with everything under it) at each experience
+        level the system has, and with none of its own (key ``None``: inherited), as the
+        engine computes it."""
+        ev = ev or self.evaluate()
+        found: dict[str | None, dict[str, float]] = self._cached(
+            ev, ("experience", loc), lambda: self._experience_costs(loc, ev)
+        )
+        return found
+
+    def _experience_costs(self, loc: Loc, ev: Evaluation) -> dict[str | None, dict[str, float]]:
+        node = _ev_node(ev, loc)
+        if node is None or node.entry is None or node.data is None or node.parent is None:
+            return {}
+        what_if = _what_if(ev)
+        keep: list[Node] = []
+        out: dict[str | None, dict[str, float]] = {}
+        for level in [None, *self.index.experience]:
+            data = dataclasses.replace(node.data, experience=level)
+            scratch = _scratch_node(self.index, data, node.entry, node.group, node.parent)
+            keep.append(scratch)
+            out[level] = dict(what_if.total_cost(scratch))
+        return out
+
+    def remove(self, loc: Loc) -> Loc:
+        """Remove the selection at ``loc``; returns the selection to show next."""
+        self._check_selection(loc)
+        parent, index = loc[:-2], int(loc[-1])
+        label = self._label(loc)
+        n = self._seq_len(parent)
+        after: Loc = (*parent, "selections", min(index, n - 2)) if n > 1 else parent
+        self._apply(f"Remove {label}", [Delete(parent, index)], loc, after)
+        return after
+
+    def duplicate(self, loc: Loc, name: str | None = None) -> Loc:
+        """Put a copy of the selection at ``loc`` right after it (named ``name`` if given);
+        returns the copy's loc."""
+        self._check_selection(loc)
+        parent, index = loc[:-2], int(loc[-1])
+        node = detached_copy(self.node(loc))
+        if name:
+            node["name"] = name
+        new = (*parent, "selections", index + 1)
+        self._apply(f"Duplicate {self._label(loc)}", [Insert(parent, index + 1, node)], loc, new)
+        return new
+
+    def apply(self, label: str, ops: Sequence[Op], focus_before: Loc, focus_after: Loc) -> None:
+        """Apply ``ops`` as one undoable, journaled edit named ``label``: the way in for
+        edits composed elsewhere (:mod:`armybuilder.building`)."""
+        for op in ops:
+            if isinstance(op, Insert | Delete | Move):
+                if op.parent:
+                    self._check_selection(op.parent)
+            elif op.loc:
+                self._check_selection(op.loc)
+        self._apply(label, list(ops), focus_before, focus_after)
+
+    def move(self, loc: Loc, delta: int) -> Loc:
+        """Move the selection ``delta`` places among its siblings; returns its new loc."""
+        self._check_selection(loc)
+        parent, index = loc[:-2], int(loc[-1])
+        to = max(0, min(self._seq_len(parent) - 1, index + delta))
+        if to == index:
+            return loc
+        new = (*parent, "selections", to)
+        word = "up" if delta < 0 else "down"
+        self._apply(f"Move {self._label(loc)} {word}", [Move(parent, index, to)], loc, new)
+        return new
+
+    def set(self, loc: Loc, key: str, value: Any, label: str | None = None) -> None:
+        """Set (``None``: remove) a key of the selection at ``loc`` (``()``: the roster)."""
+        if loc:
+            self._check_selection(loc)
+        from ..yamlio import to_plain
+
+        current = self.node(loc).get(key)
+        if to_plain(current) == to_plain(value):
+            return
+        text = label or (f"Set {key}" if value is not None else f"Clear {key}")
+        self._apply(text, [SetKey(loc, key, value)], loc, loc)
+
+    def rename(self, loc: Loc, name: str | None) -> None:
+        """Give a selection a custom name (empty: back to the entry's name), or rename the
+        roster (``loc == ()``; a roster always has a name)."""
+        name = (name or "").strip() or None
+        if not loc:
+            if name is None:
+                raise EditError("a roster needs a name")
+            self.set((), "name", name, f"Rename roster to {name}")
+            return
+        self.set(loc, "name", name, f"Rename to {name}" if name else "Clear custom name")
+
+    def set_count(self, loc: Loc, count: int) -> None:
+        """Set how many copies a selection stands for (at least 1)."""
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise EditError(f"count must be a whole number of at least 1, not {count!r}")
+        node = self.node(loc)
+        # A count brought in by a `<<:` merge key cannot be removed: write 1 over it.
+        keep = count == 1 and "count" in node and not _own(node, "count")
+        self.set(loc, "count", count if count != 1 or keep else None, f"Count {count}")
+
+    def count_of(self, loc: Loc) -> int:
+        value = self.node(loc).get("count", 1)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 1
+
+    def set_experience(self, loc: Loc, level: str | None) -> None:
+        if level is not None and level not in self.index.experience:
+            raise EditError(f"unknown experience level {level!r}")
+        name = self.index.experience[level].name if level else None
+        self.set(loc, "experience", level, f"Experience {name}" if name else "Clear experience")
+
+    def set_notes(self, loc: Loc, notes: str | None) -> None:
+        self.set(loc, "notes", (notes or "").strip() or None, "Edit notes")
+
+    @property
+    def state_keys(self) -> tuple[StateKey, ...]:
+        """The campaign state keys this roster's game system declares (its rules module)."""
+        rules = self.system.rules
+        return tuple(rules.state_keys()) if rules is not None else ()
+
+    def set_state(self, loc: Loc, text: str) -> list[str]:
+        """Set a selection's campaign ``state:`` from its one-line form (see
+        :func:`parse_state`, checked against the system's :attr:`state_keys`); blank clears
+        it. Raises :class:`EditError` (nothing changes) for text that is not ``key: value``
+        pairs or a value of the wrong type or out of range. Returns the warnings about what
+        was stored (an unknown key, with the nearest known one)."""
+        if not loc:
+            raise EditError("campaign state belongs to a selection, not to the roster")
+        keys = self.state_keys
+        state = parse_state(text, keys)
+        self.set(loc, "state", state, "Edit campaign state")
+        return state_warnings(state, keys)
+
+    def set_limit(self, cost_type: str, value: float | None) -> None:
+        """Set (``None``: remove) the roster's limit on a cost type."""
+        from ruamel.yaml.comments import CommentedMap
+
+        from ..yamlio import to_plain
+
+        if cost_type not in self.index.cost_types:
+            raise EditError(f"unknown cost type {cost_type!r}")
+        if value is not None and value < 0:
+            raise EditError("a limit cannot be negative")
+        stored: float | int | None = value
+        if value is not None and float(value).is_integer():
+            stored = int(value)
+        limits = self.roster.doc.get("limits")
+        name = self.index.cost_types[cost_type].name
+        label = f"{name} limit {stored}" if stored is not None else f"Clear {name} limit"
+        if isinstance(limits, dict):
+            if to_plain(limits.get(cost_type)) == stored:
+                return
+            ops: list[Op] = [SetKey(("limits",), cost_type, stored)]
+            if stored is None and set(limits) <= {cost_type}:
+                ops = [SetKey((), "limits", None)]
+            self._apply(label, ops, (), ())
+            return
+        if stored is None:
+            return
+        lm = CommentedMap()
+        lm[cost_type] = stored
+        self._apply(label, [SetKey((), "limits", lm)], (), ())
+
+    def choose(self, parent: Loc, group_id: str, entry_id: str | None) -> Loc | None:
+        """Make ``entry_id`` the only choice of group ``group_id`` under ``parent``
+        (``None``: no choice); returns the new choice's loc."""
+        entry = self.entry_at(parent) if parent else None
+        if parent and entry is None:
+            raise EditError("this selection is not in the catalog")
+        from ..catalog import walk_groups
+
+        groups = entry.groups if entry is not None else []
+        group = next((g for g in walk_groups(groups) if g.id == group_id), None)
+        if entry is None or group is None:
+            raise EditError(f"{self.index.name_of(group_id)} is not a choice here")
+        inside = {id(g) for g in walk_groups([group])}
+        in_group = {
+            c.entry.id
+            for c in self.index.children(entry)
+            if c.group is not None and id(c.group) in inside
+        }
+        if entry_id is not None and entry_id not in in_group:
+            raise EditError(f"{self.index.name_of(entry_id)} is not a choice of that group")
+        seq = self.node(parent).get("selections")
+        items = list(seq) if isinstance(seq, list) else []
+        current = self.group_members(parent, group)
+        if (
+            entry_id is not None
+            and len(current) == 1
+            and items[current[0]].get("entry") == entry_id
+        ):
+            return (*parent, "selections", current[0])
+        ops: list[Op] = [Delete(parent, i) for i in reversed(current)]
+        at = current[0] if current else len(items)
+        new: Loc | None = None
+        if entry_id is not None:
+            child = self.index.child(entry, entry_id)
+            assert child is not None
+            ops.append(Insert(parent, at, build_selection(self.index, child.entry)))
+            new = (*parent, "selections", at)
+            label = f"Choose {child.entry.name}"
+        else:
+            label = f"Clear {self.index.name_of(group_id)}"
+        if not ops:
+            return None
+        self._apply(label, ops, parent, parent)
+        return new
+
+    # ----------------------------------------------------------------- forces
+
+    def force_entries(self) -> list[ForceEntry]:
+        """The game system's force entries (what a force may be)."""
+        return list(self.system.model.forces)
+
+    def force_at(self, loc: Loc) -> ForceData | None:
+        """The parsed force at ``loc`` (``None``: not a force of this roster)."""
+        for f in self.roster.all_forces():
+            if f.loc == tuple(loc):
+                return f
+        return None
+
+    def force_locs(self) -> list[Loc]:
+        """Every force's loc, child forces after their parent (none for a roster of one)."""
+        return [f.loc for f in self.roster.all_forces()]
+
+    def force_entry_ids(self, loc: Loc) -> frozenset[str]:
+        """The entries the force at ``loc`` may take at its top: its faction's, and the
+        roster's own (``custom:``)."""
+        force = self.force_at(loc)
+        faction = force.faction if force is not None and force.faction else self.roster.faction
+        try:
+            own = self.system.index(faction)
+        except ArmybuilderError:
+            return frozenset()
+        mine = {c.entry.id for c in own.roots}
+        everyone = {c.entry.id for f in self.roster.factions() for c in self._roots_of(f)}
+        custom = {c.entry.id for c in self.index.roots} - everyone
+        return frozenset(mine | custom)
+
+    def _roots_of(self, faction: str) -> list[Child]:
+        try:
+            return self.system.index(faction).roots
+        except ArmybuilderError:
+            return []
+
+    def _check_force(self, loc: Loc) -> None:
+        if not is_force_loc(loc) or self.force_at(loc) is None:
+            raise EditError("select a force first")
+
+    def add_force(
+        self,
+        force: str,
+        faction: str | None = None,
+        name: str | None = None,
+        parent: Loc = (),
+    ) -> Loc:
+        """Add a force of force entry ``force`` drawing on ``faction`` (default: the
+        parent force's, or the roster's), at the end of the roster's forces or inside the
+        force at ``parent``; returns its loc. A roster of one force becomes a roster of
+        several (format 2): its selections become its first force, in the same undoable
+        step."""
+        from ruamel.yaml.comments import CommentedMap
+
+        from ..model.roster import FORCES_FORMAT
+
+        entries = {f.id: f for f in self.system.model.forces}
+        if not entries:
+            raise EditError(f"{self.system.name} has no force entries: its rosters are one force")
+        if force not in entries:
+            raise EditError(f"unknown force entry {force!r} (force entries: {', '.join(entries)})")
+        above = self.force_at(parent) if parent else None
+        faction = faction or (above.faction if above is not None else None) or self.roster.faction
+        if faction not in self.system.factions:
+            raise EditError(f"{self.system.name} has no faction {faction!r}")
+        node = CommentedMap()
+        node["force"] = force
+        node["faction"] = faction
+        name = (name or "").strip() or None
+        if name:
+            node["name"] = name
+        label = f"Add force {name or entries[force].name}"
+        doc = self.roster.doc
+        if self.roster.forces is None:
+            if parent:
+                raise EditError("a roster of one force has no force to add into")
+            first = CommentedMap()
+            first["force"] = self.roster.header.force or next(iter(entries))
+            first["faction"] = self.roster.faction
+            sels = doc.get("selections")
+            if sels is not None:
+                first["selections"] = sels
+            keys = list(doc.keys())
+            at = keys.index("selections") if "selections" in keys else None
+            ops: list[Op] = [SetKey((), "forces", [first, node], at)]
+            if sels is not None:
+                ops.append(SetKey((), "selections", None))
+            if "force" in doc:
+                ops.append(SetKey((), "force", None))
+            ops.append(SetKey((), "format", FORCES_FORMAT))
+            loc: Loc = ("forces", 1)
+            self._apply(label, ops, (), loc)
+            return loc
+        if parent:
+            self._check_force(parent)
+        seq = (self.node(parent) if parent else doc).get("forces")
+        index = len(seq) if isinstance(seq, list) else 0
+        loc = (*parent, "forces", index)
+        self._apply(label, [Insert(parent, index, node, key="forces")], parent or (), loc)
+        return loc
+
+    def remove_force(self, loc: Loc) -> Loc:
+        """Remove the force at ``loc`` with everything in it; returns the loc to show next
+        (the roster stays a roster of several forces, however many are left)."""
+        self._check_force(loc)
+        parent, index = loc[:-2], int(loc[-1])
+        seq = (self.node(parent) if parent else self.roster.doc).get("forces")
+        n = len(seq) if isinstance(seq, list) else 0
+        after: Loc = (*parent, "forces", min(index, n - 2)) if n > 1 else parent
+        label = f"Remove force {self.force_label(loc)}"
+        self._apply(label, [Delete(parent, index, key="forces")], loc, after)
+        return after
+
+    def move_force(self, loc: Loc, delta: int) -> Loc:
+        """Move the force at ``loc`` ``delta`` places among its siblings; returns its loc."""
+        self._check_force(loc)
+        parent, index = loc[:-2], int(loc[-1])
+        seq = (self.node(parent) if parent else self.roster.doc).get("forces")
+        n = len(seq) if isinstance(seq, list) else 0
+        to = max(0, min(n - 1, index + delta))
+        if to == index:
+            return loc
+        word = "up" if delta < 0 else "down"
+        new = (*parent, "forces", to)
+        label = f"Move force {self.force_label(loc)} {word}"
+        self._apply(label, [Move(parent, index, to, key="forces")], loc, new)
+        return new
+
+    def rename_force(self, loc: Loc, name: str | None) -> Loc:
+        """Give the force at ``loc`` a name (empty: back to its force entry's name);
+        returns its loc."""
+        self._check_force(loc)
+        name = (name or "").strip() or None
+        if self.node(loc).get("name") == name:
+            return loc
+        label = f"Rename force to {name}" if name else "Clear force name"
+        self._apply(label, [SetKey(loc, "name", name)], loc, loc)
+        return loc
+
+    def force_label(self, loc: Loc) -> str:
+        force = self.force_at(loc)
+        if force is None:
+            return "?"
+        if force.name:
+            return force.name
+        entry = next((f for f in self.system.model.forces if f.id == force.force), None)
+        return entry.name if entry is not None else force.force
+
+    def _label(self, loc: Loc) -> str:
+        if is_force_loc(loc):
+            return self.force_label(loc)
+        node = self.node(loc)
+        name = node.get("name")
+        if name:
+            return str(name)
+        entry = self.entry_at(loc)
+        return entry.name if entry is not None else str(node.get("entry", "selection"))
+
+    # ----------------------------------------------------------------- saving
+
+    def save(self, path: Path | str | None = None, *, overwrite: bool = False) -> Path:
+        """Save the roster (atomically; the previous file kept as ``.bak``).
+
+        Raises :class:`~armybuilder.rosters.ChangedOnDiskError` (nothing written, nothing
+        lost) when the file changed on disk since it was opened or last saved here (another
+        window, a text editor), or when ``path`` is another file that exists: ask the user,
+        then save again with ``overwrite=True`` (or to another path).
+        """
+        target = Path(path) if path is not None else self.roster.path
+        if target is None:
+            raise EditError("this roster has no file yet; save it as a new file")
+        old_journal = self.journal
+        saved = self.roster.save(target, overwrite=overwrite)
+        self._saved_token = self._state_token()
+        old_journal.discard()
+        self.journal = Journal.for_roster(saved, self.session_id)
+        self.journal.discard()
+        return saved
+
+    def close(self, keep_recovery: bool = False) -> None:
+        """End the session. Without unsaved changes (or unless asked), the journal goes."""
+        if keep_recovery and self.dirty:
+            self.journal.close()
+        else:
+            self.journal.discard()

@@ -1,0 +1,786 @@
+"""Edit operations on a roster document: the primitive, invertible operations every edit is
+made of (:class:`Insert`, :class:`Delete`, :class:`SetKey`, :class:`Move`), their JSON form for
+the recovery journal, refreshing the parsed roster after them, and new rosters."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ArmybuilderError
+
+# The roster machinery (ruamel.yaml, pydantic models) is imported where it is used, so that
+# the TUI's home screen (recent files, recovery journals) shows before it is loaded.
+if TYPE_CHECKING:
+    from ruamel.yaml.comments import CommentedMap
+
+    from ..catalog import CatalogIndex, GameSystem
+    from ..model.catalog import Entry
+    from ..rosters import Roster
+
+
+class EditError(ArmybuilderError):
+    """An edit cannot be made (no such selection, not an option there, a bad value)."""
+
+
+# =========================================================================== operations
+#
+# Primitive, invertible operations on a round-trip roster document. ``parent`` is the location
+# of the mapping that owns a ``selections`` list (``()`` for the roster), ``index`` a position
+# in that list. Applying an operation returns the operation that undoes it.
+
+
+@dataclass(frozen=True)
+class Insert:
+    """Insert ``node`` into ``parent``'s selections at ``index`` (creating the list).
+    ``key``: the list (``selections``, or ``forces`` for a force of a roster of several)."""
+
+    parent: Loc
+    index: int
+    node: Any
+    comment: Any = None
+    key: str = "selections"
+
+
+@dataclass(frozen=True)
+class Delete:
+    """Remove the selection at ``index`` of ``parent``'s selections.
+
+    ``drop``: remove the ``selections`` key when the list is left empty (undoes an insert that
+    created it).
+    """
+
+    parent: Loc
+    index: int
+    drop: bool = False
+    key: str = "selections"
+
+
+@dataclass(frozen=True)
+class SetKey:
+    """Set ``key`` of the mapping at ``loc`` to ``value``; ``None`` deletes the key.
+
+    ``position``: where a key that is added goes (``None``: the usual place, before
+    ``selections``). ``comment``: ruamel's comment tokens of the key, restored on undo.
+    """
+
+    loc: Loc
+    key: str
+    value: Any
+    position: int | None = None
+    comment: Any = None
+
+
+@dataclass(frozen=True)
+class Move:
+    """Move the selection at ``index`` of ``parent``'s selections to position ``to``."""
+
+    parent: Loc
+    index: int
+    to: int
+    key: str = "selections"
+
+
+Op = Insert | Delete | SetKey | Move
+Loc = tuple[str | int, ...]
+
+#: Where keys go in a new selection (armybuilder.rosters.KNOWN_SELECTION_KEYS).
+_KEY_ORDER = {
+    k: i
+    for i, k in enumerate(("entry", "count", "name", "experience", "notes", "state", "selections"))
+}
+_ROSTER_KEY_ORDER = {
+    k: i for i, k in enumerate(("format", "system", "faction", "name", "limits", "force", "notes"))
+}
+
+
+def is_force_loc(loc: Sequence[str | int]) -> bool:
+    """Whether ``loc`` names a force of a roster of several (``("forces", 0)``, or a child
+    force ``("forces", 0, "forces", 1)``)."""
+    return len(loc) >= 2 and loc[-2] == "forces" and isinstance(loc[-1], int)
+
+
+def _node_at(doc: Any, loc: Sequence[str | int]) -> Any:
+    node = doc
+    for step in loc:
+        node = node[step]
+    return node
+
+
+def _owner(doc: Any, parent: Loc) -> Any:
+    try:
+        owner = _node_at(doc, parent)
+    except (KeyError, IndexError, TypeError):
+        raise EditError(f"no selection at {_fmt(parent)}") from None
+    if not isinstance(owner, dict):
+        raise EditError(f"the selection at {_fmt(parent)} is not a mapping; it cannot be edited")
+    return owner
+
+
+def _fmt(loc: Sequence[str | int]) -> str:
+    out = ""
+    for step in loc:
+        out += f"[{step}]" if isinstance(step, int) else ("." if out else "") + step
+    return out or "the roster"
+
+
+def _key_position(mapping: Any, key: str, order: dict[str, int]) -> int:
+    """Where a new key goes: after the keys that usually come before it."""
+    rank = order.get(key, len(order))
+    keys = list(mapping.keys())
+    for i, k in enumerate(keys):
+        if order.get(str(k), len(order) - 1 if k != "selections" else len(order) + 1) > rank:
+            return i
+    return len(keys)
+
+
+def _commented(value: Any) -> Any:
+    """Plain data as round-trip nodes (so that it dumps in block style, in order)."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if isinstance(value, CommentedMap | CommentedSeq):
+        return value
+    if isinstance(value, dict):
+        m = CommentedMap()
+        for k, v in value.items():
+            m[k] = _commented(v)
+        return m
+    if isinstance(value, list):
+        return CommentedSeq(_commented(v) for v in value)
+    return value
+
+
+def _normalised(op: Op) -> Op:
+    """``op`` with plain dicts and lists in its value turned into round-trip nodes (so that
+    the document and its recovered copy hold the same kinds of objects)."""
+    if isinstance(op, SetKey) and isinstance(op.value, dict | list):
+        return dataclasses.replace(op, value=_commented(op.value))
+    if isinstance(op, Insert) and isinstance(op.node, dict | list):
+        return dataclasses.replace(op, node=_commented(op.node))
+    return op
+
+
+def apply_op(doc: Any, op: Op) -> Op:
+    """Apply ``op`` to a round-trip roster document; returns its inverse."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    where = op.loc if isinstance(op, SetKey) else (*op.parent, op.key)
+    unshare(doc, where)
+    if isinstance(op, Insert):
+        owner = _owner(doc, op.parent)
+        seq = owner.get(op.key)
+        created = False
+        if seq is None:
+            seq = CommentedSeq()
+            order = _ROSTER_KEY_ORDER if not op.parent else _KEY_ORDER
+            owner.insert(_key_position(owner, op.key, order), op.key, seq)
+            created = True
+        if not isinstance(seq, list):
+            raise EditError(f"`{op.key}` of {_fmt(op.parent)} is not a list; fix it in the file")
+        if not 0 <= op.index <= len(seq):
+            raise EditError(f"no position {op.index} in {_fmt((*op.parent, op.key))}")
+        _take_trailing(op.node)  # a copy's comments about what followed the original
+        moved = _take_trailing(seq[op.index - 1]) if op.index > 0 else None
+        seq.insert(op.index, op.node)
+        _give_trailing(op.node, moved)
+        if op.comment is not None and isinstance(seq, CommentedSeq):
+            seq.ca.items[op.index] = op.comment
+        return Delete(op.parent, op.index, drop=created, key=op.key)
+    if isinstance(op, Delete):
+        owner = _owner(doc, op.parent)
+        seq = owner.get(op.key)
+        if not isinstance(seq, list) or not 0 <= op.index < len(seq):
+            raise EditError(f"no selection at {_fmt((*op.parent, op.key, op.index))}")
+        node = seq[op.index]
+        comment = seq.ca.items.get(op.index) if isinstance(seq, CommentedSeq) else None
+        _detach(owner, seq, op.index, op.key)
+        if op.drop and not seq:
+            del owner[op.key]
+        return Insert(op.parent, op.index, node, comment, op.key)
+    if isinstance(op, Move):
+        owner = _owner(doc, op.parent)
+        seq = owner.get(op.key)
+        n = len(seq) if isinstance(seq, list) else 0
+        if not (0 <= op.index < n and 0 <= op.to < n):
+            raise EditError(f"cannot move {_fmt((*op.parent, op.key, op.index))}")
+        node = seq[op.index]
+        comment = seq.ca.items.get(op.index) if isinstance(seq, CommentedSeq) else None
+        _detach(owner, seq, op.index, op.key)
+        moved = _take_trailing(seq[op.to - 1]) if op.to > 0 else None
+        seq.insert(op.to, node)
+        _give_trailing(node, moved)
+        if comment is not None:
+            seq.ca.items[op.to] = comment
+        return Move(op.parent, op.to, op.index, op.key)
+    # SetKey
+    mapping = doc if not op.loc else _owner(doc, op.loc)
+    own_keys = [k for k in mapping if _own(mapping, k)]
+    own = op.key in own_keys
+    merged = op.key in mapping and not own
+    old = mapping[op.key] if own else None
+    pos = own_keys.index(op.key) if own else None
+    comment = mapping.ca.items.get(op.key) if isinstance(mapping, CommentedMap) else None
+    if op.value is None:
+        if merged:
+            raise EditError(
+                f"`{op.key}` of {_fmt(op.loc)} comes from a `<<:` merge key in the file; "
+                "set another value instead, or edit the merged mapping in the file"
+            )
+        if own:
+            last = own_keys[-1] == op.key
+            moved = _take_trailing(mapping) if last else None
+            del mapping[op.key]
+            _restore_merged(mapping, op.key)
+            _give_trailing(mapping, moved)
+    elif own:
+        mapping[op.key] = op.value
+    else:
+        order = _ROSTER_KEY_ORDER if not op.loc else _KEY_ORDER
+        at = op.position if op.position is not None else _key_position(mapping, op.key, order)
+        at = min(at, len(own_keys))
+        # Comments after the last key are about what follows the mapping: they stay last.
+        moved = _take_trailing(mapping) if at == len(own_keys) else None
+        if isinstance(mapping, CommentedMap):
+            mapping.insert(at, op.key, op.value)
+        else:
+            mapping[op.key] = op.value
+        if op.comment is not None:
+            mapping.ca.items[op.key] = op.comment
+        _give_trailing(mapping, moved)
+    return SetKey(op.loc, op.key, old, pos, comment)
+
+
+def _last_slot(node: Any) -> tuple[Any, Any, int] | None:
+    """Where ruamel keeps the comment lines written after ``node`` (block style): the comment
+    token list of its last scalar, as (``ca.items``, key, index in the list)."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    while True:
+        if isinstance(node, CommentedMap):
+            keys = [k for k in node if _own(node, k)]
+            if not keys:
+                return None
+            key: Any = keys[-1]
+            index = 2
+        elif isinstance(node, CommentedSeq):
+            if not len(node):
+                return None
+            key, index = len(node) - 1, 0
+        else:
+            return None
+        value = node[key]
+        if (
+            isinstance(value, CommentedMap | CommentedSeq)
+            and len(value)
+            and not value.fa.flow_style()
+        ):
+            node = value
+            continue
+        return node.ca.items, key, index
+
+
+def _take_trailing(node: Any) -> str | None:
+    """Remove and return the whole comment lines after ``node`` (not its end-of-line
+    comment): they are about what follows it."""
+    slot = _last_slot(node)
+    if slot is None:
+        return None
+    items, key, index = slot
+    tokens = items.get(key)
+    token: Any = tokens[index] if tokens is not None and len(tokens) > index else None
+    value = getattr(token, "value", None)
+    if not isinstance(value, str) or "\n" not in value:
+        return None
+    cut = value.index("\n") + 1
+    head, rest = value[:cut], value[cut:]
+    if not rest.strip():
+        return None
+    # Comment lines indented like the node's own keys are about the node: they stay.
+    col = getattr(getattr(node, "lc", None), "col", None)
+    lines = rest.splitlines(keepends=True)
+    first = 0
+    if isinstance(col, int):
+        first = next(
+            (
+                i
+                for i, line in enumerate(lines)
+                if line.strip() and len(line) - len(line.lstrip(" ")) < col
+            ),
+            len(lines),
+        )
+        while first > 0 and not lines[first - 1].strip():
+            first -= 1
+    keep, move = "".join(lines[:first]), "".join(lines[first:])
+    if not move.strip():
+        return None
+    if (head + keep).strip():
+        token.value = head + keep
+    else:
+        tokens[index] = None
+    return move
+
+
+def _give_trailing(node: Any, lines: str | None) -> None:
+    """Put comment lines (from :func:`_take_trailing`) after ``node``."""
+    if not lines:
+        return
+    from ruamel.yaml.error import CommentMark
+    from ruamel.yaml.tokens import CommentToken
+
+    slot = _last_slot(node)
+    if slot is None:
+        return
+    items, key, index = slot
+    tokens = items.get(key)
+    if tokens is None:
+        tokens = items[key] = [None] * (4 if index == 2 else 2)
+    while len(tokens) <= index:
+        tokens.append(None)
+    token = tokens[index]
+    if token is not None and isinstance(getattr(token, "value", None), str):
+        token.value = (token.value if token.value.endswith("\n") else token.value + "\n") + lines
+    else:
+        tokens[index] = CommentToken("\n" + lines, CommentMark(0), None)
+
+
+def _detach(owner: Any, seq: Any, index: int, key: str = "selections") -> None:
+    """Remove item ``index`` of ``seq`` (``owner[key]``), keeping the comment lines
+    above the next item."""
+    moved = _take_trailing(seq[index])
+    del seq[index]
+    if moved is None:
+        return
+    if index > 0:
+        _give_trailing(seq[index - 1], moved)
+    elif len(seq):
+        _give_after_key(owner, key, moved)
+
+
+def _give_after_key(owner: Any, key: str, lines: str) -> None:
+    """Put comment lines right after the line of ``key:`` (above its list's first item)."""
+    from ruamel.yaml.error import CommentMark
+    from ruamel.yaml.tokens import CommentToken
+
+    items = getattr(getattr(owner, "ca", None), "items", None)
+    if items is None:
+        return
+    tokens = items.get(key)
+    if tokens is None:
+        tokens = items[key] = [None, None, None, None]
+    while len(tokens) < 3:
+        tokens.append(None)
+    token = tokens[2]
+    if token is not None and isinstance(getattr(token, "value", None), str):
+        token.value = (token.value if token.value.endswith("\n") else token.value + "\n") + lines
+    else:
+        tokens[2] = CommentToken("\n" + lines, CommentMark(0), None)
+
+
+def _own(mapping: Any, key: Any) -> bool:
+    """Whether ``key`` is written in ``mapping`` itself (not brought in by a ``<<:`` merge)."""
+    ok = getattr(mapping, "_ok", None)
+    if ok is None or not getattr(mapping, "merge", None):
+        return key in mapping
+    return key in ok
+
+
+def _restore_merged(mapping: Any, key: Any) -> None:
+    """After an own key was deleted, show the value a ``<<:`` merge gives it again."""
+    for _, source in getattr(mapping, "merge", None) or ():
+        if key in source:
+            mapping.update_key_value(key)
+            return
+
+
+def _anchored(node: Any) -> bool:
+    anchor = getattr(node, "anchor", None)
+    return getattr(anchor, "value", None) is not None
+
+
+def _occurrences(doc: Any, target: Any) -> int:
+    """How many places of ``doc`` hold the very object ``target`` (aliases share objects)."""
+    count = 0
+    stack = [doc]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if node is target:
+            count += 1
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, dict):
+            stack.extend(v for k, v in node.items() if _own(node, k))
+            for _, source in getattr(node, "merge", None) or ():
+                stack.append(source)
+        elif isinstance(node, list):
+            stack.extend(node)
+    return count
+
+
+def _clear_anchors(node: Any) -> None:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if _anchored(n):
+            n.anchor.value = None
+            n.anchor.always_dump = False
+        if isinstance(n, dict):
+            stack.extend(n.values())
+        elif isinstance(n, list):
+            stack.extend(n)
+
+
+def _unmerge(node: Any) -> None:
+    """Make the keys a ``<<:`` merge brings into a copied mapping its own (the copy keeps
+    the same values, without referring to the original's anchors)."""
+    from ruamel.yaml.comments import merge_attrib
+
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, dict):
+            merge = getattr(n, merge_attrib, None)
+            own: Any = getattr(n, "_ok", None)
+            if merge and own is not None:
+                setattr(n, merge_attrib, type(merge)())
+                own.update(n.keys())
+            stack.extend(n.values())
+        elif isinstance(n, list):
+            stack.extend(n)
+
+
+def detached_copy(node: Any) -> Any:
+    """A deep copy of a selection that shares nothing with the original: no anchor an alias
+    refers to, nothing brought by a `<<:` merge key (it holds its own)."""
+    new = copy.deepcopy(node)
+    _clear_anchors(new)
+    _unmerge(new)
+    return new
+
+
+def unshare(doc: Any, loc: Sequence[str | int]) -> None:
+    """Make the nodes on the way to ``loc`` the selection's own before it is edited.
+
+    In a file with anchors and aliases (``&a`` ... ``*a``) or merge keys (``<<: *a``), two
+    selections can share one mapping; editing one must not change its twin. A shared node on
+    the path is replaced, at this place only, by a copy (without anchors): the other places
+    keep the original.
+    """
+    node = doc
+    for step in loc:
+        try:
+            child = node[step]
+        except (KeyError, IndexError, TypeError):
+            return
+        if isinstance(child, dict | list):
+            shared = (isinstance(node, dict) and not _own(node, step)) or (
+                _anchored(child) and _occurrences(doc, child) > 1
+            )
+            if shared:
+                child = copy.deepcopy(child)
+                _clear_anchors(child)
+                node[step] = child
+        node = child
+
+
+def _changed_at(op: Op) -> tuple[str, Loc, int]:
+    """What an operation changes: ``("header", (), 0)``; ``("list", parent, first index that
+    shifts)`` for a selection added, removed or moved in ``parent``'s list (``()``: the top
+    level); or ``("subtree", loc, 0)`` for a key set in the selection at ``loc``."""
+    if isinstance(op, SetKey):
+        if not op.loc or op.loc[0] != "selections":
+            return "header", (), 0
+        return "subtree", op.loc, 0
+    if op.key != "selections" or (op.parent and op.parent[0] != "selections"):
+        return "header", (), 0  # forces (a roster of several): read again whole
+    return "list", op.parent, min(op.index, op.to) if isinstance(op, Move) else op.index
+
+
+def encode_value(value: Any) -> str:
+    """A value of a roster document as YAML text, for the recovery journal.
+
+    YAML records everything a roster can hold (dates, binary values, sets, keys that are not
+    text, comments and styles), which JSON cannot. Raises :class:`EditError` for a value that
+    cannot be written.
+    """
+    from ruamel.yaml.comments import CommentedMap
+
+    from ..yamlio import dump_round_trip
+
+    box = CommentedMap()
+    box["v"] = value
+    try:
+        return dump_round_trip(box)
+    except Exception as exc:  # ruamel raises several kinds for values it cannot represent
+        raise EditError(f"this value cannot be saved in a roster file: {exc}") from None
+
+
+def decode_value(text: str) -> Any:
+    """The inverse of :func:`encode_value` (raises ``ValueError`` for anything else)."""
+    from ..errors import InputError
+    from ..yamlio import load_round_trip
+
+    try:
+        box = load_round_trip(text, "recovery journal")
+    except InputError as exc:
+        raise ValueError(str(exc)) from None
+    if not isinstance(box, dict) or "v" not in box:
+        raise ValueError("not a journal value")
+    return box["v"]
+
+
+def op_to_json(op: Op) -> dict[str, Any]:
+    """An operation as JSON-ready data (for the recovery journal); values are YAML text
+    (:func:`encode_value`). Raises :class:`EditError` for a value that cannot be recorded."""
+    listed: dict[str, Any] = (
+        {} if isinstance(op, SetKey) or op.key == "selections" else {"list": op.key}
+    )
+    if isinstance(op, Insert):
+        return {
+            "op": "insert",
+            "parent": list(op.parent),
+            "index": op.index,
+            "yaml": encode_value(op.node),
+            **listed,
+        }
+    if isinstance(op, Delete):
+        return {
+            "op": "delete",
+            "parent": list(op.parent),
+            "index": op.index,
+            "drop": op.drop,
+            **listed,
+        }
+    if isinstance(op, Move):
+        return {
+            "op": "move",
+            "parent": list(op.parent),
+            "index": op.index,
+            "to": op.to,
+            **listed,
+        }
+    record: dict[str, Any] = {"op": "set", "loc": list(op.loc), "key": op.key}
+    value = op.value
+    if (
+        value is None
+        or type(value) in (str, int, bool)
+        or (type(value) is float and value == value and abs(value) != float("inf"))
+    ):
+        record["value"] = value  # plain text and numbers: JSON holds them exactly, fast
+    else:
+        record["yaml"] = encode_value(value)
+    record["position"] = op.position
+    return record
+
+
+def op_from_json(data: dict[str, Any]) -> Op:
+    """The inverse of :func:`op_to_json` (raises ``ValueError`` for anything else). Journals
+    of earlier versions (values as JSON) are read too."""
+    kind = data.get("op")
+    key = str(data.get("list", "selections"))
+    if key not in ("selections", "forces"):
+        raise ValueError(f"unknown list {key!r}")
+    if kind == "insert":
+        node = decode_value(data["yaml"]) if "yaml" in data else _commented(data["node"])
+        return Insert(tuple(data["parent"]), int(data["index"]), node, key=key)
+    if kind == "delete":
+        return Delete(tuple(data["parent"]), int(data["index"]), bool(data.get("drop")), key)
+    if kind == "move":
+        return Move(tuple(data["parent"]), int(data["index"]), int(data["to"]), key)
+    if kind == "set":
+        pos = data.get("position")
+        if "yaml" in data:
+            value = decode_value(data["yaml"]) if data["yaml"] is not None else None
+        else:
+            value = _commented(data.get("value"))
+        return SetKey(
+            tuple(data["loc"]),
+            str(data["key"]),
+            value,
+            int(pos) if pos is not None else None,
+        )
+    raise ValueError(f"unknown operation {kind!r}")
+
+
+# =========================================================================== refreshing
+
+
+def refresh_after(roster: Roster, ops: Sequence[Op]) -> None:
+    """Bring the roster's parsed view up to date after ``ops`` changed its document.
+
+    Only the subtrees that changed are parsed again: adding a marine to a squad re-reads that
+    squad, not the regiment around it. Lists and the selections above a change are replaced,
+    never changed in place, so an evaluation running on a :meth:`EditSession.snapshot` in
+    another thread keeps a consistent view.
+    """
+    from ..model.roster import RosterHeader
+    from ..yamlio import to_plain
+
+    roster.dirty = True
+    header = False
+    lists: dict[Loc, int] = {}
+    roots: list[Loc] = []
+    for op in ops:
+        kind, where, start = _changed_at(op)
+        if kind == "header":
+            header = True
+        elif kind == "list":
+            lists[where] = min(start, lists.get(where, start))
+        else:
+            roots.append(where)
+    if header:
+        data = {k: v for k, v in roster.doc.items() if k not in ("selections", "custom", "forces")}
+        roster.header = RosterHeader.model_validate(to_plain(data))
+    if header or roster.forces is not None:
+        # A roster of several forces (or one becoming so) is read again whole.
+        roster.refresh()
+        return
+    try:
+        _reparse(roster, lists, roots)
+    except (IndexError, KeyError, TypeError, ValueError):
+        roster.refresh()  # the parsed view did not match the document: read it all again
+
+
+def _reparse(roster: Roster, lists: dict[Loc, int], roots: list[Loc]) -> None:
+    """Read again the selections at ``roots`` (their subtrees) and, for each ``parent`` in
+    ``lists``, its selections from the given index on (those whose place changed)."""
+    from ..rosters import parse_selection
+
+    def covered(loc: Loc, inclusive: bool) -> bool:
+        """Is ``loc`` inside something read again anyway (``inclusive``: or that itself)?"""
+        for parent, start in lists.items():
+            n = len(parent)
+            if len(loc) > n + 1 and loc[:n] == parent and int(loc[n + 1]) >= start:
+                return True
+        return any(
+            (len(loc) > len(r) or (inclusive and loc == r)) and loc[: len(r)] == r for r in roots
+        )
+
+    work: list[tuple[Loc, int | None]] = [
+        (loc, None) for loc in set(roots) if not covered(loc, False)
+    ]
+    work += [(parent, start) for parent, start in lists.items() if not covered(parent, True)]
+    for loc, start in sorted(work, key=lambda w: len(w[0])):  # outer changes first
+        node = _node_at(roster.doc, loc) if loc else roster.doc
+        if start is None:
+            roster.selections = _splice(roster.selections, loc, parse_selection(node, loc))
+            continue
+        seq = node.get("selections") if isinstance(node, dict) else None
+        if seq is None:
+            seq = []
+        if not isinstance(seq, list):
+            raise TypeError(f"selections at {_fmt(loc)} is not a list")
+        old = roster.selections if not loc else _selection_at(roster.selections, loc).children
+        if len(old) < start:
+            raise IndexError(start)
+        kids = old[:start] + [
+            parse_selection(seq[i], (*loc, "selections", i)) for i in range(start, len(seq))
+        ]
+        if loc:
+            parent = dataclasses.replace(_selection_at(roster.selections, loc), children=kids)
+            roster.selections = _splice(roster.selections, loc, parent)
+        else:
+            roster.selections = kids
+
+
+def _selection_at(sels: list[Any], loc: Loc) -> Any:
+    """The parsed selection at ``loc`` (raises when there is none)."""
+    node: Any = None
+    for i in range(1, len(loc), 2):
+        if loc[i - 1] != "selections":
+            raise KeyError(loc)
+        node = sels[int(loc[i])]
+        sels = node.children
+    if node is None:
+        raise KeyError(loc)
+    return node
+
+
+def _splice(sels: list[Any], rel: Loc, new: Any) -> list[Any]:
+    """``sels`` with the selection at ``rel`` (``("selections", i, ...)``) replaced by ``new``;
+    the selections on the way are copied, not changed."""
+    i = int(rel[1])
+    out = list(sels)
+    if len(rel) == 2:
+        out[i] = new
+    else:
+        out[i] = dataclasses.replace(out[i], children=_splice(out[i].children, rel[2:], new))
+    return out
+
+
+# =========================================================================== entries
+
+
+def build_selection(
+    index: CatalogIndex, entry: Entry, count: int = 1, name: str | None = None
+) -> CommentedMap:
+    """A new selection of ``entry`` with its groups' default choices, recursively.
+
+    The same result as :func:`armybuilder.editing.add_entry`, built in memory so that it goes
+    into the roster in one step.
+    """
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    from ..catalog import walk_groups
+
+    node = CommentedMap()
+    node["entry"] = entry.id
+    if count != 1:
+        node["count"] = count
+    if name:
+        node["name"] = name
+    children = CommentedSeq()
+    for group in walk_groups(entry.groups):
+        if group.default:
+            child = index.child(entry, group.default)
+            if child is not None:
+                children.append(build_selection(index, child.entry))
+            else:
+                sub = CommentedMap()
+                sub["entry"] = group.default
+                children.append(sub)
+    if children:
+        node["selections"] = children
+    return node
+
+
+# =========================================================================== new rosters
+
+
+def new_roster(
+    system: GameSystem,
+    faction_id: str,
+    name: str | None = None,
+    limits: dict[str, float] | None = None,
+    schema_url: str | None = None,
+) -> Roster:
+    """A fresh roster as ``armybuilder new`` writes it and the builder creates it (one code
+    path for both): the ``yaml-language-server`` schema line first, so that editors complete
+    and check the file, then a comment saying what can be selected at the top level.
+
+    ``name``: default ``New <faction> roster``; ``schema_url``: default the bundled roster
+    schema. Raises ``UnknownFactionError`` for a faction the system does not have.
+    """
+    from .. import __version__
+    from ..paths import schema_path
+    from ..rosters import Roster
+
+    index = system.index(faction_id)
+    name = name or f"New {index.faction.name} roster"
+    options = ", ".join(f"{c.entry.id} ({c.entry.name})" for c in index.roots) or (
+        "nothing yet: this faction's catalog has no units; add your own (README, 'Writing your "
+        "own catalog') or define them in this roster under `custom:`"
+    )
+    comment = (
+        f"{system.name} roster ({index.faction.name}), made by armybuilder {__version__}.\n"
+        f"Add selections below; at the top level you can select: {options}.\n"
+        f"`armybuilder catalogs {system.id} {index.faction.id}` lists every entry; "
+        "`armybuilder validate FILE` checks the list."
+    )
+    schema = schema_url or schema_path("roster").as_uri()
+    return Roster.new(system.id, index.faction.id, name, limits, schema=schema, comment=comment)

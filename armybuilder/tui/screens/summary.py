@@ -1,0 +1,58 @@
+"""The list at a glance: the roster's categories against their limits, what is still
+required, cost per category against the limit, and what cannot be added now and why.
+
+The figures are :func:`armybuilder.overview.overview`'s; this screen only shows its lines.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static
+
+from ...overview import Overview
+
+_HEADINGS = ("Category:", "Still required:", "Cannot be added now:")
+
+
+def overview_text(view: Overview) -> Text:
+    """The overview's lines, headings in bold and problems in the error colour."""
+    text = Text()
+    for i, line in enumerate(view.lines()):
+        if i:
+            text.append("\n")
+        if line.startswith(_HEADINGS) or line.startswith("Totals:"):
+            text.append(line, "bold")
+        elif "✖" in line:
+            text.append(line, "red")
+        elif "⚠" in line:
+            text.append(line, "yellow")
+        else:
+            text.append(line)
+    return text
+
+
+class SummaryScreen(ModalScreen[None]):
+    """The roster at a glance (Esc closes)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,g,f9,q", "close", "Close", show=False)]
+
+    def __init__(self, name: str, view: Overview) -> None:
+        super().__init__(id="summary")
+        self.roster_name = name
+        self.view = view
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog summary"):
+            yield Label(f"{self.roster_name} at a glance", classes="dialog-title")
+            with VerticalScroll(id="summary-scroll"):
+                yield Static(overview_text(self.view), id="summary-text")
+            yield Label("Esc closes", classes="dialog-message")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
