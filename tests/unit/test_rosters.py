@@ -120,7 +120,8 @@ def test_example_reserialised_after_edit_and_undo_keeps_text(path: Path) -> None
     # An edit that is undone makes the roster dirty: the dumper must give back the same text.
     text = path.read_text(encoding="utf-8")
     roster = Roster.from_file(path)
-    loc = roster.add((), "platoon")
+    # (a roster of several forces holds its selections in its forces)
+    loc = roster.add(("forces", 0) if roster.several else (), "platoon")
     roster.remove(loc)
     assert roster.dirty
     assert roster.dumps() == text
