@@ -80,6 +80,8 @@ def catalog_target(session: EditSession, selected: Loc) -> Loc:
     loc = selected
     while loc and not (session.exists(loc) and session.options(loc)):
         loc = loc[:-2]
+    if not loc and session.roster.forces:  # a roster of several forces: its first force
+        return ("forces", 0)
     return loc
 
 
