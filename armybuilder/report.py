@@ -102,7 +102,7 @@ def forces_json(ev: Evaluation, node: Node, units: bool) -> list[dict[str, Any]]
 
 
 def load_evaluated(lib: Library, file: str) -> tuple[Roster, GameSystem, Evaluation]:
-    roster = Roster.from_file(file, round_trip=False)
+    roster = Roster.from_file(file, round_trip=False, library=lib)
     key = "system"
     loc: tuple[str | int, ...] = (key,)
     try:

@@ -27,6 +27,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from .errors import ChangedOnDiskError, InputError, Problem, RosterError
 from .fileio import atomic_write as _atomic_write
 from .fileio import digest, file_digest, same_file
+from .formats import roster_reader
 from .model.bounds import MAX_COUNT
 from .model.messages import describe_errors
 from .model.roster import FORCES_FORMAT, FORMAT_VERSION, RosterHeader
@@ -44,6 +45,10 @@ from .yamlio import (
 )
 
 Loc = tuple[str | int, ...]
+
+#: Keys starting with this hold another program's data (e.g. what a converted file keeps for
+#: writing it back): kept when saved, never reported as unknown.
+EXTENSION_PREFIX = "x-"
 
 __all__ = [
     "ChangedOnDiskError",
@@ -263,7 +268,7 @@ def parse_selection(node: Any, loc: Loc) -> SelectionData:
                 )
             )
     for key in node:
-        if key not in KNOWN_SELECTION_KEYS:
+        if key not in KNOWN_SELECTION_KEYS and not str(key).startswith(EXTENSION_PREFIX):
             sel.findings.append(
                 Finding(
                     (*loc, str(key)),
@@ -297,6 +302,8 @@ class Roster:
         self.path = path
         self.round_trip = round_trip
         self.dirty = False
+        #: The file of another format this roster was converted from (it is never written).
+        self.converted_from: Path | None = None
         #: Written back as found: a UTF-8 byte order mark, and Windows line endings.
         self.bom = False
         #: Fingerprint of the file's bytes when read or last saved (``None``: not from a file).
@@ -356,9 +363,21 @@ class Roster:
         return cls(doc, text, file, path, round_trip)
 
     @classmethod
-    def from_file(cls, path: Path | str, round_trip: bool = True) -> Roster:
-        """Read a roster file (raises :class:`RosterError` when it cannot be understood)."""
+    def from_file(cls, path: Path | str, round_trip: bool = True, library: Any = None) -> Roster:
+        """Read a roster file (raises :class:`RosterError` when it cannot be understood).
+
+        A file of another format with a registered reader (see ``formats.py``) is converted:
+        the roster is marked :attr:`converted_from` and saves as YAML beside it (never over it).
+        """
         p = Path(path)
+        other = roster_reader(p)
+        if other is not None:
+            text = other[1](p, library)
+            roster = cls.from_text(text, str(p), None, round_trip)
+            roster.converted_from = p
+            roster.path = p.with_suffix(".yaml")
+            roster.dirty = True
+            return roster
         try:
             data = read_bytes(p, MAX_ROSTER_BYTES)
             text = decode(data, str(p))
@@ -501,7 +520,7 @@ class Roster:
 
     def _unknown_keys(self) -> None:
         for key in self.doc:
-            if key not in KNOWN_ROSTER_KEYS:
+            if key not in KNOWN_ROSTER_KEYS and not str(key).startswith(EXTENSION_PREFIX):
                 self.findings.append(
                     Finding(
                         (str(key),),
@@ -562,8 +581,11 @@ class Roster:
         """Line and column of a location (1-based).
 
         An editable roster knows its positions; a read-only one composes its text once (fast)
-        the first time a position is asked for.
+        the first time a position is asked for. A roster converted from another format has
+        none (lines of the converted text would point into the wrong file).
         """
+        if self.converted_from is not None:
+            return None, None
         if self._positions is None:
             if self.text is None:
                 return None, None

@@ -92,7 +92,9 @@ def check_references(
     refs = set(entries) | categories | groups
 
     def ref_ok(ref: str | None) -> bool:
-        return ref is None or ref in refs or ref in TYPE_REFS or ref == "*"
+        if ref is None or ref in refs or ref in TYPE_REFS or ref == "*":
+            return True
+        return ref.startswith("faction:")  # the force's faction (engine.FACTION_REF)
 
     def check_query(path: Path, loc: list[str | int], q: Any, what: str) -> None:
         if q.field not in ("selections", "forces") and q.field not in cost_ids:

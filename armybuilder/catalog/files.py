@@ -3,6 +3,7 @@ line and column."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from collections.abc import Sequence
@@ -23,7 +24,13 @@ from ..model.messages import clean_loc, describe, describe_errors
 from ..paths import user_cache_dir
 from ..yamlio import load_round_trip, load_safe, locate, read_text
 
-_ADAPTER: TypeAdapter[SystemFile | FactionFile] = TypeAdapter(CatalogFile)
+
+@functools.cache
+def _adapter() -> TypeAdapter[SystemFile | FactionFile]:
+    """The catalog files' validator, built the first time a file is validated: a start-up
+    that finds the library in its cache (libcache) never builds it."""
+    return TypeAdapter(CatalogFile)
+
 _CACHE_FORMAT = f"{__version__}-2"
 
 
@@ -82,7 +89,7 @@ def load_catalog_file(path: Path, use_cache: bool = True) -> LoadedFile:
     cache = _cache_file(path) if use_cache else None
     if cache is not None and cache.is_file():
         try:
-            model = _ADAPTER.validate_json(cache.read_bytes())
+            model = _adapter().validate_json(cache.read_bytes())
             return LoadedFile(path, model)
         except (ValidationError, OSError, ValueError):
             pass  # stale or corrupt cache: parse again
@@ -105,7 +112,7 @@ def load_catalog_file(path: Path, use_cache: bool = True) -> LoadedFile:
             path, "a catalog file must be a mapping with `kind: system` or `kind: catalog`", 1, 1
         )
     try:
-        model = _ADAPTER.validate_python(data)
+        model = _adapter().validate_python(data)
     except ValidationError as exc:
         items = [(loc, msg, "catalog-invalid") for loc, msg in describe_errors(exc, data)]
         raise CatalogError(_positioned(path, text, items)) from None
@@ -113,7 +120,7 @@ def load_catalog_file(path: Path, use_cache: bool = True) -> LoadedFile:
         try:
             cache.parent.mkdir(parents=True, exist_ok=True)
             tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(_ADAPTER.dump_json(model).decode(), encoding="utf-8")
+            tmp.write_text(_adapter().dump_json(model).decode(), encoding="utf-8")
             os.replace(tmp, cache)
         except OSError:
             pass  # a read-only cache folder only costs speed

@@ -365,6 +365,13 @@ class GameSystem:
     def name(self) -> str:
         return self.model.name
 
+    def __getstate__(self) -> dict[str, Any]:
+        # kept in a library snapshot (libcache): the models and problems, not what a process
+        # builds from them (indexes, the imported rules module)
+        state = {k: v for k, v in self.__dict__.items() if k != "rules"}
+        state["_indexes"] = {}
+        return state
+
     def faction(self, faction_id: str) -> Faction:
         """The faction with this id (raises :class:`UnknownFactionError`)."""
         try:
@@ -401,6 +408,11 @@ class GameSystem:
             if custom is None:
                 self._indexes[key] = idx
         return idx
+
+    def starting_selections(self, faction_id: str) -> list[dict[str, Any]]:
+        """What a new roster of this faction starts with (roster selections, as in the file):
+        entries the catalog requires where it makes the choice plain. None by default."""
+        return []
 
     @cached_property
     def rules(self) -> SystemRules | None:

@@ -6,7 +6,9 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from .. import libcache
 from ..errors import CatalogError, Problem, UnknownSystemError
+from ..formats import reader_for
 from ..model.catalog import (
     FactionFile,
     SystemFile,
@@ -53,12 +55,28 @@ class Library:
         if self._scanned:
             return self
         self._scanned = True
+        key = libcache.fingerprint(self.roots) if self.use_cache else None
+        snapshot = libcache.load(key) if key else None
+        if isinstance(snapshot, tuple) and len(snapshot) == 2:
+            self.systems, self.problems = snapshot
+            return self
+        if self._scan() and key:
+            libcache.store(key, (self.systems, self.problems))
+        return self
+
+    def _scan(self) -> bool:
+        """Scan the search path; whether the outcome may be kept as a snapshot."""
         pending_factions: list[tuple[Path, FactionFile]] = []
         unreadable: list[tuple[str, str, list[Problem]]] = []  # (system, extends, problems)
+        foreign: list[GameSystem] = []
         for root in self.roots:
             if not root.is_dir():
                 continue
-            for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+            for folder in [root, *sorted(p for p in root.iterdir() if p.is_dir())]:
+                if self._scan_other_format(folder, foreign):
+                    continue
+                if folder is root:
+                    continue
                 for path in sorted(folder.glob("*.yaml")):
                     try:
                         loaded = load_catalog_file(path, self.use_cache)
@@ -118,7 +136,21 @@ class Library:
                 base.dropped.extend(problems)
         for gs in self.systems.values():
             self._check_system(gs)
-        return self
+        for gs in foreign:  # checked by their reader, which reported its problems
+            self.systems[gs.id] = gs
+        # Another format's systems are read lazily by their reader (translated on first use,
+        # with a cache of its own): a library that has any is not kept as a snapshot.
+        return not foreign
+
+    def _scan_other_format(self, folder: Path, into: list[GameSystem]) -> bool:
+        """Read a folder of another format through its registered reader (see formats.py)."""
+        found = reader_for(folder)
+        if found is None:
+            return False
+        systems, problems = found[1](folder, self.use_cache)
+        into.extend(systems)
+        self.problems.extend(problems)
+        return True
 
     def _check_system(self, gs: GameSystem) -> None:
         raw = check_references(gs, None, faction_entry_ids(gs.factions.values()))

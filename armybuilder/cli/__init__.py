@@ -24,11 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..batch import Options
+from ..batch import validate as validate_files
 from ..catalog import check_paths
 from ..errors import (
     ArmybuilderError,
     InputError,
-    Problem,
 )
 from ..fileio import atomic_write, check_output, describe_os_error
 from ..model.bounds import MAX_LIMIT
@@ -37,12 +38,11 @@ from ..plugin import Matchup
 from ..report import force_title as _force_title
 from ..report import format_costs as _fmt_cost
 from ..report import load_evaluated as _load
-from ..report import roster_json as _roster_json
 from ..report import show_json as _show_json
-from ..report import unreadable_json as _unreadable_json
 from ..rules.engine import Evaluation, Node, fmt_num
 from ..rules.state import StateKey, state_help, state_placeholder
-from .common import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK
+from .common import EXIT_ILLEGAL as EXIT_ILLEGAL
+from .common import EXIT_INPUT, EXIT_OK
 from .common import UsageError as UsageError
 from .common import catalog_warnings as _catalog_warnings
 from .common import issue_text as _issue_text
@@ -57,58 +57,8 @@ from .common import problems_text as _problems_text
 def cmd_validate(args: argparse.Namespace) -> int:
     lib = _library(args)
     _catalog_warnings(lib)
-    results: list[dict[str, Any]] = []
-    worst = EXIT_OK
-    for file in args.files:
-        try:
-            roster, gs, ev = _load(lib, file)
-        except InputError as exc:
-            worst = EXIT_INPUT
-            results.append(_unreadable_json(file, exc.problems))
-            if args.format == "text":
-                _problems_text(exc.problems, sys.stdout)
-                print(f"{file}: unreadable", file=sys.stdout)
-            continue
-        except ArmybuilderError as exc:
-            worst = EXIT_INPUT
-            problem = Problem(file, str(exc), None, None, "unknown-catalog")
-            results.append(_unreadable_json(file, [problem]))
-            if args.format == "text":
-                print(f"{problem}", file=sys.stdout)
-            continue
-        illegal = not ev.valid or (args.strict and ev.warnings)
-        if illegal and worst == EXIT_OK:
-            worst = EXIT_ILLEGAL
-        if args.format == "json":
-            results.append(_roster_json(file, roster, ev))
-        else:
-            results.append({"valid": ev.valid, "readable": True})
-            issues = ev.issues if not args.quiet else ev.errors
-            for issue in issues:
-                print(_issue_text(roster, issue))
-            verdict = "legal" if ev.valid else f"NOT LEGAL ({_plural(len(ev.errors), 'error')})"
-            if ev.warnings and ev.valid:
-                verdict += f" ({_plural(len(ev.warnings), 'warning')})"
-            cost = _fmt_cost(ev.index, ev.totals)
-            print(
-                f"{file}: {verdict} — {roster.name} ({gs.name}, {ev.index.faction.name})"
-                + (f"; {cost}" if cost else "")
-            )
-    if args.format == "json":
-        summary = {
-            "files": len(results),
-            "legal": sum(1 for r in results if r["valid"]),
-            "illegal": sum(1 for r in results if r["readable"] and not r["valid"]),
-            "unreadable": sum(1 for r in results if not r["readable"]),
-        }
-        json.dump(
-            {"rosters": results, "summary": summary}, sys.stdout, indent=2, ensure_ascii=False
-        )
-        print()
-    elif len(args.files) > 1:
-        legal = sum(1 for r in results if r["valid"])
-        print(f"{legal} of {len(results)} rosters legal")
-    return worst
+    opts = Options(args.format, bool(args.strict), bool(args.quiet))
+    return validate_files(lib, args.files, opts, args.jobs or None)
 
 
 def _show_node(ev: Evaluation, node: Node, depth: int, out: list[str]) -> None:
@@ -424,6 +374,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.add_argument("--strict", action="store_true", help="count warnings as errors")
     p.add_argument("-q", "--quiet", action="store_true", help="print errors only, no warnings")
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        metavar="N",
+        default=0,
+        help="check files in N processes (default: as many as CPUs are free; 1: one by one)",
+    )
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("show", parents=[common], help="a roster with costs and computed values")

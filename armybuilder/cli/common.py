@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from ..batch import issue_text as issue_text
+from ..batch import plural as plural
 from ..catalog import GameSystem, Library, default_roots
 from ..errors import ArmybuilderError, Problem
-from ..rosters import Roster
-from ..rules.engine import Issue
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT = 0, 1, 2
 
@@ -46,19 +46,6 @@ def catalog_warnings(lib: Library) -> None:
 
 def system_problems(gs: GameSystem) -> list[Problem]:
     return list(gs.problems)
-
-
-def issue_text(roster: Roster, issue: Issue) -> str:
-    line, col = roster.position(issue.path) if issue.path else (None, None)
-    where = roster.file
-    if line is not None:
-        where += f":{line}:{col}"
-    src = f" ({issue.source})" if issue.source else ""
-    return f"{where}: {issue.severity}: {issue.message} [{issue.code}]{src}"
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def problems_text(problems: Sequence[Problem], out: TextIO) -> None:

@@ -51,7 +51,9 @@ QueryScope = Annotated[
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    # defer_build: the validators are built when first used, not at import; a command that
+    # finds the catalogs in the library cache (armybuilder/libcache.py) never needs them.
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
 
 
 class CostType(_Model):
@@ -322,6 +324,13 @@ class Group(_Model):
     severity: Severity = "error"
     description: str = ""
     source: str = ""
+    hidden: bool = Field(
+        False, description="A hidden group's minimum is not checked (nothing can be chosen)."
+    )
+    modifiers: list[Modifier] = Field(
+        default_factory=list,
+        description="Modifiers of the group's `hidden`, e.g. hidden unless the force holds X.",
+    )
 
 
 class StandardSelection(_Model):

@@ -47,7 +47,7 @@ FORCES_FORMAT = 2
 class Selection(BaseModel):
     """One chosen entry, with its children."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     entry: str = Field(description="Id of the catalog entry this selection is of.")
     count: int = Field(
@@ -85,7 +85,7 @@ class Force(BaseModel):
 class RosterHeader(BaseModel):
     """The keys that say what a roster is; checked before anything else."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     format: Literal[1, 2] = Field(
         1,

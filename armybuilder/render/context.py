@@ -211,6 +211,8 @@ class UnitView(_Values):
         self.values: dict[str, ValueView] = {}
         self.profiles: list[ProfileView] = []
         self.rules: list[str] = []
+        #: The rules' names and texts, for cards that print them (``(name, text)``).
+        self.rule_texts: list[tuple[str, str]] = []
         self.children: list[UnitView] = []
         self.loadout: list[str] = []
         self.issues: list[IssueView] = []
@@ -518,7 +520,7 @@ def _profiles(ev: Evaluation, node: Node) -> list[ProfileView]:
     out = []
     for p in node.entry.profiles:
         ptype = ev.index.profile_types.get(p.type)
-        raw = {k: ev.characteristic(node, k, p.type) for k in p.characteristics}
+        raw = {k: ev.profile_value(node, p, k) for k in p.characteristics}
         if ptype is not None:
             cols = tuple(
                 (c.name, clean(_scalar_text(raw[c.id])))
@@ -590,6 +592,15 @@ class _Builder:
         u.profiles = _profiles(ev, node)
         u.rules = (
             [ev.index.rules[r].name for r in node.entry.rules if r in ev.index.rules]
+            if node.entry is not None
+            else []
+        )
+        u.rule_texts = (
+            [
+                (ev.index.rules[r].name, clean(ev.index.rules[r].description))
+                for r in node.entry.rules
+                if r in ev.index.rules and ev.index.rules[r].description
+            ]
             if node.entry is not None
             else []
         )

@@ -31,6 +31,7 @@ from ..model.catalog import (
     ForceEntry,
     Group,
     Modifier,
+    Profile,
     Repeat,
 )
 from ..rosters import ForceData as ForceData
@@ -98,6 +99,10 @@ class Issue:
         if self.constraint:
             out["constraint"] = self.constraint
         return out
+
+
+#: A query child naming a faction: ``faction:<id>`` counts 1 in a force of that faction, else 0.
+FACTION_REF = "faction:"
 
 
 @dataclass(frozen=True)
@@ -315,6 +320,10 @@ class Evaluation:
     #: Per faction id, the entries a force of that faction may take at its top (set when the
     #: forces of a roster draw on more than one faction; ``None``: any of the index's).
     faction_roots: dict[str, frozenset[str]] | None = field(default=None, repr=False)
+    #: The category counts being worked out (see :meth:`_ref_counts`).
+    _counting: set[Any] = field(default_factory=set, repr=False)
+    #: The faction of each force node that names one (by ``id(node)``).
+    force_faction: dict[int, str] = field(default_factory=dict, repr=False)
     #: While costs settle (:meth:`_settle_costs`): the previous round's totals per node, which
     #: cost queries read instead of recursing into the costs being computed.
     _settling: dict[int, dict[str, float]] | None = field(default=None, repr=False)
@@ -599,6 +608,14 @@ class Evaluation:
 
     # ----------------------------------------------------------------- characteristics
 
+    def profile_value(self, node: Node, profile: Profile, char_id: str) -> Any:
+        """A characteristic of one of the node's profiles (modifiers applied)."""
+        if node.entry is None or char_id not in profile.characteristics:
+            return None
+        return self.apply_modifiers(
+            node.entry, f"characteristic:{char_id}", profile.characteristics[char_id], node
+        )
+
     def characteristic(self, node: Node, char_id: str, profile_type: str | None = None) -> Any:
         """A characteristic of the node's first profile that has it (modifiers applied)."""
         if node.entry is None:
@@ -648,6 +665,17 @@ class Evaluation:
             n = n.parent
         return self.root
 
+    def is_faction(self, faction_id: str, context: Node) -> bool:
+        """Whether ``context`` is in a force of this faction (the roster's, for a roster of
+        one force)."""
+        if self.forces is not None:
+            got = self.force_faction.get(id(self.force_of(context)))
+            if got is not None:
+                return got == faction_id
+        named = self.roster.header.faction
+        factions = named if isinstance(named, list) else [named]
+        return faction_id == self.index.faction.id or faction_id in factions
+
     def query(
         self,
         context: Node,
@@ -668,6 +696,8 @@ class Evaluation:
         result as a percentage of the same count (or cost) of everything in the scope.
         ``per_link``: selections made through a link count as that link's, not as their
         entry's (``child`` may name the link)."""
+        if child is not None and child.startswith(FACTION_REF):
+            return 1.0 if self.is_faction(child[len(FACTION_REF) :], context) else 0.0
         if per_link and field_ != "forces":
             ref0 = child or owner
             if ref0 is not None and ref0 != "*" and ":" not in ref0:
@@ -773,7 +803,10 @@ class Evaluation:
         if counts is not None:
             return counts
         counts = {}
-        modified = self.index.category_modifiers
+        # Categories whose modifiers count categories in this same scope: while counting, a
+        # count asked again reads the categories as the catalog states them (no cycle).
+        modified = self.index.category_modifiers and key not in self._counting
+        self._counting.add(key)
         refs_of = self._refs
         stack: list[tuple[Node, int]] = [(c, c.count) for c in scope_node.children]
         while stack:
@@ -795,6 +828,9 @@ class Evaluation:
                 counts[ref] = counts.get(ref, 0.0) + mult
             if deep:
                 stack.extend((c, mult * c.count) for c in n.children)
+        self._counting.discard(key)
+        if not modified and self.index.category_modifiers:
+            return counts  # a partial answer, not kept
         self._counts[key] = counts
         return counts
 
@@ -813,6 +849,9 @@ class Evaluation:
         """Does a modifier condition hold in the context of ``context``?"""
         if cond.type in {"instance-of", "not-instance-of"}:
             ref = cond.child or owner
+            if ref is not None and ref.startswith(FACTION_REF):
+                hit = self.is_faction(ref[len(FACTION_REF) :], context)
+                return hit if cond.type == "instance-of" else not hit
             if cond.scope == "ancestor":
                 hit = ref is not None and any(a.matches(ref) for a in context.ancestors())
                 return hit if cond.type == "instance-of" else not hit
@@ -874,7 +913,7 @@ class Evaluation:
         return (math.ceil(times) if rep.round_up else math.floor(times)) * rep.repeats
 
     def apply_modifiers(
-        self, entry: Entry | ForceEntry, field_: str, value: Any, context: Node
+        self, entry: Entry | ForceEntry | Group, field_: str, value: Any, context: Node
     ) -> Any:
         """``value`` after every modifier of ``entry`` (or of a force entry) on ``field_``
         that applies."""
@@ -1073,6 +1112,8 @@ def _build_forces(ev: Evaluation, parent: Node, forces: list[ForceData]) -> None
         node.force = force
         node.force_data = fd
         node.force_loc = fd.loc
+        if fd.faction is not None:
+            ev.force_faction[id(node)] = fd.faction
         parent.children.append(node)
         _build(ev, node, fd.selections)
         faction = fd.faction or ev.roster.faction
@@ -1188,6 +1229,14 @@ def _check_constraint(
         )
     limit = ev.constraint_value(owner, con, at)
     if limit < 0:  # BattleScribe: -1 means unlimited
+        return
+    # An entry hidden where it would be chosen cannot be chosen: its minimum asks nothing.
+    if (
+        con.type == "min"
+        and at_parent
+        and (owner.hidden or owner.modifiers)
+        and ev.is_hidden(owner, at)
+    ):
         return
     deep = con.deep if con.deep is not None else scope != "parent" and not at_parent
     if at_parent and con.scope == "parent":
@@ -1311,7 +1360,8 @@ def _check_groups(
                 g.source,
                 g.id,
             )
-        if got < g.min:
+        hidden = (g.hidden or g.modifiers) and ev.apply_modifiers(g, "hidden", g.hidden, node)
+        if got < g.min and not hidden:
             choice = f" (the usual choice is {ev.index.name_of(g.default)})" if g.default else ""
             ev._add(
                 g.severity,

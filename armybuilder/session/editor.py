@@ -276,7 +276,7 @@ class EditSession:
         """
         from ..rosters import Roster
 
-        roster = Roster.from_file(path)
+        roster = Roster.from_file(path, library=library)
         system = library.system(roster.system)
         system.faction(roster.faction)
         roster.prepare_merge_base()  # so that a save keeps the user's own text, fast

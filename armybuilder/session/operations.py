@@ -772,7 +772,10 @@ def new_roster(
 
     index = system.index(faction_id)
     name = name or f"New {index.faction.name} roster"
-    options = ", ".join(f"{c.entry.id} ({c.entry.name})" for c in index.roots) or (
+    roots = index.roots
+    options = ", ".join(f"{c.entry.id} ({c.entry.name})" for c in roots[:20]) + (
+        f" and {len(roots) - 20} more" if len(roots) > 20 else ""
+    ) or (
         "nothing yet: this faction's catalog has no units; add your own (README, 'Writing your "
         "own catalog') or define them in this roster under `custom:`"
     )
@@ -783,4 +786,10 @@ def new_roster(
         "`armybuilder validate FILE` checks the list."
     )
     schema = schema_url or schema_path("roster").as_uri()
-    return Roster.new(system.id, index.faction.id, name, limits, schema=schema, comment=comment)
+    roster = Roster.new(system.id, index.faction.id, name, limits, schema=schema, comment=comment)
+    start = system.starting_selections(faction_id)
+    if start:  # what the catalog requires, chosen as a player would
+        roster.doc["selections"].extend(start)
+        roster.dirty = True
+        roster.refresh()
+    return roster

@@ -54,7 +54,9 @@ ROOMS = {
     "armybuilder.model": "model",
     "armybuilder.schemas": "model",
     "armybuilder.plugin": "plugin",
+    "armybuilder.formats": "plugin",
     "armybuilder.catalog": "catalog",
+    "armybuilder.libcache": "catalog",
     "armybuilder.rosters": "rosters",
     "armybuilder.rules": "engine",
     "armybuilder.editing": "engine",
@@ -68,6 +70,7 @@ ROOMS = {
     "armybuilder.render": "render",
     "armybuilder.tui": "tui",
     "armybuilder.cli": "cli",
+    "armybuilder.batch": "cli",
     "armybuilder.launch": "cli",
     "armybuilder.__main__": "cli",
 }

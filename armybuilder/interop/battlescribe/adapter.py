@@ -311,7 +311,9 @@ class AdapterSession:
             if link.import_root_entries:
                 for other in t.catalogues:
                     if other.id == link.target_id:
-                        roots += [*other.selection_entries, *other.entry_links]
+                        roots += [
+                            e for e in [*other.selection_entries, *other.entry_links] if e.import_
+                        ]
         roots += [*t.game_system.selection_entries, *t.game_system.entry_links]
         return roots
 
@@ -606,6 +608,7 @@ class AdapterSession:
                 ],
                 [force_data(c, (*loc, "forces", j)) for j, c in enumerate(f.children)],
                 loc,
+                t.ids.ours(f.catalogue.id),
             )
 
         forces = [force_data(f, ("forces", i)) for i, f in enumerate(self.forces)]

@@ -17,6 +17,10 @@ if TYPE_CHECKING:
 
 NS = "http://www.battlescribe.net/schema/rosterSchema"
 
+#: What a write puts back that it does not produce itself, by instance id (a selection's or a
+#: force's, or ``"roster"``): extra attributes, and extra child elements as XML text.
+Keep = dict[str, tuple[list[tuple[str, str]], list[str]]]
+
 
 class RosterFileError(ValueError):
     """A roster file that cannot be read (the message says why)."""
@@ -38,7 +42,15 @@ class _Writer:
     """BattleScribe's layout: two spaces per level, attributes in its order, ``/>`` closings."""
 
     def __init__(self) -> None:
+        self.keep: Keep = {}
         self.lines: list[str] = []
+
+    def attrs(self, uid: str | None) -> list[tuple[str, str | None]]:
+        return list(self.keep.get(uid or "", ([], []))[0])
+
+    def extra(self, depth: int, uid: str | None) -> None:
+        for xml in self.keep.get(uid or "", ([], []))[1]:
+            self.lines.extend("  " * depth + line for line in xml.strip().splitlines())
 
     def empty(self, depth: int, tag: str, pairs: list[tuple[str, str | None]]) -> None:
         self.lines.append(f"{'  ' * depth}<{tag}{_attrs(pairs)}/>")
@@ -53,12 +65,14 @@ class _Writer:
         self.lines.append(f"{'  ' * depth}<{tag}>{escape(text)}</{tag}>")
 
 
-def dumps(session: AdapterSession) -> str:
-    """The session's roster as ``.ros`` XML, laid out as BattleScribe writes it."""
+def dumps(session: AdapterSession, keep: Keep | None = None) -> str:
+    """The session's roster as ``.ros`` XML, laid out as BattleScribe writes it (``keep``:
+    what to put back that this writer does not produce, see :data:`Keep`)."""
     t = session.t
     assert t is not None
     state = session.state()
     w = _Writer()
+    w.keep = keep or {}
     gs = t.game_system
     w.open(
         0,
@@ -71,8 +85,10 @@ def dumps(session: AdapterSession) -> str:
             ("gameSystemName", gs.name),
             ("gameSystemRevision", str(getattr(gs, "revision", None) or 1)),
             ("xmlns", NS),
+            *w.attrs("roster"),
         ],
     )
+    w.extra(1, "roster")
     _costs(w, 1, state["costs"])
     if session.limits:
         w.open(1, "costLimits")
@@ -122,9 +138,11 @@ def _forces(w: _Writer, depth: int, forces: list[Force], states: list[dict[str, 
                 ("catalogueRevision", str(getattr(f.catalogue, "revision", None) or 1)),
                 ("catalogueName", f.catalogue.name),
                 ("customName", f.custom_name),
+                *w.attrs(f.uid),
             ],
         )
         _custom(w, depth + 2, f.custom_notes)
+        w.extra(depth + 2, f.uid)
         sels = {s.uid: s for s in _walk(f.selections)}
         _selections(w, depth + 2, st["selections"], sels)
         w.open(depth + 2, "categories")
@@ -171,9 +189,11 @@ def _selections(w: _Writer, depth: int, states: list[dict[str, Any]], sels: dict
                 ("number", str(st["number"])),
                 ("type", st["type"]),
                 ("customName", st.get("customName")),
+                *w.attrs(st.get("id")),
             ],
         )
         _custom(w, depth + 2, st.get("customNotes"))
+        w.extra(depth + 2, st.get("id"))
         _selections(w, depth + 2, st["children"], sels)
         _costs(w, depth + 2, st["costs"])
         cats = st.get("categories") or []

@@ -129,6 +129,9 @@ class Translation:
     #: (group id, `min` / `max`) -> the group's constraint.
     group_constraints: dict[tuple[str, str], bs.Constraint] = field(default_factory=dict)
     char_types: set[str] = field(default_factory=set)
+    _rules: dict[str, ab.Rule] = field(default_factory=dict, repr=False)
+    #: Every entry a link points to (a link may point to an entry nested in another).
+    _link_targets: dict[str, bs.EntryBase] = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------------ helpers
 
@@ -244,7 +247,11 @@ class Translation:
                 if link.import_root_entries:
                     for other in self.catalogues:
                         if other.id == link.target_id:
-                            roots += [*other.selection_entries, *other.entry_links]
+                            roots += [
+                                e
+                                for e in [*other.selection_entries, *other.entry_links]
+                                if e.import_
+                            ]
             faction = ab.FactionFile(
                 kind="catalog",
                 id=ids.ours(cat.id),
@@ -254,6 +261,19 @@ class Translation:
                 shared_entries=shared,
             )
             ours.factions[faction.id] = ab_catalogs.Faction(Path(f"<{cat.id}>"), faction)
+        # A link may point to an entry nested in another: every faction can resolve it.
+        while True:
+            before = len(self._link_targets)
+            for target in list(self._link_targets.values()):
+                self._entry(target)  # translating it may meet more links
+            if len(self._link_targets) == before:
+                break
+        for fac in ours.factions.values():
+            have = {e.id for e in fac.model.shared_entries} | {e.id for e in system.shared_entries}
+            for target in self._link_targets.values():
+                if isinstance(target, bs.SelectionEntry) and self.ids.ours(target.id) not in have:
+                    fac.model.shared_entries.append(self._entry(target))
+        system.rules.extend(self._rules.values())
         # One faction with every catalogue's entries: a roster's forces may each use another
         # catalogue, and the engine evaluates the roster as a whole.
         self.all_id = ids.ours("\0every catalogue")
@@ -338,6 +358,7 @@ class Translation:
             if isinstance(target, bs.SelectionEntryGroup):
                 self.note("entry link to a group at the top of a force")
                 return ab.Entry(id=self.ids.ours(e.id), name=e.name or e.id, hidden=True)
+            self._link_targets.setdefault(target.id, target)
             return ab.EntryLink(
                 link=self.ids.ours(target.id),
                 id=self.ids.ours(e.id),
@@ -389,7 +410,13 @@ class Translation:
             categories=[ids.ours(cl.target_id) for cl in e.category_links],
             primary_category=ids.ours(primary) if primary else None,
             costs={ids.ours(c.type_id): c.value for c in e.costs},
-            profiles=[self._profile(p) for p in e.profiles if p.type_id in self.profile_types],
+            profiles=[self._profile(p) for p in e.profiles if p.type_id in self.profile_types]
+            + [
+                self._profile(p)
+                for p in self._linked(e, bs.Profile)
+                if p.type_id in self.profile_types
+            ],
+            rules=[self._rule(r) for r in [*self._own_rules(e), *self._linked(e, bs.Rule)]],
             constraints=self._constraints(e),
             modifiers=[
                 *self._modifiers(e, e),
@@ -400,6 +427,22 @@ class Translation:
             entries=entries,
             groups=groups,
         )
+
+    def _linked(self, h: bs.InfoHolder, kind: type[Any]) -> list[Any]:
+        """The shared profiles or rules an entry's info links show (not hidden)."""
+        out = []
+        for link in self._own_info_links(h):
+            found = self.infos.get(link.target_id)
+            if isinstance(found, kind) and not link.hidden:
+                out.append(found)
+        return out
+
+    def _rule(self, r: bs.Rule) -> str:
+        """A rule's id, the rule kept for the system's list of rules (printed on cards)."""
+        rid = self.ids.ours(r.id)
+        text = r.description.replace("**", "").replace("^^", "")  # BattleScribe's emphasis marks
+        self._rules.setdefault(rid, ab.Rule(id=rid, name=r.name or r.id, description=text))
+        return rid
 
     def _own_rules(self, h: bs.InfoHolder) -> list[bs.Rule]:
         out = list(h.rules)
@@ -448,6 +491,8 @@ class Translation:
                 entries.append(self._child(sub))
         subgroups += [self._group(s, None) for s in g.selection_entry_groups]
         default = g.default_selection_entry_id if isinstance(g, bs.SelectionEntryGroup) else None
+        if default == "none":  # BattleScribe writes "none" for no default
+            default = None
         return ab.Group(
             id=self.ids.ours(g.id),
             name=(link.name if link and link.name else g.name) or g.id,
@@ -456,6 +501,13 @@ class Translation:
             default=self.ids.ours(default) if default else None,
             entries=[self._with_categories(e, g.category_links) for e in entries],
             groups=subgroups,
+            hidden=g.hidden or bool(link and link.hidden),
+            modifiers=[
+                m
+                for h in ([g, link] if link is not None else [g])
+                for m in self._modifiers(h, g)
+                if m.field == "hidden"
+            ],
         )
 
     def _with_categories(
@@ -527,10 +579,25 @@ class Translation:
 
     def _condition(self, c: bs.Condition) -> ab.Condition | None:
         kind = CONDITION_TYPES.get(c.type)
-        scope, fld = self._scope(c.scope), self._field(c.field)
         if kind is None:
             self.note(f"condition type {c.type}")
             return None
+        if (
+            c.scope == "primary-catalogue"
+            and c.child_id
+            and c.child_id not in self.nodes
+            and c.child_id not in self.shared
+            and c.child_id not in self.categories
+        ):
+            # "the force's catalogue is X": a query of the force's faction.
+            return ab.Condition(
+                type=kind,
+                value=c.value,
+                field="selections",
+                scope="roster",
+                child=f"faction:{self.ids.ours(c.child_id)}",
+            )
+        scope, fld = self._scope(c.scope), self._field(c.field)
         if scope is None or fld is None:
             return None
         child = None

@@ -349,6 +349,10 @@ class Kit:
     enc: int = 0
     enc_parts: list[str] = field(default_factory=list)
     ammo_loads: list[tuple[str, int, int]] = field(default_factory=list)  # (weapon id, shots, n)
+    #: target -> (DV, DV against armour) per attack type (see :func:`_kit_dvs`)
+    dv_cache: dict[str | None, tuple[dict[str, float], dict[str, float]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def dv(self, attack: str, target: str | None = None) -> float:
         """This trooper's contribution to one attack type (``target``: ``"unarmoured"`` or
@@ -531,18 +535,27 @@ class Contribution:
         return sum(self.dv.values())
 
 
+def _kit_dvs(k: Kit, target: str | None) -> tuple[dict[str, float], dict[str, float]]:
+    """One trooper's DV per attack type, and the part that hurts armour (computed once per
+    kit and target: a platoon's analysis asks for them many times). Shared, never changed."""
+    got = k.dv_cache.get(target)
+    if got is None:
+        got = (
+            {a: k.dv(a, target) for a in ATTACK_TYPES},
+            {a: k.dv_vs_armour(a) for a in ATTACK_TYPES},
+        )
+        k.dv_cache[target] = got
+    return got
+
+
 def _contributions(
     kits: Iterable[Kit], copies: int = 1, target: str | None = None
 ) -> list[Contribution]:
-    return [
-        Contribution(
-            {a: k.dv(a, target) for a in ATTACK_TYPES},
-            {a: k.dv_vs_armour(a) for a in ATTACK_TYPES},
-            k.node.count * copies,
-            bool(k.support),
-        )
-        for k in kits
-    ]
+    out = []
+    for k in kits:
+        dv, vs_armour = _kit_dvs(k, target)
+        out.append(Contribution(dv, vs_armour, k.node.count * copies, bool(k.support)))
+    return out
 
 
 def _exclude(
@@ -1257,11 +1270,18 @@ class InfantryOperations(SystemRules):
             # a platoon far larger than any the rules field (a count typed by mistake) gets no
             # table: it would grow with the square of its troopers
             for sq in squads:
+                ones = [
+                    (replace(c, number=1), c.number)
+                    for c in _contributions(sq.kits)
+                    if c.support == last
+                ]
                 for _ in range(sq.node.count):
-                    for c in _contributions(sq.kits):
-                        if c.support == last:
-                            order.extend(replace(c, number=1) for _ in range(c.number))
+                    for one, number in ones:
+                        order.extend([one] * number)
         by_n: dict[str, list[int]] = {a: [] for a in ATTACK_TYPES}
+        # the last n troopers' DV, summed from the end as n grows (sums of quarter DVs are
+        # exact, so this is the sum of each pool afresh)
+        last_n = dict.fromkeys(ATTACK_TYPES, 0.0)
         for n in range(1, len(order) + 1):
             pool = order[len(order) - n :]
             removed = dict.fromkeys(ATTACK_TYPES, 0.0)
@@ -1269,8 +1289,10 @@ class InfantryOperations(SystemRules):
                 removed = _exclude(pool, max(gun_crew, drivers))[0]
             elif drivers:
                 removed = _exclude(pool, min(drivers, n))[0]
+            newest = order[len(order) - n]
             for a in ATTACK_TYPES:
-                total = sum(c.dv[a] for c in pool) - removed[a]
+                last_n[a] += newest.dv[a]
+                total = last_n[a] - removed[a]
                 by_n[a].append(_round_up(max(total, 0.0)))
         shown = {a: v for a, v in by_n.items() if any(v)}
         if shown:

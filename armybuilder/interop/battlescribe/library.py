@@ -1,0 +1,366 @@
+"""BattleScribe data folders in the catalog library.
+
+A folder holding a game system (``.gst`` / ``.gstz``) and its catalogues (``.cat`` / ``.catz``),
+as BSData repositories lay them out, is one game system of the library: each catalogue is a
+faction. Scanning only reads each file's head (ids, names, links); a catalogue is parsed and
+translated (:mod:`.translate`) the first time it is used, together with the game system and
+every catalogue it links to, and the result is cached (keyed by the files' sizes and times).
+
+Errors in the data (a link to an id no loaded file defines) are reported with the file, the
+line and the element; the rest still loads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ... import __version__
+from ...catalog import CatalogIndex, Faction, GameSystem
+from ...errors import Problem, UnknownFactionError
+from ...model.catalog import FactionFile, SystemFile
+from ...paths import user_cache_dir
+from . import model as bs
+from .files import _convert, _tag
+from .safe import UnsafeFileError, decode, parse, read_bytes
+from .translate import IdMap, Translation
+
+SYSTEM_SUFFIXES = (".gst", ".gstz")
+CATALOGUE_SUFFIXES = (".cat", ".catz")
+_CACHE_FORMAT = f"{__version__}-bs1"
+
+_ROOT = re.compile(r"<(gameSystem|catalogue)\b([^>]*)>", re.S)
+_ATTR = re.compile(r'\b([A-Za-z]+)="([^"]*)"')
+_LINK = re.compile(r'<catalogueLink\b[^>]*?\btargetId="([^"]+)"')
+
+
+def slug(text: str) -> str:
+    """An armybuilder id made from a name (``Orks - Library`` -> ``orks-library``)."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
+
+
+@dataclass
+class DataFile:
+    """What a scan learns of one data file from its head."""
+
+    path: Path
+    kind: str  # "gameSystem" | "catalogue"
+    id: str
+    name: str
+    game_system_id: str
+    links: list[str]
+    text: str | None = None  # kept when the file had to be unzipped to be scanned
+
+    def read_text(self) -> str:
+        if self.text is not None:
+            return self.text
+        return decode(read_bytes(self.path), str(self.path))
+
+
+def head(path: Path) -> DataFile:
+    """Read a data file's root element and catalogue links (raises UnsafeFileError)."""
+    zipped = path.suffix.lower().endswith("z")
+    text = decode(read_bytes(path), str(path))
+    found = _ROOT.search(text, 0, 20000)
+    if found is None:
+        raise UnsafeFileError(f"{path}: not a BattleScribe game system or catalogue")
+    attrs: dict[str, str] = dict(_ATTR.findall(found.group(2)))
+    if "id" not in attrs:
+        raise UnsafeFileError(f"{path}: its <{found.group(1)}> has no id")
+    return DataFile(
+        path,
+        found.group(1),
+        attrs["id"],
+        attrs.get("name") or path.stem,
+        attrs.get("gameSystemId") or attrs["id"],
+        _LINK.findall(text),
+        text if zipped else None,
+    )
+
+
+def _line_of(text: str, element_id: str) -> int | None:
+    at = text.find(f'id="{element_id}"')
+    return None if at < 0 else text.count("\n", 0, at) + 1
+
+
+@dataclass
+class BattleScribeSystem(GameSystem):
+    """A BSData folder as a game system; catalogues are translated when first used."""
+
+    folder: Path = field(default_factory=Path)
+    files: dict[str, DataFile] = field(default_factory=dict)  # catalogue id -> file
+    system_file: DataFile | None = None
+    use_cache: bool = True
+    translation: Translation | None = field(default=None, repr=False)
+    _loaded: set[str] = field(default_factory=set, repr=False)
+    _bs_ids: dict[str, str] = field(default_factory=dict, repr=False)  # our faction id -> bs id
+
+    def faction(self, faction_id: str) -> Faction:
+        self._ensure(faction_id)
+        return super().faction(faction_id)
+
+    def index(self, faction_id: str) -> CatalogIndex:
+        self._ensure(faction_id)
+        return super().index(faction_id)
+
+    def _ensure(self, faction_id: str) -> None:
+        bs_id = self._bs_ids.get(faction_id)
+        if bs_id is None:
+            known = ", ".join(sorted(self._bs_ids)) or "none"
+            raise UnknownFactionError(
+                f"{self.name} has no catalogue {faction_id!r} (installed: {known})"
+            )
+        if bs_id in self._loaded:
+            return
+        self.load({*self._loaded, bs_id})
+
+    def wanted(self, catalogue_ids: set[str]) -> list[DataFile]:
+        """These catalogues and every one they link to, transitively."""
+        out: list[str] = []
+        todo = sorted(catalogue_ids)
+        while todo:
+            cid = todo.pop()
+            if cid in out or cid not in self.files:
+                continue
+            out.append(cid)
+            todo.extend(self.files[cid].links)
+        return [self.files[c] for c in out]
+
+    def load(self, catalogue_ids: set[str]) -> None:
+        """Parse and translate the game system with these catalogues (and their links)."""
+        assert self.system_file is not None
+        cats = self.wanted(catalogue_ids)
+        files = [self.system_file, *cats]
+        key = self._cache_key(files)
+        cached = self._read_cache(key) if self.use_cache else None
+        if cached is not None:
+            model, factions, problems = cached
+        else:
+            model, factions, problems = self._translate(files)
+            if self.use_cache:
+                self._write_cache(key, (model, factions, problems))
+        self.model = model
+        for ff in factions:
+            self.factions[ff.id] = Faction(self._path_of(ff.id), ff)
+        for p in problems:
+            if p not in self.problems:
+                self.problems.append(p)
+        self._loaded.update(c.id for c in cats)
+        self._indexes.clear()
+
+    def starting_selections(self, faction_id: str) -> list[dict[str, Any]]:
+        """What BattleScribe chooses when a force of this catalogue is added (entries with a
+        minimum at the top of the force, with what they require), less what is hidden."""
+        from ...yamlio import load_safe
+        from .rosfile import new_session, session_yaml
+
+        self._ensure(faction_id)
+        doc = load_safe(session_yaml(new_session(self, faction_id), self, faction_id), "<new>")
+        return list(doc.get("selections") or [])
+
+    def bs_id(self, faction_id: str) -> str:
+        """The BattleScribe id of a catalogue, from its faction id."""
+        self._ensure(faction_id)
+        return self._bs_ids[faction_id]
+
+    def faction_of(self, catalogue_id: str) -> str | None:
+        """The faction id of a catalogue, from its BattleScribe id."""
+        return next((f for f, c in self._bs_ids.items() if c == catalogue_id), None)
+
+    def translation_for(self, faction_id: str) -> Translation:
+        """The translation holding this catalogue, in BattleScribe's terms too (the adapter's
+        view, used to read and write ``.ros`` files); made again when the load came from the
+        cache, which keeps only our catalog model."""
+        bs_id = self.bs_id(faction_id)
+        t = self.translation
+        if t is None or all(c.id != bs_id for c in t.catalogues):
+            assert self.system_file is not None
+            self._translate([self.system_file, *self.wanted({*self._loaded, bs_id})])
+            t = self.translation
+        assert t is not None
+        return t
+
+    def _path_of(self, faction_id: str) -> Path:
+        bs_id = self._bs_ids.get(faction_id)
+        found = self.files.get(bs_id or "")
+        return found.path if found else self.path
+
+    def _translate(
+        self, files: list[DataFile]
+    ) -> tuple[SystemFile, list[FactionFile], list[Problem]]:
+        problems: list[Problem] = []
+        texts: dict[str, str] = {}
+        roots: list[tuple[DataFile, ET.Element]] = []
+        for f in files:
+            text = f.read_text()
+            texts[f.id] = text
+            roots.append((f, parse(text, str(f.path))))
+        problems.extend(check_links(roots, texts))
+        gs_data = _convert(roots[0][1])
+        cat_data = [_convert(r) for _, r in roots[1:]]
+        gs = bs.GameSystem.model_validate(gs_data)
+        cats = [bs.Catalogue.model_validate(c) for c in cat_data]
+        ids = IdMap()  # the system and catalogues get readable ids, the rest keep theirs
+        ids.to_ours[gs.id] = self.id
+        ids.to_bs[self.id] = gs.id
+        for f in files[1:]:
+            fid = self._ours_of(f.id)
+            ids.to_ours[f.id] = fid
+            ids.to_bs[fid] = f.id
+        for ct in gs.cost_types:  # `pts`, not a hex id, in limits a player types
+            readable = slug(ct.name or ct.id)
+            if readable not in ids.to_bs and ct.id not in ids.to_ours:
+                ids.to_ours[ct.id] = readable
+                ids.to_bs[readable] = ct.id
+        t = Translation(gs, cats, ids)
+        system = t.build()
+        self.translation = t
+        factions = [f.model for fid, f in system.factions.items() if fid != t.all_id]
+        return system.model, factions, problems
+
+    def _ours_of(self, bs_id: str) -> str:
+        for ours, theirs in self._bs_ids.items():
+            if theirs == bs_id:
+                return ours
+        return slug(bs_id)
+
+    # ------------------------------------------------------------------ cache
+
+    def _cache_key(self, files: list[DataFile]) -> str:
+        h = hashlib.sha256(_CACHE_FORMAT.encode())
+        for f in files:
+            try:
+                st = f.path.stat()
+            except OSError:
+                return ""
+            h.update(f"{f.path.resolve()}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+        return h.hexdigest()[:32]
+
+    def _cache_path(self, key: str) -> Path:
+        return user_cache_dir() / "battlescribe" / f"{key}.pickle"
+
+    def _read_cache(self, key: str) -> Any:
+        if not key:
+            return None
+        try:
+            data = self._cache_path(key).read_bytes()
+            got = pickle.loads(data)  # our own cache file, written below
+        except Exception:
+            return None
+        return got if isinstance(got, tuple) and len(got) == 3 else None
+
+    def _write_cache(self, key: str, value: Any) -> None:
+        if not key:
+            return
+        path = self._cache_path(key)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+            tmp.replace(path)
+        except Exception:  # a cache that cannot be written only costs time
+            return
+
+
+_LINK_TAGS = {"entryLink", "infoLink", "categoryLink", "catalogueLink"}
+
+
+def check_links(roots: list[tuple[DataFile, ET.Element]], texts: dict[str, str]) -> list[Problem]:
+    """Links whose target no loaded file defines: one problem each, with file, line and element."""
+    ids: set[str] = set()
+    for f, root in roots:
+        ids.add(f.id)
+        for el in root.iter():
+            got = el.get("id")
+            if got is not None:
+                ids.add(got)
+    problems: list[Problem] = []
+    for f, root in roots:
+        for el in root.iter():
+            tag = _tag(el)
+            if tag not in _LINK_TAGS:
+                continue
+            target = el.get("targetId")
+            if target is None or target in ids:
+                continue
+            if tag == "catalogueLink":
+                what = f"links to catalogue {target!r}, which is not in this folder"
+            else:
+                what = f"points to {target!r}, which no loaded file defines; it is left out"
+            own = el.get("id", "")
+            problems.append(
+                Problem(
+                    str(f.path),
+                    f"<{tag} id={own!r} name={el.get('name', '')!r}> {what}",
+                    _line_of(texts[f.id], own) if own else None,
+                    None,
+                    "data-reference",
+                )
+            )
+    return problems
+
+
+def read_folder(folder: Path, use_cache: bool = True) -> tuple[list[GameSystem], list[Problem]]:
+    """The game system of a BSData folder (the catalog reader registered for BattleScribe)."""
+    problems: list[Problem] = []
+    systems: list[DataFile] = []
+    catalogues: list[DataFile] = []
+    for path in sorted(folder.iterdir()):
+        suffix = path.suffix.lower()
+        if suffix not in SYSTEM_SUFFIXES + CATALOGUE_SUFFIXES or not path.is_file():
+            continue
+        try:
+            info = head(path)
+        except UnsafeFileError as exc:
+            problems.append(Problem(str(path), str(exc).removeprefix(f"{path}: "), code="data"))
+            continue
+        (systems if info.kind == "gameSystem" else catalogues).append(info)
+    if not systems:
+        if catalogues:
+            problems.append(
+                Problem(
+                    str(folder),
+                    "BattleScribe catalogues without their game system (.gst) are left out",
+                    code="unknown-system",
+                )
+            )
+        return [], problems
+    out: list[GameSystem] = []
+    for gst in systems:
+        sys_id = slug(folder.name) if len(systems) == 1 else slug(gst.name)
+        model = SystemFile(kind="system", id=sys_id, name=gst.name)
+        gs = BattleScribeSystem(
+            gst.path, model, folder=folder, system_file=gst, use_cache=use_cache
+        )
+        taken: set[str] = set()
+        for cat in catalogues:
+            if cat.game_system_id != gst.id:
+                if len(systems) == 1:
+                    problems.append(
+                        Problem(
+                            str(cat.path),
+                            f"belongs to game system {cat.game_system_id!r}, not to "
+                            f"{gst.name} ({gst.id}); left out",
+                            code="unknown-system",
+                        )
+                    )
+                continue
+            fid = slug(cat.name)
+            base, n = fid, 1
+            while fid in taken:
+                n += 1
+                fid = f"{base}-{n}"
+            taken.add(fid)
+            gs.files[cat.id] = cat
+            gs._bs_ids[fid] = cat.id
+            gs.factions[fid] = Faction(
+                cat.path, FactionFile(kind="catalog", id=fid, system=sys_id, name=cat.name)
+            )
+        gs.problems.extend(problems)
+        out.append(gs)
+    return out, problems

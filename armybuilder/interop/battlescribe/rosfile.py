@@ -1,0 +1,424 @@
+"""BattleScribe roster files (``.ros``, zipped ``.rosz``) as armybuilder rosters, and back.
+
+``read_roster`` turns a ``.ros`` into our YAML roster (the reader registered for the suffixes in
+``armybuilder.formats``, so every command and the builder open such files); ``to_ros`` writes a
+roster of BattleScribe data as ``.ros``. What our roster model does not hold (attributes and
+elements we do not read: a newer BattleScribe's additions, another tool's) is kept under the
+``x-battlescribe:`` key of the YAML and written back by ``to_ros``. Profiles, rules, costs,
+categories and publications inside the file are not kept: they come from the data.
+
+A roster of one force is read (our rosters hold one force); a file with several forces, or
+child forces, is refused with a message saying so.
+
+    python -m armybuilder.interop.battlescribe.rosfile to-yaml IN.ros OUT.yaml
+    python -m armybuilder.interop.battlescribe.rosfile to-ros IN.yaml|IN.ros OUT.ros
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+from ...catalog import GameSystem, Library, default_library, default_roots
+from ...errors import ArmybuilderError, Problem, RosterError, UnknownFactionError
+from ...yamlio import dump_round_trip
+from . import ros
+from .adapter import ActionError, AdapterSession, Force, Sel
+from .library import BattleScribeSystem
+from .safe import UnsafeFileError, decode, parse, read_bytes
+
+#: Attributes and child elements the reader understands or that are worked out from the data
+#: again; everything else is kept.
+_KNOWN_ATTRS = {
+    "roster": {
+        "id",
+        "name",
+        "battleScribeVersion",
+        "gameSystemId",
+        "gameSystemName",
+        "gameSystemRevision",
+        "xmlns",
+    },
+    "force": {
+        "id",
+        "name",
+        "entryId",
+        "catalogueId",
+        "catalogueRevision",
+        "catalogueName",
+        "customName",
+    },
+    "selection": {"id", "name", "entryId", "entryGroupId", "number", "type", "customName"},
+}
+_KNOWN_CHILDREN = {
+    "roster": {"costs", "costLimits", "forces", "customNotes"},
+    "force": {
+        "selections",
+        "forces",
+        "categories",
+        "publications",
+        "rules",
+        "profiles",
+        "customNotes",
+    },
+    "selection": {"selections", "costs", "categories", "profiles", "rules", "customNotes"},
+}
+
+
+#: Where a converted roster keeps BattleScribe's ids and what we do not read.
+KEY = "x-battlescribe"
+
+
+def _local(el: ET.Element) -> str:
+    return el.tag.rpartition("}")[2]
+
+
+def _strip_ns(el: ET.Element) -> ET.Element:
+    for e in el.iter():
+        if e.tag.startswith("{" + ros.NS + "}"):
+            e.tag = _local(e)
+    return el
+
+
+def _unknown(el: ET.Element, kind: str) -> dict[str, Any]:
+    """What of this element the model does not hold (empty when nothing)."""
+    out: dict[str, Any] = {}
+    attrs = {k: v for k, v in el.attrib.items() if k not in _KNOWN_ATTRS[kind]}
+    if attrs:
+        out["attributes"] = attrs
+    xml = [
+        ET.tostring(_strip_ns(c), encoding="unicode").strip()
+        for c in el
+        if _local(c) not in _KNOWN_CHILDREN[kind]
+    ]
+    if xml:
+        out["elements"] = xml
+    return out
+
+
+def find_system(library: Library, game_system_id: str) -> BattleScribeSystem | None:
+    for gs in library.systems.values():
+        if (
+            isinstance(gs, BattleScribeSystem)
+            and gs.system_file is not None
+            and gs.system_file.id == game_system_id
+        ):
+            return gs
+    return None
+
+
+def _error(path: Path, message: str) -> RosterError:
+    return RosterError([Problem(str(path), message, None, None, "roster-invalid")])
+
+
+def read_roster(path: Path, library: Library | None = None) -> str:
+    """A ``.ros`` / ``.rosz`` file as the text of our YAML roster (raises RosterError)."""
+    name = str(path)
+    try:
+        text = decode(read_bytes(path), name)
+        root = parse(text, name)
+    except UnsafeFileError as exc:
+        raise _error(path, str(exc).removeprefix(f"{name}: ")) from None
+    if _local(root) != "roster":
+        raise _error(path, f"not a BattleScribe roster: the root element is <{_local(root)}>")
+    forces = [f for holder in root if _local(holder) == "forces" for f in holder]
+    if len(forces) != 1 or any(_local(c) == "forces" and len(c) for c in forces[0]):
+        raise _error(
+            path,
+            f"holds {len(forces)} forces{' with child forces' if len(forces) == 1 else ''}; "
+            "armybuilder rosters hold one force (split it in BattleScribe, one force a file)",
+        )
+    lib = library or default_library()
+    gsid = root.get("gameSystemId", "")
+    gs = find_system(lib, gsid)
+    if gs is None:
+        raise _error(
+            path,
+            f"needs the BattleScribe game system {root.get('gameSystemName') or gsid!r} "
+            f"({gsid}), which is not installed: put its data folder on the catalog path "
+            "(--catalogs DIR, or the user catalog folder)",
+        )
+    force_el = forces[0]
+    fid = gs.faction_of(force_el.get("catalogueId", ""))
+    if fid is None:
+        raise _error(
+            path,
+            f"needs the catalogue {force_el.get('catalogueName') or force_el.get('catalogueId')!r}"
+            f", which {gs.name} at {gs.folder} does not have",
+        )
+    t = gs.translation_for(fid)
+    session = AdapterSession()
+    session.t = t
+    try:
+        ros.loads(session, text if not text.startswith("<?xml") else text[text.find("?>") + 2 :])
+    except ros.RosterFileError as exc:
+        raise _error(path, str(exc)) from None
+    return session_yaml(session, gs, fid, root, path.name)
+
+
+def session_yaml(
+    session: AdapterSession,
+    gs: BattleScribeSystem,
+    fid: str,
+    root: ET.Element | None = None,
+    source: str | None = None,
+) -> str:
+    """The adapter's roster of one force as our YAML roster; ``root``: the ``.ros`` it was
+    read from, whose content we do not read is kept under ``x-battlescribe:`` keys."""
+    t = session.t
+    assert t is not None
+    force = session.forces[0]
+    by_id = (
+        {el.get("id"): el for el in root.iter() if _local(el) == "selection"}
+        if root is not None
+        else {}
+    )
+    force_el = (
+        next((f for holder in root if _local(holder) == "forces" for f in holder), None)
+        if root is not None
+        else None
+    )
+
+    def sel_doc(s: Sel) -> dict[str, Any]:
+        d: dict[str, Any] = {"entry": s.our_id}
+        if s.count != 1:
+            d["count"] = s.count
+        if s.custom_name:
+            d["name"] = s.custom_name
+        if s.custom_notes:
+            d["notes"] = s.custom_notes
+        keep: dict[str, Any] = {"id": s.uid}
+        el = by_id.get(s.uid)
+        if el is not None:
+            keep.update(_unknown(el, "selection"))
+        d[KEY] = keep
+        if s.children:
+            d["selections"] = [sel_doc(c) for c in s.children]
+        return d
+
+    doc: dict[str, Any] = {
+        "format": 1,
+        "system": gs.id,
+        "faction": fid,
+        "name": session.name,
+    }
+    if session.limits:
+        doc["limits"] = {
+            t.ids.ours(k): int(v) if float(v).is_integer() else v for k, v in session.limits.items()
+        }
+    doc["force"] = t.ids.ours(force.entry.id)
+    if force.custom_notes:
+        doc["notes"] = force.custom_notes
+    keep_force: dict[str, Any] = {"id": force.uid}
+    if force_el is not None:
+        keep_force.update(_unknown(force_el, "force"))
+    if force.custom_name:
+        keep_force["customName"] = force.custom_name
+    keep_roster: dict[str, Any] = {"force": keep_force}
+    if root is not None:
+        keep_roster = {"converted_from": source, "roster": _unknown(root, "roster"), **keep_roster}
+    doc[KEY] = keep_roster
+    doc["selections"] = [sel_doc(s) for s in force.selections]
+    head = (
+        f"Converted from the BattleScribe roster {source} by armybuilder. The `x-battlescribe:`\n"
+        "keys keep what armybuilder does not read, for writing the roster back as .ros."
+        if source
+        else f"{gs.name} roster ({fid}), made by armybuilder. The `x-battlescribe:` keys keep "
+        "BattleScribe's\nids, for writing the roster as .ros."
+    )
+    body = dump_round_trip(doc)
+    return "".join(f"# {line}\n" for line in head.splitlines()) + body
+
+
+def new_session(gs: BattleScribeSystem, faction_id: str, auto: bool = True) -> AdapterSession:
+    """An adapter session holding one empty force of this catalogue (the game system's first
+    force entry). ``auto``: with what the data requires chosen, as BattleScribe does when a
+    force is added, less what is hidden in this roster (the engine says which)."""
+    t = gs.translation_for(faction_id)
+    session = AdapterSession()
+    session.t = t
+    fe = next(iter(t.force_entries.values()), None)
+    if fe is None:
+        raise ArmybuilderError(f"{gs.name} defines no force")
+    force = Force(session._uid("force"), fe[0], t.catalogue(gs.bs_id(faction_id)))
+    session.forces.append(force)
+    if auto:
+        session._add_root_auto(force)
+        # Entries the roster needs (a minimum in the roster) come too, as a player adds them.
+        for opt in session._options_in(None, (), session._root_entries(force)):
+            links = opt.link.constraints if opt.link is not None else []
+            need = max(
+                (
+                    int(c.value)
+                    for c in [*opt.entry.constraints, *links]
+                    if c.type == "min" and c.scope == "roster" and c.field == "selections"
+                ),
+                default=0,
+            )
+            have = sum(1 for s in force.selections if s.option.entry.id == opt.entry.id)
+            for _ in range(need - have):
+                force.selections.append(session._new_sel(opt, {}))
+        evals = session._evaluate()
+        hidden = {
+            id(evals.sels[id(n)])
+            for n in evals.ev.root.walk()
+            if id(n) in evals.sels and n.entry is not None and evals.ev.is_hidden(n.entry, n)
+        }
+        force.selections = [s for s in force.selections if id(s) not in hidden]
+        session._evals = None
+    return session
+
+
+def select(session: AdapterSession, entry_id: str, under: Sel | None = None) -> Sel:
+    """Choose an entry (its BattleScribe id, or a link's) at the top of the force or under a
+    selection, with what it requires (raises ArmybuilderError)."""
+    force = session.forces[0]
+    cmd: dict[str, Any] = {"type": "action", "forceId": force.uid, "entryId": entry_id}
+    if under is None:
+        cmd["action"] = "selectEntry"
+    else:
+        cmd.update(action="selectChildEntry", selectionId=under.uid)
+    got = session.action(cmd)
+    if not got.get("ok"):
+        raise ArmybuilderError(str(got.get("error")))
+    uid = (got.get("outputs") or {}).get("selectionId")
+    found = next((s for s in session._walk_sels(force.selections) if s.uid == uid), None)
+    if found is None:
+        raise ArmybuilderError(f"selecting {entry_id!r} gave no selection: {got}")
+    return found
+
+
+def to_ros(roster: Any, library: Library) -> str:
+    """A roster of BattleScribe data (our :class:`~armybuilder.rosters.Roster`) as ``.ros`` XML
+    (raises ArmybuilderError when its system is not BattleScribe data or an entry is unknown)."""
+    from ...yamlio import to_plain
+
+    gs: GameSystem = library.system(roster.system)
+    if not isinstance(gs, BattleScribeSystem):
+        raise ArmybuilderError(
+            f"{roster.file}: {gs.name} is not BattleScribe data; only rosters of BattleScribe "
+            "data can be written as .ros"
+        )
+    t = gs.translation_for(roster.faction)
+    cat = t.catalogue(gs.bs_id(roster.faction))
+    doc = to_plain(roster.doc)
+    found = doc.get(KEY)
+    keep_doc: dict[str, Any] = found if isinstance(found, dict) else {}
+    force_id = roster.header.force
+    fe = t.force_entries.get(t.ids.bs(force_id)) if force_id else None
+    if fe is None:
+        fe = next(iter(t.force_entries.values()), None)
+    if fe is None:
+        raise ArmybuilderError(f"{roster.file}: {gs.name} defines no force")
+    session = AdapterSession()
+    session.t = t
+    session.name = roster.name
+    keep: ros.Keep = {}
+
+    def remember(uid: str, info: Any) -> None:
+        if not isinstance(info, dict):
+            return
+        attrs = info.get("attributes") or {}
+        elements = info.get("elements") or []
+        if attrs or elements:
+            keep[uid] = ([(str(k), str(v)) for k, v in attrs.items()], [str(x) for x in elements])
+
+    found = keep_doc.get("force")
+    kf: dict[str, Any] = found if isinstance(found, dict) else {}
+    force = Force(str(kf.get("id") or session._uid("force")), fe[0], cat)
+    force.custom_name = kf.get("customName")
+    force.custom_notes = roster.header.notes
+    remember(force.uid, kf)
+    remember("roster", keep_doc.get("roster"))
+    used: set[str] = set()
+
+    def build(items: Any, parent: Sel | None, where: str) -> list[Sel]:
+        out: list[Sel] = []
+        for i, item in enumerate(items or []):
+            if not isinstance(item, dict):
+                continue
+            if parent is None:
+                options = session._options_in(None, (), session._root_entries(force))
+            else:
+                options = session._options_in(parent.option.entry, parent.option.prefix, [])
+            want = str(item.get("entry"))
+            opts = list(options)
+            opt = next(
+                (
+                    o
+                    for o in opts
+                    if t.ids.ours(o.link.id if o.link is not None else o.entry.id) == want
+                ),
+                None,
+            ) or next((o for o in opts if t.ids.ours(o.entry.id) == want), None)
+            if opt is None:
+                raise ArmybuilderError(
+                    f"{roster.file}: {where}[{i}]: entry {want!r} cannot be chosen there in "
+                    f"{cat.name}"
+                )
+            sel = session._plain_sel(opt)
+            info = item.get(KEY)
+            uid = info.get("id") if isinstance(info, dict) else None
+            if uid and str(uid) not in used:
+                sel.uid = str(uid)
+            used.add(sel.uid)
+            remember(sel.uid, info)
+            sel.count = int(item.get("count") or 1)
+            sel.custom_name = item.get("name")
+            sel.custom_notes = item.get("notes")
+            sel.children = build(item.get("selections"), sel, f"{where}[{i}].selections")
+            out.append(sel)
+        return out
+
+    try:
+        force.selections = build(doc.get("selections"), None, "selections")
+    except ActionError as exc:
+        raise ArmybuilderError(f"{roster.file}: {exc}") from None
+    session.forces = [force]
+    session.limits = {t.ids.bs(k): float(v) for k, v in roster.header.limits.items()}
+    return ros.dumps(session, keep)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from ...fileio import atomic_write, check_output
+    from ...rosters import Roster
+
+    ap = argparse.ArgumentParser(
+        prog="python -m armybuilder.interop.battlescribe.rosfile",
+        description="Convert BattleScribe rosters (.ros/.rosz) to armybuilder YAML and back.",
+    )
+    ap.add_argument("command", choices=["to-yaml", "to-ros"])
+    ap.add_argument("input")
+    ap.add_argument("output")
+    ap.add_argument("--catalogs", action="append", default=[], metavar="DIR")
+    args = ap.parse_args(argv)
+    lib = Library(default_roots([Path(p) for p in args.catalogs])).scan()
+    src, out = Path(args.input), Path(args.output)
+    try:
+        check_output(out, [src])
+        if args.command == "to-yaml":
+            text = (
+                read_roster(src, lib)
+                if src.suffix.lower() in (".ros", ".rosz")
+                else (Roster.from_file(src, library=lib).dumps())
+            )
+        else:
+            text = to_ros(Roster.from_file(src, library=lib), lib)
+        atomic_write(out, text.encode("utf-8"))
+    except (ArmybuilderError, UnknownFactionError) as exc:
+        problems = getattr(exc, "problems", None)
+        for p in problems or [exc]:
+            print(f"{p}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"{out}: cannot write: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

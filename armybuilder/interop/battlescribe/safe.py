@@ -1,0 +1,129 @@
+"""Reading BattleScribe files from the internet safely.
+
+Data and roster files are downloaded from anywhere, so they are read under these rules, each
+refusal a :class:`UnsafeFileError` naming the file and saying why:
+
+- no document type declaration: BattleScribe files never have one, and refusing it refuses
+  external entities and entity expansion ("billion laughs") before the parser sees them;
+- a zipped file (``.catz``, ``.gstz``, ``.rosz``) holds exactly one member, is read in memory
+  only (no path inside the archive is ever used) and unzips to at most :data:`MAX_BYTES`;
+  a plain file is bounded the same way;
+- elements nest at most :data:`MAX_DEPTH` deep (real data nests about 30).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import xml.etree.ElementTree as ET
+import zipfile
+from pathlib import Path
+
+#: The most a data or roster file may hold once unzipped (the largest real catalogue is 4 MB).
+MAX_BYTES = 64 * 1024 * 1024
+#: The deepest element nesting accepted.
+MAX_DEPTH = 256
+#: Suffixes of zipped files.
+ZIPPED = (".catz", ".gstz", ".rosz")
+
+_DTD = re.compile(r"<!\s*(DOCTYPE|ENTITY)", re.IGNORECASE)
+
+
+class UnsafeFileError(ValueError):
+    """A file refused as unsafe or unreadable (the message names it and says why)."""
+
+
+def read_bytes(path: Path, limit: int = MAX_BYTES) -> bytes:
+    """The file's content, unzipped when its suffix says it is zipped."""
+    try:
+        size = path.stat().st_size
+        if path.suffix.lower() not in ZIPPED:
+            if size > limit:
+                raise UnsafeFileError(
+                    f"{path}: {size / 1048576:.1f} MiB is more than the {limit // 1048576} MiB "
+                    "a data or roster file may hold"
+                )
+            return path.read_bytes()
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UnsafeFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return unzip(data, str(path), limit)
+
+
+def unzip(data: bytes, name: str, limit: int = MAX_BYTES) -> bytes:
+    """The single member of a zip archive held in memory, at most ``limit`` bytes."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            members = [i for i in zf.infolist() if not i.is_dir()]
+            if len(members) != 1:
+                raise UnsafeFileError(
+                    f"{name}: a zipped BattleScribe file holds exactly one file; this one holds "
+                    f"{len(members)}"
+                )
+            info = members[0]
+            if info.file_size > limit:
+                raise UnsafeFileError(
+                    f"{name}: unzips to {info.file_size / 1048576:.1f} MiB, more than the "
+                    f"{limit // 1048576} MiB allowed"
+                )
+            # The declared size may lie: read one byte past the limit to know.
+            with zf.open(info) as member:
+                out = member.read(limit + 1)
+    except UnsafeFileError:
+        raise
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, OSError) as exc:
+        raise UnsafeFileError(f"{name}: not a readable zip archive: {exc}") from None
+    except RuntimeError as exc:  # encrypted members
+        raise UnsafeFileError(f"{name}: cannot unzip: {exc}") from None
+    if len(out) > limit:
+        raise UnsafeFileError(f"{name}: unzips to more than the {limit // 1048576} MiB allowed")
+    return out
+
+
+def decode(data: bytes, name: str) -> str:
+    """XML bytes as text (UTF-8, or UTF-16 with its byte order mark)."""
+    try:
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+            return data.decode("utf-16")
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UnsafeFileError(f"{name}: not UTF-8 text (byte {exc.start})") from None
+
+
+def parse(text: str, name: str) -> ET.Element:
+    """Parse XML text under the rules above (raises :class:`UnsafeFileError`)."""
+    found = _DTD.search(text)
+    if found is not None:
+        line = text.count("\n", 0, found.start()) + 1
+        raise UnsafeFileError(
+            f"{name}:{line}: a document type declaration (<!{found.group(1)}) is refused: "
+            "BattleScribe files have none, and one can hide external entities or entity bombs"
+        )
+    # An XML declaration naming an encoding is not allowed on text already decoded.
+    if text.startswith("<?xml"):
+        end = text.find("?>")
+        if end != -1:
+            text = text[end + 2 :]
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as exc:
+        raise UnsafeFileError(f"{name}: not well-formed XML: {exc}") from None
+    check_depth(root, name)
+    return root
+
+
+def check_depth(root: ET.Element, name: str, limit: int = MAX_DEPTH) -> None:
+    """Refuse a tree nested deeper than ``limit`` (checked without recursion)."""
+    todo: list[tuple[ET.Element, int]] = [(root, 1)]
+    while todo:
+        el, depth = todo.pop()
+        if depth > limit:
+            raise UnsafeFileError(
+                f"{name}: elements nest more than {limit} deep (<{el.tag.rpartition('}')[2]}>)"
+            )
+        todo.extend((c, depth + 1) for c in el)
+
+
+def read_xml(path: Path) -> ET.Element:
+    """A file's XML root, read safely (zipped or not)."""
+    return parse(decode(read_bytes(path), str(path)), str(path))

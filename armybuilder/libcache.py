@@ -1,0 +1,137 @@
+"""A snapshot of a scanned catalog library, so that a command starts without checking it again.
+
+Scanning the library reads every catalog file (from the per-file cache when unchanged), checks
+the references between them and runs every rules module's own catalog checks, which imports
+every rules module: most of a short command's start-up, though the answer is the same until a
+catalog or armybuilder's code changes. The scan's outcome (the systems, their factions and
+extensions as validated models, and every problem found) is therefore kept as one pickle in the
+cache folder, keyed by:
+
+* the search path (each root, in order) and the name, size and modification time of every
+  file in its system folders (a library with a system of another format, read lazily by its
+  own reader, is not kept);
+* the name, size and modification time of every module of armybuilder (the models, the checks
+  and the rules modules are all code);
+* the versions of Python, pydantic and armybuilder, ``ARMYBUILDER_RULES_MODULES``, and the
+  modification times of the folders on ``sys.path`` (installing a package with a rules entry
+  point changes one);
+* and, checked when it is loaded, the size and modification time of every module the scan
+  imported from outside Python's and the environment's own folders (a user's rules module).
+
+Loading it runs no pydantic validation (the models are restored as they were validated) and
+imports no rules module until a roster of that system is evaluated. The cache folder is the
+user's own (``ARMYBUILDER_HOME``, ``ARMYBUILDER_CACHE_DIR``); ``ARMYBUILDER_NO_CACHE`` turns it
+off, and a snapshot that cannot be read is ignored and written again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .paths import user_cache_dir
+
+_FORMAT = "library-1"
+#: Snapshots kept (one per search path in use: with and without ``--catalogs DIR``, ...).
+KEEP = 8
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def _stats(paths: Sequence[Path], digest: Any) -> None:
+    for path in paths:
+        try:
+            st = path.stat()
+        except OSError:
+            digest.update(f"{path}|gone\n".encode())
+            continue
+        digest.update(f"{path}|{st.st_size}|{st.st_mtime_ns}\n".encode())
+
+
+def fingerprint(roots: Sequence[Path]) -> str | None:
+    """The key of a library on these roots, as the files are now (``None``: no cache)."""
+    if os.environ.get("ARMYBUILDER_NO_CACHE"):
+        return None
+    import pydantic
+
+    digest = hashlib.sha256()
+    digest.update(f"{_FORMAT}|{__version__}|{sys.version}|{pydantic.VERSION}|{_PACKAGE}\n".encode())
+    for root in roots:
+        digest.update(f"root {root}\n".encode())
+        try:
+            entries = sorted(root.iterdir())
+        except OSError:
+            continue
+        _stats([p for p in entries if not p.is_dir()], digest)  # a zipped data set, ...
+        folders = [p for p in entries if p.is_dir()]
+        for folder in folders:
+            _stats(sorted(p for p in folder.iterdir() if p.is_file()), digest)
+    _stats(sorted(_PACKAGE.rglob("*.py")), digest)
+    return digest.hexdigest()[:32]
+
+
+def _file(key: str) -> Path:
+    return user_cache_dir() / "library" / f"{key}.pickle"
+
+
+def _own_modules() -> list[tuple[str, int, int]]:
+    """(file, size, mtime) of the imported modules that are neither Python's nor installed
+    in the environment (armybuilder from a source tree, a user's rules module)."""
+    prefixes = tuple({sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix})
+    out = []
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        if not file or file.startswith(prefixes) or file.startswith(str(_PACKAGE)):
+            continue
+        try:
+            st = os.stat(file)
+        except OSError:
+            continue
+        out.append((file, st.st_size, st.st_mtime_ns))
+    return sorted(out)
+
+
+def _unchanged(files: list[tuple[str, int, int]]) -> bool:
+    for file, size, mtime in files:
+        try:
+            st = os.stat(file)
+        except OSError:
+            return False
+        if (st.st_size, st.st_mtime_ns) != (size, mtime):
+            return False
+    return True
+
+
+def load(key: str) -> Any:
+    """The snapshot stored under ``key``, or ``None``."""
+    try:
+        data = _file(key).read_bytes()
+    except OSError:
+        return None
+    try:
+        snapshot, files = pickle.loads(data)
+    except Exception:
+        return None  # written by another version, or damaged: scan again
+    return snapshot if _unchanged(files) else None
+
+
+def store(key: str, snapshot: Any) -> None:
+    """Keep ``snapshot`` under ``key`` (atomically; a read-only cache only costs speed)."""
+    target = _file(key)
+    try:
+        data = pickle.dumps((snapshot, _own_modules()), protocol=pickle.HIGHEST_PROTOCOL)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, target)
+        # keep the few most recent (code and catalogs change; each change is a new key)
+        old = sorted(target.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime)
+        for path in old[:-KEEP]:
+            path.unlink(missing_ok=True)
+    except (OSError, pickle.PicklingError, TypeError, AttributeError):
+        pass

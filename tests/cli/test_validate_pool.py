@@ -1,0 +1,116 @@
+"""`armybuilder validate` over many files: the process pool prints what a serial run prints.
+
+The pool (armybuilder/batch.py) checks files in worker processes and prints each report in the
+order the files were given; its text and JSON output must be byte for byte the serial run's, with
+the same exit code, over the bundled examples, a generated corpus of legal and illegal rosters
+(the benchmark's generator) and files that cannot be read. Ctrl-C stops it without a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from armybuilder import batch
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = sorted((REPO / "examples").rglob("*.yaml"))
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "bench_validate", REPO / "benchmarks" / "bench_validate.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_validate"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    folder = tmp_path_factory.mktemp("corpus")
+    generated = _bench().generate(folder, 16, 17)
+    varied = [p for p in generated.files if p != generated.regiment]
+    broken = folder / "broken.yaml"
+    broken.write_text("system: infantry-ops\nfaction: [unclosed\n", encoding="utf-8")
+    stranger = folder / "stranger.yaml"
+    stranger.write_text("system: no-such-game\nfaction: x\nname: X\n", encoding="utf-8")
+    files = [*EXAMPLES, *varied, broken, stranger, folder / "missing.yaml", *EXAMPLES[:3]]
+    assert sum(1 for p in varied if not generated.expected_legal[p]) >= 3  # illegal ones too
+    return [str(p) for p in files]
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "armybuilder", "validate", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        timeout=300,
+    )
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_pool_output_is_the_serial_output(corpus: list[str], fmt: str) -> None:
+    extra = ["--strict"] if fmt == "text" else []  # warnings count as errors: more verdicts
+    serial = _run("--format", fmt, *extra, "--jobs", "1", *corpus)
+    pooled = _run("--format", fmt, *extra, "--jobs", "2", *corpus)
+    assert serial.returncode == pooled.returncode == 2  # an unreadable file is in the list
+    assert "Traceback" not in serial.stderr + pooled.stderr
+    assert pooled.stdout == serial.stdout
+    assert pooled.stderr == serial.stderr
+    # what was compared is a real report: every file, the illegal and unreadable ones included
+    if fmt == "text":
+        assert serial.stdout.count(": unreadable\n") == 3  # syntax, unknown system, missing
+        assert "NOT LEGAL" in serial.stdout
+        assert "no-such-game" in serial.stdout
+        assert serial.stdout.rstrip().endswith("rosters legal")
+    else:
+        assert f'"files": {len(corpus)}' in serial.stdout
+
+
+def test_few_files_stay_serial() -> None:
+    assert batch.pool_size(1) == 1
+    assert batch.pool_size(1, jobs=8) == 1
+    assert batch.pool_size(batch.MIN_FILES_PER_WORKER * 2 - 1, jobs=8) == 1
+    assert batch.pool_size(1000, jobs=1) == 1
+    assert batch.pool_size(batch.MIN_FILES_PER_WORKER * 2, jobs=8) == 2
+    assert 1 <= batch.pool_size(1000) <= batch.usable_cpus()
+
+
+def test_ctrl_c_stops_cleanly(corpus: list[str]) -> None:
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "armybuilder", "validate", "--jobs", "2", *(corpus * 40)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+    )
+    assert proc.stdout is not None
+    proc.stdout.readline()  # the pool is at work
+    time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert "Traceback" not in err
+    assert "rosters legal" not in out  # stopped, not finished

@@ -1,0 +1,287 @@
+"""Real BattleScribe data (``../shared/bsdata``: 40k 10th edition with 11 catalogues,
+Gaslands, Space Station Zero) in the catalog library, the commands and the engine.
+
+The cases are written from the data's own constraints (quoted beside each); the folder is
+test data without a licence, so these tests skip with a message where it is absent.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from armybuilder.catalog import Library
+from armybuilder.cli import main
+from armybuilder.interop.battlescribe.library import BattleScribeSystem
+from armybuilder.interop.battlescribe.rosfile import new_session, select, session_yaml
+from armybuilder.rosters import Roster
+from armybuilder.rules.engine import Evaluation, evaluate_roster
+
+ROOT = Path(__file__).resolve().parents[2]
+BSDATA = ROOT.parent / "shared" / "bsdata"
+SM = "imperium-adeptus-astartes-space-marines"
+
+pytestmark = pytest.mark.skipif(
+    not BSDATA.is_dir(), reason=f"the BattleScribe test data is not at {BSDATA}"
+)
+
+
+@pytest.fixture(scope="module")
+def lib() -> Library:
+    return Library([BSDATA]).scan()
+
+
+def _evaluate(lib: Library, text: str) -> Evaluation:
+    roster = Roster.from_text(text, "<test>")
+    return evaluate_roster(roster, lib.system(roster.system))
+
+
+def test_catalogs_lists_each_system_and_its_catalogues(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["catalogs", "--catalogs", str(BSDATA), "--format", "json"]) == 0
+    systems = {s["id"]: s for s in json.loads(capsys.readouterr().out)["systems"]}
+    assert {f["name"] for f in systems["wh40k-10e"]["factions"]} >= {
+        "Imperium - Adeptus Astartes - Space Marines",
+        "Imperium - Adeptus Astartes - Ultramarines",
+        "Xenos - Necrons",
+        "Xenos - Orks",
+        "Xenos - Tyranids",
+    }
+    assert len(systems["wh40k-10e"]["factions"]) == 11
+    assert [f["id"] for f in systems["gaslands"]["factions"]] == ["gaslands"]
+    assert [f["id"] for f in systems["space-station-zero"]["factions"]] == ["crew"]
+
+
+@pytest.mark.parametrize("system", ["wh40k-10e", "gaslands", "space-station-zero"])
+def test_every_catalogue_loads_with_no_error_of_ours(lib: Library, system: str) -> None:
+    gs = lib.system(system)
+    assert isinstance(gs, BattleScribeSystem)
+    gs.load(set(gs.files))  # every catalogue at once
+    for fid in gs.factions:
+        index = gs.index(fid)
+        assert index.roots, f"{fid} offers nothing at the top of a roster"
+    # Problems here would be the data's (a dangling link), reported with file and element.
+    assert [p for p in gs.problems if p.code != "data-reference"] == []
+
+
+def test_a_2000_point_space_marines_list_is_legal(lib: Library) -> None:
+    gs = lib.system("wh40k-10e")
+    assert isinstance(gs, BattleScribeSystem)
+    s = new_session(gs, SM)
+    # A new force comes with Battle Size and Detachment (each a minimum of 1 in the roster).
+    chosen = {sel.option.entry.name: sel for sel in s.forces[0].selections}
+    select(s, "baf8-997f-e323-a090", chosen["Battle Size"])  # 2. Strike Force (2000 Point limit)
+    select(s, "d2dc-693e-b491-b16d", chosen["Detachment"])  # Gladius Task Force
+    # 15 units (Captain, Lieutenant, Librarian, 3 Intercessor Squads, Redemptor, Land Raider,
+    # Terminators, Bladeguard, Rhino, Predator, Eradicators, Ballistus, Outriders) with the
+    # wargear the data requires: 1910 pts by the data's costs.
+    for unit in (
+        "6c10-5b51-5bc0-8d2c",
+        "ce15-e87e-7cff-b129",
+        "78eb-9334-f5c0-6095",
+        "8da0-4570-c3c-819f",
+        "8da0-4570-c3c-819f",
+        "8da0-4570-c3c-819f",
+        "1d94-b3c8-9205-827e",
+        "8cca-9318-3bec-d360",
+        "4808-a80b-309a-7933",
+        "7044-bf1-f949-c32d",
+        "a14e-75ca-ef91-397f",
+        "d4c8-dd6a-cd7a-ccc3",
+        "c570-c6ba-c9dc-5a44",
+        "5dc7-aa6c-7053-cede",
+        "b5e8-c34b-566b-8bda",
+    ):
+        select(s, unit)
+    ev = _evaluate(lib, session_yaml(s, gs, SM))
+    assert [i.message for i in ev.errors] == []
+    assert ev.totals["pts"] == 1910
+
+
+def test_seven_battleline_squads_break_the_data_s_maximum_of_six(lib: Library) -> None:
+    # Intercessor Squad: <constraint type="max" value="6" field="selections" scope="roster">
+    gs = lib.system("wh40k-10e")
+    assert isinstance(gs, BattleScribeSystem)
+    s = new_session(gs, SM)
+    for _ in range(7):
+        select(s, "8da0-4570-c3c-819f")
+    ev = _evaluate(lib, session_yaml(s, gs, SM))
+    over = [i.message for i in ev.errors if i.code == "max-exceeded"]
+    assert over == ["The roster 'New Roster' has 7 × Intercessor Squad; at most 6 allowed"]
+
+
+def test_an_empty_space_marines_list_needs_what_battlescribe_asks_for(lib: Library) -> None:
+    # The game system's force asks for a Character, a Battle Size and a Detachment; the
+    # Imperial Knights' Code Chivalric (min 1 in force) is hidden outside their catalogue.
+    text = "format: 1\nsystem: wh40k-10e\nfaction: " + SM + "\nname: Empty\n"
+    ev = _evaluate(lib, text)
+    assert sorted(i.message for i in ev.errors) == [
+        "The roster 'Empty' has 0 × Battle Size; at least 1 needed",
+        "The roster 'Empty' has 0 × Character; at least 1 needed",
+        "The roster 'Empty' has 0 × Detachment; at least 1 needed",
+    ]
+
+
+GASLANDS = """format: 1
+system: gaslands
+faction: gaslands
+name: Team
+limits: {{cans: 4}}
+selections:
+  - entry: 7209-f619-ccee-874e   # Sponsor
+    selections:
+      - entry: {sponsor}
+  - entry: b5d8-cf00-181a-b503   # Bike, 5 cans
+"""
+
+
+def test_gaslands_team_over_its_can_limit(lib: Library) -> None:
+    ev = _evaluate(lib, GASLANDS.format(sponsor="3057-1f8e-63b6-95e6"))  # Mishkin
+    assert [(i.code, i.message) for i in ev.errors] == [
+        ("cost-limit-exceeded", " Cans 5 is over the limit of 4 by 1")
+    ]
+
+
+def test_gaslands_bike_is_hidden_for_rutherford(lib: Library) -> None:
+    # Bike: <modifier type="set" field="hidden" value="true"> when the roster holds Rutherford.
+    ev = _evaluate(lib, GASLANDS.format(sponsor="6544-f65b-4420-3486"))
+    assert ("hidden-entry", "Bike is not available to this roster (hidden in the catalog)") in [
+        (i.code, i.message) for i in ev.errors
+    ]
+
+
+def test_space_station_zero_allows_one_chief_engineer(lib: Library) -> None:
+    # Chief Engineer: max 1 in the roster (and Advanced Crew, its category: max 1).
+    text = (
+        "format: 1\nsystem: space-station-zero\nfaction: crew\nname: Crew\nselections:\n"
+        "  - entry: 330b-fb87-d060-d287\n  - entry: 330b-fb87-d060-d287\n"
+    )
+    messages = [i.message for i in _evaluate(lib, text).errors if i.code == "max-exceeded"]
+    assert sorted(messages) == [
+        "The roster 'Crew' has 2 × Advanced Crew; at most 1 allowed",
+        "The roster 'Crew' has 2 × Chief Engineer; at most 1 allowed",
+    ]
+
+
+def test_validate_command_on_a_bsdata_roster(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    roster = tmp_path / "team.yaml"
+    roster.write_text(GASLANDS.format(sponsor="3057-1f8e-63b6-95e6"), encoding="utf-8")
+    assert main(["validate", "--catalogs", str(BSDATA), str(roster)]) == 1
+    out = capsys.readouterr().out
+    assert f"{roster}:5:16: error:  Cans 5 is over the limit of 4 by 1" in out
+    assert "NOT LEGAL (1 error) — Team (Gaslands, Gaslands)" in out
+
+
+def _gaslands_ros(lib: Library, tmp_path: Path) -> Path:
+    from armybuilder.interop.battlescribe.rosfile import to_ros
+
+    text = to_ros(Roster.from_text(GASLANDS.format(sponsor="3057-1f8e-63b6-95e6"), "t"), lib)
+    # What another tool or a newer BattleScribe wrote: an attribute and elements we do not read.
+    text = text.replace('name="Bike"', 'name="Bike" paintScheme="rust"', 1)
+    text = text.replace(
+        "<costs>\n", '<tags><tag name="campaign">Week 3</tag></tags>\n    <costs>\n', 1
+    )
+    at = text.index('name="Bike"')
+    end = text.index(">", at) + 1
+    text = text[:end] + '\n<damage hull="2"><note>rolled</note></damage>' + text[end:]
+    ros = tmp_path / "team.ros"
+    ros.write_text(text, encoding="utf-8")
+    return ros
+
+
+def test_ros_round_trip_keeps_what_we_do_not_read(lib: Library, tmp_path: Path) -> None:
+    from armybuilder.interop.battlescribe.rosfile import read_roster, to_ros
+
+    ros = _gaslands_ros(lib, tmp_path)
+    yaml_text = read_roster(ros, lib)
+    roster = Roster.from_text(yaml_text, "team.yaml")
+    assert roster.system == "gaslands" and roster.faction == "gaslands"
+    assert roster.header.limits == {"cans": 4}
+    assert [s.entry for s in roster.selections] == ["dcb1-8c0e-c647-a042", "7209-f619-ccee-874e"]
+    back = to_ros(roster, lib)
+    assert 'paintScheme="rust"' in back
+    assert '<damage hull="2"><note>rolled</note></damage>' in back
+    assert '<tags><tag name="campaign">Week 3</tag></tags>' in back
+    # Instance ids survive, so BattleScribe sees the same selections.
+    assert 'id="sel-4" name="Bike"' in back
+    # And the round trip is stable: a second one gives the same file.
+    assert to_ros(Roster.from_text(read_roster(_write(tmp_path, back), lib), "t"), lib) == back
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "again.ros"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_validate_opens_a_ros_and_a_save_never_overwrites_it(
+    lib: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ros = _gaslands_ros(lib, tmp_path)
+    before = ros.read_bytes()
+    assert main(["validate", "--catalogs", str(BSDATA), str(ros)]) == 1
+    assert "NOT LEGAL (1 error) — Team (Gaslands, Gaslands)" in capsys.readouterr().out
+    roster = Roster.from_file(ros, library=lib)
+    assert roster.converted_from == ros and roster.path == tmp_path / "team.yaml"
+    roster.save()
+    assert ros.read_bytes() == before
+    assert "x-battlescribe:" in (tmp_path / "team.yaml").read_text(encoding="utf-8")
+
+
+def test_a_ros_of_two_forces_is_refused_plainly(lib: Library, tmp_path: Path) -> None:
+    from armybuilder.errors import RosterError
+    from armybuilder.interop.battlescribe.rosfile import read_roster
+
+    text = _gaslands_ros(lib, tmp_path).read_text(encoding="utf-8")
+    start, end = text.index("<force "), text.index("</force>") + len("</force>")
+    two = tmp_path / "two.ros"
+    two.write_text(text[:end] + text[start:end] + text[end:], encoding="utf-8")
+    with pytest.raises(RosterError, match="holds 2 forces; armybuilder rosters hold one force"):
+        read_roster(two, lib)
+
+
+def test_a_40k_unit_prints_as_a_datasheet(lib: Library) -> None:
+    from armybuilder.render.context import build_view
+
+    gs = lib.system("wh40k-10e")
+    assert isinstance(gs, BattleScribeSystem)
+    s = new_session(gs, SM)
+    select(s, "6c10-5b51-5bc0-8d2c")  # Captain
+    ev = _evaluate(lib, session_yaml(s, gs, SM))
+    ctx = build_view(ev)
+    captain = next(u for u in ctx.units if u.name == "Captain")
+    abilities = [p for p in captain.profiles if p.type_name == "Abilities"]
+    texts = {p.name: dict(p.columns)["Description"] for p in abilities}
+    # Each ability keeps its own text (two profiles of one type are not read as the first).
+    assert texts["Leader"].startswith("This model can be attached to the following units:")
+    assert texts["Finest Hour"].startswith("Once per battle, at the start of the Fight phase")
+    unit = next(p for p in captain.profiles if p.type_name == "Unit")
+    assert dict(unit.columns) == {"M": '6"', "T": "4", "SV": "3+", "W": "5", "LD": "6+", "OC": "1"}
+    rules = dict(captain.rule_texts)
+    assert rules["Oath of Moment"].startswith("If your Army Faction is Adeptus Astartes")
+
+
+def test_new_chooses_what_the_data_requires(
+    lib: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "sm.yaml"
+    argv = ["new", "wh40k-10e", SM, "--catalogs", str(BSDATA), "--name", "SM", "-o", str(out)]
+    assert main(argv) == 0
+    ev = _evaluate(lib, out.read_text(encoding="utf-8"))
+    chosen = [n.entry.name for n in ev.root.children if n.entry is not None]
+    # Battle Size and Detachment: each <constraint type="min" value="1" scope="roster">.
+    assert "Battle Size" in chosen and "Detachment" in chosen
+    capsys.readouterr()
+    assert main(["validate", "--catalogs", str(BSDATA), str(out)]) == 1
+    errors = [line for line in capsys.readouterr().out.splitlines() if ": error: " in line]
+    # What is left is the player's to choose: a Character, which battle size, which detachment.
+    assert [e.split(": error: ")[1] for e in errors] == [
+        "The roster 'SM' has 0 × Character; at least 1 needed [min-not-met]",
+        "Detachment has 0 choices of Detachment; at least 1 needed [min-not-met]",
+        "Battle Size has 0 choices of Battle Size; at least 1 needed [min-not-met]",
+    ]
