@@ -426,13 +426,20 @@ def build_parser() -> argparse.ArgumentParser:
     add_render_parsers(sub, common)
 
     p = sub.add_parser("bs-adapter", help="BattleScribe conformance adapter (JSON lines, stdio)")
-    p.set_defaults(func=lambda _args: __import__(
-        "armybuilder.interop.battlescribe.adapter", fromlist=["main"]).main())
+    p.set_defaults(
+        func=lambda _args: __import__(
+            "armybuilder.interop.battlescribe.adapter", fromlist=["main"]
+        ).main()
+    )
 
     p = sub.add_parser("check-catalog", parents=[common], help="lint catalog files you wrote")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.set_defaults(func=cmd_check_catalog)
+
+    from .serve import add_parser as add_serve_parser
+
+    add_serve_parser(sub, common)
     return parser
 
 

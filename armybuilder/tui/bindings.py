@@ -252,6 +252,25 @@ EDITOR_ACTIONS: list[ActionSpec] = [
         "Find an entry by name anywhere the roster can take it; choosing one adds it there",
     ),
     ActionSpec(
+        "editor.define_unit",
+        "u",
+        "define_unit",
+        "Define unit",
+        "Define a unit of your own for this roster (its custom: list): name, stat line checked "
+        "by the system's rules as you type, costs; it then shows in the catalog",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.quick_fix",
+        "full_stop",
+        "quick_fix",
+        "Fix",
+        "Apply the known fix of the issue highlighted in the issues list, or of the selected "
+        "unit's first fixable issue (a misspelt entry, a surplus, a missing required entry); "
+        "Ctrl+Z undoes it",
+        show=False,
+    ),
+    ActionSpec(
         "editor.next_issue",
         "f8",
         "next_issue(1)",

@@ -309,17 +309,29 @@ def own_issue_texts(ev: Evaluation, loc: Loc) -> list[str]:
     from armybuilder.tui.widgets.roster_tree import owner_loc
 
     return [
-        f"{'✖' if i.is_error else '⚠'} {i.message}" + (f" ({i.source})" if i.source else "")
+        f"{'✖' if i.is_error else '⚠'} {i.message}"
+        + (f" ({i.source})" if i.source else "")
+        + fix_text(ev, i, "  ")
         for i in ev.issues
         if owner_loc(i.path) == loc
     ]
+
+
+def fix_text(ev: Evaluation, issue: Any, gap: str) -> str:
+    """The quick fix an issue offers, as its line ends with it (armybuilder.fixes)."""
+    from armybuilder.fixes import fixes_for
+
+    fixes = fixes_for(ev, issue)
+    return f"{gap}[.] {fixes[0].label}" if fixes else ""
 
 
 def expected_issue_text(ev: Evaluation, limit: int = 100) -> list[str]:
     """The issues list's items: errors first, each marked, with its rules section."""
     issues = sorted(ev.issues, key=lambda i: 0 if i.is_error else 1)
     items = [
-        f"{'✖' if i.is_error else '⚠'} {i.message}" + (f"  ({i.source})" if i.source else "")
+        f"{'✖' if i.is_error else '⚠'} {i.message}"
+        + (f"  ({i.source})" if i.source else "")
+        + fix_text(ev, i, "  ")
         for i in issues[:limit]
     ]
     if len(issues) > limit:

@@ -44,7 +44,9 @@ async def test_infantry_platoon_odds_in_the_details_pane(make_app: MakeApp, tmp_
 
 @run_async
 async def test_marine_fire_odds_in_the_details_pane(make_app: MakeApp, tmp_path: Path) -> None:
-    # Starship Marine 3.5: an SCA II needs 4 against an unarmoured target up to 15 cm: 3/5.
+    # Starship Marine 3.5: an SCA II needs 4 against an unarmoured target up to 15 cm: 3/5;
+    # the first figure, Major Okonkwo, is a Veteran (4.7: +1 on all die rolls): 7/10, and in
+    # hand to hand (3.15) +3 +1 against a crewman's +0 he wins 79 of 100.
     app = make_app(_copy(tmp_path, "starship-marine", "martian-boarding-group.yaml"))
     async with app.run_test(size=(160, 48)) as pilot:
         editor = await wait_editor(pilot)
@@ -55,5 +57,7 @@ async def test_marine_fire_odds_in_the_details_pane(make_app: MakeApp, tmp_path:
         editor.jump_to(figure.loc)
         await pilot.pause()
         shown = " ".join(editor.details.query_one("#d-values", LiveStatic).plain.split())
-        assert "unarmoured 4+ 3/5 (60.0%)" in shown
-        assert "vs crewman: wins 18/25 (72.0%)" in shown
+        assert "SCA II (Veteran: SCA fire +1;" in shown
+        assert "unarmoured 4+ 7/10 (70.0%)" in shown
+        assert "+4 (Veteran +1): vs marine: wins 11/20 (55.0%)" in shown
+        assert "vs crewman: wins 79/100 (79.0%)" in shown

@@ -67,6 +67,8 @@ ROOMS = {
     "armybuilder.session": "session",
     "armybuilder.building": "session",
     "armybuilder.overview": "session",
+    "armybuilder.fixes": "session",
+    "armybuilder.unitdef": "session",
     "armybuilder.render": "render",
     "armybuilder.tui": "tui",
     "armybuilder.cli": "cli",

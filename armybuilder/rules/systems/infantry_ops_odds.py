@@ -251,6 +251,15 @@ def avg(d: Distribution) -> str:
     return f"{sum(k * float(p) for k, p in d.items()):.2f}"
 
 
+def avg_if_hit(d: Distribution) -> str:
+    """The mean of the outcomes above 0 (the troopers hit when the attack hits), to two
+    decimals; ``"0"`` when it cannot hit."""
+    hit = sum((p for k, p in d.items() if k > 0), Fraction(0))
+    if not hit:
+        return "0"
+    return f"{sum(k * float(p) for k, p in d.items() if k > 0) / float(hit):.2f}"
+
+
 def at_least(d: Distribution, k: int) -> Fraction:
     """P(X >= k), exact."""
     below = sum((p for x, p in d.items() if x < k), Fraction(0))
@@ -305,8 +314,17 @@ def attack_value_odds(
         brackets[bracket] = {
             "tn": tn,
             "hit": str(to_hit(tn)),
-            "standard": {"troopers_hit": dist_json(light), "expected": avg(light)},
-            "margin_of_success": {"troopers_hit": dist_json(mos_light), "expected": avg(mos_light)},
+            "standard": {
+                "troopers_hit": dist_json(light),
+                "expected": avg(light),
+                "if_hit": avg_if_hit(light),
+            },
+            "margin_of_success": {
+                "troopers_hit": dist_json(mos_light),
+                "expected": avg(mos_light),
+                "if_hit": avg_if_hit(mos_light),
+                "hit": str(1 - mos_light.get(0, Fraction(0))),
+            },
         }
         parts.append(f"{bracket} (TN {tn}) avg {avg(light)}, ≥1 {pct(at_least(light, 1))}")
         mos_parts.append(f"{bracket} avg {avg(mos_light)}")
@@ -318,7 +336,14 @@ def attack_value_odds(
     }
     short = gunnery + RANGE_BRACKETS[0][1]
     open_d = damage(av, short, False, "open", burst)
-    value["open_short"] = {"troopers_hit": dist_json(open_d), "expected": avg(open_d)}
+    value["open_short"] = {
+        "troopers_hit": dist_json(open_d),
+        "expected": avg(open_d),
+        "if_hit": avg_if_hit(open_d),
+    }
+    # the cluster table's column for this AV (rolls 2..12) and each roll's chance on 2D6
+    value["cluster"] = [cluster_hits(av, r) for r in range(2, 13)]
+    value["cluster_roll"] = [str(TWO_D6[r]) for r in range(2, 13)]
     text = (
         f"AV {av}, troopers hit in light cover: "
         + "; ".join(parts)

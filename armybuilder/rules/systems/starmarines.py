@@ -1795,6 +1795,20 @@ class StarMarines(SystemRules):
                 text=text,
                 source=f"{SRC} IX-B; X (Soldier Wounding Table)",
             )
+        by_race: dict[str, Any] = {}
+        for _, faction in sorted(ev.index.system.factions.items()):
+            column = faction.model.data.get("wounding")
+            if isinstance(column, list) and len(column) == 6:
+                by_race[faction.name] = wounding_value(tuple(str(w) for w in column))[0]
+        if by_race:
+            ev.set_value(
+                root,
+                "wounding_by_race",
+                "Wounding odds by race",
+                by_race,
+                text="; ".join(f"{r}: dead {v['dead']}" for r, v in by_race.items()),
+                source=f"{SRC} IX-B; X (Soldier Wounding Table)",
+            )
         if ctx.heroes:
             ev.set_value(
                 root,

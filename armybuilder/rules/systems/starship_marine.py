@@ -35,6 +35,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
@@ -43,14 +44,17 @@ from ...plugin import CatalogFinding, Matchup, SystemRules
 from ..engine import Evaluation, Node
 from ..state import DEFAULT_MAXIMUM, StateKey
 from .starship_marine_odds import (
+    BASE,
     ROBOT_DAMAGE,
     SCA_ROWS,
+    Factors,
     fire_against,
     fire_value,
     grenade_value,
     grenades_against,
     h2h_against,
     hand_to_hand_value,
+    target_key,
 )
 
 if TYPE_CHECKING:
@@ -72,6 +76,8 @@ class ExperienceClass:
     actions: int  # the least number of actions that gives this class
     sticker: str
     effect: str
+    #: die-roll factors the class gives (4.7), from the catalog's ``modifiers``
+    modifiers: Factors = BASE
 
     @property
     def sticker_text(self) -> str:
@@ -175,6 +181,8 @@ class CampaignTables:
     recovery: Dice
     fight_below: int
     wounded_effects: str
+    #: die-roll factors of a marine fighting wounded (4.6), from ``wounded_modifiers``
+    wounded: Factors = BASE
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> CampaignTables:
@@ -193,6 +201,7 @@ class CampaignTables:
             recovery=Dice.from_text(str(data["recovery_dice"])),
             fight_below=_whole(data["fight_below_days"]),
             wounded_effects=str(data["wounded_effects"]),
+            wounded=Factors.from_data(data.get("wounded_modifiers"), "wounded"),
         )
 
     def casualty(self, table: str, where: str, hospital: bool = False) -> dict[str, Fraction]:
@@ -237,7 +246,12 @@ def _classes(rows: Any) -> tuple[ExperienceClass, ...]:
         raise ValueError("an experience table must be a non-empty list of classes")
     out = tuple(
         ExperienceClass(
-            str(r["id"]), str(r["name"]), _whole(r["actions"]), str(r["sticker"]), str(r["effect"])
+            str(r["id"]),
+            str(r["name"]),
+            _whole(r["actions"]),
+            str(r["sticker"]),
+            str(r["effect"]),
+            Factors.from_data(r.get("modifiers"), str(r["name"])),
         )
         for r in rows
     )
@@ -460,19 +474,55 @@ def weapon_rows(ft: FigureType, kit: Kit) -> list[str]:
     return rows
 
 
-def _figure_odds(
-    ft: FigureType, kit: Kit
-) -> list[tuple[str, str, tuple[dict[str, Any], str], str]]:
+OddsRows = tuple[tuple[str, str, tuple[dict[str, Any], str], str], ...]
+
+
+def _figure_odds(ft: FigureType, kit: Kit, f: Factors = BASE) -> OddsRows:
+    """The figure's odds values, its own factors ``f`` (4.6, 4.7) applied."""
+    return _odds_rows(
+        tuple(weapon_rows(ft, kit)),
+        ft.human and not kit.pack,
+        h2h_kind(ft),
+        ft.combat_robot and not ft.armoured_robot,
+        f,
+    )
+
+
+@lru_cache(maxsize=256)
+def _odds_rows(
+    rows: tuple[str, ...], grenades: bool, kind: str | None, robot: bool, f: Factors
+) -> OddsRows:
     out: list[tuple[str, str, tuple[dict[str, Any], str], str]] = []
-    for row in weapon_rows(ft, kit):
-        key = "odds_apgw" if row == "APGW" else "odds_fire"
-        out.append((key, f"{row} fire odds", fire_value(row), "3.5"))
-    if ft.human and not kit.pack:
-        out.append(("odds_grenade", "Grenade odds", grenade_value(), "3.6"))
-    kind = h2h_kind(ft)
+    if f.names:
+        out.append(
+            (
+                "odds_factors",
+                "Odds factors",
+                (
+                    {"from": list(f.names), "factors": f.describe()},
+                    f"{' and '.join(f.names)}: {', '.join(f.describe())}",
+                ),
+                "4.6, 4.7",
+            )
+        )
+    if f.non_combatant:
+        out.append(
+            (
+                "odds_fire",
+                "Fire odds",
+                ({"non_combatant": True}, "counts as a non-combatant (4.7): no fire or grenades"),
+                "4.7",
+            )
+        )
+    else:
+        for row in rows:
+            key = "odds_apgw" if row == "APGW" else "odds_fire"
+            out.append((key, f"{row} fire odds", fire_value(row, f), "3.5"))
+        if grenades:
+            out.append(("odds_grenade", "Grenade odds", grenade_value(f), "3.6"))
     if kind is not None:
-        out.append(("odds_hand_to_hand", "Hand to hand odds", hand_to_hand_value(kind), "3.15"))
-    if ft.combat_robot and not ft.armoured_robot:
+        out.append(("odds_hand_to_hand", "Hand to hand odds", hand_to_hand_value(kind, f), "3.15"))
+    if robot:
         dmg = {k: str(v) for k, v in ROBOT_DAMAGE.items()}
         out.append(
             (
@@ -486,7 +536,7 @@ def _figure_odds(
                 "3.7",
             )
         )
-    return out
+    return tuple(out)
 
 
 def _int(value: Any) -> int:
@@ -703,14 +753,33 @@ class StarshipMarine(SystemRules):
     def state_keys(self) -> tuple[StateKey, ...]:
         return STATE_KEYS
 
-    def _forces(self, ev: Evaluation) -> list[tuple[Node, Counter[str], Counter[str], int]]:
-        """Per top-level selection: the table 3.5 rows its figures fire on (figures each),
-        the kinds of figure in it (target column / hand to hand kind), and grenade men."""
-        out: list[tuple[Node, Counter[str], Counter[str], int]] = []
+    def _factors(self, ev: Evaluation, node: Node, ft: FigureType) -> Factors:
+        """A figure's factors (4.6, 4.7) as its evaluation worked them out: the class its
+        ``experience`` value names, and the wounded factors when it fights wounded."""
+        if not ft.human:
+            return BASE
+        try:
+            tables = self.tables(ev.index.system.model)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return BASE
+        xp = ev.value(node, "experience")
+        name = xp.get("class") if isinstance(xp, dict) else None
+        f = next((c.modifiers for c in tables.classes(ft.kind) if c.name == name), BASE)
+        if ev.value(node, "wounded") is not None and tables.campaign is not None:
+            f = f + tables.campaign.wounded
+        return f
+
+    def _forces(
+        self, ev: Evaluation
+    ) -> list[tuple[Node, Counter[tuple[str, Factors]], Counter[str], Counter[Factors]]]:
+        """Per top-level selection: the table 3.5 rows its figures fire on with their factors
+        (figures each), the kinds of figure in it (target column, hand to hand kind and the
+        factors that change them), and its grenade men by factors."""
+        out: list[tuple[Node, Counter[tuple[str, Factors]], Counter[str], Counter[Factors]]] = []
         for unit in ev.units():
-            rows: Counter[str] = Counter()
+            rows: Counter[tuple[str, Factors]] = Counter()
             kinds: Counter[str] = Counter()
-            grenadiers = 0
+            grenadiers: Counter[Factors] = Counter()
             for n in unit.walk():
                 if n.entry is None or n.entry.type != "model":
                     continue
@@ -719,39 +788,44 @@ class StarshipMarine(SystemRules):
                     continue
                 kit = _kit(n)
                 m = n.multiplicity(unit)
-                for row in weapon_rows(ft, kit):
-                    rows[row] += m
-                if ft.human and not kit.pack:
-                    grenadiers += m
-                kinds[target_kind(ft, kit)] += m
+                f = self._factors(ev, n, ft)
+                if not f.non_combatant:
+                    for row in weapon_rows(ft, kit):
+                        rows[(row, f)] += m
+                    if ft.human and not kit.pack:
+                        grenadiers[f] += m
+                name, column = target_kind(ft, kit).split("|")
+                kinds[target_key(name, column, f)] += m
             out.append((unit, rows, kinds, grenadiers))
         return out
 
     def against(self, ev: Evaluation, other: Evaluation) -> list[Matchup]:
         """Each top-level selection's fire (3.5), APGW, grenades (3.6) and hand to hand
-        combat (3.15) against the figures of each of ``other``'s, at the base table."""
+        combat (3.15) against the figures of each of ``other``'s, with each figure's class
+        and wounded factors (4.6, 4.7) on both sides; a key names the factors that differ
+        from the baseline (``fire.sca-ii.novice``)."""
         rows: list[Matchup] = []
         targets = [(other.name(u), kinds) for u, _, kinds, _ in self._forces(other)]
         for unit, weapons, kinds, grenadiers in self._forces(ev):
             for name, their in targets:
                 if not their:
                     continue
-                for row, n in weapons.items():
-                    value, text = fire_against(row, n, tuple(sorted(their.items())))
-                    key = f"fire.{row.lower().replace(' ', '-')}"
-                    rows.append(
-                        Matchup(unit, name, key, f"{row} fire", value, text, f"{SRC} 3.5, 3.7")
-                    )
-                if grenadiers:
-                    value, text = grenades_against(grenadiers, tuple(sorted(their.items())))
-                    rows.append(
-                        Matchup(unit, name, "grenades", "Grenades", value, text, f"{SRC} 3.6")
-                    )
+                kinds_t = tuple(sorted(their.items()))
+                for (row, f), n in sorted(weapons.items(), key=lambda x: (x[0][0], x[0][1].slug)):
+                    value, text = fire_against(row, n, kinds_t, f)
+                    key = f"fire.{row.lower().replace(' ', '-')}" + (f".{f.slug}" if f.slug else "")
+                    label = f"{row} fire" + (f" ({', '.join(f.names)})" if f.names else "")
+                    rows.append(Matchup(unit, name, key, label, value, text, f"{SRC} 3.5, 3.7"))
+                for f, n in sorted(grenadiers.items(), key=lambda x: x[0].slug):
+                    value, text = grenades_against(n, kinds_t, f)
+                    key = "grenades" + (f".{f.slug}" if f.slug else "")
+                    label = "Grenades" + (f" ({', '.join(f.names)})" if f.names else "")
+                    rows.append(Matchup(unit, name, key, label, value, text, f"{SRC} 3.6"))
                 mine = tuple(
                     sorted((k, n) for k, n in kinds.items() if k.split("|")[0] in H2H_KINDS)
                 )
                 if mine:
-                    value, text = h2h_against(mine, tuple(sorted(their.items())))
+                    value, text = h2h_against(mine, kinds_t)
                     rows.append(
                         Matchup(
                             unit, name, "hand-to-hand", "Hand to hand", value, text, f"{SRC} 3.15"
@@ -1006,18 +1080,37 @@ class _Run:
                 self.show_pallet_carrier(node, entry)
         if ft.human and kit.target:
             ev.set_value(node, "target", "Target type", kit.target, source=f"{SRC} 3.5")
-        self.odds(node, ft, kit)
+        f = BASE
         if ft.human:
             cls = self.experience(node, ft)
             t.classes[(ft.kind, cls.name)] = 1
+            f = self.factors(node, ft, cls)
+        self.odds(node, ft, kit, f)
         self.check_figure(node, ft, kit)
         self.campaign_record(node, ft, kit)
         return t
 
-    def odds(self, node: Node, ft: FigureType, kit: Kit) -> None:
+    def factors(self, node: Node, ft: FigureType, cls: ExperienceClass) -> Factors:
+        """The die-roll factors of a man: his class's (4.7) and, a marine fighting wounded
+        with the campaign rules, the wounded ones (4.6). Read from the catalog's data."""
+        f = cls.modifiers
+        camp = self.tables.campaign
+        if self.campaign and camp is not None and ft.kind == "marine":
+            state = node.data.state if node.data is not None else {}
+            recovery = state.get("recovery_days")
+            if (
+                isinstance(recovery, int)
+                and not isinstance(recovery, bool)
+                and 0 < recovery < camp.fight_below
+            ):
+                f = f + camp.wounded
+        return f
+
+    def odds(self, node: Node, ft: FigureType, kit: Kit, f: Factors = BASE) -> None:
         """The exact odds of the figure's weapons (3.5, 3.6, 3.10), of hand to hand combat
-        (3.15) and, for a combat robot, of the damage a hit does to it (3.7)."""
-        for key, label, (value, text), src in _figure_odds(ft, kit):
+        (3.15) and, for a combat robot, of the damage a hit does to it (3.7), with the
+        figure's own factors ``f`` (4.6, 4.7)."""
+        for key, label, (value, text), src in _figure_odds(ft, kit, f):
             self.ev.set_value(node, key, label, value, text=text, source=f"{SRC} {src}")
 
     def show_pallet_carrier(self, node: Node, entry: Entry) -> None:

@@ -381,11 +381,12 @@ class EditorScreen(ArmyScreen):
         where = s.path.name if s.path is not None else "not saved yet"
         self.sub_title = f"{where} — unsaved changes" if s.dirty else where
 
-    def _show(self, ev: Evaluation, pending: bool = False) -> None:
+    def _show(self, ev: Evaluation, pending: bool = False, generation: int | None = None) -> None:
+        """Show ``ev`` (of ``generation``, by default the session's latest) in every area."""
         t0 = time.perf_counter()
         s = self.session
         assert s is not None
-        self.shown_generation = s.evaluation_generation
+        self.shown_generation = s.evaluation_generation if generation is None else generation
         tree = self.roster_tree
         tree.sync(ev)
         if node_at(ev, self.selected) is None:
@@ -478,13 +479,17 @@ class EditorScreen(ArmyScreen):
         self.app.call_from_thread(self._evaluated, generation, ev)
 
     def _evaluated(self, generation: int, ev: Evaluation) -> None:
+        """A worker's evaluation: shown only if the editor is still there and nothing newer
+        has been shown meanwhile (an edit validated at once can overtake a worker's result;
+        showing the older one would put the panes back in time)."""
         self._eval_running = False
         s = self.session
-        if s is None:
+        if s is None or not self.is_attached or not self.is_mounted:
             return
         current = generation == s.generation
-        self._show(ev, pending=not current)
-        if not current:
+        if generation >= self.shown_generation:
+            self._show(ev, pending=not current, generation=generation)
+        if not current and self.shown_generation != s.generation:
             self._request_evaluation()
 
     # ----------------------------------------------------------------- edits
@@ -888,6 +893,42 @@ class EditorScreen(ArmyScreen):
 
     def action_search(self) -> None:
         self.catalog.search.focus()
+
+    def action_define_unit(self) -> None:
+        """Open the form that writes a unit into the roster's ``custom:`` list."""
+        s = self.session
+        if s is None:
+            return
+        from .unitform import UnitFormScreen
+
+        def done(draft: Any) -> None:
+            if draft is None:
+                return
+            from ...unitdef import add
+
+            added: list[str] = []
+            if self._edit(lambda session: added.append(add(session, draft))):
+                self.app.notify(
+                    f"{draft.name.strip()} is in the catalog now ({added[0]}); Ctrl+Z undoes it",
+                    timeout=4,
+                )
+
+        self.app.push_screen(UnitFormScreen(s), done)
+
+    def action_quick_fix(self) -> None:
+        """Apply the known fix of the issue highlighted in the issues list (when it has the
+        focus), else of the selected unit's first fixable issue: one undoable step."""
+        issues = self.issues
+        if issues.issue_list.has_focus:
+            fixes = issues.fixes_at(issues.issue_list.highlighted)
+        else:
+            fixes = issues.fixes_about(self.selected)
+        if not fixes:
+            self.app.notify("No quick fix for this issue", severity="warning", timeout=3)
+            return
+        fix = fixes[0]
+        if self._edit(fix.apply):
+            self.app.notify(f"{fix.label} (Ctrl+Z undoes it)", timeout=3)
 
     def action_next_issue(self, delta: int) -> None:
         loc = self.issues.step(delta)

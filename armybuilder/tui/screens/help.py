@@ -30,6 +30,7 @@ def display_keys(keys: str) -> str:
         "plus": "+",
         "minus": "-",
         "equals_sign": "=",
+        "full_stop": ".",
         "delete": "Del",
         "insert": "Ins",
         "escape": "Esc",

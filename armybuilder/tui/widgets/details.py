@@ -9,6 +9,12 @@ roster.
 
 The widgets are built once per kind of entry and then only updated, value by value, when
 something they show changed; a field being typed in is never overwritten.
+
+Widgets of a new kind are built (mounted) asynchronously, so an evaluation can arrive while
+they are half-built: such a box is hidden until it is built, nothing is filled into it
+meanwhile, a build superseded by a later one is dropped, and a finished build is filled only
+from the latest evaluation shown and only if that is still of the node it was built for. The
+pane therefore never shows another node's widgets nor touches a widget not yet mounted.
 """
 
 from __future__ import annotations
@@ -101,6 +107,11 @@ class DetailsPane(VerticalScroll):
         self._groups_key: object = None
         self._limits_key: object = None
         self._group_ids: list[str] = []
+        #: Rebuilds of a box ("groups", "limits") scheduled so far, by box: a rebuild that
+        #: is not the latest one of its box is dropped.
+        self._builds: dict[str, int] = {}
+        #: Boxes whose rebuild is under way (mounting): not filled until it is done.
+        self._building: set[str] = set()
         self._latest: tuple[Evaluation, Node] | None = None
         #: The session whose limits and what-if costs the pane shows (set by the editor).
         self.session: EditSession | None = None
@@ -171,6 +182,8 @@ class DetailsPane(VerticalScroll):
             self.updates += 1
 
     def _set_select(self, select: Select[str], value: str | None) -> None:
+        if not select.is_mounted:
+            return  # being built: it is filled when its box is done (see _replace_children)
         target: Any = value if value is not None else Select.NULL
         if select.value != target:
             with select.prevent(Select.Changed):
@@ -225,8 +238,9 @@ class DetailsPane(VerticalScroll):
         elif node.entry is None:
             text.append(f"\n? unknown entry {node.entry_id!r}", "red")
             text.append(
-                "\nIt is not in this faction's catalog. Remove it (Delete), or fix its id in "
-                "the file; it is saved back unchanged.",
+                "\nIt is not in this faction's catalog. Fix it (. where a close id is known, "
+                "see its issue), remove it (Delete), or fix its id in the file; it is saved "
+                "back unchanged.",
                 "dim",
             )
         else:
@@ -265,9 +279,10 @@ class DetailsPane(VerticalScroll):
                         placeholder="no limit",
                     )
                 )
-            self.call_later(self._replace_children, box, widgets)
+            self._rebuild("limits", box, widgets, key)
             return
-        self._fill_limits(ev)
+        if "limits" not in self._building:
+            self._fill_limits(ev)
 
     def _fill_limits(self, ev: Evaluation) -> None:
         box = find(self, "#d-limits", Vertical)
@@ -363,24 +378,50 @@ class DetailsPane(VerticalScroll):
                 else:
                     group_widgets.append(LiveStatic("", name=f"grp:{g.id}", classes="choice-list"))
                 self._group_ids.append(g.id)
-            self.call_later(self._replace_children, box, group_widgets)
+            self._rebuild("groups", box, group_widgets, key)
             return
-        self._fill_groups(ev, node)
+        if "groups" not in self._building:
+            self._fill_groups(ev, node)
 
-    async def _replace_children(self, box: Vertical, widgets: list[Widget]) -> None:
-        """Swap a box's widgets, then fill them from the latest evaluation shown."""
+    def _rebuild(self, kind: str, box: Vertical, widgets: list[Widget], key: object) -> None:
+        """Replace a box's widgets (built for ``key``) once the current message is handled;
+        the box is hidden meanwhile, so the widgets of the node shown before never show
+        beside this one's heading."""
+        serial = self._builds[kind] = self._builds.get(kind, 0) + 1
+        self._building.add(kind)
+        if box.display:
+            box.display = False
+        self.call_later(self._replace_children, kind, serial, box, widgets, key)
+
+    def _built_key(self, kind: str) -> object:
+        return self._groups_key if kind == "groups" else self._limits_key
+
+    async def _replace_children(
+        self, kind: str, serial: int, box: Vertical, widgets: list[Widget], key: object
+    ) -> None:
+        """Swap a box's widgets, then fill them from the latest evaluation shown (if it is
+        still of the kind of node they were built for)."""
+        if serial != self._builds.get(kind) or not self.is_attached:
+            return  # a later rebuild replaces this one: its widgets are never mounted
         await box.remove_children()
+        if serial != self._builds.get(kind) or not self.is_attached:
+            return
         if widgets:
             await box.mount_all(widgets)
+        if serial != self._builds.get(kind) or not self.is_attached:
+            return  # superseded while mounting: the later rebuild removes these
+        self._building.discard(kind)
         # The new widgets show nothing yet: forget what the old ones were last given.
-        for sig in [k for k in self._sigs if k.startswith(("grp-", "limit:"))]:
+        prefix = ("grp-", "grplabel-") if kind == "groups" else ("limit:",)
+        for sig in [k for k in self._sigs if k.startswith(prefix)]:
             del self._sigs[sig]
-        if self._latest is not None:
+        if self._latest is not None and key == self._built_key(kind):
             ev, node = self._latest
-            if node.is_root:
+            if kind == "limits" and node.is_root:
                 self._fill_limits(ev)
-            else:
+            elif kind == "groups" and not node.is_root:
                 self._fill_groups(ev, node)
+        box.display = True
 
     def _experience_costs(self, ev: Evaluation, node: Node) -> dict[str | None, str]:
         """What the unit costs at each experience level (``None``: its inherited one)."""
@@ -462,16 +503,25 @@ class DetailsPane(VerticalScroll):
         self._set_static("d-values", text, sig)
 
     def _show_issues(self, ev: Evaluation, loc: Loc) -> None:
+        from ...fixes import fixes_for
+
         mine = [i for i in ev.issues if owner_loc(i.path) == loc]
-        sig = tuple((i.severity, i.message) for i in mine)
+        fixes = [fixes_for(ev, i) for i in mine]
+        sig = tuple(
+            (i.severity, i.message, f[0].label if f else "")
+            for i, f in zip(mine, fixes, strict=True)
+        )
         text = Text()
-        for n, i in enumerate(mine):
+        for n, (_severity, message, fix) in enumerate(sig):
             if n:
                 text.append("\n")
+            i = mine[n]
             mark, style = (ERROR_MARK, "red") if i.is_error else (WARNING_MARK, "yellow")
-            text.append(f"{mark} {i.message}", style)
+            text.append(f"{mark} {message}", style)
             if i.source:
                 text.append(f" ({i.source})", "dim")
+            if fix:
+                text.append(f"  [.] {fix}", "bold cyan")
         self._set_static("d-issues", text, sig)
 
     # ----------------------------------------------------------------- editing

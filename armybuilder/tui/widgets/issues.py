@@ -22,6 +22,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ...fixes import Fix, fixes_for
 from ...session import Loc
 from .roster_tree import ERROR_MARK, WARNING_MARK, owner_loc
 from .stable import LiveStatic, StableScroll, find, refresh_rows
@@ -34,12 +35,19 @@ if TYPE_CHECKING:
 MAX_SHOWN = 100
 
 
-def issue_prompt(issue: Issue) -> Text:
+#: The key that applies a quick fix, as the issues list names it.
+FIX_KEY = "."
+
+
+def issue_prompt(issue: Issue, fix: str = "") -> Text:
+    """An issue's line: mark, message, source and the quick fix it offers (``fix``)."""
     mark, style = (ERROR_MARK, "bold red") if issue.is_error else (WARNING_MARK, "yellow")
     text = Text(f"{mark} ", style)
     text.append(issue.message)
     if issue.source:
         text.append(f"  ({issue.source})", "dim")
+    if fix:
+        text.append(f"  [{FIX_KEY}] {fix}", "bold cyan")
     return text
 
 
@@ -277,6 +285,9 @@ class IssuesPanel(Vertical):
         super().__init__(id=id)
         self._sig: tuple[tuple[str, str, str, Loc], ...] | None = None
         self._locs: list[Loc] = []
+        self._shown: list[Issue] = []
+        #: The quick fixes of the issues listed (by position; empty: none).
+        self._fixes: list[list[Fix]] = []
         #: Whether the last :meth:`show` changed the list (a benchmark reads it).
         self.changed = False
 
@@ -315,7 +326,12 @@ class IssuesPanel(Vertical):
         self._sig = sig
         shown = issues[:MAX_SHOWN]
         self._locs = [owner_loc(i.path) for i in shown]
-        prompts: list[Text] = [issue_prompt(i) for i in shown]
+        self._shown = shown
+        self._fixes = [fixes_for(ev, i) for i in shown]
+        prompts: list[Text] = [
+            issue_prompt(i, fixes[0].label if fixes else "")
+            for i, fixes in zip(shown, self._fixes, strict=True)
+        ]
         disabled: set[int] = set()
         if len(issues) > MAX_SHOWN:
             disabled.add(len(prompts))
@@ -331,6 +347,19 @@ class IssuesPanel(Vertical):
         highlighted = il.highlighted
         il.set_items(prompts, disabled)
         il.highlighted = min(highlighted or 0, len(shown) - 1) if shown else None
+
+    def fixes_at(self, index: int | None) -> list[Fix]:
+        """The quick fixes of the issue listed at ``index``."""
+        if index is None or not 0 <= index < len(self._fixes):
+            return []
+        return self._fixes[index]
+
+    def fixes_about(self, loc: Loc) -> list[Fix]:
+        """The quick fixes of the first fixable issue about the selection at ``loc``."""
+        for where, fixes in zip(self._locs, self._fixes, strict=True):
+            if where == loc and fixes:
+                return fixes
+        return []
 
     def loc_at(self, index: int) -> Loc | None:
         return self._locs[index] if 0 <= index < len(self._locs) else None

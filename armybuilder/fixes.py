@@ -1,0 +1,248 @@
+"""Quick fixes: the known remedy of an issue, applied as one undoable edit.
+
+An issue offers a fix when what to do is not in doubt:
+
+* an unknown entry whose id is close to one that can go there ("did you mean 'terminator'?"):
+  the selection's entry id is replaced, and its name, count, experience, notes, campaign state
+  and contents stay as they are;
+* a count over the entry's maximum: the count is brought down to it;
+* more choices in a group than it allows, or more of an entry than a constraint allows: the
+  surplus goes (the last ones first; a counted selection is reduced before one is removed);
+* fewer choices in a group than it needs, where the group names its usual choice or offers
+  only one; fewer of an entry than a constraint needs: that entry is added.
+
+Nothing here imports Textual: the builder, scripts and tests use the same fixes. Each fix goes
+through :meth:`armybuilder.session.EditSession.apply` (or one of the session's own edits), so
+it is one step of the undo history.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .model.catalog import Constraint, Entry, Group
+    from .rules.engine import Evaluation, Issue, Node
+    from .session import EditSession, Loc
+
+
+@dataclass(frozen=True)
+class Fix:
+    """One remedy: what it does (``label``, shown to the player) and how (``apply``: makes
+    the edit and returns the selection to show after it)."""
+
+    label: str
+    apply: Callable[[EditSession], Loc]
+
+
+def node_at(ev: Evaluation, loc: Loc) -> Node | None:
+    """The evaluated node at a roster location (``None``: not a selection there)."""
+    node = ev.root
+    for i in range(1, len(loc), 2):
+        step = loc[i]
+        if not isinstance(step, int) or step >= len(node.children):
+            return None
+        node = node.children[step]
+    return node
+
+
+def fixes_for(ev: Evaluation, issue: Issue) -> list[Fix]:
+    """The fixes an issue offers (most likely first; empty: none is known)."""
+    node = node_at(ev, issue.path)
+    if node is None:
+        return []
+    if issue.code == "unknown-entry":
+        return _replace_unknown(ev, node)
+    if issue.code == "max-exceeded":
+        return _reduce(ev, node, issue)
+    if issue.code == "min-not-met":
+        return _complete(ev, node, issue)
+    return []
+
+
+# --------------------------------------------------------------------------- unknown entries
+
+
+def _replace_unknown(ev: Evaluation, node: Node) -> list[Fix]:
+    parent, unknown = node.parent, node.entry_id
+    if parent is None or node.entry is not None or not unknown:
+        return []
+    ids = [c.entry.id for c in ev.index.children(parent.entry) if not c.entry.hidden]
+    close = difflib.get_close_matches(unknown, ids, n=3, cutoff=0.6)
+    loc = node.loc
+    fixes = []
+    for entry_id in close:
+        name = ev.index.name_of(entry_id)
+        fixes.append(
+            Fix(
+                f"Replace {unknown!r} by {entry_id!r} ({name}), keeping the rest",
+                _set_entry(loc, unknown, entry_id),
+            )
+        )
+    return fixes
+
+
+def _set_entry(loc: Loc, old: str, new: str) -> Callable[[EditSession], Loc]:
+    def apply(session: EditSession) -> Loc:
+        from .session import SetKey
+
+        session.apply(f"Replace {old} by {new}", [SetKey(loc, "entry", new)], loc, loc)
+        return loc
+
+    return apply
+
+
+# --------------------------------------------------------------------------- over a maximum
+
+
+def _reduce(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
+    entry = node.entry
+    if entry is None:
+        return []
+    if not issue.entry and entry.max_count is not None and node.count > entry.max_count:
+        most = entry.max_count
+        return [Fix(f"Set the count to {most}", _set_count(node.loc, most))]
+    group = _group(entry, issue.entry)
+    if group is not None and group.max is not None:
+        chosen = [c for c in node.children if c.group is not None and _in(c.group, group)]
+        surplus = sum(c.count for c in chosen) - group.max
+        if surplus > 0:
+            what = f"{surplus} choice{'s' if surplus != 1 else ''} of {group.name}"
+            return [Fix(f"Remove the last {what}", _trim(chosen, surplus))]
+        return []
+    found = _constraint(ev, node, issue)
+    if found is None:
+        return []
+    con, owner, holders, limit = found
+    surplus = sum(c.count for c in holders) - int(limit)
+    if surplus <= 0 or not holders:
+        return []
+    name = ev.index.name_of(owner.id if con.child is None else con.child)
+    return [Fix(f"Remove {surplus} × {name} (the last first)", _trim(holders, surplus))]
+
+
+def _set_count(loc: Loc, count: int) -> Callable[[EditSession], Loc]:
+    def apply(session: EditSession) -> Loc:
+        session.set_count(loc, count)
+        return loc
+
+    return apply
+
+
+def _trim(selections: list[Node], surplus: int) -> Callable[[EditSession], Loc]:
+    """Take ``surplus`` copies off the last of ``selections``: counts are reduced, selections
+    whose whole count goes are removed; one edit."""
+    plan: list[tuple[Loc, int]] = []  # (loc, new count; 0: removed), last ones first
+    left = surplus
+    for sel in reversed(selections):
+        if left <= 0:
+            break
+        take = min(left, sel.count)
+        plan.append((sel.loc, sel.count - take))
+        left -= take
+
+    def apply(session: EditSession) -> Loc:
+        from .session import Delete, Op, SetKey
+
+        ops: list[Op] = []
+        # Deepest and last first, so the locations of those still to change hold.
+        for loc, count in sorted(plan, key=lambda p: p[0], reverse=True):
+            if count == 0:
+                ops.append(Delete(loc[:-2], int(loc[-1])))
+            else:
+                ops.append(SetKey(loc, "count", count if count != 1 else None))
+        first = min(loc for loc, _ in plan)
+        parent = first[:-2]
+        after = parent if any(c == 0 for _, c in plan) else first
+        session.apply(f"Remove {surplus} over the maximum", ops, first, after)
+        return after
+
+    return apply
+
+
+# --------------------------------------------------------------------------- under a minimum
+
+
+def _complete(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
+    entry = node.entry
+    group = _group(entry, issue.entry) if entry is not None else None
+    if group is not None:
+        options = [
+            c.entry.id
+            for c in ev.index.children(entry)
+            if c.group is not None and _in(c.group, group) and not c.entry.hidden
+        ]
+        chosen = sum(c.count for c in node.children if c.group is not None and _in(c.group, group))
+        wanted = group.default if group.default in options else None
+        if wanted is None and len(options) == 1:
+            wanted = options[0]
+        missing = group.min - chosen
+        if wanted is None or missing <= 0:
+            return []
+        return [_add_fix(ev, node.loc, wanted, missing)]
+    found = _constraint(ev, node, issue)
+    if found is None:
+        return []
+    con, owner, holders, limit = found
+    wanted_id = owner.id if con.child is None else con.child
+    if wanted_id not in ev.index.entries and wanted_id not in ev.index.shared:
+        return []  # a category or a force: no one obvious entry
+    missing = int(limit) - sum(c.count for c in holders)
+    if missing <= 0:
+        return []
+    return [_add_fix(ev, node.loc, wanted_id, missing)]
+
+
+def _add_fix(ev: Evaluation, parent: Loc, entry_id: str, n: int) -> Fix:
+    name = ev.index.name_of(entry_id)
+
+    def apply(session: EditSession) -> Loc:
+        where = session.where_to_add(parent, entry_id)
+        if where is None:
+            from .session import EditError
+
+            raise EditError(f"{name} cannot be added here")
+        return session.add(where, entry_id, count=n)
+
+    return Fix(f"Add {n} × {name}", apply)
+
+
+# --------------------------------------------------------------------------- lookups
+
+
+def _in(group: Group, outer: Group) -> bool:
+    """Whether ``group`` is ``outer`` or one of its subgroups."""
+    if group is outer or group.id == outer.id:
+        return True
+    return any(_in(group, g) for g in outer.groups)
+
+
+def _group(entry: Entry | None, group_id: str) -> Group | None:
+    if entry is None or not group_id:
+        return None
+    from .catalog import walk_groups
+
+    return next((g for g in walk_groups(entry.groups) if g.id == group_id), None)
+
+
+def _constraint(
+    ev: Evaluation, node: Node, issue: Issue
+) -> tuple[Constraint, Entry, list[Node], float] | None:
+    """The selection-count constraint an issue reports (checked at ``node``): the constraint,
+    its owner, the direct children of ``node`` it counts, and its limit there. ``None`` when
+    it is not one a fix can settle by adding or removing children of ``node``."""
+    if not issue.constraint or not issue.entry:
+        return None
+    for child, con in ev.index.child_constraints(node.entry):
+        if child.entry.id != issue.entry or con.id != issue.constraint:
+            continue
+        if con.field != "selections" or con.scope != "parent" or con.percent:
+            return None
+        counted = child.entry.id if con.child is None else con.child
+        holders = [c for c in node.children if c.entry is not None and c.entry.id == counted]
+        at = holders[0] if holders else node
+        return con, child.entry, holders, ev.constraint_value(child.entry, con, at)
+    return None

@@ -1,0 +1,127 @@
+"""Quick fixes (armybuilder.fixes): the remedy an issue offers, applied as one undoable edit,
+and what the fixed roster validates to (`armybuilder validate`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from armybuilder.catalog import Library, default_roots
+from armybuilder.cli import main
+from armybuilder.fixes import fixes_for
+from armybuilder.rules.engine import Evaluation, Issue
+from armybuilder.session import EditSession
+from armybuilder.yamlio import to_plain
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+SQUAD = (EXAMPLES / "space-hulk" / "standard-squad.yaml").read_text()
+DEINO = ("selections", 0, "selections", 3)
+DEINO_KIT = "          - entry: storm-bolter\n          - entry: power-fist\n" + (
+    "      - entry: terminator\n        name: Brother Goriel"
+)
+
+
+@pytest.fixture(autouse=True)
+def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARMYBUILDER_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("ARMYBUILDER_CACHE_DIR", str(tmp_path.parent / "fixes-cache"))
+
+
+@pytest.fixture(scope="module")
+def lib() -> Library:
+    return Library(default_roots()).scan()
+
+
+def open_text(lib: Library, tmp_path: Path, text: str) -> EditSession:
+    path = tmp_path / "roster.yaml"
+    path.write_text(text)
+    return EditSession.open(path, lib, autosave=False)
+
+
+def issue(ev: Evaluation, code: str, loc: tuple[object, ...]) -> Issue:
+    return next(i for i in ev.issues if i.code == code and i.path == loc)
+
+
+def validate(session: EditSession, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    path = session.save()
+    capsys.readouterr()
+    code = main(["validate", str(path)])
+    return code, capsys.readouterr().out
+
+
+def test_unknown_entry_is_replaced_keeping_the_rest(
+    lib: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = SQUAD.replace(
+        "entry: terminator\n        name: Brother Deino",
+        "entry: termintor\n        name: Brother Deino\n        notes: left flank",
+    )
+    session = open_text(lib, tmp_path, text)
+    code, out = validate(session, capsys)
+    assert code == 1 and "unknown entry 'termintor'" in out
+    before = to_plain(session.node(DEINO))
+    ev = session.evaluate()
+    (fix,) = fixes_for(ev, issue(ev, "unknown-entry", DEINO))
+    assert fix.label == "Replace 'termintor' by 'terminator' (Terminator), keeping the rest"
+    assert fix.apply(session) == DEINO
+    after = to_plain(session.node(DEINO))
+    assert after == {**before, "entry": "terminator"}
+    assert after["name"] == "Brother Deino" and after["notes"] == "left flank"
+    assert [s["entry"] for s in after["selections"]] == ["storm-bolter", "power-fist"]
+    assert len(session.history) == 1
+    # The squad is whole again: legal, as the example is (Space Hulk, the Terminator squad).
+    code, out = validate(session, capsys)
+    assert code == 0, out
+    session.undo()
+    assert to_plain(session.node(DEINO)) == before
+
+
+def test_a_second_ranged_weapon_goes(
+    lib: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = SQUAD.replace(
+        DEINO_KIT, DEINO_KIT.replace("power-fist", "heavy-flamer\n          - entry: power-fist", 1)
+    )
+    session = open_text(lib, tmp_path, text)
+    ev = session.evaluate()
+    found = issue(ev, "max-exceeded", DEINO)
+    assert "2 choices of Ranged weapon; at most 1" in found.message
+    (fix,) = fixes_for(ev, found)
+    assert fix.label == "Remove the last 1 choice of Ranged weapon"
+    fix.apply(session)
+    assert [s["entry"] for s in session.node(DEINO)["selections"]] == [
+        "storm-bolter",
+        "power-fist",
+    ]
+    assert len(session.history) == 1
+    code, out = validate(session, capsys)
+    assert code == 0, out
+
+
+def test_a_platoon_short_of_squads_gets_them(lib: Library, tmp_path: Path) -> None:
+    """An Inner Sphere platoon needs four squads (Infantry Operations, The Infantry Platoon):
+    the fix adds the missing ones in one step."""
+    session = EditSession.new(lib, "infantry-ops", "inner-sphere", "Test", autosave=False)
+    platoon = session.add((), "platoon")
+    ev = session.evaluate()
+    short = [i for i in ev.issues if i.code == "min-not-met" and i.constraint == "squads"]
+    assert short, [i.message for i in ev.issues]
+    (fix,) = fixes_for(ev, short[0])
+    assert fix.label == "Add 4 × Squad"
+    steps = len(session.history)
+    fix.apply(session)
+    assert len(session.history) == steps + 1
+    squads = [s for s in session.node(platoon)["selections"] if s["entry"] == "squad"]
+    assert sum(s.get("count", 1) for s in squads) == 4
+    ev = session.evaluate()
+    assert not [i for i in ev.issues if i.code == "min-not-met" and i.constraint == "squads"]
+
+
+def test_issues_without_a_known_remedy_offer_none(lib: Library, tmp_path: Path) -> None:
+    text = SQUAD.replace(DEINO_KIT, DEINO_KIT.replace("storm-bolter", "heavy-flamer", 1))
+    # Three heavy weapons in the squad: which one goes is the player's choice.
+    session = open_text(lib, tmp_path, text)
+    ev = session.evaluate()
+    heavy = next(i for i in ev.issues if "Heavy weapon" in i.message)
+    assert fixes_for(ev, heavy) == []
