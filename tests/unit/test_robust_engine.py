@@ -127,8 +127,22 @@ def totals(capsys: pytest.CaptureFixture[str], root: Path, roster: Path) -> dict
             16,
             "a modifier of 'characteristic:save' cannot decrement '4+' (not a number)",
         ),
+        (
+            # accepted before, and applied nowhere: the catalog pane prints the entry's text
+            "      - {type: set, field: description, value: Changed}",
+            28,
+            "a modifier cannot change an entry's description: armybuilder shows the catalog's "
+            "text as written (change the text, or use `name`)",
+        ),
     ],
-    ids=["increment-name", "append-cost", "set-cost-text", "hidden-number", "decrement-save"],
+    ids=[
+        "increment-name",
+        "append-cost",
+        "set-cost-text",
+        "hidden-number",
+        "decrement-save",
+        "description",
+    ],
 )
 def test_check_catalog_rejects_what_the_engine_cannot_apply(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], modifier: str, column: int, says: str
