@@ -24,6 +24,7 @@ COMMANDS = (
     "bs-adapter",
     "render",
     "export",
+    "serve",
 )
 
 

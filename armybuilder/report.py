@@ -39,22 +39,83 @@ def format_costs(index: CatalogIndex, totals: dict[str, float]) -> str:
     return ", ".join(parts)
 
 
-def issue_json(roster: Roster, issue: Issue) -> dict[str, Any]:
+def issue_json(roster: Roster, issue: Issue, ev: Evaluation | None = None) -> dict[str, Any]:
     out = issue.to_json()
     line, col = roster.position(issue.path) if issue.path else (None, None)
     out["line"], out["column"] = line, col
+    force = force_at(ev, issue.path) if ev is not None else None
+    if force is not None and ev is not None:
+        out["force"] = ev.name(force)
+        out["force_path"] = format_loc(force.loc)
+    return out
+
+
+def force_at(ev: Evaluation, path: tuple[str | int, ...]) -> Node | None:
+    """The innermost force (of a roster of several) a location lies in, if any."""
+    found = None
+    for node in ev.force_nodes():
+        loc = node.loc
+        if path[: len(loc)] == loc and (found is None or len(loc) > len(found.loc)):
+            found = node
+    return found
+
+
+def force_title(ev: Evaluation, node: Node) -> str:
+    """A force's heading: its name, and what it is when it has a name of its own,
+    e.g. ``Vanguard (Patrol, Red Army)``."""
+    fd = node.force_data
+    faction = fd.faction if fd is not None and fd.faction else ev.roster.faction
+    found = ev.index.system.factions.get(faction)
+    what = []
+    if fd is not None and fd.name and node.force is not None:
+        what.append(node.force.name)
+    if len(ev.roster.factions()) > 1:
+        what.append(found.name if found is not None else faction)
+    return ev.name(node) + (f" ({', '.join(what)})" if what else "")
+
+
+def forces_json(ev: Evaluation, node: Node, units: bool) -> list[dict[str, Any]]:
+    """The forces directly inside ``node`` (the root: the roster's), each with its totals,
+    its verdict and (``units``) its selections."""
+    out = []
+    for f in node.children:
+        if f.force is None:
+            continue
+        fd = f.force_data
+        inside = [i for i in ev.issues if i.path[: len(f.loc)] == f.loc]
+        data: dict[str, Any] = {
+            "path": format_loc(f.loc),
+            "force": fd.force if fd is not None else f.force.id,
+            "force_name": f.force.name,
+            "faction": (fd.faction if fd is not None and fd.faction else ev.roster.faction),
+            "name": ev.name(f),
+            "valid": not any(i.is_error for i in inside),
+            "errors": sum(1 for i in inside if i.is_error),
+            "warnings": sum(1 for i in inside if not i.is_error),
+            "totals": finite(dict(ev.total_cost(f))),
+        }
+        if units:
+            data["units"] = [unit_json(ev, c) for c in f.children if c.force is None]
+        data["forces"] = forces_json(ev, f, units)
+        out.append(data)
     return out
 
 
 def load_evaluated(lib: Library, file: str) -> tuple[Roster, GameSystem, Evaluation]:
     roster = Roster.from_file(file, round_trip=False, library=lib)
     key = "system"
+    loc: tuple[str | int, ...] = (key,)
     try:
         gs = lib.system(roster.system)
-        key = "faction"
+        loc = ("faction",)
         gs.faction(roster.faction)
+        for force in roster.all_forces():
+            loc = (*force.loc, "faction")
+            if force.faction:
+                gs.faction(force.faction)
     except (UnknownSystemError, UnknownFactionError) as exc:
-        line, col = roster.position((key,))
+        line, col = roster.position(loc)
+        key = str(loc[-1])
         raise InputError.single(file, str(exc), line, col, f"unknown-{key}") from None
     return roster, gs, evaluate_roster(roster, gs)
 
@@ -96,8 +157,21 @@ def roster_json(file: str, roster: Roster, ev: Evaluation) -> dict[str, Any]:
         "warnings": len(ev.warnings),
         "totals": finite(dict(ev.totals)),
         "limits": finite(dict(roster.header.limits)),
-        "issues": [issue_json(roster, i) for i in ev.issues],
+        "issues": [issue_json(roster, i, ev) for i in ev.issues],
+        **({"forces": forces_json(ev, ev.root, False)} if ev.forces is not None else {}),
     }
+
+
+def show_json(file: str, roster: Roster, ev: Evaluation) -> dict[str, Any]:
+    """What ``show --format json`` prints (without ``against``): the roster's report with
+    its values and units; a roster of several forces lists its ``forces`` with their units
+    (``units`` then holds every force's top-level selections, in order)."""
+    data = roster_json(file, roster, ev)
+    data["values"] = values_json(ev, ev.root)
+    data["units"] = [unit_json(ev, n) for n in ev.units()]
+    if ev.forces is not None:
+        data["forces"] = forces_json(ev, ev.root, True)
+    return data
 
 
 def values_json(ev: Evaluation, node: Node) -> dict[str, Any]:

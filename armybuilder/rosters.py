@@ -30,7 +30,7 @@ from .fileio import digest, file_digest, same_file
 from .formats import roster_reader
 from .model.bounds import MAX_COUNT
 from .model.messages import describe_errors
-from .model.roster import FORMAT_VERSION, RosterHeader
+from .model.roster import FORCES_FORMAT, FORMAT_VERSION, RosterHeader
 from .yamlio import (
     MAX_ROSTER_BYTES,
     compose,
@@ -53,6 +53,7 @@ EXTENSION_PREFIX = "x-"
 __all__ = [
     "ChangedOnDiskError",
     "Finding",
+    "ForceData",
     "Roster",
     "SelectionData",
     "atomic_write",
@@ -70,7 +71,9 @@ KNOWN_ROSTER_KEYS = (
     "force",
     "notes",
     "selections",
+    "forces",
 )
+KNOWN_FORCE_KEYS = ("force", "faction", "name", "notes", "selections", "forces")
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,106 @@ class SelectionData:
         yield self
         for c in self.children:
             yield from c.walk()
+
+
+@dataclass
+class ForceData:
+    """A force of a roster of several forces: its force entry id, the faction whose catalog
+    it draws on (``None``: the roster's), its selections and the forces inside it. ``loc``
+    is where it sits in the document (its selections' locs start with it)."""
+
+    force: str
+    selections: list[SelectionData] = field(default_factory=list)
+    forces: list[ForceData] = field(default_factory=list)
+    loc: Loc = ()
+    faction: str | None = None
+    name: str | None = None
+    notes: str | None = None
+    findings: list[Finding] = field(default_factory=list)
+
+    def walk(self) -> Iterator[ForceData]:
+        """This force and the forces inside it, depth first."""
+        yield self
+        for f in self.forces:
+            yield from f.walk()
+
+    def all_selections(self) -> Iterator[SelectionData]:
+        """Every selection of this force (not of the forces inside it), depth first."""
+        for s in self.selections:
+            yield from s.walk()
+
+
+def parse_force(node: Any, loc: Loc) -> ForceData:
+    """One force of a roster document (format 2), with its selections and child forces;
+    what cannot be read becomes a finding on it (the document is left as it is)."""
+    if not isinstance(node, dict):
+        fd = ForceData("", loc=loc)
+        fd.findings.append(
+            Finding(
+                loc,
+                "invalid-force",
+                "a force must be a mapping with a `force:` key naming a force entry; kept as it is",
+            )
+        )
+        return fd
+    force = to_plain(node.get("force"))
+    fd = ForceData(force if isinstance(force, str) and force else "", loc=loc)
+    if not fd.force:
+        fd.findings.append(
+            Finding(
+                loc if force is None else (*loc, "force"),
+                "invalid-force",
+                "a force needs `force:` naming one of the game system's force entries",
+            )
+        )
+    for key in ("faction", "name", "notes"):
+        value = to_plain(node.get(key))
+        if value is None:
+            continue
+        if isinstance(value, str | int | float) and not isinstance(value, bool) and value != "":
+            setattr(fd, key, str(value))
+        else:
+            fd.findings.append(
+                Finding(
+                    (*loc, key),
+                    "invalid-value",
+                    f"{key} of a force must be text, not {type(value).__name__}; ignored",
+                )
+            )
+    for key in node:
+        if key not in KNOWN_FORCE_KEYS:
+            fd.findings.append(
+                Finding(
+                    (*loc, str(key)),
+                    "unknown-key",
+                    f"unknown key {key!r} in a force; it is kept when the roster is saved",
+                    "warning",
+                )
+            )
+    for key in ("selections", "forces"):
+        items = node.get(key)
+        if items is None:
+            continue
+        if not isinstance(items, list):
+            fd.findings.append(
+                Finding((*loc, key), "invalid-value", f"{key} of a force must be a list; ignored")
+            )
+        elif key == "selections":
+            fd.selections = [
+                parse_selection(c, (*loc, "selections", i)) for i, c in enumerate(items)
+            ]
+        else:
+            fd.forces = [parse_force(c, (*loc, "forces", i)) for i, c in enumerate(items)]
+    return fd
+
+
+def inherit_factions(forces: list[ForceData], faction: str) -> None:
+    """Fill in the faction of each force that names none: its parent force's (the roster's
+    for a top-level force)."""
+    for f in forces:
+        if f.faction is None:
+            f.faction = faction
+        inherit_factions(f.forces, f.faction)
 
 
 def parse_selection(node: Any, loc: Loc) -> SelectionData:
@@ -213,6 +316,9 @@ class Roster:
         self._nodes: Any = None
         self.header: RosterHeader = self._parse_header()
         self.selections: list[SelectionData] = []
+        #: The forces of a roster of several forces (format 2); ``None`` for a roster of one
+        #: force (format 1), whose selections are :attr:`selections`.
+        self.forces: list[ForceData] | None = None
         self.findings: list[Finding] = []
         self.refresh()
 
@@ -317,10 +423,10 @@ class Roster:
     # ----------------------------------------------------------------- parsing
 
     def _parse_header(self) -> RosterHeader:
-        data = {k: v for k, v in self.doc.items() if k not in ("selections", "custom")}
+        data = {k: v for k, v in self.doc.items() if k not in ("selections", "custom", "forces")}
         plain = to_plain(data)
         try:
-            return RosterHeader.model_validate(plain)
+            header = RosterHeader.model_validate(plain)
         except ValidationError as exc:
             problems = []
             for loc, msg in describe_errors(exc, plain):
@@ -331,14 +437,75 @@ class Roster:
                 elif key == "format":
                     msg = (
                         f"unsupported roster format {data.get('format')!r}; this version "
-                        f"reads format {FORMAT_VERSION}"
+                        f"reads format {FORMAT_VERSION} (one force) and format {FORCES_FORMAT} "
+                        "(several forces)"
                     )
                 problems.append(Problem(self.file, msg, line, col, "roster-invalid"))
             raise RosterError(problems) from None
+        self._check_form(header)
+        return header
+
+    def _check_form(self, header: RosterHeader) -> None:
+        """A roster is of one force (format 1, top-level ``selections:``) or of several
+        (format 2, top-level ``forces:``): anything in between is refused, with the line."""
+        doc = self.doc
+        several = header.format == FORCES_FORMAT
+
+        def refuse(key: str, msg: str) -> None:
+            line, col = self.position((key,))
+            raise RosterError([Problem(self.file, msg, line, col, "roster-invalid")])
+
+        if several and "selections" in doc:
+            refuse(
+                "selections",
+                "top-level `selections:` in a roster with `format: 2`: every selection of a "
+                "roster of several forces belongs to a force; move these into the "
+                "`selections:` of a force under `forces:`"
+                + ("" if "forces" in doc else " (and add the `forces:` list)"),
+            )
+        if several and "forces" not in doc:
+            refuse(
+                "format",
+                "a roster with `format: 2` lists its forces under `forces:` (each with "
+                "`force:`, `faction:` and `selections:`); add it, or write `format: 1` for a "
+                "roster of one force",
+            )
+        if several and not isinstance(doc.get("forces"), list):
+            refuse("forces", "`forces:` must be a list of forces (each with `force:`)")
+        if not several and "forces" in doc:
+            both = "selections" in doc
+            refuse(
+                "forces",
+                (
+                    "this roster has both `selections:` and `forces:`; a roster has one or the "
+                    "other: "
+                    if both
+                    else "`forces:` (a roster of several forces) "
+                )
+                + "write `format: 2` and keep every selection inside a force, or remove "
+                "`forces:` for a roster of one force (format 1)",
+            )
 
     def refresh(self) -> None:
         """Re-read the parsed view after the document changed."""
         self.findings = []
+        self.forces = None
+        if self.header.format == FORCES_FORMAT and isinstance(self.doc.get("forces"), list):
+            self.selections = []
+            self.forces = [parse_force(f, ("forces", i)) for i, f in enumerate(self.doc["forces"])]
+            inherit_factions(self.forces, self.faction)
+            if self.doc.get("force") is not None:
+                self.findings.append(
+                    Finding(
+                        ("force",),
+                        "unknown-key",
+                        "a top-level `force:` is not read in a roster of several forces (each "
+                        "force names its own); it is kept when the roster is saved",
+                        "warning",
+                    )
+                )
+            self._unknown_keys()
+            return
         sels = self.doc.get("selections")
         if sels is None:
             self.selections = []
@@ -349,6 +516,9 @@ class Roster:
             self.findings.append(
                 Finding(("selections",), "invalid-value", "selections must be a list")
             )
+        self._unknown_keys()
+
+    def _unknown_keys(self) -> None:
         for key in self.doc:
             if key not in KNOWN_ROSTER_KEYS and not str(key).startswith(EXTENSION_PREFIX):
                 self.findings.append(
@@ -382,10 +552,30 @@ class Roster:
     def name(self) -> str:
         return self.header.name
 
+    @property
+    def several(self) -> bool:
+        """Whether the roster is written as several forces (format 2, ``forces:``)."""
+        return self.forces is not None
+
+    def all_forces(self) -> Iterator[ForceData]:
+        """Every force (child forces after their parent), none for a roster of one force."""
+        for f in self.forces or ():
+            yield from f.walk()
+
+    def factions(self) -> list[str]:
+        """The faction ids the roster draws on, the roster's own first, each once."""
+        out = [self.faction]
+        for f in self.all_forces():
+            if f.faction and f.faction not in out:
+                out.append(f.faction)
+        return out
+
     def walk(self) -> Iterator[SelectionData]:
-        """Every selection, depth first."""
+        """Every selection (of every force), depth first."""
         for s in self.selections:
             yield from s.walk()
+        for f in self.all_forces():
+            yield from f.all_selections()
 
     def position(self, loc: Sequence[str | int]) -> tuple[int | None, int | None]:
         """Line and column of a location (1-based).

@@ -281,11 +281,23 @@ def _check_modifier_field(
 ) -> None:
     kind, _, name = mod.field.partition(":")
     ok = (
-        (kind in {"name", "hidden", "description", "categories", "primary-category"} and not name)
+        (kind in {"name", "hidden", "categories", "primary-category"} and not name)
         or (kind == "cost" and name in cost_ids)
         or (kind == "constraint" and name in constraint_ids)
         or (kind == "characteristic" and any(name in chars for chars in profile_types.values()))
     )
+    if not ok and kind == "description":
+        # Nothing shows a selection's own description (the catalog pane prints the entry's
+        # text), so a modifier of it would be accepted and silently do nothing.
+        found.append(
+            (
+                path,
+                [*loc, "field"],
+                "a modifier cannot change an entry's description: armybuilder shows the "
+                "catalog's text as written (change the text, or use `name`)",
+            )
+        )
+        return
     if not ok:
         found.append(
             (
@@ -312,7 +324,7 @@ def _modifier_type_problem(
     """What the engine could not do with this modifier (adding to a name, appending to a
     cost, hiding with a number), as (key, message); None when it is sound."""
     what = f"a modifier of {mod.field!r}"
-    if kind in {"name", "description"}:
+    if kind == "name":
         if mod.type in {"increment", "decrement"}:
             return "type", f"{what} cannot {mod.type} text; use set or append"
         if mod.type == "set" and not isinstance(mod.value, str):

@@ -113,14 +113,26 @@ class CatalogIndex:
     """
 
     def __init__(
-        self, system: GameSystem, faction: Faction, extras: Sequence[CustomCatalog] = ()
+        self,
+        system: GameSystem,
+        faction: Faction,
+        extras: Sequence[CustomCatalog] = (),
+        others: Sequence[Faction] = (),
     ) -> None:
         self.system = system
         self.faction = faction
+        #: The other factions this index holds too (a roster whose forces draw on several).
+        self.also: frozenset[str] = frozenset(f.id for f in others if f.id != faction.id)
         sf = system.model
         parts: list[FactionFile | CustomCatalog] = [
             faction.model,
             *(e.model for e in faction.extensions),
+            *(
+                p
+                for f in others
+                if f.id != faction.id
+                for p in (f.model, *(e.model for e in f.extensions))
+            ),
             *extras,
         ]
         self._parts = parts
@@ -408,6 +420,21 @@ class GameSystem:
     def index_with(self, faction_id: str, custom: CustomCatalog) -> CatalogIndex:
         """The catalog of a faction plus entries a roster defines for itself (not cached)."""
         return CatalogIndex(self, self.faction(faction_id), [custom])
+
+    def index_of(
+        self, faction_ids: Sequence[str], custom: CustomCatalog | None = None
+    ) -> CatalogIndex:
+        """The catalog of several factions together (for a roster whose forces draw on
+        several; cached unless ``custom`` is given). Where two define the same id, one
+        definition is kept: the roster's evaluation reports the clash."""
+        key = "\0".join(faction_ids)
+        idx = self._indexes.get(key) if custom is None else None
+        if idx is None:
+            first, *rest = [self.faction(f) for f in faction_ids]
+            idx = CatalogIndex(self, first, [custom] if custom else [], rest)
+            if custom is None:
+                self._indexes[key] = idx
+        return idx
 
     def starting_selections(self, faction_id: str) -> list[dict[str, Any]]:
         """What a new roster of this faction starts with (roster selections, as in the file):

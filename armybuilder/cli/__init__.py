@@ -35,11 +35,10 @@ from ..fileio import atomic_write, check_output, describe_os_error
 from ..model.bounds import MAX_LIMIT
 from ..paths import user_catalog_dir
 from ..plugin import Matchup
+from ..report import force_title as _force_title
 from ..report import format_costs as _fmt_cost
 from ..report import load_evaluated as _load
-from ..report import roster_json as _roster_json
-from ..report import unit_json as _unit_json
-from ..report import values_json as _values_json
+from ..report import show_json as _show_json
 from ..rules.engine import Evaluation, Node, fmt_num
 from ..rules.state import StateKey, state_help, state_placeholder
 from .common import EXIT_ILLEGAL as EXIT_ILLEGAL
@@ -64,6 +63,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def _show_node(ev: Evaluation, node: Node, depth: int, out: list[str]) -> None:
     pad = "  " * depth
+    if node.force is not None:  # a force of a roster of several: a section of its own
+        cost = _fmt_cost(ev.index, ev.total_cost(node))
+        rule = "=" * max(1, 3 - depth)
+        out.append(f"{pad}{rule} {_force_title(ev, node)}" + (f"  — {cost}" if cost else ""))
+        for c in node.children:
+            out.append("")
+            _show_node(ev, c, depth + (1 if c.force is not None else 0), out)
+        return
     if node.entry is None:
         out.append(f"{pad}{ev.label(node)}  [unknown entry {node.entry_id!r}, kept]")
         return
@@ -116,9 +123,7 @@ def cmd_show(args: argparse.Namespace) -> int:
             return EXIT_INPUT
         against = (other, matchups(ev, other))
     if args.format == "json":
-        data = _roster_json(args.file, roster, ev)
-        data["values"] = _values_json(ev, ev.root)
-        data["units"] = [_unit_json(ev, n) for n in ev.root.children]
+        data = _show_json(args.file, roster, ev)
         if against is not None:
             from ..against import against_json
 

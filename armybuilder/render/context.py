@@ -14,6 +14,7 @@ with them.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import re
 from collections.abc import Iterator
@@ -21,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import __version__
-from ..report import format_costs
+from ..report import force_title, format_costs
 from ..rules.engine import Evaluation, Issue, Node, Value, fmt_num, format_loc
 
 #: Value keys that say how many hits a model or unit takes: the generic sheet draws a box
@@ -417,10 +418,54 @@ class UnitView(_Values):
 
 
 @dataclass
+class ForceView:
+    """A force of a roster of several forces: ``title`` (its name, with what it is when it
+    has a name of its own), ``path``, ``depth`` (0 for a top-level force), ``totals`` (its
+    costs with everything in it, child forces included), ``errors`` (the issues inside it),
+    ``units`` (its top-level selections), ``forces`` (the forces inside it) and
+    ``sheet_roster`` (the roster as the sheets of this force's units see it)."""
+
+    title: str
+    path: str
+    depth: int
+    totals: list[CostView]
+    errors: list[IssueView]
+    units: list[UnitView]
+    forces: list[ForceView] = field(default_factory=list)
+    sheet_roster: Any = None
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+    @property
+    def cost_text(self) -> str:
+        return ", ".join(
+            f"{t.name} {fmt_num(t.spent)}{' ' + t.unit if t.unit else ''}" for t in self.totals
+        )
+
+    def walk(self) -> Iterator[ForceView]:
+        yield self
+        for f in self.forces:
+            yield from f.walk()
+
+    def unit_lines(self) -> list[UnitView]:
+        """The lines of this force in the roster summary (see :meth:`RosterView.unit_lines`)."""
+        return [
+            n
+            for u in self.units
+            for n in u.walk()
+            if n.depth == 0 or n.type == "unit" or not n.known
+        ]
+
+
+@dataclass
 class RosterView(_Values):
     """The whole roster: ``name``, ``system`` and ``faction`` (objects with ``id`` and
     ``name``), ``date``, ``file``, ``totals`` (:class:`CostView`), ``valid``, ``errors``,
-    ``warnings``, ``values`` (roster-wide computed values), ``units`` (the top level)."""
+    ``warnings``, ``values`` (roster-wide computed values), ``units`` (the top level: for a
+    roster of several forces, every force's top-level selections in order) and ``forces``
+    (:class:`ForceView`, empty for a roster of one force)."""
 
     name: str
     system_id: str
@@ -438,6 +483,11 @@ class RosterView(_Values):
     units: list[UnitView]
     version: str = __version__
     extra: dict[str, Any] = field(default_factory=dict)
+    forces: list[ForceView] = field(default_factory=list)
+
+    def all_forces(self) -> list[ForceView]:
+        """Every force, child forces after their parent (none for a roster of one force)."""
+        return [x for f in self.forces for x in f.walk()]
 
     @property
     def verdict(self) -> str:
@@ -526,7 +576,7 @@ class _Builder:
         u.entry_name = clean_name(node.entry.name if node.entry is not None else u.entry_id)
         u.type = node.entry.type if node.entry is not None else None
         u.count = node.count
-        u.depth = node.depth - 1
+        u.depth = node.depth - 1 - sum(1 for a in node.ancestors() if a.force is not None)
         u.categories = list(node.categories)
         u.category_names = [ev.index.name_of(c) for c in u.categories]
         own = node.data.experience if node.data is not None else None
@@ -609,9 +659,14 @@ def build_view(
         date = _dt.date.today()
     date_text = date.isoformat() if isinstance(date, _dt.date) else str(date)
     builder = _Builder(ev, issues)
-    units = [builder.unit(n, None) for n in ev.root.children]
+    forces: list[ForceView] = []
+    if ev.forces is not None:
+        forces = [_force_view(ev, builder, n, issues) for n in ev.root.children if n.force]
+        units = [u for f in forces for x in f.walk() for u in x.units]
+    else:
+        units = [builder.unit(n, None) for n in ev.root.children]
     builder.attach_issues()
-    return RosterView(
+    view = RosterView(
         name=clean_name(roster.name),
         system_id=ev.index.system.id,
         system_name=ev.index.system.name,
@@ -626,4 +681,32 @@ def build_view(
         warnings=[i for i in issues if not i.is_error],
         values={v.key: ValueView.of(v) for v in ev.roster_values},
         units=units,
+        forces=forces,
+    )
+    for f in view.all_forces():
+        f.sheet_roster = dataclasses.replace(view, units=f.units, forces=[])
+    return view
+
+
+def _force_view(
+    ev: Evaluation, builder: _Builder, node: Node, issues: list[IssueView]
+) -> ForceView:
+    path = format_loc(node.loc)
+    totals = ev.total_cost(node)
+    return ForceView(
+        title=clean_name(force_title(ev, node)),
+        path=path,
+        depth=sum(1 for a in node.ancestors() if a.force is not None),
+        totals=[
+            CostView(ct.id, ct.name, ct.unit, totals.get(ct.id, 0.0), None)
+            for ct in ev.index.cost_types.values()
+            if not ct.hidden
+        ],
+        errors=[
+            i
+            for i in issues
+            if i.is_error and (i.path == path or i.path.startswith((path + ".", path + "[")))
+        ],
+        units=[builder.unit(c, None) for c in node.children if c.force is None],
+        forces=[_force_view(ev, builder, c, issues) for c in node.children if c.force is not None],
     )

@@ -13,12 +13,9 @@ if TYPE_CHECKING:
 
 def roster_data(ev: Evaluation, file: str | None = None) -> dict[str, Any]:
     """The ``show --format json`` document of an evaluated roster."""
-    from ..report import roster_json, unit_json, values_json
+    from ..report import show_json
 
-    data = roster_json(file if file is not None else ev.roster.file, ev.roster, ev)
-    data["values"] = values_json(ev, ev.root)
-    data["units"] = [unit_json(ev, n) for n in ev.root.children]
-    return data
+    return show_json(file if file is not None else ev.roster.file, ev.roster, ev)
 
 
 def export_json(ev: Evaluation, file: str | None = None) -> str:

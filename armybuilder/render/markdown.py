@@ -78,27 +78,44 @@ def export_markdown(view: RosterView) -> str:
         out += [f"| {_cell(v.label)} | {_cell(v.text)} |" for v in view.values.values()]
     if view.notes:
         out += ["", f"Notes: {md(view.notes)}"]
-    for u in view.units:
-        title = md(u.label)
-        if u.name != u.entry_name:
-            title += f" \\[{md(u.entry_name)}\\]"
-        out += ["", f"## {title}", ""]
-        facts = [x for x in (md(u.cost_text), md(u.experience)) if x]
-        if facts:
-            out.append(" · ".join(facts) + "  ")
-        if u.loadout:
-            out.append("with: " + ", ".join(md(x) for x in u.loadout))
-        if u.values:
-            out += ["", "| Value | |", "|---|---|"]
-            out += [f"| {_cell(v.label)} | {_cell(v.text)} |" for v in u.values.values()]
-        if u.branches:
-            out.append("")
-            for c in u.branches:
-                _tree(c, 0, out)
+    if view.forces:
+        # A roster of several forces: a section per force, its units one level down.
+        for f in view.all_forces():
+            head = f"## {md(f.title)}"
+            if f.cost_text:
+                head += f" — {md(f.cost_text)}"
+            out += ["", head]
+            if f.errors:
+                out += ["", f"**{len(f.errors)} error{'s' if len(f.errors) != 1 else ''}**"]
+            for u in f.units:
+                _unit(u, "###", out)
+    else:
+        for u in view.units:
+            _unit(u, "##", out)
     _issues("Errors", view.errors, out)
     _issues("Warnings", view.warnings, out)
     out += ["", f"*Made with armybuilder {md(view.version)}*"]
     return "\n".join(out) + "\n"
+
+
+def _unit(u: UnitView, level: str, out: list[str]) -> None:
+    """A top-level selection's section (heading ``level``)."""
+    title = md(u.label)
+    if u.name != u.entry_name:
+        title += f" \\[{md(u.entry_name)}\\]"
+    out += ["", f"{level} {title}", ""]
+    facts = [x for x in (md(u.cost_text), md(u.experience)) if x]
+    if facts:
+        out.append(" · ".join(facts) + "  ")
+    if u.loadout:
+        out.append("with: " + ", ".join(md(x) for x in u.loadout))
+    if u.values:
+        out += ["", "| Value | |", "|---|---|"]
+        out += [f"| {_cell(v.label)} | {_cell(v.text)} |" for v in u.values.values()]
+    if u.branches:
+        out.append("")
+        for c in u.branches:
+            _tree(c, 0, out)
 
 
 def _num(x: float) -> str:

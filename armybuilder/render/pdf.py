@@ -211,16 +211,37 @@ def render_in_pieces(
     total = sum(len(b) for b in blocks)
     groups = group_blocks(blocks, max(1, -(-total // max(piece_chars, 1))))
     parts: list[Part] = []
+    carried = ""
     for i, group in enumerate(groups):
-        parts.append(
-            render_document(preamble + "".join(group), sheets, base_url, roots, numbered=False)
-        )
+        # A piece that starts inside a force's sheets names that force in its running
+        # header too (the element that sets it lies in an earlier piece).
+        body = "".join(group)
+        head = preamble
+        if carried and not body.lstrip().startswith('<div class="force-sheets'):
+            # Beside the other running elements (what follows them keeps its page breaks).
+            head = preamble.replace(
+                '<p class="running-meta">', carried + '<p class="running-meta">', 1
+            )
+        parts.append(render_document(head + body, sheets, base_url, roots, numbered=False))
+        carried = _last_running_force(body) or carried
         if progress is not None:
             progress(i + 1, len(groups) + 1)
     merged = merge_parts(parts, sheets, base_url, roots, title=_title(html), page_css=page_css)
     if progress is not None:
         progress(len(groups) + 1, len(groups) + 1)
     return merged
+
+
+RUNNING_FORCE = '<p class="running-force">'
+
+
+def _last_running_force(html: str) -> str:
+    """The last element in ``html`` that names a force in the running header, or ``""``."""
+    start = html.rfind(RUNNING_FORCE)
+    if start < 0:
+        return ""
+    end = html.find("</p>", start)
+    return html[start : end + 4] if end >= 0 else ""
 
 
 def _title(html: str) -> str:

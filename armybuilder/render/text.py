@@ -68,9 +68,23 @@ def export_text(view: RosterView) -> str:
     ]
     if summary:
         out.append(" · ".join(summary))
-    for u in view.units:
-        out.append("")
-        _lines(u, 0, out)
+    if view.forces:
+        # A roster of several forces: each force's heading line, then its units.
+        for f in view.all_forces():
+            out.append("")
+            head = "  " * f.depth + f"== {clean(f.title)}"
+            if f.cost_text:
+                head += f" [{clean(f.cost_text)}]"
+            if f.errors:
+                head += f" ({len(f.errors)} errors)"
+            out.append(head)
+            for u in f.units:
+                out.append("")
+                _lines(u, 0, out)
+    else:
+        for u in view.units:
+            out.append("")
+            _lines(u, 0, out)
     if view.errors:
         out.append("")
         out.append("Errors:")

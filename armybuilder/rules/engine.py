@@ -34,6 +34,7 @@ from ..model.catalog import (
     Profile,
     Repeat,
 )
+from ..rosters import ForceData as ForceData
 from ..rosters import Loc, Roster, SelectionData
 from .state import StateKey, check_state
 
@@ -104,21 +105,6 @@ class Issue:
 FACTION_REF = "faction:"
 
 
-@dataclass
-class ForceData:
-    """A force of a roster with several forces, given in memory: its force entry, its
-    selections and the forces inside it. ``loc`` names it in issues (its selections' locs
-    should start with it)."""
-
-    force: str
-    selections: list[SelectionData] = field(default_factory=list)
-    forces: list[ForceData] = field(default_factory=list)
-    loc: Loc = ()
-    #: The faction the force is of (a query child ``faction:<id>`` asks it), when the roster's
-    #: forces are of several factions.
-    faction: str | None = None
-
-
 @dataclass(frozen=True)
 class Value:
     """A value a game system computes for a selection or a roster."""
@@ -147,6 +133,7 @@ class Node:
         "depth",
         "entry",
         "force",
+        "force_data",
         "force_loc",
         "group",
         "index",
@@ -173,6 +160,7 @@ class Node:
         #: For a force of a roster with several forces: its force entry (the node holds the
         #: force's selections and child forces; it has no entry).
         self.force: ForceEntry | None = None
+        self.force_data: ForceData | None = None
         self.force_loc: Loc = ()
         #: The link the selection was made through, if any.
         self.link: EntryLink | None = None
@@ -329,6 +317,9 @@ class Evaluation:
     state_keys: tuple[StateKey, ...] = field(default=(), repr=False)
     #: The forces of a roster with several forces (``None``: the roster is one force).
     forces: list[ForceData] | None = field(default=None, repr=False)
+    #: Per faction id, the entries a force of that faction may take at its top (set when the
+    #: forces of a roster draw on more than one faction; ``None``: any of the index's).
+    faction_roots: dict[str, frozenset[str]] | None = field(default=None, repr=False)
     #: The category counts being worked out (see :meth:`_ref_counts`).
     _counting: set[Any] = field(default_factory=set, repr=False)
     #: Partial counts (made while others were being worked out), by what was in progress.
@@ -341,6 +332,9 @@ class Evaluation:
     #: cost queries read instead of recursing into the costs being computed.
     _settling: dict[int, dict[str, float]] | None = field(default=None, repr=False)
     _cost_reads_cost: set[str] = field(default_factory=set, repr=False)
+    #: Set when costs never settle: modifiers that read costs are then left out.
+    _skip_cost_loops: bool = field(default=False, repr=False)
+    _cost_capped: bool = field(default=False, repr=False)
 
     # ----------------------------------------------------------------- results
 
@@ -493,7 +487,8 @@ class Evaluation:
         if node.is_root:
             return self.roster.name
         if node.force is not None:
-            return node.force.name
+            fd = node.force_data
+            return fd.name if fd is not None and fd.name else node.force.name
         if node.data is not None and node.data.name:
             return node.data.name
         if node.entry is None:
@@ -531,7 +526,9 @@ class Evaluation:
         scope that holds the entry itself: "+10 pts while the roster is over 500 pts"). As
         BattleScribe and New Recruit do, such costs are found by iteration: each round reads
         the costs of the previous one (none in the first), until a round changes nothing. A
-        catalog whose costs never settle is reported as an error, never a crash.
+        catalog whose costs never settle is reported as an error, never a crash, and its costs
+        are then worked out without the modifiers that read costs (the entries' base costs
+        where only those modify them), as the conformance suite asks.
         """
         self._settling = {}
         self._cost_reads_cost = set()
@@ -547,15 +544,21 @@ class Evaluation:
                 self._unit_cost.clear()
                 self._total.clear()
                 self._query.clear()
-            if totals == self._settling:
+            if totals == self._settling and not self._cost_capped:
                 return
             names = ", ".join(sorted(self._cost_reads_cost))
             self.error(
                 "cost-not-settled",
                 f"the costs of {names} depend on costs and never settle on one value "
                 f"({MAX_COST_ROUNDS} rounds): a catalog error; check the conditions and "
-                "repeats of their cost modifiers",
+                "repeats of their cost modifiers (they are left out of the costs shown)",
             )
+            self._settling = None
+            self._skip_cost_loops = True
+            self._unit_cost.clear()
+            self._total.clear()
+            self._query.clear()
+            self.total_cost(self.root)
         finally:
             self._settling = None
 
@@ -640,6 +643,20 @@ class Evaluation:
         if scope == "roster":
             return self.root
         return context.ancestor(scope)
+
+    def force_nodes(self) -> list[Node]:
+        """The nodes of the roster's forces (child forces after their parent); none for a
+        roster of one force."""
+        if self.forces is None:
+            return []
+        return [n for n in self.root.walk() if n.force is not None]
+
+    def units(self) -> list[Node]:
+        """The top-level selections: the root's children for a roster of one force, else
+        those of every force in order (child forces after their parent)."""
+        if self.forces is None:
+            return list(self.root.children)
+        return [c for f in self.force_nodes() for c in f.children if c.force is None]
 
     def force_of(self, node: Node) -> Node:
         """The force a node is in (the root when the roster is one force)."""
@@ -899,7 +916,11 @@ class Evaluation:
         )
         if rep.value <= 0:
             return 0
-        times = min(got / rep.value, MAX_TIMES)
+        times = got / rep.value
+        if times > MAX_TIMES:
+            times = MAX_TIMES
+            if self._settling is not None and rep.field in self.index.cost_types:
+                self._cost_capped = True  # a cost loop that only stopped at the cap
         return (math.ceil(times) if rep.round_up else math.floor(times)) * rep.repeats
 
     def apply_modifiers(
@@ -912,6 +933,12 @@ class Evaluation:
                 continue
             if self._settling is not None and _reads_cost(mod, tuple(self.index.cost_types)):
                 self._cost_reads_cost.add(entry.name)
+            if (
+                self._skip_cost_loops
+                and mod.field.startswith("cost:")
+                and _reads_cost(mod, tuple(self.index.cost_types))
+            ):
+                continue
             if not self.modifier_applies(mod, context, entry.id):
                 continue
             if mod.repeat is None and not mod.repeats:
@@ -1078,17 +1105,45 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
 def _build_forces(ev: Evaluation, parent: Node, forces: list[ForceData]) -> None:
     for i, fd in enumerate(forces):
         node = Node(None, None, None, parent, i)
+        for f in fd.findings:
+            ev._add(f.severity, f.code, f.message, f.loc, "")
         force = ev.index.forces.get(fd.force)
         if force is None:
-            ev.error("unknown-force", f"unknown force {fd.force!r}", fd.loc)
-            force = ForceEntry(id=fd.force, name=fd.force)
+            if fd.force:  # (a force without `force:` is reported by its finding)
+                known = ", ".join(ev.index.forces) or "none"
+                where = f"force {fd.name!r}" if fd.name else f"force {i + 1}"
+                if not parent.is_root:
+                    where = f"{ev.where(parent)} > {where}"
+                ev.error(
+                    "unknown-force",
+                    f"{where}: unknown force entry {fd.force!r} (force entries: {known})",
+                    (*fd.loc, "force"),
+                )
+            force = ForceEntry(id=fd.force or "?", name=fd.name or fd.force or "?")
         node.force = force
+        node.force_data = fd
         node.force_loc = fd.loc
         if fd.faction is not None:
             ev.force_faction[id(node)] = fd.faction
         parent.children.append(node)
         _build(ev, node, fd.selections)
+        faction = fd.faction or ev.roster.faction
+        roots = ev.faction_roots.get(faction) if ev.faction_roots else None
+        if roots is not None:
+            for c in node.children:
+                if c.entry is not None and c.entry.id not in roots:
+                    ev.error(
+                        "wrong-faction",
+                        f"{ev.where(c)} is not in the {_faction_name(ev, faction)} catalog "
+                        "this force draws on",
+                        c.loc,
+                    )
         _build_forces(ev, node, fd.forces)
+
+
+def _faction_name(ev: Evaluation, faction: str) -> str:
+    found = ev.index.system.factions.get(faction)
+    return found.name if found is not None else repr(faction)
 
 
 def _report_unplaced(ev: Evaluation, node: Node, entry_id: str, parent: Node) -> None:
@@ -1355,6 +1410,7 @@ def _check_force(ev: Evaluation, force: ForceEntry, node: Node) -> None:
     """A force's category slots and constraints, at its node (the root for a roster of one
     force)."""
     idx = ev.index
+    fname = force.name if node.is_root else ev.name(node)
     for slot in force.slots:
         got = sum(n.count for n in node.children if n.has_category(slot.category))
         cname = idx.name_of(slot.category)
@@ -1362,7 +1418,7 @@ def _check_force(ev: Evaluation, force: ForceEntry, node: Node) -> None:
             ev._add(
                 slot.severity,
                 "max-exceeded",
-                f"{force.name} has {got} × {cname}; at most {slot.max} allowed",
+                f"{fname} has {got} × {cname}; at most {slot.max} allowed",
                 node.loc,
                 slot.source or force.source,
             )
@@ -1370,7 +1426,7 @@ def _check_force(ev: Evaluation, force: ForceEntry, node: Node) -> None:
             ev._add(
                 slot.severity,
                 "min-not-met",
-                f"{force.name} has {got} × {cname}; at least {slot.min} needed",
+                f"{fname} has {got} × {cname}; at least {slot.min} needed",
                 node.loc,
                 slot.source or force.source,
             )
@@ -1403,7 +1459,7 @@ def _check_roster(ev: Evaluation) -> None:
         force = idx.default_force()
     if force is not None:
         _check_force(ev, force, ev.root)
-    if ev.forces is None and not ev.root.children and not roster.findings:
+    if not ev.root.children and not roster.findings:
         ev.warning(
             "roster-empty",
             f"The roster {roster.name!r} has no selections yet; add units from the catalog",
@@ -1443,11 +1499,14 @@ def evaluate(
     memo: SubtreeMemo | None = None,
     take_nodes: bool = False,
     forces: list[ForceData] | None = None,
+    faction_roots: dict[str, frozenset[str]] | None = None,
 ) -> Evaluation:
     """Validate a roster against a catalog and compute its values.
 
     ``forces``: the roster's forces, when it has several (each a node under the root holding
-    its selections and child forces; ``roster.selections`` are then not read).
+    its selections and child forces; ``roster.selections`` are then not read); by default
+    those of a roster file of several forces (:attr:`Roster.forces`). ``faction_roots``: see
+    :attr:`Evaluation.faction_roots`.
 
     ``memo``: the :attr:`Evaluation.memo_out` of the previous evaluation of the same roster
     (or an empty :class:`SubtreeMemo` to start one). Where the catalog and the rules module
@@ -1457,7 +1516,9 @@ def evaluate(
     tree is then no longer its own (for a caller that is done with it).
     """
     root = Node(None, None, None, None)
-    ev = Evaluation(roster, index, root, rules=rules, forces=forces)
+    if forces is None:
+        forces = roster.forces
+    ev = Evaluation(roster, index, root, rules=rules, forces=forces, faction_roots=faction_roots)
     if rules is not None:
         ev.state_keys = tuple(rules.state_keys())
     if memo is not None and (rules is None or rules.subtree_local):
@@ -1467,7 +1528,9 @@ def evaluate(
         ev.memo_out = SubtreeMemo(index, rules)
         ev._value_log = []
         ev._take_nodes = take_nodes and ev.memo_in is not None
-    if roster.faction != index.faction.id or roster.system != index.system.id:
+    if roster.system != index.system.id or (
+        roster.faction != index.faction.id and roster.faction not in index.also
+    ):
         ev.error(
             "wrong-catalog",
             f"the roster is for {roster.system}/{roster.faction}, not "
@@ -1526,13 +1589,48 @@ def evaluate_roster(
 
     Raises :class:`~armybuilder.errors.UnknownFactionError` for a faction the system lacks.
     """
+    factions = roster.factions()
     index = system.index(roster.faction)
+    for f in factions[1:]:
+        system.faction(f)  # (raises for a faction the system lacks)
     custom, problems = _custom_catalog(roster, system)
-    if custom is not None:
+    roots: dict[str, frozenset[str]] | None = None
+    if len(factions) > 1:
+        index = system.index_of(factions, custom)
+        roots = {f: frozenset(c.entry.id for c in system.index(f).roots) for f in factions}
+        # The roster's own entries (`custom:`) can be taken in any force.
+        own = frozenset(c.entry.id for c in index.roots).difference(*roots.values())
+        roots = {f: ids | own for f, ids in roots.items()}
+        problems.extend(_clashes(roster, system, factions))
+    elif custom is not None:
         index = system.index_with(roster.faction, custom)
-    ev = evaluate(roster, index, system.rules, memo, take_nodes)
+    ev = evaluate(roster, index, system.rules, memo, take_nodes, faction_roots=roots)
     ev.issues[:0] = [*_dropped_extensions(index), *problems]
     return ev
+
+
+def _clashes(roster: Roster, system: GameSystem, factions: list[str]) -> list[Issue]:
+    """An error for each pair of the roster's factions that define the same entry id (their
+    forces cannot be checked together: one definition would stand for both)."""
+    common = {e.id for e in [*system.model.entries, *system.model.shared_entries]}
+    defined = {f: set(system.index(f).entries) | set(system.index(f).shared) for f in factions}
+    out = []
+    for i, a in enumerate(factions):
+        for b in factions[i + 1 :]:
+            both = sorted((defined[a] & defined[b]) - common)
+            if both:
+                shown = ", ".join(repr(x) for x in both[:5]) + (" ..." if len(both) > 5 else "")
+                out.append(
+                    Issue(
+                        ERROR,
+                        "faction-clash",
+                        f"the factions {system.faction(a).name} and {system.faction(b).name} "
+                        f"both define {shown}: their forces cannot be checked together in one "
+                        "roster (costs and rules of one would stand for the other's)",
+                        ("faction",) if a == roster.faction else (),
+                    )
+                )
+    return out
 
 
 def _dropped_extensions(index: CatalogIndex) -> list[Issue]:

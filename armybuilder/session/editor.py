@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..errors import ArmybuilderError
 from .journal import Journal, RecoveryInfo
 from .operations import (
     Delete,
@@ -32,6 +33,7 @@ from .operations import (
     apply_op,
     build_selection,
     detached_copy,
+    is_force_loc,
     new_roster,
     op_from_json,
     op_to_json,
@@ -43,8 +45,8 @@ from .text import costs_text, limit_text, parse_state, state_warnings
 # the TUI's home screen (recent files, recovery journals) shows before it is loaded.
 if TYPE_CHECKING:
     from ..catalog import CatalogIndex, Child, GameSystem, Library
-    from ..model.catalog import Constraint, Entry, Group
-    from ..rosters import Roster
+    from ..model.catalog import Constraint, Entry, ForceEntry, Group
+    from ..rosters import ForceData, Roster
     from ..rules.engine import Evaluation, Node, SubtreeMemo
     from ..rules.state import StateKey
 
@@ -188,9 +190,12 @@ def _ev_node(ev: Evaluation, loc: Loc) -> Node | None:
     node = ev.root
     for i in range(1, len(loc), 2):
         step = loc[i]
-        if not isinstance(step, int) or step >= len(node.children):
+        kids = node.children
+        if loc[i - 1] == "forces":
+            kids = [c for c in kids if c.force is not None]
+        if not isinstance(step, int) or step >= len(kids):
             return None
-        node = node.children[step]
+        node = kids[step]
     return node
 
 
@@ -330,6 +335,11 @@ class EditSession:
     def index(self) -> CatalogIndex:
         """The catalog the roster is validated against (with its own custom entries)."""
         ev = self._evaluation
+        factions = self.roster.factions()
+        if ev is not None and set(factions) <= {ev.index.faction.id, *ev.index.also}:
+            return ev.index
+        if len(factions) > 1:  # a force of another faction was just added
+            return self.evaluate().index
         return ev.index if ev is not None else self.system.index(self.roster.faction)
 
     @property
@@ -470,6 +480,9 @@ class EditSession:
         index = self.index
         entry: Entry | None = None
         for i in range(2, len(loc) + 1, 2):
+            if loc[i - 2] == "forces":  # a force: what it holds is chosen as at the top
+                entry = None
+                continue
             try:
                 node = _node_at(self.roster.doc, loc[:i])
             except (KeyError, IndexError, TypeError):
@@ -485,7 +498,13 @@ class EditSession:
         return not loc or self.entry_at(loc) is not None
 
     def options(self, loc: Loc) -> list[Child]:
-        """What may be added under the selection at ``loc`` (the roster's top level for ``()``)."""
+        """What may be added under the selection at ``loc`` (the roster's top level for
+        ``()``; a force's top level for a force's loc)."""
+        if is_force_loc(loc):
+            ids = self.force_entry_ids(loc)
+            return [
+                c for c in self.index.children(None) if not c.entry.hidden and c.entry.id in ids
+            ]
         if loc and not self.is_known(loc):
             return []
         entry = self.entry_at(loc) if loc else None
@@ -648,11 +667,19 @@ class EditSession:
 
     def add(self, parent: Loc, entry_id: str, count: int = 1, name: str | None = None) -> Loc:
         """Add ``entry_id`` under ``parent`` with its groups' defaults; returns its loc."""
-        if parent:
+        if is_force_loc(parent):
+            self._check_force(parent)
+            if entry_id not in self.force_entry_ids(parent):
+                raise EditError(
+                    f"{self.index.name_of(entry_id)} is not in the catalog this force draws on"
+                )
+        elif parent:
             self._check_selection(parent)
         parent_entry = self.entry_at(parent) if parent else None
-        if parent and parent_entry is None:
+        if parent and parent_entry is None and not is_force_loc(parent):
             raise EditError("this selection is not in the catalog; nothing can be added to it")
+        if not parent and self.roster.forces is not None:
+            raise EditError("this roster has several forces: choose the force to add to")
         child = self.index.child(parent_entry, entry_id)
         if child is None:
             where = "at the top level" if parent_entry is None else f"in {parent_entry.name}"
@@ -748,8 +775,15 @@ class EditSession:
         """The selection at or above ``target`` where ``entry_id`` can be added, if any."""
         loc = target
         while True:
+            if is_force_loc(loc):  # a force takes its faction's top-level entries
+                if entry_id in self.force_entry_ids(loc):
+                    return loc
+                loc = loc[:-2]
+                continue
             entry = self.entry_at(loc) if loc else None
             if (not loc or entry is not None) and self.index.child(entry, entry_id) is not None:
+                if not loc and self.roster.forces is not None:
+                    return None  # (a roster of several forces: into a force only)
                 return loc
             if not loc:
                 return None
@@ -866,17 +900,26 @@ class EditSession:
             out[g.id] = Limit(chosen, lo, hi)
         return out
 
-    def slot_limits(self, ev: Evaluation | None = None) -> dict[str, Limit]:
-        """The force's category slots at the top of the roster: category id -> limit."""
+    def slot_limits(self, ev: Evaluation | None = None, loc: Loc = ()) -> dict[str, Limit]:
+        """The force's category slots at the top of the roster (or of the force at ``loc``
+        in a roster of several): category id -> limit."""
         ev = ev or self.evaluate()
         index = self.index
-        force_id = self.roster.header.force
-        force = index.forces.get(force_id) if force_id else index.default_force()
+        if not loc and self.roster.forces is not None:
+            return {}  # a roster of several forces: each force has its own slots
+        top = _ev_node(ev, loc) if loc else ev.root
+        if top is None:
+            return {}
+        if loc:
+            force = top.force
+        else:
+            force_id = self.roster.header.force
+            force = index.forces.get(force_id) if force_id else index.default_force()
         if force is None:
             return {}
         out = {}
         for slot in force.slots:
-            got = sum(n.count for n in ev.root.children if n.has_category(slot.category))
+            got = sum(n.count for n in top.children if n.has_category(slot.category))
             out[slot.category] = Limit(got, slot.min, slot.max)
         return out
 
@@ -885,8 +928,8 @@ class EditSession:
         the top of the roster (:meth:`slot_limits`), else the selection's own constraints on
         a category of its children (a squad of exactly six models). Category id -> limit."""
         ev = ev or self.evaluate()
-        if not parent:
-            return self.slot_limits(ev)
+        if not parent or is_force_loc(parent):
+            return self.slot_limits(ev, parent)
         node = _ev_node(ev, parent)
         entry = node.entry if node is not None else None
         if node is None or entry is None:
@@ -1123,7 +1166,158 @@ class EditSession:
         self._apply(label, ops, parent, parent)
         return new
 
+    # ----------------------------------------------------------------- forces
+
+    def force_entries(self) -> list[ForceEntry]:
+        """The game system's force entries (what a force may be)."""
+        return list(self.system.model.forces)
+
+    def force_at(self, loc: Loc) -> ForceData | None:
+        """The parsed force at ``loc`` (``None``: not a force of this roster)."""
+        for f in self.roster.all_forces():
+            if f.loc == tuple(loc):
+                return f
+        return None
+
+    def force_locs(self) -> list[Loc]:
+        """Every force's loc, child forces after their parent (none for a roster of one)."""
+        return [f.loc for f in self.roster.all_forces()]
+
+    def force_entry_ids(self, loc: Loc) -> frozenset[str]:
+        """The entries the force at ``loc`` may take at its top: its faction's, and the
+        roster's own (``custom:``)."""
+        force = self.force_at(loc)
+        faction = force.faction if force is not None and force.faction else self.roster.faction
+        try:
+            own = self.system.index(faction)
+        except ArmybuilderError:
+            return frozenset()
+        mine = {c.entry.id for c in own.roots}
+        everyone = {c.entry.id for f in self.roster.factions() for c in self._roots_of(f)}
+        custom = {c.entry.id for c in self.index.roots} - everyone
+        return frozenset(mine | custom)
+
+    def _roots_of(self, faction: str) -> list[Child]:
+        try:
+            return self.system.index(faction).roots
+        except ArmybuilderError:
+            return []
+
+    def _check_force(self, loc: Loc) -> None:
+        if not is_force_loc(loc) or self.force_at(loc) is None:
+            raise EditError("select a force first")
+
+    def add_force(
+        self,
+        force: str,
+        faction: str | None = None,
+        name: str | None = None,
+        parent: Loc = (),
+    ) -> Loc:
+        """Add a force of force entry ``force`` drawing on ``faction`` (default: the
+        parent force's, or the roster's), at the end of the roster's forces or inside the
+        force at ``parent``; returns its loc. A roster of one force becomes a roster of
+        several (format 2): its selections become its first force, in the same undoable
+        step."""
+        from ruamel.yaml.comments import CommentedMap
+
+        from ..model.roster import FORCES_FORMAT
+
+        entries = {f.id: f for f in self.system.model.forces}
+        if not entries:
+            raise EditError(f"{self.system.name} has no force entries: its rosters are one force")
+        if force not in entries:
+            raise EditError(f"unknown force entry {force!r} (force entries: {', '.join(entries)})")
+        above = self.force_at(parent) if parent else None
+        faction = faction or (above.faction if above is not None else None) or self.roster.faction
+        if faction not in self.system.factions:
+            raise EditError(f"{self.system.name} has no faction {faction!r}")
+        node = CommentedMap()
+        node["force"] = force
+        node["faction"] = faction
+        name = (name or "").strip() or None
+        if name:
+            node["name"] = name
+        label = f"Add force {name or entries[force].name}"
+        doc = self.roster.doc
+        if self.roster.forces is None:
+            if parent:
+                raise EditError("a roster of one force has no force to add into")
+            first = CommentedMap()
+            first["force"] = self.roster.header.force or next(iter(entries))
+            first["faction"] = self.roster.faction
+            sels = doc.get("selections")
+            if sels is not None:
+                first["selections"] = sels
+            keys = list(doc.keys())
+            at = keys.index("selections") if "selections" in keys else None
+            ops: list[Op] = [SetKey((), "forces", [first, node], at)]
+            if sels is not None:
+                ops.append(SetKey((), "selections", None))
+            if "force" in doc:
+                ops.append(SetKey((), "force", None))
+            ops.append(SetKey((), "format", FORCES_FORMAT))
+            loc: Loc = ("forces", 1)
+            self._apply(label, ops, (), loc)
+            return loc
+        if parent:
+            self._check_force(parent)
+        seq = (self.node(parent) if parent else doc).get("forces")
+        index = len(seq) if isinstance(seq, list) else 0
+        loc = (*parent, "forces", index)
+        self._apply(label, [Insert(parent, index, node, key="forces")], parent or (), loc)
+        return loc
+
+    def remove_force(self, loc: Loc) -> Loc:
+        """Remove the force at ``loc`` with everything in it; returns the loc to show next
+        (the roster stays a roster of several forces, however many are left)."""
+        self._check_force(loc)
+        parent, index = loc[:-2], int(loc[-1])
+        seq = (self.node(parent) if parent else self.roster.doc).get("forces")
+        n = len(seq) if isinstance(seq, list) else 0
+        after: Loc = (*parent, "forces", min(index, n - 2)) if n > 1 else parent
+        label = f"Remove force {self.force_label(loc)}"
+        self._apply(label, [Delete(parent, index, key="forces")], loc, after)
+        return after
+
+    def move_force(self, loc: Loc, delta: int) -> Loc:
+        """Move the force at ``loc`` ``delta`` places among its siblings; returns its loc."""
+        self._check_force(loc)
+        parent, index = loc[:-2], int(loc[-1])
+        seq = (self.node(parent) if parent else self.roster.doc).get("forces")
+        n = len(seq) if isinstance(seq, list) else 0
+        to = max(0, min(n - 1, index + delta))
+        if to == index:
+            return loc
+        word = "up" if delta < 0 else "down"
+        new = (*parent, "forces", to)
+        label = f"Move force {self.force_label(loc)} {word}"
+        self._apply(label, [Move(parent, index, to, key="forces")], loc, new)
+        return new
+
+    def rename_force(self, loc: Loc, name: str | None) -> Loc:
+        """Give the force at ``loc`` a name (empty: back to its force entry's name);
+        returns its loc."""
+        self._check_force(loc)
+        name = (name or "").strip() or None
+        if self.node(loc).get("name") == name:
+            return loc
+        label = f"Rename force to {name}" if name else "Clear force name"
+        self._apply(label, [SetKey(loc, "name", name)], loc, loc)
+        return loc
+
+    def force_label(self, loc: Loc) -> str:
+        force = self.force_at(loc)
+        if force is None:
+            return "?"
+        if force.name:
+            return force.name
+        entry = next((f for f in self.system.model.forces if f.id == force.force), None)
+        return entry.name if entry is not None else force.force
+
     def _label(self, loc: Loc) -> str:
+        if is_force_loc(loc):
+            return self.force_label(loc)
         node = self.node(loc)
         name = node.get("name")
         if name:

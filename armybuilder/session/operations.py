@@ -35,12 +35,14 @@ class EditError(ArmybuilderError):
 
 @dataclass(frozen=True)
 class Insert:
-    """Insert ``node`` into ``parent``'s selections at ``index`` (creating the list)."""
+    """Insert ``node`` into ``parent``'s selections at ``index`` (creating the list).
+    ``key``: the list (``selections``, or ``forces`` for a force of a roster of several)."""
 
     parent: Loc
     index: int
     node: Any
     comment: Any = None
+    key: str = "selections"
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,7 @@ class Delete:
     parent: Loc
     index: int
     drop: bool = False
+    key: str = "selections"
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,7 @@ class Move:
     parent: Loc
     index: int
     to: int
+    key: str = "selections"
 
 
 Op = Insert | Delete | SetKey | Move
@@ -91,6 +95,12 @@ _KEY_ORDER = {
 _ROSTER_KEY_ORDER = {
     k: i for i, k in enumerate(("format", "system", "faction", "name", "limits", "force", "notes"))
 }
+
+
+def is_force_loc(loc: Sequence[str | int]) -> bool:
+    """Whether ``loc`` names a force of a roster of several (``("forces", 0)``, or a child
+    force ``("forces", 0, "forces", 1)``)."""
+    return len(loc) >= 2 and loc[-2] == "forces" and isinstance(loc[-1], int)
 
 
 def _node_at(doc: Any, loc: Sequence[str | int]) -> Any:
@@ -157,54 +167,54 @@ def apply_op(doc: Any, op: Op) -> Op:
     """Apply ``op`` to a round-trip roster document; returns its inverse."""
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-    where = op.loc if isinstance(op, SetKey) else (*op.parent, "selections")
+    where = op.loc if isinstance(op, SetKey) else (*op.parent, op.key)
     unshare(doc, where)
     if isinstance(op, Insert):
         owner = _owner(doc, op.parent)
-        seq = owner.get("selections")
+        seq = owner.get(op.key)
         created = False
         if seq is None:
             seq = CommentedSeq()
             order = _ROSTER_KEY_ORDER if not op.parent else _KEY_ORDER
-            owner.insert(_key_position(owner, "selections", order), "selections", seq)
+            owner.insert(_key_position(owner, op.key, order), op.key, seq)
             created = True
         if not isinstance(seq, list):
-            raise EditError(f"`selections` of {_fmt(op.parent)} is not a list; fix it in the file")
+            raise EditError(f"`{op.key}` of {_fmt(op.parent)} is not a list; fix it in the file")
         if not 0 <= op.index <= len(seq):
-            raise EditError(f"no position {op.index} in {_fmt((*op.parent, 'selections'))}")
+            raise EditError(f"no position {op.index} in {_fmt((*op.parent, op.key))}")
         _take_trailing(op.node)  # a copy's comments about what followed the original
         moved = _take_trailing(seq[op.index - 1]) if op.index > 0 else None
         seq.insert(op.index, op.node)
         _give_trailing(op.node, moved)
         if op.comment is not None and isinstance(seq, CommentedSeq):
             seq.ca.items[op.index] = op.comment
-        return Delete(op.parent, op.index, drop=created)
+        return Delete(op.parent, op.index, drop=created, key=op.key)
     if isinstance(op, Delete):
         owner = _owner(doc, op.parent)
-        seq = owner.get("selections")
+        seq = owner.get(op.key)
         if not isinstance(seq, list) or not 0 <= op.index < len(seq):
-            raise EditError(f"no selection at {_fmt((*op.parent, 'selections', op.index))}")
+            raise EditError(f"no selection at {_fmt((*op.parent, op.key, op.index))}")
         node = seq[op.index]
         comment = seq.ca.items.get(op.index) if isinstance(seq, CommentedSeq) else None
-        _detach(owner, seq, op.index)
+        _detach(owner, seq, op.index, op.key)
         if op.drop and not seq:
-            del owner["selections"]
-        return Insert(op.parent, op.index, node, comment)
+            del owner[op.key]
+        return Insert(op.parent, op.index, node, comment, op.key)
     if isinstance(op, Move):
         owner = _owner(doc, op.parent)
-        seq = owner.get("selections")
+        seq = owner.get(op.key)
         n = len(seq) if isinstance(seq, list) else 0
         if not (0 <= op.index < n and 0 <= op.to < n):
-            raise EditError(f"cannot move {_fmt((*op.parent, 'selections', op.index))}")
+            raise EditError(f"cannot move {_fmt((*op.parent, op.key, op.index))}")
         node = seq[op.index]
         comment = seq.ca.items.get(op.index) if isinstance(seq, CommentedSeq) else None
-        _detach(owner, seq, op.index)
+        _detach(owner, seq, op.index, op.key)
         moved = _take_trailing(seq[op.to - 1]) if op.to > 0 else None
         seq.insert(op.to, node)
         _give_trailing(node, moved)
         if comment is not None:
             seq.ca.items[op.to] = comment
-        return Move(op.parent, op.to, op.index)
+        return Move(op.parent, op.to, op.index, op.key)
     # SetKey
     mapping = doc if not op.loc else _owner(doc, op.loc)
     own_keys = [k for k in mapping if _own(mapping, k)]
@@ -336,8 +346,8 @@ def _give_trailing(node: Any, lines: str | None) -> None:
         tokens[index] = CommentToken("\n" + lines, CommentMark(0), None)
 
 
-def _detach(owner: Any, seq: Any, index: int) -> None:
-    """Remove item ``index`` of ``seq`` (``owner["selections"]``), keeping the comment lines
+def _detach(owner: Any, seq: Any, index: int, key: str = "selections") -> None:
+    """Remove item ``index`` of ``seq`` (``owner[key]``), keeping the comment lines
     above the next item."""
     moved = _take_trailing(seq[index])
     del seq[index]
@@ -346,7 +356,7 @@ def _detach(owner: Any, seq: Any, index: int) -> None:
     if index > 0:
         _give_trailing(seq[index - 1], moved)
     elif len(seq):
-        _give_after_key(owner, "selections", moved)
+        _give_after_key(owner, key, moved)
 
 
 def _give_after_key(owner: Any, key: str, lines: str) -> None:
@@ -486,6 +496,8 @@ def _changed_at(op: Op) -> tuple[str, Loc, int]:
         if not op.loc or op.loc[0] != "selections":
             return "header", (), 0
         return "subtree", op.loc, 0
+    if op.key != "selections" or (op.parent and op.parent[0] != "selections"):
+        return "header", (), 0  # forces (a roster of several): read again whole
     return "list", op.parent, min(op.index, op.to) if isinstance(op, Move) else op.index
 
 
@@ -525,17 +537,33 @@ def decode_value(text: str) -> Any:
 def op_to_json(op: Op) -> dict[str, Any]:
     """An operation as JSON-ready data (for the recovery journal); values are YAML text
     (:func:`encode_value`). Raises :class:`EditError` for a value that cannot be recorded."""
+    listed: dict[str, Any] = (
+        {} if isinstance(op, SetKey) or op.key == "selections" else {"list": op.key}
+    )
     if isinstance(op, Insert):
         return {
             "op": "insert",
             "parent": list(op.parent),
             "index": op.index,
             "yaml": encode_value(op.node),
+            **listed,
         }
     if isinstance(op, Delete):
-        return {"op": "delete", "parent": list(op.parent), "index": op.index, "drop": op.drop}
+        return {
+            "op": "delete",
+            "parent": list(op.parent),
+            "index": op.index,
+            "drop": op.drop,
+            **listed,
+        }
     if isinstance(op, Move):
-        return {"op": "move", "parent": list(op.parent), "index": op.index, "to": op.to}
+        return {
+            "op": "move",
+            "parent": list(op.parent),
+            "index": op.index,
+            "to": op.to,
+            **listed,
+        }
     record: dict[str, Any] = {"op": "set", "loc": list(op.loc), "key": op.key}
     value = op.value
     if (
@@ -554,13 +582,16 @@ def op_from_json(data: dict[str, Any]) -> Op:
     """The inverse of :func:`op_to_json` (raises ``ValueError`` for anything else). Journals
     of earlier versions (values as JSON) are read too."""
     kind = data.get("op")
+    key = str(data.get("list", "selections"))
+    if key not in ("selections", "forces"):
+        raise ValueError(f"unknown list {key!r}")
     if kind == "insert":
         node = decode_value(data["yaml"]) if "yaml" in data else _commented(data["node"])
-        return Insert(tuple(data["parent"]), int(data["index"]), node)
+        return Insert(tuple(data["parent"]), int(data["index"]), node, key=key)
     if kind == "delete":
-        return Delete(tuple(data["parent"]), int(data["index"]), bool(data.get("drop")))
+        return Delete(tuple(data["parent"]), int(data["index"]), bool(data.get("drop")), key)
     if kind == "move":
-        return Move(tuple(data["parent"]), int(data["index"]), int(data["to"]))
+        return Move(tuple(data["parent"]), int(data["index"]), int(data["to"]), key)
     if kind == "set":
         pos = data.get("position")
         if "yaml" in data:
@@ -603,8 +634,12 @@ def refresh_after(roster: Roster, ops: Sequence[Op]) -> None:
         else:
             roots.append(where)
     if header:
-        data = {k: v for k, v in roster.doc.items() if k not in ("selections", "custom")}
+        data = {k: v for k, v in roster.doc.items() if k not in ("selections", "custom", "forces")}
         roster.header = RosterHeader.model_validate(to_plain(data))
+    if header or roster.forces is not None:
+        # A roster of several forces (or one becoming so) is read again whole.
+        roster.refresh()
+        return
     try:
         _reparse(roster, lists, roots)
     except (IndexError, KeyError, TypeError, ValueError):

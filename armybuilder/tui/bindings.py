@@ -174,6 +174,24 @@ EDITOR_ACTIONS: list[ActionSpec] = [
         show=False,
     ),
     ActionSpec(
+        "editor.add_force",
+        "t",
+        "add_force",
+        "Add force",
+        "Add a force to the roster (a force entry of the game system, for a faction); the "
+        "roster then lists its forces, and its units go into them",
+        show=False,
+    ),
+    ActionSpec(
+        "editor.remove_force",
+        "T",
+        "remove_force",
+        "Remove force",
+        "Remove the force the selection is in, with everything in it (Delete on a force's line "
+        "does it too)",
+        show=False,
+    ),
+    ActionSpec(
         "editor.save_as", "f12", "save_as", "Save as", "Save the roster to a new file", show=False
     ),
     ActionSpec(

@@ -52,7 +52,13 @@ BAD_FILES: dict[str, tuple[bytes, int, int, str]] = {
     "empty": (b"", 1, 1, "roster-invalid"),
     "list-at-top": (b"- system: infantry-ops\n- faction: inner-sphere\n", 1, 1, "roster-invalid"),
     "missing-system": (b"format: 1\nfaction: inner-sphere\nname: X\n", 1, 1, "roster-invalid"),
-    "format-2": (HEADER.replace("format: 1", "format: 2").encode(), 1, 9, "roster-invalid"),
+    "format-3": (HEADER.replace("format: 1", "format: 3").encode(), 1, 9, "roster-invalid"),
+    "format-2-no-forces": (
+        HEADER.replace("format: 1", "format: 2").encode(),
+        1,
+        9,
+        "roster-invalid",
+    ),
 }
 
 # Lists nested 200 deep, starting on line 5.

@@ -68,7 +68,10 @@ def node_at(ev: Evaluation, loc: Loc) -> Node:
     for i in range(1, len(loc), 2):
         step = loc[i]
         assert isinstance(step, int)
-        node = node.children[step]
+        kids = node.children
+        if loc[i - 1] == "forces":  # forces are counted among the forces
+            kids = [c for c in kids if c.force is not None]
+        node = kids[step]
     return node
 
 
@@ -77,6 +80,8 @@ def catalog_target(session: EditSession, selected: Loc) -> Loc:
     loc = selected
     while loc and not (session.exists(loc) and session.options(loc)):
         loc = loc[:-2]
+    if not loc and session.roster.forces:  # a roster of several forces: its first force
+        return ("forces", 0)
     return loc
 
 
@@ -224,6 +229,11 @@ def expected_tree_label(ev: Evaluation, loc: Loc, budget: int | None) -> str:
     if node.is_root:
         cost = cost_text(ev, ev.totals, limits=True)
         return mark + ev.name(node) + (f"  {cost}" if cost else "")
+    if node.force is not None:  # a force: its name, what it is, its total
+        from armybuilder.report import force_title
+
+        cost = cost_text(ev, ev.total_cost(node))
+        return f"{mark}⚑ {force_title(ev, node)}" + (f"  {cost}" if cost else "")
     if node.entry is None:
         count = f" ×{node.count}" if node.count != 1 else ""
         return f"{mark}? {ev.name(node)} (unknown entry){count}"

@@ -127,8 +127,22 @@ def totals(capsys: pytest.CaptureFixture[str], root: Path, roster: Path) -> dict
             16,
             "a modifier of 'characteristic:save' cannot decrement '4+' (not a number)",
         ),
+        (
+            # accepted before, and applied nowhere: the catalog pane prints the entry's text
+            "      - {type: set, field: description, value: Changed}",
+            28,
+            "a modifier cannot change an entry's description: armybuilder shows the catalog's "
+            "text as written (change the text, or use `name`)",
+        ),
     ],
-    ids=["increment-name", "append-cost", "set-cost-text", "hidden-number", "decrement-save"],
+    ids=[
+        "increment-name",
+        "append-cost",
+        "set-cost-text",
+        "hidden-number",
+        "decrement-save",
+        "description",
+    ],
 )
 def test_check_catalog_rejects_what_the_engine_cannot_apply(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], modifier: str, column: int, says: str
@@ -203,5 +217,22 @@ def test_costs_that_never_settle_are_a_catalog_error(
     assert (
         "error: the costs of Captain depend on costs and never settle on one value (20 "
         "rounds): a catalog error; check the conditions and repeats of their cost modifiers "
-        "[cost-not-settled]"
+        "(they are left out of the costs shown) [cost-not-settled]"
     ) in out
+    # The costs shown are the base costs (captain 20 + squad 50), not a round's.
+    assert totals(capsys, root, roster)["totals"] == {"pts": 70.0}
+
+
+def test_costs_that_grow_without_end_are_a_catalog_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # +100 pts per 10 pts of the roster (the captain's own cost counts): the cost grows each
+    # round until the repeat's cap of a million; that is no value either.
+    mod = (
+        '      - {type: increment, field: "cost:pts", value: 100,\n'
+        "         repeat: {value: 10, repeats: 1, field: pts, scope: roster, child: unit}}"
+    )
+    root, _faction, roster = setup(tmp_path, mod)
+    code, out, _ = run(capsys, "validate", "--catalogs", str(root), str(roster))
+    assert code == 1 and "[cost-not-settled]" in out
+    assert totals(capsys, root, roster)["totals"] == {"pts": 70.0}

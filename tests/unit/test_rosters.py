@@ -120,7 +120,8 @@ def test_example_reserialised_after_edit_and_undo_keeps_text(path: Path) -> None
     # An edit that is undone makes the roster dirty: the dumper must give back the same text.
     text = path.read_text(encoding="utf-8")
     roster = Roster.from_file(path)
-    loc = roster.add((), "platoon")
+    # (a roster of several forces holds its selections in its forces)
+    loc = roster.add(("forces", 0) if roster.several else (), "platoon")
     roster.remove(loc)
     assert roster.dirty
     assert roster.dumps() == text
@@ -671,12 +672,15 @@ class TestRefused:
             assert f"`{key}:`" in messages
 
     def test_unsupported_format(self, round_trip: bool) -> None:
-        text = HEADER.replace("format: 1", "format: 2")
+        text = HEADER.replace("format: 1", "format: 3")
         with pytest.raises(RosterError) as exc:
             Roster.from_text(text, "r.yaml", round_trip=round_trip)
         p = problem(exc)
         assert p.code == "roster-invalid"
-        assert p.message == "unsupported roster format 2; this version reads format 1"
+        assert p.message == (
+            "unsupported roster format 3; this version reads format 1 (one force) and "
+            "format 2 (several forces)"
+        )
         assert (p.line, p.column) == (1, 9)
 
     def test_system_not_an_id(self, round_trip: bool) -> None:

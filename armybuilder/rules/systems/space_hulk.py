@@ -738,7 +738,7 @@ class SpaceHulk(SystemRules):
         are resolved."""
         targets = [
             (other.name(u), sum(n.multiplicity(u) for n in u.walk() if _is_model(n)))
-            for u in other.root.children
+            for u in other.units()
         ]
         rows: list[Matchup] = []
         for node in ev.nodes():

@@ -872,7 +872,7 @@ class StarMarines(SystemRules):
         column = tuple(str(w) for w in wounding) if isinstance(wounding, list) else None
         race = other.index.faction.name
         rows: list[Matchup] = []
-        for unit in ev.root.children:
+        for unit in ev.units():
             weapons: dict[str, tuple[WeaponStats, int]] = {}
             for w in unit.walk():
                 if w.entry is not None and _is(w, "weapon"):
@@ -880,7 +880,7 @@ class StarMarines(SystemRules):
                     if stats is not None:
                         old = weapons.get(stats.name)
                         weapons[stats.name] = (stats, (old[1] if old else 0) + w.multiplicity(unit))
-            for target in other.root.children:
+            for target in other.units():
                 name = other.name(target)
                 soldiers = sum(n.multiplicity(target) for n in target.walk() if _is(n, "soldier"))
                 vehicles = [n for n in target.walk() if _is(n, "vehicle")]
@@ -938,7 +938,7 @@ class StarMarines(SystemRules):
             leaders=[],
             weapons=_Weapons([*ev.index.entries.values(), *ev.index.shared.values()]),
             supertank_by_roll=any(
-                c.entry is not None and "supertank-roll" in c.entry.rules for c in ev.root.children
+                c.entry is not None and "supertank-roll" in c.entry.rules for c in ev.units()
             ),
         )
         self._unit_data(ev, nodes, sizes)

@@ -776,7 +776,7 @@ class StarshipMarine(SystemRules):
         (figures each), the kinds of figure in it (target column, hand to hand kind and the
         factors that change them), and its grenade men by factors."""
         out: list[tuple[Node, Counter[tuple[str, Factors]], Counter[str], Counter[Factors]]] = []
-        for unit in ev.root.children:
+        for unit in ev.units():
             rows: Counter[tuple[str, Factors]] = Counter()
             kinds: Counter[str] = Counter()
             grenadiers: Counter[Factors] = Counter()
@@ -926,7 +926,7 @@ class StarshipMarine(SystemRules):
             return  # reported by check_catalog; nothing can be computed without the tables
         run = _Run(self, ev, tables, campaign=plays_campaign(ev))
         total = Tally()
-        for child in ev.root.children:
+        for child in ev.units():
             t = run.visit(child)
             if t is not None:
                 total.add(t, child.count)
@@ -941,9 +941,7 @@ class StarshipMarine(SystemRules):
 def plays_campaign(ev: Evaluation) -> bool:
     """Whether the roster plays the optional campaign rules of part 4: it selects an entry of
     category ``campaign-rules`` at its top level."""
-    return any(
-        c.entry is not None and "campaign-rules" in c.entry.categories for c in ev.root.children
-    )
+    return any(c.entry is not None and "campaign-rules" in c.entry.categories for c in ev.units())
 
 
 class _Run:
@@ -1600,7 +1598,7 @@ def _show_sheet_tables(run: _Run, root: Node) -> None:
     the combat robot damage table (3.7). Tables absent from the catalog are left out."""
     ev = run.ev
     data = ev.index.system.model.data
-    defends = any(c.has_category("ships-company") for c in root.children)
+    defends = any(c.has_category("ships-company") for c in ev.units())
     tables = run.tables
     ev.set_value(
         root,

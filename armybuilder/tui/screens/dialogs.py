@@ -289,3 +289,81 @@ class NewRosterScreen(_FormScreen[NewRoster | None]):
                 return
             limits[field_.name or ""] = value
         self.dismiss(NewRoster(str(system), str(faction), name, limits))
+
+
+@dataclass
+class NewForce:
+    """What the add-force dialog asks for."""
+
+    force: str
+    faction: str
+    name: str
+
+
+class AddForceScreen(_FormScreen[NewForce | None]):
+    """The force entry, faction and name of a force to add to the roster."""
+
+    def __init__(
+        self,
+        forces: list[tuple[str, str]],
+        factions: list[tuple[str, str]],
+        faction: str,
+        *,
+        id: str | None = None,
+    ) -> None:
+        """``forces`` and ``factions``: (name, id) to choose from; ``faction``: the one
+        chosen at first."""
+        super().__init__(id=id)
+        self.forces = forces
+        self.factions = factions
+        self.faction = faction
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="add-force"):
+            yield Label("Add a force", classes="dialog-title")
+            yield Label("Force", classes="field-label")
+            yield Select[str](
+                self.forces, id="force-entry", allow_blank=False, value=self.forces[0][1]
+            )
+            yield Label("Faction", classes="field-label")
+            yield Select[str](
+                self.factions, id="force-faction", allow_blank=False, value=self.faction
+            )
+            yield Label("Name (optional)", classes="field-label")
+            yield Input(id="force-name", placeholder="e.g. Vanguard", classes="field")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Add", id="add", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#force-name", Input).focus()
+
+    def _finish(self) -> None:
+        force = self.query_one("#force-entry", Select).value
+        faction = self.query_one("#force-faction", Select).value
+        name = self.query_one("#force-name", Input).value.strip()
+        self.dismiss(NewForce(str(force), str(faction), name))
+
+
+class RenameScreen(_FormScreen[str | None]):
+    """A new name for something (empty: its default name)."""
+
+    def __init__(self, title: str, current: str, placeholder: str, *, id: str | None = None):
+        super().__init__(id=id)
+        self.dialog_title = title
+        self.current = current
+        self.placeholder = placeholder
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="rename"):
+            yield Label(self.dialog_title, classes="dialog-title")
+            yield Input(self.current, id="rename-name", placeholder=self.placeholder)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Rename", id="ok", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#rename-name", Input).focus()
+
+    def _finish(self) -> None:
+        self.dismiss(self.query_one("#rename-name", Input).value)

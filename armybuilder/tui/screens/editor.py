@@ -37,6 +37,7 @@ from ...session import (
     export_pdf,
     export_text,
     find_recoveries,
+    is_force_loc,
 )
 from ..bindings import EDITOR_ACTIONS, bindings
 from ..widgets.catalog import CatalogBrowser, entry_cost
@@ -46,7 +47,7 @@ from ..widgets.roster_tree import RosterTree, node_at
 from ..widgets.stable import LiveStatic, find
 from ..widgets.totals import TotalsBar
 from .base import ArmyScreen
-from .dialogs import ConfirmScreen, PathScreen
+from .dialogs import AddForceScreen, ConfirmScreen, NewForce, PathScreen, RenameScreen
 from .export import ExportScreen, PdfPathScreen
 
 if TYPE_CHECKING:
@@ -415,6 +416,8 @@ class EditorScreen(ArmyScreen):
         loc = self.selected
         while loc and not (s.exists(loc) and s.options(loc)):
             loc = loc[:-2]
+        if not loc and s.roster.forces:  # a roster of several forces: into its first force
+            return ("forces", 0)
         return loc
 
     def _update_catalog(self) -> None:
@@ -422,7 +425,9 @@ class EditorScreen(ArmyScreen):
         if s is None:
             return
         target = self.catalog_target()
-        if target:
+        if is_force_loc(target):
+            name = s.force_label(target)
+        elif target:
             entry = s.entry_at(target)
             name = s.node(target).get("name") or (entry.name if entry else "?")
         else:
@@ -743,7 +748,51 @@ class EditorScreen(ArmyScreen):
             self.app.notify("Select a unit in the roster to remove it", severity="warning")
             return
         loc = self.selected
+        if is_force_loc(loc):
+            self._edit(lambda s: s.remove_force(loc))
+            return
         self._edit(lambda s: s.remove(loc))
+
+    # ----------------------------------------------------------------- forces
+
+    def _selected_force(self) -> Loc | None:
+        """The force the selection is in (``None``: the roster is one force)."""
+        loc = self.selected
+        while loc and not is_force_loc(loc):
+            loc = loc[:-2]
+        return loc or None
+
+    def action_add_force(self) -> None:
+        s = self.session
+        if s is None:
+            return
+        entries = s.force_entries()
+        if not entries:
+            self.app.notify(
+                f"{s.system.name} has no force entries: its rosters are one force",
+                severity="warning",
+            )
+            return
+        here = self._selected_force()
+        force = s.force_at(here) if here is not None else None
+        faction = force.faction if force is not None and force.faction else s.roster.faction
+        factions = sorted(s.system.factions.values(), key=lambda f: f.name)
+        dialog = AddForceScreen(
+            [(f.name, f.id) for f in entries], [(f.name, f.id) for f in factions], faction
+        )
+
+        def done(result: NewForce | None) -> None:
+            if result is not None:
+                self._edit(lambda s: s.add_force(result.force, result.faction, result.name))
+
+        self.app.push_screen(dialog, done)
+
+    def action_remove_force(self) -> None:
+        here = self._selected_force()
+        if here is None:
+            self.app.notify("Select a force (or a unit in it) to remove it", severity="warning")
+            return
+        self._edit(lambda s: s.remove_force(here))
 
     def action_duplicate(self) -> None:
         if not self.selected:
@@ -756,6 +805,9 @@ class EditorScreen(ArmyScreen):
         if not self.selected:
             return
         loc = self.selected
+        if is_force_loc(loc):
+            self._edit(lambda s: s.move_force(loc, delta))
+            return
         self._edit(lambda s: s.move(loc, delta))
 
     def action_count(self, delta: int) -> None:
@@ -765,6 +817,22 @@ class EditorScreen(ArmyScreen):
         self._set_count(self.selected, s.count_of(self.selected) + delta)
 
     def action_rename(self) -> None:
+        s = self.session
+        loc = self.selected
+        if s is not None and is_force_loc(loc):
+            force = s.force_at(loc)
+
+            def done(name: str | None) -> None:
+                if name is not None:
+                    self._edit(lambda s: s.rename_force(loc, name))
+
+            self.app.push_screen(
+                RenameScreen(
+                    "Rename force", (force.name or "") if force else "", "(its force entry's name)"
+                ),
+                done,
+            )
+            return
         self.details.focus_name()
 
     def action_undo(self) -> None:

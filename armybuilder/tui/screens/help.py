@@ -37,7 +37,10 @@ def display_keys(keys: str) -> str:
     }
     out = []
     for key in keys.split(","):
-        parts = [names.get(p, p.upper() if len(p) == 1 else p.title()) for p in key.split("+")]
+        parts = [
+            names.get(p, ("Shift+" + p if p.isupper() else p.upper()) if len(p) == 1 else p.title())
+            for p in key.split("+")
+        ]
         out.append("+".join(parts))
     return ", ".join(out)
 

@@ -201,13 +201,18 @@ class DetailsPane(VerticalScroll):
         self.loc = loc
         self._latest = (ev, node)
         root = node.is_root
+        force = node.force is not None  # a force of a roster of several: no fields of its own
         roster_box = find(self, "#d-roster", Widget)
         unit_box = find(self, "#d-unit", Widget)
         if roster_box.display != root:
             roster_box.display = root
-        if unit_box.display == root:
-            unit_box.display = not root
+        if unit_box.display != (not root and not force):
+            unit_box.display = not root and not force
         self._show_head(ev, node)
+        if force:
+            self._show_values(ev, node)
+            self._show_issues(ev, loc)
+            return
         if root:
             self._show_roster(ev)
         else:
@@ -223,6 +228,13 @@ class DetailsPane(VerticalScroll):
             system = ev.index.system.name
             text.append(f"\n{system} · {ev.index.faction.name}", "dim")
             text.append(f"\n{cost_text(ev, ev.totals, limits=True)}", "cyan")
+        elif node.force is not None:
+            from ...report import force_title
+
+            text = Text(force_title(ev, node), "bold")
+            text.append(f"\nforce · {node.force.name}", "dim")
+            text.append(f"\n{cost_text(ev, ev.total_cost(node))}", "cyan")
+            text.append("\nr: rename · t: add a force · T: remove this force", "dim")
         elif node.entry is None:
             text.append(f"\n? unknown entry {node.entry_id!r}", "red")
             text.append(

@@ -32,14 +32,25 @@ if TYPE_CHECKING:
 ERROR_MARK = "✖"
 WARNING_MARK = "⚠"
 INNER_MARK = "•"
+#: Before a force's name (a roster of several forces).
+FORCE_MARK = "⚑"
 
 
 def owner_loc(path: Loc) -> Loc:
-    """The selection an issue path is about (``()``: the roster)."""
+    """The selection (or force) an issue path is about (``()``: the roster)."""
     loc = tuple(path)
-    while loc and not (len(loc) % 2 == 0 and isinstance(loc[-1], int) and loc[-2] == "selections"):
+    while loc and not (
+        len(loc) % 2 == 0 and isinstance(loc[-1], int) and loc[-2] in ("selections", "forces")
+    ):
         loc = loc[:-1]
     return loc
+
+
+def _key(node: Node) -> str | None:
+    """What a tree line stands for, to tell lines apart when the tree is synced."""
+    if node.force is not None:
+        return f"force:{node.force.id}"
+    return node.entry_id
 
 
 def issue_marks(ev: Evaluation) -> tuple[dict[Loc, str], dict[Loc, str]]:
@@ -64,9 +75,12 @@ def node_at(ev: Evaluation, loc: Loc) -> Node | None:
     node = ev.root
     for i in range(1, len(loc), 2):
         step = loc[i]
-        if not isinstance(step, int) or step >= len(node.children):
+        kids = node.children
+        if loc[i - 1] == "forces":  # a force: counted among the forces only
+            kids = [c for c in kids if c.force is not None]
+        if not isinstance(step, int) or step >= len(kids):
             return None
-        node = node.children[step]
+        node = kids[step]
     return node
 
 
@@ -258,7 +272,7 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         loc = node.loc
         mark = self._own.get(loc)
         inner = self._inner.get(loc)
-        unknown = node.entry is None and not node.is_root
+        unknown = node.entry is None and not node.is_root and node.force is None
         text = Text(no_wrap=True, overflow="ellipsis")
         if mark == "error":
             text.append(f"{ERROR_MARK} ", "bold red")
@@ -273,6 +287,14 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         if node.is_root:
             cost = cost_text(ev, ev.totals, limits=True)
             text.append(ev.name(node), "bold")
+            if cost:
+                text.append(f"  {cost}", "dim")
+        elif node.force is not None:  # a force of a roster of several: its name and total
+            from ...report import force_title
+
+            text.append(f"{FORCE_MARK} ", "bold magenta")
+            text.append(force_title(ev, node), "bold")
+            cost = cost_text(ev, ev.total_cost(node))
             if cost:
                 text.append(f"  {cost}", "dim")
         elif unknown:
@@ -320,7 +342,7 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
             return
         self._data[tnode.id] = data
         tnode.data = node.loc
-        self._keys[tnode.id] = node.entry_id
+        self._keys[tnode.id] = _key(node)
         self._set_label(tnode, ev, node)
         has_children = bool(node.children)
         if not tnode.is_root and tnode.allow_expand != has_children:
@@ -334,15 +356,18 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         sig, text = self._label(ev, child)
         new = parent.add(text, data=child.loc, before=before, allow_expand=bool(child.children))
         self._sig[new.id] = sig
-        self._keys[new.id] = child.entry_id
+        self._keys[new.id] = _key(child)
         self._data[new.id] = child.data
         self.labels_set += 1
+        if child.force is not None:  # a force opens with its units in view
+            self._sync_children(new, child.children)
+            new.expand()
 
     def _sync_children(self, tnode: TreeNode[Loc], children: list[Node]) -> None:
         self._populated.add(tnode.id)
         old = list(tnode.children)
         old_keys = [self._keys.get(t.id) for t in old]
-        new_keys = [c.entry_id for c in children]
+        new_keys = [_key(c) for c in children]
         if old_keys == new_keys:
             for t, c in zip(old, children, strict=True):
                 self._sync_node(t, c)
