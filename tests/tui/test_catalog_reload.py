@@ -54,7 +54,7 @@ async def test_a_new_catalog_file_shows_in_the_open_roster(make_app: Any, workdi
         book = folder / "my-book.yaml"
         book.write_text(BOOK)
         await wait_for(pilot, lambda: any("Scout Bike" in line for line in catalog_lines(editor)))
-        assert any("my-book.yaml changed" in n for n in notices(app)), notices(app)
+        await wait_for(pilot, lambda: any("my-book.yaml changed" in n for n in notices(app)))
         assert editor.session is not None
         assert "scout-bike" in editor.session.index.entries
         reloaded = app.get_library()
