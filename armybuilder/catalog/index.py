@@ -147,6 +147,7 @@ class CatalogIndex:
         self._child_ids: dict[int, dict[str, Child]] = {}
         self._child_constraints: dict[int, list[tuple[Child, Constraint]]] = {}
         self._closed: dict[int, bool] = {}
+        self._marked: dict[int, list[tuple[Child, Constraint, bool]]] = {}
         self._scope_ids: frozenset[str] | None = None
         self.roots: list[Child] = [
             self._resolve(c, None) for c in [*sf.entries, *(c for p in parts for c in p.entries)]
@@ -154,24 +155,29 @@ class CatalogIndex:
         self._root_ids: dict[str, Child] = _by_id(self.roots)
 
     def _defined_entries(self) -> Iterator[Entry]:
+        """Every entry the catalog defines, depth first (an entry, its entries, then its
+        groups' entries); an entry object used in several places is walked once, where it
+        is first met (what is under it is the same wherever it is)."""
         sf, parts = self.system.model, self._parts
-
-        def walk(items: Iterable[Entry | EntryLink]) -> Iterator[Entry]:
-            for item in items:
-                if isinstance(item, Entry):
-                    yield item
-                    yield from walk(item.entries)
-                    for g in walk_groups(item.groups):
-                        yield from walk(g.entries)
-
-        yield from walk(
-            [
-                *sf.shared_entries,
-                *(e for p in parts for e in p.shared_entries),
-                *sf.entries,
-                *(e for p in parts for e in p.entries),
-            ]
-        )
+        stack: list[Entry | EntryLink] = [
+            *sf.shared_entries,
+            *(e for p in parts for e in p.shared_entries),
+            *sf.entries,
+            *(e for p in parts for e in p.entries),
+        ]
+        stack.reverse()
+        seen: set[int] = set()
+        while stack:
+            item = stack.pop()
+            if not isinstance(item, Entry) or id(item) in seen:
+                continue
+            seen.add(id(item))
+            yield item
+            under: list[Entry | EntryLink] = list(item.entries)
+            for g in walk_groups(item.groups):
+                under.extend(g.entries)
+            under.reverse()
+            stack.extend(under)
 
     def _resolve(self, item: Entry | EntryLink, group: Group | None) -> Child:
         if isinstance(item, EntryLink):
@@ -276,6 +282,27 @@ class CatalogIndex:
                 if con.scope != "self"
             ]
             self._child_constraints[key] = found
+        return found
+
+    def marked_child_constraints(self, entry: Entry | None) -> list[tuple[Child, Constraint, bool]]:
+        """:meth:`child_constraints`, each marked True where it is a maximum counting only the
+        child's own selections under ``entry`` (of them or their cost): a selection holding
+        none of the child cannot break it. Cached."""
+        key = id(entry)
+        found = self._marked.get(key)
+        if found is None:
+            found = self._marked[key] = [
+                (
+                    child,
+                    con,
+                    con.type == "max"
+                    and con.scope == "parent"
+                    and con.child is None
+                    and not con.percent
+                    and con.field != "forces",
+                )
+                for child, con in self.child_constraints(entry)
+            ]
         return found
 
     def child(self, entry: Entry | None, entry_id: str) -> Child | None:

@@ -331,6 +331,10 @@ class Evaluation:
     forces: list[ForceData] | None = field(default=None, repr=False)
     #: The category counts being worked out (see :meth:`_ref_counts`).
     _counting: set[Any] = field(default_factory=set, repr=False)
+    #: Partial counts (made while others were being worked out), by what was in progress.
+    _partial: dict[tuple[Any, frozenset[Any]], dict[str, float]] = field(
+        default_factory=dict, repr=False
+    )
     #: The faction of each force node that names one (by ``id(node)``).
     force_faction: dict[int, str] = field(default_factory=dict, repr=False)
     #: While costs settle (:meth:`_settle_costs`): the previous round's totals per node, which
@@ -785,6 +789,12 @@ class Evaluation:
         counts = self._counts.get(key)
         if counts is not None:
             return counts
+        # A partial answer is the same each time it is asked with the same counts in
+        # progress: it is kept for that case only.
+        pkey = (key, frozenset(self._counting))
+        counts = self._partial.get(pkey)
+        if counts is not None:
+            return counts
         counts = {}
         # Categories whose modifiers count categories in this same scope: while counting, a
         # count asked again reads the categories as the catalog states them (no cycle).
@@ -813,7 +823,8 @@ class Evaluation:
                 stack.extend((c, mult * c.count) for c in n.children)
         self._counting.discard(key)
         if not modified and self.index.category_modifiers:
-            return counts  # a partial answer, not kept
+            self._partial[pkey] = counts  # a partial answer, kept only for this case
+            return counts
         self._counts[key] = counts
         return counts
 
@@ -1199,12 +1210,32 @@ def _check_constraint(
         _constraint_issue(ev, con, owner, got, limit, scope_node, context)
 
 
+def _entry_ids_under(node: Node) -> set[str]:
+    """The entry ids of every selection under ``node`` (at any depth)."""
+    out: set[str] = set()
+    todo = list(node.children)
+    while todo:
+        c = todo.pop()
+        if c.entry is not None:
+            out.add(c.entry.id)
+        todo.extend(c.children)
+    return out
+
+
 def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
     idx = ev.index
     # In a roster of several forces, the top-level entries' constraints are checked in each
     # force (the root holds forces, not selections).
     held = not (node.is_root and ev.forces is not None)
-    for child, con in idx.child_constraints(node.entry) if held else []:
+    under: set[str] | None = None
+    for child, con, only_held in idx.marked_child_constraints(node.entry) if held else []:
+        if only_held:
+            # A maximum counting the entry's selections here: with none of them under this
+            # selection it counts 0, which no maximum (unlimited when negative) refuses.
+            if under is None:
+                under = _entry_ids_under(node)
+            if child.entry.id not in under:
+                continue
         if con.scope in {"roster", "force"}:
             key = (id(con), id(ev.force_of(node))) if con.scope == "force" else id(con)
             if key in seen_global:
@@ -1305,8 +1336,9 @@ def _check_groups(
                 g.source,
                 g.id,
             )
-        hidden = (g.hidden or g.modifiers) and ev.apply_modifiers(g, "hidden", g.hidden, node)
-        if got < g.min and not hidden:
+        if got < g.min and not (
+            (g.hidden or g.modifiers) and ev.apply_modifiers(g, "hidden", g.hidden, node)
+        ):
             choice = f" (the usual choice is {ev.index.name_of(g.default)})" if g.default else ""
             ev._add(
                 g.severity,

@@ -92,11 +92,23 @@ EDITOR_ACTIONS: list[ActionSpec] = [
         "editor.add_standard",
         "s",
         "add_standard",
-        "Add standard",
+        "Standard",
         "Add the highlighted catalog entry at its standard strength and loadout (a whole "
         "squad or formation, as the catalog declares it)",
     ),
     ActionSpec("editor.remove", "delete", "remove", "Remove", "Remove the selected unit"),
+    # Save, undo, redo and close come before the other shown keys: the footer of an 80-column
+    # terminal has room for about seven keys, and these must never be cut off.
+    ActionSpec("editor.save", "ctrl+s", "save", "Save", "Save the roster"),
+    ActionSpec("editor.undo", "ctrl+z", "undo", "Undo", "Undo the last edit"),
+    ActionSpec("editor.redo", "ctrl+y", "redo", "Redo", "Redo the last undone edit"),
+    ActionSpec(
+        "editor.close",
+        "ctrl+w",
+        "close",
+        "Close",
+        "Close the roster and go back to the home screen",
+    ),
     ActionSpec(
         "editor.duplicate",
         "d",
@@ -161,9 +173,6 @@ EDITOR_ACTIONS: list[ActionSpec] = [
         "Give the selected unit (or the roster) a name",
         show=False,
     ),
-    ActionSpec("editor.undo", "ctrl+z", "undo", "Undo", "Undo the last edit"),
-    ActionSpec("editor.redo", "ctrl+y", "redo", "Redo", "Redo the last undone edit"),
-    ActionSpec("editor.save", "ctrl+s", "save", "Save", "Save the roster"),
     ActionSpec(
         "editor.save_as", "f12", "save_as", "Save as", "Save the roster to a new file", show=False
     ),
@@ -299,13 +308,6 @@ EDITOR_ACTIONS: list[ActionSpec] = [
         "Issues",
         "Move the focus to the list of errors and warnings",
         show=False,
-    ),
-    ActionSpec(
-        "editor.close",
-        "ctrl+w",
-        "close",
-        "Close",
-        "Close the roster and go back to the home screen",
     ),
 ]
 

@@ -12,10 +12,13 @@ line and the element; the rest still loads.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import pickle
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,6 +86,37 @@ def head(path: Path) -> DataFile:
     )
 
 
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """Without the cyclic garbage collector: reading a catalogue makes some hundred thousand
+    objects and nothing to collect, and the collector's passes over them took most of the
+    time (a warm load of Space Marines: 0.9 s of unpickling with it, 0.3 s without)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            # What was made stays for the process: the collector need not look at it again.
+            gc.freeze()
+            gc.enable()
+
+
+#: The last loads in this process, by cache key: a second library of the same folder (each
+#: command run in one process, a builder opening another roster) shares them.
+_RECENT: dict[str, tuple[SystemFile, list[FactionFile], list[Problem], Translation | None]] = {}
+_RECENT_KEPT = 3
+
+
+def _remember(
+    key: str, value: tuple[SystemFile, list[FactionFile], list[Problem], Translation | None]
+) -> None:
+    _RECENT.pop(key, None)
+    _RECENT[key] = value
+    while len(_RECENT) > _RECENT_KEPT:
+        del _RECENT[next(iter(_RECENT))]
+
+
 def _line_of(text: str, element_id: str) -> int | None:
     at = text.find(f'id="{element_id}"')
     return None if at < 0 else text.count("\n", 0, at) + 1
@@ -105,8 +139,9 @@ class BattleScribeSystem(GameSystem):
         return super().faction(faction_id)
 
     def index(self, faction_id: str) -> CatalogIndex:
-        self._ensure(faction_id)
-        return super().index(faction_id)
+        with _no_gc():
+            self._ensure(faction_id)
+            return super().index(faction_id)
 
     def _ensure(self, faction_id: str) -> None:
         bs_id = self._bs_ids.get(faction_id)
@@ -133,17 +168,30 @@ class BattleScribeSystem(GameSystem):
 
     def load(self, catalogue_ids: set[str]) -> None:
         """Parse and translate the game system with these catalogues (and their links)."""
+        with _no_gc():
+            self._load(catalogue_ids)
+
+    def _load(self, catalogue_ids: set[str]) -> None:
         assert self.system_file is not None
         cats = self.wanted(catalogue_ids)
         files = [self.system_file, *cats]
         key = self._cache_key(files)
-        cached = self._read_cache(key) if self.use_cache else None
-        if cached is not None:
+        recent = _RECENT.get(key) if self.use_cache and key else None
+        cached = self._read_cache(key) if self.use_cache and recent is None else None
+        made: Translation | None = None  # the translation of exactly these files
+        if recent is not None:
+            model, factions, problems, made = recent
+            if made is not None:
+                self.translation = made
+        elif cached is not None:
             model, factions, problems = cached
         else:
             model, factions, problems = self._translate(files)
+            made = self.translation
             if self.use_cache:
                 self._write_cache(key, (model, factions, problems))
+        if self.use_cache and key:
+            _remember(key, (model, factions, problems, made))
         self.model = model
         for ff in factions:
             self.factions[ff.id] = Faction(self._path_of(ff.id), ff)
@@ -180,7 +228,16 @@ class BattleScribeSystem(GameSystem):
         t = self.translation
         if t is None or all(c.id != bs_id for c in t.catalogues):
             assert self.system_file is not None
-            self._translate([self.system_file, *self.wanted({*self._loaded, bs_id})])
+            files = [self.system_file, *self.wanted({*self._loaded, bs_id})]
+            key = self._cache_key(files) if self.use_cache else ""
+            recent = _RECENT.get(key) if key else None
+            if recent is not None and recent[3] is not None:
+                self.translation = recent[3]
+            else:
+                with _no_gc():
+                    loaded = self._translate(files)
+                if key:
+                    _remember(key, (*loaded, self.translation))
             t = self.translation
         assert t is not None
         return t
@@ -268,20 +325,20 @@ class BattleScribeSystem(GameSystem):
 
 
 _LINK_TAGS = {"entryLink", "infoLink", "categoryLink", "catalogueLink"}
+_LINK_ENDINGS = tuple(_LINK_TAGS)
 
 
 def check_links(roots: list[tuple[DataFile, ET.Element]], texts: dict[str, str]) -> list[Problem]:
     """Links whose target no loaded file defines: one problem each, with file, line and element."""
-    ids: set[str] = set()
+    ids: set[str | None] = set()
+    links: list[tuple[DataFile, list[ET.Element]]] = []
     for f, root in roots:
         ids.add(f.id)
-        for el in root.iter():
-            got = el.get("id")
-            if got is not None:
-                ids.add(got)
+        ids.update([el.get("id") for el in root.iter()])
+        links.append((f, [el for el in root.iter() if el.tag.endswith(_LINK_ENDINGS)]))
     problems: list[Problem] = []
-    for f, root in roots:
-        for el in root.iter():
+    for f, found in links:
+        for el in found:
             tag = _tag(el)
             if tag not in _LINK_TAGS:
                 continue

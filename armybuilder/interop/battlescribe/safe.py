@@ -113,15 +113,18 @@ def parse(text: str, name: str) -> ET.Element:
 
 
 def check_depth(root: ET.Element, name: str, limit: int = MAX_DEPTH) -> None:
-    """Refuse a tree nested deeper than ``limit`` (checked without recursion)."""
-    todo: list[tuple[ET.Element, int]] = [(root, 1)]
-    while todo:
-        el, depth = todo.pop()
+    """Refuse a tree nested deeper than ``limit`` (checked level by level, without
+    recursion)."""
+    level: list[ET.Element] = [root]
+    depth = 1
+    while level:
         if depth > limit:
             raise UnsafeFileError(
-                f"{name}: elements nest more than {limit} deep (<{el.tag.rpartition('}')[2]}>)"
+                f"{name}: elements nest more than {limit} deep "
+                f"(<{level[0].tag.rpartition('}')[2]}>)"
             )
-        todo.extend((c, depth + 1) for c in el)
+        level = [c for el in level for c in el]
+        depth += 1
 
 
 def read_xml(path: Path) -> ET.Element:
