@@ -72,9 +72,9 @@ def test_a4_and_letter_page_sizes(render: Callable[..., Rendered]) -> None:
 
 
 def test_page_count_of_a_known_roster(render: Callable[..., Rendered]) -> None:
-    # One page of roster, one platoon sheet.
-    assert render(RIFLE).pages == 2
-    assert render(RIFLE).result.pages == 2
+    # One page of roster, one platoon sheet, the force's odds card.
+    assert render(RIFLE).pages == 3
+    assert render(RIFLE).result.pages == 3
     assert render(RIFLE, sheets=False).pages == 1
 
 
@@ -94,6 +94,7 @@ def test_outline_has_an_entry_per_unit(render: Callable[..., Rendered]) -> None:
     assert (2, "Foot Platoon (Rifle)", 0) in outline
     assert (1, "Record sheets", 1) in outline
     assert (2, "Foot Platoon (Rifle)", 1) in outline
+    assert (2, "Odds", 2) in outline
     assert pdf.result.outline == [(p, d, t) for d, t, p in outline]
 
 
@@ -221,11 +222,11 @@ def test_jobs_option_prints_the_same_document(
     one = render(path, jobs=1)
     two = render(path, jobs=2)
     assert one.result.jobs == 1 and two.result.jobs == 1
-    # a page of roster, a sheet per platoon
-    assert one.pages == two.pages == 5
+    # a page of roster, a sheet per platoon, the force's odds card
+    assert one.pages == two.pages == 6
     assert one.outline() == two.outline()
     for i in range(two.pages):
-        assert f"page {i + 1} of 5" in two.text(i)
+        assert f"page {i + 1} of 6" in two.text(i)
         assert "Rifle company" in two.text(i)
         assert ("Platoon 3" in one.text(i)) == ("Platoon 3" in two.text(i))
 
@@ -233,4 +234,7 @@ def test_jobs_option_prints_the_same_document(
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_sheet_fits_one_page_on_both_papers(render: Callable[..., Rendered], paper: str) -> None:
     pdf = render(EXAMPLES / "infantry-ops" / "rifle-lmg-platoon.yaml", paper=paper)
-    assert pdf.pages == 2
+    # the roster, the platoon's one sheet, the force's odds card on a page of its own
+    assert pdf.pages == 3
+    assert "Damage track" in pdf.text(1) and "Odds (exact)" not in pdf.text(1)
+    assert "Odds (exact)" in pdf.text(2) and "Damage track" not in pdf.text(2)

@@ -16,6 +16,15 @@ from armybuilder.catalog import Library
 IO = EXAMPLES / "infantry-ops"
 
 
+def platoon_pages(pages: list[str]) -> list[str]:
+    """The record sheet pages of the platoons: from the first with "Record sheets" up to
+    the force's odds card, which must follow them as the PDF's last page, one page only."""
+    start = next(i for i, t in enumerate(pages) if "Record sheets" in t)
+    odds = [i for i, t in enumerate(pages) if "Odds (exact)" in t and "Cluster roll" in t]
+    assert odds == [len(pages) - 1], "one odds card, on the last page"
+    return pages[start : odds[0]]
+
+
 def test_a_platoon_bought_twice_gets_two_sheets(library: Library, tmp_path: Path) -> None:
     """Two rifle platoons of 28 troopers: two sheets, each with 28 damage boxes, one per
     trooper (Kevlar is not armour that takes a second box)."""
@@ -37,7 +46,7 @@ def test_a_platoon_bought_twice_gets_two_sheets(library: Library, tmp_path: Path
 def lmg_sheet(library: Library) -> str:
     """The sheet page of the rules' example rifle + light machine gun platoon (4 squads of 5
     riflemen with auto-rifle and thrown grenades, 2 LMG gunners), as the PDF prints it."""
-    return pdf_text_pages(IO / "rifle-lmg-platoon.yaml", library)[-1]
+    return platoon_pages(pdf_text_pages(IO / "rifle-lmg-platoon.yaml", library))[-1]
 
 
 def test_attack_value_for_each_number_of_troopers_left(lmg_sheet: str) -> None:
@@ -114,19 +123,20 @@ def test_grenades_as_volleys_and_load_times(library: Library, lmg_sheet: str) ->
     assert "Man-portable Light MG 1 DB +1D6 0 (+0) 2 (+0) 4 (+2) 6 (+4) 8 (+6) — 1* / 0" in (
         lmg_sheet
     )
-    srm = pdf_text_pages(IO / "rifle-srm-platoon.yaml", library)[-1]
+    srm = platoon_pages(pdf_text_pages(IO / "rifle-srm-platoon.yaml", library))[-1]
     assert "8 × SRM1 2 CM — 3 (+0) 6 (+2) 9 (+4) 12 (+6) — 0 / 1" in srm
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("name", ["rifle-platoon", "rifle-lmg-platoon", "rifle-srm-platoon"])
 def test_a_platoon_fits_one_page(library: Library, name: str, paper: str) -> None:
-    """Everything above on one page per platoon, A4 and Letter."""
+    """Everything above on one page per platoon, A4 and Letter; the force's odds card on
+    a page of its own after it."""
     pages = pdf_text_pages(IO / f"{name}.yaml", library, paper)
-    start = next(i for i, t in enumerate(pages) if "Record sheets" in t)
-    assert len(pages) - start == 1
-    assert "Squads" in pages[start] and pages[start].rstrip().endswith(
-        f"page {len(pages)} of {len(pages)}"
+    sheets = platoon_pages(pages)
+    assert len(sheets) == 1
+    assert "Squads" in sheets[0] and sheets[0].rstrip().endswith(
+        f"page {len(pages) - 1} of {len(pages)}"
     )
 
 
@@ -154,9 +164,9 @@ def test_flechette_attack_values_against_each_target(
         ("- entry: autopistol", "- entry: needler"),
     )
     pages = pdf_text_pages(path, library, paper)
-    start = next(i for i, t in enumerate(pages) if "Record sheets" in t)
-    assert len(pages) - start == 1
-    sheet = pages[start]
+    sheets = platoon_pages(pages)
+    assert len(sheets) == 1
+    sheet = sheets[0]
     assert "Primary 14 unarm. 21 arm. 7 0 28 × Assault Shotgun 0.5 DB/FL" in sheet
     assert "Secondary 14 0 28 × Thrown Grenade" in sheet  # no fléchette weapon: one AV
     assert "Melee 7 unarm. 14 arm. 7 0 28 × Knife/Bayonet" in sheet
@@ -195,5 +205,4 @@ def test_mortar_reloads_all_ticked_on_one_page(
     assert count_boxes(reloads)[0] == 128
     assert layout_faults(laid_out(html)) == []
     pages = pdf_text_pages(path, library, paper)
-    start = next(i for i, t in enumerate(pages) if "Record sheets" in t)
-    assert len(pages) - start == 1
+    assert len(platoon_pages(pages)) == 1
