@@ -37,8 +37,8 @@ def test_a_terminator_bought_twice_gets_two_cards(library: Library, tmp_path: Pa
     for n in (1, 2):
         (card,) = cards_titled(layout, f"Brother Noctis {n} of 2")
         assert "Storm Bolter any 2D6 6+" in card.text
-    assert "Terminator · Lost ✕" in cards_titled(layout, "Brother Noctis 1 of 2")[0].text
-    assert "Lost ✕" not in cards_titled(layout, "Brother Noctis 2 of 2")[0].text
+    assert "Terminator · Lost ☒" in cards_titled(layout, "Brother Noctis 1 of 2")[0].text
+    assert "Lost ☒" not in cards_titled(layout, "Brother Noctis 2 of 2")[0].text
 
 
 def test_action_costs_command_points_and_lost_boxes(library: Library) -> None:
