@@ -65,7 +65,8 @@ def test_supertank_table_lowers_the_damage_level(library: Library) -> None:
     assert "Destroyed" not in table and "6 " not in table.replace("5–6", "")
     note, track = track.split("(IX-B).", 1)
     assert note.startswith("Supertank (IX-A): the table above already lowers each damage level")
-    assert track.split() == ["Stunned", "Disarmed", "Crippled", "Destroyed"]
+    # each level has its tick box, printed as a box character after its name
+    assert track.split() == ["Stunned", "☐", "Disarmed", "☐", "Crippled", "☐", "Destroyed", "☐"]
 
 
 def test_supertank_house_rule_reads_the_table_one_row_lower(
@@ -101,7 +102,7 @@ def test_every_soldier_and_vehicle_bought_twice_is_printed(library: Library) -> 
         assert mob.text.count("Gunner") - mob.text.count("Gunner:") == 1  # one row
         (trike,) = cards_titled(layout, f"Battle trike {n} of 2")
         assert "d6 Damage Effect Repair" in trike.text
-        assert "Stunned Disarmed Crippled Destroyed" in trike.text.replace("  ", " ")
+        assert "Stunned ☐ Disarmed ☐ Crippled ☐ Destroyed ☐" in trike.text.replace("  ", " ")
     assert not cards_titled(layout, "Choppers ×2") and not cards_titled(layout, "Battle trike ×2")
 
 

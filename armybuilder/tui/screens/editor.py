@@ -170,6 +170,8 @@ class EditorScreen(ArmyScreen):
         self.path = path
         self.selected: Loc = ()
         self._eval_running = False
+        #: Undos (or redos) in a row since the last other edit: ("Undone" | "Redone", count).
+        self._history_run: tuple[str, int] = ("", 0)
         #: perf_counter() when the last edit started and when its result was painted.
         self.edit_started = 0.0
         self.last_painted = 0.0
@@ -518,6 +520,7 @@ class EditorScreen(ArmyScreen):
         s = self.session
         if s is None:
             return False
+        self._history_run = ("", 0)  # another edit ends a run of undos
         self.edit_started = time.perf_counter()
         try:
             loc = fn(s)
@@ -853,10 +856,15 @@ class EditorScreen(ArmyScreen):
             )
             return
         label = s.undo_label if back else s.redo_label
+        kind = "Undone" if back else "Redone"
+        run_kind, run = self._history_run
         self._edit(lambda s: s.undo() if back else s.redo())
-        self.army_app.notify(
-            f"{'Undone' if back else 'Redone'}: {label}", timeout=2, group="history"
-        )
+        # Twenty undos leave one notice that counts them (each names a different edit, so the
+        # app's coalescing of identical texts cannot count them).
+        run = run + 1 if run_kind == kind else 1
+        self._history_run = (kind, run)
+        text = f"{kind}: {label}" if run == 1 else f"{kind} {run} edits in a row, the last: {label}"
+        self.army_app.notify(text, timeout=2, group="history")
 
     def action_expand_all(self) -> None:
         self.roster_tree.expand_all()
