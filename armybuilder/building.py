@@ -7,10 +7,10 @@ front end; the builder and scripts share it.
 
 * :func:`add_standard` adds a unit at its **standard strength and loadout**, as its catalog
   entry declares it in data (``standard:``, see docs/catalog-format.md): an order of battle's
-  group with its headquarters and three squads, a Terminator squad with its sergeant and two
+  group with its headquarters and three squads, a squad with its sergeant and two
   heavy weapons.
-* :func:`next_in_series` names a copy after its original: a copy of "1st Marine Squad" is
-  "2nd Marine Squad" (or the next number free among its siblings).
+* :func:`next_in_series` names a copy after its original: a copy of "1st Squad" is
+  "2nd Squad" (or the next number free among its siblings).
 * :func:`split` turns a counted selection (Squad ×4) into separate selections that can then
   differ; :func:`merge` puts identical siblings back into one counted selection.
 * :func:`sort` puts a unit's selections in the catalog's order or by name.
@@ -182,8 +182,8 @@ def display_name(session: EditSession, node: Any) -> str:
 
 def next_in_series(session: EditSession, loc: Loc) -> str | None:
     """The name a copy of the selection at ``loc`` gets: the next free number of its series
-    among its siblings ("1st Marine Squad" -> "2nd Marine Squad"; an unnamed unit "Marine
-    Squad" -> "2nd Marine Squad"). ``None`` for models and upgrades (a copy keeps the name)."""
+    among its siblings ("1st Squad" -> "2nd Squad"; an unnamed unit "Rifle
+    Squad" -> "2nd Rifle Squad"). ``None`` for models and upgrades (a copy keeps the name)."""
     node = session.node(loc)
     entry = session.entry_at(loc)
     name = display_name(session, node)
@@ -335,7 +335,7 @@ class Place:
 
 
 def _where(session: EditSession, loc: Loc) -> str:
-    """``Sergeant in 1st Marine Squad`` (the selection and the one it is in)."""
+    """``Sergeant in 1st Squad`` (the selection and the one it is in)."""
     if not loc:
         return "the roster"
     name = display_name(session, session.node(loc))

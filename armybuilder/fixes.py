@@ -2,7 +2,7 @@
 
 An issue offers a fix when what to do is not in doubt:
 
-* an unknown entry whose id is close to one that can go there ("did you mean 'terminator'?"):
+* an unknown entry whose id is close to one that can go there ("did you mean 'sergeant'?"):
   the selection's entry id is replaced, and its name, count, experience, notes, campaign state
   and contents stay as they are;
 * a count over the entry's maximum: the count is brought down to it;

@@ -335,7 +335,7 @@ class Group(_Model):
 
 class StandardSelection(_Model):
     """One part of an entry's standard make-up: what a selection of it holds at its standard
-    strength and loadout (an order of battle's squad, a Terminator squad as the rules field it).
+    strength and loadout (a squad or formation as the rules field it).
 
     It is written like a selection of a roster file: the entry's id, how many, an optional
     name, and optionally its own ``selections`` (its loadout)."""
@@ -346,7 +346,7 @@ class StandardSelection(_Model):
         ge=1,
         le=MAX_COUNT,
         description="How many. A unit with a count above 1 (and no name) becomes that many "
-        "selections, named in series: 1st Marine Squad, 2nd Marine Squad...",
+        "selections, named in series: 1st Squad, 2nd Squad...",
     )
     name: str | None = Field(None, description="A custom name for the selection.")
     selections: list[StandardSelection] | None = Field(
