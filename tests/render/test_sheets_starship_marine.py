@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from render_helpers import EXAMPLES, count_boxes
+from render_helpers import EXAMPLES, count_boxes, printed_markup
 from sheet_layout import Layout, cards_titled, laid_out, layout_faults, sheet_html, variant
 
 from armybuilder.catalog import Library
@@ -111,12 +111,28 @@ def test_one_force_wide_morale_tracker_with_its_factors(
     assert squash("below 50% (111 or less): -1") in squash(force.text)
     assert squash("below 25% (55 or less): -2") in squash(force.text)
     assert "Ship morale" not in force.text  # the boarding force keeps attacker morale
-    assert html.count('sm-strip"') == 1
-    strip = html.split('sm-strip"', 1)[1].split("</table>", 1)[0]
+    assert html.count('class="sm-strip"') == 1
+    strip = html.split('class="sm-strip"', 1)[1].split("</table>", 1)[0]
     assert count_boxes(strip) == (223, 0)  # a box per point, none lost yet
-    labels = re.findall(r'<td class="(thr)?">(\d+)(?:<br><b>([^<]+)</b>)?</td>', strip)
-    assert [int(n) for _, n, _ in labels] == list(range(222, -1, -1))  # the strength left
-    assert [(n, f) for thr, n, f in labels if thr] == [("111", "-1"), ("55", "-2")]
+    rows = re.findall(
+        r'<td class="sm-left">(\d+)–(\d+)</td><td class="boxes">(.*?)</td>'
+        r'<td class="sm-thr">(.*?)</td>',
+        strip,
+    )
+    # forty boxes to a row, each row labelled with the strength left after its first and
+    # its last box: 222-183, ..., 22-0
+    assert [(int(a), int(b)) for a, b, _, _ in rows] == [
+        (222 - 40 * i, max(183 - 40 * i, 0)) for i in range(6)
+    ]
+    assert [count_boxes(b)[0] for _, _, b, _ in rows] == [40] * 5 + [23]
+    # the box that leaves 111 (below 50%) and the one that leaves 55 (below 25%) are framed,
+    # and their rows give the factor
+    framed = []
+    for first, _, boxes, note in rows:
+        if '<span class="thr">' in boxes:
+            before = count_boxes(boxes.split('<span class="thr">', 1)[0])[0]
+            framed.append((int(first) - before, squash(printed_markup(note))))
+    assert framed == [(111, "framed:111left,-1"), (55, "framed:55left,-2")]
     assert "worsens by one" not in html
 
 
@@ -161,7 +177,7 @@ def test_combat_robots_have_damage_boxes(regiment: tuple[str, Layout]) -> None:
     robot = next(r for r in rows if "Combat Robot" in r)
     assert count_boxes(robot)[0] == 4
     assert "no fire" in robot and "immob." in robot
-    marine = next(r for r in rows if ">Marine<" in r)
+    marine = next(r for r in rows if re.search(r"<td>\d+ Marine</td>", r))
     assert count_boxes(marine)[0] == 1
 
 
@@ -219,11 +235,10 @@ def test_target_column_is_each_figures_target_type(library: Library, tmp_path: P
     path.write_text(CREW, encoding="utf-8")
     html = sheet_html(path, library)
     rows = html.split('class="sm-figures"', 1)[1].split("</table>", 1)[0].split("<tr")[2:]
-    cells = {
-        re.findall(r"<td>([^<]*)</td>", r)[0]: re.findall(r'<td class="c small">([^<]*)</td>', r)
-        for r in rows
-    }
-    assert {k: v[0] for k, v in cells.items()} == {
+    # the cells: number and name, equipment, target, hits, experience
+    found = [re.findall(r"<td>([^<]*)</td>", r) for r in rows]
+    cells = {re.sub(r"^\d+ ", "", c[0]): c[1:] for c in found}
+    assert {k: v[1] for k, v in cells.items()} == {
         "Stoker Dale": "Armoured",
         "Rating Ames": "Unarmoured",
         "Lt Cole": "Armoured",

@@ -44,7 +44,7 @@ def figure_rows(html: str) -> dict[str, str]:
     rows = {}
     for row in table.split("<tr")[2:]:  # after the heading row
         cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
-        rows[cells[1].strip()] = row
+        rows[re.sub(r"^\d+ ", "", cells[0].strip())] = row  # "1 Lt Hale": number and name
     return rows
 
 

@@ -54,11 +54,11 @@ def test_starship_marine_squad_sheets(render: Callable[..., Rendered]) -> None:
     titles = [t for _, t, _ in pdf.outline()]
     for name in ("Platoon HQ", "1st Marine Squad", "2nd Marine Squad", "3rd Marine Squad"):
         assert name in titles
-    # figure roster: rank, equipment, target type, hits and experience class; no sticker or
-    # record of past actions without the campaign rules (part 4 is optional)
-    assert "# Figure Equipment Target Hits Experience" in text
-    assert "Experience Sticker" not in text and " fought" not in text
-    assert "Sergeant Marine armour, SCA III Armoured" in text
+    # figure roster: number and rank, equipment, target type, hits and experience class; no
+    # sticker or record of past actions without the campaign rules (part 4 is optional)
+    assert "Figure Equipment Target Hits Experience" in text
+    assert "Sticker" not in text and " fought" not in text
+    assert "2 Sergeant Marine armour, SCA III Armoured" in text
     # no campaign rules in this roster: every figure at the baseline class (4.7)
     assert "Experienced" in text and "Novice" not in text
     # ammunition record and APGW missiles per launcher
@@ -72,8 +72,8 @@ def test_starship_marine_squad_sheets(render: Callable[..., Rendered]) -> None:
 def test_starship_marine_experience_and_campaign_state(render: Callable[..., Rendered]) -> None:
     pdf = render(EXAMPLES / "starship-marine" / "earther-regiment.yaml", jobs=1)
     text = sheets_text(pdf)
-    assert "Lt Col Hale" in text and "Veteran Red" in text
-    assert "RSM Branestawn" in text and "Seasoned Yellow" in text
+    assert "1 Lt Col Hale" in text and "Veteran · Red" in text
+    assert "RSM Branestawn" in text and "Seasoned · Yellow" in text
     titles = [t for _, t, _ in pdf.outline()]
     assert titles.count("1st Marine Squad") == 3  # one per group
 
