@@ -7,15 +7,15 @@ about half a second a page, so each PDF a test needs is made once per session.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from io import BytesIO
 from pathlib import Path
 from typing import Any
 
 import pytest
-from render_helpers import DATE, Rendered
+from render_helpers import Rendered
+from sheet_layout import printed
 
 from armybuilder.catalog import Library
-from armybuilder.render import load, render_pdf
+from armybuilder.render import load
 from armybuilder.rules.engine import Evaluation
 
 
@@ -39,21 +39,13 @@ def evaluate_file(library: Library) -> Callable[[Path], Evaluation]:
     return run
 
 
-_CACHE: dict[tuple[Any, ...], Rendered] = {}
-
-
 @pytest.fixture(scope="session")
-def render(evaluate_file: Callable[[Path], Evaluation]) -> Callable[..., Rendered]:
-    """Render a roster file to PDF (cached per file and options) and read it back."""
-    from pypdf import PdfReader
+def render(library: Library) -> Callable[..., Rendered]:
+    """Render a roster file to PDF and read it back: once per session for each file, paper
+    and set of options, shared with the sheet tests (sheet_layout.printed)."""
 
     def run(path: Path, **options: Any) -> Rendered:
-        key = (str(path), tuple(sorted(options.items())))
-        if key not in _CACHE:
-            options.setdefault("date", DATE)
-            result = render_pdf(evaluate_file(path), **options)
-            _CACHE[key] = Rendered(result, PdfReader(BytesIO(result.pdf)))
-        return _CACHE[key]
+        return printed(path, library, **options)
 
     return run
 

@@ -43,10 +43,24 @@ selections:
 
 @dataclass
 class Rendered:
-    """A rendered PDF, read back."""
+    """A rendered PDF, read back; for a document laid out whole also its cards and their
+    text (``layout``, a :class:`sheet_layout.Layout`) and the text boxes laid out outside the
+    page's content area or the header and footer's margins (``stray``, ``stray_margin``)."""
 
     result: PdfResult
     reader: Any  # pypdf.PdfReader
+    layout: Any = None
+    stray: list[Any] | None = None
+    stray_margin: list[Any] | None = None
+    _images: list[Any] | None = None
+
+    def images(self) -> list[Any]:
+        """Every page rasterised (raster_helpers.rasterise, its default resolution), once."""
+        if self._images is None:
+            from raster_helpers import rasterise
+
+            self._images = rasterise(self.result.pdf)
+        return self._images
 
     @property
     def pages(self) -> int:

@@ -17,7 +17,7 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
-from render_helpers import DATE
+from render_helpers import DATE, Rendered
 
 from armybuilder.catalog import Library
 from armybuilder.render import load, render_pdf
@@ -92,9 +92,14 @@ def _border_rect(box: Any) -> Rect:
 def laid_out(html: str) -> Layout:
     """Lay ``html`` out (stylesheets inline) and collect cards and their text."""
     import weasyprint
+
+    return layout_of(weasyprint.HTML(string=html).render())
+
+
+def layout_of(doc: Any) -> Layout:
+    """The cards and their text of WeasyPrint's laid out document ``doc``."""
     from weasyprint.formatting_structure import boxes
 
-    doc = weasyprint.HTML(string=html).render()
     pages: list[Rect] = []
     cards: list[Card] = []
     loose: list[tuple[int, str, Rect]] = []
@@ -168,11 +173,60 @@ def sheet_html(path: Path, library: Library, paper: str = "a4") -> str:
 
 def pdf_text_pages(path: Path, library: Library, paper: str = "a4") -> list[str]:
     """The text of each page of the rendered PDF (pypdf), whitespace folded."""
-    from pypdf import PdfReader
+    doc = printed(path, library, paper)
+    return [re.sub(r"\s+", " ", p.extract_text()) for p in doc.reader.pages]
 
-    result = render_pdf(load(path, library)[2], paper=paper, date=DATE, jobs=1)
-    reader = PdfReader(BytesIO(result.pdf))
-    return [re.sub(r"\s+", " ", p.extract_text()) for p in reader.pages]
+
+#: Every document printed in this session (this process: each pytest-xdist worker has its
+#: own), by roster file (name and content), paper and options.
+_PRINTED: dict[tuple[Any, ...], Rendered] = {}
+
+
+def printed(path: Path, library: Library, paper: str = "a4", **options: Any) -> Rendered:
+    """``path`` printed as ``armybuilder render`` prints it (dated :data:`DATE` unless
+    ``date`` is given), once per
+    session for each paper and set of options: the tests that read the same document share
+    one layout. ``jobs`` of ``None`` and ``1`` are the same request (one process); a document
+    laid out whole also keeps its layout (:attr:`Rendered.layout`, the text boxes outside
+    the page in :attr:`Rendered.stray`), and serves as well for ``pieces=False``."""
+    from pypdf import PdfReader
+    from raster_helpers import stray_margin_text, stray_text
+
+    from armybuilder.render.html import render_html as html_of
+    from armybuilder.render.pdf import PIECE_CHARS
+
+    options = dict(options)
+    if options.get("jobs") in (None, 1):
+        options.pop("jobs", None)
+    options.setdefault("date", DATE)
+    options.pop("keep_layout", None)
+    ev = load(path, library)[2]
+    if "pieces" in options and options["pieces"] is None:
+        del options["pieces"]
+    if "pieces" not in options:
+        # laid out whole unless long (render_pdf's own rule): say so, and share the render
+        html = html_of(
+            build_view(ev, date=options["date"]), paper=paper, sheets=options.get("sheets", True),
+            inline_css=False,
+        )  # fmt: skip
+        options["pieces"] = len(html) > PIECE_CHARS
+    key = (
+        str(path),
+        Path(path).read_bytes(),
+        paper,
+        tuple(sorted(options.items())),
+    )
+    if key not in _PRINTED:
+        whole = options["pieces"] is False
+        result = render_pdf(ev, paper=paper, keep_layout=whole, **options)
+        doc = Rendered(result, PdfReader(BytesIO(result.pdf)))
+        if whole:
+            doc.layout = layout_of(result.document)
+            doc.stray = stray_text(result.document)
+            doc.stray_margin = stray_margin_text(result.document)
+            result.document = None  # the layout is large; what the tests read is kept
+        _PRINTED[key] = doc
+    return _PRINTED[key]
 
 
 def raster(pdf: bytes, scale: float = 60 / 72) -> list[Any]:

@@ -4,8 +4,9 @@ text is laid out outside the page's content area (nor the header and footer outs
 margins), and the pages do not depend on the number of processes asked for nor on whether a
 long document is laid out in pieces.
 
-Costs one to two minutes on an idle 2-CPU machine: each example is printed once per paper
-with the default settings (rasterised at 36 dpi). The comparison of `--jobs 1` and `--jobs 2`
+Each example is printed once per paper with the default settings (rasterised at 36 dpi),
+and that print is shared with every other test of the session that reads it (conftest.py,
+``render``). The comparison of `--jobs 1` and `--jobs 2`
 (pixel for pixel) runs on a sample: the Earther regiment on both papers, a second Starship
 Marine roster, and the generated five regiments (long enough to be laid out in pieces); the
 Earther regiment is also forced into pieces on both papers. Set ``ARMYBUILDER_RASTER_ALL=1``
@@ -20,19 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from raster_helpers import (
-    body_box,
-    example_rosters,
-    ink,
-    many_regiments,
-    rasterise,
-    stray_margin_text,
-    stray_text,
-)
-from render_helpers import DATE, EXAMPLES
-
-from armybuilder.render import PdfResult, render_pdf
-from armybuilder.rules.engine import Evaluation
+from raster_helpers import body_box, example_rosters, ink, many_regiments
+from render_helpers import EXAMPLES, Rendered
 
 pytest.importorskip("pypdfium2", reason="rasterising PDFs needs pypdfium2 (the test extra)")
 
@@ -72,21 +62,6 @@ def roster_file(write_roster: Callable[[str, str], Path]) -> Callable[[Path | st
     return get
 
 
-def _render(ev: Evaluation, paper: str, jobs: int | None, **options: Any) -> PdfResult:
-    return render_pdf(ev, paper=paper, jobs=jobs, date=DATE, **options)
-
-
-#: Pages of the whole-document renders of the first test, reused by the comparisons.
-_WHOLE: dict[tuple[str, str], list[Any]] = {}
-
-
-def _whole(ev: Evaluation, which: Path | str, paper: str) -> list[Any]:
-    key = (str(which), paper)
-    if key not in _WHOLE:
-        _WHOLE[key] = rasterise(_render(ev, paper, 1, pieces=False).pdf)
-    return _WHOLE[key]
-
-
 def _same_pixels(which: Path | str, paper: str, one: list[Any], two: list[Any]) -> None:
     assert len(one) == len(two)
     differ = [
@@ -102,21 +77,22 @@ def test_every_page_has_a_body_and_text_stays_on_it(
     which: Path | str,
     paper: str,
     roster_file: Callable[[Path | str], Path],
-    evaluate_file: Callable[[Path], Evaluation],
+    render: Callable[..., Rendered],
 ) -> None:
-    # Default settings, as `armybuilder render FILE` prints.
-    result = _render(evaluate_file(roster_file(which)), paper, None, keep_layout=True)
-    images = rasterise(result.pdf)
-    _WHOLE[(str(which), paper)] = images
-    assert len(images) == result.pages > 0
+    # Default settings, as `armybuilder render FILE` prints; laid out whole, so that its
+    # layout can be read (the generated roster, long enough to be laid out in pieces by
+    # default, is laid out whole here; its pieces are compared with it below).
+    doc = render(roster_file(which), paper=paper, pieces=False)
+    images = doc.images()
+    assert len(images) == doc.result.pages > 0
     width, height = images[0].size
     # A4 is 8.27 x 11.69 in, Letter 8.5 x 11 in.
     assert (width, height) == ((298, 421) if paper == "a4" else (306, 396))
     empty = [i + 1 for i, im in enumerate(images) if ink(im, body_box(im)) < MIN_BODY_INK]
     assert not empty, f"{_name(which)} {paper}: pages {empty} of {len(images)} have no body"
-    stray = stray_text(result.document)
+    stray = doc.stray
     assert not stray, f"{_name(which)} {paper}: text outside the content area: {stray[:5]}"
-    stray = stray_margin_text(result.document)
+    stray = doc.stray_margin
     assert not stray, f"{_name(which)} {paper}: header or footer off its margin: {stray[:5]}"
 
 
@@ -134,20 +110,19 @@ def test_one_and_two_processes_print_the_same_pixels(
     which: Path | str,
     paper: str,
     roster_file: Callable[[Path | str], Path],
-    evaluate_file: Callable[[Path], Evaluation],
+    render: Callable[..., Rendered],
 ) -> None:
     # `--jobs 2` as a user types it: a long document (the generated one) is laid out in
     # pieces and joined; the pages must be those of the whole document laid out at once.
-    ev = evaluate_file(roster_file(which))
-    two = rasterise(_render(ev, paper, 2).pdf)
-    _same_pixels(which, paper, _whole(ev, which, paper), two)
+    path = roster_file(which)
+    two = render(path, paper=paper, jobs=2).images()
+    _same_pixels(which, paper, render(path, paper=paper, pieces=False).images(), two)
 
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_a_document_laid_out_in_pieces_prints_the_same_pixels(
-    paper: str, evaluate_file: Callable[[Path], Evaluation]
+    paper: str, render: Callable[..., Rendered]
 ) -> None:
     # The Earther regiment is short enough to be laid out whole; force the pieces.
-    ev = evaluate_file(EARTHER)
-    result = _render(ev, paper, None, pieces=True)
-    _same_pixels(EARTHER, paper, _whole(ev, EARTHER, paper), rasterise(result.pdf))
+    pieces = render(EARTHER, paper=paper, pieces=True).images()
+    _same_pixels(EARTHER, paper, render(EARTHER, paper=paper, pieces=False).images(), pieces)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from render_helpers import EXAMPLES, count_boxes
-from sheet_layout import laid_out, layout_faults, pdf_text_pages, sheet_html, variant
+from sheet_layout import layout_faults, pdf_text_pages, printed, sheet_html, variant
 
 from armybuilder.catalog import Library
 
@@ -143,7 +143,7 @@ def test_a_platoon_fits_one_page(library: Library, name: str, paper: str) -> Non
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("name", ["rifle-platoon", "rifle-lmg-platoon", "rifle-srm-platoon"])
 def test_nothing_runs_off_the_page(library: Library, name: str, paper: str) -> None:
-    layout = laid_out(sheet_html(IO / f"{name}.yaml", library, paper))
+    layout = printed(IO / f"{name}.yaml", library, paper).layout
     assert layout_faults(layout) == []
 
 
@@ -180,7 +180,7 @@ def test_flechette_attack_values_against_each_target(
     assert [r[0] for r in rows] == list(range(2, 13))
     # the cluster hits table's AV 21 column (Total Warfare), rolls 2 to 12
     assert [r[4] for r in rows] == [7, 7, 9, 13, 13, 13, 13, 17, 17, 21, 21]
-    assert layout_faults(laid_out(sheet_html(path, library, paper))) == []
+    assert layout_faults(printed(path, library, paper).layout) == []
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -197,12 +197,13 @@ def test_mortar_reloads_all_ticked_on_one_page(
         ("- entry: srm1-ammo", "- entry: light-mortar-ammo"),
         ("- entry: srm1\n", "- entry: light-mortar\n"),
     )
-    html = sheet_html(path, library, paper)
+    doc = printed(path, library, paper)
+    html = doc.result.html
     ammo = html.split('class="io-ammo"', 1)[1].split("</table>", 1)[0]
     mortar = ammo.split("Light Mortar ×8", 1)[1].split("</tr>", 1)[0]
     loaded, reloads = mortar.split("reloads:", 1)
     assert count_boxes(loaded)[0] == 8
     assert count_boxes(reloads)[0] == 128
-    assert layout_faults(laid_out(html)) == []
+    assert layout_faults(doc.layout) == []
     pages = pdf_text_pages(path, library, paper)
     assert len(platoon_pages(pages)) == 1

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from raster_helpers import DPI, ink, rasterise
+from raster_helpers import DPI, ink
 from render_helpers import EXAMPLES, IO_COMPANY, Rendered
 
 REFERENCE = Path(__file__).resolve().parents[2].parent / "shared" / "reference"
@@ -56,7 +56,7 @@ def ink_below(doc: Rendered, needle: str, depth_mm: float = 12) -> float:
     """The share of ink in a band of the page from ``needle`` down ``depth_mm`` (the odds
     table under its heading), across the content width."""
     page, (_, top, _, _) = locate(doc.result.pdf, needle)
-    image = rasterise(doc.result.pdf)[page]
+    image = doc.images()[page]
     px = DPI / 72
     w, _ = image.size
     box = (
@@ -148,7 +148,7 @@ def test_infantry_ops_odds_card(sheet: Any) -> None:
     ) in card
     # each cluster roll's chance on 2D6, as printed
     assert "Chance (2D6) " + " ".join(str(p) for p in TWO_D6.values()) in card
-    last = len(rasterise(doc.result.pdf)) - 1  # the card is the last page
+    last = len(doc.images()) - 1  # the card is the last page
     assert locate(doc.result.pdf, "Chance (2D6)")[0] == last
     assert locate(doc.result.pdf, "Gunnery 4: to hit")[0] == last
     assert ink_below(doc, "Gunnery 4: to hit", 25) > 0.03

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from render_helpers import EXAMPLES, count_boxes
-from sheet_layout import cards_titled, laid_out, layout_faults, sheet_html, variant
+from sheet_layout import cards_titled, layout_faults, printed, variant
 
 from armybuilder.catalog import Library
 
@@ -17,7 +17,7 @@ SH = EXAMPLES / "space-hulk"
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("name", ["squad-with-librarian", "standard-squad", "techmarine-tarantula"])
 def test_cards_keep_their_text_inside(library: Library, name: str, paper: str) -> None:
-    assert layout_faults(laid_out(sheet_html(SH / f"{name}.yaml", library, paper))) == []
+    assert layout_faults(printed(SH / f"{name}.yaml", library, paper).layout) == []
 
 
 def test_a_terminator_bought_twice_gets_two_cards(library: Library, tmp_path: Path) -> None:
@@ -31,8 +31,8 @@ def test_a_terminator_bought_twice_gets_two_cards(library: Library, tmp_path: Pa
             "        name: Brother Noctis\n        count: 2\n        state: {lost: 1}\n",
         ),
     )
-    html = sheet_html(path, library)
-    layout = laid_out(html)
+    doc = printed(path, library)
+    layout = doc.layout
     assert layout_faults(layout) == []
     for n in (1, 2):
         (card,) = cards_titled(layout, f"Brother Noctis {n} of 2")
@@ -46,8 +46,9 @@ def test_action_costs_command_points_and_lost_boxes(library: Library) -> None:
     overwatch 2, clear a jam 1, On Guard 2, reload 4 / pick up 1; Cyclone Missile Launcher:
     a salvo 1, Mixed Shot 1; Chainfist: a door 1; Thunder Hammer: detonate 1), the Sergeant's
     command points (one die) and a labelled Lost box on every card."""
-    html = sheet_html(SH / "squad-with-librarian.yaml", library)
-    layout = laid_out(html)
+    doc = printed(SH / "squad-with-librarian.yaml", library)
+    html = doc.result.html
+    layout = doc.layout
     assert layout_faults(layout) == []
     text = {c.title: c.text for c in layout.cards}
     omnio = text["Brother Omnio"].split("Actions (AP):", 1)[1]
@@ -72,14 +73,14 @@ def test_action_costs_command_points_and_lost_boxes(library: Library) -> None:
 def test_librarian_printed_with_his_squad(library: Library) -> None:
     """The Librarian is picked on his own at the top of the roster but fights with the
     squad: his card is on the squad's page, not on a page alone."""
-    layout = laid_out(sheet_html(SH / "squad-with-librarian.yaml", library))
+    layout = printed(SH / "squad-with-librarian.yaml", library).layout
     pages = {c.title: c.page for c in layout.cards}
     assert pages["Librarian Calistarius"] == pages["Sergeant Gideon"]
     assert len({c.page for c in layout.cards}) == 1
 
 
 def test_techmarine_and_tarantula_without_a_squad(library: Library) -> None:
-    layout = laid_out(sheet_html(SH / "techmarine-tarantula.yaml", library))
+    layout = printed(SH / "techmarine-tarantula.yaml", library).layout
     titles = [c.title for c in layout.cards]
     assert titles == ["Techmarine Brother Ferro", "Tarantula Turret"]
     assert len({c.page for c in layout.cards}) == 1

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from render_helpers import EXAMPLES, count_boxes
-from sheet_layout import cards_titled, laid_out, layout_faults, sheet_html, variant
+from sheet_layout import cards_titled, layout_faults, printed, sheet_html, variant
 
 from armybuilder.catalog import Library
 
@@ -19,14 +19,14 @@ SM = EXAMPLES / "starmarines"
 def test_cards_keep_their_text_inside(library: Library, name: str, paper: str) -> None:
     """No title under its subtitle, no damage table past the card's edge, nothing off the
     page (the vehicle cards were garbled on page 4 of both examples)."""
-    layout = laid_out(sheet_html(SM / f"{name}.yaml", library, paper))
+    layout = printed(SM / f"{name}.yaml", library, paper).layout
     vehicles = [c for c in layout.cards if "smr-vehicle" in c.classes]
     assert vehicles, "no vehicle card laid out"
     assert layout_faults(layout) == []
 
 
 def _card(library: Library, path: Path, title: str) -> str:
-    layout = laid_out(sheet_html(path, library))
+    layout = printed(path, library).layout
     found = [c.text for c in layout.cards if c.text.startswith(title)]
     assert found, f"no card titled {title!r}"
     return found[0]
@@ -94,7 +94,7 @@ def test_every_soldier_and_vehicle_bought_twice_is_printed(library: Library) -> 
     """Choppers ×2 is two mobs of 7 (6 warriors and a gunner): 14 soldier rows, each
     numbered team on its own card; Battle trike ×2 is two vehicles, each with its own card
     and damage track (StarMarines IV-a: every soldier and vehicle is a counter)."""
-    layout = laid_out(sheet_html(SM / "norx-example.yaml", library))
+    layout = printed(SM / "norx-example.yaml", library).layout
     for n in (1, 2):
         (mob,) = cards_titled(layout, f"Choppers {n} of 2")
         assert [f"Norx warrior {i}" in mob.text for i in range(1, 7)] == [True] * 6
@@ -134,7 +134,7 @@ def test_attack_modifiers_with_aim_experience_and_weapon(library: Library) -> No
     the weapon's aim apply too (IX-A). Gorrak (Norx chief, aim -1, Elite) with a Norx pistol
     (aim -1): +0 for himself, -1 with the pistol; a Norx warrior (aim -1, Average) with his
     battle-axe (no aim): -1."""
-    layout = laid_out(sheet_html(SM / "norx-example.yaml", library))
+    layout = printed(SM / "norx-example.yaml", library).layout
     (warband,) = cards_titled(layout, "Gorrak's warband")
     gorrak = warband.text.split("Gorrak (leader)", 1)[1].split("Norx champion", 1)[0]
     assert gorrak.split()[3] == "+0"  # move, armor, toughness, attack
@@ -150,12 +150,13 @@ def test_attack_modifiers_with_aim_experience_and_weapon(library: Library) -> No
 def test_broken_box_for_soldiers_who_check_morale(library: Library) -> None:
     """VIII-H / IX-D: a soldier failing a morale check is Broken (a marker on the map);
     Heroes and vehicles never check, so they get no box."""
-    html = sheet_html(SM / "norx-example.yaml", library)
+    doc = printed(SM / "norx-example.yaml", library)
+    html = doc.result.html
     warband = html.split('class="smr-soldiers"', 1)[1].split("<tbody>", 1)[1]  # the first card
     rows = warband.split("</tbody>", 1)[0].split("<tr")[1:]
     broken = [('<span class="small">B</span>' in r) for r in rows]
     assert broken == [True, False, True]  # Gorrak, the champion (Hero), the mechanic
     mob = html.split("Choppers 1 of 2", 2)[2].split("</tbody>", 1)[0]
     assert mob.count('<span class="small">B</span>') == 7
-    layout = laid_out(html)
+    layout = doc.layout
     assert "B" not in cards_titled(layout, "Halftrack")[0].text.split()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from render_helpers import EXAMPLES, count_boxes, printed_markup
-from sheet_layout import Layout, cards_titled, laid_out, layout_faults, sheet_html, variant
+from sheet_layout import Layout, cards_titled, layout_faults, printed, sheet_html, variant
 
 from armybuilder.catalog import Library
 from armybuilder.render import load
@@ -19,7 +19,7 @@ SMR = EXAMPLES / "starship-marine"
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_regimental_hq_title_clear_of_its_subtitle(library: Library, paper: str) -> None:
     """The "Regimental HQ" card printed its title over its subtitle."""
-    layout = laid_out(sheet_html(SMR / "earther-regiment.yaml", library, paper))
+    layout = printed(SMR / "earther-regiment.yaml", library, paper).layout
     assert any(c.title.startswith("Regimental") for c in layout.cards)
     assert layout_faults(layout) == []
 
@@ -32,7 +32,7 @@ def test_a_squad_bought_twice_prints_twice(library: Library, tmp_path: Path) -> 
         tmp_path,
         ("        name: 1st Marine Squad\n", "        name: 1st Marine Squad\n        count: 2\n"),
     )
-    layout = laid_out(sheet_html(path, library))
+    layout = printed(path, library).layout
     assert layout_faults(layout) == []
     for n in (1, 2):
         (card,) = cards_titled(layout, f"1st Marine Squad {n} of 2")
@@ -72,8 +72,9 @@ def test_campaign_record_printed_apart_from_hits(library: Library, tmp_path: Pat
     ``hits`` are this battle's (3.5, 3.7)."""
     path = tmp_path / "veterans.yaml"
     path.write_text(VETERANS, encoding="utf-8")
-    html = sheet_html(path, library)
-    layout = laid_out(html)
+    doc = printed(path, library)
+    html = doc.result.html
+    layout = doc.layout
     assert layout_faults(layout) == []
     (card,) = cards_titled(layout, "1st Squad")
     assert "Record" in card.text
@@ -92,8 +93,9 @@ def squash(text: str) -> str:
 
 @pytest.fixture(scope="module")
 def regiment(library: Library) -> tuple[str, Layout]:
-    html = sheet_html(SMR / "earther-regiment.yaml", library)
-    return html, laid_out(html)
+    doc = printed(SMR / "earther-regiment.yaml", library)
+    html = doc.result.html
+    return html, doc.layout
 
 
 def test_one_force_wide_morale_tracker_with_its_factors(
@@ -139,7 +141,7 @@ def test_one_force_wide_morale_tracker_with_its_factors(
 def test_ship_morale_thresholds_for_defenders(library: Library) -> None:
     """3.12: a ship's company keeps ship morale (crew 1, officers 2, marines 3) with -1
     below 60%, -2 below 40%, -4 below 20%; it never gets an attacker morale strip."""
-    layout = laid_out(sheet_html(SMR / "ships-company.yaml", library))
+    layout = printed(SMR / "ships-company.yaml", library).layout
     (force,) = cards_titled(layout, "Force morale and tables")
     assert "Ship morale" in force.text and "starting strength 41" in force.text
     for part in ("below 60% (24 or less): -1", "below 40% (16 or less): -2",
@@ -257,7 +259,7 @@ def test_without_campaign_rules_every_figure_is_experienced(
     path.write_text(
         VETERANS.replace("  - entry: campaign-rules", "  # no campaign rules"), encoding="utf-8"
     )
-    layout = laid_out(sheet_html(path, library))
+    layout = printed(path, library).layout
     assert layout_faults(layout) == []
     (card,) = cards_titled(layout, "1st Squad")
     assert "Sticker" not in card.text and "Record" not in card.text

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from render_helpers import EXAMPLES, count_boxes
-from sheet_layout import cards_titled, laid_out, layout_faults, sheet_html, variant
+from sheet_layout import cards_titled, layout_faults, printed, sheet_html, variant
 
 from armybuilder.catalog import Library
 
@@ -17,7 +17,7 @@ ST = EXAMPLES / "starship-troopers"
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("name", ["arachnid-swarm", "mi-squad", "mi-with-own-units"])
 def test_cards_keep_their_text_inside(library: Library, name: str, paper: str) -> None:
-    assert layout_faults(laid_out(sheet_html(ST / f"{name}.yaml", library, paper))) == []
+    assert layout_faults(printed(ST / f"{name}.yaml", library, paper).layout) == []
 
 
 def test_a_unit_bought_twice_gets_two_cards(library: Library, tmp_path: Path) -> None:
@@ -28,8 +28,9 @@ def test_a_unit_bought_twice_gets_two_cards(library: Library, tmp_path: Path) ->
         tmp_path,
         ("    name: Second wave\n", "    name: Second wave\n    count: 2\n"),
     )
-    html = sheet_html(path, library)
-    layout = laid_out(html)
+    doc = printed(path, library)
+    html = doc.result.html
+    layout = doc.layout
     assert layout_faults(layout) == []
     for n in (1, 2):
         (card,) = cards_titled(layout, f"Second wave {n} of 2")
@@ -61,8 +62,9 @@ def test_flinch_and_ammunition_boxes_where_the_rules_use_them(
             '            traits: Jump/12", Hits/3\n      groups:',
         ),
     )
-    html = sheet_html(path, library)
-    assert layout_faults(laid_out(html)) == []
+    doc = printed(path, library)
+    html = doc.result.html
+    assert layout_faults(doc.layout) == []
     sergeant = _row(html, "Example MI Sergeant")
     assert ">F<" not in sergeant and ">A<" in sergeant  # the Morita is a Squad weapon
     assert count_boxes(sergeant)[0] == 2  # one hit, out of ammunition
