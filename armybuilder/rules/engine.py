@@ -1614,10 +1614,20 @@ def _clashes(roster: Roster, system: GameSystem, factions: list[str]) -> list[Is
     forces cannot be checked together: one definition would stand for both)."""
     common = {e.id for e in [*system.model.entries, *system.model.shared_entries]}
     defined = {f: set(system.index(f).entries) | set(system.index(f).shared) for f in factions}
+
+    def definition(faction: str, entry_id: str) -> Any:
+        idx = system.index(faction)
+        return idx.entries.get(entry_id) or idx.shared.get(entry_id)
+
     out = []
     for i, a in enumerate(factions):
         for b in factions[i + 1 :]:
-            both = sorted((defined[a] & defined[b]) - common)
+            # One definition both factions share (a catalog both draw on) is no clash.
+            both = sorted(
+                x
+                for x in (defined[a] & defined[b]) - common
+                if definition(a, x) is not definition(b, x)
+            )
             if both:
                 shown = ", ".join(repr(x) for x in both[:5]) + (" ..." if len(both) > 5 else "")
                 out.append(

@@ -242,6 +242,22 @@ class BattleScribeSystem(GameSystem):
         assert t is not None
         return t
 
+    def translation_of(self, faction_ids: list[str]) -> Translation:
+        """One translation holding all these catalogues (a roster whose forces draw on
+        several), raising UnknownFactionError for a faction the folder lacks."""
+        if not faction_ids:
+            raise UnknownFactionError(f"{self.name}: a roster needs a catalogue")
+        for fid in faction_ids:
+            self._ensure(fid)
+        t = self.translation_for(faction_ids[0])
+        for fid in faction_ids[1:]:
+            t = self.translation_for(fid)
+        wanted = {self._bs_ids[f] for f in faction_ids}
+        if not wanted <= {c.id for c in t.catalogues}:  # (an older translation was at hand)
+            self.translation = None
+            t = self.translation_for(faction_ids[0])
+        return t
+
     def _path_of(self, faction_id: str) -> Path:
         bs_id = self._bs_ids.get(faction_id)
         found = self.files.get(bs_id or "")
