@@ -237,3 +237,69 @@ def test_export_to_ros_and_rosz(lib: Library, ros_file: Path, tmp_path: Path) ->
         assert zf.read(member).decode("utf-8") == written
     # The zipped roster opens again like the plain one.
     assert essence(to_ros(Roster.from_file(zipped, library=lib), lib)) == essence(written)
+
+
+NATIVE = """format: 1
+system: wh40k-10e
+faction: imperium-adeptus-astartes-space-marines
+name: Strike
+limits: {pts: 2000}
+selections:
+  - entry: 6c10-5b51-5bc0-8d2c   # Captain (a link of the catalogue)
+  - entry: 8da0-4570-c3c-819f    # Intercessor Squad
+    name: Squad Ardent
+"""
+
+
+def test_a_roster_of_our_own_exports_with_battlescribe_s_ids_names_and_costs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    yaml = tmp_path / "strike.yaml"
+    yaml.write_text(NATIVE, encoding="utf-8")
+    assert main(["export", "--catalogs", str(BSDATA), "--to", "ros", str(yaml)]) == 0
+    root = ET.fromstring(capsys.readouterr().out.encode("utf-8"))
+    ns = {"r": ros.NS}
+    assert root.get("gameSystemId") == "sys-352e-adc2-7639-d6a9"  # the .gst's id
+    [limit] = root.findall("r:costLimits/r:costLimit", ns)
+    assert (limit.get("name"), limit.get("typeId"), limit.get("value")) == (
+        "pts",
+        "51b2-306e-1021-d207",
+        "2000",
+    )
+    [force] = root.findall("r:forces/r:force", ns)
+    assert (force.get("entryId"), force.get("catalogueId"), force.get("catalogueName")) == (
+        ARMY,
+        "e0af-67df-9d63-8fb7",
+        "Imperium - Adeptus Astartes - Space Marines",
+    )
+    sels = force.findall("r:selections/r:selection", ns)
+    # Entry ids as BattleScribe composes them through an entry link: `link::target`.
+    assert [
+        (s.get("name"), s.get("entryId"), s.get("type"), s.get("customName")) for s in sels
+    ] == [
+        ("Captain", "91e3-a419-8c58-98f5::6c10-5b51-5bc0-8d2c", "model", None),
+        ("Intercessor Squad", "85b1-eb9a-17a6-e5be::8da0-4570-c3c-819f", "unit", "Squad Ardent"),
+    ]
+    # The data's costs (80 pts each), the primary category, the roster's total.
+    assert [s.find("r:costs/r:cost", ns).get("value") for s in sels] == ["80", "80"]  # type: ignore[union-attr]
+    primary = [
+        c.get("name")
+        for s in sels
+        for c in s.findall("r:categories/r:category", ns)
+        if c.get("primary") == "true"
+    ]
+    assert primary == ["Character", "Battleline"]
+    assert root.find("r:costs/r:cost", ns).get("value") == "160"  # type: ignore[union-attr]
+    ids = [el.get("id") for el in root.iter() if el.get("id") is not None]
+    assert len(ids) == len(set(ids))  # instance ids are unique
+
+
+def test_export_to_ros_of_a_roster_of_another_system_says_why_not(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "x.ros"
+    example = ROOT / "examples" / "infantry-ops" / "rifle-srm-platoon.yaml"
+    assert main(["export", "--to", "ros", "-o", str(out), str(example)]) == 2
+    err = capsys.readouterr().err
+    assert "is not BattleScribe data; only rosters of BattleScribe data can be written" in err
+    assert not out.exists()
