@@ -23,6 +23,16 @@ from . import model as bs
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 SCOPES = {"self", "parent", "roster", "force", "ancestor"}
+#: Scopes of the nearest enclosing selection of a type, and of the top-level selection.
+TYPE_SCOPES = {
+    "unit": "type:unit",
+    "model": "type:model",
+    "upgrade": "type:upgrade",
+    "model-or-unit": "type:model|unit",
+    "root-entry": "top",
+}
+#: Modifier types the engine has under the same name (``replace`` reads ``arg``).
+MODIFIER_TYPES = {"set", "increment", "decrement", "append", "add", "remove", "floor", "ceil"}
 CONDITION_TYPES = {
     "lessThan": "less-than",
     "greaterThan": "greater-than",
@@ -545,6 +555,8 @@ class Translation:
             return scope
         if scope == "primary-catalogue" and len(self.catalogues) <= 1:
             return "roster"  # one catalogue: every selection's primary catalogue is that one
+        if scope in TYPE_SCOPES and scope not in self.nodes and scope not in self.shared:
+            return TYPE_SCOPES[scope]
         if scope in self.nodes or scope in self.shared:
             return self.ids.ours(scope)
         self.note(f"scope {scope}")
@@ -758,11 +770,29 @@ class Translation:
         repeats: list[bs.Repeat],
         rule: str | None = None,
     ) -> ab.Modifier | list[ab.Modifier] | None:
+        extra = m.model_extra or {}
+        # What a modifier changes other than its own selection (NewRecruit's `scope` of a
+        # modifier, and `affects` reaching into what a selection holds): the engine's
+        # modifiers change their own entry only.
+        where = str(extra.get("scope") or "self")
+        if where != "self":
+            self.note(f"modifier of another selection (scope {where})")
+            return None
+        affects = str(extra.get("affects") or "")
+        if affects and not _own_profiles(affects):
+            self.note("modifier of what a selection holds (affects " + _affects_kind(affects) + ")")
+            return None
         if m.field == "category" and rule is None:
             return self._category_modifier(m, conds, cgroups, repeats)
-        if m.type not in ("set", "increment", "decrement", "append", "add", "remove"):
+        if m.type not in MODIFIER_TYPES and m.type != "replace":
             self.note(f"modifier type {m.type}")
             return None
+        find = ""
+        if m.type == "replace":
+            find = str(extra.get("arg") or "")
+            if not find:
+                self.note("modifier type replace without the text to replace (arg)")
+                return None
         fld = self._mod_field(m.field, owner, rule)
         if fld is None:
             return None
@@ -773,16 +803,23 @@ class Translation:
             pass
         elif fld not in ("name", "page") and not fld.startswith(("characteristic:", "rule:")):
             num = _num(value)
-            if num is None:
+            if num is None or m.type == "replace":
                 self.note(f"non-numeric value for {m.field}")
                 return None
             value = num
-        elif m.type in ("increment", "decrement") and fld.startswith("characteristic:"):
+        elif m.type in ("increment", "decrement", "floor", "ceil") and fld.startswith(
+            "characteristic:"
+        ):
             num = _num(value)
             if num is None:
                 self.note(f"non-numeric {m.type} of a characteristic")
                 return None
             value = num
+        elif m.type in ("floor", "ceil"):
+            self.note(f"{m.type} of {m.field}")
+            return None
+        elif m.type == "replace":
+            value = "" if value is None else str(value)
         elif m.type in ("increment", "decrement"):
             # Arithmetic on text is the engine's to refuse (a catalog error), not ours to guess.
             self.note(f"{m.type} on {m.field}")
@@ -812,8 +849,23 @@ class Translation:
             conditions=[c for c in tconds if c is not None],
             groups=[g for g in tgroups if g is not None],
             repeats=[r for r in reps if r is not None],
-            separator=" " if m.type == "append" else "",
+            separator=str(extra.get("join", " ")) if m.type == "append" else "",
+            find=find,
         )
+
+
+def _own_profiles(affects: str) -> bool:
+    """Whether a modifier's ``affects`` names its own selection's profiles (``profiles``,
+    ``profiles.Unit``): what the engine's modifiers change anyway."""
+    path = affects.removeprefix("self.")
+    return path == "profiles" or path.startswith("profiles.")
+
+
+def _affects_kind(affects: str) -> str:
+    """``affects`` with its ids and profile type names left out (one note per kind)."""
+    parts = affects.split(".")
+    keep = {"self", "entries", "recursive", "profiles", "rules"}
+    return ".".join(p if p in keep else "…" for p in parts)
 
 
 def _unique(entries: Any) -> list[ab.Entry]:
