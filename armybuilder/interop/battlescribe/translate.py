@@ -83,14 +83,6 @@ _FIELDS: dict[type, list[tuple[str, Any, Any]]] = {}
 _SHARED = (ab.Condition, ab.ConditionGroup, ab.Repeat, ab.Modifier)
 
 
-def _key(value: Any) -> Any:
-    """A value as part of an interning key (lists of shared objects by identity; the type
-    keeps ``True``, ``1`` and ``1.0`` apart)."""
-    if isinstance(value, list):
-        return tuple(id(v) for v in value)
-    return (type(value), value)
-
-
 def _build_model(cls: type[_M], values: dict[str, Any]) -> _M:
     """A catalog model made from values the translation has already checked, without
     pydantic's validation (a third of a cold load of the 40k data went to validating some
@@ -127,10 +119,21 @@ class _Maker:
     def __call__(self, cls: type[_M], **values: Any) -> _M:
         if cls not in _SHARED:
             return _build_model(cls, values)
-        key = (cls, *((k, _key(v)) for k, v in values.items()))
-        found = self.shared.get(key)
+        # The key: the class, the names given, then each value (a list of shared objects by
+        # their identities; a bool apart from the number it equals).
+        key: list[Any] = [cls, tuple(values)]
+        for v in values.values():
+            kind = v.__class__
+            if kind is list:
+                key.append(tuple(map(id, v)))
+            elif kind is bool:
+                key.append((bool, v))
+            else:
+                key.append(v)
+        frozen = tuple(key)
+        found = self.shared.get(frozen)
         if found is None:
-            found = self.shared[key] = _build_model(cls, values)
+            found = self.shared[frozen] = _build_model(cls, values)
         return found
 
 
@@ -199,6 +202,7 @@ class Translation:
     constraint_info: dict[tuple[str, str], tuple[str, bs.Constraint]] = field(default_factory=dict)
     _memo: dict[int, ab.Entry] = field(default_factory=dict, repr=False)
     _make: _Maker = field(default_factory=_Maker, repr=False)
+    _cond_memo: dict[tuple[Any, ...], ab.Condition | None] = field(default_factory=dict, repr=False)
     _group_memo: dict[tuple[int, int], ab.Group] = field(default_factory=dict, repr=False)
     #: (group id, `min` / `max`) -> the group's constraint.
     group_constraints: dict[tuple[str, str], bs.Constraint] = field(default_factory=dict)
@@ -656,6 +660,26 @@ class Translation:
         )
 
     def _condition(self, c: bs.Condition) -> ab.Condition | None:
+        """A condition in our terms; equal conditions (the 40k data repeats a few hundred
+        some twenty thousand times) are translated once."""
+        key = (
+            c.type,
+            c.value,
+            c.field,
+            c.scope,
+            c.child_id,
+            c.shared,
+            c.include_child_selections,
+            c.include_child_forces,
+            c.percent_value,
+        )
+        memo = self._cond_memo
+        if key in memo:
+            return memo[key]
+        got = memo[key] = self._translate_condition(c)
+        return got
+
+    def _translate_condition(self, c: bs.Condition) -> ab.Condition | None:
         kind = CONDITION_TYPES.get(c.type)
         if kind is None:
             self.note(f"condition type {c.type}")
