@@ -172,7 +172,7 @@ def parse_force(node: Any, loc: Loc) -> ForceData:
                 )
             )
     for key in node:
-        if key not in KNOWN_FORCE_KEYS:
+        if key not in KNOWN_FORCE_KEYS and not str(key).startswith(EXTENSION_PREFIX):
             fd.findings.append(
                 Finding(
                     (*loc, str(key)),

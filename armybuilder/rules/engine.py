@@ -15,6 +15,7 @@ generic checks on the same tree.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -642,6 +643,19 @@ class Evaluation:
             return self.force_of(context)
         if scope == "roster":
             return self.root
+        if scope == "top":  # the top-level selection holding the context
+            n: Node | None = context
+            while n is not None and n.parent is not None and n.parent.entry is not None:
+                n = n.parent
+            return n if n is not None and n.entry is not None else None
+        if scope.startswith("type:"):  # the nearest enclosing selection of these types
+            kinds = scope[5:].split("|")
+            n = context
+            while n is not None and n.entry is not None:
+                if n.entry.type in kinds:
+                    return n
+                n = n.parent
+            return None
         return context.ancestor(scope)
 
     def force_nodes(self) -> list[Node]:
@@ -1034,6 +1048,12 @@ def _apply(mod: Modifier, value: Any, times: int = 1) -> Any:
     if mod.type == "append":
         base = value if value is not None else ""
         return f"{base}" + f"{mod.separator}{mod.value}" * min(times, 100)
+    if mod.type == "replace":
+        if value is None or isinstance(value, bool) or not mod.find:
+            return value
+        return str(value).replace(mod.find, str(mod.value))
+    if mod.type in ("floor", "ceil"):
+        return _clamp(value, mod.value, mod.type == "floor")
     if mod.type in ("add", "remove"):
         # Of a list (an entry's categories): the value joins it, or leaves it.
         items = list(value) if isinstance(value, list | tuple) else []
@@ -1047,6 +1067,24 @@ def _apply(mod: Modifier, value: Any, times: int = 1) -> Any:
         return value
     step *= times
     return (value or 0) + step if mod.type == "increment" else (value or 0) - step
+
+
+_NUMBER_TEXT = re.compile(r"^(-?\d+(?:\.\d+)?)(\D*)$")
+
+
+def _clamp(value: Any, bound: Any, floor: bool) -> Any:
+    """``value`` kept at least (``floor``) or at most ``bound``; a text that is a number with
+    a unit after it (``12"``, ``3+``) is clamped by its number and keeps the unit."""
+    if not _is_number(bound):
+        return value
+    if _is_number(value):
+        return max(value, bound) if floor else min(value, bound)
+    found = _NUMBER_TEXT.match(value.strip()) if isinstance(value, str) else None
+    if found is None:
+        return value
+    num = float(found.group(1))
+    got = max(num, bound) if floor else min(num, bound)
+    return f"{fmt_num(got)}{found.group(2)}"
 
 
 # --------------------------------------------------------------------------- building
@@ -1614,10 +1652,20 @@ def _clashes(roster: Roster, system: GameSystem, factions: list[str]) -> list[Is
     forces cannot be checked together: one definition would stand for both)."""
     common = {e.id for e in [*system.model.entries, *system.model.shared_entries]}
     defined = {f: set(system.index(f).entries) | set(system.index(f).shared) for f in factions}
+
+    def definition(faction: str, entry_id: str) -> Any:
+        idx = system.index(faction)
+        return idx.entries.get(entry_id) or idx.shared.get(entry_id)
+
     out = []
     for i, a in enumerate(factions):
         for b in factions[i + 1 :]:
-            both = sorted((defined[a] & defined[b]) - common)
+            # One definition both factions share (a catalog both draw on) is no clash.
+            both = sorted(
+                x
+                for x in (defined[a] & defined[b]) - common
+                if definition(a, x) is not definition(b, x)
+            )
             if both:
                 shown = ", ".join(repr(x) for x in both[:5]) + (" ..." if len(both) > 5 else "")
                 out.append(
