@@ -529,6 +529,26 @@ class Evaluation:
         """Every selection node (not the root), depth first."""
         return self.root.descendants()
 
+    def nodes_in(self, category: str) -> list[Node]:
+        """The selections in ``category`` (as their entries state it), depth first: what
+        ``[n for n in self.nodes() if n.has_category(category)]`` gives, without walking the
+        selections that cannot hold one (see :meth:`CatalogIndex.holders`)."""
+        holders = self.index.holders(category)
+        out: list[Node] = []
+        stack = list(reversed(self.root.children))
+        while stack:
+            n = stack.pop()
+            entry = n.entry
+            if entry is None:
+                if n.force is not None:  # a force: its selections are the roster's
+                    stack.extend(reversed(n.children))
+                continue  # (a selection the catalog does not know: nothing is judged)
+            if category in entry.categories:
+                out.append(n)
+            if n.children and id(entry) in holders:
+                stack.extend(reversed(n.children))
+        return out
+
     # ----------------------------------------------------------------- names
 
     def name(self, node: Node) -> str:

@@ -771,7 +771,7 @@ class InfantryOperations(SystemRules):
     # ----------------------------------------------------------------- analysis
 
     def analyse(self, ev: Evaluation) -> None:
-        platoons = [n for n in ev.nodes() if n.has_category("platoon")]
+        platoons = ev.nodes_in("platoon")
         roster_troopers = 0
         roster_av = dict.fromkeys(ATTACK_TYPES, 0)
         for platoon in platoons:
