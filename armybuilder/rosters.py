@@ -31,7 +31,7 @@ from .fileio import digest, file_digest, same_file
 from .formats import roster_reader
 from .model.bounds import MAX_COUNT
 from .model.messages import describe_errors
-from .model.roster import FORCES_FORMAT, FORMAT_VERSION, RosterHeader
+from .model.roster import FORCES_FORMAT, FORMAT_VERSION, RosterHeader, read_header
 from .yamlio import (
     MAX_ROSTER_BYTES,
     compose,
@@ -569,7 +569,7 @@ class Roster:
         data = {k: v for k, v in self._read.items() if k not in ("selections", "custom", "forces")}
         plain = to_plain(data)
         try:
-            header = RosterHeader.model_validate(plain)
+            header = read_header(plain)
         except ValidationError as exc:
             problems = []
             for loc, msg in describe_errors(exc, plain):
