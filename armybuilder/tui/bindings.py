@@ -192,6 +192,16 @@ EDITOR_ACTIONS: list[ActionSpec] = [
         show=False,
     ),
     ActionSpec(
+        "editor.change_faction",
+        "F",
+        "change_faction",
+        "Faction",
+        "Change the faction of the roster (or of the force the selection is in), keeping each "
+        "unit that its catalog still has, by id or else by name; units it lacks stay as unknown "
+        "entries to fix or delete (shown before anything changes; Ctrl+Z undoes it)",
+        show=False,
+    ),
+    ActionSpec(
         "editor.save_as", "f12", "save_as", "Save as", "Save the roster to a new file", show=False
     ),
     ActionSpec(

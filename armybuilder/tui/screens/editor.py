@@ -33,11 +33,13 @@ from ...session import (
     Loc,
     RecentFiles,
     RecoveryInfo,
+    change_faction,
     default_export_path,
     export_pdf,
     export_text,
     find_recoveries,
     is_force_loc,
+    plan_faction_change,
 )
 from ..bindings import EDITOR_ACTIONS, bindings
 from ..widgets.catalog import CatalogBrowser, entry_cost
@@ -47,7 +49,14 @@ from ..widgets.roster_tree import RosterTree, node_at
 from ..widgets.stable import LiveStatic, find
 from ..widgets.totals import TotalsBar
 from .base import ArmyScreen
-from .dialogs import AddForceScreen, ConfirmScreen, NewForce, PathScreen, RenameScreen
+from .dialogs import (
+    AddForceScreen,
+    ConfirmScreen,
+    FactionScreen,
+    NewForce,
+    PathScreen,
+    RenameScreen,
+)
 from .export import ExportScreen, PdfPathScreen
 
 if TYPE_CHECKING:
@@ -789,6 +798,52 @@ class EditorScreen(ArmyScreen):
                 self._edit(lambda s: s.add_force(result.force, result.faction, result.name))
 
         self.app.push_screen(dialog, done)
+
+    def action_change_faction(self) -> None:
+        """Change the faction of the force the selection is in (of the roster when it is
+        one force, or when the roster's own line is selected), keeping its selections where
+        they still fit: a dialog shows what becomes of them before anything changes."""
+        s = self.session
+        if s is None:
+            return
+        where: Loc = self._selected_force() or ()
+        force = s.force_at(where) if where else None
+        current = force.faction if force is not None and force.faction else s.roster.faction
+        factions = sorted(s.system.factions.values(), key=lambda f: f.name)
+        if len(factions) < 2:
+            self.app.notify(f"{s.system.name} has only one faction", severity="warning")
+            return
+        what = s.force_label(where) if where else "the roster"
+        names = {f.id: f.name for f in factions}
+
+        def preview(faction: str) -> str:
+            try:
+                return plan_faction_change(s, faction, where).summary(names.get(faction))
+            except EditError as exc:
+                return str(exc)
+
+        def done(faction: str | None) -> None:
+            if faction is None:
+                return
+            report: list[str] = []
+
+            def change(session: EditSession) -> Loc:
+                plan = change_faction(session, faction, where)
+                report.append(plan.summary(names.get(faction)))
+                return where
+
+            if self._edit(change) and report:
+                self.app.notify(f"{report[0]} Ctrl+Z undoes it.", timeout=8, markup=False)
+
+        self.app.push_screen(
+            FactionScreen(
+                f"Change the faction of {what}",
+                [(f.name, f.id) for f in factions],
+                current,
+                preview,
+            ),
+            done,
+        )
 
     def action_remove_force(self) -> None:
         here = self._selected_force()
