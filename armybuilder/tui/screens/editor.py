@@ -22,7 +22,7 @@ from textual.binding import BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Input
+from textual.widgets import Header, Input
 
 from ...errors import ChangedOnDiskError, RosterError, UnknownFactionError, UnknownSystemError
 from ...fileio import atomic_write, same_file
@@ -46,7 +46,7 @@ from ..widgets.catalog import CatalogBrowser, entry_cost
 from ..widgets.details import DetailsPane
 from ..widgets.issues import IssuesPanel
 from ..widgets.roster_tree import RosterTree, node_at
-from ..widgets.stable import LiveStatic, find
+from ..widgets.stable import LiveStatic, StableFooter, find
 from ..widgets.totals import TotalsBar
 from .base import ArmyScreen
 from .dialogs import (
@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from ...building import Place
     from ...catalog import Library
     from ...rules.engine import Evaluation
+    from .summary import SummaryScreen
 
 #: Actions that need a roster loaded.
 _EDIT_ACTIONS = {a.action.split("(")[0] for a in EDITOR_ACTIONS} - {"close"}
@@ -196,6 +197,8 @@ class EditorScreen(ArmyScreen):
         self.last_export: tuple[Path | None, str | None] | None = None
         #: The paper size of PDF exports (A4 until the player picks another).
         self.paper = "a4"
+        #: The list at a glance (g), built once and shown again with new figures.
+        self._summary_screen: SummaryScreen | None = None
 
     # ----------------------------------------------------------------- layout
 
@@ -210,7 +213,7 @@ class EditorScreen(ArmyScreen):
                 yield IssuesPanel(id="issues")
             yield DetailsPane(id="details")
         yield TotalsBar(id="totals")
-        yield Footer()
+        yield StableFooter()
 
     @property
     def roster_tree(self) -> RosterTree:
@@ -958,7 +961,15 @@ class EditorScreen(ArmyScreen):
         ev = s.evaluation
         if ev is None or not s.evaluation_is_current:
             ev = s.evaluate()
-        self.app.push_screen(SummaryScreen(s.name, overview(s, ev)))
+        view = overview(s, ev)
+        screen = self._summary_screen
+        if screen is None:
+            screen = self._summary_screen = SummaryScreen(s.name, view)
+            # Installed, so that closing it keeps it for the next time.
+            self.app.install_screen(screen, f"summary-{id(self)}")
+        else:
+            screen.show(s.name, view)
+        self.app.push_screen(screen)
 
     def action_find_everywhere(self) -> None:
         from textual.command import CommandPalette
@@ -1329,6 +1340,10 @@ class EditorScreen(ArmyScreen):
         )
 
     def on_unmount(self) -> None:
+        summary = self._summary_screen
+        if summary is not None and summary not in self.app.screen_stack:
+            self.app.uninstall_screen(summary)  # (on the stack: the app is ending)
+        self._summary_screen = None
         s = self.session
         if s is not None and (not s.dirty or self.closed):
             s.close()

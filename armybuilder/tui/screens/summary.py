@@ -49,10 +49,23 @@ class SummaryScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog summary"):
-            yield Label(f"{self.roster_name} at a glance", classes="dialog-title")
+            yield Label(self._title(), classes="dialog-title", id="summary-title")
             with VerticalScroll(id="summary-scroll"):
                 yield Static(overview_text(self.view), id="summary-text")
             yield Label("Esc closes", classes="dialog-message")
+
+    def _title(self) -> str:
+        return f"{self.roster_name} at a glance"
+
+    def show(self, name: str, view: Overview) -> None:
+        """Show another roster's (or the same roster's new) figures: the editor keeps one
+        summary screen and brings it back with new content, which is faster than building
+        the screen again each time."""
+        self.roster_name, self.view = name, view
+        if self.is_mounted:
+            self.query_one("#summary-title", Label).update(self._title())
+            self.query_one("#summary-text", Static).update(overview_text(view))
+            self.query_one("#summary-scroll", VerticalScroll).scroll_home(animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)
