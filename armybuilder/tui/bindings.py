@@ -276,8 +276,8 @@ EDITOR_ACTIONS: list[ActionSpec] = [
         "define_unit",
         "Define unit",
         "Define a unit of your own for this roster (its custom: list) or for a user catalog file: "
-        "name, stat line checked by the system's rules as you type, costs; it then shows in the "
-        "catalog",
+        "name, stat line checked by the system's rules as you type, costs, its own options "
+        "(weapons, kit); it then shows in the catalog",
         show=False,
     ),
     ActionSpec(
