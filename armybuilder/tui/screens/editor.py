@@ -504,6 +504,8 @@ class EditorScreen(ArmyScreen):
         current = generation == s.generation
         if generation >= self.shown_generation:
             self._show(ev, pending=not current, generation=generation)
+        if current:
+            self._refresh_summary()
         if not current and self.shown_generation != s.generation:
             self._request_evaluation()
 
@@ -959,9 +961,9 @@ class EditorScreen(ArmyScreen):
             return
         self.commit_field()
         ev = s.evaluation
-        if ev is None or not s.evaluation_is_current:
-            ev = s.evaluate()
-        view = overview(s, ev)
+        view = overview(s, ev) if ev is not None and s.evaluation_is_current else None
+        if view is None and s.last_eval_ms <= self.army_app.sync_budget_ms:
+            view = overview(s, s.evaluate())  # fast enough to wait for
         screen = self._summary_screen
         if screen is None:
             screen = self._summary_screen = SummaryScreen(s.name, view)
@@ -970,6 +972,20 @@ class EditorScreen(ArmyScreen):
         else:
             screen.show(s.name, view)
         self.app.push_screen(screen)
+        if view is None:  # "working" until the worker's evaluation of this state comes in
+            self._request_evaluation()
+
+    def _refresh_summary(self) -> None:
+        """The summary on screen, waiting ("working"): give it the figures of the current
+        evaluation once there is one."""
+        from ...overview import overview
+
+        s, screen = self.session, self._summary_screen
+        if s is None or screen is None or screen.view is not None:
+            return
+        ev = s.evaluation
+        if screen.is_attached and ev is not None and s.evaluation_is_current:
+            screen.show(s.name, overview(s, ev))
 
     def action_find_everywhere(self) -> None:
         from textual.command import CommandPalette
