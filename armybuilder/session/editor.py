@@ -345,9 +345,10 @@ class EditSession:
         factions = self.roster.factions()
         if ev is not None and set(factions) <= {ev.index.faction.id, *ev.index.also}:
             return ev.index
-        if len(factions) > 1:  # a force of another faction was just added
+        if ev is not None or len(factions) > 1:
+            # A force of another faction was just added, or the faction changed.
             return self.evaluate().index
-        return ev.index if ev is not None else self.system.index(self.roster.faction)
+        return self.system.index(self.roster.faction)
 
     @property
     def path(self) -> Path | None:
