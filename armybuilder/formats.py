@@ -8,6 +8,8 @@ first time a reader is looked up, so a start that never meets such a file never 
 - A *catalog reader* takes a folder holding files with one of its suffixes (a folder is one game
   system) and returns the game systems it holds, with their problems.
 - A *roster reader* takes a roster file and returns the roster in our YAML format, as text.
+- A *roster writer* takes a roster (and the catalog library) and returns the bytes of a file of
+  its format: ``armybuilder export --to NAME`` offers each registered writer by name.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ PROVIDERS: list[str] = ["armybuilder.interop"]
 
 CatalogReader = Callable[[Path, bool], "tuple[list[GameSystem], list[Problem]]"]
 RosterReader = Callable[[Path, Any], str]
+#: (roster, catalog library, the output file's name) -> the file's bytes; raises
+#: ArmybuilderError when the roster cannot be written in that format.
+RosterWriter = Callable[[Any, Any, str], bytes]
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,7 @@ class Format:
 
 _catalog: dict[str, tuple[Format, CatalogReader]] = {}
 _roster: dict[str, tuple[Format, RosterReader]] = {}
+_writers: dict[str, tuple[Format, RosterWriter]] = {}
 _loaded = False
 
 
@@ -63,6 +69,17 @@ def register_roster(name: str, suffixes: Sequence[str], reader: RosterReader) ->
     fmt = Format(name, tuple(s.lower() for s in suffixes))
     for s in fmt.suffixes:
         _roster[s] = (fmt, reader)
+
+
+def register_roster_writer(name: str, suffix: str, writer: RosterWriter) -> None:
+    """Register a roster writer: ``export --to NAME`` writes a ``suffix`` file with it."""
+    _writers[name] = (Format(name, (suffix.lower(),)), writer)
+
+
+def roster_writers() -> dict[str, tuple[Format, RosterWriter]]:
+    """Every registered roster writer, by name."""
+    _load_providers()
+    return dict(_writers)
 
 
 def reader_for(folder: Path) -> tuple[Format, CatalogReader] | None:

@@ -11,8 +11,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import platformdirs
-
 _PACKAGE = Path(__file__).resolve().parent
 APP = "armybuilder"
 
@@ -33,7 +31,11 @@ def _home() -> Path | None:
 def user_data_dir() -> Path:
     """The user's data folder (catalogs, templates, recent files)."""
     home = _home()
-    return home / "data" if home else Path(platformdirs.user_data_dir(APP))
+    if home:
+        return home / "data"
+    import platformdirs  # (only here: a command with ARMYBUILDER_HOME set starts faster)
+
+    return Path(platformdirs.user_data_dir(APP))
 
 
 def user_cache_dir() -> Path:
@@ -42,7 +44,11 @@ def user_cache_dir() -> Path:
     if env:
         return Path(env)
     home = _home()
-    return home / "cache" if home else Path(platformdirs.user_cache_dir(APP))
+    if home:
+        return home / "cache"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir(APP))
 
 
 def user_catalog_dir() -> Path:

@@ -16,6 +16,7 @@ temporary file in the same folder, fsync, rename) and keep the previous file as 
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +31,7 @@ from .fileio import digest, file_digest, same_file
 from .formats import roster_reader
 from .model.bounds import MAX_COUNT
 from .model.messages import describe_errors
-from .model.roster import FORCES_FORMAT, FORMAT_VERSION, RosterHeader
+from .model.roster import FORCES_FORMAT, FORMAT_VERSION, RosterHeader, read_header
 from .yamlio import (
     MAX_ROSTER_BYTES,
     compose,
@@ -172,7 +173,7 @@ def parse_force(node: Any, loc: Loc) -> ForceData:
                 )
             )
     for key in node:
-        if key not in KNOWN_FORCE_KEYS:
+        if key not in KNOWN_FORCE_KEYS and not str(key).startswith(EXTENSION_PREFIX):
             fd.findings.append(
                 Finding(
                     (*loc, str(key)),
@@ -290,13 +291,74 @@ def parse_selection(node: Any, loc: Loc) -> SelectionData:
     return sel
 
 
+class _LazyDoc:
+    """The round-trip document of a roster opened from the fast parse (see
+    :meth:`Roster.from_text`, ``lazy``), built once: by :meth:`start` in a worker thread, or
+    when an edit first needs it. Shared by a roster and its copies (snapshots)."""
+
+    __slots__ = ("_doc", "_error", "_lock", "base", "file", "plain", "same", "source", "want_base")
+
+    def __init__(self, source: str, file: str, plain: Any) -> None:
+        self.source = source
+        self.file = file
+        self.plain = plain
+        self._doc: Any = None
+        self._error: InputError | None = None
+        self._lock = threading.Lock()
+        #: Set by :meth:`Roster.prepare_merge_base`: also write down ruamel's text of it.
+        self.want_base = False
+        self.base: str | None = None
+        #: Whether the round-trip document reads as the fast parse did (it does, but if a
+        #: loader ever disagreed the roster reads its view again from the document).
+        self.same = True
+
+    @property
+    def built(self) -> bool:
+        return self._doc is not None or self._error is not None
+
+    def get(self) -> Any:
+        """The document (built now if it is not yet; waits for a worker building it)."""
+        if self._doc is None:
+            with self._lock:
+                if self._doc is None and self._error is None:
+                    try:
+                        doc = load_round_trip(self.source, self.file)
+                    except InputError as exc:
+                        self._error = exc
+                    else:
+                        if self.want_base:
+                            self.base = dump_round_trip(doc)
+                        self.same = to_plain(doc) == self.plain
+                        self._doc = doc
+        if self._error is not None:
+            raise RosterError(self._error.problems)
+        return self._doc
+
+    def start(self) -> None:
+        """Build the document in a daemon thread (an error waits for :meth:`get`)."""
+
+        def run() -> None:
+            with contextlib.suppress(RosterError):
+                self.get()
+
+        threading.Thread(target=run, name="roster-round-trip", daemon=True).start()
+
+
 class Roster:
     """A roster file in memory: its document (as written) and a parsed view of it."""
 
     def __init__(
-        self, doc: Any, text: str | None, file: str, path: Path | None, round_trip: bool
+        self,
+        doc: Any,
+        text: str | None,
+        file: str,
+        path: Path | None,
+        round_trip: bool,
+        lazy: _LazyDoc | None = None,
     ) -> None:
-        self.doc = doc
+        #: The round-trip document (``None`` while a lazily opened roster has not built it).
+        self._doc: Any = None if lazy is not None else doc
+        self._lazy = lazy
         self.text = text
         self.file = file
         self.path = path
@@ -309,7 +371,7 @@ class Roster:
         #: Fingerprint of the file's bytes when read or last saved (``None``: not from a file).
         self.disk_digest: str | None = None
         self.newline = "\r\n" if text is not None and "\r\n" in text else "\n"
-        self._positions: Any = doc if round_trip else None
+        self._positions: Any = doc if round_trip and lazy is None else None
         #: (text, ruamel's text of that text unedited): the base of the merge in dumps().
         self._base_dump: tuple[str, str] | None = None
         self._last_dump: str | None = None
@@ -326,9 +388,20 @@ class Roster:
 
     @classmethod
     def from_text(
-        cls, text: str, file: str = "<roster>", path: Path | None = None, round_trip: bool = True
+        cls,
+        text: str,
+        file: str = "<roster>",
+        path: Path | None = None,
+        round_trip: bool = True,
+        lazy: bool = False,
     ) -> Roster:
-        """Parse roster text. ``round_trip=False`` is faster but cannot be saved after edits."""
+        """Parse roster text. ``round_trip=False`` is faster but cannot be saved after edits.
+
+        ``lazy`` (with ``round_trip``): read the roster with the fast loader, so that it can be
+        shown and validated at once, and build the round-trip document (comments, key order,
+        positions, needed to edit and save) only when first needed, or in a worker
+        (:meth:`prepare_round_trip`). The roster edits and saves exactly as an eager one.
+        """
         if len(text) > MAX_ROSTER_BYTES:
             raise RosterError.single(
                 file,
@@ -340,7 +413,17 @@ class Roster:
         # write "\r\r\n") and written back as "\r\n" (see dumps).
         source = text.replace("\r\n", "\n") if "\r\n" in text else text
         try:
-            doc = load_round_trip(source, file) if round_trip else load_safe(source, file)
+            if round_trip and lazy:
+                try:
+                    doc = load_safe(source, file)
+                except InputError:
+                    # A file opened to edit is judged as the round-trip loader says it (its
+                    # messages, which the eager path gives); it raises here, or (no loader
+                    # should disagree) reads the file after all, eagerly.
+                    doc = load_round_trip(source, file)
+                    lazy = False
+            else:
+                doc = load_round_trip(source, file) if round_trip else load_safe(source, file)
         except InputError as exc:
             raise RosterError(exc.problems) from None
         if doc is None:
@@ -360,10 +443,14 @@ class Roster:
                 1,
                 "roster-invalid",
             )
+        if round_trip and lazy:
+            return cls(doc, text, file, path, True, _LazyDoc(source, file, doc))
         return cls(doc, text, file, path, round_trip)
 
     @classmethod
-    def from_file(cls, path: Path | str, round_trip: bool = True, library: Any = None) -> Roster:
+    def from_file(
+        cls, path: Path | str, round_trip: bool = True, library: Any = None, lazy: bool = False
+    ) -> Roster:
         """Read a roster file (raises :class:`RosterError` when it cannot be understood).
 
         A file of another format with a registered reader (see ``formats.py``) is converted:
@@ -383,7 +470,7 @@ class Roster:
             text = decode(data, str(p))
         except InputError as exc:
             raise RosterError(exc.problems) from None
-        roster = cls.from_text(text, str(p), p, round_trip)
+        roster = cls.from_text(text, str(p), p, round_trip, lazy)
         roster.bom = data.startswith(b"\xef\xbb\xbf")
         roster.disk_digest = digest(data)
         return roster
@@ -420,13 +507,69 @@ class Roster:
         text = dump_round_trip(doc)
         return cls.from_text(text, "<new roster>")
 
+    # ----------------------------------------------------------------- the document
+
+    @property
+    def doc(self) -> Any:
+        """The round-trip document (of a lazily opened roster: built now if it is not yet)."""
+        if self._doc is None:
+            self._adopt()
+        return self._doc
+
+    @doc.setter
+    def doc(self, value: Any) -> None:
+        self._doc = value
+        self._lazy = None
+
+    @property
+    def doc_ready(self) -> bool:
+        """Whether the round-trip document is built (a lazily opened roster's may not be)."""
+        return self._doc is not None or self._lazy is None or self._lazy.built
+
+    def prepare_round_trip(self) -> None:
+        """Start building the round-trip document of a lazily opened roster in a worker
+        thread, so that the first edit finds it ready (nothing to do for any other roster)."""
+        if self._doc is None and self._lazy is not None and not self._lazy.built:
+            self._lazy.start()
+
+    def _adopt(self) -> None:
+        lazy = self._lazy
+        assert lazy is not None
+        doc = lazy.get()
+        self._doc = doc
+        self._positions = doc
+        if lazy.base is not None and self._base_dump is None and self.text is not None:
+            self._base_dump = (self.text.replace("\r\n", "\n"), lazy.base)
+        if not lazy.same:
+            self.refresh()
+
+    @property
+    def view(self) -> Any:
+        """The document, to read only: the round-trip one, or (a lazily opened roster's,
+        until that is built) the fast parse of the same text, as plain data."""
+        return self._read
+
+    @property
+    def _read(self) -> Any:
+        """The document to read: the round-trip one, or the fast parse until it is built."""
+        if self._doc is not None:
+            return self._doc
+        lazy = self._lazy
+        if lazy is None:
+            return None
+        if lazy.built and lazy.same:
+            with contextlib.suppress(RosterError):
+                self._adopt()
+                return self._doc
+        return lazy.plain
+
     # ----------------------------------------------------------------- parsing
 
     def _parse_header(self) -> RosterHeader:
-        data = {k: v for k, v in self.doc.items() if k not in ("selections", "custom", "forces")}
+        data = {k: v for k, v in self._read.items() if k not in ("selections", "custom", "forces")}
         plain = to_plain(data)
         try:
-            header = RosterHeader.model_validate(plain)
+            header = read_header(plain)
         except ValidationError as exc:
             problems = []
             for loc, msg in describe_errors(exc, plain):
@@ -448,7 +591,7 @@ class Roster:
     def _check_form(self, header: RosterHeader) -> None:
         """A roster is of one force (format 1, top-level ``selections:``) or of several
         (format 2, top-level ``forces:``): anything in between is refused, with the line."""
-        doc = self.doc
+        doc = self._read
         several = header.format == FORCES_FORMAT
 
         def refuse(key: str, msg: str) -> None:
@@ -490,11 +633,12 @@ class Roster:
         """Re-read the parsed view after the document changed."""
         self.findings = []
         self.forces = None
-        if self.header.format == FORCES_FORMAT and isinstance(self.doc.get("forces"), list):
+        doc = self._read
+        if self.header.format == FORCES_FORMAT and isinstance(doc.get("forces"), list):
             self.selections = []
-            self.forces = [parse_force(f, ("forces", i)) for i, f in enumerate(self.doc["forces"])]
+            self.forces = [parse_force(f, ("forces", i)) for i, f in enumerate(doc["forces"])]
             inherit_factions(self.forces, self.faction)
-            if self.doc.get("force") is not None:
+            if doc.get("force") is not None:
                 self.findings.append(
                     Finding(
                         ("force",),
@@ -506,7 +650,7 @@ class Roster:
                 )
             self._unknown_keys()
             return
-        sels = self.doc.get("selections")
+        sels = doc.get("selections")
         if sels is None:
             self.selections = []
         elif isinstance(sels, list):
@@ -519,7 +663,7 @@ class Roster:
         self._unknown_keys()
 
     def _unknown_keys(self) -> None:
-        for key in self.doc:
+        for key in self._read:
             if key not in KNOWN_ROSTER_KEYS and not str(key).startswith(EXTENSION_PREFIX):
                 self.findings.append(
                     Finding(
@@ -535,7 +679,7 @@ class Roster:
     @property
     def custom(self) -> Any:
         """The roster's own entries (its ``custom:`` key) as plain data, or ``None``."""
-        raw = self.doc.get("custom")
+        raw = self._read.get("custom")
         return to_plain(raw) if raw is not None else None
 
     @property
@@ -586,6 +730,9 @@ class Roster:
         """
         if self.converted_from is not None:
             return None, None
+        if self._positions is None and self._lazy is not None and self._lazy.built:
+            with contextlib.suppress(RosterError):
+                self._adopt()  # (a worker built the document: it knows its positions)
         if self._positions is None:
             if self.text is None:
                 return None, None
@@ -680,6 +827,9 @@ class Roster:
         an edit then keeps the user's own text without parsing the file again. Costs one
         dump (a regiment: under a second); the edit session does it when it opens a file."""
         if self.dirty or self.text is None or not self.round_trip:
+            return
+        if self._doc is None and self._lazy is not None:
+            self._lazy.want_base = True  # written down when the document is built
             return
         ours = self.text.replace("\r\n", "\n")
         if self._base_dump is None or self._base_dump[0] != ours:

@@ -38,6 +38,13 @@ class Draft:
     #: Where it goes: a catalog file of the user's folder, or ``None`` for the roster's
     #: ``custom:`` list.
     target: Path | None = None
+    #: The unit's own options, one choice per line (see :func:`parse_options`).
+    options: str = ""
+    #: The catalog's entries an option may name (its id or name, case ignored, to the id):
+    #: those are linked as they are; :func:`known_entries` gives them for a session.
+    known: dict[str, str] = field(default_factory=dict)
+    #: The cost type a ``+N`` of an option is in.
+    option_cost: str = ""
 
     def entry(self, entry_id: str) -> dict[str, Any]:
         """The entry as the roster's ``custom: entries:`` list will hold it."""
@@ -56,7 +63,119 @@ class Draft:
         chars = {k: _scalar(v.strip()) for k, v in self.characteristics.items() if v.strip()}
         if self.profile_type:
             out["profiles"] = [{"type": self.profile_type, "characteristics": chars}]
+        groups, _ = parse_options(self.options, entry_id, self.known, self.option_cost)
+        if groups:
+            out["groups"] = groups
         return out
+
+
+#: ``Name [min-max]: option, option +N, ...`` (the bracket is optional).
+_OPTION_LINE = re.compile(r"^(?P<name>[^:\[\]]+?)\s*(?:\[(?P<range>[^\]]*)\])?\s*:(?P<rest>.*)$")
+_OPTION = re.compile(r"^(?P<name>.+?)(?:\s+\+\s*(?P<cost>\S+))?$")
+
+
+def parse_options(
+    text: str, entry_id: str, known: dict[str, str], cost_type: str
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """A unit's own options as catalog groups, and what is wrong with the text.
+
+    One choice per line: ``Weapon: Rifle, Cannon`` (take exactly one; the first is the
+    default, added with the unit) or ``Kit [0-2]: Medkit +3, Jump pack +5`` (between 0 and 2,
+    none added at first; ``[1-]``: at least one, no maximum). An option that names an entry
+    of the catalog (by id or name) is a link to it, at its own cost; any other is a new
+    upgrade of that name, costing ``+N`` in ``cost_type`` when given. Blank lines and lines
+    starting with ``#`` are skipped."""
+    groups: list[dict[str, Any]] = []
+    problems: list[str] = []
+    seen_groups: set[str] = set()
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        m = _OPTION_LINE.match(line)
+        if m is None:
+            problems.append(
+                f"line {number}: write a choice as 'Name: option, option' (or 'Name [0-2]: ...')"
+            )
+            continue
+        name = m["name"].strip()
+        low, high = 1, 1
+        if m["range"] is not None:
+            bounds = _bounds(m["range"])
+            if bounds is None:
+                problems.append(
+                    f"line {number}: {m['range']!r} is not a range such as 0-2, 1-1 or 1-"
+                )
+                continue
+            low, high_or_none = bounds
+            high = high_or_none if high_or_none is not None else -1
+        gid = f"{entry_id}-{slug(name)}"
+        if gid in seen_groups:
+            problems.append(f"line {number}: a second choice named {name!r}")
+            continue
+        seen_groups.add(gid)
+        entries: list[dict[str, Any]] = []
+        ids: list[str] = []
+        said = len(problems)
+        for part in (p.strip() for p in m["rest"].split(",")):
+            if not part:
+                continue
+            o = _OPTION.match(part)
+            assert o is not None  # (a non-empty part always matches)
+            option, cost = o["name"].strip(), o["cost"]
+            linked = known.get(" ".join(option.split()).casefold())
+            if linked is not None and cost is None:
+                entries.append({"link": linked})
+                ids.append(linked)
+                continue
+            option_id = f"{entry_id}-{slug(option)}"
+            if option_id in ids:
+                problems.append(f"line {number}: {option!r} twice")
+                continue
+            new: dict[str, Any] = {"id": option_id, "name": option, "type": "upgrade"}
+            if cost is not None:
+                value = _number(cost)
+                if not isinstance(value, int | float) or not cost_type:
+                    problems.append(
+                        f"line {number}: the cost of {option!r}, {cost!r}, is not a number"
+                    )
+                    continue
+                new["costs"] = {cost_type: value}
+            entries.append(new)
+            ids.append(option_id)
+        if len(problems) > said:
+            continue
+        if not entries:
+            problems.append(f"line {number}: {name!r} has no options after its ':'")
+            continue
+        if high >= 0 and low > high:
+            problems.append(f"line {number}: at least {low} but at most {high}")
+            continue
+        group: dict[str, Any] = {"id": gid, "name": name, "min": low}
+        if high >= 0:
+            group["max"] = high
+        if low >= 1:
+            group["default"] = ids[0]
+        group["entries"] = entries
+        groups.append(group)
+    return groups, problems
+
+
+def _bounds(text: str) -> tuple[int, int | None] | None:
+    m = re.fullmatch(r"\s*(\d+)\s*-\s*(\d*)\s*", text)
+    if m is None:
+        return None
+    return int(m[1]), (int(m[2]) if m[2] else None)
+
+
+def known_entries(session: EditSession) -> dict[str, str]:
+    """The catalog's shared entries (weapons, kit: what other units link to), by id and by
+    name (case and spacing ignored), to their id: the options a unit may name."""
+    out: dict[str, str] = {}
+    for entry in session.index.shared.values():
+        out.setdefault(" ".join(entry.name.split()).casefold(), entry.id)
+        out[entry.id.casefold()] = entry.id
+    return out
 
 
 def _number(text: str) -> Any:
@@ -133,7 +252,10 @@ def check(session: EditSession, draft: Draft) -> list[tuple[str, str]]:
     for ct, text in draft.costs.items():
         if text.strip() and not isinstance(_number(text.strip()), int | float):
             problems.append((f"cost:{ct}", f"{text.strip()!r} is not a number"))
-    entry = draft.entry(new_id(session, draft.name or "unit"))
+    entry_id = new_id(session, draft.name or "unit")
+    _, wrong = parse_options(draft.options, entry_id, draft.known, draft.option_cost)
+    problems.extend(("options", message) for message in wrong)
+    entry = draft.entry(entry_id)
     custom = with_draft(session, entry)
     position = len(custom["entries"]) - 1
     here = session.path or Path("roster.yaml")
@@ -156,6 +278,8 @@ def _field_of(loc: list[str | int], draft: Draft) -> str:
     if not loc:
         return ""
     head = loc[0]
+    if head == "groups":
+        return "options"
     if head == "profiles":
         for part in reversed(loc):
             if isinstance(part, str) and part in draft.characteristics:

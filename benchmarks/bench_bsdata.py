@@ -12,7 +12,9 @@ c. warm load: the same with the cache file written by a cold load (as a new proc
 d. validate: a 15-unit, 1,910-point Space Marines roster (the data's wargear) evaluated again,
    after a first evaluation (the command line's case is (b) or (c) plus one of these).
 
-Targets (issue 18) are printed beside each figure. Run from the repository root::
+Targets (issue 18) are printed beside each figure, and each measure's ratio to the bare parse of
+the same run (a busy machine slows both alike, so the ratio moves less than the seconds). Run
+from the repository root::
 
     python benchmarks/bench_bsdata.py --runs 5
 """
@@ -85,14 +87,24 @@ def roster_text(gs: BattleScribeSystem) -> str:
     return session_yaml(s, gs, SM)
 
 
-def line(label: str, runs: list[float], target: float | None, unit: str = "s") -> None:
+def line(
+    label: str,
+    runs: list[float],
+    target: float | None,
+    unit: str = "s",
+    baseline: float | None = None,
+) -> float:
+    """Print one measure (median, spread, its ratio to the same run's bare XML parse, the
+    target) and return its median."""
     med = statistics.median(runs)
     scale = 1000.0 if unit == "ms" else 1.0
     shown = f"{med * scale:8.1f} {unit}"
     goal = f"target {target:g} {unit}" if target is not None else ""
     verdict = "" if target is None else ("  ok" if med * scale <= target else "  OVER")
     spread = f"(min {min(runs) * scale:.1f}, max {max(runs) * scale:.1f})"
-    print(f"{label:<44}{shown}  {spread:<26}{goal}{verdict}")
+    ratio = f"{med / baseline:5.2f} x parse" if baseline else ""
+    print(f"{label:<44}{shown}  {spread:<26}{ratio:<15}{goal}{verdict}")
+    return med
 
 
 def main() -> int:
@@ -111,7 +123,7 @@ def main() -> int:
         size = sum(len(t.encode()) for t in texts) / 1e6
         print(f"40k game system + Space Marines and its links: {len(texts)} files, {size:.1f} MB")
         print(f"CPU time, median of {args.runs} runs\n")
-        line(
+        parse = line(
             "a. baseline: bare XML parse",
             [cpu(lambda: [ET.fromstring(t) for t in texts]) for _ in range(args.runs)],
             None,
@@ -120,12 +132,14 @@ def main() -> int:
             "b. cold load (scan, parse, translate, index)",
             [cpu(lambda: load(use_cache=False)) for _ in range(args.runs)],
             1.5,
+            baseline=parse,
         )
         line(
             "c. warm load (from the cache)",
             [cpu(lambda: load(use_cache=True)) for _ in range(args.runs)],
             150,
             "ms",
+            baseline=parse,
         )
         text = roster_text(gs)
         roster = Roster.from_text(text, "bench")
@@ -140,6 +154,7 @@ def main() -> int:
             [cpu(lambda: evaluate_roster(roster, gs)) for _ in range(args.runs)],
             20,
             "ms",
+            baseline=parse,
         )
     return 0
 

@@ -116,7 +116,8 @@ def check_references(
                 )
             )
         if (
-            q.scope not in {"self", "parent", "roster", "force", "ancestor"}
+            q.scope not in {"self", "parent", "roster", "force", "ancestor", "top"}
+            and not _entry_type_scope(q.scope)
             and q.scope not in entries
             and q.scope not in (scope_ids or ())
         ):
@@ -124,7 +125,8 @@ def check_references(
                 (
                     path,
                     [*loc, "scope"],
-                    f"{what} scope {q.scope!r} is not self, parent, roster, force or an entry id",
+                    f"{what} scope {q.scope!r} is not self, parent, roster, force, ancestor, "
+                    "top, type:<unit|model|upgrade> or an entry id",
                 )
             )
 
@@ -318,12 +320,30 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def _entry_type_scope(scope: str) -> bool:
+    """``type:unit``, ``type:model|unit``...: the nearest enclosing selection of a type."""
+    kinds = scope.removeprefix("type:").split("|") if scope.startswith("type:") else []
+    return bool(kinds) and all(k in {"unit", "model", "upgrade"} for k in kinds)
+
+
 def _modifier_type_problem(
     mod: Modifier, kind: str, name: str, profiles: Sequence[Any]
 ) -> tuple[str, str] | None:
     """What the engine could not do with this modifier (adding to a name, appending to a
     cost, hiding with a number), as (key, message); None when it is sound."""
     what = f"a modifier of {mod.field!r}"
+    if mod.type == "replace":
+        if kind in {"hidden", "cost", "constraint", "categories", "primary-category"}:
+            return "type", f"{what} cannot replace text: it is not text"
+        if not mod.find:
+            return "find", f"{what} replaces text: say which with `find:`"
+        return None
+    if mod.type in {"floor", "ceil"}:
+        if kind in {"name", "hidden", "categories", "primary-category"}:
+            return "type", f"{what} cannot {mod.type}: it is not a number"
+        if not _is_number(mod.value):
+            return "value", f"{what} needs a number as its value, not {mod.value!r}"
+        return None
     if kind == "name":
         if mod.type in {"increment", "decrement"}:
             return "type", f"{what} cannot {mod.type} text; use set or append"

@@ -161,6 +161,7 @@ class CatalogIndex:
         self._closed: dict[int, bool] = {}
         self._marked: dict[int, list[tuple[Child, Constraint, bool]]] = {}
         self._scope_ids: frozenset[str] | None = None
+        self._holders: dict[str, frozenset[int]] = {}
         self.roots: list[Child] = [
             self._resolve(c, None) for c in [*sf.entries, *(c for p in parts for c in p.entries)]
         ]
@@ -210,6 +211,37 @@ class CatalogIndex:
                 cached.extend(self._resolve(c, g) for c in g.entries)
             self._children[id(entry)] = cached
         return cached
+
+    def holders(self, category: str) -> frozenset[int]:
+        """The entries (by ``id()`` of the entry objects :meth:`children` gives) under whose
+        selections a selection in ``category`` can stand, at any depth: worked out once per
+        category, so that a search for such selections skips the parts that cannot hold one.
+        """
+        found = self._holders.get(category)
+        if found is not None:
+            return found
+        # Every entry a roster can select here, and what each can hold.
+        under: dict[int, list[Entry]] = {}
+        stack = [c.entry for c in self.roots]
+        while stack:
+            entry = stack.pop()
+            if id(entry) in under:
+                continue
+            kids = [c.entry for c in self.children(entry)]
+            under[id(entry)] = kids
+            stack.extend(kids)
+        holds: set[int] = set()
+        changed = True
+        while changed:
+            changed = False
+            for key, kids in under.items():
+                if key not in holds and any(
+                    category in k.categories or id(k) in holds for k in kids
+                ):
+                    holds.add(key)
+                    changed = True
+        found = self._holders[category] = frozenset(holds)
+        return found
 
     def closed(self, entry: Entry | None) -> bool:
         """Whether a selection of ``entry`` can be judged on its own: nothing checked or

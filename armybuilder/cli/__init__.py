@@ -32,6 +32,7 @@ from ..errors import (
     InputError,
 )
 from ..fileio import atomic_write, check_output, describe_os_error
+from ..launch import builder_arguments
 from ..model.bounds import MAX_LIMIT
 from ..paths import user_catalog_dir
 from ..plugin import Matchup
@@ -455,19 +456,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
     commands = _command_names(parser)
-    if not words or (words[0] not in commands and not words[0].startswith("-")):
-        # `armybuilder` alone opens the interactive builder; `armybuilder FILE` opens a roster.
-        if len(words) > 1:
-            parser.error(f"unknown command {words[0]!r} (commands: {', '.join(commands)})")
-        if words and not Path(words[0]).exists() and not words[0].endswith((".yaml", ".yml")):
-            parser.error(f"unknown command {words[0]!r} (commands: {', '.join(commands)})")
+    found = builder_arguments(words)
+    if found is None and words and words[0] not in commands and not words[0].startswith("-"):
+        parser.error(f"unknown command {words[0]!r} (commands: {', '.join(commands)})")
+    if found is not None:
+        # `armybuilder` alone opens the interactive builder; `armybuilder FILE` opens a roster;
+        # `--catalogs DIR` (repeatable) adds catalog folders, watched while it runs.
+        path, folders = found
+        missing = [f for f in folders if not Path(f).is_dir()]
+        if missing:
+            parser.error(f"--catalogs {missing[0]}: no such folder")
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             parser.print_help()
             print("\nThe interactive builder needs a terminal; the commands above work anywhere.")
             return EXIT_OK if not words else EXIT_INPUT
         from ..tui.app import run
 
-        return run(words[0] if words else None)
+        return run(path, [Path(f) for f in folders])
     args = parser.parse_args(words)
     if not hasattr(args, "func"):  # options only, e.g. `armybuilder --catalogs DIR`
         parser.error(f"a command is needed after the options (commands: {', '.join(commands)})")

@@ -55,15 +55,30 @@ def add_parsers(subparsers: Any, common_parent: argparse.ArgumentParser) -> None
     p.add_argument("-v", "--verbose", action="store_true", help="show the PDF library's warnings")
     p.set_defaults(func=cmd_render)
 
+    from ..formats import roster_writers
+
+    writers = roster_writers()  # other programs' roster files (registered by name)
     p = subparsers.add_parser(
         "export",
         parents=[common_parent],
         help="the roster as text, Markdown, JSON or HTML",
         description="Export a roster: text (compact, for forums and chats), markdown, json "
-        "(the shape of `show --format json`) or html (the page the PDF is made from).",
+        "(the shape of `show --format json`) or html (the page the PDF is made from)"
+        + "".join(
+            f"; {n} (a {fmt.suffixes[0]} file for another program)"
+            for n, (fmt, _) in writers.items()
+        )
+        + ".",
     )
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--to", choices=EXPORT_FORMATS, required=True, help="the format")
+    p.add_argument(
+        "--to",
+        "--format",
+        dest="to",
+        choices=[*EXPORT_FORMATS, *writers],
+        required=True,
+        help="the format",
+    )
     p.add_argument("-o", "--output", metavar="OUT", help="where to write (default: stdout)")
     p.add_argument("--paper", choices=["a4", "letter"], default="a4", help="html: paper size")
     p.add_argument("--no-sheets", action="store_true", help="html: roster pages only")
@@ -205,6 +220,11 @@ def cmd_export(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return EXIT_INPUT
+    from ..formats import roster_writers
+
+    writer = roster_writers().get(args.to)
+    if writer is not None:
+        return _export_other(args, out, writer[1])
     loaded = _load(args)
     if isinstance(loaded, int):
         return loaded
@@ -232,6 +252,38 @@ def cmd_export(args: argparse.Namespace) -> int:
         return EXIT_OK
     try:
         atomic_write(out, text)
+    except OSError as exc:
+        print(f"armybuilder export: cannot write {out}: {describe_os_error(exc)}", file=sys.stderr)
+        return EXIT_INPUT
+    print(f"wrote {out}")
+    return EXIT_OK
+
+
+def _export_other(args: argparse.Namespace, out: Path | None, write: Any) -> int:
+    """``export --to NAME`` of a registered roster writer (another program's roster file):
+    the roster as read, whatever its verdict (an illegal roster is written too)."""
+    from ..errors import ArmybuilderError, InputError
+    from ..fileio import atomic_write, describe_os_error
+    from ..rosters import Roster
+    from .common import library_for
+
+    lib = library_for(args)
+    try:
+        roster = Roster.from_file(args.file, library=lib)
+        data: bytes = write(roster, lib, (out or Path(args.file)).name)
+    except InputError as exc:
+        for problem in exc.problems:
+            print(f"{problem}", file=sys.stderr)
+        return EXIT_INPUT
+    except ArmybuilderError as exc:
+        print(f"armybuilder export: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    if out is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return EXIT_OK
+    try:
+        atomic_write(out, data)
     except OSError as exc:
         print(f"armybuilder export: cannot write {out}: {describe_os_error(exc)}", file=sys.stderr)
         return EXIT_INPUT

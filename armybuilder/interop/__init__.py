@@ -27,5 +27,19 @@ def _battlescribe_roster(path: Path, library: Any) -> str:
     return read_roster(path, library)
 
 
+def _battlescribe_ros(roster: Any, library: Any, name: str) -> bytes:
+    from .battlescribe.rosfile import to_ros
+
+    return to_ros(roster, library).encode("utf-8")
+
+
+def _battlescribe_rosz(roster: Any, library: Any, name: str) -> bytes:
+    from .battlescribe.rosfile import to_rosz
+
+    return to_rosz(roster, library, name)
+
+
 formats.register("BattleScribe", (".gst", ".gstz", ".cat", ".catz"), _battlescribe_folder)
 formats.register_roster("BattleScribe roster", (".ros", ".rosz"), _battlescribe_roster)
+formats.register_roster_writer("ros", ".ros", _battlescribe_ros)
+formats.register_roster_writer("rosz", ".rosz", _battlescribe_rosz)

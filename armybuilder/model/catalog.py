@@ -43,8 +43,10 @@ QueryScope = Annotated[
     Field(
         description=(
             "Where to count: `self` (the selection itself), `parent`, `roster`, `force`, "
-            "`ancestor` (every selection above), or the id of an entry: the nearest enclosing "
-            "selection of that entry."
+            "`ancestor` (every selection above), `top` (the top-level selection holding it), "
+            "`type:<entry type>` (the nearest enclosing selection of that type; several "
+            "joined by `|`, e.g. `type:model|unit`), or the id of an entry: the nearest "
+            "enclosing selection of that entry."
         )
     ),
 ]
@@ -177,13 +179,21 @@ class Modifier(_Model):
 
     ``field`` is one of: `name`, `hidden`, `cost:<cost type>`, `constraint:<constraint id>`,
     `characteristic:<characteristic id>`, `categories` (with `add` / `remove` of a category
-    id), `primary-category` (`set` to a category id, or to nothing). Modifiers apply in the
+    id), `primary-category` (`set` to a category id, or to nothing). `floor` and `ceil` keep a
+    number at least / at most the value (a characteristic such as `12"` or `3+` by its
+    number); `replace` changes the text ``find`` into the value. Modifiers apply in the
     order listed. A modifier repeats ``repeat`` times, or the sum of its ``repeats``.
     """
 
-    type: Literal["set", "increment", "decrement", "append", "add", "remove"]
+    type: Literal[
+        "set", "increment", "decrement", "append", "add", "remove", "floor", "ceil", "replace"
+    ]
     field: str
     value: Scalar
+    find: str = Field(
+        "",
+        description="`replace`: the text to find (every occurrence becomes the value).",
+    )
     conditions: list[Condition] = Field(default_factory=list)
     groups: list[ConditionGroup] = Field(default_factory=list)
     repeat: Repeat | None = None

@@ -15,6 +15,7 @@ generic checks on the same tree.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -211,12 +212,17 @@ class Node:
     def walk(self) -> Iterator[Node]:
         """This node and its descendants, depth first."""
         yield self
-        for c in self.children:
-            yield from c.walk()
+        yield from self.descendants()
 
     def descendants(self) -> Iterator[Node]:
-        for c in self.children:
-            yield from c.walk()
+        """The node's descendants, depth first (children in order, each before its own)."""
+        stack = list(reversed(self.children))
+        pop, push = stack.pop, stack.extend
+        while stack:
+            n = pop()
+            yield n
+            if n.children:
+                push(reversed(n.children))
 
     def ancestors(self) -> Iterator[Node]:
         """Parent, grandparent... up to (and including) the root."""
@@ -247,17 +253,53 @@ class Node:
         return f"Node({self.entry_id!r}, count={self.count}, loc={format_loc(self.loc)})"
 
 
-@dataclass(frozen=True, slots=True)
+#: What one evaluation's log holds: a value set on a node, or a run of values replayed on
+#: one node from a previous evaluation (see :meth:`Evaluation.subtree`).
+_Logged = tuple["Node", "Value | tuple[Value, ...]"]
+
+
 class _Record:
     """What one computation over a subtree found: kept for the next evaluation."""
 
-    data: SelectionData  # the subtree's selection (holding it keeps its id unique)
-    key: Hashable  # the names above the subtree and the caller's key
-    issues: tuple[Issue, ...]
-    log: list[tuple[Node, Value]]  # the values that evaluation set...
-    start: int  # ...from here...
-    end: int  # ...to here are on nodes of the subtree
-    result: Any
+    __slots__ = ("_groups", "data", "end", "issues", "key", "log", "node", "result", "start")
+
+    def __init__(
+        self,
+        data: SelectionData,
+        key: Hashable,
+        issues: tuple[Issue, ...],
+        node: Node,
+        log: list[_Logged],
+        start: int,
+        end: int,
+        result: Any,
+        groups: tuple[tuple[Node, tuple[Value, ...]], ...] | None = None,
+    ) -> None:
+        self.data = data  # the subtree's selection (holding it keeps its id unique)
+        self.key = key  # the names above the subtree and the caller's key
+        self.issues = issues
+        self.node = node  # the subtree's node in the evaluation that recorded it
+        self.log = log  # the values that evaluation set...
+        self.start = start  # ...from here...
+        self.end = end  # ...to here are on nodes of the subtree
+        self.result = result
+        self._groups = groups
+
+    def groups(self) -> tuple[tuple[Node, tuple[Value, ...]], ...]:
+        """The values the subtree's computation set, per node (nodes in the order first
+        given a value, each node's values in the order set); worked out once."""
+        if self._groups is None:
+            per: dict[int, tuple[Node, list[Value]]] = {}
+            for n, v in self.log[self.start : self.end]:
+                got = per.get(id(n))
+                if got is None:
+                    got = per[id(n)] = (n, [])
+                if isinstance(v, tuple):
+                    got[1].extend(v)
+                else:
+                    got[1].append(v)
+            self._groups = tuple((n, tuple(vs)) for n, vs in per.values())
+        return self._groups
 
 
 class SubtreeMemo:
@@ -310,7 +352,7 @@ class Evaluation:
     #: The memo this evaluation reads (the previous one's) and the one it fills.
     memo_in: SubtreeMemo | None = field(default=None, repr=False)
     memo_out: SubtreeMemo | None = field(default=None, repr=False)
-    _value_log: list[tuple[Node, Value]] | None = field(default=None, repr=False)
+    _value_log: list[_Logged] | None = field(default=None, repr=False)
     _above: dict[int, tuple[Any, ...]] = field(default_factory=dict, repr=False)
     _take_nodes: bool = field(default=False, repr=False)
     #: The campaign state keys the rules module declares (none: state is not checked).
@@ -441,28 +483,36 @@ class Evaluation:
         if prev is not None and prev.data is data and prev.key == context:
             out.hits += 1
             self.issues.extend(prev.issues)
-            base = len(data.loc)
-            last: Node | None = None
-            values = self.values
-            bucket: list[Value] = []
-            log_append = log.append
-            for old, v in prev.log[prev.start : prev.end]:
-                if old is not last:  # the same node in this evaluation's tree
-                    last, target = old, node
+            groups = prev.groups()
+            if prev.node is not node:
+                # Another evaluation's tree: the same nodes, found by their place.
+                base = len(data.loc)
+                moved = []
+                for old, vs in groups:
+                    target = node
                     rel = old.loc
                     for i in range(base + 1, len(rel), 2):
                         target = target.children[rel[i]]  # type: ignore[index]
-                    bucket = values.setdefault(id(target), [])
-                bucket.append(v)
-                log_append((target, v))
+                    moved.append((target, vs))
+                groups = tuple(moved)
+            values = self.values
+            for target, vs in groups:
+                bucket = values.get(id(target))
+                if bucket is None:
+                    values[id(target)] = list(vs)
+                else:
+                    bucket.extend(vs)
+                log.append((target, vs))
             # Recorded again, on this evaluation's log: a memo refers to one evaluation only.
-            out.records[rid] = _Record(data, context, prev.issues, log, v0, len(log), prev.result)
+            out.records[rid] = _Record(
+                data, context, prev.issues, node, log, v0, len(log), prev.result, groups
+            )
             return prev.result  # type: ignore[no-any-return]
         out.misses += 1
         i0 = len(self.issues)
         result = compute()
         out.records[rid] = _Record(
-            data, context, tuple(self.issues[i0:]), log, v0, len(log), result
+            data, context, tuple(self.issues[i0:]), node, log, v0, len(log), result
         )
         return result
 
@@ -479,6 +529,26 @@ class Evaluation:
     def nodes(self) -> Iterator[Node]:
         """Every selection node (not the root), depth first."""
         return self.root.descendants()
+
+    def nodes_in(self, category: str) -> list[Node]:
+        """The selections in ``category`` (as their entries state it), depth first: what
+        ``[n for n in self.nodes() if n.has_category(category)]`` gives, without walking the
+        selections that cannot hold one (see :meth:`CatalogIndex.holders`)."""
+        holders = self.index.holders(category)
+        out: list[Node] = []
+        stack = list(reversed(self.root.children))
+        while stack:
+            n = stack.pop()
+            entry = n.entry
+            if entry is None:
+                if n.force is not None:  # a force: its selections are the roster's
+                    stack.extend(reversed(n.children))
+                continue  # (a selection the catalog does not know: nothing is judged)
+            if category in entry.categories:
+                out.append(n)
+            if n.children and id(entry) in holders:
+                stack.extend(reversed(n.children))
+        return out
 
     # ----------------------------------------------------------------- names
 
@@ -642,6 +712,19 @@ class Evaluation:
             return self.force_of(context)
         if scope == "roster":
             return self.root
+        if scope == "top":  # the top-level selection holding the context
+            n: Node | None = context
+            while n is not None and n.parent is not None and n.parent.entry is not None:
+                n = n.parent
+            return n if n is not None and n.entry is not None else None
+        if scope.startswith("type:"):  # the nearest enclosing selection of these types
+            kinds = scope[5:].split("|")
+            n = context
+            while n is not None and n.entry is not None:
+                if n.entry.type in kinds:
+                    return n
+                n = n.parent
+            return None
         return context.ancestor(scope)
 
     def force_nodes(self) -> list[Node]:
@@ -1034,6 +1117,12 @@ def _apply(mod: Modifier, value: Any, times: int = 1) -> Any:
     if mod.type == "append":
         base = value if value is not None else ""
         return f"{base}" + f"{mod.separator}{mod.value}" * min(times, 100)
+    if mod.type == "replace":
+        if value is None or isinstance(value, bool) or not mod.find:
+            return value
+        return str(value).replace(mod.find, str(mod.value))
+    if mod.type in ("floor", "ceil"):
+        return _clamp(value, mod.value, mod.type == "floor")
     if mod.type in ("add", "remove"):
         # Of a list (an entry's categories): the value joins it, or leaves it.
         items = list(value) if isinstance(value, list | tuple) else []
@@ -1047,6 +1136,24 @@ def _apply(mod: Modifier, value: Any, times: int = 1) -> Any:
         return value
     step *= times
     return (value or 0) + step if mod.type == "increment" else (value or 0) - step
+
+
+_NUMBER_TEXT = re.compile(r"^(-?\d+(?:\.\d+)?)(\D*)$")
+
+
+def _clamp(value: Any, bound: Any, floor: bool) -> Any:
+    """``value`` kept at least (``floor``) or at most ``bound``; a text that is a number with
+    a unit after it (``12"``, ``3+``) is clamped by its number and keeps the unit."""
+    if not _is_number(bound):
+        return value
+    if _is_number(value):
+        return max(value, bound) if floor else min(value, bound)
+    found = _NUMBER_TEXT.match(value.strip()) if isinstance(value, str) else None
+    if found is None:
+        return value
+    num = float(found.group(1))
+    got = max(num, bound) if floor else min(num, bound)
+    return f"{fmt_num(got)}{found.group(2)}"
 
 
 # --------------------------------------------------------------------------- building
@@ -1614,10 +1721,20 @@ def _clashes(roster: Roster, system: GameSystem, factions: list[str]) -> list[Is
     forces cannot be checked together: one definition would stand for both)."""
     common = {e.id for e in [*system.model.entries, *system.model.shared_entries]}
     defined = {f: set(system.index(f).entries) | set(system.index(f).shared) for f in factions}
+
+    def definition(faction: str, entry_id: str) -> Any:
+        idx = system.index(faction)
+        return idx.entries.get(entry_id) or idx.shared.get(entry_id)
+
     out = []
     for i, a in enumerate(factions):
         for b in factions[i + 1 :]:
-            both = sorted((defined[a] & defined[b]) - common)
+            # One definition both factions share (a catalog both draw on) is no clash.
+            both = sorted(
+                x
+                for x in (defined[a] & defined[b]) - common
+                if definition(a, x) is not definition(b, x)
+            )
             if both:
                 shown = ", ".join(repr(x) for x in both[:5]) + (" ..." if len(both) > 5 else "")
                 out.append(

@@ -33,6 +33,7 @@ The rooms of this package (each imports only the ones listed before it):
 * :mod:`.journal`: the recovery journal;
 * :mod:`.text`: text for the panes (costs, limits, campaign state, the plain-text roster);
 * :mod:`.editor`: :class:`EditSession`;
+* :mod:`.faction`: changing a roster's (or a force's) faction, keeping what still fits;
 * :mod:`.recent`: recent files;
 * :mod:`.export`: PDF and text exports.
 """
@@ -53,6 +54,7 @@ from .export import (
     export_text,
     slug,
 )
+from .faction import FactionChange, Refit, change_faction, plan_faction_change
 from .journal import (
     Journal,
     RecoveryInfo,
@@ -103,6 +105,7 @@ __all__ = [
     "EditError",
     "EditSession",
     "ExportUnavailableError",
+    "FactionChange",
     "Insert",
     "Journal",
     "Limit",
@@ -113,11 +116,13 @@ __all__ = [
     "RecentEntry",
     "RecentFiles",
     "RecoveryInfo",
+    "Refit",
     "SetKey",
     "Slot",
     "UnitSummary",
     "apply_op",
     "build_selection",
+    "change_faction",
     "clean_recovery",
     "cost_text",
     "costs_text",
@@ -138,6 +143,7 @@ __all__ = [
     "op_to_json",
     "parse_state",
     "plain_text",
+    "plan_faction_change",
     "refresh_after",
     "slug",
     "sniff_roster",

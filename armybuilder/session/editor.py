@@ -268,18 +268,25 @@ class EditSession:
     # ----------------------------------------------------------------- construction
 
     @classmethod
-    def open(cls, path: Path | str, library: Library, **kw: Any) -> EditSession:
+    def open(
+        cls, path: Path | str, library: Library, *, lazy: bool = True, **kw: Any
+    ) -> EditSession:
         """Open a roster file for editing.
+
+        ``lazy``: read it with the fast loader, so that it is shown and validated at once,
+        and build the round-trip document edits and saves need in a worker thread meanwhile
+        (an edit made before it is ready waits for it); see :meth:`Roster.from_text`.
 
         Raises :class:`~armybuilder.errors.RosterError` when the file cannot be read and
         ``UnknownSystemError`` / ``UnknownFactionError`` when its catalog is not installed.
         """
         from ..rosters import Roster
 
-        roster = Roster.from_file(path, library=library)
+        roster = Roster.from_file(path, library=library, lazy=lazy)
         system = library.system(roster.system)
         system.faction(roster.faction)
         roster.prepare_merge_base()  # so that a save keeps the user's own text, fast
+        roster.prepare_round_trip()
         return cls(roster, system, **kw)
 
     @classmethod
@@ -338,9 +345,10 @@ class EditSession:
         factions = self.roster.factions()
         if ev is not None and set(factions) <= {ev.index.faction.id, *ev.index.also}:
             return ev.index
-        if len(factions) > 1:  # a force of another faction was just added
+        if ev is not None or len(factions) > 1:
+            # A force of another faction was just added, or the faction changed.
             return self.evaluate().index
-        return ev.index if ev is not None else self.system.index(self.roster.faction)
+        return self.system.index(self.roster.faction)
 
     @property
     def path(self) -> Path | None:
@@ -467,7 +475,7 @@ class EditSession:
         if not loc:
             return True
         try:
-            return isinstance(_node_at(self.roster.doc, loc), dict)
+            return isinstance(_node_at(self.roster.view, loc), dict)
         except (KeyError, IndexError, TypeError):
             return False
 
@@ -484,7 +492,7 @@ class EditSession:
                 entry = None
                 continue
             try:
-                node = _node_at(self.roster.doc, loc[:i])
+                node = _node_at(self.roster.view, loc[:i])
             except (KeyError, IndexError, TypeError):
                 return None
             child = index.child(entry, str(node.get("entry"))) if isinstance(node, dict) else None
@@ -511,7 +519,8 @@ class EditSession:
         return [c for c in self.index.children(entry) if not c.entry.hidden]
 
     def children_locs(self, loc: Loc) -> list[Loc]:
-        seq = self.node(loc).get("selections") if self.exists(loc) else None
+        view = self.roster.view
+        seq = (_owner(view, loc) if loc else view).get("selections") if self.exists(loc) else None
         if not isinstance(seq, list):
             return []
         return [(*loc, "selections", i) for i in range(len(seq))]

@@ -618,7 +618,7 @@ def refresh_after(roster: Roster, ops: Sequence[Op]) -> None:
     never changed in place, so an evaluation running on a :meth:`EditSession.snapshot` in
     another thread keeps a consistent view.
     """
-    from ..model.roster import RosterHeader
+    from ..model.roster import read_header
     from ..yamlio import to_plain
 
     roster.dirty = True
@@ -635,7 +635,7 @@ def refresh_after(roster: Roster, ops: Sequence[Op]) -> None:
             roots.append(where)
     if header:
         data = {k: v for k, v in roster.doc.items() if k not in ("selections", "custom", "forces")}
-        roster.header = RosterHeader.model_validate(to_plain(data))
+        roster.header = read_header(to_plain(data))
     if header or roster.forces is not None:
         # A roster of several forces (or one becoming so) is read again whole.
         roster.refresh()

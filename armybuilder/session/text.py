@@ -152,7 +152,7 @@ def plain_text(ev: Evaluation) -> str:
             text = f"{'  ' * depth}- {ev.label(child)}"
             if child.entry is not None and child.data is not None and child.data.name:
                 text += f" ({child.entry.name})"
-            if child.entry is None:
+            if child.entry is None and child.force is None:  # a force names no entry
                 text += " [unknown entry]"
             if costs and any(ev.total_cost(child).values()):
                 text += f"  [{costs}]"

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -375,8 +375,25 @@ class ArmyBuilderApp(App[int]):
             )
 
 
-def run(path: str | None = None) -> int:
-    """Run the TUI (on a roster file if given); returns the exit code."""
-    app = ArmyBuilderApp(path)
+def build_app(
+    path: str | Path | None = None, catalogs: Sequence[Path] = (), **kw: Any
+) -> ArmyBuilderApp:
+    """The app ``armybuilder [FILE] [--catalogs DIR]...`` runs: the catalogs of the search
+    path plus the folders ``catalogs``, read in a worker once the first screen is up."""
+    folders = [Path(c) for c in catalogs]
+
+    def with_folders() -> Library:
+        from ..catalog import Library, default_roots
+
+        return Library(default_roots(folders)).scan()
+
+    return ArmyBuilderApp(path, library=with_folders if folders else None, **kw)
+
+
+def run(path: str | None = None, catalogs: Sequence[Path] = ()) -> int:
+    """Run the TUI (on a roster file if given), with the catalogs of the search path plus
+    the folders ``catalogs`` (``--catalogs DIR``: read like the user's folder, and watched
+    for changed files like it); returns the exit code."""
+    app = build_app(path, catalogs)
     result = app.run()
     return int(result or app.return_code or 0)

@@ -192,6 +192,16 @@ EDITOR_ACTIONS: list[ActionSpec] = [
         show=False,
     ),
     ActionSpec(
+        "editor.change_faction",
+        "F",
+        "change_faction",
+        "Faction",
+        "Change the faction of the roster (or of the force the selection is in), keeping each "
+        "unit that its catalog still has, by id or else by name; units it lacks stay as unknown "
+        "entries to fix or delete (shown before anything changes; Ctrl+Z undoes it)",
+        show=False,
+    ),
+    ActionSpec(
         "editor.save_as", "f12", "save_as", "Save as", "Save the roster to a new file", show=False
     ),
     ActionSpec(
@@ -266,8 +276,8 @@ EDITOR_ACTIONS: list[ActionSpec] = [
         "define_unit",
         "Define unit",
         "Define a unit of your own for this roster (its custom: list) or for a user catalog file: "
-        "name, stat line checked by the system's rules as you type, costs; it then shows in the "
-        "catalog",
+        "name, stat line checked by the system's rules as you type, costs, its own options "
+        "(weapons, kit); it then shows in the catalog",
         show=False,
     ),
     ActionSpec(

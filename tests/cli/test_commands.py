@@ -162,7 +162,15 @@ def test_catalogs_option_before_or_after_the_command(
 
 def test_options_without_a_command_are_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
-        main(["--catalogs", "/tmp"])
+        main(["--version-x"])
+    assert exc.value.code == 2
+    assert "Traceback" not in capsys.readouterr().err
+    # `--catalogs DIR` alone opens the builder with that folder: it needs a terminal (pytest
+    # gives none), and says so; a folder that does not exist is named.
+    assert main(["--catalogs", "/tmp"]) == 2
+    assert "needs a terminal" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exc:
+        main(["--catalogs", "/nonexistent-folder-x", "roster.yaml"])
     assert exc.value.code == 2
     err = capsys.readouterr().err
-    assert "a command is needed" in err and "Traceback" not in err
+    assert "--catalogs /nonexistent-folder-x: no such folder" in err and "Traceback" not in err

@@ -30,6 +30,11 @@ def test_the_entry_point_knows_every_command() -> None:
         (["--version"], False),
         (["a.yaml", "b.yaml"], False),
         (["nonsense"], False),  # the command line explains
+        (["roster.yaml", "--catalogs", "mine"], True),
+        (["--catalogs", "mine", "--catalogs=theirs", "roster.yaml"], True),
+        (["--catalogs", "mine"], True),  # the home screen, with those catalogs
+        (["--catalogs"], False),  # the command line says DIR is missing
+        (["validate", "--catalogs", "mine", "x.yaml"], False),
     ],
 )
 def test_which_arguments_open_the_builder(words: list[str], builder: bool) -> None:
@@ -48,15 +53,16 @@ def test_the_builder_starts_before_the_command_line_is_imported(tmp_path: Path) 
         import armybuilder.launch as launch
         import armybuilder.tui.app as app
         seen = {}
-        def fake_run(path):
+        def fake_run(path, catalogs=()):
             seen["path"] = path
+            seen["catalogs"] = [c.name for c in catalogs]
             seen["cli"] = "armybuilder.cli" in sys.modules
             seen["pydantic"] = "pydantic" in sys.modules
             return 0
         app.run = fake_run
         sys.stdin.isatty = lambda: True
         sys.stdout.isatty = lambda: True
-        assert launch.main(["my.yaml"]) == 0
+        assert launch.main(["my.yaml", "--catalogs", "."]) == 0
         print(seen)
         """
     )
@@ -69,4 +75,4 @@ def test_the_builder_starts_before_the_command_line_is_imported(tmp_path: Path) 
         cwd=tmp_path,
         env=env,
     ).stdout
-    assert out.strip() == "{'path': 'my.yaml', 'cli': False, 'pydantic': False}"
+    assert out.strip() == "{'path': 'my.yaml', 'catalogs': [''], 'cli': False, 'pydantic': False}"

@@ -55,6 +55,6 @@ def test_a_scope_no_faction_defines_is_still_reported(
     assert len(lines) == 4, lines
     for line in lines:
         assert (
-            f"{system}:{line}:56: condition scope 'platoon' is not self, parent, roster, force "
-            "or an entry id"
+            f"{system}:{line}:56: condition scope 'platoon' is not self, parent, roster, force, "
+            "ancestor, top, type:<unit|model|upgrade> or an entry id"
         ) in out

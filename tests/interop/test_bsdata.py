@@ -233,16 +233,24 @@ def test_validate_opens_a_ros_and_a_save_never_overwrites_it(
     assert "x-battlescribe:" in (tmp_path / "team.yaml").read_text(encoding="utf-8")
 
 
-def test_a_ros_of_two_forces_is_refused_plainly(lib: Library, tmp_path: Path) -> None:
-    from armybuilder.errors import RosterError
+def test_a_ros_of_two_forces_opens_as_a_roster_of_two_forces(lib: Library, tmp_path: Path) -> None:
     from armybuilder.interop.battlescribe.rosfile import read_roster
 
     text = _gaslands_ros(lib, tmp_path).read_text(encoding="utf-8")
     start, end = text.index("<force "), text.index("</force>") + len("</force>")
     two = tmp_path / "two.ros"
-    two.write_text(text[:end] + text[start:end] + text[end:], encoding="utf-8")
-    with pytest.raises(RosterError, match="holds 2 forces; armybuilder rosters hold one force"):
-        read_roster(two, lib)
+    # The second force is a copy with its own instance id (BattleScribe's ids are unique).
+    copy = text[start:end].replace('id="force-', 'id="other-force-', 1)
+    two.write_text(text[:end] + "\n" + copy + text[end:], encoding="utf-8")
+    roster = Roster.from_text(read_roster(two, lib), "two.yaml")
+    assert roster.header.format == 2
+    assert [f.faction for f in roster.forces or []] == ["gaslands", "gaslands"]
+    ev = evaluate_roster(roster, lib.system("gaslands"))
+    # Two bikes of 5 cans each against the 4-can limit: the limit is the roster's.
+    assert ev.totals["cans"] == 10
+    assert [i.message for i in ev.errors if i.code == "cost-limit-exceeded"] == [
+        " Cans 10 is over the limit of 4 by 6"
+    ]
 
 
 def test_a_40k_unit_prints_as_a_datasheet(lib: Library) -> None:

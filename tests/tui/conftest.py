@@ -121,7 +121,7 @@ async def wait_screen(pilot: Pilot[Any], screen_id: str) -> None:
     await pilot.pause()
 
 
-async def wait_editor(pilot: Pilot[Any]) -> EditorScreen:
+async def wait_editor(pilot: Pilot[Any], timeout: float = 5.0) -> EditorScreen:
     """The editor screen once its roster is loaded."""
     app = pilot.app
 
@@ -129,7 +129,7 @@ async def wait_editor(pilot: Pilot[Any]) -> EditorScreen:
         s = app.screen
         return isinstance(s, EditorScreen) and s.session is not None
 
-    await wait_for(pilot, ready)
+    await wait_for(pilot, ready, timeout)
     await pilot.pause()
     screen = app.screen
     assert isinstance(screen, EditorScreen)

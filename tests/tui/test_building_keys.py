@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from conftest import run_async, wait_editor
+from conftest import run_async, wait_editor, wait_for
 from screen import pane_lines, tree_label
 from test_screen_model import screen_problems, settle
 from textual.pilot import Pilot
@@ -260,3 +260,47 @@ async def test_find_everywhere_adds_where_chosen(
         assert len(added) == 1, "one chainfist, added at the place chosen"
         assert s.generation == generation + 1
         assert not screen_problems(app, editor)
+
+
+@run_async
+async def test_summary_says_working_until_the_roster_as_it_is_now_is_checked(
+    make_app: MakeApp, workdir: Path
+) -> None:
+    """With validation in a worker (a large roster: here forced by a zero budget and a
+    worker held back), g right after an edit shows a working state, never the figures from
+    before the edit; they come in when the worker is done (Demo Wars 1.1: up to 4 troops)."""
+    import threading
+
+    from armybuilder.overview import overview
+    from armybuilder.tui.screens.summary import WORKING
+
+    app = make_app(workdir / "patrol.yaml", sync_budget_ms=0.0)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        s = editor.session
+        assert s is not None
+        await wait_for(pilot, lambda: s.evaluation_is_current and not editor._eval_running)
+        gate = threading.Event()
+        checked = s.evaluate_snapshot
+
+        def held(*args: Any, **kw: Any) -> Any:
+            gate.wait(10)
+            return checked(*args, **kw)
+
+        s.evaluate_snapshot = held  # type: ignore[method-assign]
+        editor.jump_to(("selections", 1))
+        await pilot.press("f3", "d")  # a third squad: Troops 3
+        await wait_for(pilot, lambda: len(s.children_locs(())) == 4)
+        await pilot.press("g")
+        await wait_for(pilot, lambda: app.screen.id == "summary")
+        await pilot.pause()
+        shown = " ".join(x.strip() for x in pane_lines(app, app.screen.query_one("#summary-text")))
+        assert shown == WORKING
+        gate.set()
+        want = [x.strip() for x in overview(s, s.evaluate()).lines()]
+        assert "Troops: 3 (0-4) · 90 pts" in want
+
+        def figures() -> list[str]:
+            return [x.strip() for x in pane_lines(app, app.screen.query_one("#summary-text"))]
+
+        await wait_for(pilot, lambda: figures() == want)

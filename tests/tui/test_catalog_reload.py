@@ -72,3 +72,32 @@ async def test_a_new_catalog_file_shows_in_the_open_roster(make_app: Any, workdi
             pilot,
             lambda: any("Scout Bike" in line and "17" in line for line in catalog_lines(editor)),
         )
+
+
+@run_async
+async def test_catalog_folders_given_on_the_command_line_are_watched(
+    workdir: Path, tmp_path: Path
+) -> None:
+    """`armybuilder FILE --catalogs DIR`: the roster's system is only in DIR (a copy of Demo
+    Wars), and a book saved there while the roster is open shows in the catalog pane."""
+    import shutil
+
+    from armybuilder.tui.app import build_app
+    from armybuilder.tui.settings import Settings
+
+    mine = tmp_path / "mine"
+    shutil.copytree(DEMO_CATALOGS, mine)
+    app = build_app(
+        workdir / "patrol.yaml",
+        [mine],
+        cwd=workdir,
+        settings=Settings(),
+        catalog_poll_seconds=0.1,
+    )
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot, timeout=30)
+        await wait_for(pilot, lambda: app._catalog_stamp is not None)
+        assert any(line.startswith("Squad") for line in catalog_lines(editor))
+        (mine / "demo-wars" / "my-book.yaml").write_text(BOOK)
+        await wait_for(pilot, lambda: any("Scout Bike" in line for line in catalog_lines(editor)))
+        await wait_for(pilot, lambda: any("my-book.yaml changed" in n for n in notices(app)))

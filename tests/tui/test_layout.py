@@ -66,6 +66,8 @@ async def test_editor_panes_at_80x24(make_app: MakeApp) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         editor = await wait_editor(pilot)
         tree = editor.roster_tree
+        await pilot.press("f3")
+        await pilot.pause()
         assert tree.scrollable_content_region.width >= 33, tree.region
         for widget in (editor.catalog.catalog_tree, tree, editor.issues.issue_list, editor.details):
             assert widget.region.height >= 3, (widget, widget.region)
@@ -110,3 +112,75 @@ async def test_dialogs_fit(make_app: MakeApp, tmp_path: Path, size: tuple[int, i
         await wait_for(pilot, lambda: app.screen.id == "changed-on-disk")
         await pilot.pause()
         assert_usable(app)
+
+
+@run_async
+async def test_at_80x24_the_catalog_shows_whole_names_while_it_has_the_focus(
+    make_app: MakeApp,
+) -> None:
+    """The catalog pane widens while it has the focus (and gives the room back to the roster
+    tree after): every entry line painted shows its name in full, as the session names the
+    options (Starship Marine's formations: 'Marine Regiment', 'Logistics Group')."""
+    from screen import check_catalog_lines, expected_catalog, tree_label
+
+    app = make_app(EXAMPLES / "starship-marine/earther-regiment.yaml")
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await wait_editor(pilot)
+        s = editor.session
+        assert s is not None
+        await pilot.press("f3")
+        await pilot.pause()
+        narrow = editor.catalog.catalog_tree.scrollable_content_region.width
+        await pilot.press("f4")
+        await pilot.pause()
+        await pilot.pause()
+        tree = editor.catalog.catalog_tree
+        width = tree.scrollable_content_region.width
+        assert width >= 30 > narrow, (width, narrow)
+        lines = pane_lines(app, tree)
+        options = expected_catalog(s, editor.selected)
+        assert check_catalog_lines(lines, options, width) == []
+        names = {c.entry.name for c in s.options(())}
+        leaves = [tree_label(r) for r in lines if r.lstrip(" ")[:1] in set("├└│")]
+        assert leaves
+        for leaf in leaves:
+            assert "…" not in leaf, leaf
+            assert any(leaf.startswith(n) for n in names), (leaf, names)
+        await pilot.press("f3")
+        await pilot.pause()
+        assert editor.roster_tree.scrollable_content_region.width >= 33
+
+
+@run_async
+async def test_at_80x24_a_long_issue_is_read_from_its_start(
+    make_app: MakeApp, workdir: Path
+) -> None:
+    """An issue taller than the issues pane (wrapped at 80 columns) shows its first lines
+    when highlighted, not its last: the painted pane starts with its mark and message."""
+    from screen import expected_issue_text
+
+    text = (EXAMPLES / "space-hulk" / "standard-squad.yaml").read_text()
+    path = workdir / "squad.yaml"
+    for name in ("Deino", "Zael"):  # two misspelt entries: two long errors, one after the other
+        text = text.replace(
+            f"entry: terminator\n        name: Brother {name}",
+            f"entry: termintor\n        name: Brother {name}",
+        )
+    path.write_text(text)
+    app = make_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await wait_editor(pilot)
+        s = editor.session
+        assert s is not None and s.evaluation is not None
+        items = expected_issue_text(s.evaluation)
+        assert len(items) == 3
+        box = editor.issues.issue_list
+        await pilot.press("f7")
+        for key, index in (("down", 1), ("down", 2), ("up", 1), ("up", 0)):
+            await pilot.press(key)
+            await pilot.pause()
+            assert box.highlighted == index
+            rows = [r.strip() for r in pane_lines(app, box)]
+            if index < 2:  # each error is taller than the pane: it shows its start
+                assert len(normal(" ".join(rows))) < len(normal(items[index])), rows
+            assert normal(items[index]).startswith(normal(" ".join(rows[:2]))), (rows, items)

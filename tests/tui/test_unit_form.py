@@ -165,3 +165,62 @@ def test_writing_into_an_existing_user_file_keeps_its_comments(
     # a second one with the same name gets the next id, the first one stays
     assert write_to_file(session, draft, book) == "my-sniper-2"
     assert "id: my-sniper\n" in book.read_text()
+
+
+@run_async
+async def test_a_unit_gets_its_own_options_checked_as_typed(make_app: Any, workdir: Path) -> None:
+    """The form's options: one choice per line, a catalog weapon linked by its name, new kit
+    with a cost; a line that is not a choice is named with its number as it is typed; the
+    unit added and taken gets its default weapon (Demo Wars: rifle and cannon are the
+    catalog's shared weapons)."""
+    from screen import pane_lines
+    from textual.widgets import TextArea
+
+    app = make_app(workdir / "patrol.yaml")
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        session = editor.session
+        assert session is not None
+        await pilot.press("u")
+        await wait_for(pilot, lambda: isinstance(app.screen, UnitFormScreen))
+        form = app.screen
+        assert isinstance(form, UnitFormScreen)
+        await pilot.press(*"Ranger")
+        form.query_one("#u-type", Select).value = "unit"
+        form.query_one("#u-categories", Input).value = "troops"
+        form.query_one("#u-profile", Select).value = Select.NULL
+        field(form, "cost:pts").value = "12"
+        options = form.query_one("#u-options", TextArea)
+        options.focus()
+        await pilot.press(*"Weapon Rifle")
+        check = form.query_one("#u-check", LiveStatic)
+        await wait_for(pilot, lambda: "options: line 1" in check.plain)
+        shown = " ".join(" ".join(pane_lines(app, check)).split())
+        assert "✖ options: line 1: write a choice as 'Name: option, option'" in shown
+        await pilot.press("home", *["right"] * 6, ":", "end", *", Cannon", "enter")
+        await pilot.press(*"Kit [0-2]: Medkit +3, Jump pack +x")
+        await wait_for(pilot, lambda: "line 2" in check.plain)
+        assert "the cost of 'Jump pack', 'x', is not a number" in check.plain
+        await pilot.press("backspace", "5")
+        await wait_for(pilot, lambda: "Ready to add" in check.plain or "line" not in check.plain)
+        assert "Ready to add" in check.plain, check.plain
+        shown_preview = form.query_one("#u-preview", LiveStatic)
+        shown_preview.scroll_visible(animate=False, top=True)
+        await pilot.pause()
+        await pilot.pause()
+        preview = " ".join(pane_lines(app, shown_preview))
+        for part in ("id: my-ranger-weapon", "default: rifle", "link: rifle", "link: cannon",
+                     "name: Jump pack", "pts: 5"):  # fmt: skip
+            assert part in preview, part
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: not isinstance(app.screen, UnitFormScreen))
+        await wait_for(pilot, lambda: "my-ranger" in [c.entry.id for c in session.options(())])
+        entry = session.index.entries["my-ranger"]
+        assert [(g.name, g.min, g.max, g.default) for g in entry.groups] == [
+            ("Weapon", 1, 1, "rifle"),
+            ("Kit", 0, 2, None),
+        ]
+        editor.add_entry("my-ranger", ())
+        await wait_for(pilot, lambda: len(session.children_locs(())) == 4)
+        ranger = session.children_locs(())[-1]
+        assert [session.node(c)["entry"] for c in session.children_locs(ranger)] == ["rifle"]

@@ -16,6 +16,7 @@ import pytest
 from armybuilder.catalog import Library, default_roots
 from armybuilder.editing import add_entry
 from armybuilder.errors import RosterError, UnknownSystemError
+from armybuilder.report import load_evaluated
 from armybuilder.rosters import Roster
 from armybuilder.session import (
     Delete,
@@ -579,3 +580,13 @@ def test_campaign_state_that_is_not_a_mapping_is_refused(typed: str) -> None:
 
     with pytest.raises(EditError, match="campaign state"):
         parse_state(typed)
+
+
+def test_plain_text_lists_forces_by_name_not_as_unknown_entries(library: Library) -> None:
+    """A roster of several forces (format 2): each force heads its selections in the forum
+    text; a force names no catalog entry and is not an unknown one."""
+    ev = load_evaluated(library, str(EXAMPLES / "starship-troopers" / "two-fronts.yaml"))[2]
+    text = plain_text(ev)
+    assert "[unknown entry]" not in text
+    assert "- North landing" in text and "- The hive" in text
+    assert text.index("- North landing") < text.index("1st Squad") < text.index("- The hive")

@@ -7,8 +7,9 @@ elements we do not read: a newer BattleScribe's additions, another tool's) is ke
 ``x-battlescribe:`` key of the YAML and written back by ``to_ros``. Profiles, rules, costs,
 categories and publications inside the file are not kept: they come from the data.
 
-A roster of one force is read (our rosters hold one force); a file with several forces, or
-child forces, is refused with a message saying so.
+A roster of one force becomes a roster file of one force (format 1); one of several forces, or
+with child forces, a roster of several forces (format 2, top-level ``forces:``), each force with
+its catalogue as its faction and its own ``x-battlescribe:`` key.
 
     python -m armybuilder.interop.battlescribe.rosfile to-yaml IN.ros OUT.yaml
     python -m armybuilder.interop.battlescribe.rosfile to-ros IN.yaml|IN.ros OUT.ros
@@ -124,13 +125,9 @@ def read_roster(path: Path, library: Library | None = None) -> str:
         raise _error(path, str(exc).removeprefix(f"{name}: ")) from None
     if _local(root) != "roster":
         raise _error(path, f"not a BattleScribe roster: the root element is <{_local(root)}>")
-    forces = [f for holder in root if _local(holder) == "forces" for f in holder]
-    if len(forces) != 1 or any(_local(c) == "forces" and len(c) for c in forces[0]):
-        raise _error(
-            path,
-            f"holds {len(forces)} forces{' with child forces' if len(forces) == 1 else ''}; "
-            "armybuilder rosters hold one force (split it in BattleScribe, one force a file)",
-        )
+    forces = _force_elements(root)
+    if not forces:
+        raise _error(path, "holds no force: a BattleScribe roster lists its forces under <forces>")
     lib = library or default_library()
     gsid = root.get("gameSystemId", "")
     gs = find_system(lib, gsid)
@@ -141,22 +138,42 @@ def read_roster(path: Path, library: Library | None = None) -> str:
             f"({gsid}), which is not installed: put its data folder on the catalog path "
             "(--catalogs DIR, or the user catalog folder)",
         )
-    force_el = forces[0]
-    fid = gs.faction_of(force_el.get("catalogueId", ""))
-    if fid is None:
-        raise _error(
-            path,
-            f"needs the catalogue {force_el.get('catalogueName') or force_el.get('catalogueId')!r}"
-            f", which {gs.name} at {gs.folder} does not have",
-        )
-    t = gs.translation_for(fid)
+    fids: list[str] = []
+    for force_el in forces:
+        fid = gs.faction_of(force_el.get("catalogueId", ""))
+        if fid is None:
+            raise _error(
+                path,
+                f"force {force_el.get('name')!r} needs the catalogue "
+                f"{force_el.get('catalogueName') or force_el.get('catalogueId')!r}, which "
+                f"{gs.name} at {gs.folder} does not have",
+            )
+        if fid not in fids:
+            fids.append(fid)
+    t = gs.translation_of(fids)
     session = AdapterSession()
     session.t = t
     try:
         ros.loads(session, text if not text.startswith("<?xml") else text[text.find("?>") + 2 :])
     except ros.RosterFileError as exc:
         raise _error(path, str(exc)) from None
-    return session_yaml(session, gs, fid, root, path.name)
+    return session_yaml(session, gs, fids[0], root, path.name)
+
+
+def _force_elements(root: ET.Element) -> list[ET.Element]:
+    """Every <force> of a roster, child forces after their parent."""
+    out: list[ET.Element] = []
+
+    def walk(el: ET.Element) -> None:
+        for holder in el:
+            if _local(holder) == "forces":
+                for f in holder:
+                    if _local(f) == "force":
+                        out.append(f)
+                        walk(f)
+
+    walk(root)
+    return out
 
 
 def session_yaml(
@@ -166,21 +183,22 @@ def session_yaml(
     root: ET.Element | None = None,
     source: str | None = None,
 ) -> str:
-    """The adapter's roster of one force as our YAML roster; ``root``: the ``.ros`` it was
-    read from, whose content we do not read is kept under ``x-battlescribe:`` keys."""
+    """The adapter's roster as our YAML roster: one force as a roster of one force (format 1),
+    several forces, or child forces, as a roster of several forces (format 2, ``forces:``).
+    ``fid``: the roster's faction when the session's first force names none; ``root``: the
+    ``.ros`` it was read from, whose content we do not read is kept under ``x-battlescribe:``
+    keys."""
     t = session.t
     assert t is not None
-    force = session.forces[0]
-    by_id = (
-        {el.get("id"): el for el in root.iter() if _local(el) == "selection"}
-        if root is not None
-        else {}
-    )
-    force_el = (
-        next((f for holder in root if _local(holder) == "forces" for f in holder), None)
-        if root is not None
-        else None
-    )
+    sel_els: dict[str | None, ET.Element] = {}
+    force_els: dict[str | None, ET.Element] = {}
+    if root is not None:
+        for el in root.iter():
+            kind = _local(el)
+            if kind == "selection":
+                sel_els.setdefault(el.get("id"), el)
+            elif kind == "force":
+                force_els.setdefault(el.get("id"), el)
 
     def sel_doc(s: Sel) -> dict[str, Any]:
         d: dict[str, Any] = {"entry": s.our_id}
@@ -191,7 +209,7 @@ def session_yaml(
         if s.custom_notes:
             d["notes"] = s.custom_notes
         keep: dict[str, Any] = {"id": s.uid}
-        el = by_id.get(s.uid)
+        el = sel_els.get(s.uid)
         if el is not None:
             keep.update(_unknown(el, "selection"))
         d[KEY] = keep
@@ -199,35 +217,65 @@ def session_yaml(
             d["selections"] = [sel_doc(c) for c in s.children]
         return d
 
+    def force_keep(force: Force) -> dict[str, Any]:
+        keep: dict[str, Any] = {"id": force.uid}
+        el = force_els.get(force.uid)
+        if el is not None:
+            keep.update(_unknown(el, "force"))
+        return keep
+
+    def faction_of(force: Force) -> str:
+        return t.ids.ours(force.catalogue.id)
+
+    several = len(session.forces) != 1 or bool(session.forces[0].children)
+    roster_fid = faction_of(session.forces[0]) if session.forces else fid
     doc: dict[str, Any] = {
-        "format": 1,
+        "format": 2 if several else 1,
         "system": gs.id,
-        "faction": fid,
+        "faction": roster_fid,
         "name": session.name,
     }
     if session.limits:
         doc["limits"] = {
             t.ids.ours(k): int(v) if float(v).is_integer() else v for k, v in session.limits.items()
         }
-    doc["force"] = t.ids.ours(force.entry.id)
-    if force.custom_notes:
-        doc["notes"] = force.custom_notes
-    keep_force: dict[str, Any] = {"id": force.uid}
-    if force_el is not None:
-        keep_force.update(_unknown(force_el, "force"))
-    if force.custom_name:
-        keep_force["customName"] = force.custom_name
-    keep_roster: dict[str, Any] = {"force": keep_force}
+    keep_roster: dict[str, Any] = {}
     if root is not None:
-        keep_roster = {"converted_from": source, "roster": _unknown(root, "roster"), **keep_roster}
-    doc[KEY] = keep_roster
-    doc["selections"] = [sel_doc(s) for s in force.selections]
+        keep_roster = {"converted_from": source, "roster": _unknown(root, "roster")}
+    if several:
+        if keep_roster:
+            doc[KEY] = keep_roster
+
+        def force_doc(force: Force) -> dict[str, Any]:
+            d: dict[str, Any] = {"force": t.ids.ours(force.entry.id)}
+            d["faction"] = faction_of(force)
+            if force.custom_name:
+                d["name"] = force.custom_name
+            if force.custom_notes:
+                d["notes"] = force.custom_notes
+            d[KEY] = force_keep(force)
+            d["selections"] = [sel_doc(s) for s in force.selections]
+            if force.children:
+                d["forces"] = [force_doc(c) for c in force.children]
+            return d
+
+        doc["forces"] = [force_doc(f) for f in session.forces]
+    else:
+        force = session.forces[0]
+        doc["force"] = t.ids.ours(force.entry.id)
+        if force.custom_notes:
+            doc["notes"] = force.custom_notes
+        keep_force = force_keep(force)
+        if force.custom_name:
+            keep_force["customName"] = force.custom_name
+        doc[KEY] = {**keep_roster, "force": keep_force}
+        doc["selections"] = [sel_doc(s) for s in force.selections]
     head = (
         f"Converted from the BattleScribe roster {source} by armybuilder. The `x-battlescribe:`\n"
         "keys keep what armybuilder does not read, for writing the roster back as .ros."
         if source
-        else f"{gs.name} roster ({fid}), made by armybuilder. The `x-battlescribe:` keys keep "
-        "BattleScribe's\nids, for writing the roster as .ros."
+        else f"{gs.name} roster ({roster_fid}), made by armybuilder. The `x-battlescribe:` keys "
+        "keep BattleScribe's\nids, for writing the roster as .ros."
     )
     body = dump_round_trip(doc)
     return "".join(f"# {line}\n" for line in head.splitlines()) + body
@@ -237,45 +285,69 @@ def new_session(gs: BattleScribeSystem, faction_id: str, auto: bool = True) -> A
     """An adapter session holding one empty force of this catalogue (the game system's first
     force entry). ``auto``: with what the data requires chosen, as BattleScribe does when a
     force is added, less what is hidden in this roster (the engine says which)."""
-    t = gs.translation_for(faction_id)
     session = AdapterSession()
-    session.t = t
-    fe = next(iter(t.force_entries.values()), None)
-    if fe is None:
-        raise ArmybuilderError(f"{gs.name} defines no force")
-    force = Force(session._uid("force"), fe[0], t.catalogue(gs.bs_id(faction_id)))
-    session.forces.append(force)
-    if auto:
-        session._add_root_auto(force)
-        # Entries the roster needs (a minimum in the roster) come too, as a player adds them.
-        for opt in session._options_in(None, (), session._root_entries(force)):
-            links = opt.link.constraints if opt.link is not None else []
-            need = max(
-                (
-                    int(c.value)
-                    for c in [*opt.entry.constraints, *links]
-                    if c.type == "min" and c.scope == "roster" and c.field == "selections"
-                ),
-                default=0,
-            )
-            have = sum(1 for s in force.selections if s.option.entry.id == opt.entry.id)
-            for _ in range(need - have):
-                force.selections.append(session._new_sel(opt, {}))
-        evals = session._evaluate()
-        hidden = {
-            id(evals.sels[id(n)])
-            for n in evals.ev.root.walk()
-            if id(n) in evals.sels and n.entry is not None and evals.ev.is_hidden(n.entry, n)
-        }
-        force.selections = [s for s in force.selections if id(s) not in hidden]
-        session._evals = None
+    session.t = gs.translation_for(faction_id)
+    add_force(session, gs, faction_id, auto=auto)
     return session
 
 
-def select(session: AdapterSession, entry_id: str, under: Sel | None = None) -> Sel:
-    """Choose an entry (its BattleScribe id, or a link's) at the top of the force or under a
-    selection, with what it requires (raises ArmybuilderError)."""
-    force = session.forces[0]
+def add_force(
+    session: AdapterSession,
+    gs: BattleScribeSystem,
+    faction_id: str,
+    force_entry: str | None = None,
+    parent: Force | None = None,
+    auto: bool = True,
+) -> Force:
+    """Add a force of this catalogue to the session (``force_entry``: a force entry's
+    BattleScribe id, default the game system's first; ``parent``: a force to hold it as a
+    child force), with what the data requires chosen when ``auto`` (see :func:`new_session`).
+    The session's translation must hold the catalogue (:meth:`BattleScribeSystem.translation_of`).
+    """
+    t = session.t
+    assert t is not None
+    found = t.force_entries.get(force_entry) if force_entry else None
+    fe = found or next(iter(t.force_entries.values()), None)
+    if fe is None or (force_entry and found is None):
+        raise ArmybuilderError(f"{gs.name} defines no force {force_entry or ''}".rstrip())
+    force = Force(session._uid("force"), fe[0], t.catalogue(gs.bs_id(faction_id)))
+    (parent.children if parent is not None else session.forces).append(force)
+    session._evals = None
+    if not auto:
+        return force
+    session._add_root_auto(force)
+    # Entries the roster needs (a minimum in the roster) come too, as a player adds them.
+    for opt in session._options_in(None, (), session._root_entries(force)):
+        links = opt.link.constraints if opt.link is not None else []
+        need = max(
+            (
+                int(c.value)
+                for c in [*opt.entry.constraints, *links]
+                if c.type == "min" and c.scope == "roster" and c.field == "selections"
+            ),
+            default=0,
+        )
+        have = sum(1 for s in force.selections if s.option.entry.id == opt.entry.id)
+        for _ in range(need - have):
+            force.selections.append(session._new_sel(opt, {}))
+    session._evals = None
+    evals = session._evaluate()
+    hidden = {
+        id(evals.sels[id(n)])
+        for n in evals.ev.root.walk()
+        if id(n) in evals.sels and n.entry is not None and evals.ev.is_hidden(n.entry, n)
+    }
+    force.selections = [s for s in force.selections if id(s) not in hidden]
+    session._evals = None
+    return force
+
+
+def select(
+    session: AdapterSession, entry_id: str, under: Sel | None = None, force: Force | None = None
+) -> Sel:
+    """Choose an entry (its BattleScribe id, or a link's) at the top of a force (default the
+    first) or under a selection of it, with what it requires (raises ArmybuilderError)."""
+    force = force or session.forces[0]
     cmd: dict[str, Any] = {"type": "action", "forceId": force.uid, "entryId": entry_id}
     if under is None:
         cmd["action"] = "selectEntry"
@@ -292,8 +364,11 @@ def select(session: AdapterSession, entry_id: str, under: Sel | None = None) -> 
 
 
 def to_ros(roster: Any, library: Library) -> str:
-    """A roster of BattleScribe data (our :class:`~armybuilder.rosters.Roster`) as ``.ros`` XML
-    (raises ArmybuilderError when its system is not BattleScribe data or an entry is unknown)."""
+    """A roster of BattleScribe data (our :class:`~armybuilder.rosters.Roster`, of one force or
+    of several) as ``.ros`` XML, with what the file it came from held that we do not read
+    (raises ArmybuilderError when its system is not BattleScribe data or an entry is unknown).
+
+    Ids, names, numbers, costs and categories are BattleScribe's, worked out from the data."""
     from ...yamlio import to_plain
 
     gs: GameSystem = library.system(roster.system)
@@ -302,21 +377,15 @@ def to_ros(roster: Any, library: Library) -> str:
             f"{roster.file}: {gs.name} is not BattleScribe data; only rosters of BattleScribe "
             "data can be written as .ros"
         )
-    t = gs.translation_for(roster.faction)
-    cat = t.catalogue(gs.bs_id(roster.faction))
+    t = gs.translation_of(roster.factions())
     doc = to_plain(roster.doc)
     found = doc.get(KEY)
     keep_doc: dict[str, Any] = found if isinstance(found, dict) else {}
-    force_id = roster.header.force
-    fe = t.force_entries.get(t.ids.bs(force_id)) if force_id else None
-    if fe is None:
-        fe = next(iter(t.force_entries.values()), None)
-    if fe is None:
-        raise ArmybuilderError(f"{roster.file}: {gs.name} defines no force")
     session = AdapterSession()
     session.t = t
     session.name = roster.name
     keep: ros.Keep = {}
+    used: set[str] = set()
 
     def remember(uid: str, info: Any) -> None:
         if not isinstance(info, dict):
@@ -326,16 +395,29 @@ def to_ros(roster: Any, library: Library) -> str:
         if attrs or elements:
             keep[uid] = ([(str(k), str(v)) for k, v in attrs.items()], [str(x) for x in elements])
 
-    found = keep_doc.get("force")
-    kf: dict[str, Any] = found if isinstance(found, dict) else {}
-    force = Force(str(kf.get("id") or session._uid("force")), fe[0], cat)
-    force.custom_name = kf.get("customName")
-    force.custom_notes = roster.header.notes
-    remember(force.uid, kf)
-    remember("roster", keep_doc.get("roster"))
-    used: set[str] = set()
+    def instance_id(info: Any, default: str) -> str:
+        uid = info.get("id") if isinstance(info, dict) else None
+        got = str(uid) if uid and str(uid) not in used else default
+        used.add(got)
+        return got
 
-    def build(items: Any, parent: Sel | None, where: str) -> list[Sel]:
+    def new_force(force_id: str | None, faction: str, info: Any, where: str) -> Force:
+        cat = t.catalogue(gs.bs_id(faction))
+        fe = t.force_entries.get(t.ids.bs(force_id)) if force_id else None
+        if fe is None and force_id:
+            known = ", ".join(t.ids.ours(k) for k in t.force_entries) or "none"
+            raise ArmybuilderError(
+                f"{roster.file}: {where}: unknown force {force_id!r} (forces: {known})"
+            )
+        if fe is None:
+            fe = next(iter(t.force_entries.values()), None)
+        if fe is None:
+            raise ArmybuilderError(f"{roster.file}: {gs.name} defines no force")
+        force = Force(instance_id(info, session._uid("force")), fe[0], cat)
+        remember(force.uid, info)
+        return force
+
+    def build(items: Any, force: Force, parent: Sel | None, where: str) -> list[Sel]:
         out: list[Sel] = []
         for i, item in enumerate(items or []):
             if not isinstance(item, dict):
@@ -357,29 +439,68 @@ def to_ros(roster: Any, library: Library) -> str:
             if opt is None:
                 raise ArmybuilderError(
                     f"{roster.file}: {where}[{i}]: entry {want!r} cannot be chosen there in "
-                    f"{cat.name}"
+                    f"{force.catalogue.name}"
                 )
             sel = session._plain_sel(opt)
             info = item.get(KEY)
-            uid = info.get("id") if isinstance(info, dict) else None
-            if uid and str(uid) not in used:
-                sel.uid = str(uid)
-            used.add(sel.uid)
+            sel.uid = instance_id(info, sel.uid)
             remember(sel.uid, info)
-            sel.count = int(item.get("count") or 1)
-            sel.custom_name = item.get("name")
-            sel.custom_notes = item.get("notes")
-            sel.children = build(item.get("selections"), sel, f"{where}[{i}].selections")
+            count = item.get("count") or 1
+            sel.count = count if isinstance(count, int) and not isinstance(count, bool) else 1
+            sel.custom_name = _text(item.get("name"))
+            sel.custom_notes = _text(item.get("notes"))
+            sel.children = build(item.get("selections"), force, sel, f"{where}[{i}].selections")
             out.append(sel)
         return out
 
+    def read_force(fd: Any) -> Force:
+        where = ".".join(str(x) for x in fd.loc) if fd.loc else "forces"
+        node = to_plain(roster.node(fd.loc)) if fd.loc else {}
+        info = node.get(KEY) if isinstance(node, dict) else None
+        force = new_force(fd.force, fd.faction or roster.faction, info, where)
+        force.custom_name = fd.name
+        force.custom_notes = fd.notes
+        force.selections = build(
+            node.get("selections") if isinstance(node, dict) else None,
+            force,
+            None,
+            f"{where}.selections",
+        )
+        force.children = [read_force(c) for c in fd.forces]
+        return force
+
+    remember("roster", keep_doc.get("roster"))
     try:
-        force.selections = build(doc.get("selections"), None, "selections")
+        if roster.forces is not None:
+            session.forces = [read_force(fd) for fd in roster.forces]
+        else:
+            found = keep_doc.get("force")
+            kf: dict[str, Any] = found if isinstance(found, dict) else {}
+            force = new_force(roster.header.force, roster.faction, kf, "force")
+            force.custom_name = _text(kf.get("customName"))
+            force.custom_notes = roster.header.notes
+            force.selections = build(doc.get("selections"), force, None, "selections")
+            session.forces = [force]
     except ActionError as exc:
         raise ArmybuilderError(f"{roster.file}: {exc}") from None
-    session.forces = [force]
     session.limits = {t.ids.bs(k): float(v) for k, v in roster.header.limits.items()}
     return ros.dumps(session, keep)
+
+
+def to_rosz(roster: Any, library: Library, name: str = "roster.rosz") -> bytes:
+    """:func:`to_ros` zipped as BattleScribe zips it (``.rosz``: one member, ``NAME.ros``)."""
+    import io
+    import zipfile
+
+    member = Path(name).with_suffix(".ros").name or "roster.ros"
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr(member, to_ros(roster, library).encode("utf-8"))
+    return buf.getvalue()
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -353,6 +353,9 @@ class Kit:
     dv_cache: dict[str | None, tuple[dict[str, float], dict[str, float]]] = field(
         default_factory=dict, repr=False, compare=False
     )
+    #: What is worked out from the kit alone (its support weapons, its weapons' value),
+    #: shared by the troopers that carry the same kit.
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def dv(self, attack: str, target: str | None = None) -> float:
         """This trooper's contribution to one attack type (``target``: ``"unarmoured"`` or
@@ -395,7 +398,10 @@ class Kit:
 
     @property
     def support(self) -> list[tuple[WeaponStats, int]]:
-        return [(w, n) for w, n in self.weapons if w.type == "support"]
+        got: list[tuple[WeaponStats, int]] | None = self.memo.get("support")
+        if got is None:
+            got = self.memo["support"] = [(w, n) for w, n in self.weapons if w.type == "support"]
+        return got
 
     @property
     def encumbered(self) -> bool:
@@ -407,7 +413,51 @@ class Kit:
         return 2 if self.armour > 0 else 1
 
 
+#: Kits worked out, by what a trooper selection holds (see :func:`_kit`): a regiment's
+#: thousands of troopers carry a few dozen different kits.
+_KITS: dict[tuple[tuple[int, int, str | None], ...], tuple[tuple[Entry, ...], Kit]] = {}
+_KITS_MAX = 4096
+#: Survivor tables (see :meth:`InfantryOperations._by_survivors`), by platoon make-up: the
+#: kits' shared parts (held, so that their ids stay theirs) and the table.
+_SURVIVORS: dict[Any, tuple[list[Any], dict[str, list[int]]]] = {}
+
+
 def _kit(ev: Evaluation, trooper: Node) -> Kit:
+    """What one trooper of ``trooper`` carries. Where nothing it holds has modifiers (so
+    nothing depends on where it stands), the same holdings give the same kit: worked out
+    once per process and shared (a kit's parts are never changed once made)."""
+    key: list[tuple[int, int, str | None]] = []
+    entries: list[Entry] = []
+    for item in trooper.children:
+        entry = item.entry
+        if entry is None:
+            continue
+        if entry.modifiers:
+            return _kit_uncached(ev, trooper)
+        key.append((id(entry), item.count, item.data.name if item.data is not None else None))
+        entries.append(entry)
+    k = tuple(key)
+    cached = _KITS.get(k)
+    if cached is None or any(a is not b for a, b in zip(cached[0], entries, strict=True)):
+        if len(_KITS) >= _KITS_MAX:
+            _KITS.clear()
+        cached = (tuple(entries), _kit_uncached(ev, trooper))
+        _KITS[k] = cached
+    t = cached[1]
+    return Kit(
+        trooper,
+        t.weapons,
+        t.armour,
+        t.wears_armour,
+        t.enc,
+        t.enc_parts,
+        t.ammo_loads,
+        t.dv_cache,
+        t.memo,
+    )
+
+
+def _kit_uncached(ev: Evaluation, trooper: Node) -> Kit:
     kit = Kit(trooper)
     for item in trooper.children:
         if item.entry is None:
@@ -529,10 +579,10 @@ class Contribution:
     vs_armour: dict[str, float]
     number: int
     support: bool
+    weight: float = field(init=False)  # the sum of its DVs: who is taken out first
 
-    @property
-    def weight(self) -> float:
-        return sum(self.dv.values())
+    def __post_init__(self) -> None:
+        self.weight = sum(self.dv.values())
 
 
 def _kit_dvs(k: Kit, target: str | None) -> tuple[dict[str, float], dict[str, float]]:
@@ -721,7 +771,7 @@ class InfantryOperations(SystemRules):
     # ----------------------------------------------------------------- analysis
 
     def analyse(self, ev: Evaluation) -> None:
-        platoons = [n for n in ev.nodes() if n.has_category("platoon")]
+        platoons = ev.nodes_in("platoon")
         roster_troopers = 0
         roster_av = dict.fromkeys(ATTACK_TYPES, 0)
         for platoon in platoons:
@@ -937,12 +987,18 @@ class InfantryOperations(SystemRules):
             )
             ev.set_value(k.node, "armour", "Armour points", k.armour)
             if k.weapons:
+                weapons = k.memo.get("weapons")
+                if weapons is None:
+                    weapons = k.memo["weapons"] = (
+                        [_weapon_json(w, n) for w, n in k.weapons],
+                        "; ".join(_weapon_text(w, n) for w, n in k.weapons),
+                    )
                 ev.set_value(
                     k.node,
                     "weapons",
                     "Weapons",
-                    [_weapon_json(w, n) for w, n in k.weapons],
-                    text="; ".join(_weapon_text(w, n) for w, n in k.weapons),
+                    weapons[0],
+                    text=weapons[1],
                     source=f"{SRC}, Weapon Statistics",
                 )
             if k.encumbered:
@@ -1260,41 +1316,8 @@ class InfantryOperations(SystemRules):
         """For the record sheet: the attack values left for each number of troopers still
         standing (as MegaMekLab prints under the damage track), the support AV plus each
         burst-fire result (the cluster columns to read), and the tables the sheet prints."""
-        # Loss order, as the sheet's damage track: squads in order, troopers without support
-        # weapons first, support weapon troopers last.
-        order: list[Contribution] = []
-        troopers = sum(
-            sq.node.count * sum(c.number for c in _contributions(sq.kits)) for sq in squads
-        )
-        for last in (False, True) if troopers <= MAX_TRACK_TROOPERS else ():
-            # a platoon far larger than any the rules field (a count typed by mistake) gets no
-            # table: it would grow with the square of its troopers
-            for sq in squads:
-                ones = [
-                    (replace(c, number=1), c.number)
-                    for c in _contributions(sq.kits)
-                    if c.support == last
-                ]
-                for _ in range(sq.node.count):
-                    for one, number in ones:
-                        order.extend([one] * number)
-        by_n: dict[str, list[int]] = {a: [] for a in ATTACK_TYPES}
-        # the last n troopers' DV, summed from the end as n grows (sums of quarter DVs are
-        # exact, so this is the sum of each pool afresh)
-        last_n = dict.fromkeys(ATTACK_TYPES, 0.0)
-        for n in range(1, len(order) + 1):
-            pool = order[len(order) - n :]
-            removed = dict.fromkeys(ATTACK_TYPES, 0.0)
-            if gun_crew:
-                removed = _exclude(pool, max(gun_crew, drivers))[0]
-            elif drivers:
-                removed = _exclude(pool, min(drivers, n))[0]
-            newest = order[len(order) - n]
-            for a in ATTACK_TYPES:
-                last_n[a] += newest.dv[a]
-                total = last_n[a] - removed[a]
-                by_n[a].append(_round_up(max(total, 0.0)))
-        shown = {a: v for a, v in by_n.items() if any(v)}
+        by_n = self._by_survivors(squads, drivers, gun_crew)
+        shown = {a: list(v) for a, v in by_n.items() if any(v)}
         if shown:
             ev.set_value(
                 platoon,
@@ -1337,6 +1360,63 @@ class InfantryOperations(SystemRules):
                 ),
                 source=f"{SRC}, Morale",
             )
+
+    def _by_survivors(
+        self, squads: list[SquadView], drivers: int, gun_crew: int
+    ) -> dict[str, list[int]]:
+        """The attack values left for each number of troopers still standing (see
+        :meth:`_survivor_values`). Platoons of the same make-up (the same kits, as many of
+        each, the same drivers and gun crew) have the same table: worked out once."""
+        kits = [k for sq in squads for k in sq.kits]
+        key = (
+            tuple(
+                (sq.node.count, tuple((id(k.dv_cache), k.node.count) for k in sq.kits))
+                for sq in squads
+            ),
+            drivers,
+            gun_crew,
+        )
+        got = _SURVIVORS.get(key)
+        if got is not None and all(a is b.dv_cache for a, b in zip(got[0], kits, strict=True)):
+            return got[1]
+        # Loss order, as the sheet's damage track: squads in order, troopers without support
+        # weapons first, support weapon troopers last.
+        order: list[Contribution] = []
+        troopers = sum(
+            sq.node.count * sum(c.number for c in _contributions(sq.kits)) for sq in squads
+        )
+        for last in (False, True) if troopers <= MAX_TRACK_TROOPERS else ():
+            # a platoon far larger than any the rules field (a count typed by mistake) gets no
+            # table: it would grow with the square of its troopers
+            for sq in squads:
+                ones = [
+                    (replace(c, number=1), c.number)
+                    for c in _contributions(sq.kits)
+                    if c.support == last
+                ]
+                for _ in range(sq.node.count):
+                    for one, number in ones:
+                        order.extend([one] * number)
+        by_n: dict[str, list[int]] = {a: [] for a in ATTACK_TYPES}
+        # the last n troopers' DV, summed from the end as n grows (sums of quarter DVs are
+        # exact, so this is the sum of each pool afresh)
+        last_n = dict.fromkeys(ATTACK_TYPES, 0.0)
+        for n in range(1, len(order) + 1):
+            pool = order[len(order) - n :]
+            removed = dict.fromkeys(ATTACK_TYPES, 0.0)
+            if gun_crew:
+                removed = _exclude(pool, max(gun_crew, drivers))[0]
+            elif drivers:
+                removed = _exclude(pool, min(drivers, n))[0]
+            newest = order[len(order) - n]
+            for a in ATTACK_TYPES:
+                last_n[a] += newest.dv[a]
+                total = last_n[a] - removed[a]
+                by_n[a].append(_round_up(max(total, 0.0)))
+        if len(_SURVIVORS) >= _KITS_MAX:
+            _SURVIVORS.clear()
+        _SURVIVORS[key] = ([k.dv_cache for k in kits], by_n)
+        return by_n
 
     def _squad_avs(self, ev: Evaluation, sq: SquadView, driver: bool) -> None:
         """A squad's own attack values, for when it acts alone ("Squads and Platoons")."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, TypeVar
@@ -367,3 +367,59 @@ class RenameScreen(_FormScreen[str | None]):
 
     def _finish(self) -> None:
         self.dismiss(self.query_one("#rename-name", Input).value)
+
+
+class FactionScreen(_FormScreen[str | None]):
+    """The faction a roster (or a force) changes to, with what becomes of its selections
+    shown for the faction chosen before anything changes."""
+
+    def __init__(
+        self,
+        title: str,
+        factions: list[tuple[str, str]],
+        current: str,
+        preview: Callable[[str], str],
+        *,
+        id: str | None = None,
+    ) -> None:
+        """``factions``: (name, id) to choose from; ``current``: the faction now;
+        ``preview(faction_id)``: what the change would do, in a sentence."""
+        super().__init__(id=id)
+        self.dialog_title = title
+        self.factions = factions
+        self.current = current
+        self.preview = preview
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide", id="change-faction"):
+            yield Label(self.dialog_title, classes="dialog-title")
+            yield Label("Faction", classes="field-label")
+            yield Select[str](
+                self.factions, id="faction-choice", allow_blank=False, value=self.current
+            )
+            yield Static("", id="faction-preview", classes="dialog-message")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Change", id="ok", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self._chosen()
+        self.query_one("#faction-choice", Select).focus()
+
+    @on(Select.Changed, "#faction-choice")
+    def _on_choice(self, event: Select.Changed) -> None:
+        event.stop()
+        self._chosen()
+
+    def _chosen(self) -> None:
+        value = self.query_one("#faction-choice", Select).value
+        text = (
+            "Choose another faction: each unit is looked for in its catalog by id, then by name"
+            if value == self.current or value is Select.NULL
+            else self.preview(str(value))
+        )
+        self.query_one("#faction-preview", Static).update(text)
+
+    def _finish(self) -> None:
+        value = self.query_one("#faction-choice", Select).value
+        self.dismiss(None if value is Select.NULL or value == self.current else str(value))

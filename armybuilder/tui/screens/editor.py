@@ -22,7 +22,7 @@ from textual.binding import BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Input
+from textual.widgets import Header, Input
 
 from ...errors import ChangedOnDiskError, RosterError, UnknownFactionError, UnknownSystemError
 from ...fileio import atomic_write, same_file
@@ -33,27 +33,37 @@ from ...session import (
     Loc,
     RecentFiles,
     RecoveryInfo,
+    change_faction,
     default_export_path,
     export_pdf,
     export_text,
     find_recoveries,
     is_force_loc,
+    plan_faction_change,
 )
 from ..bindings import EDITOR_ACTIONS, bindings
 from ..widgets.catalog import CatalogBrowser, entry_cost
 from ..widgets.details import DetailsPane
 from ..widgets.issues import IssuesPanel
 from ..widgets.roster_tree import RosterTree, node_at
-from ..widgets.stable import LiveStatic, find
+from ..widgets.stable import LiveStatic, StableFooter, find
 from ..widgets.totals import TotalsBar
 from .base import ArmyScreen
-from .dialogs import AddForceScreen, ConfirmScreen, NewForce, PathScreen, RenameScreen
+from .dialogs import (
+    AddForceScreen,
+    ConfirmScreen,
+    FactionScreen,
+    NewForce,
+    PathScreen,
+    RenameScreen,
+)
 from .export import ExportScreen, PdfPathScreen
 
 if TYPE_CHECKING:
     from ...building import Place
     from ...catalog import Library
     from ...rules.engine import Evaluation
+    from .summary import SummaryScreen
 
 #: Actions that need a roster loaded.
 _EDIT_ACTIONS = {a.action.split("(")[0] for a in EDITOR_ACTIONS} - {"close"}
@@ -187,6 +197,8 @@ class EditorScreen(ArmyScreen):
         self.last_export: tuple[Path | None, str | None] | None = None
         #: The paper size of PDF exports (A4 until the player picks another).
         self.paper = "a4"
+        #: The list at a glance (g), built once and shown again with new figures.
+        self._summary_screen: SummaryScreen | None = None
 
     # ----------------------------------------------------------------- layout
 
@@ -201,7 +213,7 @@ class EditorScreen(ArmyScreen):
                 yield IssuesPanel(id="issues")
             yield DetailsPane(id="details")
         yield TotalsBar(id="totals")
-        yield Footer()
+        yield StableFooter()
 
     @property
     def roster_tree(self) -> RosterTree:
@@ -492,6 +504,8 @@ class EditorScreen(ArmyScreen):
         current = generation == s.generation
         if generation >= self.shown_generation:
             self._show(ev, pending=not current, generation=generation)
+        if current:
+            self._refresh_summary()
         if not current and self.shown_generation != s.generation:
             self._request_evaluation()
 
@@ -790,6 +804,52 @@ class EditorScreen(ArmyScreen):
 
         self.app.push_screen(dialog, done)
 
+    def action_change_faction(self) -> None:
+        """Change the faction of the force the selection is in (of the roster when it is
+        one force, or when the roster's own line is selected), keeping its selections where
+        they still fit: a dialog shows what becomes of them before anything changes."""
+        s = self.session
+        if s is None:
+            return
+        where: Loc = self._selected_force() or ()
+        force = s.force_at(where) if where else None
+        current = force.faction if force is not None and force.faction else s.roster.faction
+        factions = sorted(s.system.factions.values(), key=lambda f: f.name)
+        if len(factions) < 2:
+            self.app.notify(f"{s.system.name} has only one faction", severity="warning")
+            return
+        what = s.force_label(where) if where else "the roster"
+        names = {f.id: f.name for f in factions}
+
+        def preview(faction: str) -> str:
+            try:
+                return plan_faction_change(s, faction, where).summary(names.get(faction))
+            except EditError as exc:
+                return str(exc)
+
+        def done(faction: str | None) -> None:
+            if faction is None:
+                return
+            report: list[str] = []
+
+            def change(session: EditSession) -> Loc:
+                plan = change_faction(session, faction, where)
+                report.append(plan.summary(names.get(faction)))
+                return where
+
+            if self._edit(change) and report:
+                self.app.notify(f"{report[0]} Ctrl+Z undoes it.", timeout=8, markup=False)
+
+        self.app.push_screen(
+            FactionScreen(
+                f"Change the faction of {what}",
+                [(f.name, f.id) for f in factions],
+                current,
+                preview,
+            ),
+            done,
+        )
+
     def action_remove_force(self) -> None:
         here = self._selected_force()
         if here is None:
@@ -901,9 +961,31 @@ class EditorScreen(ArmyScreen):
             return
         self.commit_field()
         ev = s.evaluation
-        if ev is None or not s.evaluation_is_current:
-            ev = s.evaluate()
-        self.app.push_screen(SummaryScreen(s.name, overview(s, ev)))
+        view = overview(s, ev) if ev is not None and s.evaluation_is_current else None
+        if view is None and s.last_eval_ms <= self.army_app.sync_budget_ms:
+            view = overview(s, s.evaluate())  # fast enough to wait for
+        screen = self._summary_screen
+        if screen is None:
+            screen = self._summary_screen = SummaryScreen(s.name, view)
+            # Installed, so that closing it keeps it for the next time.
+            self.app.install_screen(screen, f"summary-{id(self)}")
+        else:
+            screen.show(s.name, view)
+        self.app.push_screen(screen)
+        if view is None:  # "working" until the worker's evaluation of this state comes in
+            self._request_evaluation()
+
+    def _refresh_summary(self) -> None:
+        """The summary on screen, waiting ("working"): give it the figures of the current
+        evaluation once there is one."""
+        from ...overview import overview
+
+        s, screen = self.session, self._summary_screen
+        if s is None or screen is None or screen.view is not None:
+            return
+        ev = s.evaluation
+        if screen.is_attached and ev is not None and s.evaluation_is_current:
+            screen.show(s.name, overview(s, ev))
 
     def action_find_everywhere(self) -> None:
         from textual.command import CommandPalette
@@ -1274,6 +1356,10 @@ class EditorScreen(ArmyScreen):
         )
 
     def on_unmount(self) -> None:
+        summary = self._summary_screen
+        if summary is not None and summary not in self.app.screen_stack:
+            self.app.uninstall_screen(summary)  # (on the stack: the app is ending)
+        self._summary_screen = None
         s = self.session
         if s is not None and (not s.dirty or self.closed):
             s.close()

@@ -18,6 +18,8 @@ from textual.widgets import Label, Static
 from ...overview import Overview
 
 _HEADINGS = ("Category:", "Still required:", "Cannot be added now:")
+#: What the summary says while the roster's latest state is being checked.
+WORKING = "Working: checking the roster as it is now…"
 
 
 def overview_text(view: Overview) -> Text:
@@ -42,17 +44,37 @@ class SummaryScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,g,f9,q", "close", "Close", show=False)]
 
-    def __init__(self, name: str, view: Overview) -> None:
+    def __init__(self, name: str, view: Overview | None) -> None:
+        """``view``: the figures; ``None`` while the roster's latest state is being checked
+        (the screen says so until :meth:`show` gives them)."""
         super().__init__(id="summary")
         self.roster_name = name
         self.view = view
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog summary"):
-            yield Label(f"{self.roster_name} at a glance", classes="dialog-title")
+            yield Label(self._title(), classes="dialog-title", id="summary-title")
             with VerticalScroll(id="summary-scroll"):
-                yield Static(overview_text(self.view), id="summary-text")
+                yield Static(self._text(), id="summary-text")
             yield Label("Esc closes", classes="dialog-message")
+
+    def _text(self) -> Text:
+        if self.view is None:
+            return Text(WORKING, "italic")
+        return overview_text(self.view)
+
+    def _title(self) -> str:
+        return f"{self.roster_name} at a glance"
+
+    def show(self, name: str, view: Overview | None) -> None:
+        """Show another roster's (or the same roster's new) figures: the editor keeps one
+        summary screen and brings it back with new content, which is faster than building
+        the screen again each time."""
+        self.roster_name, self.view = name, view
+        if self.is_mounted:
+            self.query_one("#summary-title", Label).update(self._title())
+            self.query_one("#summary-text", Static).update(self._text())
+            self.query_one("#summary-scroll", VerticalScroll).scroll_home(animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -23,9 +23,17 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Input, Label, Select
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static, TextArea
 
-from ...unitdef import Draft, check, new_id, new_user_file, profile_types, user_files
+from ...unitdef import (
+    Draft,
+    check,
+    known_entries,
+    new_id,
+    new_user_file,
+    profile_types,
+    user_files,
+)
 from ...yamlio import dump_round_trip
 from ..widgets.stable import LiveStatic
 
@@ -48,6 +56,8 @@ class UnitFormScreen(ModalScreen[Draft | None]):
         super().__init__()
         self.session = session
         self.types = profile_types(session)
+        #: The catalog entries an option may name (linked as they are).
+        self.known = known_entries(session)
         self.cost_types = [ct for ct in session.index.cost_types.values() if not ct.hidden]
         #: The problems of the draft as last checked: (field, message).
         self.problems: list[tuple[str, str]] = []
@@ -81,6 +91,14 @@ class UnitFormScreen(ModalScreen[Draft | None]):
                 unit = f" ({ct.unit})" if ct.unit else ""
                 yield Label(f"{ct.name}{unit}", classes="field-label")
                 yield Input(name=f"cost:{ct.id}", type="number", classes="field")
+            cost = self.cost_types[0].id if self.cost_types else ""
+            yield Static(
+                "Options, one choice per line: 'Weapon: Rifle, Cannon' (exactly one, the first "
+                f"at first) or 'Kit [0-2]: Medkit +3' (+N: its cost{', ' + cost if cost else ''}"
+                "); a catalog entry's name links to it",
+                classes="field-label u-options-help",
+            )
+            yield TextArea(id="u-options", classes="u-options", soft_wrap=True)
             yield Label("Write it to", classes="field-label")
             yield Select[str](self._targets(), id="u-where", value="", allow_blank=False)
             yield LiveStatic("", id="u-check")
@@ -129,6 +147,9 @@ class UnitFormScreen(ModalScreen[Draft | None]):
             characteristics=chars,
             costs=costs,
             target=self._target(),
+            options=self.query_one("#u-options", TextArea).text,
+            known=self.known,
+            option_cost=self.cost_types[0].id if self.cost_types else "",
         )
 
     def _target(self) -> Path | None:
@@ -161,6 +182,7 @@ class UnitFormScreen(ModalScreen[Draft | None]):
         self.query_one("#u-preview", LiveStatic).set_content(preview)
 
     @on(Input.Changed)
+    @on(TextArea.Changed)
     @on(Select.Changed)
     @on(Checkbox.Changed)
     def _changed(self, event: Any) -> None:

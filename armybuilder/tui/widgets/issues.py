@@ -232,7 +232,9 @@ class IssuesList(StableScroll, ScrollView, can_focus=True):
         if start < top:
             self.scroll_to(y=start, animate=False)
         elif end > top + height:
-            self.scroll_to(y=max(0, end - height), animate=False)
+            # Its end into view, but never past its start: an issue taller than the pane
+            # (a long message wrapped on a small terminal) is read from its beginning.
+            self.scroll_to(y=max(0, min(start, end - height)), animate=False)
 
     # ----------------------------------------------------------------- keys and mouse
 

@@ -7,7 +7,8 @@ then a full repaint); an edit should not pay for it when no widget changes size.
   widget's scrollable area; the screen is laid out again only when a scrollbar has to appear
   or disappear;
 * :class:`LiveStatic`: new content is painted in place, with a layout only when its height
-  changes.
+  changes;
+* :class:`StableFooter`: the key bar is built again only when its keys change.
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ from rich.style import Style
 from rich.text import Text
 from textual.geometry import Region, Size
 from textual.reactive import Reactive
+from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Tree
+from textual.widgets import Footer, Tree
 
 W = TypeVar("W", bound=Widget)
 
@@ -413,3 +415,37 @@ class LiveStatic(Widget):
             [y >= len(before) or y >= len(after) or before[y] != after[y] for y in range(rows)],
             width,
         )
+
+
+class StableFooter(Footer):
+    """A footer that builds its keys again only when what it shows changes.
+
+    Textual's footer throws away and composes its key widgets whenever the screen's bindings
+    may have changed: every focus move, and twice around every dialog (the focus leaves and
+    comes back), about a tenth of a second each on a busy screen. This one compares the keys
+    it would show with those it shows and composes only on a difference; while another screen
+    is on top of its own, it waits (the keys are compared again when the focus comes back)."""
+
+    _shown: tuple[Any, ...] | None = None
+
+    def _signature(self) -> tuple[Any, ...]:
+        active = self.screen.active_bindings
+        keys = tuple(
+            (b.key, b.description, b.action, enabled, tooltip, b.group)
+            for (_, b, enabled, tooltip) in active.values()
+            if b.show
+        )
+        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
+        extra = (palette[1].key, palette[2]) if palette is not None else None
+        return (keys, extra, self.show_command_palette, self.compact)
+
+    def bindings_changed(self, screen: Screen[Any]) -> None:
+        if not (self.is_attached and screen is self.screen):
+            return
+        if self.app.screen is not self.screen:
+            return  # under a dialog: compared again when the focus comes back
+        signature = self._signature()
+        if signature == self._shown and self._bindings_ready:
+            return
+        self._shown = signature
+        super().bindings_changed(screen)

@@ -1,0 +1,215 @@
+"""BattleScribe constructs newer editors write (NewRecruit's, found in the 40k data): modifier
+types ``replace``, ``floor`` and ``ceil``, ``join`` of an append, the scopes ``unit``, ``model``,
+``upgrade``, ``model-or-unit`` and ``root-entry``, and what is still reported as not supported
+(modifiers of another selection, ``affects`` reaching into what a selection holds).
+
+The conformance suite in ``../shared/battlescribe-spec`` has no roster spec for these (they
+are NewRecruit's additions to the format, in its game-data specs): the setups below are written
+in the suite's shapes and driven through the adapter as the suite drives it. The 40k data
+writes them as, e.g. ``<modifier type="ceil" value="9" field="<M>" affects="...profiles.Unit">``
+(Boarding Actions caps a unit's Move at 9") and ``<modifier type="replace" field="name"
+value="Fist" arg="weapon">`` (Space Marines).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from armybuilder.interop.battlescribe.adapter import AdapterSession
+
+
+def _unit(modifiers: list[dict[str, Any]], gear_modifiers: list[dict[str, Any]]) -> Any:
+    return {
+        "gameSystem": {
+            "id": "gs",
+            "costTypes": [{"id": "pts", "name": "pts"}],
+            "profileTypes": [
+                {
+                    "id": "pt-unit",
+                    "name": "Unit",
+                    "characteristicTypes": [
+                        {"id": "m", "name": "M"},
+                        {"id": "ws", "name": "WS"},
+                        {"id": "kw", "name": "Keywords"},
+                    ],
+                }
+            ],
+            "forceEntries": [{"id": "fe-1", "name": "Army"}],
+        },
+        "catalogues": [
+            {
+                "id": "cat-1",
+                "selectionEntries": [
+                    {
+                        "id": "se-squad",
+                        "name": "Assault Squad",
+                        "type": "unit",
+                        "profiles": [
+                            {
+                                "id": "p-1",
+                                "name": "Assault Squad",
+                                "typeId": "pt-unit",
+                                "characteristics": [
+                                    {"name": "M", "typeId": "m", "value": '12"'},
+                                    {"name": "WS", "typeId": "ws", "value": "3+"},
+                                    {"name": "Keywords", "typeId": "kw", "value": "Infantry"},
+                                ],
+                            }
+                        ],
+                        "modifiers": modifiers,
+                        "selectionEntries": [
+                            {
+                                "id": "se-model",
+                                "name": "Trooper",
+                                "type": "model",
+                                "selectionEntries": [
+                                    {
+                                        "id": "se-blade",
+                                        "name": "Blade weapon",
+                                        "type": "upgrade",
+                                        "modifiers": gear_modifiers,
+                                    }
+                                ],
+                            },
+                            {"id": "se-banner", "name": "Banner", "type": "upgrade"},
+                        ],
+                    }
+                ],
+            }
+        ],
+    }
+
+
+def _run(setup: Any, banner: bool = False) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
+    """(the squad's state, its blade's state, the setup's warnings)."""
+    s = AdapterSession()
+    got = s.handle({"type": "setup", **setup})
+    assert got["type"] == "setupResult", got
+    warnings = list(got.get("warnings") or [])
+    force = s.handle({"type": "action", "action": "addForce", "forceEntryId": "fe-1"})
+    fid = force["outputs"]["forceId"]
+
+    def act(action: str, **kw: Any) -> str:
+        out = s.handle({"type": "action", "action": action, "forceId": fid, **kw})
+        assert out["ok"], out
+        return str(out["outputs"]["selectionId"])
+
+    squad = act("selectEntry", entryId="se-squad")
+    model = act("selectChildEntry", selectionId=squad, entryId="se-model")
+    act("selectChildEntry", selectionId=model, entryId="se-blade")
+    if banner:
+        act("selectChildEntry", selectionId=squad, entryId="se-banner")
+    state = s.handle({"type": "getState"})
+    [unit] = state["forces"][0]["selections"]
+    trooper = next(c for c in unit["children"] if c["name"] != "Banner")
+    return unit, trooper["children"][0], warnings
+
+
+def _chars(unit: dict[str, Any]) -> dict[str, str]:
+    return {c["name"]: c["value"] for c in unit["profiles"][0]["characteristics"]}
+
+
+def test_ceil_and_floor_keep_a_characteristic_within_a_bound_and_its_unit() -> None:
+    unit, _, warnings = _run(
+        _unit(
+            [
+                # Move at most 9" (written on the unit's own profile, as the data does).
+                {"type": "ceil", "field": "m", "value": "9", "affects": "profiles.Unit"},
+                # WS at least 4+ (a number with a unit after it keeps the unit).
+                {"type": "floor", "field": "ws", "value": "4"},
+            ],
+            [],
+        )
+    )
+    assert _chars(unit)["M"] == '9"'
+    assert _chars(unit)["WS"] == "4+"
+    assert warnings == []
+
+
+def test_floor_and_ceil_leave_a_value_already_within_the_bound() -> None:
+    unit, _, _ = _run(
+        _unit(
+            [
+                {"type": "ceil", "field": "m", "value": "14"},
+                {"type": "floor", "field": "ws", "value": "2"},
+            ],
+            [],
+        )
+    )
+    assert _chars(unit)["M"] == '12"' and _chars(unit)["WS"] == "3+"
+
+
+def test_replace_changes_the_text_it_names_and_append_joins_with_join() -> None:
+    unit, blade, warnings = _run(
+        _unit(
+            [{"type": "append", "field": "kw", "value": "Jump Pack", "join": ", "}],
+            [{"type": "replace", "field": "name", "value": "Fist", "arg": "weapon"}],
+        )
+    )
+    assert blade["name"] == "Blade Fist"
+    assert _chars(unit)["Keywords"] == "Infantry, Jump Pack"
+    assert warnings == []
+
+
+def _when_banner(scope: str) -> list[dict[str, Any]]:
+    """Rename the blade while the enclosing selection of ``scope`` holds a Banner."""
+    return [
+        {
+            "type": "set",
+            "field": "name",
+            "value": "Banner blade",
+            "conditions": [
+                {
+                    "type": "atLeast",
+                    "value": 1,
+                    "field": "selections",
+                    "scope": scope,
+                    "childId": "se-banner",
+                    "includeChildSelections": True,
+                }
+            ],
+        }
+    ]
+
+
+def test_unit_and_root_entry_scopes_count_in_the_enclosing_unit() -> None:
+    for scope in ("unit", "root-entry", "model-or-unit"):
+        # model-or-unit: the nearest is the Trooper, which holds no Banner.
+        expected = "Blade weapon" if scope == "model-or-unit" else "Banner blade"
+        _, without, warnings = _run(_unit([], _when_banner(scope)))
+        _, blade, _ = _run(_unit([], _when_banner(scope)), banner=True)
+        assert (without["name"], blade["name"]) == ("Blade weapon", expected), scope
+        assert warnings == [], scope
+
+
+def test_model_and_upgrade_scopes_count_in_the_enclosing_model_or_upgrade() -> None:
+    # The Banner is the squad's, not the Trooper's or the blade's: neither scope sees it.
+    for scope in ("model", "upgrade"):
+        _, blade, warnings = _run(_unit([], _when_banner(scope)), banner=True)
+        assert blade["name"] == "Blade weapon", scope
+        assert warnings == [], scope
+
+
+def test_what_the_engine_cannot_do_yet_is_reported_not_misapplied() -> None:
+    # A modifier written on the squad that changes its models' profiles (affects), and one
+    # that changes another selection (NewRecruit's scope of a modifier).
+    unit, _, warnings = _run(
+        _unit(
+            [
+                {
+                    "type": "increment",
+                    "field": "m",
+                    "value": "2",
+                    "affects": "self.entries.recursive.profiles.Unit",
+                },
+                {"type": "set", "field": "name", "value": "Renamed", "scope": "parent"},
+            ],
+            [],
+        )
+    )
+    assert _chars(unit)["M"] == '12"' and unit["name"] == "Assault Squad"
+    assert sorted(warnings) == [
+        "not supported: modifier of another selection (scope parent)",
+        "not supported: modifier of what a selection holds "
+        "(affects self.entries.recursive.profiles.…)",
+    ]
