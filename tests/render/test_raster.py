@@ -25,6 +25,7 @@ from raster_helpers import (
     example_rosters,
     ink,
     many_regiments,
+    pages_without_content,
     rasterise,
     stray_margin_text,
     stray_text,
@@ -118,6 +119,11 @@ def test_every_page_has_a_body_and_text_stays_on_it(
     assert not stray, f"{_name(which)} {paper}: text outside the content area: {stray[:5]}"
     stray = stray_margin_text(result.document)
     assert not stray, f"{_name(which)} {paper}: header or footer off its margin: {stray[:5]}"
+    # A title belongs above its sheet and a legend under the sheet it explains, never alone on
+    # a page of their own (the StarMarines legend once spilled onto a fifth page; a Starship
+    # Troopers card nearly a page tall left "Record sheets" alone on page 2).
+    alone = pages_without_content(result.document)
+    assert not alone, f"{_name(which)} {paper}: pages {alone} hold only headings or a legend"
 
 
 def _pairs() -> list[Any]:
