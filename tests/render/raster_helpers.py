@@ -170,3 +170,35 @@ def stray_margin_text(document: Any, tolerance: float = 0.5) -> list[StrayText]:
                 ):
                     out.append(StrayText(number, box.text[:60], (bx0, by0, bx1, by1), area))
     return out
+
+
+def pages_without_content(document: Any) -> list[int]:
+    """Pages (1-based) of WeasyPrint's laid out ``document`` whose body prints nothing but
+    headings and a sheet's legend (``class="legend"``): a title whose sheet went to the next
+    page, or a key that slid off the sheet it explains."""
+    from weasyprint.formatting_structure import boxes
+
+    headings = {"h1", "h2", "h3", "h4", "h5", "h6"}
+
+    def texts(box: Any, framing: bool) -> Iterator[bool]:
+        element = getattr(box, "element", None)
+        if element is not None:
+            framing = (
+                framing or element.tag in headings or "legend" in element.get("class", "").split()
+            )
+        if isinstance(box, boxes.TextBox) and box.text.strip():
+            yield framing
+        for child in getattr(box, "children", ()):
+            yield from texts(child, framing)
+
+    out = []
+    for number, page in enumerate(document.pages, start=1):
+        found = [
+            flag
+            for child in page._page_box.children
+            if not isinstance(child, boxes.MarginBox)
+            for flag in texts(child, False)
+        ]
+        if found and all(found):
+            out.append(number)
+    return out

@@ -45,13 +45,14 @@ selections:
 class Rendered:
     """A rendered PDF, read back; for a document laid out whole also its cards and their
     text (``layout``, a :class:`sheet_layout.Layout`) and the text boxes laid out outside the
-    page's content area or the header and footer's margins (``stray``, ``stray_margin``)."""
+    page's content area or the header and footer's margins (``stray``, ``stray_margin``) and the pages holding only headings or a legend (``alone``)."""
 
     result: PdfResult
     reader: Any  # pypdf.PdfReader
     layout: Any = None
     stray: list[Any] | None = None
     stray_margin: list[Any] | None = None
+    alone: list[int] | None = None  # pages holding only headings or a legend
     _images: list[Any] | None = None
 
     def images(self) -> list[Any]:

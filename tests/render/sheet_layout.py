@@ -190,7 +190,7 @@ def printed(path: Path, library: Library, paper: str = "a4", **options: Any) -> 
     laid out whole also keeps its layout (:attr:`Rendered.layout`, the text boxes outside
     the page in :attr:`Rendered.stray`), and serves as well for ``pieces=False``."""
     from pypdf import PdfReader
-    from raster_helpers import stray_margin_text, stray_text
+    from raster_helpers import pages_without_content, stray_margin_text, stray_text
 
     from armybuilder.render.html import render_html as html_of
     from armybuilder.render.pdf import PIECE_CHARS
@@ -224,6 +224,7 @@ def printed(path: Path, library: Library, paper: str = "a4", **options: Any) -> 
             doc.layout = layout_of(result.document)
             doc.stray = stray_text(result.document)
             doc.stray_margin = stray_margin_text(result.document)
+            doc.alone = pages_without_content(result.document)
             result.document = None  # the layout is large; what the tests read is kept
         _PRINTED[key] = doc
     return _PRINTED[key]

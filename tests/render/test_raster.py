@@ -94,6 +94,11 @@ def test_every_page_has_a_body_and_text_stays_on_it(
     assert not stray, f"{_name(which)} {paper}: text outside the content area: {stray[:5]}"
     stray = doc.stray_margin
     assert not stray, f"{_name(which)} {paper}: header or footer off its margin: {stray[:5]}"
+    # A title belongs above its sheet and a legend under the sheet it explains, never alone on
+    # a page of their own (the StarMarines legend once spilled onto a fifth page; a Starship
+    # Troopers card nearly a page tall left "Record sheets" alone on page 2).
+    alone = doc.alone
+    assert not alone, f"{_name(which)} {paper}: pages {alone} hold only headings or a legend"
 
 
 def _pairs() -> list[Any]:
