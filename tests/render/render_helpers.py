@@ -44,8 +44,9 @@ selections:
 @dataclass
 class Rendered:
     """A rendered PDF, read back; for a document laid out whole also its cards and their
-    text (``layout``, a :class:`sheet_layout.Layout`) and the text boxes laid out outside the
-    page's content area or the header and footer's margins (``stray``, ``stray_margin``) and the pages holding only headings or a legend (``alone``)."""
+    text (``layout``, a :class:`sheet_layout.Layout`), the text boxes laid out outside the
+    page's content area or the header and footer's margins (``stray``, ``stray_margin``) and
+    the pages holding only headings or a legend (``alone``)."""
 
     result: PdfResult
     reader: Any  # pypdf.PdfReader
