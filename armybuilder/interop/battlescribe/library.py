@@ -31,8 +31,8 @@ from ...errors import Problem, UnknownFactionError
 from ...model.catalog import FactionFile, SystemFile
 from ...paths import user_cache_dir
 from . import model as bs
-from .files import _convert, _tag
-from .safe import UnsafeFileError, decode, parse, read_bytes
+from .files import _convert, _tag, _Unusual, convert_noting
+from .safe import MAX_DEPTH, UnsafeFileError, check_depth, decode, parse, read_bytes
 from .translate import IdMap, Translation
 
 SYSTEM_SUFFIXES = (".gst", ".gstz")
@@ -270,14 +270,17 @@ class BattleScribeSystem(GameSystem):
     ) -> tuple[SystemFile, list[FactionFile], list[Problem]]:
         problems: list[Problem] = []
         texts: dict[str, str] = {}
-        roots: list[tuple[DataFile, ET.Element]] = []
+        known: set[str | None] = set()  # every id the files define
+        links: list[tuple[DataFile, list[ET.Element]]] = []
+        data: list[dict[str, Any]] = []
         for f in files:
             text = f.read_text()
             texts[f.id] = text
-            roots.append((f, parse(text, str(f.path))))
-        problems.extend(check_links(roots, texts))
-        gs_data = _convert(roots[0][1])
-        cat_data = [_convert(r) for _, r in roots[1:]]
+            converted, found = read_tree(f, text, known)
+            data.append(converted)
+            links.append((f, found))
+        problems.extend(_dangling(links, known, texts))
+        gs_data, cat_data = data[0], data[1:]
         gs = bs.GameSystem.model_validate(gs_data)
         cats = [bs.Catalogue.model_validate(c) for c in cat_data]
         ids = IdMap()  # the system and catalogues get readable ids, the rest keep theirs
@@ -346,6 +349,26 @@ _LINK_TAGS = {"entryLink", "infoLink", "categoryLink", "catalogueLink"}
 _LINK_ENDINGS = tuple(_LINK_TAGS)
 
 
+def read_tree(
+    f: DataFile, text: str, ids: set[str | None]
+) -> tuple[dict[str, Any], list[ET.Element]]:
+    """A data file's XML, parsed safely, as :func:`.files._convert`'s mapping, with its link
+    elements in document order; adds its ids to ``ids``. The nesting check, the id and link
+    collection and the conversion are one walk of the tree (they were three: a tenth of a
+    cold load of the 40k data); a tree that walk leaves (too deep, or elements in a text
+    element) goes the plain way, with the same checks and messages."""
+    name = str(f.path)
+    root = parse(text, name, check_nesting=False)
+    ids.add(f.id)
+    found: list[ET.Element] = []
+    try:
+        return convert_noting(root, ids, found, _LINK_ENDINGS, MAX_DEPTH - 1), found
+    except _Unusual:
+        check_depth(root, name)  # (raises where it nests too deep)
+    ids.update([el.get("id") for el in root.iter()])
+    return _convert(root), [el for el in root.iter() if el.tag.endswith(_LINK_ENDINGS)]
+
+
 def check_links(roots: list[tuple[DataFile, ET.Element]], texts: dict[str, str]) -> list[Problem]:
     """Links whose target no loaded file defines: one problem each, with file, line and element."""
     ids: set[str | None] = set()
@@ -354,6 +377,13 @@ def check_links(roots: list[tuple[DataFile, ET.Element]], texts: dict[str, str])
         ids.add(f.id)
         ids.update([el.get("id") for el in root.iter()])
         links.append((f, [el for el in root.iter() if el.tag.endswith(_LINK_ENDINGS)]))
+    return _dangling(links, ids, texts)
+
+
+def _dangling(
+    links: list[tuple[DataFile, list[ET.Element]]], ids: set[str | None], texts: dict[str, str]
+) -> list[Problem]:
+    """:func:`check_links` given the files' link elements and every id they define."""
     problems: list[Problem] = []
     for f, found in links:
         # (`None in ids`: an element without an id was added as None, so no target is kept)

@@ -90,8 +90,10 @@ def decode(data: bytes, name: str) -> str:
         raise UnsafeFileError(f"{name}: not UTF-8 text (byte {exc.start})") from None
 
 
-def parse(text: str, name: str) -> ET.Element:
-    """Parse XML text under the rules above (raises :class:`UnsafeFileError`)."""
+def parse(text: str, name: str, check_nesting: bool = True) -> ET.Element:
+    """Parse XML text under the rules above (raises :class:`UnsafeFileError`).
+    ``check_nesting=False``: the caller checks the nesting itself, with :func:`check_depth`'s
+    message (a reader that walks the whole tree anyway, see ``library.read_tree``)."""
     found = _DTD.search(text)
     if found is not None:
         line = text.count("\n", 0, found.start()) + 1
@@ -108,7 +110,8 @@ def parse(text: str, name: str) -> ET.Element:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
         raise UnsafeFileError(f"{name}: not well-formed XML: {exc}") from None
-    check_depth(root, name)
+    if check_nesting:
+        check_depth(root, name)
     return root
 
 
