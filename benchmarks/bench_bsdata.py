@@ -98,10 +98,11 @@ def line(
     target) and return its median."""
     med = statistics.median(runs)
     scale = 1000.0 if unit == "ms" else 1.0
-    shown = f"{med * scale:8.1f} {unit}"
+    digits = 2 if unit == "s" else 1  # (a tenth of a second is the change being measured)
+    shown = f"{med * scale:8.{digits}f} {unit}"
     goal = f"target {target:g} {unit}" if target is not None else ""
     verdict = "" if target is None else ("  ok" if med * scale <= target else "  OVER")
-    spread = f"(min {min(runs) * scale:.1f}, max {max(runs) * scale:.1f})"
+    spread = f"(min {min(runs) * scale:.{digits}f}, max {max(runs) * scale:.{digits}f})"
     ratio = f"{med / baseline:5.2f} x parse" if baseline else ""
     print(f"{label:<44}{shown}  {spread:<26}{ratio:<15}{goal}{verdict}")
     return med
