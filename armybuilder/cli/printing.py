@@ -208,7 +208,7 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """``armybuilder export FILE --to text|markdown|json|html [-o OUT]``."""
-    from ..fileio import atomic_write, check_output, describe_os_error
+    from ..fileio import check_output, describe_os_error
 
     out = None if args.output in (None, "-") else Path(args.output)
     if out is not None:
@@ -247,11 +247,22 @@ def cmd_export(args: argparse.Namespace) -> int:
     except TooLargeToPrintError as exc:
         print(f"armybuilder export: {args.file}: {exc}", file=sys.stderr)
         return EXIT_INPUT
+    return _deliver(out, text)
+
+
+def _deliver(out: Path | None, data: str | bytes) -> int:
+    """Write an export to ``out`` atomically (saying so), or to standard output."""
+    from ..fileio import atomic_write, describe_os_error
+
     if out is None:
-        sys.stdout.write(text)
+        if isinstance(data, bytes):
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+        else:
+            sys.stdout.write(data)
         return EXIT_OK
     try:
-        atomic_write(out, text)
+        atomic_write(out, data)
     except OSError as exc:
         print(f"armybuilder export: cannot write {out}: {describe_os_error(exc)}", file=sys.stderr)
         return EXIT_INPUT
@@ -263,7 +274,6 @@ def _export_other(args: argparse.Namespace, out: Path | None, write: Any) -> int
     """``export --to NAME`` of a registered roster writer (another program's roster file):
     the roster as read, whatever its verdict (an illegal roster is written too)."""
     from ..errors import ArmybuilderError, InputError
-    from ..fileio import atomic_write, describe_os_error
     from ..rosters import Roster
     from .common import library_for
 
@@ -278,14 +288,4 @@ def _export_other(args: argparse.Namespace, out: Path | None, write: Any) -> int
     except ArmybuilderError as exc:
         print(f"armybuilder export: {args.file}: {exc}", file=sys.stderr)
         return EXIT_INPUT
-    if out is None:
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-        return EXIT_OK
-    try:
-        atomic_write(out, data)
-    except OSError as exc:
-        print(f"armybuilder export: cannot write {out}: {describe_os_error(exc)}", file=sys.stderr)
-        return EXIT_INPUT
-    print(f"wrote {out}")
-    return EXIT_OK
+    return _deliver(out, data)

@@ -193,12 +193,15 @@ EDITOR_ACTIONS: list[ActionSpec] = [
     ),
     ActionSpec(
         "editor.change_faction",
-        "F",
+        # Ctrl+T types nothing, so it works from every pane, the catalog's search box and
+        # the text fields included; Shift+F there types a capital F (search as you type).
+        "F,ctrl+t",
         "change_faction",
         "Faction",
         "Change the faction of the roster (or of the force the selection is in), keeping each "
         "unit that its catalog still has, by id or else by name; units it lacks stay as unknown "
-        "entries to fix or delete (shown before anything changes; Ctrl+Z undoes it)",
+        "entries to fix or delete (shown before anything changes; Ctrl+Z undoes it). Ctrl+T "
+        "works from every pane, in the search box and text fields too, where Shift+F types an F",
         show=False,
     ),
     ActionSpec(

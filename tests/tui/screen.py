@@ -9,6 +9,7 @@ its evaluation alone (the catalog's options, the totals, the issues), not from t
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from textual.app import App
@@ -262,8 +263,10 @@ def check_tree_lines(
     return problems
 
 
-def expected_totals(ev: Evaluation) -> list[str]:
-    """The parts the totals bar must show in full: costs against limits, the verdict, values."""
+def expected_totals(ev: Evaluation) -> tuple[list[str], list[str], int]:
+    """What the totals bar has to say: the parts always shown in full (costs against limits,
+    the verdict, warnings), the roster's short values in order, and how many values are long
+    (left to the roster's details)."""
     parts: list[str] = []
     limits = dict(ev.roster.header.limits)
     for ct in ev.index.cost_types.values():
@@ -281,15 +284,42 @@ def expected_totals(ev: Evaluation) -> list[str]:
     parts.append(f"{errors} error{'s' if errors != 1 else ''}" if errors else "legal")
     if warnings:
         parts.append(f"{warnings} warning{'s' if warnings != 1 else ''}")
+    values: list[str] = []
     longer = 0
     for v in ev.values_of(ev.root):
         if len(v.display()) <= SHORT_VALUE:
-            parts.append(f"{v.label} {v.display()}")
+            values.append(f"{v.label} {v.display()}")
         else:
             longer += 1
-    if longer:
-        parts.append(f"+{longer} more: the roster's details")
-    return parts
+    return parts, values, longer
+
+
+def totals_problems(ev: Evaluation, rows: list[str]) -> list[str]:
+    """What is wrong with the totals bar's painted ``rows``: it must be one row, with every
+    cost and the verdict in full, then the first short values in order, whole, and
+    ``+N more`` counting exactly the values it leaves out."""
+    problems: list[str] = []
+    if len(rows) != 1:
+        problems.append(f"totals bar has {len(rows)} rows: {rows!r}")
+    shown = normal(" ".join(rows))
+    essential, values, longer = expected_totals(ev)
+    for part in essential:
+        if normal(part) not in shown:
+            problems.append(f"totals lack {part!r}: {shown!r}")
+    if "…" in shown.replace("validating…", ""):
+        problems.append(f"totals cut a part: {shown!r}")
+    count = 0
+    while count < len(values) and normal(values[count]) in shown:
+        count += 1
+    if any(normal(v) in shown for v in values[count:]):
+        problems.append(f"totals skip a value before another: {shown!r}")
+    hidden = len(values) - count + longer
+    more = re.search(r"\+(\d+) more", shown)
+    if hidden and (more is None or int(more.group(1)) != hidden):
+        problems.append(f"totals should say +{hidden} more: {shown!r}")
+    if not hidden and more is not None:
+        problems.append(f"totals say {more.group(0)!r} with nothing left out: {shown!r}")
+    return problems
 
 
 def expected_head(ev: Evaluation, loc: Loc) -> list[str]:

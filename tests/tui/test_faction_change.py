@@ -17,7 +17,7 @@ import pytest
 from conftest import DEMO_CATALOGS, DEMO_ROSTERS, run_async, wait_editor, wait_for
 from screen import normal, painted, pane_lines
 from test_screen_model import screen_problems, settle
-from textual.widgets import Select
+from textual.widgets import Input, Select
 
 from armybuilder.catalog import Library
 from armybuilder.session import EditSession, change_faction, plan_faction_change
@@ -151,3 +151,46 @@ async def test_the_panes_show_the_roster_of_the_new_faction(
         assert screen_problems(app, editor) == []
         listed = normal(" ".join(pane_lines(app, editor.issues.issue_list, painted(app))))
         assert "unknown entry" not in listed
+
+
+@pytest.mark.parametrize("pane", ["f3", "f4", "search", "f6", "f7"])
+@run_async
+async def test_ctrl_t_changes_faction_from_every_pane(
+    two_factions: Library, tmp_path: Path, pane: str
+) -> None:
+    """Ctrl+T opens the faction dialog wherever the focus is: the roster tree (F3), the
+    catalog's tree (F4), its search box (/), the details' fields (F6), the issues list (F7).
+    In the search box Shift+F still types a capital F (search as you type); Ctrl+T types
+    nothing there, and Esc on the dialog leaves the roster and the search as they were."""
+    path = tmp_path / "patrol.yaml"
+    shutil.copy(DEMO_ROSTERS / "patrol.yaml", path)
+    app = ArmyBuilderApp(path, library=two_factions, cwd=tmp_path, settings=Settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await wait_editor(pilot)
+        s = editor.session
+        assert s is not None
+        await settle(pilot, editor)
+        search = editor.catalog.search
+        if pane == "search":
+            await pilot.press("slash", "C", "F")
+            await pilot.pause()
+            assert search.value == "CF"  # capitals are typed, no dialog
+            assert not isinstance(app.screen, FactionScreen)
+            shown = normal(" ".join(pane_lines(app, search)))
+            assert "CF" in shown, shown
+        else:
+            await pilot.press(pane)
+            await pilot.pause()
+        focused = app.focused
+        assert focused is not None
+        if pane in ("search", "f6"):  # a text field: a printable key would be typed
+            assert isinstance(focused, Input), focused
+        before = search.value
+        await pilot.press("ctrl+t")
+        await wait_for(pilot, lambda: isinstance(app.screen, FactionScreen))
+        said = normal(" ".join(painted(app)))
+        assert "Change the faction of the roster" in said, said
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is editor)
+        assert s.roster.faction == "red-army" and s.history == []
+        assert search.value == before

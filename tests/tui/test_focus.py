@@ -7,8 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import EXAMPLES, run_async, wait_editor
-from screen import painted, pane_lines
+from screen import check_catalog_lines, expected_catalog, painted, pane_lines
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -75,18 +76,63 @@ async def test_escape_leaves_a_field_without_changing_it(make_app: MakeApp, work
         assert editor.session is not None and editor.session.history == []
 
 
+def catalog_shows_everything(app: ArmyBuilderApp, editor: EditorScreen) -> list[str]:
+    """Problems with the catalog pane as painted, against an unfiltered catalog: the search
+    row shows its placeholder, the title no filter, the tree every option of the selection."""
+    s = editor.session
+    assert s is not None
+    rows = painted(app)
+    problems = []
+    search = " ".join(pane_lines(app, editor.catalog.search, rows))
+    if "Search ( / )" not in search:
+        problems.append(f"search row shows {search!r}")
+    title = " ".join(pane_lines(app, editor.catalog.query_one("#catalog-title"), rows))
+    if "filter" in title:
+        problems.append(f"title shows {title!r}")
+    tree = editor.catalog.catalog_tree
+    lines = pane_lines(app, tree, rows)
+    want = expected_catalog(s, editor.selected)
+    problems += check_catalog_lines(lines, want, tree.scrollable_content_region.width)
+    leaves = [r for r in lines if r.lstrip(" ")[:1] in set("├└│")]
+    if len(leaves) < min(len(want), len(lines) - 1):
+        problems.append(f"tree shows {len(leaves)} of {len(want)} options: {lines!r}")
+    return problems
+
+
+@pytest.mark.parametrize("where", ["search", "tree"])
 @run_async
-async def test_escape_clears_the_search(make_app: MakeApp, workdir: Path) -> None:
+async def test_escape_clears_the_search_then_leaves(
+    make_app: MakeApp, workdir: Path, where: str
+) -> None:
+    """Esc in the catalog (its search box, or its tree after Down from the search) clears the
+    search and stays in the catalog, which shows every option again; a second Esc goes back
+    to the roster tree, as Esc does from the other panes."""
     app = make_app(copy_of(SQUAD, workdir))
-    async with app.run_test(size=(160, 48)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         editor = await wait_editor(pilot)
-        await pilot.press("slash", *"cap")
+        s = editor.session
+        assert s is not None
+        names = [c.entry.name for c in s.options(editor.selected)]
+        query = names[-1].lower()
+        await pilot.press("slash")
         await pilot.pause()
-        assert editor.catalog.search.value == "cap"
+        await pilot.press(*query)
+        await pilot.pause()
+        assert catalog_shows_everything(app, editor)  # filtered: the check fails
+        if where == "tree":
+            await pilot.press("down")
+            await pilot.pause()
+            assert app.focused is editor.catalog.catalog_tree
+        focused = app.focused
         await pilot.press("escape")
         await pilot.pause()
-        assert editor.catalog.search.value == ""
+        await pilot.pause()
+        assert catalog_shows_everything(app, editor) == []
+        assert app.focused is focused, app.focused
+        await pilot.press("escape")
+        await pilot.pause()
         assert isinstance(app.focused, RosterTree)
+        assert catalog_shows_everything(app, editor) == []
 
 
 @run_async

@@ -22,12 +22,12 @@ from screen import (
     expected_catalog_headings,
     expected_head,
     expected_issue_text,
-    expected_totals,
     node_at,
     normal,
     own_issue_texts,
     painted,
     pane_lines,
+    totals_problems,
 )
 from textual.pilot import Pilot
 
@@ -188,11 +188,8 @@ def screen_problems(app: ArmyBuilderApp, editor: EditorScreen) -> list[str]:
     heading = normal(" ".join(pane_lines(app, editor.query_one("#issues-title"), rows)))
     if ev.issues and f"{errors} error" not in heading:
         problems.append(f"issues heading {heading!r} for {errors} error(s)")
-    # The totals, every part in full.
-    totals = normal(" ".join(pane_lines(app, editor.totals, rows)))
-    for part in expected_totals(ev):
-        if normal(part) not in totals:
-            problems.append(f"totals lack {part!r}: {totals!r}")
+    # The totals: one row, costs and verdict in full, the values that fit, "+N more".
+    problems.extend(totals_problems(ev, pane_lines(app, editor.totals, rows)))
     return problems
 
 

@@ -808,6 +808,7 @@ class EditorScreen(ArmyScreen):
         """Change the faction of the force the selection is in (of the roster when it is
         one force, or when the roster's own line is selected), keeping its selections where
         they still fit: a dialog shows what becomes of them before anything changes."""
+        self.commit_field()  # Ctrl+T in a field: what was typed there is applied first
         s = self.session
         if s is None:
             return

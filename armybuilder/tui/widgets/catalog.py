@@ -186,7 +186,7 @@ class CatalogBrowser(Vertical):
     """Search box, tree of options and preview."""
 
     class Leave(Message):
-        """Escape in the search box: the search is cleared and the user goes back."""
+        """Escape in the catalog with no search typed: the user goes back to the roster."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "leave_search", "Leave the search", show=False),
@@ -499,8 +499,11 @@ class CatalogBrowser(Vertical):
             self.post_message(self.AddRequested(event.node.data, self.target))
 
     def action_leave_search(self) -> None:
+        """Esc anywhere in the catalog (its search box, its tree): with a search typed, clear
+        it and stay (the tree shows every option again); with none, leave the catalog."""
         if self.search.value:
             self.search.value = ""  # the tree shows every option again (Input.Changed)
+            return
         self.post_message(self.Leave())
 
     def on_key(self, event: events.Key) -> None:
