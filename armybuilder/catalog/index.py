@@ -69,7 +69,7 @@ def merge_link(target: Entry, link: EntryLink) -> Entry:
 def walk_groups(groups: Iterable[Group]) -> Iterator[Group]:
     """Groups and their subgroups, depth first (a parent before its subgroups)."""
     # With a stack rather than nested generators: the index walks every entry's groups, some
-    # 26,000 of them for a large BattleScribe catalogue, and each level of generators cost a
+    # 26,000 of them for a large imported catalogue, and each level of generators cost a
     # call per group per level.
     stack = list(groups)
     stack.reverse()
