@@ -80,9 +80,10 @@ def _cache_file(path: Path) -> Path | None:
         return None
     try:
         st = path.stat()
+        content = hashlib.sha256(path.read_bytes()).hexdigest()  # an edit that kept size and time
     except OSError:
         return None
-    key = f"{_CACHE_FORMAT}|{path.resolve()}|{st.st_size}|{st.st_mtime_ns}"
+    key = f"{_CACHE_FORMAT}|{path.resolve()}|{st.st_size}|{st.st_mtime_ns}|{content}"
     digest = hashlib.sha256(key.encode()).hexdigest()[:32]
     return user_cache_dir() / "catalogs" / f"{digest}.json"
 
