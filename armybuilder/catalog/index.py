@@ -10,27 +10,28 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Problem, UnknownFactionError
-from ..model.catalog import (
-    Category,
-    Condition,
-    ConditionGroup,
-    Constraint,
-    CostType,
-    CustomCatalog,
-    Entry,
-    EntryLink,
-    ExperienceLevel,
-    FactionFile,
-    ForceEntry,
-    Group,
-    Modifier,
-    ProfileType,
-    Repeat,
-    Rule,
-    SystemFile,
-)
+from ..model.plain import is_entry, is_link
 
 if TYPE_CHECKING:
+    from ..model.catalog import (
+        Category,
+        Condition,
+        ConditionGroup,
+        Constraint,
+        CostType,
+        CustomCatalog,
+        Entry,
+        EntryLink,
+        ExperienceLevel,
+        FactionFile,
+        ForceEntry,
+        Group,
+        Modifier,
+        ProfileType,
+        Repeat,
+        Rule,
+        SystemFile,
+    )
     from ..plugin import SystemRules
 
 
@@ -200,7 +201,7 @@ class CatalogIndex:
         seen: set[int] = set()
         while stack:
             item = stack.pop()
-            if not isinstance(item, Entry) or id(item) in seen:
+            if not is_entry(item) or id(item) in seen:
                 continue
             seen.add(id(item))
             groups = list(walk_groups(item.groups)) if item.groups else []
@@ -212,7 +213,7 @@ class CatalogIndex:
             stack.extend(under)
 
     def _resolve(self, item: Entry | EntryLink, group: Group | None) -> Child:
-        if isinstance(item, EntryLink):
+        if is_link(item):
             target = self.shared.get(item.link)
             if target is None:
                 raise KeyError(item.link)

@@ -26,7 +26,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
-from .bounds import MAX_COUNT, MAX_REPEATS, Cost, Count, Limit, Number, WholeNumber
+from .bounds import MAX_COUNT, MAX_REPEATS
+from .fields import Cost, Count, Limit, Number, WholeNumber
 
 Id = Annotated[
     str,

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..catalog import CatalogIndex, Child, GameSystem, custom_catalog, walk_groups
-from ..model.catalog import (
+from ..model.plain import (  # the engine's form: no pydantic (see model/plain.py)
     Condition,
     ConditionGroup,
     Constraint,
