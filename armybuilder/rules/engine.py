@@ -15,6 +15,7 @@ generic checks on the same tree.
 from __future__ import annotations
 
 import math
+import operator
 import re
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -344,6 +345,9 @@ class Evaluation:
     _total: dict[int, dict[str, float]] = field(default_factory=dict, repr=False)
     rules: SystemRules | None = field(default=None, repr=False)
     _query: dict[tuple[Any, ...], float] = field(default_factory=dict, repr=False)
+    #: Modified values by (entry, field, the selection their one scope names, value): see
+    #: :meth:`apply_modifiers`. Cleared with ``_query`` (what they are worked out from).
+    _modified: dict[tuple[Any, ...], Any] = field(default_factory=dict, repr=False)
     _counts: dict[tuple[int, bool, bool], dict[str, float]] = field(
         default_factory=dict, repr=False
     )
@@ -377,6 +381,8 @@ class Evaluation:
     #: Set when costs never settle: modifiers that read costs are then left out.
     _skip_cost_loops: bool = field(default=False, repr=False)
     _cost_capped: bool = field(default=False, repr=False)
+    #: Whether the rules module adds costs of its own (:meth:`SystemRules.extra_cost`).
+    _extra_cost: bool = field(default=False, repr=False)
 
     # ----------------------------------------------------------------- results
 
@@ -614,6 +620,7 @@ class Evaluation:
                 self._unit_cost.clear()
                 self._total.clear()
                 self._query.clear()
+                self._modified.clear()
             if totals == self._settling and not self._cost_capped:
                 return
             names = ", ".join(sorted(self._cost_reads_cost))
@@ -628,6 +635,7 @@ class Evaluation:
             self._unit_cost.clear()
             self._total.clear()
             self._query.clear()
+            self._modified.clear()
             self.total_cost(self.root)
         finally:
             self._settling = None
@@ -635,24 +643,30 @@ class Evaluation:
     def unit_cost(self, node: Node, cost_type: str) -> float:
         """The cost of one copy of the node's own entry (modifiers applied, children excluded)."""
         key = (id(node), cost_type)
-        if key not in self._unit_cost:
-            base = node.entry.costs.get(cost_type, 0.0) if node.entry is not None else 0.0
-            value = (
-                self.apply_modifiers(node.entry, f"cost:{cost_type}", base, node)
-                if node.entry is not None
-                else 0.0
-            )
-            if not _is_number(value):
-                value = base  # only a catalog check-catalog rejects gets here
-            if self.rules is not None and node.entry is not None:
-                try:
-                    value += self.rules.extra_cost(self, node, cost_type)
-                except Exception as exc:  # report once, never crash
-                    if not any(i.code == "rules-module-failed" for i in self.issues):
-                        why = f"{type(exc).__name__}: {exc}"
-                        self.error("rules-module-failed", _module_failed(self.index, why), node)
-            self._unit_cost[key] = float(value)
-        return self._unit_cost[key]
+        found = self._unit_cost.get(key)
+        if found is not None:
+            return found
+        entry = node.entry
+        if entry is None:
+            self._unit_cost[key] = 0.0
+            return 0.0
+        base = entry.costs.get(cost_type, 0.0)
+        value = (
+            self.apply_modifiers(entry, f"cost:{cost_type}", base, node)
+            if entry.modifiers
+            else base
+        )
+        if not _is_number(value):
+            value = base  # only a catalog check-catalog rejects gets here
+        if self._extra_cost and self.rules is not None:
+            try:
+                value += self.rules.extra_cost(self, node, cost_type)
+            except Exception as exc:  # report once, never crash
+                if not any(i.code == "rules-module-failed" for i in self.issues):
+                    why = f"{type(exc).__name__}: {exc}"
+                    self.error("rules-module-failed", _module_failed(self.index, why), node)
+        found = self._unit_cost[key] = float(value)
+        return found
 
     def total_cost(self, node: Node) -> dict[str, float]:
         """The cost of the node with everything under it, times its count."""
@@ -963,15 +977,7 @@ class Evaluation:
             cond.percent,
             cond.per_link,
         )
-        v = cond.value
-        return {
-            "less-than": got < v,
-            "greater-than": got > v,
-            "equal-to": got == v,
-            "not-equal-to": got != v,
-            "at-least": got >= v,
-            "at-most": got <= v,
-        }[cond.type]
+        return _COMPARE[cond.type](got, cond.value)
 
     def _group_holds(self, group: ConditionGroup, context: Node, owner: str | None) -> bool:
         results = [self.condition_holds(c, context, owner) for c in group.conditions]
@@ -1011,18 +1017,36 @@ class Evaluation:
     ) -> Any:
         """``value`` after every modifier of ``entry`` (or of a force entry) on ``field_``
         that applies."""
-        for mod in entry.modifiers:
-            if mod.field != field_:
-                continue
-            if self._settling is not None and _reads_cost(mod, tuple(self.index.cost_types)):
-                self._cost_reads_cost.add(entry.name)
-            if (
-                self._skip_cost_loops
-                and mod.field.startswith("cost:")
-                and _reads_cost(mod, tuple(self.index.cost_types))
-            ):
-                continue
-            if not self.modifier_applies(mod, context, entry.id):
+        if not entry.modifiers:
+            return value
+        mods, scope = self.index.modifiers_on(entry, field_)
+        if not mods:
+            return value
+        if scope is None or type(value) not in _SCALARS:
+            return self._apply_modifiers(entry, mods, field_, value, context)
+        # What the modifiers find depends on their scope's selection alone: the same
+        # entry, field and value there give the same result (the troopers of a platoon).
+        key = (id(entry), field_, id(self._scope_node(context, scope)), type(value), value)
+        found = self._modified.get(key, _MISSING)
+        if found is _MISSING:
+            found = self._modified[key] = self._apply_modifiers(entry, mods, field_, value, context)
+        return found
+
+    def _apply_modifiers(
+        self,
+        entry: Entry | ForceEntry | Group,
+        mods: tuple[tuple[Modifier, bool], ...],
+        field_: str,
+        value: Any,
+        context: Node,
+    ) -> Any:
+        for mod, reads_cost in mods:
+            if reads_cost:
+                if self._settling is not None:
+                    self._cost_reads_cost.add(entry.name)
+                if self._skip_cost_loops and field_.startswith("cost:"):
+                    continue
+            if (mod.conditions or mod.groups) and not self.modifier_applies(mod, context, entry.id):
                 continue
             if mod.repeat is None and not mod.repeats:
                 times = 1
@@ -1074,37 +1098,23 @@ MAX_COST_ROUNDS = 20
 MAX_TIMES = 1_000_000
 
 
+#: Values :meth:`Evaluation.apply_modifiers` keeps once worked out (hashable, immutable).
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_MISSING = object()
+
+#: A condition's comparison of what its query found with its value, by condition type.
+_COMPARE: dict[str, Callable[[float, float], bool]] = {
+    "less-than": operator.lt,
+    "greater-than": operator.gt,
+    "equal-to": operator.eq,
+    "not-equal-to": operator.ne,
+    "at-least": operator.ge,
+    "at-most": operator.le,
+}
+
+
 def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-_READS_COST: dict[tuple[int, tuple[str, ...]], tuple[Modifier, bool]] = {}
-
-
-def _reads_cost(mod: Modifier, cost_types: tuple[str, ...]) -> bool:
-    """Does the modifier's condition or repeat sum a cost (rather than count selections)?"""
-    key = (id(mod), cost_types)
-    hit = _READS_COST.get(key)
-    if hit is not None and hit[0] is mod:
-        return hit[1]
-    if len(_READS_COST) > 100_000:
-        _READS_COST.clear()
-    answer = _reads_cost_now(mod, set(cost_types))
-    _READS_COST[key] = (mod, answer)
-    return answer
-
-
-def _reads_cost_now(mod: Modifier, costs: set[str]) -> bool:
-
-    def group(g: ConditionGroup) -> bool:
-        return any(c.field in costs for c in g.conditions) or any(group(x) for x in g.groups)
-
-    return (
-        any(c.field in costs for c in mod.conditions)
-        or any(group(g) for g in mod.groups)
-        or (mod.repeat is not None and mod.repeat.field in costs)
-        or any(r.field in costs for r in mod.repeats)
-    )
 
 
 def _apply(mod: Modifier, value: Any, times: int = 1) -> Any:
@@ -1628,6 +1638,7 @@ def evaluate(
     ev = Evaluation(roster, index, root, rules=rules, forces=forces, faction_roots=faction_roots)
     if rules is not None:
         ev.state_keys = tuple(rules.state_keys())
+        ev._extra_cost = _adds_costs(rules)
     if memo is not None and (rules is None or rules.subtree_local):
         # Only what this evaluation computes or replays is kept for the next one: a subtree
         # replayed whole is kept whole, not the parts inside it.
@@ -1659,6 +1670,16 @@ def evaluate(
         except Exception as exc:  # a value its checks did not foresee: report, never crash
             ev.error("rules-module-failed", _module_failed(index, f"{type(exc).__name__}: {exc}"))
     return ev
+
+
+def _adds_costs(rules: SystemRules) -> bool:
+    """Whether ``rules`` adds costs of its own (overrides :meth:`SystemRules.extra_cost`)."""
+    from ..plugin import SystemRules
+
+    own = getattr(rules, "__dict__", {})
+    return "extra_cost" in own or getattr(type(rules), "extra_cost", None) is not (
+        SystemRules.extra_cost
+    )
 
 
 def _module_failed(index: CatalogIndex, why: str) -> str:
