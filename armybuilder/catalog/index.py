@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..errors import Problem, UnknownFactionError
 from ..model.plain import is_entry, is_link
@@ -543,7 +543,7 @@ _merge_link = merge_link
 
 
 #: An owner's modifiers on one field (each marked whether it reads a cost) and their one scope.
-_FieldMods = tuple[tuple[tuple[Modifier, bool], ...], str | None]
+_FieldMods: TypeAlias = "tuple[tuple[tuple[Modifier, bool], ...], str | None]"
 
 
 def shared_scope(mods: Sequence[Modifier], owner_id: str) -> str | None:
