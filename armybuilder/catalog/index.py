@@ -89,6 +89,8 @@ def _scopes(mod: Modifier) -> Iterator[str]:
         for sub in g.groups:
             yield from group(sub)
 
+    if mod.reaches:
+        yield mod.scope  # where it works from (what it changes lies below)
     for c in mod.conditions:
         yield c.scope
     for g in mod.groups:
@@ -391,6 +393,18 @@ class CatalogIndex:
             for e in [*self.entries.values(), *self.shared.values()]
             for m in e.modifiers
         )
+
+    @cached_property
+    def reaching_modifiers(self) -> bool:
+        """Whether any entry has a modifier that changes other selections than its own."""
+        sf, parts = self.system.model, self._parts
+        items: list[Entry | EntryLink] = [*sf.entries, *(e for p in parts for e in p.entries)]
+        for e, groups in self._defined():
+            items.append(e)
+            items.extend(e.entries)
+            for g in groups:
+                items.extend(g.entries)
+        return any(m.reaches for item in items for m in item.modifiers)
 
     def default_force(self) -> ForceEntry | None:
         """The force a roster uses when it names none."""

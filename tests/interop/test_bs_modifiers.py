@@ -190,10 +190,10 @@ def test_model_and_upgrade_scopes_count_in_the_enclosing_model_or_upgrade() -> N
         assert warnings == [], scope
 
 
-def test_what_the_engine_cannot_do_yet_is_reported_not_misapplied() -> None:
-    # A modifier written on the squad that changes its models' profiles (affects), and one
-    # that changes another selection (NewRecruit's scope of a modifier).
-    unit, _, warnings = _run(
+def test_a_modifier_reaches_the_selections_below_its_own() -> None:
+    # Written on the squad: every profile of type Unit below it gains 2" of Move, the
+    # blade (by its entry id) is renamed; the squad's own profile is not below it.
+    unit, blade, warnings = _run(
         _unit(
             [
                 {
@@ -202,14 +202,38 @@ def test_what_the_engine_cannot_do_yet_is_reported_not_misapplied() -> None:
                     "value": "2",
                     "affects": "self.entries.recursive.profiles.Unit",
                 },
-                {"type": "set", "field": "name", "value": "Renamed", "scope": "parent"},
+                {
+                    "type": "set",
+                    "field": "name",
+                    "value": "Great blade",
+                    "affects": "self.entries.recursive.se-blade",
+                },
             ],
             [],
         )
     )
-    assert _chars(unit)["M"] == '12"' and unit["name"] == "Assault Squad"
+    assert _chars(unit)["M"] == '12"' and blade["name"] == "Great blade"
+    assert warnings == []
+
+
+def test_what_the_engine_cannot_do_yet_is_reported_not_misapplied() -> None:
+    # A profile's annotation (NewRecruit's note beside a weapon) has no counterpart.
+    unit, _, warnings = _run(
+        _unit(
+            [
+                {
+                    "type": "append",
+                    "field": "annotation",
+                    "value": "Relic",
+                    "affects": "self.entries.recursive.profiles.Unit",
+                },
+                {"type": "set", "field": "name", "value": "Renamed", "scope": "primary-catalogue"},
+            ],
+            [],
+        )
+    )
+    assert unit["name"] == "Assault Squad"
     assert sorted(warnings) == [
-        "not supported: modifier of another selection (scope parent)",
-        "not supported: modifier of what a selection holds "
-        "(affects self.entries.recursive.profiles.…)",
+        "not supported: modifier of a profile's annotation (affects profiles)",
+        "not supported: modifier of another selection (scope primary-catalogue)",
     ]

@@ -794,6 +794,7 @@ class Translation:
                     conditions=m.conditions,
                     condition_groups=m.condition_groups,
                     repeats=m.repeats,
+                    **{k: v for k, v in (m.model_extra or {}).items() if k in ("scope", "affects")},
                 ),
                 bs.SelectionEntry(),
                 conds,
@@ -865,22 +866,23 @@ class Translation:
         rule: str | None = None,
     ) -> ab.Modifier | list[ab.Modifier] | None:
         extra = m.model_extra or {}
-        # What a modifier changes other than its own selection (NewRecruit's `scope` of a
-        # modifier, and `affects` reaching into what a selection holds): the engine's
-        # modifiers change their own entry only.
-        where = str(extra.get("scope") or "self")
-        if where != "self":
-            self.note(f"modifier of another selection (scope {where})")
-            return None
-        affects = str(extra.get("affects") or "")
-        if affects and not _own_profiles(affects):
-            self.note("modifier of what a selection holds (affects " + _affects_kind(affects) + ")")
+        # What a modifier changes other than its own selection (a modifier's `scope`, and
+        # `affects` reaching into what a selection holds): our modifier's scope and reach.
+        reach = self._reach(m, rule)
+        if reach is None:
             return None
         if m.field == "category" and rule is None:
             return self._category_modifier(m, conds, cgroups, repeats)
         if m.type not in MODIFIER_TYPES and m.type != "replace":
             self.note(f"modifier type {m.type}")
             return None
+        position: int | None = None
+        if m.type in ("increment", "decrement") and str(extra.get("position", "")).strip():
+            try:
+                position = int(str(extra["position"]))
+            except ValueError:
+                self.note(f"modifier position {extra['position']}")
+                return None
         find = ""
         if m.type == "replace":
             find = str(extra.get("arg") or "")
@@ -946,21 +948,76 @@ class Translation:
             repeats=[r for r in reps if r is not None],
             separator=str(extra.get("join", " ")) if m.type == "append" else "",
             find=find,
+            position=position,
+            **reach,
         )
 
+    def _reach(self, m: bs.Modifier, rule: str | None) -> dict[str, Any] | None:
+        """A modifier's ``scope`` and ``affects`` as our modifier's ``scope``, ``reach``,
+        ``child`` and ``profile_type`` (only those not at their defaults); ``None`` (noted)
+        where we have no counterpart.
 
-def _own_profiles(affects: str) -> bool:
-    """Whether a modifier's ``affects`` names its own selection's profiles (``profiles``,
-    ``profiles.Unit``): what the engine's modifiers change anyway."""
-    path = affects.removeprefix("self.")
-    return path == "profiles" or path.startswith("profiles.")
+        ``affects`` is a path from the ``scope`` selection: ``self.`` (optional), then
+        ``entries`` (its children) or ``entries.recursive`` (everything below it;
+        ``entries.forces.recursive``: in its forces too), then an
+        optional entry or category id the changed selections must be of, then
+        ``profiles.<profile type name>`` (only those profiles' characteristics)."""
+        extra = m.model_extra or {}
+        where = str(extra.get("scope") or "self")
+        affects = str(extra.get("affects") or "")
+        if where == "self" and not affects:
+            return {}
+        out: dict[str, Any] = {}
+        if where != "self":
+            scope = None if where in ("ancestor", "primary-catalogue") else self._scope(where)
+            if scope is None:
+                self.note(f"modifier of another selection (scope {where})")
+                return None
+            out["scope"] = scope
+        parts = affects.split(".") if affects else []
+        if parts[:1] == ["self"]:
+            parts = parts[1:]
+        if parts[:1] == ["entries"]:
+            parts = parts[1:]
+            out["reach"] = "children"
+            if parts[:2] == ["forces", "recursive"]:
+                parts = parts[1:]  # into the forces below too: every selection below
+            if parts[:1] == ["recursive"]:
+                parts = parts[1:]
+                out["reach"] = "descendants"
+        if parts and parts[0] not in _AFFECTS_WORDS:
+            out["child"] = self._child_ref(parts[0])
+            parts = parts[1:]
+        if parts[:1] == ["profiles"]:
+            name = ".".join(parts[1:])
+            if name:
+                found = [pt for pt in self.profile_types.values() if name in (pt.name, pt.id)]
+                if not found:
+                    self.note(f"modifier of profiles of an unknown type ({name})")
+                    return None
+                out["profile_type"] = self.ids.ours(found[0].id)
+            if m.field not in self.char_types:
+                # A profile's own name, or text we do not keep (`annotation`).
+                self.note(f"modifier of a profile's {m.field or 'field'} (affects profiles)")
+                return None
+            parts = []
+        if parts or (rule is not None and out):
+            self.note("modifier of what a selection holds (affects " + _affects_kind(affects) + ")")
+            return None
+        if out.get("scope") in ("roster", "force") and "reach" not in out:
+            self.note(f"modifier of the {out['scope']} itself (scope {where})")
+            return None
+        return out
+
+
+#: The words of an ``affects`` path that are not ids.
+_AFFECTS_WORDS = {"self", "entries", "recursive", "profiles", "rules", "forces"}
 
 
 def _affects_kind(affects: str) -> str:
     """``affects`` with its ids and profile type names left out (one note per kind)."""
     parts = affects.split(".")
-    keep = {"self", "entries", "recursive", "profiles", "rules"}
-    return ".".join(p if p in keep else "…" for p in parts)
+    return ".".join(p if p in _AFFECTS_WORDS else "…" for p in parts)
 
 
 def _unique(entries: Any) -> list[ab.Entry]:
