@@ -216,10 +216,11 @@ class Modifier(_Model):
         "`top`, `type:<entry type>` or an entry id (the nearest enclosing one), `force`, "
         "`roster`. Its conditions are still read from its own selection.",
     )
-    reach: Literal["self", "children", "descendants"] = Field(
+    reach: Literal["self", "children", "descendants", "subtree"] = Field(
         "self",
         description="What it changes, from `scope`: that selection (`self`), the selections "
-        "directly in it (`children`) or every selection below it (`descendants`).",
+        "directly in it (`children`), every selection below it (`descendants`), or it and "
+        "every selection below it (`subtree`).",
     )
     child: str | None = Field(
         None,

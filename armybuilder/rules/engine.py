@@ -1210,7 +1210,10 @@ def _apply(mod: Modifier, value: Any, times: int = 1) -> Any:
     if mod.type == "replace":
         if value is None or isinstance(value, bool) or not mod.find:
             return value
-        return str(value).replace(mod.find, str(mod.value))
+        text = fmt_num(value) if _is_number(value) else str(value)
+        if mod.find not in text:
+            return value  # (a number stays a number)
+        return text.replace(mod.find, str(mod.value))
     if mod.type in ("floor", "ceil"):
         return _clamp(value, mod.value, mod.type == "floor")
     if mod.type in ("add", "remove"):
@@ -1227,7 +1230,10 @@ def _apply(mod: Modifier, value: Any, times: int = 1) -> Any:
             return _shift_number(value, mod.position, step * times, mod.type == "increment")
         return value
     step *= times
-    return (value or 0) + step if mod.type == "increment" else (value or 0) - step
+    out = (value or 0) + step if mod.type == "increment" else (value or 0) - step
+    if isinstance(value, int) and isinstance(out, float) and out.is_integer():
+        return int(out)  # a whole characteristic stays whole (4 + 1 is 5, not 5.0)
+    return out
 
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
@@ -1817,8 +1823,10 @@ def _find_reach(ev: Evaluation) -> None:
                 targets = [anchor]
             elif mod.reach == "children":
                 targets = anchor.children
-            else:
+            elif mod.reach == "descendants":
                 targets = list(anchor.descendants())
+            else:
+                targets = list(anchor.walk())
             for target in targets:
                 if target.entry is None:
                     continue

@@ -498,9 +498,9 @@ class Translation:
             constraints=self._constraints(e),
             modifiers=[
                 *self._modifiers(e, e),
-                *(m for p in self._own_profiles(e) for m in self._modifiers(p, e)),
+                *(m for p in self._own_profiles(e) for m in self._modifiers(p, e, profile=True)),
                 *(m for r in self._own_rules(e) for m in self._modifiers(r, e, r.id)),
-                *(m for link in self._own_info_links(e) for m in self._modifiers(link, e)),
+                *(m for link in self._own_info_links(e) for m in self._link_modifiers(link, e)),
             ],
             entries=entries,
             groups=groups,
@@ -824,11 +824,20 @@ class Translation:
         self.note(f"modifier field {fld}")
         return None
 
+    def _link_modifiers(self, link: bs.InfoLink, owner: bs.EntryBase) -> list[ab.Modifier]:
+        """An info link's modifiers: of the rule or the profile it shows."""
+        target = self.infos.get(link.target_id)
+        if isinstance(target, bs.Rule):
+            return self._modifiers(link, owner, target.id)
+        return self._modifiers(link, owner, profile=isinstance(target, bs.Profile))
+
     def _modifiers(
-        self, e: bs.Modifiable, owner: bs.EntryBase, rule: str | None = None
+        self, e: bs.Modifiable, owner: bs.EntryBase, rule: str | None = None, profile: bool = False
     ) -> list[ab.Modifier]:
         """A BattleScribe object's modifiers (and modifier groups') as the entry's modifiers.
-        ``rule``: they are a rule's, changing its name or description."""
+        ``rule``: they are a rule's, changing its name or description; ``profile``: a
+        profile's, changing its characteristics (its name, hidden... are the profile's own,
+        not kept)."""
         out: list[ab.Modifier] = []
 
         def add(
@@ -839,7 +848,7 @@ class Translation:
             repeats: list[bs.Repeat],
         ) -> None:
             for m in mods:
-                got = self._modifier(m, owner, conds, cgroups, repeats, rule)
+                got = self._modifier(m, owner, conds, cgroups, repeats, rule, profile)
                 if isinstance(got, list):
                     out.extend(got)
                 elif got is not None:
@@ -864,8 +873,12 @@ class Translation:
         cgroups: list[bs.ConditionGroup],
         repeats: list[bs.Repeat],
         rule: str | None = None,
+        profile: bool = False,
     ) -> ab.Modifier | list[ab.Modifier] | None:
         extra = m.model_extra or {}
+        if profile and m.field not in self.char_types:
+            self.note(f"modifier of a profile's {m.field or 'field'}")
+            return None
         # What a modifier changes other than its own selection (a modifier's `scope`, and
         # `affects` reaching into what a selection holds): our modifier's scope and reach.
         reach = self._reach(m, rule)
@@ -958,7 +971,7 @@ class Translation:
         where we have no counterpart.
 
         ``affects`` is a path from the ``scope`` selection: ``self.`` (optional), then
-        ``entries`` (its children) or ``entries.recursive`` (everything below it;
+        ``entries`` (its children) or ``entries.recursive`` (it and everything below it;
         ``entries.forces.recursive``: in its forces too), then an
         optional entry or category id the changed selections must be of, then
         ``profiles.<profile type name>`` (only those profiles' characteristics)."""
@@ -983,8 +996,11 @@ class Translation:
             if parts[:2] == ["forces", "recursive"]:
                 parts = parts[1:]  # into the forces below too: every selection below
             if parts[:1] == ["recursive"]:
+                # With the selection itself: the data's Save of 2+ for "the bearer's Unit
+                # profile" is written `self.entries.recursive.<Character>.profiles.Unit`
+                # from the bearer model, which holds that profile itself.
                 parts = parts[1:]
-                out["reach"] = "descendants"
+                out["reach"] = "subtree"
         if parts and parts[0] not in _AFFECTS_WORDS:
             out["child"] = self._child_ref(parts[0])
             parts = parts[1:]
