@@ -26,7 +26,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
-from .bounds import MAX_COUNT, MAX_REPEATS, Cost, Count, Limit, Number, WholeNumber
+from .bounds import MAX_COUNT, MAX_REPEATS
+from .fields import Cost, Count, Limit, Number, WholeNumber
 
 Id = Annotated[
     str,
@@ -231,11 +232,6 @@ class Modifier(_Model):
         None, description="Of a characteristic: only in the profiles of this profile type."
     )
     source: str = ""
-
-    @property
-    def reaches(self) -> bool:
-        """Whether the modifier changes another selection than its own."""
-        return self.scope != "self" or self.reach != "self"
 
 
 class Constraint(_Model):

@@ -15,13 +15,15 @@ generic checks on the same tree.
 from __future__ import annotations
 
 import math
+import operator
 import re
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..catalog import CatalogIndex, Child, GameSystem, custom_catalog, walk_groups
-from ..model.catalog import (
+from ..catalog.index import modifier_reads
+from ..model.plain import (  # the engine's form: no pydantic (see model/plain.py)
     Condition,
     ConditionGroup,
     Constraint,
@@ -34,6 +36,7 @@ from ..model.catalog import (
     Modifier,
     Profile,
     Repeat,
+    reaches,
 )
 from ..rosters import ForceData as ForceData
 from ..rosters import Loc, Roster, SelectionData
@@ -344,6 +347,9 @@ class Evaluation:
     _total: dict[int, dict[str, float]] = field(default_factory=dict, repr=False)
     rules: SystemRules | None = field(default=None, repr=False)
     _query: dict[tuple[Any, ...], float] = field(default_factory=dict, repr=False)
+    #: Modified values by (entry, field, the selection their one scope names, value): see
+    #: :meth:`apply_modifiers`. Cleared with ``_query`` (what they are worked out from).
+    _modified: dict[tuple[Any, ...], Any] = field(default_factory=dict, repr=False)
     _counts: dict[tuple[int, bool, bool], dict[str, float]] = field(
         default_factory=dict, repr=False
     )
@@ -384,6 +390,8 @@ class Evaluation:
     _opened: set[int] = field(default_factory=set, repr=False)
     #: Per reached selection: its categories before each modifier that reaches it, then after.
     _reach_cats: dict[int, list[list[str]]] = field(default_factory=dict, repr=False)
+    #: Whether the rules module adds costs of its own (:meth:`SystemRules.extra_cost`).
+    _extra_cost: bool = field(default=False, repr=False)
 
     # ----------------------------------------------------------------- results
 
@@ -631,6 +639,7 @@ class Evaluation:
                 self._unit_cost.clear()
                 self._total.clear()
                 self._query.clear()
+                self._modified.clear()
             if totals == self._settling and not self._cost_capped:
                 return
             names = ", ".join(sorted(self._cost_reads_cost))
@@ -645,6 +654,7 @@ class Evaluation:
             self._unit_cost.clear()
             self._total.clear()
             self._query.clear()
+            self._modified.clear()
             self.total_cost(self.root)
         finally:
             self._settling = None
@@ -652,24 +662,30 @@ class Evaluation:
     def unit_cost(self, node: Node, cost_type: str) -> float:
         """The cost of one copy of the node's own entry (modifiers applied, children excluded)."""
         key = (id(node), cost_type)
-        if key not in self._unit_cost:
-            base = node.entry.costs.get(cost_type, 0.0) if node.entry is not None else 0.0
-            value = (
-                self.apply_modifiers(node.entry, f"cost:{cost_type}", base, node)
-                if node.entry is not None
-                else 0.0
-            )
-            if not _is_number(value):
-                value = base  # only a catalog check-catalog rejects gets here
-            if self.rules is not None and node.entry is not None:
-                try:
-                    value += self.rules.extra_cost(self, node, cost_type)
-                except Exception as exc:  # report once, never crash
-                    if not any(i.code == "rules-module-failed" for i in self.issues):
-                        why = f"{type(exc).__name__}: {exc}"
-                        self.error("rules-module-failed", _module_failed(self.index, why), node)
-            self._unit_cost[key] = float(value)
-        return self._unit_cost[key]
+        found = self._unit_cost.get(key)
+        if found is not None:
+            return found
+        entry = node.entry
+        if entry is None:
+            self._unit_cost[key] = 0.0
+            return 0.0
+        base = entry.costs.get(cost_type, 0.0)
+        value = (
+            self.apply_modifiers(entry, f"cost:{cost_type}", base, node)
+            if entry.modifiers or self._reached
+            else base
+        )
+        if not _is_number(value):
+            value = base  # only a catalog check-catalog rejects gets here
+        if self._extra_cost and self.rules is not None:
+            try:
+                value += self.rules.extra_cost(self, node, cost_type)
+            except Exception as exc:  # report once, never crash
+                if not any(i.code == "rules-module-failed" for i in self.issues):
+                    why = f"{type(exc).__name__}: {exc}"
+                    self.error("rules-module-failed", _module_failed(self.index, why), node)
+        found = self._unit_cost[key] = float(value)
+        return found
 
     def total_cost(self, node: Node) -> dict[str, float]:
         """The cost of the node with everything under it, times its count."""
@@ -989,15 +1005,7 @@ class Evaluation:
             cond.percent,
             cond.per_link,
         )
-        v = cond.value
-        return {
-            "less-than": got < v,
-            "greater-than": got > v,
-            "equal-to": got == v,
-            "not-equal-to": got != v,
-            "at-least": got >= v,
-            "at-most": got <= v,
-        }[cond.type]
+        return _COMPARE[cond.type](got, cond.value)
 
     def _group_holds(self, group: ConditionGroup, context: Node, owner: str | None) -> bool:
         results = [self.condition_holds(c, context, owner) for c in group.conditions]
@@ -1044,12 +1052,21 @@ class Evaluation:
         that applies; for the selection ``context`` of ``entry``, then after the modifiers of
         other selections that reach it. ``profile_type``: of a characteristic, the type of
         the profile it is read from."""
-        for mod in entry.modifiers:
-            if mod.field != field_ or mod.reaches:
-                continue
-            if profile_type is not None and mod.profile_type not in (None, profile_type):
-                continue
-            value = self._apply_one(mod, value, context, entry)
+        if entry.modifiers:
+            mods, scope = self.index.modifiers_on(entry, field_)
+            if mods and (scope is None or type(value) not in _SCALARS):
+                value = self._apply_modifiers(entry, mods, field_, value, context, profile_type)
+            elif mods:
+                # What the modifiers find depends on their scope's selection alone: the same
+                # entry, field and value there give the same result (the troopers of a platoon).
+                at = id(self._scope_node(context, scope))  # type: ignore[arg-type]
+                key = (id(entry), field_, at, type(value), value, profile_type)
+                found = self._modified.get(key, _MISSING)
+                if found is _MISSING:
+                    found = self._modified[key] = self._apply_modifiers(
+                        entry, mods, field_, value, context, profile_type
+                    )
+                value = found
         if self._reached and context.entry is entry and field_ != "categories":
             reached = self._reached.get(id(context))
             if reached is not None:
@@ -1064,26 +1081,39 @@ class Evaluation:
                     value = self._apply_one(mod, value, source, source.entry)
         return value
 
+    def _apply_modifiers(
+        self,
+        entry: Entry | ForceEntry | Group,
+        mods: tuple[tuple[Modifier, bool], ...],
+        field_: str,
+        value: Any,
+        context: Node,
+        profile_type: str | None = None,
+    ) -> Any:
+        for mod, reads_cost in mods:
+            if profile_type is not None and mod.profile_type not in (None, profile_type):
+                continue
+            if reads_cost:
+                if self._settling is not None:
+                    self._cost_reads_cost.add(entry.name)
+                if self._skip_cost_loops and field_.startswith("cost:"):
+                    continue
+            if (mod.conditions or mod.groups) and not self.modifier_applies(mod, context, entry.id):
+                continue
+            if mod.repeat is None and not mod.repeats:
+                times = 1
+            else:
+                reps = [mod.repeat] if mod.repeat is not None else []
+                times = sum(self._repeats(r, context, entry.id) for r in [*reps, *mod.repeats])
+            value = _apply(mod, value, times)
+        return value
+
     def _apply_one(
         self, mod: Modifier, value: Any, context: Node, owner: Entry | ForceEntry | Group
     ) -> Any:
         """``value`` after ``mod`` of ``owner``, whose conditions read ``context``."""
-        if self._settling is not None and _reads_cost(mod, tuple(self.index.cost_types)):
-            self._cost_reads_cost.add(owner.name)
-        if (
-            self._skip_cost_loops
-            and mod.field.startswith("cost:")
-            and _reads_cost(mod, tuple(self.index.cost_types))
-        ):
-            return value
-        if not self.modifier_applies(mod, context, owner.id):
-            return value
-        if mod.repeat is None and not mod.repeats:
-            times = 1
-        else:
-            reps = [mod.repeat] if mod.repeat is not None else []
-            times = sum(self._repeats(r, context, owner.id) for r in [*reps, *mod.repeats])
-        return _apply(mod, value, times)
+        reads_cost = modifier_reads(mod, set(self.index.cost_types))
+        return self._apply_modifiers(owner, ((mod, reads_cost),), mod.field, value, context)
 
     def _reach_matches(self, node: Node, ref: str, k: int) -> bool:
         """Whether ``node`` is of ``ref`` for the ``k``-th modifier reaching it: its entry,
@@ -1164,37 +1194,23 @@ MAX_COST_ROUNDS = 20
 MAX_TIMES = 1_000_000
 
 
+#: Values :meth:`Evaluation.apply_modifiers` keeps once worked out (hashable, immutable).
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_MISSING = object()
+
+#: A condition's comparison of what its query found with its value, by condition type.
+_COMPARE: dict[str, Callable[[float, float], bool]] = {
+    "less-than": operator.lt,
+    "greater-than": operator.gt,
+    "equal-to": operator.eq,
+    "not-equal-to": operator.ne,
+    "at-least": operator.ge,
+    "at-most": operator.le,
+}
+
+
 def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-_READS_COST: dict[tuple[int, tuple[str, ...]], tuple[Modifier, bool]] = {}
-
-
-def _reads_cost(mod: Modifier, cost_types: tuple[str, ...]) -> bool:
-    """Does the modifier's condition or repeat sum a cost (rather than count selections)?"""
-    key = (id(mod), cost_types)
-    hit = _READS_COST.get(key)
-    if hit is not None and hit[0] is mod:
-        return hit[1]
-    if len(_READS_COST) > 100_000:
-        _READS_COST.clear()
-    answer = _reads_cost_now(mod, set(cost_types))
-    _READS_COST[key] = (mod, answer)
-    return answer
-
-
-def _reads_cost_now(mod: Modifier, costs: set[str]) -> bool:
-
-    def group(g: ConditionGroup) -> bool:
-        return any(c.field in costs for c in g.conditions) or any(group(x) for x in g.groups)
-
-    return (
-        any(c.field in costs for c in mod.conditions)
-        or any(group(g) for g in mod.groups)
-        or (mod.repeat is not None and mod.repeat.field in costs)
-        or any(r.field in costs for r in mod.repeats)
-    )
 
 
 def _apply(mod: Modifier, value: Any, times: int = 1) -> Any:
@@ -1453,7 +1469,7 @@ def _check_constraint(
     # A constraint's value is modified in the context of a selection of its entry, where
     # there is one (checked at the parent, the modifiers still speak for the entry).
     at = context
-    if at_parent and owner.modifiers:
+    if at_parent and (owner.modifiers or ev._reached):
         at = next(
             (c for c in context.children if c.entry is not None and c.entry.id == owner.id), context
         )
@@ -1464,7 +1480,7 @@ def _check_constraint(
     if (
         con.type == "min"
         and at_parent
-        and (owner.hidden or owner.modifiers)
+        and (owner.hidden or owner.modifiers or ev._reached)
         and ev.is_hidden(owner, at)
     ):
         return
@@ -1740,6 +1756,7 @@ def evaluate(
     ev = Evaluation(roster, index, root, rules=rules, forces=forces, faction_roots=faction_roots)
     if rules is not None:
         ev.state_keys = tuple(rules.state_keys())
+        ev._extra_cost = _adds_costs(rules)
     if memo is not None and (rules is None or rules.subtree_local):
         # Only what this evaluation computes or replays is kept for the next one: a subtree
         # replayed whole is kept whole, not the parts inside it.
@@ -1797,7 +1814,7 @@ def _reaching(entry: Entry) -> tuple[Modifier, ...]:
         return hit[1]
     if len(_REACHING) > 100_000:
         _REACHING.clear()
-    found = tuple(m for m in entry.modifiers if m.reaches)
+    found = tuple(m for m in entry.modifiers if reaches(m))
     _REACHING[id(entry)] = (entry, found)
     return found
 
@@ -1835,6 +1852,16 @@ def _find_reach(ev: Evaluation) -> None:
                 while n is not None and id(n) not in holders:
                     opened.add(id(n))
                     n = n.parent
+
+
+def _adds_costs(rules: SystemRules) -> bool:
+    """Whether ``rules`` adds costs of its own (overrides :meth:`SystemRules.extra_cost`)."""
+    from ..plugin import SystemRules
+
+    own = getattr(rules, "__dict__", {})
+    return "extra_cost" in own or getattr(type(rules), "extra_cost", None) is not (
+        SystemRules.extra_cost
+    )
 
 
 def _module_failed(index: CatalogIndex, why: str) -> str:

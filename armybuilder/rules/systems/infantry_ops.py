@@ -414,18 +414,21 @@ class Kit:
 
 
 #: Kits worked out, by what a trooper selection holds (see :func:`_kit`): a regiment's
-#: thousands of troopers carry a few dozen different kits.
-_KITS: dict[tuple[tuple[int, int, str | None], ...], tuple[tuple[Entry, ...], Kit]] = {}
+#: thousands of troopers carry a few dozen different kits. Kept per catalog index
+#: (:meth:`CatalogIndex.memo`), as are weapon statistics and survivor tables.
+_KITS = "infantry-ops.kits"
 _KITS_MAX = 4096
 #: Survivor tables (see :meth:`InfantryOperations._by_survivors`), by platoon make-up: the
 #: kits' shared parts (held, so that their ids stay theirs) and the table.
-_SURVIVORS: dict[Any, tuple[list[Any], dict[str, list[int]]]] = {}
+_SURVIVORS = "infantry-ops.survivors"
+#: Weapon statistics by entry (see :func:`_weapon`).
+_STATS = "infantry-ops.weapons"
 
 
 def _kit(ev: Evaluation, trooper: Node) -> Kit:
     """What one trooper of ``trooper`` carries. Where nothing it holds has modifiers (so
     nothing depends on where it stands), the same holdings give the same kit: worked out
-    once per process and shared (a kit's parts are never changed once made)."""
+    once per catalog index and shared (a kit's parts are never changed once made)."""
     key: list[tuple[int, int, str | None]] = []
     entries: list[Entry] = []
     for item in trooper.children:
@@ -437,12 +440,13 @@ def _kit(ev: Evaluation, trooper: Node) -> Kit:
         key.append((id(entry), item.count, item.data.name if item.data is not None else None))
         entries.append(entry)
     k = tuple(key)
-    cached = _KITS.get(k)
+    kits: dict[Any, tuple[tuple[Entry, ...], Kit]] = ev.index.memo(_KITS)
+    cached = kits.get(k)
     if cached is None or any(a is not b for a, b in zip(cached[0], entries, strict=True)):
-        if len(_KITS) >= _KITS_MAX:
-            _KITS.clear()
+        if len(kits) >= _KITS_MAX:
+            kits.clear()
         cached = (tuple(entries), _kit_uncached(ev, trooper))
-        _KITS[k] = cached
+        kits[k] = cached
     t = cached[1]
     return Kit(
         trooper,
@@ -497,9 +501,6 @@ def _profile_type(node: Node) -> str | None:
     return node.entry.profiles[0].type
 
 
-_STATS: dict[int, tuple[Any, WeaponStats | None]] = {}
-
-
 def _weapon(ev: Evaluation, node: Node) -> WeaponStats | None:
     entry = node.entry
     if entry is None:
@@ -508,13 +509,14 @@ def _weapon(ev: Evaluation, node: Node) -> WeaponStats | None:
         node.data is not None and node.data.name
     )
     if plain:
-        # Same entry object, same stats: parse each weapon profile once per process.
-        cached = _STATS.get(id(entry))
+        # Same entry object, same stats: parse each weapon profile once per catalog index.
+        known: dict[int, tuple[Entry, WeaponStats | None]] = ev.index.memo(_STATS)
+        cached = known.get(id(entry))
         if cached is not None and cached[0] is entry:
             return cached[1]
     stats = _weapon_uncached(ev, node)
     if plain:
-        _STATS[id(entry)] = (entry, stats)
+        known[id(entry)] = (entry, stats)
     return stats
 
 
@@ -1316,7 +1318,7 @@ class InfantryOperations(SystemRules):
         """For the record sheet: the attack values left for each number of troopers still
         standing (as MegaMekLab prints under the damage track), the support AV plus each
         burst-fire result (the cluster columns to read), and the tables the sheet prints."""
-        by_n = self._by_survivors(squads, drivers, gun_crew)
+        by_n = self._by_survivors(ev, squads, drivers, gun_crew)
         shown = {a: list(v) for a, v in by_n.items() if any(v)}
         if shown:
             ev.set_value(
@@ -1362,7 +1364,7 @@ class InfantryOperations(SystemRules):
             )
 
     def _by_survivors(
-        self, squads: list[SquadView], drivers: int, gun_crew: int
+        self, ev: Evaluation, squads: list[SquadView], drivers: int, gun_crew: int
     ) -> dict[str, list[int]]:
         """The attack values left for each number of troopers still standing (see
         :meth:`_survivor_values`). Platoons of the same make-up (the same kits, as many of
@@ -1376,7 +1378,8 @@ class InfantryOperations(SystemRules):
             drivers,
             gun_crew,
         )
-        got = _SURVIVORS.get(key)
+        tables: dict[Any, tuple[list[Any], dict[str, list[int]]]] = ev.index.memo(_SURVIVORS)
+        got = tables.get(key)
         if got is not None and all(a is b.dv_cache for a, b in zip(got[0], kits, strict=True)):
             return got[1]
         # Loss order, as the sheet's damage track: squads in order, troopers without support
@@ -1413,9 +1416,9 @@ class InfantryOperations(SystemRules):
                 last_n[a] += newest.dv[a]
                 total = last_n[a] - removed[a]
                 by_n[a].append(_round_up(max(total, 0.0)))
-        if len(_SURVIVORS) >= _KITS_MAX:
-            _SURVIVORS.clear()
-        _SURVIVORS[key] = ([k.dv_cache for k in kits], by_n)
+        if len(tables) >= _KITS_MAX:
+            tables.clear()
+        tables[key] = ([k.dv_cache for k in kits], by_n)
         return by_n
 
     def _squad_avs(self, ev: Evaluation, sq: SquadView, driver: bool) -> None:
