@@ -123,7 +123,8 @@ def check_references(
                 (
                     path,
                     [*loc, "child"],
-                    f"{what} counts {q.child!r}, which is no entry, "
+                    f"{what} {'reaches' if what == 'modifier' else 'counts'} {q.child!r}, "
+                    "which is no entry, "
                     "category or group of this catalog",
                 )
             )

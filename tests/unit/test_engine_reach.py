@@ -5,6 +5,7 @@ category or type), ``profile_type`` and ``position`` (a number inside a text).""
 
 from __future__ import annotations
 
+from pathlib import Path
 from textwrap import dedent
 
 import pytest
@@ -188,3 +189,19 @@ def test_a_replayed_evaluation_sees_an_upgrade_added_or_removed(lib: Library) ->
     again = evaluate(plain, index, gs.rules, drilled.memo_out)
     assert again.total_cost(again.root.children[0])["pts"] == 10 + 2 * 5
     assert first.total_cost(first.root.children[0])["pts"] == 10 + 2 * 5
+
+
+def test_check_catalog_names_what_a_reaching_modifier_gets_wrong(tmp_path: Path) -> None:
+    bad = ARMY.replace(
+        'scope: "type:unit", reach: descendants, profile_type: weapon}',
+        'scope: "type:squadron", reach: descendants, profile_type: gun}',
+    )
+    bad = bad.replace("reach: descendants, child: heavy}", "reach: descendants, child: hevy}")
+    (tmp_path / "reach").mkdir()
+    (tmp_path / "reach" / "system.yaml").write_text(SYSTEM)
+    (tmp_path / "reach" / "army.yaml").write_text(bad)
+    found = sorted(str(p) for p in check_paths([tmp_path / "reach"]))
+    assert len(found) == 3, found
+    assert any("scope 'type:squadron'" in p and "army.yaml:" in p for p in found), found
+    assert any("modifier reaches 'hevy', which is no entry" in p for p in found), found
+    assert any("unknown profile type 'gun'" in p for p in found), found
