@@ -7,30 +7,31 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..errors import Problem, UnknownFactionError
-from ..model.catalog import (
-    Category,
-    Condition,
-    ConditionGroup,
-    Constraint,
-    CostType,
-    CustomCatalog,
-    Entry,
-    EntryLink,
-    ExperienceLevel,
-    FactionFile,
-    ForceEntry,
-    Group,
-    Modifier,
-    ProfileType,
-    Repeat,
-    Rule,
-    SystemFile,
-)
+from ..model.plain import is_entry, is_link, reaches
 
 if TYPE_CHECKING:
+    from ..model.catalog import (
+        Category,
+        Condition,
+        ConditionGroup,
+        Constraint,
+        CostType,
+        CustomCatalog,
+        Entry,
+        EntryLink,
+        ExperienceLevel,
+        FactionFile,
+        ForceEntry,
+        Group,
+        Modifier,
+        ProfileType,
+        Repeat,
+        Rule,
+        SystemFile,
+    )
     from ..plugin import SystemRules
 
 
@@ -91,6 +92,8 @@ def _scopes(mod: Modifier) -> Iterator[str]:
         for sub in g.groups:
             yield from group(sub)
 
+    if reaches(mod):
+        yield mod.scope  # where it works from (what it changes lies below)
     for c in mod.conditions:
         yield c.scope
     for g in mod.groups:
@@ -201,7 +204,7 @@ class CatalogIndex:
         seen: set[int] = set()
         while stack:
             item = stack.pop()
-            if not isinstance(item, Entry) or id(item) in seen:
+            if not is_entry(item) or id(item) in seen:
                 continue
             seen.add(id(item))
             groups = list(walk_groups(item.groups)) if item.groups else []
@@ -213,7 +216,7 @@ class CatalogIndex:
             stack.extend(under)
 
     def _resolve(self, item: Entry | EntryLink, group: Group | None) -> Child:
-        if isinstance(item, EntryLink):
+        if is_link(item):
             target = self.shared.get(item.link)
             if target is None:
                 raise KeyError(item.link)
@@ -397,12 +400,16 @@ class CatalogIndex:
     ) -> tuple[tuple[tuple[Modifier, bool], ...], str | None]:
         """The modifiers of ``owner`` on ``field_``, in catalog order, each with whether its
         conditions or repeats sum a cost (of this catalog's cost types), and the one scope
-        all of them look at (see :func:`shared_scope`); worked out once per owner."""
+        all of them look at (see :func:`shared_scope`); worked out once per owner. Those that
+        change other selections (:func:`~armybuilder.model.plain.reaches`) are not among
+        them: the engine applies them where they reach."""
         found = self._mods.get(id(owner))
         if found is None or found[0] is not owner:
             costs = set(self.cost_types)
             by_field: dict[str, list[tuple[Modifier, bool]]] = {}
             for m in owner.modifiers:
+                if reaches(m):
+                    continue
                 by_field.setdefault(m.field, []).append((m, modifier_reads(m, costs)))
             found = (
                 owner,
@@ -443,6 +450,18 @@ class CatalogIndex:
             for e in [*self.entries.values(), *self.shared.values()]
             for m in e.modifiers
         )
+
+    @cached_property
+    def reaching_modifiers(self) -> bool:
+        """Whether any entry has a modifier that changes other selections than its own."""
+        sf, parts = self.system.model, self._parts
+        items: list[Entry | EntryLink] = [*sf.entries, *(e for p in parts for e in p.entries)]
+        for e, groups in self._defined():
+            items.append(e)
+            items.extend(e.entries)
+            for g in groups:
+                items.extend(g.entries)
+        return any(reaches(m) for item in items for m in item.modifiers)
 
     def default_force(self) -> ForceEntry | None:
         """The force a roster uses when it names none."""
@@ -556,7 +575,7 @@ _merge_link = merge_link
 
 
 #: An owner's modifiers on one field (each marked whether it reads a cost) and their one scope.
-_FieldMods = tuple[tuple[tuple[Modifier, bool], ...], str | None]
+_FieldMods: TypeAlias = "tuple[tuple[tuple[Modifier, bool], ...], str | None]"
 
 
 def shared_scope(mods: Sequence[Modifier], owner_id: str) -> str | None:
