@@ -178,6 +178,7 @@ class CatalogIndex:
         #: tell a reused id apart): its modifiers by field, each marked whether it reads a cost.
         self._mods: dict[int, tuple[object, dict[str, _FieldMods]]] = {}
         self._memos: dict[str, dict[Any, Any]] = {}
+        self._group_checks: dict[int, tuple[tuple[Group, tuple[int, ...]], ...]] = {}
         self.roots: list[Child] = [
             self._resolve(c, None) for c in [*sf.entries, *(c for p in parts for c in p.entries)]
         ]
@@ -369,6 +370,19 @@ class CatalogIndex:
                 )
                 for child, con in self.child_constraints(entry)
             ]
+        return found
+
+    def group_checks(self, entry: Entry) -> tuple[tuple[Group, tuple[int, ...]], ...]:
+        """The groups of ``entry`` a selection can break (those with a maximum, or a minimum
+        above 0), subgroups included in :func:`walk_groups` order, each with the ``id()`` of
+        itself and of every group under it (choices in those count toward it). Cached."""
+        found = self._group_checks.get(id(entry))
+        if found is None:
+            found = self._group_checks[id(entry)] = tuple(
+                (g, (id(g), *(id(x) for x in walk_groups(g.groups))))
+                for g in walk_groups(entry.groups)
+                if g.max is not None or g.min > 0
+            )
         return found
 
     def memo(self, name: str) -> dict[Any, Any]:
