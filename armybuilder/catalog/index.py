@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..errors import Problem, UnknownFactionError
 from ..model.plain import is_entry, is_link, reaches
@@ -178,6 +178,7 @@ class CatalogIndex:
         #: tell a reused id apart): its modifiers by field, each marked whether it reads a cost.
         self._mods: dict[int, tuple[object, dict[str, _FieldMods]]] = {}
         self._memos: dict[str, dict[Any, Any]] = {}
+        self._group_checks: dict[int, tuple[tuple[Group, tuple[int, ...]], ...]] = {}
         self.roots: list[Child] = [
             self._resolve(c, None) for c in [*sf.entries, *(c for p in parts for c in p.entries)]
         ]
@@ -371,6 +372,19 @@ class CatalogIndex:
             ]
         return found
 
+    def group_checks(self, entry: Entry) -> tuple[tuple[Group, tuple[int, ...]], ...]:
+        """The groups of ``entry`` a selection can break (those with a maximum, or a minimum
+        above 0), subgroups included in :func:`walk_groups` order, each with the ``id()`` of
+        itself and of every group under it (choices in those count toward it). Cached."""
+        found = self._group_checks.get(id(entry))
+        if found is None:
+            found = self._group_checks[id(entry)] = tuple(
+                (g, (id(g), *(id(x) for x in walk_groups(g.groups))))
+                for g in walk_groups(entry.groups)
+                if g.max is not None or g.min > 0
+            )
+        return found
+
     def memo(self, name: str) -> dict[Any, Any]:
         """A cache named ``name`` kept with this index, for what a rules module works out
         from the catalog alone (a weapon's statistics, a kit's values). It goes with the
@@ -560,10 +574,8 @@ def all_constraints(entry: Entry) -> list[Constraint]:
 _merge_link = merge_link
 
 
-if TYPE_CHECKING:
-    #: An owner's modifiers on one field (each marked whether it reads a cost) and their one
-    #: scope (for a type checker only: the catalog classes are not imported at run time).
-    _FieldMods = tuple[tuple[tuple[Modifier, bool], ...], str | None]
+#: An owner's modifiers on one field (each marked whether it reads a cost) and their one scope.
+_FieldMods: TypeAlias = "tuple[tuple[tuple[Modifier, bool], ...], str | None]"
 
 
 def shared_scope(mods: Sequence[Modifier], owner_id: str) -> str | None:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..catalog import CatalogIndex, Child, GameSystem, custom_catalog, walk_groups
+from ..catalog import CatalogIndex, Child, GameSystem, custom_catalog
 from ..catalog.index import modifier_reads
 from ..model.plain import (  # the engine's form: no pydantic (see model/plain.py)
     Condition,
@@ -360,6 +360,8 @@ class Evaluation:
     memo_out: SubtreeMemo | None = field(default=None, repr=False)
     _value_log: list[_Logged] | None = field(default=None, repr=False)
     _above: dict[int, tuple[Any, ...]] = field(default_factory=dict, repr=False)
+    #: :meth:`where` of the selections that have been a parent, by ``id()``.
+    _where: dict[int, str] = field(default_factory=dict, repr=False)
     _take_nodes: bool = field(default=False, repr=False)
     #: The campaign state keys the rules module declares (none: state is not checked).
     state_keys: tuple[StateKey, ...] = field(default=(), repr=False)
@@ -597,8 +599,20 @@ class Evaluation:
 
     def where(self, node: Node) -> str:
         """A breadcrumb such as ``1st Platoon > Squad ×4``."""
-        parts = [self.label(n) for n in [*reversed(list(node.ancestors())), node] if not n.is_root]
-        return " > ".join(parts) if parts else self.roster.name
+        parent = node.parent
+        if parent is None:
+            return self.roster.name
+        own = self.label(node)
+        if parent.parent is None:
+            return own
+        # The breadcrumb above is the same for every selection of one parent (once costs have
+        # settled: a name modifier may count what is selected).
+        above = self._where.get(id(parent))
+        if above is None:
+            above = self.where(parent)
+            if self._settling is None:
+                self._where[id(parent)] = above
+        return f"{above} > {own}"
 
     # ----------------------------------------------------------------- experience
 
@@ -943,6 +957,9 @@ class Evaluation:
         modified = self.index.category_modifiers and key not in self._counting
         self._counting.add(key)
         refs_of = self._refs
+        # Copies per set of references first (a platoon's troopers share a few), then each
+        # reference's count: sums of whole numbers, the same in any order.
+        by_refs: dict[frozenset[str], float] = {}
         stack: list[tuple[Node, int]] = [(c, c.count) for c in scope_node.children]
         while stack:
             n, mult = stack.pop()
@@ -959,10 +976,12 @@ class Evaluation:
                 if found is None:
                     found = refs_of[rkey] = self._node_refs(n, entry.categories)
                 refs = found
-            for ref in refs:  # a node counts once even if its id is also a category
-                counts[ref] = counts.get(ref, 0.0) + mult
-            if deep:
+            by_refs[refs] = by_refs.get(refs, 0.0) + mult
+            if deep and n.children:
                 stack.extend((c, mult * c.count) for c in n.children)
+        for refs, copies in by_refs.items():
+            for ref in refs:  # a node counts once even if its id is also a category
+                counts[ref] = counts.get(ref, 0.0) + copies
         self._counting.discard(key)
         if not modified and self.index.category_modifiers:
             self._partial[pkey] = counts  # a partial answer, kept only for this case
@@ -1209,8 +1228,11 @@ _COMPARE: dict[str, Callable[[float, float], bool]] = {
 }
 
 
+_NUMBERS = (int, float)
+
+
 def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
+    return isinstance(value, _NUMBERS) and not isinstance(value, bool)
 
 
 def _apply(mod: Modifier, value: Any, times: int = 1) -> Any:
@@ -1239,7 +1261,7 @@ def _apply(mod: Modifier, value: Any, times: int = 1) -> Any:
             return items if mod.value in items else [*items, mod.value]
         return [v for v in items if v != mod.value]
     step = mod.value
-    if not isinstance(step, int | float) or isinstance(step, bool):
+    if not isinstance(step, _NUMBERS) or isinstance(step, bool):
         return value
     if not (value is None or _is_number(value)):
         if mod.position is not None and isinstance(value, str):
@@ -1539,7 +1561,7 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
         for con in entry.constraints:
             if con.scope == "self":
                 _check_constraint(ev, con, entry, node, False, node.link)
-        _check_groups(ev, node, entry.groups)
+        _check_groups(ev, node, entry)
         if ev.is_hidden(entry, node):
             ev._add(
                 ERROR,
@@ -1600,23 +1622,18 @@ def _check_state(ev: Evaluation, node: Node, state: Any) -> None:
         )
 
 
-def _group_count(node: Node, group: Group, by_group: dict[int, int]) -> int:
-    total = by_group.get(id(group), 0)
-    for g in walk_groups(group.groups):
-        total += by_group.get(id(g), 0)
-    return total
-
-
-def _check_groups(
-    ev: Evaluation, node: Node, groups: list[Group], by_group: dict[int, int] | None = None
-) -> None:
-    if by_group is None:
-        by_group = {}
-        for c in node.children:
-            if c.group is not None:
-                by_group[id(c.group)] = by_group.get(id(c.group), 0) + c.count
-    for g in groups:
-        got = _group_count(node, g, by_group)
+def _check_groups(ev: Evaluation, node: Node, entry: Entry) -> None:
+    """The minimum and maximum choices of the groups of ``node``'s entry (a parent group
+    before its subgroups; choices in a subgroup count toward the groups above it)."""
+    checks = ev.index.group_checks(entry)
+    if not checks:
+        return
+    by_group: dict[int, int] = {}
+    for c in node.children:
+        if c.group is not None:
+            by_group[id(c.group)] = by_group.get(id(c.group), 0) + c.count
+    for g, ids in checks:
+        got = sum(by_group.get(i, 0) for i in ids) if by_group else 0
         if g.max is not None and got > g.max:
             ev._add(
                 g.severity,
@@ -1638,7 +1655,6 @@ def _check_groups(
                 g.source,
                 g.id,
             )
-        _check_groups(ev, node, g.groups, by_group)
 
 
 def _check_force(ev: Evaluation, force: ForceEntry, node: Node) -> None:
