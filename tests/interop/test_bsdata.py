@@ -341,6 +341,12 @@ def test_an_enhancement_changes_its_bearer_s_weapons_and_profile(lib: Library) -
     assert (ccw["A"], ccw["S"], ccw["D"]) == (7, 5, 1)
     assert _stats(ev, captain, "Ranged Weapons")["S"] == 4  # melee weapons only
     assert _stats(ev, captain, "Unit")["SV"] == "3+"
+    # What a printed datasheet shows (the record sheet's view of the roster).
+    from armybuilder.render.context import build_view
+
+    [card] = [u for u in build_view(ev).all_units() if u.name == "Close combat weapon"]
+    cols = dict(card.profiles[0].columns)
+    assert (cols["Range"], cols["A"], cols["S"]) == ("Melee", "7", "5")
     ev, captain = _captain_with(lib, "e57e-d55a-be75-2205")  # Artificer Armour
     assert _stats(ev, captain, "Unit")["SV"] == "2+"
     # Its info link's <modifier type="append" value="5+" field="name"> names the rule it
