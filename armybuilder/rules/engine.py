@@ -392,8 +392,12 @@ class Evaluation:
     _opened: set[int] = field(default_factory=set, repr=False)
     #: Per reached selection: its categories before each modifier that reaches it, then after.
     _reach_cats: dict[int, list[list[str]]] = field(default_factory=dict, repr=False)
-    #: Whether the rules module adds costs of its own (:meth:`SystemRules.extra_cost`).
-    _extra_cost: bool = field(default=False, repr=False)
+    #: Whether the rules module adds costs of its own (:meth:`SystemRules.extra_cost`):
+    #: worked out from ``rules`` however the evaluation is made (what-if copies too).
+    _extra_cost: bool = field(default=False, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._extra_cost = self.rules is not None and _adds_costs(self.rules)
 
     # ----------------------------------------------------------------- results
 
@@ -1772,7 +1776,6 @@ def evaluate(
     ev = Evaluation(roster, index, root, rules=rules, forces=forces, faction_roots=faction_roots)
     if rules is not None:
         ev.state_keys = tuple(rules.state_keys())
-        ev._extra_cost = _adds_costs(rules)
     if memo is not None and (rules is None or rules.subtree_local):
         # Only what this evaluation computes or replays is kept for the next one: a subtree
         # replayed whole is kept whole, not the parts inside it.
