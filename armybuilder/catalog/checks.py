@@ -4,11 +4,20 @@ and what the system's rules module finds (all with locations)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import Problem
-from ..model.plain import is_entry, is_group, is_link, is_plain, is_system_file, to_pydantic
+from ..model.plain import (
+    is_entry,
+    is_group,
+    is_link,
+    is_plain,
+    is_system_file,
+    reaches,
+    to_pydantic,
+)
 from ..yamlio import read_text
 from .files import _positioned
 from .index import TYPE_REFS, CatalogIndex, Faction, GameSystem
@@ -114,7 +123,8 @@ def check_references(
                 (
                     path,
                     [*loc, "child"],
-                    f"{what} counts {q.child!r}, which is no entry, "
+                    f"{what} {'reaches' if what == 'modifier' else 'counts'} {q.child!r}, "
+                    "which is no entry, "
                     "category or group of this catalog",
                 )
             )
@@ -233,6 +243,16 @@ def check_references(
                     path, mloc, mod, cost_ids, constraint_ids, profile_types, found, profs
                 )
                 check_conditions(path, mloc, mod.conditions, mod.groups)
+                if reaches(mod):
+                    check_query(path, mloc, _ScopeOnly(mod.scope, child=mod.child), "modifier")
+                if mod.profile_type is not None and mod.profile_type not in profile_types:
+                    found.append(
+                        (
+                            path,
+                            [*mloc, "profile_type"],
+                            f"unknown profile type {mod.profile_type!r}",
+                        )
+                    )
                 if mod.repeat is not None:
                     check_query(path, [*mloc, "repeat"], mod.repeat, "repeat")
                 for ri, rep in enumerate(mod.repeats):
@@ -288,7 +308,7 @@ def _check_modifier_field(
     ok = (
         (kind in {"name", "hidden", "categories", "primary-category"} and not name)
         or (kind == "cost" and name in cost_ids)
-        or (kind == "constraint" and name in constraint_ids)
+        or (kind == "constraint" and (name in constraint_ids or reaches(mod)))
         or (kind == "characteristic" and any(name in chars for chars in profile_types.values()))
     )
     if not ok and kind == "description":
@@ -317,6 +337,15 @@ def _check_modifier_field(
     problem = _modifier_type_problem(mod, kind, name, profiles)
     if problem is not None:
         found.append((path, [*loc, problem[0]], problem[1]))
+
+
+@dataclass(frozen=True)
+class _ScopeOnly:
+    """A modifier's own scope, checked as a query's (it counts nothing)."""
+
+    scope: str
+    field: str = "selections"
+    child: str | None = None
 
 
 def _is_number(value: Any) -> bool:
@@ -365,6 +394,8 @@ def _modifier_type_problem(
     elif kind == "characteristic" and mod.type in {"increment", "decrement"}:
         if not _is_number(mod.value):
             return "value", f"{what} needs a number as its value, not {mod.value!r}"
+        if reaches(mod) or mod.position is not None:
+            return None  # other selections' profiles, or a number inside a text
         for p in profiles:
             got = p.characteristics.get(name)
             if got is not None and not _is_number(got):

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..errors import Problem, UnknownFactionError
-from ..model.plain import is_entry, is_link
+from ..model.plain import is_entry, is_link, reaches
 
 if TYPE_CHECKING:
     from ..model.catalog import (
@@ -92,6 +92,8 @@ def _scopes(mod: Modifier) -> Iterator[str]:
         for sub in g.groups:
             yield from group(sub)
 
+    if reaches(mod):
+        yield mod.scope  # where it works from (what it changes lies below)
     for c in mod.conditions:
         yield c.scope
     for g in mod.groups:
@@ -176,6 +178,7 @@ class CatalogIndex:
         #: tell a reused id apart): its modifiers by field, each marked whether it reads a cost.
         self._mods: dict[int, tuple[object, dict[str, _FieldMods]]] = {}
         self._memos: dict[str, dict[Any, Any]] = {}
+        self._group_checks: dict[int, tuple[tuple[Group, tuple[int, ...]], ...]] = {}
         self.roots: list[Child] = [
             self._resolve(c, None) for c in [*sf.entries, *(c for p in parts for c in p.entries)]
         ]
@@ -369,6 +372,19 @@ class CatalogIndex:
             ]
         return found
 
+    def group_checks(self, entry: Entry) -> tuple[tuple[Group, tuple[int, ...]], ...]:
+        """The groups of ``entry`` a selection can break (those with a maximum, or a minimum
+        above 0), subgroups included in :func:`walk_groups` order, each with the ``id()`` of
+        itself and of every group under it (choices in those count toward it). Cached."""
+        found = self._group_checks.get(id(entry))
+        if found is None:
+            found = self._group_checks[id(entry)] = tuple(
+                (g, (id(g), *(id(x) for x in walk_groups(g.groups))))
+                for g in walk_groups(entry.groups)
+                if g.max is not None or g.min > 0
+            )
+        return found
+
     def memo(self, name: str) -> dict[Any, Any]:
         """A cache named ``name`` kept with this index, for what a rules module works out
         from the catalog alone (a weapon's statistics, a kit's values). It goes with the
@@ -384,12 +400,16 @@ class CatalogIndex:
     ) -> tuple[tuple[tuple[Modifier, bool], ...], str | None]:
         """The modifiers of ``owner`` on ``field_``, in catalog order, each with whether its
         conditions or repeats sum a cost (of this catalog's cost types), and the one scope
-        all of them look at (see :func:`shared_scope`); worked out once per owner."""
+        all of them look at (see :func:`shared_scope`); worked out once per owner. Those that
+        change other selections (:func:`~armybuilder.model.plain.reaches`) are not among
+        them: the engine applies them where they reach."""
         found = self._mods.get(id(owner))
         if found is None or found[0] is not owner:
             costs = set(self.cost_types)
             by_field: dict[str, list[tuple[Modifier, bool]]] = {}
             for m in owner.modifiers:
+                if reaches(m):
+                    continue
                 by_field.setdefault(m.field, []).append((m, modifier_reads(m, costs)))
             found = (
                 owner,
@@ -430,6 +450,18 @@ class CatalogIndex:
             for e in [*self.entries.values(), *self.shared.values()]
             for m in e.modifiers
         )
+
+    @cached_property
+    def reaching_modifiers(self) -> bool:
+        """Whether any entry has a modifier that changes other selections than its own."""
+        sf, parts = self.system.model, self._parts
+        items: list[Entry | EntryLink] = [*sf.entries, *(e for p in parts for e in p.entries)]
+        for e, groups in self._defined():
+            items.append(e)
+            items.extend(e.entries)
+            for g in groups:
+                items.extend(g.entries)
+        return any(reaches(m) for item in items for m in item.modifiers)
 
     def default_force(self) -> ForceEntry | None:
         """The force a roster uses when it names none."""

@@ -184,6 +184,8 @@ class Modifier(_Model):
     number at least / at most the value (a characteristic such as `12"` or `3+` by its
     number); `replace` changes the text ``find`` into the value. Modifiers apply in the
     order listed. A modifier repeats ``repeat`` times, or the sum of its ``repeats``.
+    ``scope``, ``reach`` and ``child`` make it change other selections than its own (those
+    below it, or below an enclosing one); its conditions are still read from its own.
     """
 
     type: Literal[
@@ -203,6 +205,31 @@ class Modifier(_Model):
     )
     separator: str = Field(
         "", description="What `append` puts between the text and the value (e.g. a space)."
+    )
+    position: int | None = Field(
+        None,
+        description="`increment` / `decrement` of a text: which number in it changes (0 "
+        "the first, -1 the last), e.g. `D6+1` -> `D6+2` with -1.",
+    )
+    scope: QueryScope = Field(
+        "self",
+        description="The selection the modifier works from: `self` (its own), `parent`, "
+        "`top`, `type:<entry type>` or an entry id (the nearest enclosing one), `force`, "
+        "`roster`. Its conditions are still read from its own selection.",
+    )
+    reach: Literal["self", "children", "descendants", "subtree"] = Field(
+        "self",
+        description="What it changes, from `scope`: that selection (`self`), the selections "
+        "directly in it (`children`), every selection below it (`descendants`), or it and "
+        "every selection below it (`subtree`).",
+    )
+    child: str | None = Field(
+        None,
+        description="With `reach`: only the selections of this entry, category, group or "
+        "`type:<entry type>` (a category as the modifiers listed before it left it).",
+    )
+    profile_type: Id | None = Field(
+        None, description="Of a characteristic: only in the profiles of this profile type."
     )
     source: str = ""
 

@@ -59,7 +59,8 @@ SPECS: dict[str, str] = {
     "Repeat": "value=1 repeats=1 field='selections' scope='self' child=None deep=True "
     "child_forces=False percent=False per_link=False round_up=False",
     "Modifier": "type field value find='' conditions=[] groups=[] repeat=None repeats=[] "
-    "separator='' source=''",
+    "separator='' position=None scope='self' reach='self' child=None profile_type=None "
+    "source=''",
     "Constraint": "id=None type value field='selections' scope='parent' child=None deep=None "
     "child_forces=False percent=False per_link=False severity='error' message='' source=''",
     "CategorySlot": "category min=0 max=None severity='error' source=''",
@@ -81,6 +82,13 @@ SPECS: dict[str, str] = {
     "categories=[] rules=[] entries=[] shared_entries=[] data={}",
     "CustomCatalog": "categories=[] rules=[] entries=[] shared_entries=[]",
 }
+
+
+def reaches(mod: Modifier) -> bool:
+    """Whether a modifier changes other selections than its own (its ``scope`` or ``reach``:
+    see docs/catalog-format.md, "Modifiers that reach other selections")."""
+    return mod.scope != "self" or mod.reach != "self"
+
 
 _REQUIRED = object()
 _NEW_LIST = object()

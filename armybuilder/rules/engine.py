@@ -21,7 +21,8 @@ from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..catalog import CatalogIndex, Child, GameSystem, custom_catalog, walk_groups
+from ..catalog import CatalogIndex, Child, GameSystem, custom_catalog
+from ..catalog.index import modifier_reads
 from ..model.plain import (  # the engine's form: no pydantic (see model/plain.py)
     Condition,
     ConditionGroup,
@@ -35,6 +36,7 @@ from ..model.plain import (  # the engine's form: no pydantic (see model/plain.p
     Modifier,
     Profile,
     Repeat,
+    reaches,
 )
 from ..rosters import ForceData as ForceData
 from ..rosters import Loc, Roster, SelectionData
@@ -358,6 +360,8 @@ class Evaluation:
     memo_out: SubtreeMemo | None = field(default=None, repr=False)
     _value_log: list[_Logged] | None = field(default=None, repr=False)
     _above: dict[int, tuple[Any, ...]] = field(default_factory=dict, repr=False)
+    #: :meth:`where` of the selections that have been a parent, by ``id()``.
+    _where: dict[int, str] = field(default_factory=dict, repr=False)
     _take_nodes: bool = field(default=False, repr=False)
     #: The campaign state keys the rules module declares (none: state is not checked).
     state_keys: tuple[StateKey, ...] = field(default=(), repr=False)
@@ -381,6 +385,13 @@ class Evaluation:
     #: Set when costs never settle: modifiers that read costs are then left out.
     _skip_cost_loops: bool = field(default=False, repr=False)
     _cost_capped: bool = field(default=False, repr=False)
+    #: Modifiers that reach a selection from another one (see :func:`_find_reach`): per
+    #: ``id(node)`` reached, each with the selection whose entry holds it, in order.
+    _reached: dict[int, list[tuple[Modifier, Node]]] = field(default_factory=dict, repr=False)
+    #: The selections a modifier from outside their subtree reaches: never replayed.
+    _opened: set[int] = field(default_factory=set, repr=False)
+    #: Per reached selection: its categories before each modifier that reaches it, then after.
+    _reach_cats: dict[int, list[list[str]]] = field(default_factory=dict, repr=False)
     #: Whether the rules module adds costs of its own (:meth:`SystemRules.extra_cost`).
     _extra_cost: bool = field(default=False, repr=False)
 
@@ -465,7 +476,11 @@ class Evaluation:
     def reusable(self, node: Node) -> bool:
         """Whether what this evaluation found in ``node``'s subtree is what the previous one
         found, when the selection is the same object (see :meth:`subtree`)."""
-        return self.memo_out is not None and self.index.closed(node.entry)
+        return (
+            self.memo_out is not None
+            and self.index.closed(node.entry)
+            and id(node) not in self._opened
+        )
 
     def subtree(self, node: Node, tag: str, compute: Callable[[], T], key: Hashable = None) -> T:
         """``compute()``, a computation over the subtree at ``node`` that reports issues and
@@ -479,7 +494,13 @@ class Evaluation:
         out = self.memo_out
         data = node.data
         log = self._value_log
-        if out is None or data is None or log is None or not self.index.closed(node.entry):
+        if (
+            out is None
+            or data is None
+            or log is None
+            or not self.index.closed(node.entry)
+            or id(node) in self._opened
+        ):
             return compute()
         context = (self._names_above(node), key)
         rid = (tag, id(data))
@@ -578,8 +599,20 @@ class Evaluation:
 
     def where(self, node: Node) -> str:
         """A breadcrumb such as ``1st Platoon > Squad ×4``."""
-        parts = [self.label(n) for n in [*reversed(list(node.ancestors())), node] if not n.is_root]
-        return " > ".join(parts) if parts else self.roster.name
+        parent = node.parent
+        if parent is None:
+            return self.roster.name
+        own = self.label(node)
+        if parent.parent is None:
+            return own
+        # The breadcrumb above is the same for every selection of one parent (once costs have
+        # settled: a name modifier may count what is selected).
+        above = self._where.get(id(parent))
+        if above is None:
+            above = self.where(parent)
+            if self._settling is None:
+                self._where[id(parent)] = above
+        return f"{above} > {own}"
 
     # ----------------------------------------------------------------- experience
 
@@ -653,7 +686,7 @@ class Evaluation:
         base = entry.costs.get(cost_type, 0.0)
         value = (
             self.apply_modifiers(entry, f"cost:{cost_type}", base, node)
-            if entry.modifiers
+            if entry.modifiers or self._reached
             else base
         )
         if not _is_number(value):
@@ -676,6 +709,7 @@ class Evaluation:
             and self.memo_out is not None
             and node.data is not None
             and self.index.closed(node.entry)
+            and id(node) not in self._opened
         ):
             data = node.data
             prev = self.memo_in.totals.get(id(data)) if self.memo_in is not None else None
@@ -701,7 +735,11 @@ class Evaluation:
         if node.entry is None or char_id not in profile.characteristics:
             return None
         return self.apply_modifiers(
-            node.entry, f"characteristic:{char_id}", profile.characteristics[char_id], node
+            node.entry,
+            f"characteristic:{char_id}",
+            profile.characteristics[char_id],
+            node,
+            profile.type,
         )
 
     def characteristic(self, node: Node, char_id: str, profile_type: str | None = None) -> Any:
@@ -711,7 +749,11 @@ class Evaluation:
         for p in node.entry.profiles:
             if (profile_type is None or p.type == profile_type) and char_id in p.characteristics:
                 return self.apply_modifiers(
-                    node.entry, f"characteristic:{char_id}", p.characteristics[char_id], node
+                    node.entry,
+                    f"characteristic:{char_id}",
+                    p.characteristics[char_id],
+                    node,
+                    p.type,
                 )
         return None
 
@@ -915,6 +957,9 @@ class Evaluation:
         modified = self.index.category_modifiers and key not in self._counting
         self._counting.add(key)
         refs_of = self._refs
+        # Copies per set of references first (a platoon's troopers share a few), then each
+        # reference's count: sums of whole numbers, the same in any order.
+        by_refs: dict[frozenset[str], float] = {}
         stack: list[tuple[Node, int]] = [(c, c.count) for c in scope_node.children]
         while stack:
             n, mult = stack.pop()
@@ -931,10 +976,12 @@ class Evaluation:
                 if found is None:
                     found = refs_of[rkey] = self._node_refs(n, entry.categories)
                 refs = found
-            for ref in refs:  # a node counts once even if its id is also a category
-                counts[ref] = counts.get(ref, 0.0) + mult
-            if deep:
+            by_refs[refs] = by_refs.get(refs, 0.0) + mult
+            if deep and n.children:
                 stack.extend((c, mult * c.count) for c in n.children)
+        for refs, copies in by_refs.items():
+            for ref in refs:  # a node counts once even if its id is also a category
+                counts[ref] = counts.get(ref, 0.0) + copies
         self._counting.discard(key)
         if not modified and self.index.category_modifiers:
             self._partial[pkey] = counts  # a partial answer, kept only for this case
@@ -1013,24 +1060,45 @@ class Evaluation:
         return (math.ceil(times) if rep.round_up else math.floor(times)) * rep.repeats
 
     def apply_modifiers(
-        self, entry: Entry | ForceEntry | Group, field_: str, value: Any, context: Node
+        self,
+        entry: Entry | ForceEntry | Group,
+        field_: str,
+        value: Any,
+        context: Node,
+        profile_type: str | None = None,
     ) -> Any:
         """``value`` after every modifier of ``entry`` (or of a force entry) on ``field_``
-        that applies."""
-        if not entry.modifiers:
-            return value
-        mods, scope = self.index.modifiers_on(entry, field_)
-        if not mods:
-            return value
-        if scope is None or type(value) not in _SCALARS:
-            return self._apply_modifiers(entry, mods, field_, value, context)
-        # What the modifiers find depends on their scope's selection alone: the same
-        # entry, field and value there give the same result (the troopers of a platoon).
-        key = (id(entry), field_, id(self._scope_node(context, scope)), type(value), value)
-        found = self._modified.get(key, _MISSING)
-        if found is _MISSING:
-            found = self._modified[key] = self._apply_modifiers(entry, mods, field_, value, context)
-        return found
+        that applies; for the selection ``context`` of ``entry``, then after the modifiers of
+        other selections that reach it. ``profile_type``: of a characteristic, the type of
+        the profile it is read from."""
+        if entry.modifiers:
+            mods, scope = self.index.modifiers_on(entry, field_)
+            if mods and (scope is None or type(value) not in _SCALARS):
+                value = self._apply_modifiers(entry, mods, field_, value, context, profile_type)
+            elif mods:
+                # What the modifiers find depends on their scope's selection alone: the same
+                # entry, field and value there give the same result (the troopers of a platoon).
+                at = id(self._scope_node(context, scope))  # type: ignore[arg-type]
+                key = (id(entry), field_, at, type(value), value, profile_type)
+                found = self._modified.get(key, _MISSING)
+                if found is _MISSING:
+                    found = self._modified[key] = self._apply_modifiers(
+                        entry, mods, field_, value, context, profile_type
+                    )
+                value = found
+        if self._reached and context.entry is entry and field_ != "categories":
+            reached = self._reached.get(id(context))
+            if reached is not None:
+                for k, (mod, source) in enumerate(reached):
+                    if mod.field != field_:
+                        continue
+                    if profile_type is not None and mod.profile_type not in (None, profile_type):
+                        continue
+                    if mod.child is not None and not self._reach_matches(context, mod.child, k):
+                        continue
+                    assert source.entry is not None
+                    value = self._apply_one(mod, value, source, source.entry)
+        return value
 
     def _apply_modifiers(
         self,
@@ -1039,8 +1107,11 @@ class Evaluation:
         field_: str,
         value: Any,
         context: Node,
+        profile_type: str | None = None,
     ) -> Any:
         for mod, reads_cost in mods:
+            if profile_type is not None and mod.profile_type not in (None, profile_type):
+                continue
             if reads_cost:
                 if self._settling is not None:
                     self._cost_reads_cost.add(entry.name)
@@ -1056,6 +1127,46 @@ class Evaluation:
             value = _apply(mod, value, times)
         return value
 
+    def _apply_one(
+        self, mod: Modifier, value: Any, context: Node, owner: Entry | ForceEntry | Group
+    ) -> Any:
+        """``value`` after ``mod`` of ``owner``, whose conditions read ``context``."""
+        reads_cost = modifier_reads(mod, set(self.index.cost_types))
+        return self._apply_modifiers(owner, ((mod, reads_cost),), mod.field, value, context)
+
+    def _reach_matches(self, node: Node, ref: str, k: int) -> bool:
+        """Whether ``node`` is of ``ref`` for the ``k``-th modifier reaching it: its entry,
+        link, group or type, or a category it has after the modifiers before that one."""
+        if _is_of(node, ref):
+            return True
+        states = self._reach_states(node)
+        cats = states[k] if states is not None else node.categories
+        return ref in cats
+
+    def _reach_states(self, node: Node) -> list[list[str]] | None:
+        """The node's categories before each modifier that reaches it, then after them all
+        (``None`` while they are being worked out: a filter then reads the entry's own)."""
+        key = id(node)
+        states = self._reach_cats.get(key)
+        if states is not None:
+            return states or None
+        entry = node.entry
+        assert entry is not None
+        self._reach_cats[key] = []  # in progress
+        cats: list[str] = list(self.apply_modifiers(entry, "categories", entry.categories, node))
+        states = []
+        for mod, source in self._reached.get(key, ()):
+            states.append(cats)
+            if mod.field != "categories":
+                continue
+            if mod.child is not None and mod.child not in cats and not _is_of(node, mod.child):
+                continue
+            assert source.entry is not None
+            cats = list(self._apply_one(mod, cats, source, source.entry))
+        states.append(cats)
+        self._reach_cats[key] = states
+        return states
+
     def force_hidden(self, node: Node) -> bool:
         """Whether a force (of a roster with several) is hidden, after its entry's
         modifiers."""
@@ -1070,6 +1181,10 @@ class Evaluation:
             return []
         if not self.index.category_modifiers:
             return node.entry.categories
+        if self._reached and id(node) in self._reached:
+            states = self._reach_states(node)
+            if states is not None:
+                return states[-1]
         return list(self.apply_modifiers(node.entry, "categories", node.entry.categories, node))
 
     def primary_category(self, node: Node) -> str | None:
@@ -1113,8 +1228,11 @@ _COMPARE: dict[str, Callable[[float, float], bool]] = {
 }
 
 
+_NUMBERS = (int, float)
+
+
 def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
+    return isinstance(value, _NUMBERS) and not isinstance(value, bool)
 
 
 def _apply(mod: Modifier, value: Any, times: int = 1) -> Any:
@@ -1130,7 +1248,10 @@ def _apply(mod: Modifier, value: Any, times: int = 1) -> Any:
     if mod.type == "replace":
         if value is None or isinstance(value, bool) or not mod.find:
             return value
-        return str(value).replace(mod.find, str(mod.value))
+        text = fmt_num(value) if _is_number(value) else str(value)
+        if mod.find not in text:
+            return value  # (a number stays a number)
+        return text.replace(mod.find, str(mod.value))
     if mod.type in ("floor", "ceil"):
         return _clamp(value, mod.value, mod.type == "floor")
     if mod.type in ("add", "remove"):
@@ -1140,12 +1261,31 @@ def _apply(mod: Modifier, value: Any, times: int = 1) -> Any:
             return items if mod.value in items else [*items, mod.value]
         return [v for v in items if v != mod.value]
     step = mod.value
-    if not isinstance(step, int | float) or isinstance(step, bool):
+    if not isinstance(step, _NUMBERS) or isinstance(step, bool):
         return value
     if not (value is None or _is_number(value)):
+        if mod.position is not None and isinstance(value, str):
+            return _shift_number(value, mod.position, step * times, mod.type == "increment")
         return value
     step *= times
-    return (value or 0) + step if mod.type == "increment" else (value or 0) - step
+    out = (value or 0) + step if mod.type == "increment" else (value or 0) - step
+    if isinstance(value, int) and isinstance(out, float) and out.is_integer():
+        return int(out)  # a whole characteristic stays whole (4 + 1 is 5, not 5.0)
+    return out
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _shift_number(text: str, position: int, step: float, up: bool) -> str:
+    """``text`` with its number at ``position`` (0 the first, -1 the last) moved by
+    ``step`` (``D6+1`` -> ``D6+2``); a text without that number is left as it is."""
+    found = list(_NUMBER.finditer(text))
+    if not -len(found) <= position < len(found):
+        return text
+    m = found[position]
+    num = float(m.group()) + (step if up else -step)
+    return f"{text[: m.start()]}{fmt_num(num)}{text[m.end() :]}"
 
 
 _NUMBER_TEXT = re.compile(r"^(-?\d+(?:\.\d+)?)(\D*)$")
@@ -1351,7 +1491,7 @@ def _check_constraint(
     # A constraint's value is modified in the context of a selection of its entry, where
     # there is one (checked at the parent, the modifiers still speak for the entry).
     at = context
-    if at_parent and owner.modifiers:
+    if at_parent and (owner.modifiers or ev._reached):
         at = next(
             (c for c in context.children if c.entry is not None and c.entry.id == owner.id), context
         )
@@ -1362,7 +1502,7 @@ def _check_constraint(
     if (
         con.type == "min"
         and at_parent
-        and (owner.hidden or owner.modifiers)
+        and (owner.hidden or owner.modifiers or ev._reached)
         and ev.is_hidden(owner, at)
     ):
         return
@@ -1421,7 +1561,7 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
         for con in entry.constraints:
             if con.scope == "self":
                 _check_constraint(ev, con, entry, node, False, node.link)
-        _check_groups(ev, node, entry.groups)
+        _check_groups(ev, node, entry)
         if ev.is_hidden(entry, node):
             ev._add(
                 ERROR,
@@ -1482,23 +1622,18 @@ def _check_state(ev: Evaluation, node: Node, state: Any) -> None:
         )
 
 
-def _group_count(node: Node, group: Group, by_group: dict[int, int]) -> int:
-    total = by_group.get(id(group), 0)
-    for g in walk_groups(group.groups):
-        total += by_group.get(id(g), 0)
-    return total
-
-
-def _check_groups(
-    ev: Evaluation, node: Node, groups: list[Group], by_group: dict[int, int] | None = None
-) -> None:
-    if by_group is None:
-        by_group = {}
-        for c in node.children:
-            if c.group is not None:
-                by_group[id(c.group)] = by_group.get(id(c.group), 0) + c.count
-    for g in groups:
-        got = _group_count(node, g, by_group)
+def _check_groups(ev: Evaluation, node: Node, entry: Entry) -> None:
+    """The minimum and maximum choices of the groups of ``node``'s entry (a parent group
+    before its subgroups; choices in a subgroup count toward the groups above it)."""
+    checks = ev.index.group_checks(entry)
+    if not checks:
+        return
+    by_group: dict[int, int] = {}
+    for c in node.children:
+        if c.group is not None:
+            by_group[id(c.group)] = by_group.get(id(c.group), 0) + c.count
+    for g, ids in checks:
+        got = sum(by_group.get(i, 0) for i in ids) if by_group else 0
         if g.max is not None and got > g.max:
             ev._add(
                 g.severity,
@@ -1520,7 +1655,6 @@ def _check_groups(
                 g.source,
                 g.id,
             )
-        _check_groups(ev, node, g.groups, by_group)
 
 
 def _check_force(ev: Evaluation, force: ForceEntry, node: Node) -> None:
@@ -1659,6 +1793,8 @@ def evaluate(
         _build(ev, root, roster.selections)
     else:
         _build_forces(ev, root, forces)
+    if index.reaching_modifiers:
+        _find_reach(ev)
     ev._settle_costs()
     _check_roster(ev)
     _check_node(ev, root, set())
@@ -1670,6 +1806,68 @@ def evaluate(
         except Exception as exc:  # a value its checks did not foresee: report, never crash
             ev.error("rules-module-failed", _module_failed(index, f"{type(exc).__name__}: {exc}"))
     return ev
+
+
+def _is_of(node: Node, ref: str) -> bool:
+    """Whether the selection is of entry, link, group or ``type:`` ``ref`` (not a category)."""
+    entry = node.entry
+    return entry is not None and (
+        ref == "*"
+        or ref == entry.id
+        or (ref.startswith("type:") and entry.type in ref[5:].split("|"))
+        or (node.group is not None and node.group.id == ref)
+        or (node.link is not None and node.link.id == ref)
+    )
+
+
+_REACHING: dict[int, tuple[Entry, tuple[Modifier, ...]]] = {}
+
+
+def _reaching(entry: Entry) -> tuple[Modifier, ...]:
+    """The entry's modifiers that change other selections than its own (cached)."""
+    hit = _REACHING.get(id(entry))
+    if hit is not None and hit[0] is entry:
+        return hit[1]
+    if len(_REACHING) > 100_000:
+        _REACHING.clear()
+    found = tuple(m for m in entry.modifiers if reaches(m))
+    _REACHING[id(entry)] = (entry, found)
+    return found
+
+
+def _find_reach(ev: Evaluation) -> None:
+    """Record, per selection, the modifiers of other selections that reach it (a modifier's
+    ``scope`` and ``reach``), in the order of the roster then of each entry's modifiers; and
+    open (never replay) the subtrees that hold a reached selection but not the modifier's."""
+    reached, opened = ev._reached, ev._opened
+    for node in ev.root.descendants():
+        entry = node.entry
+        if entry is None or not entry.modifiers:
+            continue
+        mods = _reaching(entry)
+        if not mods:
+            continue
+        holders = {id(node), *(id(a) for a in node.ancestors())}
+        for mod in mods:
+            anchor = ev._scope_node(node, mod.scope)
+            if anchor is None:
+                continue
+            if mod.reach == "self":
+                targets = [anchor]
+            elif mod.reach == "children":
+                targets = anchor.children
+            elif mod.reach == "descendants":
+                targets = list(anchor.descendants())
+            else:
+                targets = list(anchor.walk())
+            for target in targets:
+                if target.entry is None:
+                    continue
+                reached.setdefault(id(target), []).append((mod, node))
+                n: Node | None = target
+                while n is not None and id(n) not in holders:
+                    opened.add(id(n))
+                    n = n.parent
 
 
 def _adds_costs(rules: SystemRules) -> bool:

@@ -266,3 +266,54 @@ def test_a_reloaded_catalog_gives_its_new_weapon_figures_and_drops_the_old(
     del ev, old_lib, weapons, survivors
     gc.collect()
     assert old_entry() is None  # nothing kept from the catalog that was replaced
+
+
+def _figures(ev: Evaluation) -> dict[str, list[tuple[str, str, Any, str, str]]]:
+    """Every value of every platoon and squad, by the platoon's name and the squad's place."""
+    out = {}
+    for p in ev.nodes_in("platoon"):
+        for i, n in enumerate([p, *(c for c in p.children if c.has_category("squad"))]):
+            out[f"{ev.name(p)}/{i}"] = [
+                (v.key, v.label, v.value, v.text, v.source) for v in ev.values_of(n)
+            ]
+    return out
+
+
+def test_platoons_of_one_make_up_get_what_each_would_get_alone(
+    evaluate_text: Callable[[str], Evaluation],
+) -> None:
+    rifles = [("Riflemen", 5, ["auto-rifle", "kevlar-vest"])]
+    support = [
+        ("Riflemen", 4, ["auto-rifle", "kevlar-vest"]),
+        ("Gunners", 2, ["srm1", "flak-vest"]),
+    ]
+    platoons = [
+        _platoon("Foot 1", "foot", rifles),
+        _platoon("Foot 2", "foot", rifles).replace(
+            "    name: Foot 2\n", "    name: Foot 2\n    experience: veteran\n"
+        ),
+        _platoon("Wheeled", "mechanised-wheeled", rifles),
+        _platoon("Support 1", "foot", support),
+        _platoon("Support 2", "foot", support),
+    ]
+    ev = evaluate_text(IO_HEAD + "".join(platoons))
+    together = _figures(ev)
+    alone: dict[str, list[tuple[str, str, Any, str, str]]] = {}
+    for text in platoons:
+        ev.index.memo("infantry-ops.attacks").clear()  # nothing from another platoon
+        alone.update(_figures(evaluate_text(IO_HEAD + text)))
+    assert together == alone
+    # The veteran platoon hits more often (Infantry Operations, Attack Roll: gunnery 3, not 4).
+    assert (
+        dict((k, v) for k, _, v, _, _ in together["Foot 1/0"])["to_hit"]
+        != dict((k, v) for k, _, v, _, _ in together["Foot 2/0"])["to_hit"]
+    )
+    assert together["Support 1/0"] != together["Foot 1/0"]
+    # Each platoon owns its values: changing one's table leaves the other's as it was.
+    first = ev.value(ev.nodes_in("platoon")[3], "av_by_survivors")
+    second = ev.value(ev.nodes_in("platoon")[4], "av_by_survivors")
+    assert first == second and first is not second
+    first["primary"].append(99)
+    assert 99 not in second["primary"]
+    again = _figures(evaluate_text(IO_HEAD + "".join(platoons)))
+    assert again == alone

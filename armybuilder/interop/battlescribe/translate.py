@@ -498,9 +498,9 @@ class Translation:
             constraints=self._constraints(e),
             modifiers=[
                 *self._modifiers(e, e),
-                *(m for p in self._own_profiles(e) for m in self._modifiers(p, e)),
+                *(m for p in self._own_profiles(e) for m in self._modifiers(p, e, profile=True)),
                 *(m for r in self._own_rules(e) for m in self._modifiers(r, e, r.id)),
-                *(m for link in self._own_info_links(e) for m in self._modifiers(link, e)),
+                *(m for link in self._own_info_links(e) for m in self._link_modifiers(link, e)),
             ],
             entries=entries,
             groups=groups,
@@ -794,6 +794,7 @@ class Translation:
                     conditions=m.conditions,
                     condition_groups=m.condition_groups,
                     repeats=m.repeats,
+                    **{k: v for k, v in (m.model_extra or {}).items() if k in ("scope", "affects")},
                 ),
                 bs.SelectionEntry(),
                 conds,
@@ -823,11 +824,20 @@ class Translation:
         self.note(f"modifier field {fld}")
         return None
 
+    def _link_modifiers(self, link: bs.InfoLink, owner: bs.EntryBase) -> list[ab.Modifier]:
+        """An info link's modifiers: of the rule or the profile it shows."""
+        target = self.infos.get(link.target_id)
+        if isinstance(target, bs.Rule):
+            return self._modifiers(link, owner, target.id)
+        return self._modifiers(link, owner, profile=isinstance(target, bs.Profile))
+
     def _modifiers(
-        self, e: bs.Modifiable, owner: bs.EntryBase, rule: str | None = None
+        self, e: bs.Modifiable, owner: bs.EntryBase, rule: str | None = None, profile: bool = False
     ) -> list[ab.Modifier]:
         """A BattleScribe object's modifiers (and modifier groups') as the entry's modifiers.
-        ``rule``: they are a rule's, changing its name or description."""
+        ``rule``: they are a rule's, changing its name or description; ``profile``: a
+        profile's, changing its characteristics (its name, hidden... are the profile's own,
+        not kept)."""
         out: list[ab.Modifier] = []
 
         def add(
@@ -838,7 +848,7 @@ class Translation:
             repeats: list[bs.Repeat],
         ) -> None:
             for m in mods:
-                got = self._modifier(m, owner, conds, cgroups, repeats, rule)
+                got = self._modifier(m, owner, conds, cgroups, repeats, rule, profile)
                 if isinstance(got, list):
                     out.extend(got)
                 elif got is not None:
@@ -863,24 +873,29 @@ class Translation:
         cgroups: list[bs.ConditionGroup],
         repeats: list[bs.Repeat],
         rule: str | None = None,
+        profile: bool = False,
     ) -> ab.Modifier | list[ab.Modifier] | None:
         extra = m.model_extra or {}
-        # What a modifier changes other than its own selection (NewRecruit's `scope` of a
-        # modifier, and `affects` reaching into what a selection holds): the engine's
-        # modifiers change their own entry only.
-        where = str(extra.get("scope") or "self")
-        if where != "self":
-            self.note(f"modifier of another selection (scope {where})")
+        if profile and m.field not in self.char_types:
+            self.note(f"modifier of a profile's {m.field or 'field'}")
             return None
-        affects = str(extra.get("affects") or "")
-        if affects and not _own_profiles(affects):
-            self.note("modifier of what a selection holds (affects " + _affects_kind(affects) + ")")
+        # What a modifier changes other than its own selection (a modifier's `scope`, and
+        # `affects` reaching into what a selection holds): our modifier's scope and reach.
+        reach = self._reach(m, rule)
+        if reach is None:
             return None
         if m.field == "category" and rule is None:
             return self._category_modifier(m, conds, cgroups, repeats)
         if m.type not in MODIFIER_TYPES and m.type != "replace":
             self.note(f"modifier type {m.type}")
             return None
+        position: int | None = None
+        if m.type in ("increment", "decrement") and str(extra.get("position", "")).strip():
+            try:
+                position = int(str(extra["position"]))
+            except ValueError:
+                self.note(f"modifier position {extra['position']}")
+                return None
         find = ""
         if m.type == "replace":
             find = str(extra.get("arg") or "")
@@ -946,21 +961,79 @@ class Translation:
             repeats=[r for r in reps if r is not None],
             separator=str(extra.get("join", " ")) if m.type == "append" else "",
             find=find,
+            position=position,
+            **reach,
         )
 
+    def _reach(self, m: bs.Modifier, rule: str | None) -> dict[str, Any] | None:
+        """A modifier's ``scope`` and ``affects`` as our modifier's ``scope``, ``reach``,
+        ``child`` and ``profile_type`` (only those not at their defaults); ``None`` (noted)
+        where we have no counterpart.
 
-def _own_profiles(affects: str) -> bool:
-    """Whether a modifier's ``affects`` names its own selection's profiles (``profiles``,
-    ``profiles.Unit``): what the engine's modifiers change anyway."""
-    path = affects.removeprefix("self.")
-    return path == "profiles" or path.startswith("profiles.")
+        ``affects`` is a path from the ``scope`` selection: ``self.`` (optional), then
+        ``entries`` (its children) or ``entries.recursive`` (it and everything below it;
+        ``entries.forces.recursive``: in its forces too), then an
+        optional entry or category id the changed selections must be of, then
+        ``profiles.<profile type name>`` (only those profiles' characteristics)."""
+        extra = m.model_extra or {}
+        where = str(extra.get("scope") or "self")
+        affects = str(extra.get("affects") or "")
+        if where == "self" and not affects:
+            return {}
+        out: dict[str, Any] = {}
+        if where != "self":
+            scope = None if where in ("ancestor", "primary-catalogue") else self._scope(where)
+            if scope is None:
+                self.note(f"modifier of another selection (scope {where})")
+                return None
+            out["scope"] = scope
+        parts = affects.split(".") if affects else []
+        if parts[:1] == ["self"]:
+            parts = parts[1:]
+        if parts[:1] == ["entries"]:
+            parts = parts[1:]
+            out["reach"] = "children"
+            if parts[:2] == ["forces", "recursive"]:
+                parts = parts[1:]  # into the forces below too: every selection below
+            if parts[:1] == ["recursive"]:
+                # With the selection itself: the data's Save of 2+ for "the bearer's Unit
+                # profile" is written `self.entries.recursive.<Character>.profiles.Unit`
+                # from the bearer model, which holds that profile itself.
+                parts = parts[1:]
+                out["reach"] = "subtree"
+        if parts and parts[0] not in _AFFECTS_WORDS:
+            out["child"] = self._child_ref(parts[0])
+            parts = parts[1:]
+        if parts[:1] == ["profiles"]:
+            name = ".".join(parts[1:])
+            if name:
+                found = [pt for pt in self.profile_types.values() if name in (pt.name, pt.id)]
+                if not found:
+                    self.note(f"modifier of profiles of an unknown type ({name})")
+                    return None
+                out["profile_type"] = self.ids.ours(found[0].id)
+            if m.field not in self.char_types:
+                # A profile's own name, or text we do not keep (`annotation`).
+                self.note(f"modifier of a profile's {m.field or 'field'} (affects profiles)")
+                return None
+            parts = []
+        if parts or (rule is not None and out):
+            self.note("modifier of what a selection holds (affects " + _affects_kind(affects) + ")")
+            return None
+        if out.get("scope") in ("roster", "force") and "reach" not in out:
+            self.note(f"modifier of the {out['scope']} itself (scope {where})")
+            return None
+        return out
+
+
+#: The words of an ``affects`` path that are not ids.
+_AFFECTS_WORDS = {"self", "entries", "recursive", "profiles", "rules", "forces"}
 
 
 def _affects_kind(affects: str) -> str:
     """``affects`` with its ids and profile type names left out (one note per kind)."""
     parts = affects.split(".")
-    keep = {"self", "entries", "recursive", "profiles", "rules"}
-    return ".".join(p if p in keep else "…" for p in parts)
+    return ".".join(p if p in _AFFECTS_WORDS else "…" for p in parts)
 
 
 def _unique(entries: Any) -> list[ab.Entry]:

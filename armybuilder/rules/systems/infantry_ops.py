@@ -23,7 +23,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -423,6 +423,55 @@ _KITS_MAX = 4096
 _SURVIVORS = "infantry-ops.survivors"
 #: Weapon statistics by entry (see :func:`_weapon`).
 _STATS = "infantry-ops.weapons"
+#: A platoon's attack values and the values that come with them, by make-up (see
+#: :meth:`InfantryOperations._attack_values`).
+_ATTACKS = "infantry-ops.attacks"
+
+#: Where a platoon's figures go: (role: 0 the platoon, ``i`` + 1 its squad ``i``; key, label,
+#: value, text, source), as :meth:`Evaluation.set_value` takes them.
+_Emit = Callable[..., None]
+
+
+@dataclass
+class _Figures:
+    """A platoon make-up's attack figures (see :meth:`InfantryOperations._attack_values`):
+    the values set before the odds and after them, the attack values and burst fire the odds
+    read, and the kits' shared parts (held, so that their ids stay theirs)."""
+
+    held: list[tuple[Any, Any]]
+    before: list[tuple[Any, ...]] = field(default_factory=list)
+    after: list[tuple[Any, ...]] = field(default_factory=list)
+    avs: dict[str, int] = field(default_factory=dict)
+    burst: Burst | None = None
+
+
+def _fresh(value: Any) -> Any:
+    """A copy of a value's lists and dicts (each platoon owns its values)."""
+    if isinstance(value, dict):
+        return {k: _fresh(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fresh(v) for v in value]
+    return value
+
+
+def _copier(value: Any) -> Callable[[Any], Any] | None:
+    """How to copy ``value`` for another platoon as :func:`_fresh` does, the quick way where
+    its shape allows: ``None`` (nothing to copy), a list's or dict's own ``copy`` (nothing
+    inside to copy), a dict's lists copied, or :func:`_fresh`."""
+    if type(value) is list:
+        return list.copy if not any(isinstance(v, dict | list) for v in value) else _fresh
+    if type(value) is dict:
+        inside = list(value.values())
+        if not any(isinstance(v, dict | list) for v in inside):
+            return dict.copy
+        if all(type(v) is list and _copier(v) is list.copy for v in inside):
+            return _dict_of_lists
+        return _fresh
+    return _fresh if isinstance(value, dict | list) else None
+
+
+def _dict_of_lists(value: dict[Any, list[Any]]) -> dict[Any, list[Any]]:
+    return {k: v.copy() for k, v in value.items()}
 
 
 def _kit(ev: Evaluation, trooper: Node) -> Kit:
@@ -1088,7 +1137,69 @@ class InfantryOperations(SystemRules):
         gun_crew: int,
     ) -> dict[str, int]:
         """Attack values per attack type ("Infantry Attacks"), with the exclusions the rules
-        make: a mechanised squad's driver, gun crews, and crew-weapon assistants."""
+        make: a mechanised squad's driver, gun crews, and crew-weapon assistants.
+
+        Platoons of the same make-up (the same kits, as many of each, the same drivers and
+        gun crew) get the same figures: worked out once per catalog index and make-up, and
+        each such platoon (and its squads) then gets its own copy of every value, in the
+        order the first one got them. The odds, which read the platoon's experience, are
+        worked out for each platoon."""
+        key = (
+            tuple(
+                (sq.node.count, tuple((id(k.dv_cache), id(k.memo), k.node.count) for k in sq.kits))
+                for sq in squads
+            ),
+            drivers,
+            gun_crew,
+        )
+        held = [(k.dv_cache, k.memo) for sq in squads for k in sq.kits]
+        known: dict[Any, _Figures] = ev.index.memo(_ATTACKS)
+        targets = [platoon, *(sq.node for sq in squads)]
+        got = known.get(key)
+        if got is not None and all(
+            a[0] is b[0] and a[1] is b[1] for a, b in zip(got.held, held, strict=True)
+        ):
+            set_value = ev.set_value
+            for role, key_, label, value, copy, text, source in got.before:
+                set_value(targets[role], key_, label, copy(value) if copy else value, text, source)
+            self._odds(ev, platoon, dict(got.avs), got.burst)
+            for role, key_, label, value, copy, text, source in got.after:
+                set_value(targets[role], key_, label, copy(value) if copy else value, text, source)
+            return dict(got.avs)
+        figures = _Figures(held)
+        log = figures.before
+
+        def emit(
+            role: int, key: str, label: str, value: Any, text: str = "", source: str = ""
+        ) -> None:
+            copy = _copier(value)
+            log.append((role, key, label, copy(value) if copy else value, copy, text, source))
+            ev.set_value(targets[role], key, label, value, text=text, source=source)
+
+        def odds(avs: dict[str, int], burst: Burst | None) -> None:
+            nonlocal log
+            self._odds(ev, platoon, avs, burst)
+            figures.avs, figures.burst = dict(avs), burst
+            log = figures.after
+
+        result = self._attack_figures(ev, squads, drivers, gun_crew, emit, odds)
+        if len(known) >= _KITS_MAX:
+            known.clear()
+        known[key] = figures
+        return result
+
+    def _attack_figures(
+        self,
+        ev: Evaluation,
+        squads: list[SquadView],
+        drivers: int,
+        gun_crew: int,
+        emit: _Emit,
+        odds: Callable[[dict[str, int], Burst | None], None],
+    ) -> dict[str, int]:
+        """:meth:`_attack_values` worked out: values go to ``emit`` (role 0: the platoon;
+        ``i`` + 1: its squad ``i``), and the odds are asked for (``odds``) where they belong
+        among them."""
         raw = dict.fromkeys(ATTACK_TYPES, 0.0)
         armour = dict.fromkeys(ATTACK_TYPES, 0.0)
         removed = dict.fromkeys(ATTACK_TYPES, 0.0)
@@ -1096,7 +1207,7 @@ class InfantryOperations(SystemRules):
         assist_removed = dict.fromkeys(ATTACK_TYPES, 0.0)
         burst: list[tuple[Dice, int]] = []
         platoon_pool: list[Contribution] = []
-        for sq in squads:
+        for role, sq in enumerate(squads, 1):
             copies = sq.node.count
             pool = _contributions(sq.kits)
             platoon_pool.extend(_contributions(sq.kits, copies))
@@ -1124,7 +1235,7 @@ class InfantryOperations(SystemRules):
                 )
                 for a in ATTACK_TYPES:
                     assist_removed[a] += r[a] * copies
-            self._squad_avs(ev, sq, driver=bool(drivers))
+            self._squad_avs(emit, role, sq, driver=bool(drivers))
         if gun_crew:
             # "Gunnery crews manning field guns ... can't make infantry attacks"; the rest may.
             # A towing squad's driver is counted in the crew: in the text's own example 24 of
@@ -1148,26 +1259,26 @@ class InfantryOperations(SystemRules):
                 text += " (anti-personnel only)"
             elif total and vs_armour < total:
                 text += f" ({_round_up(vs_armour)} against armour)"
-            ev.set_value(platoon, f"av_{a}", ATTACK_LABELS[a], info, text=text, source=src)
-        self._odds(ev, platoon, result, _burst_spec(burst) if burst else None)
+            emit(0, f"av_{a}", ATTACK_LABELS[a], info, text=text, source=src)
+        odds(result, _burst_spec(burst) if burst else None)
         if any(k.flechette for sq in squads for k in sq.kits):
-            self._flechette_avs(ev, platoon, squads, drivers, gun_crew, result)
-        self._survivor_values(ev, platoon, squads, drivers, gun_crew, burst, result)
+            self._flechette_avs(emit, squads, drivers, gun_crew, result)
+        self._survivor_values(ev, emit, squads, drivers, gun_crew, burst, result)
         if any(assist_removed.values()) and raw["support"]:
             while_support = {
                 a: _round_up(max(raw[a] - removed[a] - assist_removed[a], 0.0))
                 for a in ("primary", "secondary", "melee")
             }
-            ev.set_value(
-                platoon,
+            emit(
+                0,
                 "av_primary_with_support",
                 "Primary AV while crew weapons fire",
                 while_support["primary"],
                 text=f"{while_support['primary']} (crews of support weapons add nothing else)",
                 source=src,
             )
-            ev.set_value(
-                platoon,
+            emit(
+                0,
                 "av_while_support",
                 "AVs while crew weapons fire",
                 while_support,
@@ -1260,8 +1371,7 @@ class InfantryOperations(SystemRules):
 
     def _flechette_avs(
         self,
-        ev: Evaluation,
-        platoon: Node,
+        emit: _Emit,
         squads: list[SquadView],
         drivers: int,
         gun_crew: int,
@@ -1296,8 +1406,8 @@ class InfantryOperations(SystemRules):
             if got["unarmoured"] == got["armoured"] == base[a]:
                 continue
             for t in TARGETS:
-                ev.set_value(
-                    platoon,
+                emit(
+                    0,
                     f"av_{a}_{t}",
                     f"{ATTACK_LABELS[a]} {TARGET_LABELS[t]}",
                     got[t],
@@ -1308,7 +1418,7 @@ class InfantryOperations(SystemRules):
     def _survivor_values(
         self,
         ev: Evaluation,
-        platoon: Node,
+        emit: _Emit,
         squads: list[SquadView],
         drivers: int,
         gun_crew: int,
@@ -1321,8 +1431,8 @@ class InfantryOperations(SystemRules):
         by_n = self._by_survivors(ev, squads, drivers, gun_crew)
         shown = {a: list(v) for a, v in by_n.items() if any(v)}
         if shown:
-            ev.set_value(
-                platoon,
+            emit(
+                0,
                 "av_by_survivors",
                 "Attack values by troopers left",
                 shown,
@@ -1337,8 +1447,8 @@ class InfantryOperations(SystemRules):
             dice = max((d for d, _ in burst), key=lambda d: (d.mean(), d.count))
             results = sorted({v if weapons >= 2 else v // 2 for v in dice.distribution() if v > 0})
             totals = sorted({avs["support"] + b for b in results})
-            ev.set_value(
-                platoon,
+            emit(
+                0,
                 "burst_totals",
                 "Support AV with burst fire",
                 totals,
@@ -1348,8 +1458,8 @@ class InfantryOperations(SystemRules):
         data = ev.index.system.model.data
         mods = data.get("morale_modifiers")
         if isinstance(mods, list) and mods:
-            ev.set_value(
-                platoon,
+            emit(
+                0,
                 "morale_modifiers",
                 "Morale test modifiers",
                 list(mods),
@@ -1421,23 +1531,23 @@ class InfantryOperations(SystemRules):
         tables[key] = ([k.dv_cache for k in kits], by_n)
         return by_n
 
-    def _squad_avs(self, ev: Evaluation, sq: SquadView, driver: bool) -> None:
+    def _squad_avs(self, emit: _Emit, role: int, sq: SquadView, driver: bool) -> None:
         """A squad's own attack values, for when it acts alone ("Squads and Platoons")."""
         pool = _contributions(sq.kits)
         removed = _exclude(pool, 1)[0] if driver else dict.fromkeys(ATTACK_TYPES, 0.0)
         for a in ATTACK_TYPES:
             total = sum(c.dv[a] * c.number for c in pool) - removed[a]
             if total > 0:
-                ev.set_value(
-                    sq.node,
+                emit(
+                    role,
                     f"av_{a}",
                     ATTACK_LABELS[a],
                     _round_up(total),
                     source=f"{SRC}, Squads and Platoons",
                 )
         if any(w.dv.burst for k in sq.kits for w, _ in k.support):
-            ev.set_value(
-                sq.node,
+            emit(
+                role,
                 "burst",
                 "Burst fire (squad on its own)",
                 "1D6-3",
