@@ -226,3 +226,18 @@ def test_check_catalog_names_a_message_modifier_it_cannot_use(
     problems = [str(p) for p in check_paths([tmp_path / "msgs"])]
     assert len(problems) == 1, problems
     assert said in problems[0] and "army.yaml" in problems[0]
+
+
+def test_exports_list_notes_apart_from_warnings(lib: Library) -> None:
+    from armybuilder.render import export
+
+    ev = run(lib, "  - entry: walker\n" + squad(2, 0, "      - {entry: banner}\n"))
+    text = export(ev, "text").splitlines()
+    assert "(1 warnings: armybuilder validate lists them)" in text
+    notes = text.index("Notes from the catalog:")
+    assert text[notes + 1] == "- Walker: the points of this unit are a guess"
+    md = export(ev, "markdown")
+    assert "## Warnings (1)" in md and "## Notes from the catalog (1)" in md
+    assert "1. Walker: the points of this unit are a guess `catalog-message`" in md
+    html = export(ev, "html", sheets=False)
+    assert "Warnings (1)" in html and "Notes from the catalog (1)" in html
