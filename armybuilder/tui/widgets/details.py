@@ -47,7 +47,7 @@ from ...session import (
     state_warnings,
 )
 from .catalog import profile_tables
-from .roster_tree import ERROR_MARK, WARNING_MARK, node_at, owner_loc
+from .roster_tree import issue_mark, node_at, owner_loc
 from .stable import LiveStatic, find
 
 if TYPE_CHECKING:
@@ -599,7 +599,7 @@ class DetailsPane(VerticalScroll):
             if n:
                 text.append("\n")
             i = mine[n]
-            mark, style = (ERROR_MARK, "red") if i.is_error else (WARNING_MARK, "yellow")
+            mark, style = issue_mark(i, "red")
             text.append(f"{mark} {message}", style)
             if i.source:
                 text.append(f" ({i.source})", "dim")
