@@ -41,7 +41,7 @@ from typing import Any
 from . import __version__
 from .paths import user_cache_dir
 
-_FORMAT = "library-3"
+_FORMAT = "library-4"
 #: Snapshots kept (one per search path in use: with and without ``--catalogs DIR``, ...).
 KEEP = 8
 _PACKAGE = Path(__file__).resolve().parent

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import Problem
 from ..model.plain import (
+    MESSAGE_FIELDS,
     is_entry,
     is_group,
     is_link,
@@ -307,6 +308,7 @@ def _check_modifier_field(
     kind, _, name = mod.field.partition(":")
     ok = (
         (kind in {"name", "hidden", "categories", "primary-category"} and not name)
+        or (kind in MESSAGE_FIELDS and not name)
         or (kind == "cost" and name in cost_ids)
         or (kind == "constraint" and (name in constraint_ids or reaches(mod)))
         or (kind == "characteristic" and any(name in chars for chars in profile_types.values()))
@@ -330,7 +332,8 @@ def _check_modifier_field(
                 [*loc, "field"],
                 f"modifier field {mod.field!r} names nothing this "
                 "entry has (use name, hidden, categories, primary-category, cost:<cost type>, "
-                "constraint:<constraint id of this entry>, characteristic:<id>)",
+                "constraint:<constraint id of this entry>, characteristic:<id>, or error, "
+                "warning, note for a message)",
             )
         )
         return
@@ -364,6 +367,12 @@ def _modifier_type_problem(
     """What the engine could not do with this modifier (adding to a name, appending to a
     cost, hiding with a number), as (key, message); None when it is sound."""
     what = f"a modifier of {mod.field!r}"
+    if kind in MESSAGE_FIELDS:
+        if mod.type != "add":
+            return "type", f"{what} raises a message: its type is `add` (the message is its value)"
+        if not isinstance(mod.value, str) or not mod.value.strip():
+            return "value", f"{what} raises a message: write the message as its value, in quotes"
+        return None
     if mod.type == "replace":
         if kind in {"hidden", "cost", "constraint", "categories", "primary-category"}:
             return "type", f"{what} cannot replace text: it is not text"

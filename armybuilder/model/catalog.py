@@ -180,7 +180,9 @@ class Modifier(_Model):
 
     ``field`` is one of: `name`, `hidden`, `cost:<cost type>`, `constraint:<constraint id>`,
     `characteristic:<characteristic id>`, `categories` (with `add` / `remove` of a category
-    id), `primary-category` (`set` to a category id, or to nothing). `floor` and `ceil` keep a
+    id), `primary-category` (`set` to a category id, or to nothing), `error` / `warning` /
+    `note` (`add` a message the selection then carries as an issue of that severity; `{name}`
+    in it is the selection's name). `floor` and `ceil` keep a
     number at least / at most the value (a characteristic such as `12"` or `3+` by its
     number); `replace` changes the text ``find`` into the value. Modifiers apply in the
     order listed. A modifier repeats ``repeat`` times, or the sum of its ``repeats``.

@@ -44,6 +44,12 @@ if TYPE_CHECKING:
         SystemFile,
     )
 
+#: The modifier fields that raise a message of the catalog's own on a selection (a modifier
+#: of type ``add`` whose value is the text, when its conditions hold), named by the issue's
+#: severity:
+#: ``error`` makes the roster illegal, ``warning`` flags it, ``note`` only shows.
+MESSAGE_FIELDS = ("error", "warning", "note")
+
 #: Each model's fields in order, ``name`` (required) or ``name=default`` (``[]`` and ``{}``
 #: give each object its own new list or mapping), as in :mod:`armybuilder.model.catalog`.
 SPECS: dict[str, str] = {

@@ -94,6 +94,7 @@ def export_markdown(view: RosterView) -> str:
             _unit(u, "##", out)
     _issues("Errors", view.errors, out)
     _issues("Warnings", view.warnings, out)
+    _issues("Notes from the catalog", view.notices, out)
     out += ["", f"*Made with armybuilder {md(view.version)}*"]
     return "\n".join(out) + "\n"
 

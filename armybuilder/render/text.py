@@ -92,6 +92,10 @@ def export_text(view: RosterView) -> str:
     if view.warnings:
         out.append("")
         out.append(f"({len(view.warnings)} warnings: armybuilder validate lists them)")
+    if view.notices:
+        out.append("")
+        out.append("Notes from the catalog:")
+        out.extend(f"- {clean(i.message)}" for i in view.notices)
     out.append("")
     out.append(f"Made with armybuilder {view.version}")
     return "\n".join(out) + "\n"

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ..catalog import CatalogIndex, Child, GameSystem, custom_catalog
 from ..catalog.index import modifier_reads
 from ..model.plain import (  # the engine's form: no pydantic (see model/plain.py)
+    MESSAGE_FIELDS,
     Condition,
     ConditionGroup,
     Constraint,
@@ -49,6 +50,9 @@ if TYPE_CHECKING:
 
 ERROR = "error"
 WARNING = "warning"
+#: Shown to the player, not a problem: the roster stays legal, even with ``--strict``.
+NOTE = "note"
+
 
 T = TypeVar("T")
 
@@ -73,7 +77,8 @@ def fmt_num(x: float) -> str:
 
 @dataclass(frozen=True)
 class Issue:
-    """Something that makes a roster illegal (error) or unusual (warning)."""
+    """Something that makes a roster illegal (error) or unusual (warning), or that the catalog
+    asks to show the player (note)."""
 
     severity: str
     code: str
@@ -392,8 +397,12 @@ class Evaluation:
     _opened: set[int] = field(default_factory=set, repr=False)
     #: Per reached selection: its categories before each modifier that reaches it, then after.
     _reach_cats: dict[int, list[list[str]]] = field(default_factory=dict, repr=False)
-    #: Whether the rules module adds costs of its own (:meth:`SystemRules.extra_cost`).
-    _extra_cost: bool = field(default=False, repr=False)
+    #: Whether the rules module adds costs of its own (:meth:`SystemRules.extra_cost`):
+    #: worked out from ``rules`` however the evaluation is made (what-if copies too).
+    _extra_cost: bool = field(default=False, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._extra_cost = self.rules is not None and _adds_costs(self.rules)
 
     # ----------------------------------------------------------------- results
 
@@ -408,7 +417,12 @@ class Evaluation:
 
     @property
     def warnings(self) -> list[Issue]:
-        return [i for i in self.issues if not i.is_error]
+        return [i for i in self.issues if i.severity == WARNING]
+
+    @property
+    def notes(self) -> list[Issue]:
+        """What the catalog asks to show (severity ``note``): neither errors nor warnings."""
+        return [i for i in self.issues if i.severity == NOTE]
 
     def codes(self) -> list[str]:
         """The issue codes, in order (handy in tests)."""
@@ -1562,6 +1576,7 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
             if con.scope == "self":
                 _check_constraint(ev, con, entry, node, False, node.link)
         _check_groups(ev, node, entry)
+        _check_messages(ev, node, entry)
         if ev.is_hidden(entry, node):
             ev._add(
                 ERROR,
@@ -1620,6 +1635,48 @@ def _check_state(ev: Evaluation, node: Node, state: Any) -> None:
         ev._add(
             p.severity, p.code, f"{ev.where(node)}: {p.message}", loc, key.source if key else ""
         )
+
+
+def _check_messages(ev: Evaluation, node: Node, entry: Entry) -> None:
+    """The catalog's own messages on ``node``: a modifier of field ``error``, ``warning`` or
+    ``note`` adds its text (type ``add``) when its conditions hold, and the selection carries
+    that text as an issue of that severity (``{name}`` in it: the selection's name). So do
+    the modifiers of the entry's groups, read from the selection holding them."""
+    if entry.modifiers or (ev._reached and id(node) in ev._reached):
+        for severity in MESSAGE_FIELDS:
+            for text in ev.apply_modifiers(entry, severity, (), node):
+                _message(ev, node, entry, severity, text)
+    if entry.groups:
+        for g in _message_groups(entry):
+            for severity in MESSAGE_FIELDS:
+                for text in ev.apply_modifiers(g, severity, (), node):
+                    _message(ev, node, g, severity, text)
+
+
+def _message(ev: Evaluation, node: Node, owner: Entry | Group, severity: str, text: Any) -> None:
+    said = str(text).replace("{name}", ev.name(node)) if text is not None else ""
+    ev._add(severity, "catalog-message", f"{ev.where(node)}: {said}", node, owner.source, owner.id)
+
+
+#: Per entry (by ``id()``): its groups, nested ones included, that have modifiers.
+_MESSAGE_GROUPS: dict[int, tuple[Entry, tuple[Group, ...]]] = {}
+
+
+def _message_groups(entry: Entry) -> tuple[Group, ...]:
+    hit = _MESSAGE_GROUPS.get(id(entry))
+    if hit is not None and hit[0] is entry:
+        return hit[1]
+    if len(_MESSAGE_GROUPS) > 100_000:
+        _MESSAGE_GROUPS.clear()
+    found: list[Group] = []
+    stack = list(entry.groups)
+    while stack:
+        g = stack.pop(0)
+        if g.modifiers:
+            found.append(g)
+        stack.extend(g.groups)
+    _MESSAGE_GROUPS[id(entry)] = (entry, tuple(found))
+    return tuple(found)
 
 
 def _check_groups(ev: Evaluation, node: Node, entry: Entry) -> None:
@@ -1772,7 +1829,6 @@ def evaluate(
     ev = Evaluation(roster, index, root, rules=rules, forces=forces, faction_roots=faction_roots)
     if rules is not None:
         ev.state_keys = tuple(rules.state_keys())
-        ev._extra_cost = _adds_costs(rules)
     if memo is not None and (rules is None or rules.subtree_local):
         # Only what this evaluation computes or replays is kept for the next one: a subtree
         # replayed whole is kept whole, not the parts inside it.

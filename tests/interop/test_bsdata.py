@@ -341,9 +341,41 @@ def test_an_enhancement_changes_its_bearer_s_weapons_and_profile(lib: Library) -
     assert (ccw["A"], ccw["S"], ccw["D"]) == (7, 5, 1)
     assert _stats(ev, captain, "Ranged Weapons")["S"] == 4  # melee weapons only
     assert _stats(ev, captain, "Unit")["SV"] == "3+"
+    # What a printed datasheet shows (the record sheet's view of the roster).
+    from armybuilder.render.context import build_view
+
+    [card] = [u for u in build_view(ev).all_units() if u.name == "Close combat weapon"]
+    cols = dict(card.profiles[0].columns)
+    assert (cols["Range"], cols["A"], cols["S"]) == ("Melee", "7", "5")
     ev, captain = _captain_with(lib, "e57e-d55a-be75-2205")  # Artificer Armour
     assert _stats(ev, captain, "Unit")["SV"] == "2+"
     # Its info link's <modifier type="append" value="5+" field="name"> names the rule it
     # shows (Feel No Pain 5+), not the enhancement.
     assert [ev.name(n) for n in captain.children][-1] == "Artificer Armour"
     assert _stats(ev, captain, "Melee Weapons")["A"] == 6
+
+
+def test_two_grenade_launchers_in_a_five_model_squad_is_battlescribe_s_error(
+    lib: Library,
+) -> None:
+    # Intercessor Squad, its entry link to the Astartes grenade launcher of an "Intercessor w/
+    # Grenade Launcher": <modifier type="add" value="Max 1 {this} per 5 models" field="error">
+    # while fewer than 10 models (lessThan 10, scope unit, group Intercessors) and more than
+    # one launcher in the squad (greaterThan 1, scope the squad's entry, deep).
+    gs = lib.system("wh40k-10e")
+    assert isinstance(gs, BattleScribeSystem)
+    s = new_session(gs, SM)
+    squad = select(s, "8da0-4570-c3c-819f")
+    select(s, "d735-eafd-a8de-fa80", squad)  # Intercessor w/ Grenade Launcher
+    one = _evaluate(lib, session_yaml(s, gs, SM))
+    assert [i for i in one.issues if i.code == "catalog-message"] == []
+    select(s, "d735-eafd-a8de-fa80", squad)
+    two = _evaluate(lib, session_yaml(s, gs, SM))
+    said = (
+        "Intercessor Squad > Intercessor w/ Grenade Launcher > Astartes grenade launcher: "
+        "Max 1 Astartes grenade launcher per 5 models"
+    )
+    found = [(i.severity, i.message) for i in two.issues if i.code == "catalog-message"]
+    assert found == [("error", said)] * 2  # on each launcher
+    assert not two.valid
+    assert len(two.errors) == len(one.errors) + 2

@@ -37,7 +37,7 @@ from .translate import IdMap, Translation
 
 SYSTEM_SUFFIXES = (".gst", ".gstz")
 CATALOGUE_SUFFIXES = (".cat", ".catz")
-_CACHE_FORMAT = f"{__version__}-bs6"
+_CACHE_FORMAT = f"{__version__}-bs7"
 
 _ROOT = re.compile(r"<(gameSystem|catalogue)\b([^>]*)>", re.S)
 _ATTR = re.compile(r'\b([A-Za-z]+)="([^"]*)"')

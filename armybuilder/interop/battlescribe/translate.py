@@ -20,6 +20,7 @@ from pydantic import BaseModel
 
 from ... import catalog as ab_catalogs
 from ...model import catalog as ab
+from ...model.plain import MESSAGE_FIELDS as OUR_MESSAGE_FIELDS
 from . import model as bs
 
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -33,6 +34,8 @@ TYPE_SCOPES = {
     "model-or-unit": "type:model|unit",
     "root-entry": "top",
 }
+#: BattleScribe's message fields (a modifier that adds a validation message) -> ours.
+MESSAGE_FIELDS = {"error": "error", "warning": "warning", "info": "note"}
 #: Modifier types the engine has under the same name (``replace`` reads ``arg``).
 MODIFIER_TYPES = {"set", "increment", "decrement", "append", "add", "remove", "floor", "ceil"}
 CONDITION_TYPES = {
@@ -584,7 +587,7 @@ class Translation:
                 m
                 for h in ([g, link] if link is not None else [g])
                 for m in self._modifiers(h, g)
-                if m.field == "hidden"
+                if m.field == "hidden" or m.field in OUR_MESSAGE_FIELDS
             ],
         )
 
@@ -813,6 +816,8 @@ class Translation:
             return None
         if fld in ("name", "hidden", "page"):
             return fld
+        if fld in MESSAGE_FIELDS:
+            return MESSAGE_FIELDS[fld]
         if fld.startswith("\0"):  # already ours (see _category_modifier)
             return fld[1:]
         if fld in self.cost_types:
@@ -910,6 +915,12 @@ class Translation:
             value = _bool(value)
         elif fld in ("categories", "primary-category"):
             pass
+        elif m.field in MESSAGE_FIELDS:
+            if m.type != "add" or value is None or not str(value).strip():
+                self.note(f"modifier {m.type} of {m.field} (a message is added, with its text)")
+                return None
+            # NewRecruit's `{this}`: the name of the selection that carries the message.
+            value = str(value).replace("{this}", "{name}")
         elif fld not in ("name", "page") and not fld.startswith(("characteristic:", "rule:")):
             num = _num(value)
             if num is None or m.type == "replace":

@@ -7,14 +7,19 @@ those of its loadout, the values its game system computes for it, and the issues
 For the roster itself: its name and cost limits, and the values computed for the whole
 roster.
 
-The widgets are built once per kind of entry and then only updated, value by value, when
-something they show changed; a field being typed in is never overwritten.
+The widgets are built once and then only updated, value by value, when something they show
+changed; a field being typed in is never overwritten. The choice groups take slots (a
+heading, a drop-down and a list of choices, one of the last two shown): a unit's groups fill
+the first slots in order, each slot told which group it shows, its options (priced for this
+unit) and its choice, and the slots left over are hidden. Moving between units, an edit, a
+quick fix or an undo therefore mounts nothing, unless the unit has more groups than any unit
+shown before.
 
-Widgets of a new kind are built (mounted) asynchronously, so an evaluation can arrive while
-they are half-built: such a box is hidden until it is built, nothing is filled into it
-meanwhile, a build superseded by a later one is dropped, and a finished build is filled only
-from the latest evaluation shown and only if that is still of the node it was built for. The
-pane therefore never shows another node's widgets nor touches a widget not yet mounted.
+Widgets are built (mounted) asynchronously, so an evaluation can arrive while they are
+half-built: the box being built (more slots, or the roster's limits) is hidden until it is
+built, nothing is filled into it meanwhile, and a finished build is filled only from the
+latest evaluation shown and only if that is still of the node it was built for. The pane
+therefore never shows another node's widgets nor touches a widget not yet mounted.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ from ...session import (
     state_warnings,
 )
 from .catalog import profile_tables
-from .roster_tree import ERROR_MARK, WARNING_MARK, node_at, owner_loc
+from .roster_tree import issue_mark, node_at, owner_loc
 from .stable import LiveStatic, find
 
 if TYPE_CHECKING:
@@ -594,7 +599,7 @@ class DetailsPane(VerticalScroll):
             if n:
                 text.append("\n")
             i = mine[n]
-            mark, style = (ERROR_MARK, "red") if i.is_error else (WARNING_MARK, "yellow")
+            mark, style = issue_mark(i, "red")
             text.append(f"{mark} {message}", style)
             if i.source:
                 text.append(f" ({i.source})", "dim")
