@@ -1,5 +1,6 @@
-"""The translation's shortcuts for repeated BattleScribe values (condition groups translated once
-per different group, a characteristic's number worked out once per different text): on each of
+"""The translation's shortcuts (condition groups translated once per different group, a
+characteristic's number worked out once per different text, catalog objects made from a
+template of their defaults): on each of
 the three real data sets the catalog is the one the plain translation makes, entry for entry
 (every field, fields set, and objects shared alike), with the same notes and problems."""
 
@@ -23,6 +24,24 @@ def _translated(name: str, factions: list[str] | None) -> tuple[Any, list[str]]:
     return _catalog(gs), list(gs.translation.unsupported)
 
 
+def _build_model_field_by_field(cls: type[Any], values: dict[str, Any]) -> Any:
+    """What ``translate._build_model`` makes, the plain way: field by field, in order."""
+    data: dict[str, Any] = {}
+    for name, f in cls.model_fields.items():
+        if name in values:
+            data[name] = values[name]
+        elif f.default_factory is not None:
+            data[name] = f.default_factory()
+        else:
+            data[name] = f.default
+    obj = cls.__new__(cls)
+    object.__setattr__(obj, "__dict__", data)
+    object.__setattr__(obj, "__pydantic_fields_set__", set(values))
+    object.__setattr__(obj, "__pydantic_extra__", None)
+    object.__setattr__(obj, "__pydantic_private__", None)
+    return obj
+
+
 @pytest.mark.parametrize(("name", "factions"), SETS)
 def test_the_shortcuts_translate_as_the_plain_way(
     name: str, factions: list[str] | None, monkeypatch: pytest.MonkeyPatch
@@ -41,6 +60,7 @@ def test_the_shortcuts_translate_as_the_plain_way(
         counts["scalar"] += 1
         return translate.scalar(value)
 
+    monkeypatch.setattr(translate, "_build_model", _build_model_field_by_field)
     monkeypatch.setattr(Translation, "_cgroup", every_cgroup)
     monkeypatch.setattr(Translation, "_scalar", every_scalar)
     plain, plain_notes = _translated(name, factions)

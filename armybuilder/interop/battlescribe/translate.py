@@ -74,7 +74,7 @@ class IdMap:
 
 
 _M = TypeVar("_M", bound=BaseModel)
-_FIELDS: dict[type, list[tuple[str, Any, Any]]] = {}
+_FIELDS: dict[type, tuple[dict[str, Any], list[tuple[str, Any]]]] = {}
 #: Value objects made once per translation and shared wherever they are equal: the 40k data
 #: repeats its conditions (20,573 conditions in Space Marines and its links, 632 different;
 #: 6,945 condition groups, 295; 4,833 modifiers, 1,242), so sharing them makes a cache file
@@ -88,19 +88,25 @@ def _build_model(cls: type[_M], values: dict[str, Any]) -> _M:
     pydantic's validation (a third of a cold load of the 40k data went to validating some
     50,000 conditions, modifiers and constraints). The object is as ``model_construct``
     makes it (field order, defaults, fields set), which is itself slow on default factories."""
-    fields = _FIELDS.get(cls)
-    if fields is None:
-        fields = _FIELDS[cls] = [
-            (name, f.default_factory, f.default) for name, f in cls.model_fields.items()
-        ]
-    data: dict[str, Any] = {}
-    for name, factory, default in fields:
-        if name in values:
-            data[name] = values[name]
-        elif factory is not None:
+    made = _FIELDS.get(cls)
+    if made is None:
+        made = _FIELDS[cls] = (
+            # Every field in order, at its default (a field with a default factory at None,
+            # made below), then the fields with a default factory.
+            {
+                name: None if f.default_factory is not None else f.default
+                for name, f in cls.model_fields.items()
+            },
+            [(n, f.default_factory) for n, f in cls.model_fields.items() if f.default_factory],
+        )
+    template, factories = made
+    data = template.copy()  # (the fields' order; an update keeps each key where it is)
+    for name, factory in factories:
+        if name not in values:
             data[name] = factory()
-        else:
-            data[name] = default
+    data.update(values)
+    if len(data) != len(template):  # (a name that is no field: left out, as pydantic does)
+        data = {k: v for k, v in data.items() if k in template}
     obj = cls.__new__(cls)
     object.__setattr__(obj, "__dict__", data)
     object.__setattr__(obj, "__pydantic_fields_set__", set(values))
