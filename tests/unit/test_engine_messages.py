@@ -233,7 +233,7 @@ def test_exports_list_notes_apart_from_warnings(lib: Library) -> None:
 
     ev = run(lib, "  - entry: walker\n" + squad(2, 0, "      - {entry: banner}\n"))
     text = export(ev, "text").splitlines()
-    assert "(1 warnings: armybuilder validate lists them)" in text
+    assert "(1 warning: armybuilder validate lists them)" in text
     notes = text.index("Notes from the catalog:")
     assert text[notes + 1] == "- Walker: the points of this unit are a guess"
     md = export(ev, "markdown")
