@@ -217,6 +217,13 @@ def check_references(
                         )
                     )
                 for gloc, g in _iter_groups_loc(item.groups, [*loc, "groups"]):
+                    for j, mod in enumerate(g.modifiers):
+                        if mod.field in MESSAGE_FIELDS:
+                            problem = _modifier_type_problem(mod, mod.field, "", ())
+                            if problem is not None:
+                                found.append(
+                                    (path, [*gloc, "modifiers", j, problem[0]], problem[1])
+                                )
                     members = {(c.link if is_link(c) else c.id) for c in g.entries}
                     if g.default and g.default not in members:
                         found.append(

@@ -1644,13 +1644,21 @@ def _check_messages(ev: Evaluation, node: Node, entry: Entry) -> None:
     the modifiers of the entry's groups, read from the selection holding them."""
     if entry.modifiers or (ev._reached and id(node) in ev._reached):
         for severity in MESSAGE_FIELDS:
-            for text in ev.apply_modifiers(entry, severity, (), node):
+            for text in _texts(ev.apply_modifiers(entry, severity, (), node)):
                 _message(ev, node, entry, severity, text)
     if entry.groups:
         for g in _message_groups(entry):
             for severity in MESSAGE_FIELDS:
-                for text in ev.apply_modifiers(g, severity, (), node):
+                for text in _texts(ev.apply_modifiers(g, severity, (), node)):
                     _message(ev, node, g, severity, text)
+
+
+def _texts(found: Any) -> list[Any]:
+    """The messages a modifier of a message field left: a list (``add``); a single value
+    where a catalog check-catalog refuses used ``set``, never its characters one by one."""
+    if isinstance(found, list | tuple):
+        return list(found)
+    return [] if found is None or found == "" else [found]
 
 
 def _message(ev: Evaluation, node: Node, owner: Entry | Group, severity: str, text: Any) -> None:

@@ -379,3 +379,22 @@ def test_two_grenade_launchers_in_a_five_model_squad_is_battlescribe_s_error(
     assert found == [("error", said)] * 2  # on each launcher
     assert not two.valid
     assert len(two.errors) == len(one.errors) + 2
+
+
+def test_the_data_s_info_on_a_unit_is_a_note_not_a_problem(lib: Library) -> None:
+    # Agents of the Imperium, Inquisitor Ostromandeus [Legends]: <modifier type="add"
+    # value="The point value of this unit is a guess ..." field="info"/> (no conditions).
+    gs = lib.system("wh40k-10e")
+    assert isinstance(gs, BattleScribeSystem)
+    agents = "imperium-agents-of-the-imperium"
+    s = new_session(gs, agents)
+    select(s, "3084-9a99-bf3a-b663")  # the entry link to him
+    ev = _evaluate(lib, session_yaml(s, gs, agents))
+    said = (
+        "Inquisitor Ostromandeus [Legends]: The point value of this unit is a guess as GW "
+        "have not released a cost for it. Use at your own risk."
+    )
+    assert [(i.severity, i.code, i.message) for i in ev.notes] == [
+        ("note", "catalog-message", said)
+    ]
+    assert all(i.code != "catalog-message" for i in [*ev.errors, *ev.warnings])

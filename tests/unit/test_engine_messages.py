@@ -241,3 +241,20 @@ def test_exports_list_notes_apart_from_warnings(lib: Library) -> None:
     assert "1. Walker: the points of this unit are a guess `catalog-message`" in md
     html = export(ev, "html", sheets=False)
     assert "Warnings (1)" in html and "Notes from the catalog (1)" in html
+
+
+def test_check_catalog_names_a_group_message_modifier_it_cannot_use(tmp_path: Path) -> None:
+    bad = ARMY.replace(
+        '- {type: add, field: error, value: "Drill A and Drill B cannot be combined",',
+        '- {type: set, field: error, value: "Drill A and Drill B cannot be combined",',
+    )
+    assert bad != ARMY
+    (tmp_path / "msgs").mkdir()
+    (tmp_path / "msgs" / "system.yaml").write_text(SYSTEM)
+    (tmp_path / "msgs" / "army.yaml").write_text(bad)
+    problems = [str(p) for p in check_paths([tmp_path / "msgs"])]
+    assert len(problems) == 1, problems
+    assert "its type is `add`" in problems[0] and "army.yaml" in problems[0]
+    # The library refuses the faction with the same words (it is never evaluated so).
+    found = Library([tmp_path], use_cache=False).scan()
+    assert any("its type is `add`" in str(p) for p in found.problems), found.problems
