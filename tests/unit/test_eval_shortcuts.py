@@ -317,3 +317,23 @@ def test_platoons_of_one_make_up_get_what_each_would_get_alone(
     assert 99 not in second["primary"]
     again = _figures(evaluate_text(IO_HEAD + "".join(platoons)))
     assert again == alone
+
+
+def test_a_reloaded_space_hulk_catalog_lets_its_parsed_weapons_go(
+    _isolated_home: None, tmp_path: Path
+) -> None:
+    root = tmp_path / "catalogs"
+    shutil.copytree(default_roots()[0] / "space-hulk", root / "space-hulk")
+    roster = Roster.from_file(REPO / "examples" / "space-hulk" / "standard-squad.yaml")
+    old_lib = Library([root], use_cache=False).scan()
+    ev = evaluate_roster(roster, old_lib.system("space-hulk"))
+    parsed = ev.index.memo("space-hulk.parsed")
+    assert parsed  # the squad's weapons were parsed and kept with the index
+    old_weapon = weakref.ref(next(iter(parsed.values()))[0])
+    new_lib = Library([root], use_cache=False).scan()
+    ev2 = evaluate_roster(roster, new_lib.system("space-hulk"))
+    assert ev2.index.memo("space-hulk.parsed") is not parsed
+    assert [(i.code, i.message) for i in ev2.issues] == [(i.code, i.message) for i in ev.issues]
+    del ev, old_lib, parsed
+    gc.collect()
+    assert old_weapon() is None  # nothing kept from the catalog that was replaced
