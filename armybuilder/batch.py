@@ -93,6 +93,8 @@ def check_file(lib: Library, file: str, opts: Options) -> FileReport:
     verdict = "legal" if ev.valid else f"NOT LEGAL ({plural(len(ev.errors), 'error')})"
     if ev.warnings and ev.valid:
         verdict += f" ({plural(len(ev.warnings), 'warning')})"
+    if ev.notes:
+        verdict += f" ({plural(len(ev.notes), 'note')})"
     cost = format_costs(ev.index, ev.totals)
     lines.append(
         f"{file}: {verdict} — {roster.name} ({gs.name}, {ev.index.faction.name})"

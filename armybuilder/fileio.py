@@ -26,10 +26,7 @@ import contextlib
 import errno
 import hashlib
 import os
-import secrets
-import shutil
 import stat
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -219,6 +216,10 @@ def _fsync_dir(folder: Path) -> None:
 
 def _backup(real: Path) -> None:
     """Keep the current ``real`` as ``real.bak``, atomically (never a torn ``.bak``)."""
+    import secrets
+    import shutil
+    import tempfile
+
     bak = real.with_name(real.name + ".bak")
     folder = real.parent
     tmp = folder / f".{real.name}.bak.{os.getpid()}.{secrets.token_hex(6)}.tmp"
@@ -279,6 +280,8 @@ def _atomic_write(target: Path, data: str | bytes, backup: bool, mode: int | Non
         ) from None
     clean_stray_temporaries(real)
     payload = data.encode("utf-8") if isinstance(data, str) else data
+    import tempfile  # (here: reading rosters, as `validate` does, needs none of it)
+
     fd, tmp_name = tempfile.mkstemp(prefix=_temp_prefix(real.name), suffix=".tmp", dir=folder)
     tmp = Path(tmp_name)
     try:

@@ -4,24 +4,28 @@ Scanning the library reads every catalog file (from the per-file cache when unch
 the references between them and runs every rules module's own catalog checks, which imports
 every rules module: most of a short command's start-up, though the answer is the same until a
 catalog or armybuilder's code changes. The scan's outcome (the systems, their factions and
-extensions as validated models, and every problem found) is therefore kept as one pickle in the
-cache folder, keyed by:
+extensions, and every problem found) is therefore kept as one pickle in the cache folder, the
+catalogs in the engine's form (:mod:`armybuilder.model.plain`: the values pydantic checked, as
+plain objects), keyed by:
 
 * the search path (each root, in order) and the name, size and modification time of every
-  file in its system folders (a library with a system of another format, read lazily by its
-  own reader, is not kept);
+  file in its system folders, and the content of every catalog file (``*.yaml``) there (a
+  library with a system of another format, read lazily by its own reader, is not kept);
 * the name, size and modification time of every module of armybuilder (the models, the checks
   and the rules modules are all code);
-* the versions of Python, pydantic and armybuilder, ``ARMYBUILDER_RULES_MODULES``, and the
-  modification times of the folders on ``sys.path`` (installing a package with a rules entry
-  point changes one);
+* the versions of Python and armybuilder, the size and modification time of pydantic's
+  version file (pydantic is not imported to read its version), ``ARMYBUILDER_RULES_MODULES``,
+  and the modification times of the package folders on ``sys.path`` (``site-packages``:
+  installing a package with a rules entry point changes one);
 * and, checked when it is loaded, the size and modification time of every module the scan
   imported from outside Python's and the environment's own folders (a user's rules module).
 
-Loading it runs no pydantic validation (the models are restored as they were validated) and
-imports no rules module until a roster of that system is evaluated. The cache folder is the
-user's own (``ARMYBUILDER_HOME``, ``ARMYBUILDER_CACHE_DIR``); ``ARMYBUILDER_NO_CACHE`` turns it
-off, and a snapshot that cannot be read is ignored and written again.
+The file starts with its format, armybuilder's version and the key it was written for, all
+checked before the snapshot is trusted: a file that is damaged, cut short, of another version
+or not the one asked for is ignored and written again (the scan runs as if there were none).
+Loading it imports neither pydantic nor any rules module until a roster of that system is
+evaluated. The cache folder is the user's own (``ARMYBUILDER_HOME``,
+``ARMYBUILDER_CACHE_DIR``); ``ARMYBUILDER_NO_CACHE`` turns it off.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from typing import Any
 from . import __version__
 from .paths import user_cache_dir
 
-_FORMAT = "library-1"
+_FORMAT = "library-4"
 #: Snapshots kept (one per search path in use: with and without ``--catalogs DIR``, ...).
 KEEP = 8
 _PACKAGE = Path(__file__).resolve().parent
@@ -57,10 +61,11 @@ def fingerprint(roots: Sequence[Path]) -> str | None:
     """The key of a library on these roots, as the files are now (``None``: no cache)."""
     if os.environ.get("ARMYBUILDER_NO_CACHE"):
         return None
-    import pydantic
-
     digest = hashlib.sha256()
-    digest.update(f"{_FORMAT}|{__version__}|{sys.version}|{pydantic.VERSION}|{_PACKAGE}\n".encode())
+    digest.update(f"{_FORMAT}|{__version__}|{sys.version}|{_PACKAGE}\n".encode())
+    digest.update(f"rules modules {os.environ.get('ARMYBUILDER_RULES_MODULES', '')}\n".encode())
+    _stats([_pydantic_version_file()], digest)
+    _stats([Path(p) for p in sys.path if p.endswith(("site-packages", "dist-packages"))], digest)
     for root in roots:
         digest.update(f"root {root}\n".encode())
         try:
@@ -70,9 +75,29 @@ def fingerprint(roots: Sequence[Path]) -> str | None:
         _stats([p for p in entries if not p.is_dir()], digest)  # a zipped data set, ...
         folders = [p for p in entries if p.is_dir()]
         for folder in folders:
-            _stats(sorted(p for p in folder.iterdir() if p.is_file()), digest)
+            files = sorted(p for p in folder.iterdir() if p.is_file())
+            _stats(files, digest)
+            for path in files:
+                if path.suffix == ".yaml":  # the content too: an edit that kept size and time
+                    try:
+                        digest.update(hashlib.sha256(path.read_bytes()).digest())
+                    except OSError:
+                        digest.update(b"unreadable")
     _stats(sorted(_PACKAGE.rglob("*.py")), digest)
     return digest.hexdigest()[:32]
+
+
+def _pydantic_version_file() -> Path:
+    """pydantic's ``version.py``, found without importing pydantic (an upgrade changes it)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("pydantic")
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.origin:
+        return Path("(no pydantic)")
+    return Path(spec.origin).parent / "version.py"
 
 
 def _file(key: str) -> Path:
@@ -114,9 +139,11 @@ def load(key: str) -> Any:
     except OSError:
         return None
     try:
-        snapshot, files = pickle.loads(data)
+        head, snapshot, files = pickle.loads(data)
     except Exception:
-        return None  # written by another version, or damaged: scan again
+        return None  # damaged, cut short, or of another format: scan again
+    if head != (_FORMAT, __version__, key):
+        return None  # another version's, or not the snapshot asked for
     return snapshot if _unchanged(files) else None
 
 
@@ -124,7 +151,8 @@ def store(key: str, snapshot: Any) -> None:
     """Keep ``snapshot`` under ``key`` (atomically; a read-only cache only costs speed)."""
     target = _file(key)
     try:
-        data = pickle.dumps((snapshot, _own_modules()), protocol=pickle.HIGHEST_PROTOCOL)
+        head = (_FORMAT, __version__, key)
+        data = pickle.dumps((head, snapshot, _own_modules()), protocol=pickle.HIGHEST_PROTOCOL)
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_bytes(data)

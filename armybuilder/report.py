@@ -91,7 +91,8 @@ def forces_json(ev: Evaluation, node: Node, units: bool) -> list[dict[str, Any]]
             "name": ev.name(f),
             "valid": not any(i.is_error for i in inside),
             "errors": sum(1 for i in inside if i.is_error),
-            "warnings": sum(1 for i in inside if not i.is_error),
+            "warnings": sum(1 for i in inside if i.severity == "warning"),
+            "notes": sum(1 for i in inside if i.severity == "note"),
             "totals": finite(dict(ev.total_cost(f))),
         }
         if units:
@@ -155,6 +156,7 @@ def roster_json(file: str, roster: Roster, ev: Evaluation) -> dict[str, Any]:
         "valid": ev.valid,
         "errors": len(ev.errors),
         "warnings": len(ev.warnings),
+        "notes": len(ev.notes),
         "totals": finite(dict(ev.totals)),
         "limits": finite(dict(roster.header.limits)),
         "issues": [issue_json(roster, i, ev) for i in ev.issues],

@@ -20,9 +20,8 @@ import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from .errors import ChangedOnDiskError, InputError, Problem, RosterError
@@ -30,8 +29,7 @@ from .fileio import atomic_write as _atomic_write
 from .fileio import digest, file_digest, same_file
 from .formats import roster_reader
 from .model.bounds import MAX_COUNT
-from .model.messages import describe_errors
-from .model.roster import FORCES_FORMAT, FORMAT_VERSION, RosterHeader, read_header
+from .model.header import FORCES_FORMAT, FORMAT_VERSION, fast_header
 from .yamlio import (
     MAX_ROSTER_BYTES,
     compose,
@@ -44,6 +42,9 @@ from .yamlio import (
     read_bytes,
     to_plain,
 )
+
+if TYPE_CHECKING:
+    from .model.roster import RosterHeader
 
 Loc = tuple[str | int, ...]
 
@@ -568,8 +569,17 @@ class Roster:
     def _parse_header(self) -> RosterHeader:
         data = {k: v for k, v in self._read.items() if k not in ("selections", "custom", "forces")}
         plain = to_plain(data)
+        fast = fast_header(plain)
+        if fast is not None:  # an ordinary header: checked without pydantic
+            self._check_form(fast)
+            return fast
+        from pydantic import ValidationError
+
+        from .model.messages import describe_errors
+        from .model.roster import RosterHeader
+
         try:
-            header = read_header(plain)
+            header = RosterHeader.model_validate(plain)
         except ValidationError as exc:
             problems = []
             for loc, msg in describe_errors(exc, plain):

@@ -12,6 +12,12 @@ b. **Edit latency on the largest roster**: the key press that adds a unit (``a``
    part, with how many widgets were touched per edit. Each addition is undone again (untimed
    for the figure, timed separately), so the roster keeps its size.
 
+f. **The details pane** (``--details-only`` for this part alone): on the Earther regiment and,
+   where ``../shared/bsdata`` holds it, a 40k Space Marines roster (``bench_bsdata.py``'s), the
+   CPU time from a key (or a change) to the last frame showing its result: the cursor to a unit
+   of the same kind (the baseline) and of other option groups, count +1, a drop-down choice,
+   and the quick fix of a misspelt unit.
+
 The roster is the largest landed: the Starship Marine regiment of the examples when that
 system is installed, else a 75-platoon Infantry Operations regiment generated like
 ``bench_validate.py``'s (``--stress`` measures that one as well).
@@ -539,6 +545,254 @@ def measure_key_flows(folder: Path) -> list[dict[str, Any]]:
     return asyncio.run(_key_flows(folder))
 
 
+# --------------------------------------------------------------------------- f. the details pane
+
+#: Times each action of f. is repeated (median reported, the first beside it).
+DETAIL_REPEATS = 7
+BSDATA = REPO.parent / "shared" / "bsdata"
+SM40K = "imperium-adeptus-astartes-space-marines"
+
+
+class _Frames:
+    """CPU time stamps: the key (or change) that starts an action, and the last frame the app
+    handed to the terminal after it (the person sees the result then)."""
+
+    def __init__(self) -> None:
+        self.start: float | None = None
+        self.last = 0.0
+        self.armed = False
+
+    def attach(self, app: Any) -> None:
+        display = app._display
+
+        def timed(screen: Any, renderable: Any) -> None:
+            display(screen, renderable)
+            if renderable is not None:
+                self.last = time.process_time()
+
+        app._display = timed
+
+    def hook(self, message: Any) -> None:
+        from textual import events
+
+        if self.armed and self.start is None and isinstance(message, events.Key):
+            self.start = time.process_time()
+
+    def arm(self, start: float | None = None) -> None:
+        self.armed, self.start, self.last = True, start, 0.0
+
+
+async def _settled(pilot: Any, editor: Any, frames: _Frames) -> float:
+    """Wait until the editor shows the session's latest edit and the details pane has built
+    what it builds; CPU ms from the action's start to the last frame painted."""
+    session = editor.session
+    for _ in range(500):
+        await pilot.pause()
+        if (
+            editor.shown_generation == session.generation
+            and not editor._eval_running
+            and not _pane_busy(editor.details)
+        ):
+            break
+    await pilot.pause()
+    await pilot.pause()
+    frames.armed = False
+    if frames.start is None or frames.last < frames.start:
+        return float("nan")
+    return 1000 * (frames.last - frames.start)
+
+
+def _pane_busy(details: Any) -> bool:
+    busy = getattr(details, "busy", None)  # (older trees: what it was building)
+    return bool(getattr(details, "_building", ())) if busy is None else bool(busy)
+
+
+def _shape(node: Any) -> tuple[str, ...]:
+    from armybuilder.tui.widgets.details import one_of_groups
+
+    return tuple(g.id for g in one_of_groups(node.entry)) if node.entry is not None else ()
+
+
+def _plan(session: Any) -> dict[str, Any]:
+    """Units to move between and edit: two of the same kind with option groups, two of
+    different option groups, and a group with two options or more (drop-down) to toggle."""
+    from armybuilder.tui.widgets.details import one_of_groups
+
+    ev = session.evaluate()
+    units = [
+        n for n in ev.nodes()
+        if not n.is_root and n.entry is not None and n.force is None and _shape(n)
+        and any(g.max == 1 for g in one_of_groups(n.entry))
+    ]  # fmt: skip
+    by_entry: dict[str, list[Any]] = {}
+    for n in units:
+        by_entry.setdefault(n.entry.id, []).append(n)
+    same = next((v[:2] for v in by_entry.values() if len(v) > 1), None)
+    a = same[0] if same else units[0]
+    other = next((n for n in units if _shape(n) != _shape(a)), None)
+    toggle = None
+    for n in [a, *units]:
+        children = ev.index.children(n.entry)
+        for g in one_of_groups(n.entry):
+            opts = [
+                c.entry.id for c in children
+                if c.group is not None and c.group.id == g.id and not c.entry.hidden
+            ]  # fmt: skip
+            chosen = [c.entry_id for c in n.children if c.group is not None and c.group.id == g.id]
+            if g.max == 1 and len(opts) > 1 and len(chosen) == 1:
+                toggle = (n.loc, g.id, next(o for o in opts if o != chosen[0]))
+                break
+        if toggle:
+            break
+    return {
+        "same": (same[0].loc, same[1].loc) if same else None,
+        "other": (a.loc, other.loc) if other else None,
+        "count": a.loc,
+        "toggle": toggle,
+        "fix": next(
+            (
+                n.loc
+                for n in units
+                if n.parent is not None and not n.parent.is_root and n.parent.entry is not None
+            ),
+            a.loc,
+        ),
+        "names": {n.loc: ev.where(n) for n in units},
+    }
+
+
+async def _details_roster(
+    path: Path, library: Any, size: tuple[int, int], repeats: int, profile: Any = None
+) -> dict[str, Any]:
+    """f. on one roster: moving between units, +1, an option toggled, a quick fix."""
+    from armybuilder.session import SetKey
+    from armybuilder.tui.app import ArmyBuilderApp
+    from armybuilder.tui.screens.editor import EditorScreen
+    from armybuilder.tui.settings import Settings
+    from armybuilder.tui.widgets.details import DetailsPane
+
+    frames = _Frames()
+    kw: dict[str, Any] = {"library": library} if library is not None else {}
+    app = ArmyBuilderApp(path, cwd=path.parent, settings=Settings(), catalog_poll_seconds=None,
+                         **kw)  # fmt: skip
+    out: dict[str, Any] = {"roster": path.name, "rows": []}
+
+    def row(what: str, times: list[float], pane: list[float] | None = None) -> None:
+        if profile is not None:
+            profile(what)
+        print(f"  {path.name} {what}: {[round(t, 1) for t in times]}", file=sys.stderr, flush=True)
+        out["rows"].append({"what": what, "cpu_ms": median(times), "first_ms": times[0],
+                            "max_ms": max(times), "pane_ms": median(pane or [])})  # fmt: skip
+
+    async with app.run_test(size=size, message_hook=frames.hook) as pilot:
+        frames.attach(app)
+        while not (isinstance(app.screen, EditorScreen) and app.screen.session is not None):
+            await pilot.pause(0.05)
+        editor = app.screen
+        assert isinstance(editor, EditorScreen)
+        session = editor.session
+        assert session is not None
+        while editor.shown_generation != session.generation:
+            await pilot.pause(0.05)
+        plan = _plan(session)
+        out["units"] = {k: plan["names"].get(v[0] if isinstance(v, tuple) and v and
+                                              isinstance(v[0], tuple) else v)
+                        for k, v in plan.items() if k in ("count", "fix")}  # fmt: skip
+        editor.roster_tree.focus()
+        # One edit that stays (as in b.): the undos below never return to the saved state.
+        session.rename((), f"{session.name} (benchmark)")
+        editor.after_edit()
+        await _settled(pilot, editor, frames)
+
+        async def timed(
+            at: Any, act: Any, undo: bool, check: Any = None
+        ) -> tuple[list[float], list[float]]:
+            """``act()`` at the unit ``at`` (selected first, untimed), ``repeats`` times, each
+            undone (untimed) when ``undo``; CPU ms to the last frame, and the pane's share."""
+            times, pane = [], []
+            for i in range(repeats):
+                where = at(i) if callable(at) else at
+                if where is not None:
+                    editor.jump_to(where)
+                    await _settled(pilot, editor, frames)
+                await act(i)
+                times.append(await _settled(pilot, editor, frames))
+                pane.append(getattr(editor.details, "show_ms", float("nan")))
+                if check is not None:
+                    check()
+                if undo:
+                    await pilot.press("ctrl+z")
+                    await _settled(pilot, editor, frames)
+            return times, pane
+
+        def jump(pair: tuple[Any, Any]) -> Any:
+            async def act(i: int) -> None:
+                frames.arm(time.process_time())
+                editor.jump_to(pair[(i + 1) % 2])
+
+            return act
+
+        async def press(key: str) -> Any:
+            frames.arm()
+            await pilot.press(key)
+
+        for key, what in (("same", "cursor to a unit of the same kind"),
+                          ("other", "cursor to a unit of other option groups")):  # fmt: skip
+            pair = plan[key]
+            if pair is not None:
+                row(what, *await timed(lambda i, p=pair: p[i % 2], jump(pair), False))
+        row("count +1 (the + key)",
+            *await timed(plan["count"], lambda i: press("plus"), True))  # fmt: skip
+        if plan["toggle"] is not None:
+            loc, gid, value = plan["toggle"]
+
+            async def choose(i: int) -> None:
+                frames.arm(time.process_time())
+                editor.details.post_message(DetailsPane.Edit(loc, f"choice:{gid}", value))
+
+            row("an option chosen in a drop-down", *await timed(loc, choose, True))
+        # The quick fix: the unit's entry id misspelt (its last character changed), then '.'.
+        loc = plan["fix"]
+        good = session.node(loc)["entry"]
+        bad = good[:-1] + ("x" if good[-1] != "x" else "y")
+        session.apply("misspell", [SetKey(loc, "entry", bad)], loc, loc)
+        editor.after_edit()
+        await _settled(pilot, editor, frames)
+        fixes = editor.issues.fixes_about(loc)
+        if fixes and repr(good) in fixes[0].label:
+
+            def fixed() -> None:
+                assert session.node(loc)["entry"] == good
+
+            row("'.' quick fix of a misspelt unit",
+                *await timed(loc, lambda i: press("full_stop"), True, fixed))  # fmt: skip
+        else:
+            print(f"  {path.name}: no quick fix found for {bad!r}", file=sys.stderr)
+    return out
+
+
+def measure_details(work: Path, size: tuple[int, int], repeats: int) -> list[dict[str, Any]]:
+    """f. on the Earther regiment and, where the data is there, a 40k Space Marines roster."""
+    results = []
+    regiment = work / REGIMENT.name
+    if not regiment.exists():
+        shutil.copy(REGIMENT, regiment)
+    results.append(asyncio.run(_details_roster(regiment, None, size, repeats)))
+    if (BSDATA / "wh40k-10e").is_dir():
+        from bench_bsdata import roster_text
+
+        from armybuilder.catalog import Library
+
+        library = Library([BSDATA]).scan()
+        system = library.system("wh40k-10e")
+        path = work / "space-marines-40k.yaml"
+        path.write_text(roster_text(system), encoding="utf-8")  # type: ignore[arg-type]
+        results.append(asyncio.run(_details_roster(path, library, size, repeats)))
+    else:
+        print(f"f. skipped the 40k roster: no {BSDATA / 'wh40k-10e'}", file=sys.stderr)
+    return results
+
+
 def infantry_regiment(folder: Path) -> Path:
     from bench_validate import regiment_roster
 
@@ -646,6 +900,26 @@ def report(results: dict[str, Any]) -> str:
                 f"({k['first_ms']:.0f}) "
                 f"[target {k['target']}: {'within' if ok else 'OVER'}]{extra}"
             )
+    details = results.get("details")
+    if details:
+        lines.append("")
+        lines.append(
+            "f. the details pane: CPU time from the key (or the change) until the last frame "
+            f"that shows its result, median of the repeats (first, max); target {FRAME_MS:.0f} "
+            "ms a repaint; the baseline is the first row (the cursor to a unit of the same kind); "
+            "'details pane': the pane's own update (DetailsPane.show), CPU"
+        )
+        for r in details:
+            lines.append(f"  {r['roster']}:")
+            base = r["rows"][0]["cpu_ms"] if r["rows"] else float("nan")
+            for k in r["rows"]:
+                ms = k["cpu_ms"]
+                ok = ms == ms and ms <= FRAME_MS
+                lines.append(
+                    f"    {k['what']:<42} {ms:7.1f} ms CPU ({k['first_ms']:.0f}, "
+                    f"max {k['max_ms']:.0f}) [{'within' if ok else 'OVER'} {FRAME_MS:.0f} ms; "
+                    f"{ms / base:4.1f}x baseline]; details pane {k['pane_ms']:.1f} ms"
+                )
     return "\n".join(lines)
 
 
@@ -673,6 +947,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument("--flows-only", action="store_true",
                         help="only the key-count flows (d)")  # fmt: skip
+    parser.add_argument("--details-only", action="store_true",
+                        help="only the details pane's figures (f)")  # fmt: skip
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=DETAIL_REPEATS,
+        help=f"times each action of f. is timed (default {DETAIL_REPEATS})",
+    )
     args = parser.parse_args(argv)
     for key in _ENV_OVERRIDES:
         os.environ.pop(key, None)
@@ -694,13 +976,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             shutil.copy(REGIMENT, regiment)
         else:
             regiment = infantry_regiment(work)
-        if not (args.no_launch or args.flows_only):
+        if not (args.no_launch or args.flows_only or args.details_only):
             print("launching…", flush=True)
             results["launch"] = measure_launch(args.launches, regiment, scratch)
+        if args.details_only:
+            print("timing the details pane…", flush=True)
+            results["details"] = measure_details(work, (width, height), args.repeats)
+            return _finish(results, args.json)
         print("building from empty rosters…", flush=True)
         results["flows"] = measure_flows(work)
         print("timing the builder's keys…", flush=True)
         results["keys"] = measure_key_flows(work)
+        print("timing the details pane…", flush=True)
+        results["details"] = measure_details(work, (width, height), args.repeats)
         if not args.flows_only:
             print(f"editing {regiment.name}…", flush=True)
             edits = measure_edits(regiment, args.edits, (width, height))
@@ -714,10 +1002,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 results["stress"] = stress
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+    return _finish(results, args.json)
+
+
+def _finish(results: dict[str, Any], json_path: str | None) -> int:
     print()
     print(report(results))
-    if args.json:
-        Path(args.json).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    if json_path:
+        Path(json_path).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     return 0
 
 

@@ -10,10 +10,12 @@ adding factions (or replacing one with the same id):
 4. folders passed explicitly (``--catalogs DIR`` on the command line).
 
 Files are parsed with the safe YAML loader, validated by the pydantic models and checked for
-consistency (unknown ids, duplicates). A validated file is cached as JSON keyed by its path, size
-and modification time, so a second start does not parse unchanged YAML again. Problems are
-reported with file, line and column, found by re-reading the file with the round-trip loader
-only when something is wrong.
+consistency (unknown ids, duplicates). A validated file is cached as JSON keyed by its path, size,
+modification time and content, so a second start does not parse unchanged YAML again. Problems
+are reported with file, line and column, found by re-reading the file with the round-trip loader
+only when something is wrong. The whole scanned library is kept too (:mod:`armybuilder.libcache`),
+its catalogs as plain objects (:mod:`armybuilder.model.plain`), so that a start that finds it
+neither validates nor imports pydantic.
 
 The rooms of this package, lowest first (each imports only the ones above it):
 

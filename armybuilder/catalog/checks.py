@@ -4,22 +4,35 @@ and what the system's rules module finds (all with locations)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import Problem
-from ..model.catalog import (
-    CustomCatalog,
-    Entry,
-    EntryLink,
-    FactionFile,
-    Group,
-    Modifier,
-    SystemFile,
+from ..model.plain import (
+    MESSAGE_FIELDS,
+    is_entry,
+    is_group,
+    is_link,
+    is_plain,
+    is_system_file,
+    reaches,
+    to_pydantic,
 )
 from ..yamlio import read_text
 from .files import _positioned
 from .index import TYPE_REFS, CatalogIndex, Faction, GameSystem
+
+if TYPE_CHECKING:
+    from ..model.catalog import (
+        CustomCatalog,
+        Entry,
+        EntryLink,
+        FactionFile,
+        Group,
+        Modifier,
+        SystemFile,
+    )
 
 # --------------------------------------------------------------------------- consistency
 
@@ -54,15 +67,15 @@ def check_references(
 
     # First pass: collect ids and duplicates.
     for path, model in files:
-        if not isinstance(model, SystemFile):
+        if not is_system_file(model):
             categories |= {c.id for c in model.categories}
             rules |= {r.id for r in model.rules}
         shared |= {e.id for e in model.shared_entries}
         for loc, item in iter_entries(model):
-            if isinstance(item, Group):
+            if is_group(item):
                 groups.add(item.id)
                 continue
-            if not isinstance(item, Entry):
+            if not is_entry(item):
                 continue
             if item.id in entries:
                 other_path, _ = entries[item.id]
@@ -111,7 +124,8 @@ def check_references(
                 (
                     path,
                     [*loc, "child"],
-                    f"{what} counts {q.child!r}, which is no entry, "
+                    f"{what} {'reaches' if what == 'modifier' else 'counts'} {q.child!r}, "
+                    "which is no entry, "
                     "category or group of this catalog",
                 )
             )
@@ -138,7 +152,7 @@ def check_references(
 
     for path, model in files:
         for loc, item in iter_entries(model):
-            if isinstance(item, EntryLink):
+            if is_link(item):
                 if item.link not in shared:
                     found.append(
                         (
@@ -163,7 +177,7 @@ def check_references(
                     if target is not None:
                         constraint_ids |= {c.id for c in target.constraints if c.id}
                         profs = target.profiles
-            elif isinstance(item, Entry):
+            elif is_entry(item):
                 cats, costs, cons, mods = (
                     item.categories,
                     item.costs,
@@ -203,7 +217,14 @@ def check_references(
                         )
                     )
                 for gloc, g in _iter_groups_loc(item.groups, [*loc, "groups"]):
-                    members = {(c.link if isinstance(c, EntryLink) else c.id) for c in g.entries}
+                    for j, mod in enumerate(g.modifiers):
+                        if mod.field in MESSAGE_FIELDS:
+                            problem = _modifier_type_problem(mod, mod.field, "", ())
+                            if problem is not None:
+                                found.append(
+                                    (path, [*gloc, "modifiers", j, problem[0]], problem[1])
+                                )
+                    members = {(c.link if is_link(c) else c.id) for c in g.entries}
                     if g.default and g.default not in members:
                         found.append(
                             (
@@ -230,6 +251,16 @@ def check_references(
                     path, mloc, mod, cost_ids, constraint_ids, profile_types, found, profs
                 )
                 check_conditions(path, mloc, mod.conditions, mod.groups)
+                if reaches(mod):
+                    check_query(path, mloc, _ScopeOnly(mod.scope, child=mod.child), "modifier")
+                if mod.profile_type is not None and mod.profile_type not in profile_types:
+                    found.append(
+                        (
+                            path,
+                            [*mloc, "profile_type"],
+                            f"unknown profile type {mod.profile_type!r}",
+                        )
+                    )
                 if mod.repeat is not None:
                     check_query(path, [*mloc, "repeat"], mod.repeat, "repeat")
                 for ri, rep in enumerate(mod.repeats):
@@ -267,7 +298,7 @@ def faction_entry_ids(factions: Iterable[Faction]) -> set[str]:
     """Every entry id defined in some faction files."""
     ids: set[str] = set()
     for f in factions:
-        ids |= {item.id for _, item in iter_entries(f.model) if isinstance(item, Entry)}
+        ids |= {item.id for _, item in iter_entries(f.model) if is_entry(item)}
     return ids
 
 
@@ -284,8 +315,9 @@ def _check_modifier_field(
     kind, _, name = mod.field.partition(":")
     ok = (
         (kind in {"name", "hidden", "categories", "primary-category"} and not name)
+        or (kind in MESSAGE_FIELDS and not name)
         or (kind == "cost" and name in cost_ids)
-        or (kind == "constraint" and name in constraint_ids)
+        or (kind == "constraint" and (name in constraint_ids or reaches(mod)))
         or (kind == "characteristic" and any(name in chars for chars in profile_types.values()))
     )
     if not ok and kind == "description":
@@ -307,13 +339,23 @@ def _check_modifier_field(
                 [*loc, "field"],
                 f"modifier field {mod.field!r} names nothing this "
                 "entry has (use name, hidden, categories, primary-category, cost:<cost type>, "
-                "constraint:<constraint id of this entry>, characteristic:<id>)",
+                "constraint:<constraint id of this entry>, characteristic:<id>, or error, "
+                "warning, note for a message)",
             )
         )
         return
     problem = _modifier_type_problem(mod, kind, name, profiles)
     if problem is not None:
         found.append((path, [*loc, problem[0]], problem[1]))
+
+
+@dataclass(frozen=True)
+class _ScopeOnly:
+    """A modifier's own scope, checked as a query's (it counts nothing)."""
+
+    scope: str
+    field: str = "selections"
+    child: str | None = None
 
 
 def _is_number(value: Any) -> bool:
@@ -332,6 +374,12 @@ def _modifier_type_problem(
     """What the engine could not do with this modifier (adding to a name, appending to a
     cost, hiding with a number), as (key, message); None when it is sound."""
     what = f"a modifier of {mod.field!r}"
+    if kind in MESSAGE_FIELDS:
+        if mod.type != "add":
+            return "type", f"{what} raises a message: its type is `add` (the message is its value)"
+        if not isinstance(mod.value, str) or not mod.value.strip():
+            return "value", f"{what} raises a message: write the message as its value, in quotes"
+        return None
     if mod.type == "replace":
         if kind in {"hidden", "cost", "constraint", "categories", "primary-category"}:
             return "type", f"{what} cannot replace text: it is not text"
@@ -362,6 +410,8 @@ def _modifier_type_problem(
     elif kind == "characteristic" and mod.type in {"increment", "decrement"}:
         if not _is_number(mod.value):
             return "value", f"{what} needs a number as its value, not {mod.value!r}"
+        if reaches(mod) or mod.position is not None:
+            return None  # other selections' profiles, or a number inside a text
         for p in profiles:
             got = p.characteristics.get(name)
             if got is not None and not _is_number(got):
@@ -392,7 +442,7 @@ def iter_entries(
         for i, item in enumerate(items):
             here = [*loc, i]
             yield here, item
-            if isinstance(item, Entry):
+            if is_entry(item):
                 yield from walk(item.entries, [*here, "entries"])
                 for gloc, g in _iter_groups_loc(item.groups, [*here, "groups"]):
                     yield gloc, g
@@ -403,6 +453,41 @@ def iter_entries(
 
 
 # --------------------------------------------------------------------------- the library
+
+
+#: Game systems loaded from a library snapshot (engine's form) -> the same as pydantic models.
+_PYDANTIC_FORMS: dict[int, tuple[GameSystem, GameSystem]] = {}
+
+
+def _pydantic_faction(f: Faction, memo: dict[int, Any]) -> Faction:
+    return Faction(
+        f.path,
+        to_pydantic(f.model, memo),
+        [_pydantic_faction(e, memo) for e in f.extensions],
+        f.dropped,
+    )
+
+
+def pydantic_form(gs: GameSystem) -> GameSystem:
+    """``gs`` with its catalogs as pydantic models (``gs`` itself when they are already): a
+    system loaded from the library snapshot holds plain objects, and the rules modules' own
+    catalog checks tell entries from links with ``isinstance`` against the pydantic classes.
+    Built once per system, without validating again (see
+    :func:`armybuilder.model.plain.to_pydantic`)."""
+    if not is_plain(gs.model):
+        return gs
+    found = _PYDANTIC_FORMS.get(id(gs))
+    if found is not None and found[0] is gs:
+        return found[1]
+    memo: dict[int, Any] = {}
+    twin = GameSystem(
+        gs.path,
+        to_pydantic(gs.model, memo),
+        {fid: _pydantic_faction(f, memo) for fid, f in gs.factions.items()},
+        gs.problems,
+    )
+    _PYDANTIC_FORMS[id(gs)] = (gs, twin)  # gs kept alive, so that its id stays its own
+    return twin
 
 
 def _module_problems(
@@ -416,6 +501,13 @@ def _module_problems(
         return [(system.path, ["module"], str(exc))]
     if rules is None:
         return []
+    if is_plain(system.model) or any(
+        is_plain(f.model) for f in ([faction, *faction.extensions] if faction else [])
+    ):
+        # from the library snapshot: the module's checks read pydantic models
+        memo: dict[int, Any] = {}
+        system = GameSystem(system.path, to_pydantic(system.model, memo))
+        faction = _pydantic_faction(faction, memo) if faction is not None else None
     out: list[tuple[Path, list[str | int], str]] = []
     here = faction.path if faction is not None else system.path
     try:

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
-from ..model.catalog import CustomCatalog
 from ..model.messages import describe_errors
-from .checks import check_references
+from .checks import check_references, pydantic_form
 from .index import Faction, GameSystem
+
+if TYPE_CHECKING:
+    from ..model.catalog import CustomCatalog
 
 #: A problem with a roster's own entries: (location inside ``custom:``, message).
 CustomProblem = tuple[list[str | int], str]
@@ -75,6 +75,11 @@ def custom_catalog(
             kept[key] = [item for i, item in enumerate(kept[key]) if i not in idx]
         return not whole
 
+    from pydantic import ValidationError
+
+    from ..model.catalog import CustomCatalog
+
+    gs = pydantic_form(gs)  # the rules module's checks read pydantic models
     faction = gs.factions.get(faction_id)
     for _ in range(64):  # each pass leaves out at least one item; lists are bounded
         data = build()

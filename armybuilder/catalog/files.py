@@ -9,26 +9,28 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from pydantic import TypeAdapter, ValidationError
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..errors import CatalogError, Problem
-from ..model.catalog import (
-    CatalogFile,
-    FactionFile,
-    SystemFile,
-)
 from ..model.messages import clean_loc, describe, describe_errors
 from ..paths import user_cache_dir
 from ..yamlio import load_round_trip, load_safe, locate, read_text
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+
+    from ..model.catalog import FactionFile, SystemFile
 
 
 @functools.cache
 def _adapter() -> TypeAdapter[SystemFile | FactionFile]:
     """The catalog files' validator, built the first time a file is validated: a start-up
-    that finds the library in its cache (libcache) never builds it."""
+    that finds the library in its cache (libcache) never builds it, nor imports pydantic."""
+    from pydantic import TypeAdapter
+
+    from ..model.catalog import CatalogFile
+
     return TypeAdapter(CatalogFile)
 
 
@@ -78,15 +80,18 @@ def _cache_file(path: Path) -> Path | None:
         return None
     try:
         st = path.stat()
+        content = hashlib.sha256(path.read_bytes()).hexdigest()  # an edit that kept size and time
     except OSError:
         return None
-    key = f"{_CACHE_FORMAT}|{path.resolve()}|{st.st_size}|{st.st_mtime_ns}"
+    key = f"{_CACHE_FORMAT}|{path.resolve()}|{st.st_size}|{st.st_mtime_ns}|{content}"
     digest = hashlib.sha256(key.encode()).hexdigest()[:32]
     return user_cache_dir() / "catalogs" / f"{digest}.json"
 
 
 def load_catalog_file(path: Path, use_cache: bool = True) -> LoadedFile:
     """Parse and validate one catalog file (raises :class:`CatalogError`)."""
+    from pydantic import ValidationError
+
     cache = _cache_file(path) if use_cache else None
     if cache is not None and cache.is_file():
         try:

@@ -7,28 +7,31 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..errors import Problem, UnknownFactionError
-from ..model.catalog import (
-    Category,
-    ConditionGroup,
-    Constraint,
-    CostType,
-    CustomCatalog,
-    Entry,
-    EntryLink,
-    ExperienceLevel,
-    FactionFile,
-    ForceEntry,
-    Group,
-    Modifier,
-    ProfileType,
-    Rule,
-    SystemFile,
-)
+from ..model.plain import is_entry, is_link, reaches
 
 if TYPE_CHECKING:
+    from ..model.catalog import (
+        Category,
+        Condition,
+        ConditionGroup,
+        Constraint,
+        CostType,
+        CustomCatalog,
+        Entry,
+        EntryLink,
+        ExperienceLevel,
+        FactionFile,
+        ForceEntry,
+        Group,
+        Modifier,
+        ProfileType,
+        Repeat,
+        Rule,
+        SystemFile,
+    )
     from ..plugin import SystemRules
 
 
@@ -89,6 +92,8 @@ def _scopes(mod: Modifier) -> Iterator[str]:
         for sub in g.groups:
             yield from group(sub)
 
+    if reaches(mod):
+        yield mod.scope  # where it works from (what it changes lies below)
     for c in mod.conditions:
         yield c.scope
     for g in mod.groups:
@@ -169,6 +174,11 @@ class CatalogIndex:
         self._marked: dict[int, list[tuple[Child, Constraint, bool]]] = {}
         self._scope_ids: frozenset[str] | None = None
         self._holders: dict[str, frozenset[int]] = {}
+        #: Per owner of modifiers (entry, group, force entry; by ``id()``, with the owner to
+        #: tell a reused id apart): its modifiers by field, each marked whether it reads a cost.
+        self._mods: dict[int, tuple[object, dict[str, _FieldMods]]] = {}
+        self._memos: dict[str, dict[Any, Any]] = {}
+        self._group_checks: dict[int, tuple[tuple[Group, tuple[int, ...]], ...]] = {}
         self.roots: list[Child] = [
             self._resolve(c, None) for c in [*sf.entries, *(c for p in parts for c in p.entries)]
         ]
@@ -194,7 +204,7 @@ class CatalogIndex:
         seen: set[int] = set()
         while stack:
             item = stack.pop()
-            if not isinstance(item, Entry) or id(item) in seen:
+            if not is_entry(item) or id(item) in seen:
                 continue
             seen.add(id(item))
             groups = list(walk_groups(item.groups)) if item.groups else []
@@ -206,7 +216,7 @@ class CatalogIndex:
             stack.extend(under)
 
     def _resolve(self, item: Entry | EntryLink, group: Group | None) -> Child:
-        if isinstance(item, EntryLink):
+        if is_link(item):
             target = self.shared.get(item.link)
             if target is None:
                 raise KeyError(item.link)
@@ -362,6 +372,55 @@ class CatalogIndex:
             ]
         return found
 
+    def group_checks(self, entry: Entry) -> tuple[tuple[Group, tuple[int, ...]], ...]:
+        """The groups of ``entry`` a selection can break (those with a maximum, or a minimum
+        above 0), subgroups included in :func:`walk_groups` order, each with the ``id()`` of
+        itself and of every group under it (choices in those count toward it). Cached."""
+        found = self._group_checks.get(id(entry))
+        if found is None:
+            found = self._group_checks[id(entry)] = tuple(
+                (g, (id(g), *(id(x) for x in walk_groups(g.groups))))
+                for g in walk_groups(entry.groups)
+                if g.max is not None or g.min > 0
+            )
+        return found
+
+    def memo(self, name: str) -> dict[Any, Any]:
+        """A cache named ``name`` kept with this index, for what a rules module works out
+        from the catalog alone (a weapon's statistics, a kit's values). It goes with the
+        index: a catalog reloaded is indexed afresh, so nothing worked out from the entries
+        it replaced is read again or kept alive."""
+        found = self._memos.get(name)
+        if found is None:
+            found = self._memos[name] = {}
+        return found
+
+    def modifiers_on(
+        self, owner: Entry | ForceEntry | Group, field_: str
+    ) -> tuple[tuple[tuple[Modifier, bool], ...], str | None]:
+        """The modifiers of ``owner`` on ``field_``, in catalog order, each with whether its
+        conditions or repeats sum a cost (of this catalog's cost types), and the one scope
+        all of them look at (see :func:`shared_scope`); worked out once per owner. Those that
+        change other selections (:func:`~armybuilder.model.plain.reaches`) are not among
+        them: the engine applies them where they reach."""
+        found = self._mods.get(id(owner))
+        if found is None or found[0] is not owner:
+            costs = set(self.cost_types)
+            by_field: dict[str, list[tuple[Modifier, bool]]] = {}
+            for m in owner.modifiers:
+                if reaches(m):
+                    continue
+                by_field.setdefault(m.field, []).append((m, modifier_reads(m, costs)))
+            found = (
+                owner,
+                {
+                    f: (tuple(ms), shared_scope([m for m, _ in ms], owner.id))
+                    for f, ms in by_field.items()
+                },
+            )
+            self._mods[id(owner)] = found
+        return found[1].get(field_, ((), None))
+
     def child(self, entry: Entry | None, entry_id: str) -> Child | None:
         """The child option of ``entry`` with id ``entry_id``, if it is one."""
         if entry is None:
@@ -391,6 +450,18 @@ class CatalogIndex:
             for e in [*self.entries.values(), *self.shared.values()]
             for m in e.modifiers
         )
+
+    @cached_property
+    def reaching_modifiers(self) -> bool:
+        """Whether any entry has a modifier that changes other selections than its own."""
+        sf, parts = self.system.model, self._parts
+        items: list[Entry | EntryLink] = [*sf.entries, *(e for p in parts for e in p.entries)]
+        for e, groups in self._defined():
+            items.append(e)
+            items.extend(e.entries)
+            for g in groups:
+                items.extend(g.entries)
+        return any(reaches(m) for item in items for m in item.modifiers)
 
     def default_force(self) -> ForceEntry | None:
         """The force a roster uses when it names none."""
@@ -501,3 +572,53 @@ def all_constraints(entry: Entry) -> list[Constraint]:
 
 #: The old private name (rules modules written before the catalog package used it).
 _merge_link = merge_link
+
+
+#: An owner's modifiers on one field (each marked whether it reads a cost) and their one scope.
+_FieldMods: TypeAlias = "tuple[tuple[tuple[Modifier, bool], ...], str | None]"
+
+
+def shared_scope(mods: Sequence[Modifier], owner_id: str) -> str | None:
+    """The one scope every condition and repeat of ``mods`` measures, where what they find
+    depends on nothing but the selection that scope names (so that modifiers applied at two
+    selections with the same scope selection give the same result); ``None`` where there is
+    no such scope (a condition on the ancestors, on the force's faction, or a percentage).
+    Modifiers without any condition or repeat: `roster`."""
+    scopes: set[str] = set()
+
+    def query(q: Condition | Repeat) -> bool:
+        ref = q.child or owner_id
+        if q.scope == "ancestor" or q.percent or ref.startswith("faction:"):
+            return False
+        scopes.add(q.scope)
+        return True
+
+    def group(g: ConditionGroup) -> bool:
+        return all(query(c) for c in g.conditions) and all(group(x) for x in g.groups)
+
+    for m in mods:
+        if not (
+            all(query(c) for c in m.conditions)
+            and all(group(g) for g in m.groups)
+            and (m.repeat is None or query(m.repeat))
+            and all(query(r) for r in m.repeats)
+        ):
+            return None
+    if not scopes:
+        return "roster"
+    return scopes.pop() if len(scopes) == 1 else None
+
+
+def modifier_reads(mod: Modifier, fields: set[str]) -> bool:
+    """Whether a condition or repeat of ``mod`` (at any depth of its groups) measures one of
+    ``fields`` (e.g. the cost types: the modifier reads a cost)."""
+
+    def group(g: ConditionGroup) -> bool:
+        return any(c.field in fields for c in g.conditions) or any(group(x) for x in g.groups)
+
+    return (
+        any(c.field in fields for c in mod.conditions)
+        or any(group(g) for g in mod.groups)
+        or (mod.repeat is not None and mod.repeat.field in fields)
+        or any(r.field in fields for r in mod.repeats)
+    )

@@ -5,18 +5,19 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import libcache
 from ..errors import CatalogError, Problem, UnknownSystemError
 from ..formats import reader_for
-from ..model.catalog import (
-    FactionFile,
-    SystemFile,
-)
+from ..model.plain import is_system_file
 from ..paths import bundled_dir, user_catalog_dir
 from .checks import _module_problems, _problems_at, check_references, faction_entry_ids
 from .files import load_catalog_file
 from .index import CatalogIndex, Faction, GameSystem
+
+if TYPE_CHECKING:
+    from ..model.catalog import FactionFile
 
 
 def _extends_of(path: Path) -> tuple[str, str] | None:
@@ -61,7 +62,11 @@ class Library:
             self.systems, self.problems = snapshot
             return self
         if self._scan() and key:
-            libcache.store(key, (self.systems, self.problems))
+            try:
+                plain = plain_systems(self.systems)
+            except TypeError:
+                return self  # something the engine's form cannot hold: not kept
+            libcache.store(key, (plain, self.problems))
         return self
 
     def _scan(self) -> bool:
@@ -86,7 +91,7 @@ class Library:
                         if target is not None:
                             unreadable.append((*target, list(exc.problems)))
                         continue
-                    if isinstance(loaded.model, SystemFile):
+                    if is_system_file(loaded.model):
                         prev = self.systems.get(loaded.model.id)
                         gs = GameSystem(path, loaded.model)
                         if prev is not None:
@@ -203,6 +208,34 @@ class Library:
     def index(self, system_id: str, faction_id: str) -> CatalogIndex:
         """The resolved catalog for a system and faction."""
         return self.system(system_id).index(faction_id)
+
+
+def plain_systems(systems: dict[str, GameSystem]) -> dict[str, GameSystem]:
+    """The same systems with their catalogs in the engine's form (plain objects, see
+    :mod:`armybuilder.model.plain`), as a library snapshot keeps them; the given ones are left
+    as they are. Raises ``TypeError`` for anything that form cannot hold."""
+    from ..model.plain import to_plain
+
+    memo: dict[int, object] = {}
+
+    def faction(f: Faction) -> Faction:
+        if type(f) is not Faction:
+            raise TypeError(f"no plain form for {type(f).__qualname__}")
+        return Faction(
+            f.path, to_plain(f.model, memo), [faction(e) for e in f.extensions], list(f.dropped)
+        )
+
+    out: dict[str, GameSystem] = {}
+    for system_id, gs in systems.items():
+        if type(gs) is not GameSystem:
+            raise TypeError(f"no plain form for {type(gs).__qualname__}")
+        out[system_id] = GameSystem(
+            gs.path,
+            to_plain(gs.model, memo),
+            {fid: faction(f) for fid, f in gs.factions.items()},
+            list(gs.problems),
+        )
+    return out
 
 
 def default_roots(extra: Sequence[Path] = ()) -> list[Path]:

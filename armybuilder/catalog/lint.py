@@ -6,10 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import CatalogError, Problem, UnknownSystemError
-from ..model.catalog import (
-    FactionFile,
-    SystemFile,
-)
+from ..model.plain import is_faction_file, is_system_file
 from .checks import _module_problems, _problems_at, check_references, faction_entry_ids
 from .files import LoadedFile, load_catalog_file
 from .index import Faction, GameSystem
@@ -37,18 +34,16 @@ def check_paths(paths: Sequence[Path], library: Library | None = None) -> list[P
             problems.extend(exc.problems)
             failed.add(path)
     local_systems = {
-        lf.model.id: GameSystem(lf.path, lf.model)
-        for lf in loaded
-        if isinstance(lf.model, SystemFile)
+        lf.model.id: GameSystem(lf.path, lf.model) for lf in loaded if is_system_file(lf.model)
     }
     lib = library or Library()
     for lf in loaded:
-        if isinstance(lf.model, SystemFile):
+        if is_system_file(lf.model):
             gs = local_systems[lf.model.id]
             factions = [
                 Faction(f.path, f.model)
                 for f in loaded
-                if isinstance(f.model, FactionFile) and f.model.system == gs.id
+                if is_faction_file(f.model) and f.model.system == gs.id
             ]
             scope_ids = faction_entry_ids(factions) | _faction_ids_beside(gs, lib, set(files))
             found = check_references(gs, None, scope_ids) or [r for r in _module_problems(gs, None)]
@@ -80,7 +75,7 @@ def check_paths(paths: Sequence[Path], library: Library | None = None) -> list[P
                 (
                     f.model
                     for f in loaded
-                    if isinstance(f.model, FactionFile)
+                    if is_faction_file(f.model)
                     and f.model.system == lf.model.system
                     and f.model.id == lf.model.extends
                     and not f.model.extends
@@ -126,7 +121,7 @@ def _faction_ids_beside(gs: GameSystem, lib: Library, checked: set[Path]) -> set
             lf = load_catalog_file(path)
         except CatalogError:
             continue
-        if isinstance(lf.model, FactionFile) and lf.model.system == gs.id:
+        if is_faction_file(lf.model) and lf.model.system == gs.id:
             factions.append(Faction(lf.path, lf.model))
     installed = lib.scan().systems.get(gs.id)
     if installed is not None:

@@ -12,7 +12,6 @@ or a missing PDF library.
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from pathlib import Path
 from typing import Any
@@ -134,6 +133,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         print("armybuilder render: --jobs must be at least 1", file=sys.stderr)
         return EXIT_INPUT
+    import logging
+
     from jinja2 import TemplateError
 
     if not getattr(args, "verbose", False):

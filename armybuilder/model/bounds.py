@@ -4,13 +4,12 @@ Every number a user types is bounded, far beyond any real army, so that a typo (
 1000000000`), a hostile file (a 300-digit count) or `.nan` is reported with its file, line and
 column instead of overflowing, hanging or silently switching a rule off. The figures are
 documented in ``docs/catalog-format.md`` and the README (Roster files).
+
+The figures alone (no pydantic: the roster loader reads them); the pydantic field types
+built on them are in :mod:`armybuilder.model.fields`.
 """
 
 from __future__ import annotations
-
-from typing import Annotated
-
-from pydantic import Field
 
 #: Most copies one selection may stand for (``count:``), and the largest min/max a group or
 #: an entry's ``max_count`` may give.
@@ -24,9 +23,3 @@ MAX_LIMIT = 1_000_000_000
 MAX_NUMBER = 1_000_000_000
 #: Most times a repeating modifier applies.
 MAX_REPEATS = 1_000
-
-Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
-Cost = Annotated[float, Field(allow_inf_nan=False, ge=-MAX_COST, le=MAX_COST)]
-Limit = Annotated[float, Field(allow_inf_nan=False, ge=0, le=MAX_LIMIT)]
-Number = Annotated[float, Field(allow_inf_nan=False, ge=-MAX_NUMBER, le=MAX_NUMBER)]
-WholeNumber = Annotated[int, Field(ge=-MAX_NUMBER, le=MAX_NUMBER)]

@@ -26,7 +26,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
-from .bounds import MAX_COUNT, MAX_REPEATS, Cost, Count, Limit, Number, WholeNumber
+from .bounds import MAX_COUNT, MAX_REPEATS
+from .fields import Cost, Count, Limit, Number, WholeNumber
 
 Id = Annotated[
     str,
@@ -179,10 +180,14 @@ class Modifier(_Model):
 
     ``field`` is one of: `name`, `hidden`, `cost:<cost type>`, `constraint:<constraint id>`,
     `characteristic:<characteristic id>`, `categories` (with `add` / `remove` of a category
-    id), `primary-category` (`set` to a category id, or to nothing). `floor` and `ceil` keep a
+    id), `primary-category` (`set` to a category id, or to nothing), `error` / `warning` /
+    `note` (`add` a message the selection then carries as an issue of that severity; `{name}`
+    in it is the selection's name). `floor` and `ceil` keep a
     number at least / at most the value (a characteristic such as `12"` or `3+` by its
     number); `replace` changes the text ``find`` into the value. Modifiers apply in the
     order listed. A modifier repeats ``repeat`` times, or the sum of its ``repeats``.
+    ``scope``, ``reach`` and ``child`` make it change other selections than its own (those
+    below it, or below an enclosing one); its conditions are still read from its own.
     """
 
     type: Literal[
@@ -202,6 +207,31 @@ class Modifier(_Model):
     )
     separator: str = Field(
         "", description="What `append` puts between the text and the value (e.g. a space)."
+    )
+    position: int | None = Field(
+        None,
+        description="`increment` / `decrement` of a text: which number in it changes (0 "
+        "the first, -1 the last), e.g. `D6+1` -> `D6+2` with -1.",
+    )
+    scope: QueryScope = Field(
+        "self",
+        description="The selection the modifier works from: `self` (its own), `parent`, "
+        "`top`, `type:<entry type>` or an entry id (the nearest enclosing one), `force`, "
+        "`roster`. Its conditions are still read from its own selection.",
+    )
+    reach: Literal["self", "children", "descendants", "subtree"] = Field(
+        "self",
+        description="What it changes, from `scope`: that selection (`self`), the selections "
+        "directly in it (`children`), every selection below it (`descendants`), or it and "
+        "every selection below it (`subtree`).",
+    )
+    child: str | None = Field(
+        None,
+        description="With `reach`: only the selections of this entry, category, group or "
+        "`type:<entry type>` (a category as the modifiers listed before it left it).",
+    )
+    profile_type: Id | None = Field(
+        None, description="Of a characteristic: only in the profiles of this profile type."
     )
     source: str = ""
 

@@ -32,17 +32,17 @@ Unknown keys are allowed everywhere and kept when the file is saved.
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from .bounds import MAX_COUNT, MAX_LIMIT, Limit
+from .bounds import MAX_COUNT
 from .catalog import CustomCatalog, Id
-
-FORMAT_VERSION = 1
-#: The format of a roster with a top-level ``forces:`` list (format 1 files have one force).
-FORCES_FORMAT = 2
+from .fields import Limit
+from .header import FORCES_FORMAT as FORCES_FORMAT
+from .header import FORMAT_VERSION as FORMAT_VERSION
+from .header import _fast_header as _fast_header
+from .header import read_header as read_header
 
 
 class Selection(BaseModel):
@@ -107,65 +107,6 @@ class RosterHeader(BaseModel):
         "names it per force.",
     )
     notes: str | None = None
-
-
-_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-_HEADER_KEYS = frozenset({"format", "system", "faction", "name", "limits", "force", "notes"})
-
-
-def _is_id(value: Any) -> bool:
-    return type(value) is str and value.isascii() and _ID.fullmatch(value) is not None
-
-
-def _fast_header(data: dict[str, Any]) -> RosterHeader | None:
-    """The header of an ordinary roster, checked by hand: what
-    ``RosterHeader.model_validate(data)`` gives, without building pydantic's validator (a
-    command checking one roster starts faster). ``None`` for anything less plain (an extra
-    key, a value to convert or to refuse): pydantic then reads it, and words any message."""
-    if not data.keys() <= _HEADER_KEYS:
-        return None
-    fields: dict[str, Any] = {}
-    fmt = data.get("format", 1)
-    if type(fmt) is not int or fmt not in (1, 2):
-        return None
-    if "format" in data:
-        fields["format"] = fmt
-    system, faction, name = data.get("system"), data.get("faction"), data.get("name")
-    if not _is_id(system) or type(name) is not str:
-        return None
-    if type(faction) is list:
-        if not faction or not all(_is_id(f) for f in faction):
-            return None
-        faction = list(faction)
-    elif not _is_id(faction):
-        return None
-    fields.update(system=system, faction=faction, name=name)
-    if "limits" in data:
-        limits = data["limits"]
-        if type(limits) is not dict:
-            return None
-        out: dict[str, float] = {}
-        for k, v in limits.items():
-            if type(k) is not str or type(v) not in (int, float):
-                return None
-            if not (0 <= v <= MAX_LIMIT) or v != v:  # (NaN and infinities are refused)
-                return None
-            out[k] = float(v)
-        fields["limits"] = out
-    for key in ("force", "notes"):
-        if key in data:
-            value = data[key]
-            if value is not None and not (_is_id(value) if key == "force" else type(value) is str):
-                return None
-            fields[key] = value
-    return RosterHeader.model_construct(**fields)
-
-
-def read_header(data: dict[str, Any]) -> RosterHeader:
-    """A roster's header from its plain top-level keys (``selections``, ``custom`` and
-    ``forces`` left out); raises pydantic's ``ValidationError`` as
-    ``RosterHeader.model_validate`` does."""
-    return _fast_header(data) or RosterHeader.model_validate(data)
 
 
 _FORMS: dict[str, Any] = {

@@ -464,8 +464,9 @@ class RosterView(_Values):
     """The whole roster: ``name``, ``system`` and ``faction`` (objects with ``id`` and
     ``name``), ``date``, ``file``, ``totals`` (:class:`CostView`), ``valid``, ``errors``,
     ``warnings``, ``values`` (roster-wide computed values), ``units`` (the top level: for a
-    roster of several forces, every force's top-level selections in order) and ``forces``
-    (:class:`ForceView`, empty for a roster of one force)."""
+    roster of several forces, every force's top-level selections in order), ``forces``
+    (:class:`ForceView`, empty for a roster of one force) and ``notices`` (what the catalog
+    asks to show, severity ``note``: neither errors nor warnings)."""
 
     name: str
     system_id: str
@@ -484,6 +485,7 @@ class RosterView(_Values):
     version: str = __version__
     extra: dict[str, Any] = field(default_factory=dict)
     forces: list[ForceView] = field(default_factory=list)
+    notices: list[IssueView] = field(default_factory=list)
 
     def all_forces(self) -> list[ForceView]:
         """Every force, child forces after their parent (none for a roster of one force)."""
@@ -678,7 +680,8 @@ def build_view(
         totals=totals,
         valid=ev.valid,
         errors=[i for i in issues if i.is_error],
-        warnings=[i for i in issues if not i.is_error],
+        warnings=[i for i in issues if i.severity == "warning"],
+        notices=[i for i in issues if i.severity == "note"],
         values={v.key: ValueView.of(v) for v in ev.roster_values},
         units=units,
         forces=forces,

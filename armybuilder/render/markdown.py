@@ -58,11 +58,13 @@ def _issues(title: str, issues: list[IssueView], out: list[str]) -> None:
 def export_markdown(view: RosterView) -> str:
     """The roster as Markdown."""
     verdict = "Legal" if view.valid else md(view.verdict)
+    n = len(view.warnings)
+    warned = f"{n} warning" if n == 1 else f"{n} warnings"
     out = [
         f"# {md(view.name)}",
         "",
         f"{md(view.system_name)} · {md(view.faction_name)} · {md(view.date)}  ",
-        f"**{verdict}**" + (f" ({len(view.warnings)} warnings)" if view.warnings else ""),
+        f"**{verdict}**" + (f" ({warned})" if view.warnings else ""),
     ]
     if view.totals:
         out += ["", "| Total | Spent | Limit |", "|---|---:|---:|"]
@@ -94,6 +96,7 @@ def export_markdown(view: RosterView) -> str:
             _unit(u, "##", out)
     _issues("Errors", view.errors, out)
     _issues("Warnings", view.warnings, out)
+    _issues("Notes from the catalog", view.notices, out)
     out += ["", f"*Made with armybuilder {md(view.version)}*"]
     return "\n".join(out) + "\n"
 

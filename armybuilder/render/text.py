@@ -91,7 +91,12 @@ def export_text(view: RosterView) -> str:
         out.extend(f"- {clean(i.message)}" for i in view.errors)
     if view.warnings:
         out.append("")
-        out.append(f"({len(view.warnings)} warnings: armybuilder validate lists them)")
+        n = len(view.warnings)
+        out.append(f"({n} warning{'' if n == 1 else 's'}: armybuilder validate lists them)")
+    if view.notices:
+        out.append("")
+        out.append("Notes from the catalog:")
+        out.extend(f"- {clean(i.message)}" for i in view.notices)
     out.append("")
     out.append(f"Made with armybuilder {view.version}")
     return "\n".join(out) + "\n"

@@ -15,13 +15,16 @@ generic checks on the same tree.
 from __future__ import annotations
 
 import math
+import operator
 import re
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..catalog import CatalogIndex, Child, GameSystem, custom_catalog, walk_groups
-from ..model.catalog import (
+from ..catalog import CatalogIndex, Child, GameSystem, custom_catalog
+from ..catalog.index import modifier_reads
+from ..model.plain import (  # the engine's form: no pydantic (see model/plain.py)
+    MESSAGE_FIELDS,
     Condition,
     ConditionGroup,
     Constraint,
@@ -34,6 +37,7 @@ from ..model.catalog import (
     Modifier,
     Profile,
     Repeat,
+    reaches,
 )
 from ..rosters import ForceData as ForceData
 from ..rosters import Loc, Roster, SelectionData
@@ -46,6 +50,9 @@ if TYPE_CHECKING:
 
 ERROR = "error"
 WARNING = "warning"
+#: Shown to the player, not a problem: the roster stays legal, even with ``--strict``.
+NOTE = "note"
+
 
 T = TypeVar("T")
 
@@ -70,7 +77,8 @@ def fmt_num(x: float) -> str:
 
 @dataclass(frozen=True)
 class Issue:
-    """Something that makes a roster illegal (error) or unusual (warning)."""
+    """Something that makes a roster illegal (error) or unusual (warning), or that the catalog
+    asks to show the player (note)."""
 
     severity: str
     code: str
@@ -344,6 +352,9 @@ class Evaluation:
     _total: dict[int, dict[str, float]] = field(default_factory=dict, repr=False)
     rules: SystemRules | None = field(default=None, repr=False)
     _query: dict[tuple[Any, ...], float] = field(default_factory=dict, repr=False)
+    #: Modified values by (entry, field, the selection their one scope names, value): see
+    #: :meth:`apply_modifiers`. Cleared with ``_query`` (what they are worked out from).
+    _modified: dict[tuple[Any, ...], Any] = field(default_factory=dict, repr=False)
     _counts: dict[tuple[int, bool, bool], dict[str, float]] = field(
         default_factory=dict, repr=False
     )
@@ -354,6 +365,8 @@ class Evaluation:
     memo_out: SubtreeMemo | None = field(default=None, repr=False)
     _value_log: list[_Logged] | None = field(default=None, repr=False)
     _above: dict[int, tuple[Any, ...]] = field(default_factory=dict, repr=False)
+    #: :meth:`where` of the selections that have been a parent, by ``id()``.
+    _where: dict[int, str] = field(default_factory=dict, repr=False)
     _take_nodes: bool = field(default=False, repr=False)
     #: The campaign state keys the rules module declares (none: state is not checked).
     state_keys: tuple[StateKey, ...] = field(default=(), repr=False)
@@ -377,6 +390,19 @@ class Evaluation:
     #: Set when costs never settle: modifiers that read costs are then left out.
     _skip_cost_loops: bool = field(default=False, repr=False)
     _cost_capped: bool = field(default=False, repr=False)
+    #: Modifiers that reach a selection from another one (see :func:`_find_reach`): per
+    #: ``id(node)`` reached, each with the selection whose entry holds it, in order.
+    _reached: dict[int, list[tuple[Modifier, Node]]] = field(default_factory=dict, repr=False)
+    #: The selections a modifier from outside their subtree reaches: never replayed.
+    _opened: set[int] = field(default_factory=set, repr=False)
+    #: Per reached selection: its categories before each modifier that reaches it, then after.
+    _reach_cats: dict[int, list[list[str]]] = field(default_factory=dict, repr=False)
+    #: Whether the rules module adds costs of its own (:meth:`SystemRules.extra_cost`):
+    #: worked out from ``rules`` however the evaluation is made (what-if copies too).
+    _extra_cost: bool = field(default=False, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._extra_cost = self.rules is not None and _adds_costs(self.rules)
 
     # ----------------------------------------------------------------- results
 
@@ -391,7 +417,12 @@ class Evaluation:
 
     @property
     def warnings(self) -> list[Issue]:
-        return [i for i in self.issues if not i.is_error]
+        return [i for i in self.issues if i.severity == WARNING]
+
+    @property
+    def notes(self) -> list[Issue]:
+        """What the catalog asks to show (severity ``note``): neither errors nor warnings."""
+        return [i for i in self.issues if i.severity == NOTE]
 
     def codes(self) -> list[str]:
         """The issue codes, in order (handy in tests)."""
@@ -459,7 +490,11 @@ class Evaluation:
     def reusable(self, node: Node) -> bool:
         """Whether what this evaluation found in ``node``'s subtree is what the previous one
         found, when the selection is the same object (see :meth:`subtree`)."""
-        return self.memo_out is not None and self.index.closed(node.entry)
+        return (
+            self.memo_out is not None
+            and self.index.closed(node.entry)
+            and id(node) not in self._opened
+        )
 
     def subtree(self, node: Node, tag: str, compute: Callable[[], T], key: Hashable = None) -> T:
         """``compute()``, a computation over the subtree at ``node`` that reports issues and
@@ -473,7 +508,13 @@ class Evaluation:
         out = self.memo_out
         data = node.data
         log = self._value_log
-        if out is None or data is None or log is None or not self.index.closed(node.entry):
+        if (
+            out is None
+            or data is None
+            or log is None
+            or not self.index.closed(node.entry)
+            or id(node) in self._opened
+        ):
             return compute()
         context = (self._names_above(node), key)
         rid = (tag, id(data))
@@ -572,8 +613,20 @@ class Evaluation:
 
     def where(self, node: Node) -> str:
         """A breadcrumb such as ``1st Platoon > Squad ×4``."""
-        parts = [self.label(n) for n in [*reversed(list(node.ancestors())), node] if not n.is_root]
-        return " > ".join(parts) if parts else self.roster.name
+        parent = node.parent
+        if parent is None:
+            return self.roster.name
+        own = self.label(node)
+        if parent.parent is None:
+            return own
+        # The breadcrumb above is the same for every selection of one parent (once costs have
+        # settled: a name modifier may count what is selected).
+        above = self._where.get(id(parent))
+        if above is None:
+            above = self.where(parent)
+            if self._settling is None:
+                self._where[id(parent)] = above
+        return f"{above} > {own}"
 
     # ----------------------------------------------------------------- experience
 
@@ -614,6 +667,7 @@ class Evaluation:
                 self._unit_cost.clear()
                 self._total.clear()
                 self._query.clear()
+                self._modified.clear()
             if totals == self._settling and not self._cost_capped:
                 return
             names = ", ".join(sorted(self._cost_reads_cost))
@@ -628,6 +682,7 @@ class Evaluation:
             self._unit_cost.clear()
             self._total.clear()
             self._query.clear()
+            self._modified.clear()
             self.total_cost(self.root)
         finally:
             self._settling = None
@@ -635,24 +690,30 @@ class Evaluation:
     def unit_cost(self, node: Node, cost_type: str) -> float:
         """The cost of one copy of the node's own entry (modifiers applied, children excluded)."""
         key = (id(node), cost_type)
-        if key not in self._unit_cost:
-            base = node.entry.costs.get(cost_type, 0.0) if node.entry is not None else 0.0
-            value = (
-                self.apply_modifiers(node.entry, f"cost:{cost_type}", base, node)
-                if node.entry is not None
-                else 0.0
-            )
-            if not _is_number(value):
-                value = base  # only a catalog check-catalog rejects gets here
-            if self.rules is not None and node.entry is not None:
-                try:
-                    value += self.rules.extra_cost(self, node, cost_type)
-                except Exception as exc:  # report once, never crash
-                    if not any(i.code == "rules-module-failed" for i in self.issues):
-                        why = f"{type(exc).__name__}: {exc}"
-                        self.error("rules-module-failed", _module_failed(self.index, why), node)
-            self._unit_cost[key] = float(value)
-        return self._unit_cost[key]
+        found = self._unit_cost.get(key)
+        if found is not None:
+            return found
+        entry = node.entry
+        if entry is None:
+            self._unit_cost[key] = 0.0
+            return 0.0
+        base = entry.costs.get(cost_type, 0.0)
+        value = (
+            self.apply_modifiers(entry, f"cost:{cost_type}", base, node)
+            if entry.modifiers or self._reached
+            else base
+        )
+        if not _is_number(value):
+            value = base  # only a catalog check-catalog rejects gets here
+        if self._extra_cost and self.rules is not None:
+            try:
+                value += self.rules.extra_cost(self, node, cost_type)
+            except Exception as exc:  # report once, never crash
+                if not any(i.code == "rules-module-failed" for i in self.issues):
+                    why = f"{type(exc).__name__}: {exc}"
+                    self.error("rules-module-failed", _module_failed(self.index, why), node)
+        found = self._unit_cost[key] = float(value)
+        return found
 
     def total_cost(self, node: Node) -> dict[str, float]:
         """The cost of the node with everything under it, times its count."""
@@ -662,6 +723,7 @@ class Evaluation:
             and self.memo_out is not None
             and node.data is not None
             and self.index.closed(node.entry)
+            and id(node) not in self._opened
         ):
             data = node.data
             prev = self.memo_in.totals.get(id(data)) if self.memo_in is not None else None
@@ -687,7 +749,11 @@ class Evaluation:
         if node.entry is None or char_id not in profile.characteristics:
             return None
         return self.apply_modifiers(
-            node.entry, f"characteristic:{char_id}", profile.characteristics[char_id], node
+            node.entry,
+            f"characteristic:{char_id}",
+            profile.characteristics[char_id],
+            node,
+            profile.type,
         )
 
     def characteristic(self, node: Node, char_id: str, profile_type: str | None = None) -> Any:
@@ -697,7 +763,11 @@ class Evaluation:
         for p in node.entry.profiles:
             if (profile_type is None or p.type == profile_type) and char_id in p.characteristics:
                 return self.apply_modifiers(
-                    node.entry, f"characteristic:{char_id}", p.characteristics[char_id], node
+                    node.entry,
+                    f"characteristic:{char_id}",
+                    p.characteristics[char_id],
+                    node,
+                    p.type,
                 )
         return None
 
@@ -901,6 +971,9 @@ class Evaluation:
         modified = self.index.category_modifiers and key not in self._counting
         self._counting.add(key)
         refs_of = self._refs
+        # Copies per set of references first (a platoon's troopers share a few), then each
+        # reference's count: sums of whole numbers, the same in any order.
+        by_refs: dict[frozenset[str], float] = {}
         stack: list[tuple[Node, int]] = [(c, c.count) for c in scope_node.children]
         while stack:
             n, mult = stack.pop()
@@ -917,10 +990,12 @@ class Evaluation:
                 if found is None:
                     found = refs_of[rkey] = self._node_refs(n, entry.categories)
                 refs = found
-            for ref in refs:  # a node counts once even if its id is also a category
-                counts[ref] = counts.get(ref, 0.0) + mult
-            if deep:
+            by_refs[refs] = by_refs.get(refs, 0.0) + mult
+            if deep and n.children:
                 stack.extend((c, mult * c.count) for c in n.children)
+        for refs, copies in by_refs.items():
+            for ref in refs:  # a node counts once even if its id is also a category
+                counts[ref] = counts.get(ref, 0.0) + copies
         self._counting.discard(key)
         if not modified and self.index.category_modifiers:
             self._partial[pkey] = counts  # a partial answer, kept only for this case
@@ -963,15 +1038,7 @@ class Evaluation:
             cond.percent,
             cond.per_link,
         )
-        v = cond.value
-        return {
-            "less-than": got < v,
-            "greater-than": got > v,
-            "equal-to": got == v,
-            "not-equal-to": got != v,
-            "at-least": got >= v,
-            "at-most": got <= v,
-        }[cond.type]
+        return _COMPARE[cond.type](got, cond.value)
 
     def _group_holds(self, group: ConditionGroup, context: Node, owner: str | None) -> bool:
         results = [self.condition_holds(c, context, owner) for c in group.conditions]
@@ -1007,22 +1074,64 @@ class Evaluation:
         return (math.ceil(times) if rep.round_up else math.floor(times)) * rep.repeats
 
     def apply_modifiers(
-        self, entry: Entry | ForceEntry | Group, field_: str, value: Any, context: Node
+        self,
+        entry: Entry | ForceEntry | Group,
+        field_: str,
+        value: Any,
+        context: Node,
+        profile_type: str | None = None,
     ) -> Any:
         """``value`` after every modifier of ``entry`` (or of a force entry) on ``field_``
-        that applies."""
-        for mod in entry.modifiers:
-            if mod.field != field_:
+        that applies; for the selection ``context`` of ``entry``, then after the modifiers of
+        other selections that reach it. ``profile_type``: of a characteristic, the type of
+        the profile it is read from."""
+        if entry.modifiers:
+            mods, scope = self.index.modifiers_on(entry, field_)
+            if mods and (scope is None or type(value) not in _SCALARS):
+                value = self._apply_modifiers(entry, mods, field_, value, context, profile_type)
+            elif mods:
+                # What the modifiers find depends on their scope's selection alone: the same
+                # entry, field and value there give the same result (the troopers of a platoon).
+                at = id(self._scope_node(context, scope))  # type: ignore[arg-type]
+                key = (id(entry), field_, at, type(value), value, profile_type)
+                found = self._modified.get(key, _MISSING)
+                if found is _MISSING:
+                    found = self._modified[key] = self._apply_modifiers(
+                        entry, mods, field_, value, context, profile_type
+                    )
+                value = found
+        if self._reached and context.entry is entry and field_ != "categories":
+            reached = self._reached.get(id(context))
+            if reached is not None:
+                for k, (mod, source) in enumerate(reached):
+                    if mod.field != field_:
+                        continue
+                    if profile_type is not None and mod.profile_type not in (None, profile_type):
+                        continue
+                    if mod.child is not None and not self._reach_matches(context, mod.child, k):
+                        continue
+                    assert source.entry is not None
+                    value = self._apply_one(mod, value, source, source.entry)
+        return value
+
+    def _apply_modifiers(
+        self,
+        entry: Entry | ForceEntry | Group,
+        mods: tuple[tuple[Modifier, bool], ...],
+        field_: str,
+        value: Any,
+        context: Node,
+        profile_type: str | None = None,
+    ) -> Any:
+        for mod, reads_cost in mods:
+            if profile_type is not None and mod.profile_type not in (None, profile_type):
                 continue
-            if self._settling is not None and _reads_cost(mod, tuple(self.index.cost_types)):
-                self._cost_reads_cost.add(entry.name)
-            if (
-                self._skip_cost_loops
-                and mod.field.startswith("cost:")
-                and _reads_cost(mod, tuple(self.index.cost_types))
-            ):
-                continue
-            if not self.modifier_applies(mod, context, entry.id):
+            if reads_cost:
+                if self._settling is not None:
+                    self._cost_reads_cost.add(entry.name)
+                if self._skip_cost_loops and field_.startswith("cost:"):
+                    continue
+            if (mod.conditions or mod.groups) and not self.modifier_applies(mod, context, entry.id):
                 continue
             if mod.repeat is None and not mod.repeats:
                 times = 1
@@ -1031,6 +1140,46 @@ class Evaluation:
                 times = sum(self._repeats(r, context, entry.id) for r in [*reps, *mod.repeats])
             value = _apply(mod, value, times)
         return value
+
+    def _apply_one(
+        self, mod: Modifier, value: Any, context: Node, owner: Entry | ForceEntry | Group
+    ) -> Any:
+        """``value`` after ``mod`` of ``owner``, whose conditions read ``context``."""
+        reads_cost = modifier_reads(mod, set(self.index.cost_types))
+        return self._apply_modifiers(owner, ((mod, reads_cost),), mod.field, value, context)
+
+    def _reach_matches(self, node: Node, ref: str, k: int) -> bool:
+        """Whether ``node`` is of ``ref`` for the ``k``-th modifier reaching it: its entry,
+        link, group or type, or a category it has after the modifiers before that one."""
+        if _is_of(node, ref):
+            return True
+        states = self._reach_states(node)
+        cats = states[k] if states is not None else node.categories
+        return ref in cats
+
+    def _reach_states(self, node: Node) -> list[list[str]] | None:
+        """The node's categories before each modifier that reaches it, then after them all
+        (``None`` while they are being worked out: a filter then reads the entry's own)."""
+        key = id(node)
+        states = self._reach_cats.get(key)
+        if states is not None:
+            return states or None
+        entry = node.entry
+        assert entry is not None
+        self._reach_cats[key] = []  # in progress
+        cats: list[str] = list(self.apply_modifiers(entry, "categories", entry.categories, node))
+        states = []
+        for mod, source in self._reached.get(key, ()):
+            states.append(cats)
+            if mod.field != "categories":
+                continue
+            if mod.child is not None and mod.child not in cats and not _is_of(node, mod.child):
+                continue
+            assert source.entry is not None
+            cats = list(self._apply_one(mod, cats, source, source.entry))
+        states.append(cats)
+        self._reach_cats[key] = states
+        return states
 
     def force_hidden(self, node: Node) -> bool:
         """Whether a force (of a roster with several) is hidden, after its entry's
@@ -1046,6 +1195,10 @@ class Evaluation:
             return []
         if not self.index.category_modifiers:
             return node.entry.categories
+        if self._reached and id(node) in self._reached:
+            states = self._reach_states(node)
+            if states is not None:
+                return states[-1]
         return list(self.apply_modifiers(node.entry, "categories", node.entry.categories, node))
 
     def primary_category(self, node: Node) -> str | None:
@@ -1074,37 +1227,26 @@ MAX_COST_ROUNDS = 20
 MAX_TIMES = 1_000_000
 
 
+#: Values :meth:`Evaluation.apply_modifiers` keeps once worked out (hashable, immutable).
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_MISSING = object()
+
+#: A condition's comparison of what its query found with its value, by condition type.
+_COMPARE: dict[str, Callable[[float, float], bool]] = {
+    "less-than": operator.lt,
+    "greater-than": operator.gt,
+    "equal-to": operator.eq,
+    "not-equal-to": operator.ne,
+    "at-least": operator.ge,
+    "at-most": operator.le,
+}
+
+
+_NUMBERS = (int, float)
+
+
 def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-_READS_COST: dict[tuple[int, tuple[str, ...]], tuple[Modifier, bool]] = {}
-
-
-def _reads_cost(mod: Modifier, cost_types: tuple[str, ...]) -> bool:
-    """Does the modifier's condition or repeat sum a cost (rather than count selections)?"""
-    key = (id(mod), cost_types)
-    hit = _READS_COST.get(key)
-    if hit is not None and hit[0] is mod:
-        return hit[1]
-    if len(_READS_COST) > 100_000:
-        _READS_COST.clear()
-    answer = _reads_cost_now(mod, set(cost_types))
-    _READS_COST[key] = (mod, answer)
-    return answer
-
-
-def _reads_cost_now(mod: Modifier, costs: set[str]) -> bool:
-
-    def group(g: ConditionGroup) -> bool:
-        return any(c.field in costs for c in g.conditions) or any(group(x) for x in g.groups)
-
-    return (
-        any(c.field in costs for c in mod.conditions)
-        or any(group(g) for g in mod.groups)
-        or (mod.repeat is not None and mod.repeat.field in costs)
-        or any(r.field in costs for r in mod.repeats)
-    )
+    return isinstance(value, _NUMBERS) and not isinstance(value, bool)
 
 
 def _apply(mod: Modifier, value: Any, times: int = 1) -> Any:
@@ -1120,7 +1262,10 @@ def _apply(mod: Modifier, value: Any, times: int = 1) -> Any:
     if mod.type == "replace":
         if value is None or isinstance(value, bool) or not mod.find:
             return value
-        return str(value).replace(mod.find, str(mod.value))
+        text = fmt_num(value) if _is_number(value) else str(value)
+        if mod.find not in text:
+            return value  # (a number stays a number)
+        return text.replace(mod.find, str(mod.value))
     if mod.type in ("floor", "ceil"):
         return _clamp(value, mod.value, mod.type == "floor")
     if mod.type in ("add", "remove"):
@@ -1130,12 +1275,31 @@ def _apply(mod: Modifier, value: Any, times: int = 1) -> Any:
             return items if mod.value in items else [*items, mod.value]
         return [v for v in items if v != mod.value]
     step = mod.value
-    if not isinstance(step, int | float) or isinstance(step, bool):
+    if not isinstance(step, _NUMBERS) or isinstance(step, bool):
         return value
     if not (value is None or _is_number(value)):
+        if mod.position is not None and isinstance(value, str):
+            return _shift_number(value, mod.position, step * times, mod.type == "increment")
         return value
     step *= times
-    return (value or 0) + step if mod.type == "increment" else (value or 0) - step
+    out = (value or 0) + step if mod.type == "increment" else (value or 0) - step
+    if isinstance(value, int) and isinstance(out, float) and out.is_integer():
+        return int(out)  # a whole characteristic stays whole (4 + 1 is 5, not 5.0)
+    return out
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _shift_number(text: str, position: int, step: float, up: bool) -> str:
+    """``text`` with its number at ``position`` (0 the first, -1 the last) moved by
+    ``step`` (``D6+1`` -> ``D6+2``); a text without that number is left as it is."""
+    found = list(_NUMBER.finditer(text))
+    if not -len(found) <= position < len(found):
+        return text
+    m = found[position]
+    num = float(m.group()) + (step if up else -step)
+    return f"{text[: m.start()]}{fmt_num(num)}{text[m.end() :]}"
 
 
 _NUMBER_TEXT = re.compile(r"^(-?\d+(?:\.\d+)?)(\D*)$")
@@ -1341,7 +1505,7 @@ def _check_constraint(
     # A constraint's value is modified in the context of a selection of its entry, where
     # there is one (checked at the parent, the modifiers still speak for the entry).
     at = context
-    if at_parent and owner.modifiers:
+    if at_parent and (owner.modifiers or ev._reached):
         at = next(
             (c for c in context.children if c.entry is not None and c.entry.id == owner.id), context
         )
@@ -1352,7 +1516,7 @@ def _check_constraint(
     if (
         con.type == "min"
         and at_parent
-        and (owner.hidden or owner.modifiers)
+        and (owner.hidden or owner.modifiers or ev._reached)
         and ev.is_hidden(owner, at)
     ):
         return
@@ -1411,7 +1575,8 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
         for con in entry.constraints:
             if con.scope == "self":
                 _check_constraint(ev, con, entry, node, False, node.link)
-        _check_groups(ev, node, entry.groups)
+        _check_groups(ev, node, entry)
+        _check_messages(ev, node, entry)
         if ev.is_hidden(entry, node):
             ev._add(
                 ERROR,
@@ -1472,23 +1637,68 @@ def _check_state(ev: Evaluation, node: Node, state: Any) -> None:
         )
 
 
-def _group_count(node: Node, group: Group, by_group: dict[int, int]) -> int:
-    total = by_group.get(id(group), 0)
-    for g in walk_groups(group.groups):
-        total += by_group.get(id(g), 0)
-    return total
+def _check_messages(ev: Evaluation, node: Node, entry: Entry) -> None:
+    """The catalog's own messages on ``node``: a modifier of field ``error``, ``warning`` or
+    ``note`` adds its text (type ``add``) when its conditions hold, and the selection carries
+    that text as an issue of that severity (``{name}`` in it: the selection's name). So do
+    the modifiers of the entry's groups, read from the selection holding them."""
+    if entry.modifiers or (ev._reached and id(node) in ev._reached):
+        for severity in MESSAGE_FIELDS:
+            for text in _texts(ev.apply_modifiers(entry, severity, (), node)):
+                _message(ev, node, entry, severity, text)
+    if entry.groups:
+        for g in _message_groups(entry):
+            for severity in MESSAGE_FIELDS:
+                for text in _texts(ev.apply_modifiers(g, severity, (), node)):
+                    _message(ev, node, g, severity, text)
 
 
-def _check_groups(
-    ev: Evaluation, node: Node, groups: list[Group], by_group: dict[int, int] | None = None
-) -> None:
-    if by_group is None:
-        by_group = {}
-        for c in node.children:
-            if c.group is not None:
-                by_group[id(c.group)] = by_group.get(id(c.group), 0) + c.count
-    for g in groups:
-        got = _group_count(node, g, by_group)
+def _texts(found: Any) -> list[Any]:
+    """The messages a modifier of a message field left: a list (``add``); a single value
+    where a catalog check-catalog refuses used ``set``, never its characters one by one."""
+    if isinstance(found, list | tuple):
+        return list(found)
+    return [] if found is None or found == "" else [found]
+
+
+def _message(ev: Evaluation, node: Node, owner: Entry | Group, severity: str, text: Any) -> None:
+    said = str(text).replace("{name}", ev.name(node)) if text is not None else ""
+    ev._add(severity, "catalog-message", f"{ev.where(node)}: {said}", node, owner.source, owner.id)
+
+
+#: Per entry (by ``id()``): its groups, nested ones included, that have modifiers.
+_MESSAGE_GROUPS: dict[int, tuple[Entry, tuple[Group, ...]]] = {}
+
+
+def _message_groups(entry: Entry) -> tuple[Group, ...]:
+    hit = _MESSAGE_GROUPS.get(id(entry))
+    if hit is not None and hit[0] is entry:
+        return hit[1]
+    if len(_MESSAGE_GROUPS) > 100_000:
+        _MESSAGE_GROUPS.clear()
+    found: list[Group] = []
+    stack = list(entry.groups)
+    while stack:
+        g = stack.pop(0)
+        if g.modifiers:
+            found.append(g)
+        stack.extend(g.groups)
+    _MESSAGE_GROUPS[id(entry)] = (entry, tuple(found))
+    return tuple(found)
+
+
+def _check_groups(ev: Evaluation, node: Node, entry: Entry) -> None:
+    """The minimum and maximum choices of the groups of ``node``'s entry (a parent group
+    before its subgroups; choices in a subgroup count toward the groups above it)."""
+    checks = ev.index.group_checks(entry)
+    if not checks:
+        return
+    by_group: dict[int, int] = {}
+    for c in node.children:
+        if c.group is not None:
+            by_group[id(c.group)] = by_group.get(id(c.group), 0) + c.count
+    for g, ids in checks:
+        got = sum(by_group.get(i, 0) for i in ids) if by_group else 0
         if g.max is not None and got > g.max:
             ev._add(
                 g.severity,
@@ -1510,7 +1720,6 @@ def _check_groups(
                 g.source,
                 g.id,
             )
-        _check_groups(ev, node, g.groups, by_group)
 
 
 def _check_force(ev: Evaluation, force: ForceEntry, node: Node) -> None:
@@ -1648,6 +1857,8 @@ def evaluate(
         _build(ev, root, roster.selections)
     else:
         _build_forces(ev, root, forces)
+    if index.reaching_modifiers:
+        _find_reach(ev)
     ev._settle_costs()
     _check_roster(ev)
     _check_node(ev, root, set())
@@ -1659,6 +1870,78 @@ def evaluate(
         except Exception as exc:  # a value its checks did not foresee: report, never crash
             ev.error("rules-module-failed", _module_failed(index, f"{type(exc).__name__}: {exc}"))
     return ev
+
+
+def _is_of(node: Node, ref: str) -> bool:
+    """Whether the selection is of entry, link, group or ``type:`` ``ref`` (not a category)."""
+    entry = node.entry
+    return entry is not None and (
+        ref == "*"
+        or ref == entry.id
+        or (ref.startswith("type:") and entry.type in ref[5:].split("|"))
+        or (node.group is not None and node.group.id == ref)
+        or (node.link is not None and node.link.id == ref)
+    )
+
+
+_REACHING: dict[int, tuple[Entry, tuple[Modifier, ...]]] = {}
+
+
+def _reaching(entry: Entry) -> tuple[Modifier, ...]:
+    """The entry's modifiers that change other selections than its own (cached)."""
+    hit = _REACHING.get(id(entry))
+    if hit is not None and hit[0] is entry:
+        return hit[1]
+    if len(_REACHING) > 100_000:
+        _REACHING.clear()
+    found = tuple(m for m in entry.modifiers if reaches(m))
+    _REACHING[id(entry)] = (entry, found)
+    return found
+
+
+def _find_reach(ev: Evaluation) -> None:
+    """Record, per selection, the modifiers of other selections that reach it (a modifier's
+    ``scope`` and ``reach``), in the order of the roster then of each entry's modifiers; and
+    open (never replay) the subtrees that hold a reached selection but not the modifier's."""
+    reached, opened = ev._reached, ev._opened
+    for node in ev.root.descendants():
+        entry = node.entry
+        if entry is None or not entry.modifiers:
+            continue
+        mods = _reaching(entry)
+        if not mods:
+            continue
+        holders = {id(node), *(id(a) for a in node.ancestors())}
+        for mod in mods:
+            anchor = ev._scope_node(node, mod.scope)
+            if anchor is None:
+                continue
+            if mod.reach == "self":
+                targets = [anchor]
+            elif mod.reach == "children":
+                targets = anchor.children
+            elif mod.reach == "descendants":
+                targets = list(anchor.descendants())
+            else:
+                targets = list(anchor.walk())
+            for target in targets:
+                if target.entry is None:
+                    continue
+                reached.setdefault(id(target), []).append((mod, node))
+                n: Node | None = target
+                while n is not None and id(n) not in holders:
+                    opened.add(id(n))
+                    n = n.parent
+
+
+def _adds_costs(rules: SystemRules) -> bool:
+    """Whether ``rules`` adds costs of its own (overrides :meth:`SystemRules.extra_cost`)."""
+    from ..plugin import SystemRules
+
+    own = getattr(rules, "__dict__", {})
+    return "extra_cost" in own or getattr(type(rules), "extra_cost", None) is not (
+        SystemRules.extra_cost
+    )
 
 
 def _module_failed(index: CatalogIndex, why: str) -> str:

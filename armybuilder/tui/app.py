@@ -15,12 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import BindingType
 from textual.notifications import Notification, Notify, SeverityLevel
 from textual.screen import Screen
 
 from .bindings import APP_ACTIONS, EDITOR_ACTIONS, HOME_ACTIONS, bindings
+from .keys import InOrderKeysApp
 from .settings import Settings, load_settings
 
 if TYPE_CHECKING:
@@ -37,8 +38,9 @@ CATALOG_POLL_SECONDS = 2.0
 SYNC_BUDGET_MS = 12.0
 
 
-class ArmyBuilderApp(App[int]):
-    """Build, edit and validate rosters."""
+class ArmyBuilderApp(InOrderKeysApp[int]):
+    """Build, edit and validate rosters. Keys typed ahead go, in order, to where the focus
+    is once the keys before them are handled (:mod:`armybuilder.tui.keys`)."""
 
     CSS_PATH = Path(__file__).resolve().parent / "app.tcss"
     TITLE = "armybuilder"

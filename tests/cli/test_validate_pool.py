@@ -4,6 +4,7 @@ The pool (armybuilder/batch.py) checks files in worker processes and prints each
 order the files were given; its text and JSON output must be byte for byte the serial run's, with
 the same exit code, over the bundled examples, a generated corpus of legal and illegal rosters
 (the benchmark's generator) and files that cannot be read. Ctrl-C stops it without a traceback.
+A warm start (catalogs from the library snapshot, no pydantic) prints what a cold one prints.
 """
 
 from __future__ import annotations
@@ -50,10 +51,11 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     return [str(p) for p in files]
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
+def _run(*args: str, **extra_env: str) -> subprocess.CompletedProcess[str]:
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+        **extra_env,
     }
     return subprocess.run(
         [sys.executable, "-m", "armybuilder", "validate", *args],
@@ -82,6 +84,27 @@ def test_pool_output_is_the_serial_output(corpus: list[str], fmt: str) -> None:
         assert serial.stdout.rstrip().endswith("rosters legal")
     else:
         assert f'"files": {len(corpus)}' in serial.stdout
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_warm_start_prints_what_a_cold_one_prints(
+    corpus: list[str], fmt: str, tmp_path: Path
+) -> None:
+    # Cold: every catalog checked by pydantic; warm: the catalogs read from the library
+    # snapshot as plain objects (armybuilder/model/plain.py), no pydantic. The same verdicts,
+    # messages, positions, totals and values, byte for byte (issue 17).
+    cache = {"ARMYBUILDER_CACHE_DIR": str(tmp_path / "cache")}
+    cold = _run("--format", fmt, "--jobs", "1", *corpus, ARMYBUILDER_NO_CACHE="1")
+    _run("--quiet", corpus[0], **cache)  # writes the snapshot
+    assert list((tmp_path / "cache" / "library").glob("*.pickle"))
+    warm = _run("--format", fmt, "--jobs", "1", *corpus, **cache)
+    assert "Traceback" not in cold.stderr + warm.stderr
+    assert (warm.returncode, warm.stdout, warm.stderr) == (
+        cold.returncode,
+        cold.stdout,
+        cold.stderr,
+    )
+    assert "NOT LEGAL" in cold.stdout if fmt == "text" else '"line"' in cold.stdout
 
 
 def test_few_files_stay_serial() -> None:

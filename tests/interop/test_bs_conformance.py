@@ -238,3 +238,39 @@ def test_what_cannot_be_translated_is_reported() -> None:
     reply = AdapterSession().handle(setup)
     assert reply["errors"] == []
     assert reply["warnings"] == ["not supported: modifier type multiply"]
+
+
+def test_adapter_reports_the_data_s_error_message_on_its_selection() -> None:
+    """A modifier of BattleScribe's `error` field (as the 40k data writes them): when its
+    condition holds, the selection carries the message; a `warning` or `info` is no error."""
+    setup = json.loads(json.dumps(SETUP))
+    unit = setup["catalogues"][0]["selectionEntries"][0]
+    unit["constraints"] = []
+    twice = {
+        "type": "greaterThan",
+        "value": 1,
+        "field": "selections",
+        "scope": "force",
+        "childId": "se-1",
+        "shared": True,
+        "includeChildSelections": True,
+    }
+    unit["modifiers"] = [
+        {"type": "add", "field": "error", "value": "Only one {this}", "conditions": [twice]},
+        {"type": "add", "field": "warning", "value": "Think again", "conditions": [twice]},
+        {"type": "add", "field": "info", "value": "A guess"},
+    ]
+    s = AdapterSession()
+    assert s.handle(setup) == {"type": "setupResult", "errors": []}
+    fid = s.handle({"type": "action", "action": "addForce", "forceEntryId": "fe-1"})["outputs"][
+        "forceId"
+    ]
+    s.handle({"type": "action", "action": "selectEntry", "forceId": fid, "entryId": "se-1"})
+    assert s.handle({"type": "getState"})["validationErrors"] == []
+    s.handle({"type": "action", "action": "selectEntry", "forceId": fid, "entryId": "se-1"})
+    errors = s.handle({"type": "getState"})["validationErrors"]
+    assert [(e["message"], e["ownerType"], e["entryId"]) for e in errors] == [
+        ("Patrol > Unit: Only one Unit", "selection", "se-1"),
+        ("Patrol > Unit: Only one Unit", "selection", "se-1"),
+    ]
+    assert all("constraintId" not in e for e in errors)

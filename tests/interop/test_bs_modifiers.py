@@ -190,10 +190,10 @@ def test_model_and_upgrade_scopes_count_in_the_enclosing_model_or_upgrade() -> N
         assert warnings == [], scope
 
 
-def test_what_the_engine_cannot_do_yet_is_reported_not_misapplied() -> None:
-    # A modifier written on the squad that changes its models' profiles (affects), and one
-    # that changes another selection (NewRecruit's scope of a modifier).
-    unit, _, warnings = _run(
+def test_a_modifier_reaches_the_selections_below_its_own() -> None:
+    # Written on the squad: every profile of type Unit below it gains 2" of Move, the
+    # blade (by its entry id) is renamed; the squad's own profile is not below it.
+    unit, blade, warnings = _run(
         _unit(
             [
                 {
@@ -202,14 +202,126 @@ def test_what_the_engine_cannot_do_yet_is_reported_not_misapplied() -> None:
                     "value": "2",
                     "affects": "self.entries.recursive.profiles.Unit",
                 },
-                {"type": "set", "field": "name", "value": "Renamed", "scope": "parent"},
+                {
+                    "type": "set",
+                    "field": "name",
+                    "value": "Great blade",
+                    "affects": "self.entries.recursive.se-blade",
+                },
             ],
             [],
         )
     )
-    assert _chars(unit)["M"] == '12"' and unit["name"] == "Assault Squad"
+    assert _chars(unit)["M"] == '12"' and blade["name"] == "Great blade"
+    assert warnings == []
+
+
+def test_what_the_engine_cannot_do_yet_is_reported_not_misapplied() -> None:
+    # A profile's annotation (NewRecruit's note beside a weapon) has no counterpart.
+    unit, _, warnings = _run(
+        _unit(
+            [
+                {
+                    "type": "append",
+                    "field": "annotation",
+                    "value": "Relic",
+                    "affects": "self.entries.recursive.profiles.Unit",
+                },
+                {"type": "set", "field": "name", "value": "Renamed", "scope": "primary-catalogue"},
+            ],
+            [],
+        )
+    )
+    assert unit["name"] == "Assault Squad"
     assert sorted(warnings) == [
-        "not supported: modifier of another selection (scope parent)",
-        "not supported: modifier of what a selection holds "
-        "(affects self.entries.recursive.profiles.…)",
+        "not supported: modifier of a profile's annotation (affects profiles)",
+        "not supported: modifier of another selection (scope primary-catalogue)",
     ]
+
+
+def _relic(n: int) -> dict[str, Any]:
+    """The 40k data's "+1 Attacks to the bearer's melee weapons" as it writes it (Space
+    Marines' Honour Vehement and the game system's Heirloom): a Dx Attacks gets "+0" appended,
+    then 1 added to its last number, and only then the category that makes the next such
+    modifier drop a leftover "+0" first."""
+    path = "self.entries.recursive.{}profiles.Melee Weapons"
+    return {
+        "id": f"se-relic-{n}",
+        "name": f"Relic {n}",
+        "type": "upgrade",
+        "modifiers": [
+            {"type": "append", "field": "a", "value": "+0", "join": "", "arg": "+0",
+             "scope": "model", "affects": path.format("cat-dx.")},
+            {"type": "replace", "field": "a", "arg": "+0",
+             "scope": "model", "affects": path.format("cat-dx-plus.")},
+            {"type": "increment", "field": "a", "value": "1", "position": "-1",
+             "scope": "model", "affects": path.format("")},
+            {"type": "replace", "field": "a", "arg": "+0",
+             "scope": "model", "affects": path.format("")},
+            {"type": "add", "field": "category", "value": "cat-dx-plus",
+             "scope": "model", "affects": "self.entries.recursive.cat-dx"},
+        ],
+    }  # fmt: skip
+
+
+def _champion(relics: int) -> tuple[list[str], list[str]]:
+    """(the Attacks of the champion's flail and sword, the setup's warnings)."""
+    setup = {
+        "gameSystem": {
+            "id": "gs",
+            "profileTypes": [
+                {"id": "pt-melee", "name": "Melee Weapons",
+                 "characteristicTypes": [{"id": "a", "name": "A"}]},
+            ],
+            "categoryEntries": [
+                {"id": "cat-dx", "name": "Attacks Dx Weapon"},
+                {"id": "cat-dx-plus", "name": "Attacks Dx+0 Modifier"},
+            ],
+            "forceEntries": [{"id": "fe-1", "name": "Army"}],
+        },
+        "catalogues": [{
+            "id": "cat-1",
+            "selectionEntries": [{
+                "id": "se-champion", "name": "Champion", "type": "model",
+                "selectionEntries": [
+                    {"id": "se-flail", "name": "Flail", "type": "upgrade",
+                     "categoryLinks": [{"id": "cl-1", "targetId": "cat-dx"}],
+                     "profiles": [{"id": "p-flail", "name": "Flail", "typeId": "pt-melee",
+                                   "characteristics": [{"typeId": "a", "value": "D6"}]}]},
+                    {"id": "se-sword", "name": "Sword", "type": "upgrade",
+                     "profiles": [{"id": "p-sword", "name": "Sword", "typeId": "pt-melee",
+                                   "characteristics": [{"typeId": "a", "value": "4"}]}]},
+                    _relic(1),
+                    _relic(2),
+                ],
+            }],
+        }],
+    }  # fmt: skip
+    s = AdapterSession()
+    got = s.handle({"type": "setup", **setup})
+    fid = s.handle({"type": "action", "action": "addForce", "forceEntryId": "fe-1"})["outputs"][
+        "forceId"
+    ]
+
+    def act(action: str, **kw: Any) -> str:
+        out = s.handle({"type": "action", "action": action, "forceId": fid, **kw})
+        assert out["ok"], out
+        return str(out["outputs"]["selectionId"])
+
+    champion = act("selectEntry", entryId="se-champion")
+    for entry in ["se-flail", "se-sword", *[f"se-relic-{n + 1}" for n in range(relics)]]:
+        act("selectChildEntry", selectionId=champion, entryId=entry)
+    [unit] = s.handle({"type": "getState"})["forces"][0]["selections"]
+    attacks = {
+        c["name"]: c["profiles"][0]["characteristics"][0]["value"]
+        for c in unit["children"]
+        if c["profiles"]
+    }
+    return [attacks["Flail"], attacks["Sword"]], list(got.get("warnings") or [])
+
+
+def test_the_data_s_plus_one_attack_to_dx_weapons_adds_up_in_order() -> None:
+    assert _champion(0) == (["D6", "4"], [])
+    assert _champion(1) == (["D6+1", "5"], [])
+    # The second relic sees the category the first added: D6+1 -> D6+1+0 -> D6+1 -> D6+2.
+    assert _champion(2) == (["D6+2", "6"], [])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -293,3 +294,107 @@ def test_new_chooses_what_the_data_requires(
         "Detachment has 0 choices of Detachment; at least 1 needed [min-not-met]",
         "Battle Size has 0 choices of Battle Size; at least 1 needed [min-not-met]",
     ]
+
+
+def _captain_with(lib: Library, enhancement: str) -> tuple[Evaluation, Any]:
+    """A Gladius Task Force Captain (his default wargear) with one enhancement."""
+    gs = lib.system("wh40k-10e")
+    assert isinstance(gs, BattleScribeSystem)
+    s = new_session(gs, SM)
+    chosen = {sel.option.entry.name: sel for sel in s.forces[0].selections}
+    select(s, "baf8-997f-e323-a090", chosen["Battle Size"])  # Strike Force
+    select(s, "d2dc-693e-b491-b16d", chosen["Detachment"])  # Gladius Task Force
+    captain = select(s, "6c10-5b51-5bc0-8d2c")
+    if enhancement:
+        select(s, enhancement, captain)
+    ev = _evaluate(lib, session_yaml(s, gs, SM))
+    [node] = [n for n in ev.root.children if n.entry is not None and n.entry.name == "Captain"]
+    return ev, node
+
+
+def _stats(ev: Evaluation, node: Any, type_name: str) -> dict[str, Any]:
+    """The characteristics (by name) of the first profile of that type at or below ``node``."""
+    index = ev.index
+    types = {p.id: p for p in index.system.model.profile_types}
+    for n in node.walk():
+        for p in n.entry.profiles if n.entry is not None else []:
+            if types[p.type].name == type_name:
+                names = {c.id: c.name for c in types[p.type].characteristics}
+                return {names[k]: ev.profile_value(n, p, k) for k in p.characteristics}
+    raise AssertionError(f"no {type_name} profile")
+
+
+def test_an_enhancement_changes_its_bearer_s_weapons_and_profile(lib: Library) -> None:
+    # The Honour Vehement: <modifier type="increment" value="1" field="<S>" scope="model"
+    # affects="self.entries.recursive.profiles.Melee Weapons"/> and the same of A
+    # (position="-1"): "add 1 to the Attacks and Strength characteristics of the bearer's
+    # melee weapons". Artificer Armour: <modifier type="set" value="2+" field="<SV>"
+    # scope="model" affects="self.entries.recursive.<Character>.profiles.Unit"/>.
+    ev, captain = _captain_with(lib, "")
+    assert ev.errors == []
+    ccw = _stats(ev, captain, "Melee Weapons")
+    assert (ccw["A"], ccw["S"]) == (6, 4)
+    assert _stats(ev, captain, "Unit")["SV"] == "3+"
+    ev, captain = _captain_with(lib, "899b-69cc-2e8f-f8ea")  # The Honour Vehement
+    assert ev.errors == []
+    ccw = _stats(ev, captain, "Melee Weapons")
+    assert (ccw["A"], ccw["S"], ccw["D"]) == (7, 5, 1)
+    assert _stats(ev, captain, "Ranged Weapons")["S"] == 4  # melee weapons only
+    assert _stats(ev, captain, "Unit")["SV"] == "3+"
+    # What a printed datasheet shows (the record sheet's view of the roster).
+    from armybuilder.render.context import build_view
+
+    [card] = [u for u in build_view(ev).all_units() if u.name == "Close combat weapon"]
+    cols = dict(card.profiles[0].columns)
+    assert (cols["Range"], cols["A"], cols["S"]) == ("Melee", "7", "5")
+    ev, captain = _captain_with(lib, "e57e-d55a-be75-2205")  # Artificer Armour
+    assert _stats(ev, captain, "Unit")["SV"] == "2+"
+    # Its info link's <modifier type="append" value="5+" field="name"> names the rule it
+    # shows (Feel No Pain 5+), not the enhancement.
+    assert [ev.name(n) for n in captain.children][-1] == "Artificer Armour"
+    assert _stats(ev, captain, "Melee Weapons")["A"] == 6
+
+
+def test_two_grenade_launchers_in_a_five_model_squad_is_battlescribe_s_error(
+    lib: Library,
+) -> None:
+    # Intercessor Squad, its entry link to the Astartes grenade launcher of an "Intercessor w/
+    # Grenade Launcher": <modifier type="add" value="Max 1 {this} per 5 models" field="error">
+    # while fewer than 10 models (lessThan 10, scope unit, group Intercessors) and more than
+    # one launcher in the squad (greaterThan 1, scope the squad's entry, deep).
+    gs = lib.system("wh40k-10e")
+    assert isinstance(gs, BattleScribeSystem)
+    s = new_session(gs, SM)
+    squad = select(s, "8da0-4570-c3c-819f")
+    select(s, "d735-eafd-a8de-fa80", squad)  # Intercessor w/ Grenade Launcher
+    one = _evaluate(lib, session_yaml(s, gs, SM))
+    assert [i for i in one.issues if i.code == "catalog-message"] == []
+    select(s, "d735-eafd-a8de-fa80", squad)
+    two = _evaluate(lib, session_yaml(s, gs, SM))
+    said = (
+        "Intercessor Squad > Intercessor w/ Grenade Launcher > Astartes grenade launcher: "
+        "Max 1 Astartes grenade launcher per 5 models"
+    )
+    found = [(i.severity, i.message) for i in two.issues if i.code == "catalog-message"]
+    assert found == [("error", said)] * 2  # on each launcher
+    assert not two.valid
+    assert len(two.errors) == len(one.errors) + 2
+
+
+def test_the_data_s_info_on_a_unit_is_a_note_not_a_problem(lib: Library) -> None:
+    # Agents of the Imperium, Inquisitor Ostromandeus [Legends]: <modifier type="add"
+    # value="The point value of this unit is a guess ..." field="info"/> (no conditions).
+    gs = lib.system("wh40k-10e")
+    assert isinstance(gs, BattleScribeSystem)
+    agents = "imperium-agents-of-the-imperium"
+    s = new_session(gs, agents)
+    select(s, "3084-9a99-bf3a-b663")  # the entry link to him
+    ev = _evaluate(lib, session_yaml(s, gs, agents))
+    said = (
+        "Inquisitor Ostromandeus [Legends]: The point value of this unit is a guess as GW "
+        "have not released a cost for it. Use at your own risk."
+    )
+    assert [(i.severity, i.code, i.message) for i in ev.notes] == [
+        ("note", "catalog-message", said)
+    ]
+    assert all(i.code != "catalog-message" for i in [*ev.errors, *ev.warnings])

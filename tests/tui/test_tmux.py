@@ -282,3 +282,49 @@ def test_two_windows_saving_one_roster(term: Terminal, tmp_path: Path) -> None:
     mine = path.read_text(encoding="utf-8")
     assert "Alpha" not in mine and mine != saved_by_a
     assert path.with_name(path.name + ".bak").read_text(encoding="utf-8") == saved_by_a
+
+
+def test_keys_in_one_burst_follow_the_focus(
+    term: Terminal, tmp_path: Path, library: Library
+) -> None:
+    """Issue 19: F4 and ``/gro`` in ONE send-keys (what a paste or a busy machine delivers):
+    the catalog takes the focus, ``/`` its search box, and ``gro`` is typed there, which
+    leaves the entries whose name has it (the ``g`` used to go to the roster tree, which
+    opened the summary, and the search stayed empty)."""
+    path = copy_example(tmp_path, "starship-marine/earther-regiment.yaml")
+    session = EditSession.open(path, library)
+    names = [c.entry.name for c in session.options(())]
+    matching = [n for n in names if "gro" in n.lower()]
+    assert 0 < len(matching) < len(names)
+    width = 22 if term.size[0] < 110 else int(term.size[0] * 0.3)
+    w = term.start(str(path))
+    term.wait_text(w, "Add to:")
+    term.wait(w, lambda rows: any(names[-1] in r[:width] for r in rows), "the catalog")
+    term.tmux("send-keys", "-t", w, "F4", "/", "g", "r", "o")
+
+    def left(row: str) -> str:
+        """The catalog column of a row (less the roster pane's edge)."""
+        return row[:width].split("▕")[0]
+
+    def search_row(rows: list[str]) -> str:
+        for i, row in enumerate(rows[:-1]):
+            if left(row).strip().startswith("Add to:"):
+                return left(rows[i + 1]).strip()
+        return ""
+
+    def listed(rows: list[str]) -> list[str]:
+        out = []
+        for row in rows:
+            cell = left(row)
+            if cell.startswith("▔"):  # the preview below the catalog
+                break
+            if cell[:1] in ("├", "└"):
+                out.append(cell[1:].strip().split("  ")[0])
+        return out
+
+    def filtered(rows: list[str]) -> bool:
+        return search_row(rows) == "gro" and listed(rows) == matching
+
+    rows = term.wait(w, filtered, "'gro' in the search box and the catalog filtered", 15)
+    assert not any("at a glance" in r for r in rows)
+    assert any("filter 'gro'" in r for r in rows) or term.size[0] < 110

@@ -85,6 +85,25 @@ def test_validate_imports_no_tui_or_pdf_stack() -> None:
     assert_nothing_loaded(code)
 
 
+def test_a_warm_validate_imports_no_pydantic() -> None:
+    # With the library snapshot in the cache (the first run writes it), `validate` of an
+    # ordinary roster reads the catalogs as plain objects and the header by hand: pydantic
+    # (and the models built on it) is not imported at all (issue 17: start-up).
+    example = bundled_dir("examples") / "infantry-ops" / "rifle-platoon.yaml"
+    code = (
+        "import sys\n"
+        "from armybuilder.cli import main\n"
+        f"rc = main(['validate', '--quiet', {str(example)!r}])\n"
+        "heavy = ('pydantic', 'pydantic_core', 'armybuilder.model.catalog',\n"
+        "         'armybuilder.model.roster', 'textual', 'weasyprint')\n"
+        "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in heavy\n"
+        "                       or m in heavy))\n"
+        "raise SystemExit(rc)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], capture_output=True, check=False)  # warm
+    assert_nothing_loaded(code)
+
+
 def test_the_builder_paints_before_the_catalog_models_load() -> None:
     # The home screen and the editor are drawn first; the catalogs (pydantic models, the
     # YAML loader) load in a worker afterwards, so none of it is imported by the screens.

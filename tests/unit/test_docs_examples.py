@@ -33,12 +33,20 @@ from armybuilder.model.catalog import (
     Modifier,
     SystemFile,
 )
+from armybuilder.model.plain import MESSAGE_FIELDS
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "catalog-format.md"
 MARKER = re.compile(r"^<!-- fragment: ([a-z]+) -->$")
 KINDS = {"system", "catalog", "entry", "entries", "modifiers", "constraints", "none"}
 # The modifier fields check-catalog accepts (armybuilder/catalog/checks.py).
-PLAIN_FIELDS = {"name", "hidden", "description", "categories", "primary-category"}
+PLAIN_FIELDS = {
+    "name",
+    "hidden",
+    "description",
+    "categories",
+    "primary-category",
+    *MESSAGE_FIELDS,
+}
 NAMED_FIELDS = {"cost", "constraint", "characteristic"}
 
 

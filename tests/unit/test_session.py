@@ -590,3 +590,21 @@ def test_plain_text_lists_forces_by_name_not_as_unknown_entries(library: Library
     assert "[unknown entry]" not in text
     assert "- North landing" in text and "- The hive" in text
     assert text.index("- North landing") < text.index("1st Squad") < text.index("- The hive")
+
+
+def test_experience_prices_match_the_roster_at_each_level(lib: Library, tmp_path: Path) -> None:
+    """What the builder offers for each experience level (priced on a what-if copy) is what
+    the roster costs once that level is set (StarMarines X, Soldier Experience Table: a rules
+    module adds experience costs of its own, which the what-if copy must include too)."""
+    path = tmp_path / "starmarines-example.yaml"
+    shutil.copy(EXAMPLES / "starmarines" / "starmarines-example.yaml", path)
+    session = EditSession.open(path, lib, autosave=False)
+    team = ("selections", 0)
+    offered = session.experience_costs(team)
+    levels = [lv for lv in offered if lv is not None]
+    assert len({offered[lv]["bp"] for lv in levels}) == len(levels)  # each level its own price
+    for level in levels:
+        session.set_experience(team, level)
+        ev = session.evaluate()
+        node = ev.root.children[0]
+        assert dict(ev.total_cost(node)) == offered[level], level

@@ -985,7 +985,8 @@ class AdapterSession:
             found = t.constraint_info.get((entry, t.ids.bs(issue.constraint)))
             if found is not None:
                 origin, con = found
-        elif entry is not None and not issue.constraint:
+        elif entry is not None and not issue.constraint and issue.code != "catalog-message":
+            # (A message the data raises has no constraint: it is on the selection.)
             kind = "max" if issue.code == "max-exceeded" else "min"
             con = t.group_constraints.get((entry, kind))
         if origin is not None:

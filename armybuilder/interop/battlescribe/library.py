@@ -16,7 +16,6 @@ import gc
 import hashlib
 import json
 import os
-import pickle
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -30,6 +29,7 @@ from ...catalog import CatalogIndex, Faction, GameSystem
 from ...errors import Problem, UnknownFactionError
 from ...model.catalog import FactionFile, SystemFile
 from ...paths import user_cache_dir
+from . import cachefile
 from . import model as bs
 from .files import _convert, _tag, _Unusual, convert_noting
 from .safe import MAX_DEPTH, UnsafeFileError, check_depth, decode, parse, read_bytes
@@ -37,7 +37,7 @@ from .translate import IdMap, Translation
 
 SYSTEM_SUFFIXES = (".gst", ".gstz")
 CATALOGUE_SUFFIXES = (".cat", ".catz")
-_CACHE_FORMAT = f"{__version__}-bs4"
+_CACHE_FORMAT = f"{__version__}-bs7"
 
 _ROOT = re.compile(r"<(gameSystem|catalogue)\b([^>]*)>", re.S)
 _ATTR = re.compile(r'\b([A-Za-z]+)="([^"]*)"')
@@ -310,7 +310,7 @@ class BattleScribeSystem(GameSystem):
     # ------------------------------------------------------------------ cache
 
     def _cache_key(self, files: list[DataFile]) -> str:
-        h = hashlib.sha256(_CACHE_FORMAT.encode())
+        h = hashlib.sha256(f"{_CACHE_FORMAT}\0{cachefile.FORMAT}".encode())
         for f in files:
             try:
                 st = f.path.stat()
@@ -327,7 +327,7 @@ class BattleScribeSystem(GameSystem):
             return None
         try:
             data = self._cache_path(key).read_bytes()
-            got = pickle.loads(data)  # our own cache file, written below
+            got = cachefile.loads(data)  # our own cache file, written below
         except Exception:
             return None
         return got if isinstance(got, tuple) and len(got) == 3 else None
@@ -339,7 +339,7 @@ class BattleScribeSystem(GameSystem):
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(".tmp")
-            tmp.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+            tmp.write_bytes(cachefile.dumps(value))
             tmp.replace(path)
         except Exception:  # a cache that cannot be written only costs time
             return

@@ -20,6 +20,7 @@ from pydantic import BaseModel
 
 from ... import catalog as ab_catalogs
 from ...model import catalog as ab
+from ...model.plain import MESSAGE_FIELDS as OUR_MESSAGE_FIELDS
 from . import model as bs
 
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -33,6 +34,8 @@ TYPE_SCOPES = {
     "model-or-unit": "type:model|unit",
     "root-entry": "top",
 }
+#: BattleScribe's message fields (a modifier that adds a validation message) -> ours.
+MESSAGE_FIELDS = {"error": "error", "warning": "warning", "info": "note"}
 #: Modifier types the engine has under the same name (``replace`` reads ``arg``).
 MODIFIER_TYPES = {"set", "increment", "decrement", "append", "add", "remove", "floor", "ceil"}
 CONDITION_TYPES = {
@@ -74,7 +77,7 @@ class IdMap:
 
 
 _M = TypeVar("_M", bound=BaseModel)
-_FIELDS: dict[type, list[tuple[str, Any, Any]]] = {}
+_FIELDS: dict[type, tuple[dict[str, Any], list[tuple[str, Any]]]] = {}
 #: Value objects made once per translation and shared wherever they are equal: the 40k data
 #: repeats its conditions (20,573 conditions in Space Marines and its links, 632 different;
 #: 6,945 condition groups, 295; 4,833 modifiers, 1,242), so sharing them makes a cache file
@@ -88,19 +91,25 @@ def _build_model(cls: type[_M], values: dict[str, Any]) -> _M:
     pydantic's validation (a third of a cold load of the 40k data went to validating some
     50,000 conditions, modifiers and constraints). The object is as ``model_construct``
     makes it (field order, defaults, fields set), which is itself slow on default factories."""
-    fields = _FIELDS.get(cls)
-    if fields is None:
-        fields = _FIELDS[cls] = [
-            (name, f.default_factory, f.default) for name, f in cls.model_fields.items()
-        ]
-    data: dict[str, Any] = {}
-    for name, factory, default in fields:
-        if name in values:
-            data[name] = values[name]
-        elif factory is not None:
+    made = _FIELDS.get(cls)
+    if made is None:
+        made = _FIELDS[cls] = (
+            # Every field in order, at its default (a field with a default factory at None,
+            # made below), then the fields with a default factory.
+            {
+                name: None if f.default_factory is not None else f.default
+                for name, f in cls.model_fields.items()
+            },
+            [(n, f.default_factory) for n, f in cls.model_fields.items() if f.default_factory],
+        )
+    template, factories = made
+    data = template.copy()  # (the fields' order; an update keeps each key where it is)
+    for name, factory in factories:
+        if name not in values:
             data[name] = factory()
-        else:
-            data[name] = default
+    data.update(values)
+    if len(data) != len(template):  # (a name that is no field: left out, as pydantic does)
+        data = {k: v for k, v in data.items() if k in template}
     obj = cls.__new__(cls)
     object.__setattr__(obj, "__dict__", data)
     object.__setattr__(obj, "__pydantic_fields_set__", set(values))
@@ -204,6 +213,12 @@ class Translation:
     _make: _Maker = field(default_factory=_Maker, repr=False)
     _cond_memo: dict[tuple[Any, ...], ab.Condition | None] = field(default_factory=dict, repr=False)
     _group_memo: dict[tuple[int, int], ab.Group] = field(default_factory=dict, repr=False)
+    _cgroup_memo: dict[tuple[Any, ...], ab.ConditionGroup | None] = field(
+        default_factory=dict, repr=False
+    )
+    #: A characteristic's text -> :func:`scalar` of it (the 40k data's 10,600 characteristics
+    #: hold a few hundred different texts).
+    _scalars: dict[str, Any] = field(default_factory=dict, repr=False)
     #: (group id, `min` / `max`) -> the group's constraint.
     group_constraints: dict[tuple[str, str], bs.Constraint] = field(default_factory=dict)
     char_types: set[str] = field(default_factory=set)
@@ -498,9 +513,9 @@ class Translation:
             constraints=self._constraints(e),
             modifiers=[
                 *self._modifiers(e, e),
-                *(m for p in self._own_profiles(e) for m in self._modifiers(p, e)),
+                *(m for p in self._own_profiles(e) for m in self._modifiers(p, e, profile=True)),
                 *(m for r in self._own_rules(e) for m in self._modifiers(r, e, r.id)),
-                *(m for link in self._own_info_links(e) for m in self._modifiers(link, e)),
+                *(m for link in self._own_info_links(e) for m in self._link_modifiers(link, e)),
             ],
             entries=entries,
             groups=groups,
@@ -584,7 +599,7 @@ class Translation:
                 m
                 for h in ([g, link] if link is not None else [g])
                 for m in self._modifiers(h, g)
-                if m.field == "hidden"
+                if m.field == "hidden" or m.field in OUR_MESSAGE_FIELDS
             ],
         )
 
@@ -613,9 +628,18 @@ class Translation:
             type=self.ids.ours(p.type_id),
             name=p.name,
             characteristics={
-                self.ids.ours(c.type_id): scalar(c.value) for c in p.characteristics if c.type_id
+                self.ids.ours(c.type_id): self._scalar(c.value)
+                for c in p.characteristics
+                if c.type_id
             },
         )
+
+    def _scalar(self, value: str) -> Any:
+        """:func:`scalar`, worked out once per different text."""
+        found = self._scalars.get(value, _MISSING)
+        if found is _MISSING:
+            found = self._scalars[value] = scalar(value)
+        return found
 
     # ------------------------------------------------------------------ rules
 
@@ -662,17 +686,7 @@ class Translation:
     def _condition(self, c: bs.Condition) -> ab.Condition | None:
         """A condition in our terms; equal conditions (the 40k data repeats a few hundred
         some twenty thousand times) are translated once."""
-        key = (
-            c.type,
-            c.value,
-            c.field,
-            c.scope,
-            c.child_id,
-            c.shared,
-            c.include_child_selections,
-            c.include_child_forces,
-            c.percent_value,
-        )
+        key = _condition_key(c)
         memo = self._cond_memo
         if key in memo:
             return memo[key]
@@ -729,6 +743,16 @@ class Translation:
         return self.ids.ours(child_id)
 
     def _cgroup(self, g: bs.ConditionGroup) -> ab.ConditionGroup | None:
+        """A condition group in our terms; equal groups (7,356 in Space Marines and its
+        links, 295 different) are translated once."""
+        key = _cgroup_key(g)
+        memo = self._cgroup_memo
+        if key in memo:
+            return memo[key]
+        got = memo[key] = self._translate_cgroup(g)
+        return got
+
+    def _translate_cgroup(self, g: bs.ConditionGroup) -> ab.ConditionGroup | None:
         conds = [self._condition(c) for c in g.conditions]
         groups = [self._cgroup(s) for s in g.condition_groups]
         if any(c is None for c in conds) or any(s is None for s in groups):
@@ -794,6 +818,7 @@ class Translation:
                     conditions=m.conditions,
                     condition_groups=m.condition_groups,
                     repeats=m.repeats,
+                    **{k: v for k, v in (m.model_extra or {}).items() if k in ("scope", "affects")},
                 ),
                 bs.SelectionEntry(),
                 conds,
@@ -812,6 +837,8 @@ class Translation:
             return None
         if fld in ("name", "hidden", "page"):
             return fld
+        if fld in MESSAGE_FIELDS:
+            return MESSAGE_FIELDS[fld]
         if fld.startswith("\0"):  # already ours (see _category_modifier)
             return fld[1:]
         if fld in self.cost_types:
@@ -823,11 +850,20 @@ class Translation:
         self.note(f"modifier field {fld}")
         return None
 
+    def _link_modifiers(self, link: bs.InfoLink, owner: bs.EntryBase) -> list[ab.Modifier]:
+        """An info link's modifiers: of the rule or the profile it shows."""
+        target = self.infos.get(link.target_id)
+        if isinstance(target, bs.Rule):
+            return self._modifiers(link, owner, target.id)
+        return self._modifiers(link, owner, profile=isinstance(target, bs.Profile))
+
     def _modifiers(
-        self, e: bs.Modifiable, owner: bs.EntryBase, rule: str | None = None
+        self, e: bs.Modifiable, owner: bs.EntryBase, rule: str | None = None, profile: bool = False
     ) -> list[ab.Modifier]:
         """A BattleScribe object's modifiers (and modifier groups') as the entry's modifiers.
-        ``rule``: they are a rule's, changing its name or description."""
+        ``rule``: they are a rule's, changing its name or description; ``profile``: a
+        profile's, changing its characteristics (its name, hidden... are the profile's own,
+        not kept)."""
         out: list[ab.Modifier] = []
 
         def add(
@@ -838,7 +874,7 @@ class Translation:
             repeats: list[bs.Repeat],
         ) -> None:
             for m in mods:
-                got = self._modifier(m, owner, conds, cgroups, repeats, rule)
+                got = self._modifier(m, owner, conds, cgroups, repeats, rule, profile)
                 if isinstance(got, list):
                     out.extend(got)
                 elif got is not None:
@@ -863,24 +899,29 @@ class Translation:
         cgroups: list[bs.ConditionGroup],
         repeats: list[bs.Repeat],
         rule: str | None = None,
+        profile: bool = False,
     ) -> ab.Modifier | list[ab.Modifier] | None:
         extra = m.model_extra or {}
-        # What a modifier changes other than its own selection (NewRecruit's `scope` of a
-        # modifier, and `affects` reaching into what a selection holds): the engine's
-        # modifiers change their own entry only.
-        where = str(extra.get("scope") or "self")
-        if where != "self":
-            self.note(f"modifier of another selection (scope {where})")
+        if profile and m.field not in self.char_types:
+            self.note(f"modifier of a profile's {m.field or 'field'}")
             return None
-        affects = str(extra.get("affects") or "")
-        if affects and not _own_profiles(affects):
-            self.note("modifier of what a selection holds (affects " + _affects_kind(affects) + ")")
+        # What a modifier changes other than its own selection (a modifier's `scope`, and
+        # `affects` reaching into what a selection holds): our modifier's scope and reach.
+        reach = self._reach(m, rule)
+        if reach is None:
             return None
         if m.field == "category" and rule is None:
             return self._category_modifier(m, conds, cgroups, repeats)
         if m.type not in MODIFIER_TYPES and m.type != "replace":
             self.note(f"modifier type {m.type}")
             return None
+        position: int | None = None
+        if m.type in ("increment", "decrement") and str(extra.get("position", "")).strip():
+            try:
+                position = int(str(extra["position"]))
+            except ValueError:
+                self.note(f"modifier position {extra['position']}")
+                return None
         find = ""
         if m.type == "replace":
             find = str(extra.get("arg") or "")
@@ -895,6 +936,12 @@ class Translation:
             value = _bool(value)
         elif fld in ("categories", "primary-category"):
             pass
+        elif m.field in MESSAGE_FIELDS:
+            if m.type != "add" or value is None or not str(value).strip():
+                self.note(f"modifier {m.type} of {m.field} (a message is added, with its text)")
+                return None
+            # NewRecruit's `{this}`: the name of the selection that carries the message.
+            value = str(value).replace("{this}", "{name}")
         elif fld not in ("name", "page") and not fld.startswith(("characteristic:", "rule:")):
             num = _num(value)
             if num is None or m.type == "replace":
@@ -946,21 +993,108 @@ class Translation:
             repeats=[r for r in reps if r is not None],
             separator=str(extra.get("join", " ")) if m.type == "append" else "",
             find=find,
+            position=position,
+            **reach,
         )
 
+    def _reach(self, m: bs.Modifier, rule: str | None) -> dict[str, Any] | None:
+        """A modifier's ``scope`` and ``affects`` as our modifier's ``scope``, ``reach``,
+        ``child`` and ``profile_type`` (only those not at their defaults); ``None`` (noted)
+        where we have no counterpart.
 
-def _own_profiles(affects: str) -> bool:
-    """Whether a modifier's ``affects`` names its own selection's profiles (``profiles``,
-    ``profiles.Unit``): what the engine's modifiers change anyway."""
-    path = affects.removeprefix("self.")
-    return path == "profiles" or path.startswith("profiles.")
+        ``affects`` is a path from the ``scope`` selection: ``self.`` (optional), then
+        ``entries`` (its children) or ``entries.recursive`` (it and everything below it;
+        ``entries.forces.recursive``: in its forces too), then an
+        optional entry or category id the changed selections must be of, then
+        ``profiles.<profile type name>`` (only those profiles' characteristics)."""
+        extra = m.model_extra or {}
+        where = str(extra.get("scope") or "self")
+        affects = str(extra.get("affects") or "")
+        if where == "self" and not affects:
+            return {}
+        out: dict[str, Any] = {}
+        if where != "self":
+            scope = None if where in ("ancestor", "primary-catalogue") else self._scope(where)
+            if scope is None:
+                self.note(f"modifier of another selection (scope {where})")
+                return None
+            out["scope"] = scope
+        parts = affects.split(".") if affects else []
+        if parts[:1] == ["self"]:
+            parts = parts[1:]
+        if parts[:1] == ["entries"]:
+            parts = parts[1:]
+            out["reach"] = "children"
+            if parts[:2] == ["forces", "recursive"]:
+                parts = parts[1:]  # into the forces below too: every selection below
+            if parts[:1] == ["recursive"]:
+                # With the selection itself: the data's Save of 2+ for "the bearer's Unit
+                # profile" is written `self.entries.recursive.<Character>.profiles.Unit`
+                # from the bearer model, which holds that profile itself.
+                parts = parts[1:]
+                out["reach"] = "subtree"
+        if parts and parts[0] not in _AFFECTS_WORDS:
+            out["child"] = self._child_ref(parts[0])
+            parts = parts[1:]
+        if parts[:1] == ["profiles"]:
+            name = ".".join(parts[1:])
+            if name:
+                found = [pt for pt in self.profile_types.values() if name in (pt.name, pt.id)]
+                if not found:
+                    self.note(f"modifier of profiles of an unknown type ({name})")
+                    return None
+                out["profile_type"] = self.ids.ours(found[0].id)
+            if m.field not in self.char_types:
+                # A profile's own name, or text we do not keep (`annotation`).
+                self.note(f"modifier of a profile's {m.field or 'field'} (affects profiles)")
+                return None
+            parts = []
+        if parts or (rule is not None and out):
+            self.note("modifier of what a selection holds (affects " + _affects_kind(affects) + ")")
+            return None
+        if out.get("scope") in ("roster", "force") and "reach" not in out:
+            self.note(f"modifier of the {out['scope']} itself (scope {where})")
+            return None
+        return out
+
+
+_MISSING = object()
+
+
+def _condition_key(c: bs.Condition) -> tuple[Any, ...]:
+    """What a condition's translation depends on: two conditions with the same key translate
+    alike."""
+    return (
+        c.type,
+        c.value,
+        c.field,
+        c.scope,
+        c.child_id,
+        c.shared,
+        c.include_child_selections,
+        c.include_child_forces,
+        c.percent_value,
+    )
+
+
+def _cgroup_key(g: bs.ConditionGroup) -> tuple[Any, ...]:
+    """What a condition group's translation depends on (its kind, its conditions' keys and
+    its subgroups' keys, in order)."""
+    return (
+        g.type == "or",
+        tuple([_condition_key(c) for c in g.conditions]),
+        tuple([_cgroup_key(s) for s in g.condition_groups]),
+    )
+
+
+#: The words of an ``affects`` path that are not ids.
+_AFFECTS_WORDS = {"self", "entries", "recursive", "profiles", "rules", "forces"}
 
 
 def _affects_kind(affects: str) -> str:
     """``affects`` with its ids and profile type names left out (one note per kind)."""
     parts = affects.split(".")
-    keep = {"self", "entries", "recursive", "profiles", "rules"}
-    return ".".join(p if p in keep else "…" for p in parts)
+    return ".".join(p if p in _AFFECTS_WORDS else "…" for p in parts)
 
 
 def _unique(entries: Any) -> list[ab.Entry]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -414,18 +414,70 @@ class Kit:
 
 
 #: Kits worked out, by what a trooper selection holds (see :func:`_kit`): a regiment's
-#: thousands of troopers carry a few dozen different kits.
-_KITS: dict[tuple[tuple[int, int, str | None], ...], tuple[tuple[Entry, ...], Kit]] = {}
+#: thousands of troopers carry a few dozen different kits. Kept per catalog index
+#: (:meth:`CatalogIndex.memo`), as are weapon statistics and survivor tables.
+_KITS = "infantry-ops.kits"
 _KITS_MAX = 4096
 #: Survivor tables (see :meth:`InfantryOperations._by_survivors`), by platoon make-up: the
 #: kits' shared parts (held, so that their ids stay theirs) and the table.
-_SURVIVORS: dict[Any, tuple[list[Any], dict[str, list[int]]]] = {}
+_SURVIVORS = "infantry-ops.survivors"
+#: Weapon statistics by entry (see :func:`_weapon`).
+_STATS = "infantry-ops.weapons"
+#: A platoon's attack values and the values that come with them, by make-up (see
+#: :meth:`InfantryOperations._attack_values`).
+_ATTACKS = "infantry-ops.attacks"
+
+#: Where a platoon's figures go: (role: 0 the platoon, ``i`` + 1 its squad ``i``; key, label,
+#: value, text, source), as :meth:`Evaluation.set_value` takes them.
+_Emit = Callable[..., None]
+
+
+@dataclass
+class _Figures:
+    """A platoon make-up's attack figures (see :meth:`InfantryOperations._attack_values`):
+    the values set before the odds and after them, the attack values and burst fire the odds
+    read, and the kits' shared parts (held, so that their ids stay theirs)."""
+
+    held: list[tuple[Any, Any]]
+    before: list[tuple[Any, ...]] = field(default_factory=list)
+    after: list[tuple[Any, ...]] = field(default_factory=list)
+    avs: dict[str, int] = field(default_factory=dict)
+    burst: Burst | None = None
+
+
+def _fresh(value: Any) -> Any:
+    """A copy of a value's lists and dicts (each platoon owns its values)."""
+    if isinstance(value, dict):
+        return {k: _fresh(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fresh(v) for v in value]
+    return value
+
+
+def _copier(value: Any) -> Callable[[Any], Any] | None:
+    """How to copy ``value`` for another platoon as :func:`_fresh` does, the quick way where
+    its shape allows: ``None`` (nothing to copy), a list's or dict's own ``copy`` (nothing
+    inside to copy), a dict's lists copied, or :func:`_fresh`."""
+    if type(value) is list:
+        return list.copy if not any(isinstance(v, dict | list) for v in value) else _fresh
+    if type(value) is dict:
+        inside = list(value.values())
+        if not any(isinstance(v, dict | list) for v in inside):
+            return dict.copy
+        if all(type(v) is list and _copier(v) is list.copy for v in inside):
+            return _dict_of_lists
+        return _fresh
+    return _fresh if isinstance(value, dict | list) else None
+
+
+def _dict_of_lists(value: dict[Any, list[Any]]) -> dict[Any, list[Any]]:
+    return {k: v.copy() for k, v in value.items()}
 
 
 def _kit(ev: Evaluation, trooper: Node) -> Kit:
     """What one trooper of ``trooper`` carries. Where nothing it holds has modifiers (so
     nothing depends on where it stands), the same holdings give the same kit: worked out
-    once per process and shared (a kit's parts are never changed once made)."""
+    once per catalog index and shared (a kit's parts are never changed once made)."""
     key: list[tuple[int, int, str | None]] = []
     entries: list[Entry] = []
     for item in trooper.children:
@@ -437,12 +489,13 @@ def _kit(ev: Evaluation, trooper: Node) -> Kit:
         key.append((id(entry), item.count, item.data.name if item.data is not None else None))
         entries.append(entry)
     k = tuple(key)
-    cached = _KITS.get(k)
+    kits: dict[Any, tuple[tuple[Entry, ...], Kit]] = ev.index.memo(_KITS)
+    cached = kits.get(k)
     if cached is None or any(a is not b for a, b in zip(cached[0], entries, strict=True)):
-        if len(_KITS) >= _KITS_MAX:
-            _KITS.clear()
+        if len(kits) >= _KITS_MAX:
+            kits.clear()
         cached = (tuple(entries), _kit_uncached(ev, trooper))
-        _KITS[k] = cached
+        kits[k] = cached
     t = cached[1]
     return Kit(
         trooper,
@@ -497,9 +550,6 @@ def _profile_type(node: Node) -> str | None:
     return node.entry.profiles[0].type
 
 
-_STATS: dict[int, tuple[Any, WeaponStats | None]] = {}
-
-
 def _weapon(ev: Evaluation, node: Node) -> WeaponStats | None:
     entry = node.entry
     if entry is None:
@@ -508,13 +558,14 @@ def _weapon(ev: Evaluation, node: Node) -> WeaponStats | None:
         node.data is not None and node.data.name
     )
     if plain:
-        # Same entry object, same stats: parse each weapon profile once per process.
-        cached = _STATS.get(id(entry))
+        # Same entry object, same stats: parse each weapon profile once per catalog index.
+        known: dict[int, tuple[Entry, WeaponStats | None]] = ev.index.memo(_STATS)
+        cached = known.get(id(entry))
         if cached is not None and cached[0] is entry:
             return cached[1]
     stats = _weapon_uncached(ev, node)
     if plain:
-        _STATS[id(entry)] = (entry, stats)
+        known[id(entry)] = (entry, stats)
     return stats
 
 
@@ -1086,7 +1137,69 @@ class InfantryOperations(SystemRules):
         gun_crew: int,
     ) -> dict[str, int]:
         """Attack values per attack type ("Infantry Attacks"), with the exclusions the rules
-        make: a mechanised squad's driver, gun crews, and crew-weapon assistants."""
+        make: a mechanised squad's driver, gun crews, and crew-weapon assistants.
+
+        Platoons of the same make-up (the same kits, as many of each, the same drivers and
+        gun crew) get the same figures: worked out once per catalog index and make-up, and
+        each such platoon (and its squads) then gets its own copy of every value, in the
+        order the first one got them. The odds, which read the platoon's experience, are
+        worked out for each platoon."""
+        key = (
+            tuple(
+                (sq.node.count, tuple((id(k.dv_cache), id(k.memo), k.node.count) for k in sq.kits))
+                for sq in squads
+            ),
+            drivers,
+            gun_crew,
+        )
+        held = [(k.dv_cache, k.memo) for sq in squads for k in sq.kits]
+        known: dict[Any, _Figures] = ev.index.memo(_ATTACKS)
+        targets = [platoon, *(sq.node for sq in squads)]
+        got = known.get(key)
+        if got is not None and all(
+            a[0] is b[0] and a[1] is b[1] for a, b in zip(got.held, held, strict=True)
+        ):
+            set_value = ev.set_value
+            for role, key_, label, value, copy, text, source in got.before:
+                set_value(targets[role], key_, label, copy(value) if copy else value, text, source)
+            self._odds(ev, platoon, dict(got.avs), got.burst)
+            for role, key_, label, value, copy, text, source in got.after:
+                set_value(targets[role], key_, label, copy(value) if copy else value, text, source)
+            return dict(got.avs)
+        figures = _Figures(held)
+        log = figures.before
+
+        def emit(
+            role: int, key: str, label: str, value: Any, text: str = "", source: str = ""
+        ) -> None:
+            copy = _copier(value)
+            log.append((role, key, label, copy(value) if copy else value, copy, text, source))
+            ev.set_value(targets[role], key, label, value, text=text, source=source)
+
+        def odds(avs: dict[str, int], burst: Burst | None) -> None:
+            nonlocal log
+            self._odds(ev, platoon, avs, burst)
+            figures.avs, figures.burst = dict(avs), burst
+            log = figures.after
+
+        result = self._attack_figures(ev, squads, drivers, gun_crew, emit, odds)
+        if len(known) >= _KITS_MAX:
+            known.clear()
+        known[key] = figures
+        return result
+
+    def _attack_figures(
+        self,
+        ev: Evaluation,
+        squads: list[SquadView],
+        drivers: int,
+        gun_crew: int,
+        emit: _Emit,
+        odds: Callable[[dict[str, int], Burst | None], None],
+    ) -> dict[str, int]:
+        """:meth:`_attack_values` worked out: values go to ``emit`` (role 0: the platoon;
+        ``i`` + 1: its squad ``i``), and the odds are asked for (``odds``) where they belong
+        among them."""
         raw = dict.fromkeys(ATTACK_TYPES, 0.0)
         armour = dict.fromkeys(ATTACK_TYPES, 0.0)
         removed = dict.fromkeys(ATTACK_TYPES, 0.0)
@@ -1094,7 +1207,7 @@ class InfantryOperations(SystemRules):
         assist_removed = dict.fromkeys(ATTACK_TYPES, 0.0)
         burst: list[tuple[Dice, int]] = []
         platoon_pool: list[Contribution] = []
-        for sq in squads:
+        for role, sq in enumerate(squads, 1):
             copies = sq.node.count
             pool = _contributions(sq.kits)
             platoon_pool.extend(_contributions(sq.kits, copies))
@@ -1122,7 +1235,7 @@ class InfantryOperations(SystemRules):
                 )
                 for a in ATTACK_TYPES:
                     assist_removed[a] += r[a] * copies
-            self._squad_avs(ev, sq, driver=bool(drivers))
+            self._squad_avs(emit, role, sq, driver=bool(drivers))
         if gun_crew:
             # "Gunnery crews manning field guns ... can't make infantry attacks"; the rest may.
             # A towing squad's driver is counted in the crew: in the text's own example 24 of
@@ -1146,26 +1259,26 @@ class InfantryOperations(SystemRules):
                 text += " (anti-personnel only)"
             elif total and vs_armour < total:
                 text += f" ({_round_up(vs_armour)} against armour)"
-            ev.set_value(platoon, f"av_{a}", ATTACK_LABELS[a], info, text=text, source=src)
-        self._odds(ev, platoon, result, _burst_spec(burst) if burst else None)
+            emit(0, f"av_{a}", ATTACK_LABELS[a], info, text=text, source=src)
+        odds(result, _burst_spec(burst) if burst else None)
         if any(k.flechette for sq in squads for k in sq.kits):
-            self._flechette_avs(ev, platoon, squads, drivers, gun_crew, result)
-        self._survivor_values(ev, platoon, squads, drivers, gun_crew, burst, result)
+            self._flechette_avs(emit, squads, drivers, gun_crew, result)
+        self._survivor_values(ev, emit, squads, drivers, gun_crew, burst, result)
         if any(assist_removed.values()) and raw["support"]:
             while_support = {
                 a: _round_up(max(raw[a] - removed[a] - assist_removed[a], 0.0))
                 for a in ("primary", "secondary", "melee")
             }
-            ev.set_value(
-                platoon,
+            emit(
+                0,
                 "av_primary_with_support",
                 "Primary AV while crew weapons fire",
                 while_support["primary"],
                 text=f"{while_support['primary']} (crews of support weapons add nothing else)",
                 source=src,
             )
-            ev.set_value(
-                platoon,
+            emit(
+                0,
                 "av_while_support",
                 "AVs while crew weapons fire",
                 while_support,
@@ -1258,8 +1371,7 @@ class InfantryOperations(SystemRules):
 
     def _flechette_avs(
         self,
-        ev: Evaluation,
-        platoon: Node,
+        emit: _Emit,
         squads: list[SquadView],
         drivers: int,
         gun_crew: int,
@@ -1294,8 +1406,8 @@ class InfantryOperations(SystemRules):
             if got["unarmoured"] == got["armoured"] == base[a]:
                 continue
             for t in TARGETS:
-                ev.set_value(
-                    platoon,
+                emit(
+                    0,
                     f"av_{a}_{t}",
                     f"{ATTACK_LABELS[a]} {TARGET_LABELS[t]}",
                     got[t],
@@ -1306,7 +1418,7 @@ class InfantryOperations(SystemRules):
     def _survivor_values(
         self,
         ev: Evaluation,
-        platoon: Node,
+        emit: _Emit,
         squads: list[SquadView],
         drivers: int,
         gun_crew: int,
@@ -1316,11 +1428,11 @@ class InfantryOperations(SystemRules):
         """For the record sheet: the attack values left for each number of troopers still
         standing (as MegaMekLab prints under the damage track), the support AV plus each
         burst-fire result (the cluster columns to read), and the tables the sheet prints."""
-        by_n = self._by_survivors(squads, drivers, gun_crew)
+        by_n = self._by_survivors(ev, squads, drivers, gun_crew)
         shown = {a: list(v) for a, v in by_n.items() if any(v)}
         if shown:
-            ev.set_value(
-                platoon,
+            emit(
+                0,
                 "av_by_survivors",
                 "Attack values by troopers left",
                 shown,
@@ -1335,8 +1447,8 @@ class InfantryOperations(SystemRules):
             dice = max((d for d, _ in burst), key=lambda d: (d.mean(), d.count))
             results = sorted({v if weapons >= 2 else v // 2 for v in dice.distribution() if v > 0})
             totals = sorted({avs["support"] + b for b in results})
-            ev.set_value(
-                platoon,
+            emit(
+                0,
                 "burst_totals",
                 "Support AV with burst fire",
                 totals,
@@ -1346,8 +1458,8 @@ class InfantryOperations(SystemRules):
         data = ev.index.system.model.data
         mods = data.get("morale_modifiers")
         if isinstance(mods, list) and mods:
-            ev.set_value(
-                platoon,
+            emit(
+                0,
                 "morale_modifiers",
                 "Morale test modifiers",
                 list(mods),
@@ -1362,7 +1474,7 @@ class InfantryOperations(SystemRules):
             )
 
     def _by_survivors(
-        self, squads: list[SquadView], drivers: int, gun_crew: int
+        self, ev: Evaluation, squads: list[SquadView], drivers: int, gun_crew: int
     ) -> dict[str, list[int]]:
         """The attack values left for each number of troopers still standing (see
         :meth:`_survivor_values`). Platoons of the same make-up (the same kits, as many of
@@ -1376,7 +1488,8 @@ class InfantryOperations(SystemRules):
             drivers,
             gun_crew,
         )
-        got = _SURVIVORS.get(key)
+        tables: dict[Any, tuple[list[Any], dict[str, list[int]]]] = ev.index.memo(_SURVIVORS)
+        got = tables.get(key)
         if got is not None and all(a is b.dv_cache for a, b in zip(got[0], kits, strict=True)):
             return got[1]
         # Loss order, as the sheet's damage track: squads in order, troopers without support
@@ -1413,28 +1526,28 @@ class InfantryOperations(SystemRules):
                 last_n[a] += newest.dv[a]
                 total = last_n[a] - removed[a]
                 by_n[a].append(_round_up(max(total, 0.0)))
-        if len(_SURVIVORS) >= _KITS_MAX:
-            _SURVIVORS.clear()
-        _SURVIVORS[key] = ([k.dv_cache for k in kits], by_n)
+        if len(tables) >= _KITS_MAX:
+            tables.clear()
+        tables[key] = ([k.dv_cache for k in kits], by_n)
         return by_n
 
-    def _squad_avs(self, ev: Evaluation, sq: SquadView, driver: bool) -> None:
+    def _squad_avs(self, emit: _Emit, role: int, sq: SquadView, driver: bool) -> None:
         """A squad's own attack values, for when it acts alone ("Squads and Platoons")."""
         pool = _contributions(sq.kits)
         removed = _exclude(pool, 1)[0] if driver else dict.fromkeys(ATTACK_TYPES, 0.0)
         for a in ATTACK_TYPES:
             total = sum(c.dv[a] * c.number for c in pool) - removed[a]
             if total > 0:
-                ev.set_value(
-                    sq.node,
+                emit(
+                    role,
                     f"av_{a}",
                     ATTACK_LABELS[a],
                     _round_up(total),
                     source=f"{SRC}, Squads and Platoons",
                 )
         if any(w.dv.burst for k in sq.kits for w, _ in k.support):
-            ev.set_value(
-                sq.node,
+            emit(
+                role,
                 "burst",
                 "Burst fire (squad on its own)",
                 "1D6-3",

@@ -453,13 +453,15 @@ class Loadout:
         return [c for c in self.items if c.id not in exclude]
 
 
-# Parsed profiles per catalog entry object (entries are immutable; the entry is kept with
-# its result so that an id() is never reused for another entry while cached).
-_PARSED: dict[int, tuple[Entry, RangedWeapon | None, MeleeWeapon | None]] = {}
+# Parsed profiles per catalog entry object, kept with the catalog index (a reloaded catalog
+# starts afresh and lets the old entries go); the entry is kept with its result so that an
+# id() is never reused for another entry while cached.
+_PARSED = "space-hulk.parsed"
 
 
-def _parsed(entry: Entry) -> tuple[RangedWeapon | None, MeleeWeapon | None]:
-    hit = _PARSED.get(id(entry))
+def _parsed(ev: Evaluation, entry: Entry) -> tuple[RangedWeapon | None, MeleeWeapon | None]:
+    known: dict[int, tuple[Entry, RangedWeapon | None, MeleeWeapon | None]] = ev.index.memo(_PARSED)
+    hit = known.get(id(entry))
     if hit is not None and hit[0] is entry:
         return hit[1], hit[2]
     try:
@@ -470,9 +472,9 @@ def _parsed(entry: Entry) -> tuple[RangedWeapon | None, MeleeWeapon | None]:
         melee = melee_from_entry(entry)
     except ProfileSyntaxError:
         melee = None
-    if len(_PARSED) > 4096:
-        _PARSED.clear()
-    _PARSED[id(entry)] = (entry, ranged, melee)
+    if len(known) > 4096:
+        known.clear()
+    known[id(entry)] = (entry, ranged, melee)
     return ranged, melee
 
 
@@ -489,7 +491,7 @@ def _loadout(ev: Evaluation, model: Node) -> Loadout:
             if known is not None and _is_weapon(known):
                 lo.unplaced_weapons.append(known.id)
             continue
-        ranged, melee = _parsed(child.entry)
+        ranged, melee = _parsed(ev, child.entry)
         if ranged is None and melee is None:
             continue
         lo.items.append(Carried(child, child.count, ranged, melee))

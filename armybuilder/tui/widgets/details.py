@@ -7,18 +7,24 @@ those of its loadout, the values its game system computes for it, and the issues
 For the roster itself: its name and cost limits, and the values computed for the whole
 roster.
 
-The widgets are built once per kind of entry and then only updated, value by value, when
-something they show changed; a field being typed in is never overwritten.
+The widgets are built once and then only updated, value by value, when something they show
+changed; a field being typed in is never overwritten. The choice groups take slots (a
+heading, a drop-down and a list of choices, one of the last two shown): a unit's groups fill
+the first slots in order, each slot told which group it shows, its options (priced for this
+unit) and its choice, and the slots left over are hidden. Moving between units, an edit, a
+quick fix or an undo therefore mounts nothing, unless the unit has more groups than any unit
+shown before.
 
-Widgets of a new kind are built (mounted) asynchronously, so an evaluation can arrive while
-they are half-built: such a box is hidden until it is built, nothing is filled into it
-meanwhile, a build superseded by a later one is dropped, and a finished build is filled only
-from the latest evaluation shown and only if that is still of the node it was built for. The
-pane therefore never shows another node's widgets nor touches a widget not yet mounted.
+Widgets are built (mounted) asynchronously, so an evaluation can arrive while they are
+half-built: the box being built (more slots, or the roster's limits) is hidden until it is
+built, nothing is filled into it meanwhile, and a finished build is filled only from the
+latest evaluation shown and only if that is still of the node it was built for. The pane
+therefore never shows another node's widgets nor touches a widget not yet mounted.
 """
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import RenderableType
@@ -41,7 +47,7 @@ from ...session import (
     state_warnings,
 )
 from .catalog import profile_tables
-from .roster_tree import ERROR_MARK, WARNING_MARK, node_at, owner_loc
+from .roster_tree import issue_mark, node_at, owner_loc
 from .stable import LiveStatic, find
 
 if TYPE_CHECKING:
@@ -68,6 +74,28 @@ def one_of_groups(entry: Entry) -> list[Group]:
     from ...catalog import walk_groups  # here: the editor paints before the catalogs load
 
     return list(walk_groups(entry.groups))
+
+
+#: A drop-down option: (label, entry id).
+Option = tuple[str, str]
+
+
+class _GroupSlot:
+    """The widgets one choice group takes in the pane: its heading, and its drop-down (a
+    group of at most one) or the list of what is chosen (a group of several); which group
+    it shows is decided at each fill. What each widget was last given is kept beside it."""
+
+    def __init__(self) -> None:
+        self.label = LiveStatic("", classes="field-label")
+        self.select: Select[str] = Select[str]([], allow_blank=True, prompt="(none)",
+                                               classes="choice")  # fmt: skip
+        self.listing = LiveStatic("", classes="choice-list")
+        self.widgets: list[Widget] = [self.label, self.select, self.listing]
+        for widget in self.widgets:
+            widget.display = False
+        self.label_text: str | None = ""
+        self.listing_text: str | None = ""
+        self.options: tuple[Option, ...] = ()
 
 
 class DetailsPane(VerticalScroll):
@@ -104,9 +132,10 @@ class DetailsPane(VerticalScroll):
         self._committed: dict[int, str] = {}
         self.loc: Loc | None = None
         self._sigs: dict[str, object] = {}
-        self._groups_key: object = None
         self._limits_key: object = None
-        self._group_ids: list[str] = []
+        #: The group slots (heading, drop-down, list of choices) built so far, in order: a
+        #: unit's groups fill the first ones, the others are hidden.
+        self._slots: list[_GroupSlot] = []
         #: Rebuilds of a box ("groups", "limits") scheduled so far, by box: a rebuild that
         #: is not the latest one of its box is dropped.
         self._builds: dict[str, int] = {}
@@ -117,8 +146,10 @@ class DetailsPane(VerticalScroll):
         self.session: EditSession | None = None
         #: (loc, text) of campaign state typed but refused: kept in the field as typed.
         self._refused: tuple[Loc, str] | None = None
-        #: Widgets updated by the last :meth:`show` (a benchmark reads it).
+        #: Widgets updated by the last :meth:`show`, and its CPU milliseconds, the pane's own
+        #: share of an edit (a benchmark reads them).
         self.updates = 0
+        self.show_ms = 0.0
 
     def compose(self) -> ComposeResult:
         yield LiveStatic("", id="d-head")
@@ -152,6 +183,11 @@ class DetailsPane(VerticalScroll):
         yield LiveStatic("", id="d-loadout")
         yield LiveStatic("", id="d-values")
         yield LiveStatic("", id="d-issues")
+
+    @property
+    def busy(self) -> bool:
+        """Whether widgets are being built (mounted) for what the pane shows."""
+        return bool(self._building)
 
     # ----------------------------------------------------------------- helpers
 
@@ -197,6 +233,13 @@ class DetailsPane(VerticalScroll):
         node = node_at(ev, loc)
         if node is None:
             return
+        t0 = time.process_time()
+        try:
+            self._show_node(ev, loc, node)
+        finally:
+            self.show_ms = 1000 * (time.process_time() - t0)
+
+    def _show_node(self, ev: Evaluation, loc: Loc, node: Node) -> None:
         self.updates = 0
         self.loc = loc
         self._latest = (ev, node)
@@ -338,50 +381,122 @@ class DetailsPane(VerticalScroll):
             self._set_select(select, own if own in levels else None)
         self._show_groups(ev, node)
 
-    def _show_groups(self, ev: Evaluation, node: Node) -> None:
+    def _groups_of(self, ev: Evaluation, node: Node) -> list[tuple[Group, list[Option]]]:
+        """The unit's one-of groups that offer something, each with its drop-down options
+        (``name · cost``, entry id), as the session prices them for this unit."""
         entry = node.entry
-        box = find(self, "#d-groups", Vertical)
-        groups = one_of_groups(entry) if entry is not None else []
+        if entry is None:
+            return []
         costs = self._option_costs(ev, node)
-        choices = {
-            g.id: [
+        children = ev.index.children(entry)
+        shown = []
+        for g in one_of_groups(entry):
+            options = [
                 (option_label(c.entry.name, costs.get(c.entry.id, "")), c.entry.id)
-                for c in ev.index.children(entry)
+                for c in children
                 if c.group is not None and c.group.id == g.id and not c.entry.hidden
             ]
-            for g in groups
-        }
-        key = (id(entry), tuple((g.id, tuple(choices[g.id])) for g in groups))
-        if key != self._groups_key:
-            self._groups_key = key
-            group_widgets: list[Widget] = []
-            self._group_ids = []
-            limits = self._group_limits(ev, node)
-            for g in groups:
-                options = choices[g.id]
-                if not options:
-                    continue
-                label = group_label(g, limits.get(g.id))
-                group_widgets.append(
-                    LiveStatic(label, name=f"grplabel:{g.id}", classes="field-label")
-                )
-                if g.max == 1:
-                    group_widgets.append(
-                        Select[str](
-                            options,
-                            name=f"grp:{g.id}",
-                            allow_blank=True,
-                            prompt="(none)",
-                            classes="choice",
-                        )
-                    )
-                else:
-                    group_widgets.append(LiveStatic("", name=f"grp:{g.id}", classes="choice-list"))
-                self._group_ids.append(g.id)
-            self._rebuild("groups", box, group_widgets, key)
+            if options:
+                shown.append((g, options))
+        return shown
+
+    def _show_groups(self, ev: Evaluation, node: Node) -> None:
+        """The unit's groups in the slots there are: more slots are built (mounted) only when
+        this unit has more groups than any unit shown before; the rest are filled in place."""
+        shown = self._groups_of(ev, node)
+        missing = len(shown) - len(self._slots)
+        if missing > 0:
+            new = [_GroupSlot() for _ in range(missing)]
+            self._slots.extend(new)
+            self._grow(find(self, "#d-groups", Vertical), [w for s in new for w in s.widgets])
             return
         if "groups" not in self._building:
-            self._fill_groups(ev, node)
+            self._fill_slots(ev, node, shown)
+
+    def _grow(self, box: Vertical, widgets: list[Widget]) -> None:
+        """Mount more slots once the current message is handled; the box is hidden until they
+        are mounted and filled, so a half-built box never shows."""
+        serial = self._builds["groups"] = self._builds.get("groups", 0) + 1
+        self._building.add("groups")
+        if box.display:
+            box.display = False
+        self.call_later(self._mount_slots, serial, box, widgets)
+
+    async def _mount_slots(self, serial: int, box: Vertical, widgets: list[Widget]) -> None:
+        if not self.is_attached:
+            return
+        await box.mount_all(widgets)  # always: every slot of self._slots is mounted
+        if serial != self._builds.get("groups") or not self.is_attached:
+            return  # more slots are on their way: the last of them fills the box
+        self._building.discard("groups")
+        if self._latest is not None:
+            ev, node = self._latest
+            if not node.is_root and node.force is None and node.loc == self.loc:
+                self._fill_slots(ev, node, self._groups_of(ev, node))
+        box.display = True
+
+    def _fill_slots(
+        self, ev: Evaluation, node: Node, shown: list[tuple[Group, list[Option]]]
+    ) -> None:
+        """Fill slot n with group n of the unit (its heading, its drop-down or its list of
+        choices), hide the slots left over; a widget is touched only where what it shows
+        differs."""
+        if len(shown) > len(self._slots):
+            return  # more slots are being mounted: they are filled then
+        limits = self._group_limits(ev, node) if shown else {}
+        for n, slot in enumerate(self._slots):
+            if n >= len(shown):
+                self._hide_slot(slot)
+                continue
+            g, options = shown[n]
+            chosen = [c for c in node.children if c.group is not None and c.group.id == g.id]
+            self._display(slot.label, True, f"grplabel:{g.id}")
+            text = group_label(g, limits.get(g.id))
+            if slot.label_text != text:
+                slot.label_text = text
+                slot.label.set_content(text)
+                self.updates += 1
+            if g.max == 1:
+                self._display(slot.listing, False, None)
+                self._display(slot.select, True, f"grp:{g.id}")
+                value = chosen[0].entry_id if len(chosen) == 1 else None
+                self._fill_select(slot, options, value)
+            else:
+                self._display(slot.select, False, None)
+                self._display(slot.listing, True, f"grp:{g.id}")
+                listed = ", ".join(ev.label(c) for c in chosen) or "none"
+                if slot.listing_text != listed:
+                    slot.listing_text = listed
+                    slot.listing.set_content(Text(listed + "  (add from the catalog)"))
+                    self.updates += 1
+
+    def _fill_select(self, slot: _GroupSlot, options: list[Option], value: str | None) -> None:
+        """A group's drop-down: its options (labels carry what each costs, so they change
+        with the unit and with edits) and the entry chosen."""
+        select = slot.select
+        if value is not None and all(value != v for _, v in options):
+            value = None  # chosen but not offered (hidden): shown as no choice, never a crash
+        key = tuple(options)
+        if slot.options != key:
+            slot.options = key
+            with select.prevent(Select.Changed):
+                select.set_options(options)  # resets the value: set again below
+                if value is not None:
+                    select.value = value
+            self.updates += 1
+            return
+        self._set_select(select, value)
+
+    def _display(self, widget: Widget, shown: bool, name: str | None) -> None:
+        """Show or hide a slot's widget; its name says which group it is for (``None``
+        while hidden, so that nothing finds a hidden widget by a group's name)."""
+        widget._name = name  # Textual gives no setter; only this pane reads these names
+        if widget.display != shown:
+            widget.display = shown
+
+    def _hide_slot(self, slot: _GroupSlot) -> None:
+        for widget in slot.widgets:
+            self._display(widget, False, None)
 
     def _rebuild(self, kind: str, box: Vertical, widgets: list[Widget], key: object) -> None:
         """Replace a box's widgets (built for ``key``) once the current message is handled;
@@ -392,9 +507,6 @@ class DetailsPane(VerticalScroll):
         if box.display:
             box.display = False
         self.call_later(self._replace_children, kind, serial, box, widgets, key)
-
-    def _built_key(self, kind: str) -> object:
-        return self._groups_key if kind == "groups" else self._limits_key
 
     async def _replace_children(
         self, kind: str, serial: int, box: Vertical, widgets: list[Widget], key: object
@@ -412,15 +524,12 @@ class DetailsPane(VerticalScroll):
             return  # superseded while mounting: the later rebuild removes these
         self._building.discard(kind)
         # The new widgets show nothing yet: forget what the old ones were last given.
-        prefix = ("grp-", "grplabel-") if kind == "groups" else ("limit:",)
-        for sig in [k for k in self._sigs if k.startswith(prefix)]:
+        for sig in [k for k in self._sigs if k.startswith("limit:")]:
             del self._sigs[sig]
-        if self._latest is not None and key == self._built_key(kind):
+        if self._latest is not None and key == self._limits_key:
             ev, node = self._latest
-            if kind == "limits" and node.is_root:
+            if node.is_root:
                 self._fill_limits(ev)
-            elif kind == "groups" and not node.is_root:
-                self._fill_groups(ev, node)
         box.display = True
 
     def _experience_costs(self, ev: Evaluation, node: Node) -> dict[str | None, str]:
@@ -443,32 +552,6 @@ class DetailsPane(VerticalScroll):
         if self.session is None or node.entry is None:
             return {}
         return self.session.group_limits(node.loc, ev)
-
-    def _fill_groups(self, ev: Evaluation, node: Node) -> None:
-        if node.entry is None or self.loc != node.loc:
-            return
-        widgets = {w.name: w for w in find(self, "#d-groups", Widget).children}
-        limits = self._group_limits(ev, node)
-        groups = {g.id: g for g in one_of_groups(node.entry)}
-        for gid in self._group_ids:
-            heading = widgets.get(f"grplabel:{gid}")
-            if isinstance(heading, LiveStatic) and gid in groups:
-                text = group_label(groups[gid], limits.get(gid))
-                self._update(f"grplabel-{gid}", text, lambda w=heading, t=text: w.set_content(t))
-            chosen = [c for c in node.children if c.group is not None and c.group.id == gid]
-            widget = widgets.get(f"grp:{gid}")
-            if widget is None:
-                continue
-            if isinstance(widget, Select):
-                value = chosen[0].entry_id if len(chosen) == 1 else None
-                self._set_select(widget, value)
-            elif isinstance(widget, LiveStatic):
-                text = ", ".join(ev.label(c) for c in chosen) or "none"
-                self._update(
-                    f"grp-{gid}",
-                    text,
-                    lambda w=widget, t=text: w.set_content(Text(t + "  (add from the catalog)")),
-                )
 
     def _show_loadout(self, ev: Evaluation, node: Node) -> None:
         if node.is_root:
@@ -516,7 +599,7 @@ class DetailsPane(VerticalScroll):
             if n:
                 text.append("\n")
             i = mine[n]
-            mark, style = (ERROR_MARK, "red") if i.is_error else (WARNING_MARK, "yellow")
+            mark, style = issue_mark(i, "red")
             text.append(f"{mark} {message}", style)
             if i.source:
                 text.append(f" ({i.source})", "dim")
@@ -610,8 +693,8 @@ class DetailsPane(VerticalScroll):
     def _select_changed(self, event: Select.Changed) -> None:
         event.stop()
         loc = self.loc
-        if loc is None:
-            return
+        if loc is None or event.value != event.select.value:
+            return  # the drop-down was filled for another unit since: the choice is stale
         wid = event.select.id or event.select.name or ""
         value = None if event.value is Select.NULL else str(event.value)
         if wid == "d-exp":

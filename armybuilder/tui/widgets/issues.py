@@ -24,7 +24,7 @@ from textual.strip import Strip
 
 from ...fixes import Fix, fixes_for
 from ...session import Loc
-from .roster_tree import ERROR_MARK, WARNING_MARK, owner_loc
+from .roster_tree import issue_mark, owner_loc
 from .stable import LiveStatic, StableScroll, find, refresh_rows
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ FIX_KEY = "."
 
 def issue_prompt(issue: Issue, fix: str = "") -> Text:
     """An issue's line: mark, message, source and the quick fix it offers (``fix``)."""
-    mark, style = (ERROR_MARK, "bold red") if issue.is_error else (WARNING_MARK, "yellow")
+    mark, style = issue_mark(issue)
     text = Text(f"{mark} ", style)
     text.append(issue.message)
     if issue.source:
@@ -313,7 +313,8 @@ class IssuesPanel(Vertical):
         if not self.changed:
             return
         errors = sum(1 for i in issues if i.is_error)
-        warnings = len(issues) - errors
+        warnings = sum(1 for i in issues if i.severity == "warning")
+        notes = len(issues) - errors - warnings
         title = find(self, "#issues-title", LiveStatic)
         if not issues:
             title.set_content(Text("No issues: the roster is legal", "green"))
@@ -324,6 +325,8 @@ class IssuesPanel(Vertical):
             text.append(
                 f"{warnings} warning{'s' if warnings != 1 else ''}", "yellow" if warnings else ""
             )
+            if notes:
+                text.append(f", {notes} note{'s' if notes != 1 else ''}", "cyan")
             title.set_content(text)
         self._sig = sig
         shown = issues[:MAX_SHOWN]

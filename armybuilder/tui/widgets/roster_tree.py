@@ -27,10 +27,12 @@ from ...session import Loc, UnitSummary, cost_text, unit_summary
 from .stable import ContentLines, StableScroll, refresh_rows
 
 if TYPE_CHECKING:
-    from ...rules.engine import Evaluation, Node
+    from ...rules.engine import Evaluation, Issue, Node
 
 ERROR_MARK = "✖"
 WARNING_MARK = "⚠"
+#: A message the catalog asks to show (severity ``note``): not a problem.
+NOTE_MARK = "ℹ"
 INNER_MARK = "•"
 #: Before a force's name (a roster of several forces).
 FORCE_MARK = "⚑"
@@ -53,11 +55,22 @@ def _key(node: Node) -> str | None:
     return node.entry_id
 
 
+def issue_mark(issue: Issue, error_style: str = "bold red") -> tuple[str, str]:
+    """The mark and style an issue is listed with: error, warning or note."""
+    if issue.is_error:
+        return ERROR_MARK, error_style
+    if issue.severity == "note":
+        return NOTE_MARK, "cyan"
+    return WARNING_MARK, "yellow"
+
+
 def issue_marks(ev: Evaluation) -> tuple[dict[Loc, str], dict[Loc, str]]:
     """Worst severity per selection, and per selection that contains a problem."""
     own: dict[Loc, str] = {}
     inner: dict[Loc, str] = {}
     for issue in ev.issues:
+        if issue.severity == "note":
+            continue  # shown in the issues list, but not a problem to mark in the tree
         loc = owner_loc(issue.path)
         sev = "error" if issue.is_error else "warning"
         if own.get(loc) != "error":

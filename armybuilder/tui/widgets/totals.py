@@ -97,7 +97,7 @@ class TotalsBar(LiveStatic):
                     )
                 )
         errors = sum(1 for i in ev.issues if i.is_error)
-        warnings = len(ev.issues) - errors
+        warnings = sum(1 for i in ev.issues if i.severity == "warning")
         if errors:
             essential.append((f"✖ {errors} error{'s' if errors != 1 else ''}", "bold red"))
         else:

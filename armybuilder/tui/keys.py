@@ -1,0 +1,267 @@
+"""Keys typed ahead go where the focus went: one key at a time, in order.
+
+Textual hands each key to the widget focused at the moment the app *reads* the key; the
+bindings of that widget and of its screen run only once the key has bubbled back up to the
+app, and ``Widget.focus()`` moves the focus a step later still. Keys that arrive in one burst
+(a paste without bracketed paste, tmux ``send-keys``, a busy machine) are all read before
+the first one's binding has run, so ``/gr`` typed at once sent the ``g`` to the roster tree
+(the summary) instead of to the search box that ``/`` was opening.
+
+:class:`InOrderKeysApp` serialises keys (and pastes). The app hands one key to the focused
+widget (or lets a priority binding consume it) and sends a :class:`KeyMarker` right behind
+it, along the same route: to the same widget (each message queue keeps its order along the
+bubble chain, so the marker reaches the app only after the key has bubbled back and run its
+bindings, or was stopped) or, for a key a priority binding took, to the app itself (so the
+marker comes after the focus changes the binding queued). Keys that arrive meanwhile wait in
+a queue. When the marker is back, the app lets the widgets of the screen on top finish what
+the key started (a dialog being built and focusing its field, a message from a tree to its
+screen) and then posts the next waiting key to its own queue, behind any focus change queued
+meanwhile. A key whose marker never comes back (its widget was removed) holds the others up
+for at most :attr:`InOrderKeysApp.KEY_FALLBACK_SECONDS`.
+
+Mouse events are not held: a click acts at once, as it always did.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+from time import monotonic
+from typing import Any
+
+from textual import events, messages
+from textual.app import App, ReturnType
+from textual.dom import DOMNode
+from textual.message import Message
+from textual.message_pump import MessagePump
+from textual.timer import Timer
+from textual.widget import Widget
+
+#: How many turns of the event loop the app gives the widgets to finish what a key started,
+#: at most (a widget waiting on a worker must not hold the keys up)...
+SETTLE_TURNS = 50
+#: ... and how long (seconds).
+SETTLE_SECONDS = 0.3
+#: Textual's housekeeping messages: painting, layout, scrolling, idle prompts. None of them
+#: moves the focus, and waiting for them would repaint the screen after each key of a burst.
+_HOUSEKEEPING = (
+    messages.Update,
+    messages.Layout,
+    messages.UpdateScroll,
+    messages.ScrollToRegion,
+    messages.Prompt,
+    events.Idle,
+    events.Resize,
+    events.Show,
+    events.Hide,
+)
+
+
+class KeyMarker(Message, bubble=True, verbose=True, namespace="armybuilder"):
+    """Follows a key handed to a widget; back at the app, the key is done with."""
+
+    def __init__(self, token: int) -> None:
+        super().__init__()
+        self.token = token
+
+
+#: Keys that move a cursor: a run of one of them (a key held down) goes on to the same widget
+#: without waiting for what each step started (the details of each unit passed over).
+_STEPS = frozenset({"up", "down", "left", "right", "pageup", "pagedown", "home", "end"})
+
+
+@dataclass
+class _InFlight:
+    token: int
+    key: str
+    target: MessagePump | None
+    since: float
+
+
+class InOrderKeysApp(App[ReturnType]):
+    """An app that hands keys (and pastes) to the focused widget one at a time: each key goes
+    where the focus is once the keys before it have been handled."""
+
+    #: A key whose marker has not come back after this long lets the next key go (seconds).
+    KEY_FALLBACK_SECONDS = 1.0
+    #: ... or after this long, when the widget the key went to is gone from the screen.
+    KEY_GONE_SECONDS = 0.05
+    #: While keys wait, the screen is painted at most this often (seconds): a burst of keys
+    #: is painted once, as Textual paints keys it reads at once, not once per key.
+    KEY_PAINT_SECONDS = 0.5
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._keys_waiting: deque[events.Key | events.Paste] = deque()
+        self._key_in_flight: _InFlight | None = None
+        #: Keys let go and posted to the app's own queue, not handed on yet.
+        self._keys_released: deque[events.Key | events.Paste] = deque()
+        self._key_token = 0
+        self._key_watchdog: Timer | None = None
+        #: When the repaints held back for waiting keys began (None: not held back).
+        self._key_batch_since: float | None = None
+        #: How many keys were let go by the fallback (a marker that never came back).
+        self.key_fallbacks = 0
+
+    @property
+    def keys_held(self) -> int:
+        """How many keys (and pastes) wait for the one before them to be handled."""
+        return len(self._keys_waiting) + len(self._keys_released)
+
+    @property
+    def keys_pending(self) -> bool:
+        """A key is being handled or waits to be."""
+        return self._key_in_flight is not None or bool(self.keys_held)
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
+            if self._keys_released and event is self._keys_released[0]:
+                self._keys_released.popleft()
+            elif self._key_in_flight is not None or self._keys_waiting or self._keys_released:
+                self._keys_waiting.append(event)
+                self._watch_keys()
+                self._hold_paint()
+                return
+            await self._deliver_key(event)
+            return
+        await super().on_event(event)
+
+    async def _deliver_key(self, event: events.Key | events.Paste) -> None:
+        """Hand one key on as Textual does, and send a marker after it."""
+        try:
+            target: MessagePump | None = self.focused or self.screen
+        except Exception:  # no screen (yet, or any more)
+            target = None
+        await super().on_event(event)
+        self._key_token += 1
+        marker = KeyMarker(self._key_token)
+        key = event.key if isinstance(event, events.Key) else ""
+        self._key_in_flight = _InFlight(self._key_token, key, target, monotonic())
+        sent = event.is_forwarded and target is not None and target.post_message(marker)
+        if not sent:
+            # Taken by a priority binding (or not handed on): the marker comes after the
+            # callbacks (focus changes) the binding queued on the app.
+            self.post_message(marker)
+
+    async def on_armybuilder_key_marker(self, marker: KeyMarker) -> None:
+        marker.stop()
+        flight = self._key_in_flight
+        if flight is None or flight.token != marker.token:
+            return  # the fallback let the next key go already
+        run = self._run_of(flight)
+        if not run:
+            await self._settle()
+        if self._key_in_flight is flight:
+            self._key_in_flight = None
+            self._release_key(run)
+
+    def _run_of(self, flight: _InFlight) -> int:
+        """How many of the waiting keys repeat the cursor key just handled, which left the
+        focus where it was (a key held down): they go on together, as Textual hands on keys
+        read at once, without waiting for what each step started (the details of each unit
+        passed over)."""
+        if flight.key not in _STEPS:
+            return 0
+        try:
+            if (self.focused or self.screen) is not flight.target:
+                return 0
+        except Exception:
+            return 0
+        run = 0
+        for event in self._keys_waiting:
+            if not isinstance(event, events.Key) or event.key != flight.key:
+                break
+            run += 1
+        return run
+
+    async def _settle(self) -> None:
+        """Let the widgets of the screen on top finish what the last key started: a screen
+        it pushed being composed and mounted, a message one of them posted to another."""
+        start = monotonic()
+        for _ in range(SETTLE_TURNS):
+            try:
+                nodes = list(self.screen.walk_children(with_self=True))
+            except Exception:
+                return
+            if all(_idle(node) for node in nodes) or monotonic() - start > SETTLE_SECONDS:
+                return
+            await asyncio.sleep(0)
+
+    def _release_key(self, run: int = 0) -> None:
+        """Post the next waiting key (or a run of one cursor key) to the app's own queue,
+        behind any focus change queued there."""
+        if not self._keys_waiting:
+            self._keys_done()
+            return
+        for _ in range(max(run, 1)):
+            event = self._keys_waiting.popleft()
+            self._keys_released.append(event)
+            if not self.post_message(event):  # the app is closing
+                self._keys_waiting.clear()
+                self._keys_released.clear()
+                self._keys_done()
+                return
+
+    def _watch_keys(self) -> None:
+        if self._key_watchdog is None:
+            self._key_watchdog = self.set_interval(self.KEY_GONE_SECONDS, self._check_keys)
+
+    def _keys_done(self) -> None:
+        """No key waits any more: stop the watchdog, paint the screen."""
+        if self._key_watchdog is not None:
+            self._key_watchdog.stop()
+            self._key_watchdog = None
+        self._paint_keys()
+
+    def _hold_paint(self) -> None:
+        """Hold repaints back while keys wait (Textual paints keys read at once once)."""
+        if self._key_batch_since is None:
+            self._begin_batch()
+            self._key_batch_since = monotonic()
+
+    def _paint_keys(self) -> None:
+        """End the repaints held back while keys waited."""
+        if self._key_batch_since is None:
+            return
+        self._key_batch_since = None
+        self._end_batch()
+        with contextlib.suppress(Exception):  # no screen
+            self.screen.check_idle()  # (its Idle event resumes the painting)
+
+    def _check_keys(self) -> None:
+        """The fallback: a key whose marker is lost must not hold the keyboard up."""
+        since = self._key_batch_since
+        if since is not None and monotonic() - since > self.KEY_PAINT_SECONDS:
+            self._paint_keys()  # a long burst (a paste) shows how it goes: one frame
+        elif since is None and self.keys_held:
+            self._hold_paint()  # (the frame is painted by now)
+        flight = self._key_in_flight
+        if flight is None:
+            if not self._keys_waiting and not self._keys_released:
+                self._keys_done()
+            return
+        waited = monotonic() - flight.since
+        target = flight.target
+        gone = isinstance(target, Widget) and not _alive(target)
+        if waited > self.KEY_FALLBACK_SECONDS or (gone and waited > self.KEY_GONE_SECONDS):
+            self.key_fallbacks += 1
+            self._key_in_flight = None
+            self._release_key()
+
+
+def _idle(node: DOMNode) -> bool:
+    """Mounted, with nothing but Textual's housekeeping waiting in its message queue."""
+    if isinstance(node, Widget) and not node.is_mounted:
+        return False
+    queue: Any = node._message_queue
+    waiting: Iterable[object] | None = getattr(queue, "values", None)  # (Textual's: a deque)
+    if waiting is None:
+        return bool(queue.empty())
+    return all(isinstance(m, _HOUSEKEEPING) for m in waiting)
+
+
+def _alive(node: Widget) -> bool:
+    return node.is_attached and not (node._closing or node._closed)
