@@ -238,3 +238,25 @@ def test_sheet_fits_one_page_on_both_papers(render: Callable[..., Rendered], pap
     assert pdf.pages == 3
     assert "Damage track" in pdf.text(1) and "Odds (exact)" not in pdf.text(1)
     assert "Odds (exact)" in pdf.text(2) and "Damage track" not in pdf.text(2)
+
+
+def test_fewer_collections_restores_the_collector() -> None:
+    """While WeasyPrint works the collector runs less often (pdf.fewer_collections: the
+    heap frozen, a higher threshold); afterwards, also after an error and when nested, the
+    process collects exactly as before and nothing stays frozen."""
+    import gc
+
+    from armybuilder.render import pdf
+
+    before = gc.get_threshold()
+    frozen = gc.get_freeze_count()
+    with pdf.fewer_collections():
+        assert gc.get_threshold()[0] >= pdf.GC_THRESHOLD
+        assert gc.get_freeze_count() > frozen or frozen > 0
+        with pdf.fewer_collections():
+            assert gc.get_threshold()[0] >= pdf.GC_THRESHOLD
+        assert gc.get_threshold()[0] >= pdf.GC_THRESHOLD  # the outer use still holds
+    assert gc.get_threshold() == before and gc.get_freeze_count() == frozen
+    with pytest.raises(RuntimeError), pdf.fewer_collections():
+        raise RuntimeError("layout failed")
+    assert gc.get_threshold() == before and gc.get_freeze_count() == frozen
