@@ -257,3 +257,37 @@ async def test_a_drop_down_filled_for_another_unit_is_caught(
         editor.jump_to(("selections", 1, "selections", 1))  # a Terminator: other groups
         await settled(pilot, editor)
         assert problems(app, editor)
+
+
+@run_async
+async def test_typing_is_kept_when_the_pane_catches_up(make_app: Any, workdir: Path) -> None:
+    """A name typed while the pane still shows the unit the tree left (the next one's check
+    not back yet) is neither replaced by the new unit's name when the pane catches up nor
+    lost: it renames the unit shown then. An untouched focused field shows the new name."""
+    path = workdir / "standard-squad.yaml"
+    shutil.copy(EXAMPLES / "space-hulk" / "standard-squad.yaml", path)
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await wait_editor(pilot)
+        session = editor.session
+        assert session is not None
+        squad: Loc = ("selections", 0)
+        other = session.duplicate(squad, "Zulu")
+        ev = session.evaluate()
+        details = editor.details
+        details.show(ev, squad)
+        await pilot.pause()
+        name = details.query_one("#d-name", Input)
+        name.focus()
+        await pilot.pause()
+        shown = name.value
+        name.value = "Bravo"  # typed while the pane shows the first squad
+        details.show(ev, other)  # the pane catches up with the copy the tree moved to
+        await pilot.pause()
+        assert name.value == "Bravo"
+        edit = details.take_pending()
+        assert edit is not None and edit.loc == other and edit.value == "Bravo"
+        # Taken (nothing typed since): the focused field shows the unit now shown.
+        details.show(ev, squad)
+        await pilot.pause()
+        assert name.value == shown

@@ -208,8 +208,16 @@ class DetailsPane(VerticalScroll):
         self._fill_input(field, wid, value)
 
     def _fill_input(self, field: Input, key: str, value: str) -> None:
-        if field.has_focus and self._sigs.get(f"{key}:loc") == self.loc:
-            return
+        if field.has_focus:
+            if self._sigs.get(f"{key}:loc") == self.loc:
+                return
+            if field.value != self._committed.get(id(field), field.value):
+                # Typed into after the tree moved on, before the pane caught up with the
+                # selection now shown (a duplicate still being checked): the typing is kept,
+                # never replaced, and applies to the selection shown now.
+                self._sigs[f"{key}:loc"] = self.loc
+                self._committed[id(field)] = value
+                return
         self._sigs[f"{key}:loc"] = self.loc
         self._committed[id(field)] = value
         if field.value != value:
