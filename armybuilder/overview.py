@@ -67,7 +67,9 @@ class Overview:
     def lines(self) -> list[str]:
         """The summary as text, one line each (what the builder's summary pane shows)."""
         out = [f"Totals: {self.totals}" if self.totals else "Totals: —"]
-        out.append(f"{self.errors} errors, {self.warnings} warnings")
+        errors = f"{self.errors} error" + ("" if self.errors == 1 else "s")
+        warnings = f"{self.warnings} warning" + ("" if self.warnings == 1 else "s")
+        out.append(f"{errors}, {warnings}")
         out.append("")
         out.append("Category: chosen (allowed) · cost")
         for c in self.categories:
