@@ -835,6 +835,7 @@ class EditSession:
         if node is None:
             return [OptionInfo(c.entry.id, Limit(0), {}) for c in options]
         what_if = _what_if(ev)
+        limits = self._limits_under(ev, node, parent)
         keep: list[Node] = []  # what-if nodes live until the end (ids key the caches)
         out = []
         for c in options:
@@ -842,13 +843,41 @@ class EditSession:
             scratch = _scratch_node(self.index, data, c.entry, c.group, node)
             keep.append(scratch)
             costs = dict(what_if.total_cost(scratch))
-            out.append(OptionInfo(c.entry.id, self._entry_limit(ev, node, c), costs))
+            out.append(OptionInfo(c.entry.id, limits(c), costs))
         return out
 
-    def _entry_limit(self, ev: Evaluation, node: Node, child: Child) -> Limit:
-        """How many of ``child`` are under ``node`` and the tightest limits on it there."""
+    def _limits_under(self, ev: Evaluation, node: Node, parent: Loc) -> Callable[[Child], Limit]:
+        """:meth:`_entry_limit` of the children of ``node`` (at ``parent``), each worked out
+        once per evaluation (the options and the groups both ask; a group asks for its
+        subgroups' entries again), with the counts under ``node`` by entry taken in one walk."""
+        memo: dict[Any, Any] = self._cached(ev, ("entry-limits", parent), dict)
+        here = memo.get("here")
+        if here is None:
+            here = memo["here"] = {}
+            for n in node.children:
+                here[n.entry_id] = here.get(n.entry_id, 0) + n.count
+
+        def limit(child: Child) -> Limit:
+            key = id(child.entry)
+            found = memo.get(key)
+            if found is None or found[0] is not child.entry:
+                found = memo[key] = (
+                    child.entry,
+                    self._entry_limit(ev, node, child, here.get(child.entry.id, 0)),
+                )
+            lim: Limit = found[1]
+            return lim
+
+        return limit
+
+    def _entry_limit(
+        self, ev: Evaluation, node: Node, child: Child, here: int | None = None
+    ) -> Limit:
+        """How many of ``child`` are under ``node`` (``here``, when known) and the tightest
+        limits on it there."""
         entry = child.entry
-        here = sum(n.count for n in node.children if n.entry_id == entry.id)
+        if here is None:
+            here = sum(n.count for n in node.children if n.entry_id == entry.id)
         lows: list[int] = []
         highs: list[tuple[int, int]] = []  # (room left, limit) with the count it is against
 
@@ -891,19 +920,25 @@ class EditSession:
         entry = node.entry if node is not None else None
         if node is None or entry is None:
             return {}
-        children = self.index.children(entry)
+        limits = self._limits_under(ev, node, parent)
+        # Per group (its own entries only): the limits of its entries, and the count chosen.
+        own: dict[int, list[Limit]] = {}
+        for c in self.index.children(entry):
+            if c.group is not None:
+                own.setdefault(id(c.group), []).append(limits(c))
+        counts: dict[int, int] = {}
+        for n in node.children:
+            if n.group is not None:
+                counts[id(n.group)] = counts.get(id(n.group), 0) + n.count
         out: dict[str, Limit] = {}
         for g in walk_groups(entry.groups):
-            inside = {id(x) for x in walk_groups([g])}
-            members = [c for c in children if c.group is not None and id(c.group) in inside]
-            chosen = sum(
-                n.count for n in node.children if n.group is not None and id(n.group) in inside
-            )
+            inside = dict.fromkeys(id(x) for x in walk_groups([g]))
+            chosen = sum(counts.get(i, 0) for i in inside)
+            members = [lim for i in inside for lim in own.get(i, ())]
             lo, hi = g.min, g.max
-            limits = [self._entry_limit(ev, node, c) for c in members]
-            if hi is None and limits and all(lim.maximum is not None for lim in limits):
-                hi = sum(lim.maximum or 0 for lim in limits)
-            lo = max(lo, sum(lim.minimum for lim in limits))
+            if hi is None and members and all(lim.maximum is not None for lim in members):
+                hi = sum(lim.maximum or 0 for lim in members)
+            lo = max(lo, sum(lim.minimum for lim in members))
             if hi is not None:
                 lo = min(lo, hi)
             out[g.id] = Limit(chosen, lo, hi)

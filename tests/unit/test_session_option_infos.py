@@ -1,0 +1,168 @@
+"""The session's option prices and limits (``EditSession.option_infos``, ``group_limits``),
+which the builder's catalog and details panes show after every edit, are worked out with
+shared per-evaluation figures; here they are compared with the straightforward computation
+(one what-if price and one limit per option, each group's entries walked again) under every
+selection of the native examples and of a 40k Space Marines roster built from
+``../shared/bsdata`` (skipped with a message where it is absent), before and after edits,
+with the figures of the evaluation before each edit asked for first (a cache that outlived
+its edit would answer with them).
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from armybuilder.catalog import Library, default_library
+from armybuilder.session import EditSession
+from armybuilder.session.editor import (
+    Limit,
+    Loc,
+    OptionInfo,
+    _ev_node,
+    _scratch_node,
+    _what_if,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+BSDATA = ROOT.parent / "shared" / "bsdata"
+EXAMPLES = sorted((ROOT / "examples").glob("*/*.yaml"))
+
+
+def plain_infos(s: EditSession, parent: Loc) -> list[OptionInfo]:
+    ev = s.evaluate()
+    node = _ev_node(ev, parent)
+    options = s.options(parent)
+    if node is None:
+        return [OptionInfo(c.entry.id, Limit(0), {}) for c in options]
+    what_if = _what_if(ev)
+    keep = []
+    out = []
+    for c in options:
+        scratch = _scratch_node(s.index, s._fresh(c.entry), c.entry, c.group, node)
+        keep.append(scratch)
+        costs = dict(what_if.total_cost(scratch))
+        out.append(OptionInfo(c.entry.id, s._entry_limit(ev, node, c), costs))
+    return out
+
+
+def plain_groups(s: EditSession, parent: Loc) -> dict[str, Limit]:
+    from armybuilder.catalog import walk_groups
+
+    ev = s.evaluate()
+    node = _ev_node(ev, parent)
+    entry = node.entry if node is not None else None
+    if node is None or entry is None:
+        return {}
+    children = s.index.children(entry)
+    out = {}
+    for g in walk_groups(entry.groups):
+        inside = {id(x) for x in walk_groups([g])}
+        members = [c for c in children if c.group is not None and id(c.group) in inside]
+        chosen = sum(
+            n.count for n in node.children if n.group is not None and id(n.group) in inside
+        )
+        lo, hi = g.min, g.max
+        limits = [s._entry_limit(ev, node, c) for c in members]
+        if hi is None and limits and all(lim.maximum is not None for lim in limits):
+            hi = sum(lim.maximum or 0 for lim in limits)
+        lo = max(lo, sum(lim.minimum for lim in limits))
+        if hi is not None:
+            lo = min(lo, hi)
+        out[g.id] = Limit(chosen, lo, hi)
+    return out
+
+
+def all_locs(s: EditSession, depth: int) -> list[Loc]:
+    out: list[Loc] = [(), *s.force_locs()]
+    frontier: list[Loc] = list(out)
+    for _ in range(depth):
+        frontier = [c for loc in frontier for c in s.children_locs(loc)]
+        out += frontier
+    return out
+
+
+def ask_all(s: EditSession, locs: list[Loc]) -> None:
+    for loc in locs:
+        s.option_infos(loc)
+        s.group_limits(loc)
+
+
+def check_all(s: EditSession, locs: list[Loc]) -> int:
+    """Compare every loc's figures with the plain ones; how many options were compared."""
+    seen = 0
+    for loc in locs:
+        fast = s.option_infos(loc)
+        assert fast == plain_infos(s, loc), loc
+        assert s.group_limits(loc) == plain_groups(s, loc), loc
+        seen += len(fast)
+    return seen
+
+
+def free_options(s: EditSession, loc: Loc) -> list[str]:
+    return [c.entry.id for c in s.options(loc) if s.slot_for(loc, c.entry.id).full is None]
+
+
+def first_with_options(s: EditSession, locs: list[Loc]) -> Loc:
+    return next(
+        loc
+        for loc in locs
+        if loc and loc[-2] == "selections" and free_options(s, loc) and s.count_of(loc) >= 1
+    )
+
+
+def edit_and_check(s: EditSession, depth: int) -> None:
+    locs = all_locs(s, depth)
+    assert check_all(s, locs) > 0
+    unit = first_with_options(s, locs)
+    # count +1 of a unit: the figures of the evaluation before are cached, then edited
+    ask_all(s, locs)
+    s.set_count(unit, s.count_of(unit) + 1)
+    check_all(s, all_locs(s, depth))
+    # an option added under it (a group's count changes), then undone twice
+    ask_all(s, all_locs(s, depth))
+    s.add(unit, free_options(s, unit)[0])
+    check_all(s, all_locs(s, depth))
+    for _ in range(2):
+        ask_all(s, all_locs(s, depth))
+        s.undo()
+        check_all(s, all_locs(s, depth))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_native_examples_figures_match_plain(path: Path, tmp_path: Path) -> None:
+    copy = tmp_path / path.name
+    shutil.copy(path, copy)
+    s = EditSession.open(copy, default_library(), autosave=False)
+    edit_and_check(s, depth=3)
+
+
+@pytest.mark.skipif(not BSDATA.is_dir(), reason=f"the BattleScribe test data is not at {BSDATA}")
+def test_40k_roster_figures_match_plain(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from bench_bsdata import roster_text
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    library = Library([BSDATA]).scan()
+    system = library.system("wh40k-10e")
+    path = tmp_path / "space-marines.yaml"
+    path.write_text(roster_text(system), encoding="utf-8")  # type: ignore[arg-type]
+    s = EditSession.open(path, library, autosave=False)
+    squad = next(
+        loc
+        for loc in s.children_locs(())
+        if (e := s.entry_at(loc)) is not None and e.name == "Intercessor Squad"
+    )
+    # every unit (and the models in it): count +1 of a squad priced per model
+    locs = all_locs(s, 2)
+    assert check_all(s, locs) > 1000
+    ask_all(s, locs)
+    s.set_count(squad, s.count_of(squad) + 1)
+    assert check_all(s, all_locs(s, 2)) > 1000
+    ask_all(s, all_locs(s, 2))
+    s.undo()
+    check_all(s, all_locs(s, 2))
