@@ -264,6 +264,9 @@ class EditSession:
         #: Figures the panes show (limits, what-if costs), per evaluation.
         self._figures: dict[Any, Any] = {}
         self._fresh_data: dict[int, tuple[Entry, Any]] = {}
+        #: What-if prices that depend on nothing but the entry (:meth:`_price_is_fixed`);
+        #: ``None`` for an entry whose price depends on where it is added.
+        self._fixed_prices: dict[int, tuple[Entry, dict[str, float] | None]] = {}
 
     # ----------------------------------------------------------------- construction
 
@@ -464,6 +467,7 @@ class EditSession:
             self._basis = None
             self._figures.clear()
             self._fresh_data.clear()
+            self._fixed_prices.clear()
             # A new generation, so an evaluation of the old catalogs still running in a
             # worker is not taken for the current one.
             self.generation += 1
@@ -836,15 +840,46 @@ class EditSession:
             return [OptionInfo(c.entry.id, Limit(0), {}) for c in options]
         what_if = _what_if(ev)
         limits = self._limits_under(ev, node, parent)
+        fixed = self._fixed_prices
         keep: list[Node] = []  # what-if nodes live until the end (ids key the caches)
         out = []
         for c in options:
-            data = self._fresh(c.entry)
-            scratch = _scratch_node(self.index, data, c.entry, c.group, node)
-            keep.append(scratch)
-            costs = dict(what_if.total_cost(scratch))
+            known = None if what_if._extra_cost else fixed.get(id(c.entry))
+            if known is not None and known[0] is not c.entry:
+                known = None
+            if known is not None and known[1] is not None:
+                costs = dict(known[1])
+            else:
+                data = self._fresh(c.entry)
+                scratch = _scratch_node(self.index, data, c.entry, c.group, node)
+                keep.append(scratch)
+                costs = dict(what_if.total_cost(scratch))
+                if known is None and not what_if._extra_cost:
+                    price = dict(costs) if self._price_is_fixed(scratch) else None
+                    fixed[id(c.entry)] = (c.entry, price)
             out.append(OptionInfo(c.entry.id, limits(c), costs))
         return out
+
+    def _price_is_fixed(self, scratch: Node) -> bool:
+        """Whether the what-if price of ``scratch`` (a new selection with its defaults) is
+        the same wherever it is added in whatever roster: no entry in it has a modifier on a
+        cost (a what-if evaluation applies no modifier reaching in from other selections),
+        and the rules module adds no costs (checked by the caller). Such a price is kept
+        per entry until the catalogs are read again."""
+        index = self.index
+        fields = [f"cost:{ct}" for ct in index.cost_types]
+        stack = [scratch]
+        while stack:
+            n = stack.pop()
+            entry = n.entry
+            if (
+                entry is not None
+                and entry.modifiers
+                and any(index.modifiers_on(entry, f)[0] for f in fields)
+            ):
+                return False
+            stack.extend(n.children)
+        return True
 
     def _limits_under(self, ev: Evaluation, node: Node, parent: Loc) -> Callable[[Child], Limit]:
         """:meth:`_entry_limit` of the children of ``node`` (at ``parent``), each worked out

@@ -166,3 +166,39 @@ def test_40k_roster_figures_match_plain(tmp_path: Path) -> None:
     ask_all(s, all_locs(s, 2))
     s.undo()
     check_all(s, all_locs(s, 2))
+
+
+def test_a_price_that_counts_the_roster_follows_each_edit(tmp_path: Path) -> None:
+    """The Watcher costs 10 points, 7 more in a roster of two squads or more (a modifier on
+    its cost counting the roster): the price the catalog shows for adding one follows the
+    squads added and removed; a price kept per entry (as those of entries without such a
+    modifier are) would not."""
+    from test_engine import ARMY, SYSTEM
+    from test_incremental_eval import WATCHER
+
+    root = tmp_path / "catalogs"
+    (root / "demo").mkdir(parents=True)
+    (root / "demo" / "system.yaml").write_text(SYSTEM)
+    (root / "demo" / "army.yaml").write_text(ARMY + WATCHER)
+    library = Library([root], use_cache=False).scan()
+    path = tmp_path / "demo.yaml"
+    path.write_text(
+        "system: demo\nfaction: army\nname: Test\nselections:\n  - entry: captain\n",
+        encoding="utf-8",
+    )
+    s = EditSession.open(path, library, autosave=False)
+
+    def watcher_price() -> float:
+        infos = {i.entry_id: i for i in s.option_infos(())}
+        assert s.option_infos(()) == plain_infos(s, ())
+        return infos["watcher"].costs["pts"]
+
+    seen = [watcher_price()]
+    for _ in range(2):
+        s.add((), "squad")
+        seen.append(watcher_price())
+    s.undo()
+    seen.append(watcher_price())
+    base = seen[0]
+    assert seen == [base, base, base + 7, base]
+    edit_and_check(s, depth=2)
