@@ -81,7 +81,7 @@ def walk(path: Path, library: Library, seed: str, steps: int = STEPS) -> tuple[i
     must equal a fresh one. Returns how many subtrees were replayed in all, and whether the
     session can replay this roster at all: not one defining entries of its own (``custom:``,
     whose catalog is made afresh for each evaluation) nor one of several forces (an edit
-    there gives every selection a new object, so nothing is found untouched)."""
+    there reads the whole roster again, so nothing is found untouched)."""
     s = EditSession.open(path, library, autosave=False)
     rng = random.Random(seed)
     s.evaluate()
