@@ -79,9 +79,8 @@ def random_edit(s: EditSession, rng: random.Random, step: int) -> str:
 def walk(path: Path, library: Library, seed: str, steps: int = STEPS) -> tuple[int, bool]:
     """Edit the example at random; after each step the session's evaluation (replaying)
     must equal a fresh one. Returns how many subtrees were replayed in all, and whether the
-    session can replay this roster at all: not one defining entries of its own (``custom:``,
-    whose catalog is made afresh for each evaluation) nor one of several forces (an edit
-    there reads the whole roster again, so nothing is found untouched)."""
+    session can replay this roster at all: not one of several forces (an edit there reads
+    the whole roster again, so nothing is found untouched)."""
     s = EditSession.open(path, library, autosave=False)
     rng = random.Random(seed)
     s.evaluate()
@@ -93,7 +92,7 @@ def walk(path: Path, library: Library, seed: str, steps: int = STEPS) -> tuple[i
             hits += ev.memo_out.hits
         full = evaluate_roster(s.roster, s.system)
         assert snapshot(ev) == snapshot(full), f"{path.name}, step {step} ({tried})"
-    return hits, s.roster.custom is None and s.roster.forces is None
+    return hits, s.roster.forces is None
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -155,3 +154,33 @@ def test_the_walk_catches_a_module_that_reads_outside_its_subtree(
         if found:
             break
     assert found, f"{module.__name__} reads outside its subtree, and no walk noticed"
+
+
+def test_a_roster_with_its_own_entries_replays_until_they_change(library: Library) -> None:
+    """The catalog made with a roster's ``custom:`` entries is kept from one evaluation to
+    the next while they stay the same (so untouched squads are replayed), and made again the
+    moment they change: a custom model's cost edited in the file's ``custom:`` is at once
+    the cost of every selection of it (Starship Troopers, Characteristics, Value)."""
+    path = REPO / "examples" / "starship-troopers" / "mi-with-own-units.yaml"
+    s = EditSession.open(path, library, autosave=False)
+    first = s.evaluate()
+    top = s.roster.selections[0].loc
+    s.rename(top, "Renamed")
+    again = s.evaluate()
+    assert again.index is first.index
+    assert snapshot(again) == snapshot(evaluate_roster(s.roster, s.system))
+
+    custom = s.roster.custom
+    sergeant = next(e for e in custom["shared_entries"] if e["id"] == "example-sergeant")
+    assert sergeant["costs"] == {"value": 40}
+    sergeant["costs"] = {"value": 55}
+    sergeant["profiles"][0]["characteristics"]["value"] = 55  # (they must agree)
+    s.set((), "custom", custom)
+    changed = s.evaluate()
+    assert changed.index is not again.index
+    assert snapshot(changed) == snapshot(evaluate_roster(s.roster, s.system))
+    held = [n for n in changed.nodes() if n.data is not None and n.data.entry == "example-sergeant"]
+    assert held and all(changed.unit_cost(n, "value") == 55 for n in held)
+    assert changed.totals["value"] - again.totals["value"] == 15 * sum(
+        n.multiplicity() for n in held
+    )
