@@ -1,6 +1,6 @@
 """Subtree replay in an edit session, system by system: for every example roster of every game
-system, a random walk of edits (adds, removals, counts, option choices, renames, undo and
-redo) is evaluated the way the builder does it (replaying what the edit did not touch) and
+system, a random walk of edits (adds, removals, counts, option choices, renames, experience,
+undo and redo) is evaluated the way the builder does it (replaying what the edit did not touch) and
 from scratch after every step, and the two must give the same issues, values and costs.
 
 A rules module that opts into replay (``SystemRules.subtree_local``) promises that what it
@@ -47,7 +47,9 @@ def random_edit(s: EditSession, rng: random.Random, step: int) -> str:
     """One edit a player could make; returns what was tried (for the failure message)."""
     locs = [sel.loc for sel in s.roster.walk()]
     loc = rng.choice(locs) if locs else ()
-    kind = rng.choice(["add", "add", "remove", "count", "choose", "rename", "undo", "redo"])
+    kind = rng.choice(
+        ["add", "add", "remove", "count", "choose", "rename", "experience", "undo", "redo"]
+    )
     try:
         if kind == "add":
             parent = loc if rng.random() < 0.7 else ()
@@ -67,6 +69,10 @@ def random_edit(s: EditSession, rng: random.Random, step: int) -> str:
             s.set_count(loc, rng.randint(1, 3))
         elif kind == "rename" and locs:
             s.rename(loc, rng.choice([None, f"Renamed {step}", "Renamed"]))
+        elif kind == "experience" and locs:
+            # (inherited by what lies under the selection: replayed parts below must see it)
+            levels = [None, *s.index.experience]
+            s.set_experience(loc, rng.choice(levels))
         elif kind == "undo" and s.can_undo:
             s.undo()
         elif kind == "redo" and s.can_redo:
@@ -83,6 +89,11 @@ def walk(path: Path, library: Library, seed: str, steps: int = STEPS) -> tuple[i
     the whole roster again, so nothing is found untouched)."""
     s = EditSession.open(path, library, autosave=False)
     rng = random.Random(seed)
+    if s.roster.forces is None:
+        # A second top-level selection, so that an edit inside one leaves another to replay.
+        tops = [c for c in s.options(()) if c.group is None]
+        if tops:
+            s.add((), tops[0].entry.id)
     s.evaluate()
     hits = 0
     for step in range(steps):
