@@ -322,7 +322,7 @@ class SubtreeMemo:
     (:attr:`SystemRules.subtree_local`).
     """
 
-    __slots__ = ("hits", "index", "misses", "nodes", "records", "rules", "totals")
+    __slots__ = ("custom", "hits", "index", "misses", "nodes", "records", "rules", "totals")
 
     def __init__(self, index: CatalogIndex | None = None, rules: SystemRules | None = None) -> None:
         self.index = index
@@ -332,6 +332,11 @@ class SubtreeMemo:
         #: Built nodes of selections with children, whose building reported nothing: the
         #: next evaluation takes them over (re-parented) instead of building them again.
         self.nodes: dict[int, Node] = {}
+        #: The roster's own entries (``custom:``) the index was built with: what they were
+        #: (plain data), the file they were read from, the factions and the problems found.
+        #: The next evaluation whose roster has the same ones reuses the index (and so the
+        #: memo) instead of building both again.
+        self.custom: tuple[Any, str, tuple[str, ...], tuple[Issue, ...]] | None = None
         #: Subtrees replayed and computed (for tests and benchmarks).
         self.hits = 0
         self.misses = 0
@@ -1983,6 +1988,29 @@ def evaluate_roster(
     index = system.index(roster.faction)
     for f in factions[1:]:
         system.faction(f)  # (raises for a faction the system lacks)
+    raw = roster.custom
+    if raw is not None and memo is not None and memo.custom is not None:
+        # An edit session: the same own entries as last time give the same catalog.
+        was, here, fids, found = memo.custom
+        if (
+            memo.index is not None
+            and memo.index.system is system
+            and here == str(roster.path or roster.file)
+            and fids == tuple(factions)
+            and was == raw
+        ):
+            ev = evaluate(
+                roster,
+                memo.index,
+                system.rules,
+                memo,
+                take_nodes,
+                faction_roots=_faction_roots(memo.index, system, factions),
+            )
+            ev.issues[:0] = [*_dropped_extensions(memo.index), *found]
+            if ev.memo_out is not None:
+                ev.memo_out.custom = memo.custom
+            return ev
     custom, problems = _custom_catalog(roster, system)
     roots: dict[str, frozenset[str]] | None = None
     if len(factions) > 1:
@@ -1996,7 +2024,26 @@ def evaluate_roster(
         index = system.index_with(roster.faction, custom)
     ev = evaluate(roster, index, system.rules, memo, take_nodes, faction_roots=roots)
     ev.issues[:0] = [*_dropped_extensions(index), *problems]
+    if raw is not None and custom is not None and ev.memo_out is not None:
+        ev.memo_out.custom = (
+            raw,
+            str(roster.path or roster.file),
+            tuple(factions),
+            tuple(problems),
+        )
     return ev
+
+
+def _faction_roots(
+    index: CatalogIndex, system: GameSystem, factions: list[str]
+) -> dict[str, frozenset[str]] | None:
+    """What each faction's forces may take at their top level in a roster of several
+    factions (``None`` for one): its own roots and the roster's own entries."""
+    if len(factions) <= 1:
+        return None
+    roots = {f: frozenset(c.entry.id for c in system.index(f).roots) for f in factions}
+    own = frozenset(c.entry.id for c in index.roots).difference(*roots.values())
+    return {f: ids | own for f, ids in roots.items()}
 
 
 def _clashes(roster: Roster, system: GameSystem, factions: list[str]) -> list[Issue]:

@@ -640,6 +640,9 @@ class SpaceHulk(SystemRules):
     """The Space Hulk house rules module."""
 
     system_id = "space-hulk"
+    #: Everything the module works out for a model or squad reads that selection, what it
+    #: holds and its breadcrumb; only the roster's counts add the top-level selections up.
+    subtree_local = True
 
     # ----------------------------------------------------------------- catalog checks
 
@@ -773,23 +776,45 @@ class SpaceHulk(SystemRules):
 
     def analyse(self, ev: Evaluation) -> None:
         squads = models = tarantulas = 0
-        nodes = [n for n in ev.nodes() if n.entry is not None]
-        for node in nodes:
-            if node.entry is not None and node.entry.type == "model":
-                if node.has_category("tarantula"):
-                    tarantulas += node.multiplicity()
-                else:
-                    models += node.multiplicity()
-                self._model(ev, node)
-        for node in nodes:  # after the models: squads sum up their values
-            if node.has_category("squad"):
-                squads += node.multiplicity()
-                self._squad(ev, node)
-                self._command_points(ev, node)
+        for unit in ev.units():
+            if unit.entry is None:
+                continue
+            # What a top-level selection gets depends on it alone and on how it is called
+            # (``who``: its name, numbered among unnamed twins): an untouched one is replayed.
+            s, m, t = ev.subtree(
+                unit,
+                "space-hulk",
+                lambda u=unit: self._unit(ev, u),  # type: ignore[misc]
+                key=who(ev, unit),
+            )
+            mult = unit.multiplicity()
+            squads += s * mult
+            models += m * mult
+            tarantulas += t * mult
         ev.set_value(ev.root, "squads", "Squads", squads)
         ev.set_value(ev.root, "models", "Models", models, source=SRC)
         if tarantulas:
             ev.set_value(ev.root, "tarantulas", "Tarantula turrets", tarantulas)
+
+    def _unit(self, ev: Evaluation, unit: Node) -> tuple[int, int, int]:
+        """The values and issues of one top-level selection and what is under it; how many
+        squads, models and Tarantula turrets one copy of it holds."""
+        squads = models = tarantulas = 0
+        nodes = [n for n in unit.walk() if n.entry is not None]
+        for node in nodes:
+            if node.entry is not None and node.entry.type == "model":
+                m = node.multiplicity(unit) if node is not unit else 1
+                if node.has_category("tarantula"):
+                    tarantulas += m
+                else:
+                    models += m
+                self._model(ev, node)
+        for node in nodes:  # after the models: squads sum up their values
+            if node.has_category("squad"):
+                squads += node.multiplicity(unit) if node is not unit else 1
+                self._squad(ev, node)
+                self._command_points(ev, node)
+        return squads, models, tarantulas
 
     # ----------------------------------------------------------------- restrictions
 

@@ -399,6 +399,10 @@ class StarshipTroopers(SystemRules):
     """The Starship Troopers rules module."""
 
     system_id = "starship-troopers"
+    #: A model's and a unit's values read that selection and what it holds; the enemy
+    #: profiles come from the catalogs; the roster's count and a force's loose models (one
+    #: unit across top-level selections) are worked out after the replay.
+    subtree_local = True
 
     # ----------------------------------------------------------------- catalog checks
 
@@ -510,20 +514,73 @@ class StarshipTroopers(SystemRules):
         return rows
 
     def analyse(self, ev: Evaluation) -> None:
+        enemies, against = self._enemies(ev)  # from the catalogs: the same for every unit
+        total = 0
+        # Models that belong to no unit inside their top-level selection (a force's loose
+        # models) make up one unit per force, which spans top-level selections.
+        spanning: dict[int, tuple[Node, list[ModelView]]] = {}
+        for top in ev.units():
+            if top.entry is None:
+                continue
+            if _is_unit(top) or (top.parent is not None and top.parent.is_root):
+                # Every unit of its models lies inside it: an untouched one is replayed.
+                total += top.multiplicity() * ev.subtree(
+                    top,
+                    "starship-troopers",
+                    lambda t=top: self._top(ev, t, enemies, spanning),  # type: ignore[misc]
+                    key=tuple(e.id for e in enemies),
+                )
+            else:
+                total += top.multiplicity() * self._top(ev, top, enemies, spanning)
+        for unit, views in spanning.values():
+            self._unit(ev, unit, views)
+            self._damage_table(ev, unit, views, enemies)
+            total += sum(per_copy(mv.node, unit) for mv in views) * unit.multiplicity()
+
+        ev.set_value(ev.root, "models", "Models", total)
+        if enemies:
+            names = ", ".join(e.name for e in enemies)
+            ev.set_value(
+                ev.root,
+                "opponents",
+                "Damage tables against",
+                {"factions": against, "profiles": [e.id for e in enemies]},
+                text=f"{', '.join(against)}: {names}",
+                source=f"{SRC}, Damage",
+            )
+        else:
+            ev.set_value(
+                ev.root,
+                "opponents",
+                "Damage tables against",
+                {"factions": against, "profiles": []},
+                text="no enemy model profiles installed",
+                source=f"{SRC}, Damage",
+            )
+
+    def _top(
+        self,
+        ev: Evaluation,
+        top: Node,
+        enemies: list[Enemy],
+        spanning: dict[int, tuple[Node, list[ModelView]]],
+    ) -> int:
+        """The values and issues of one top-level selection's models, weapons and units;
+        how many models one copy of it holds in units inside it. Models of a unit outside
+        it (its force) are added to ``spanning`` instead."""
         models: dict[int, ModelView] = {}
         broken: set[int] = set()  # models whose profile does not read (already reported)
         loose_weapons: list[tuple[Node, WeaponProfile]] = []
-        for node in ev.nodes():
-            if node.entry is None:
-                continue
+        nodes = [n for n in top.walk() if n.entry is not None]
+        for node in nodes:
             if _has_profile(node, "model"):
                 prof = _read_profile(ev, node, "model", parse_model)
                 if prof is None:
                     broken.add(id(node))
                     continue
                 models[id(node)] = ModelView(node, prof)
-        for node in ev.nodes():
-            if node.entry is None or not _has_profile(node, "weapon"):
+        for node in nodes:
+            if not _has_profile(node, "weapon"):
                 continue
             wp = _read_profile(ev, node, "weapon", parse_weapon)
             if wp is None:
@@ -552,38 +609,18 @@ class StarshipTroopers(SystemRules):
             )
 
         units: dict[int, tuple[Node, list[ModelView]]] = {}
+        inside = {id(n) for n in nodes}
         for mv in models.values():
             u = unit_of(mv.node)
-            units.setdefault(id(u), (u, []))[1].append(mv)
-        enemies, against = self._enemies(ev)
+            into = units if id(u) in inside else spanning
+            into.setdefault(id(u), (u, []))[1].append(mv)
+        count = 0
         for unit, views in units.values():
             self._unit(ev, unit, views)
             self._damage_table(ev, unit, views, enemies)
-
-        total = sum(
-            per_copy(mv.node, unit_of(mv.node)) * unit_of(mv.node).multiplicity()
-            for mv in models.values()
-        )
-        ev.set_value(ev.root, "models", "Models", total)
-        if enemies:
-            names = ", ".join(e.name for e in enemies)
-            ev.set_value(
-                ev.root,
-                "opponents",
-                "Damage tables against",
-                {"factions": against, "profiles": [e.id for e in enemies]},
-                text=f"{', '.join(against)}: {names}",
-                source=f"{SRC}, Damage",
-            )
-        else:
-            ev.set_value(
-                ev.root,
-                "opponents",
-                "Damage tables against",
-                {"factions": against, "profiles": []},
-                text="no enemy model profiles installed",
-                source=f"{SRC}, Damage",
-            )
+            per = 1 if unit is top else unit.multiplicity(top)
+            count += per * sum(per_copy(mv.node, unit) for mv in views)
+        return count
 
     # ----------------------------------------------------------------- per model
 
