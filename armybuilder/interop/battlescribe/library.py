@@ -365,8 +365,15 @@ def read_tree(
         return convert_noting(root, ids, found, _LINK_ENDINGS, MAX_DEPTH - 1), found
     except _Unusual:
         check_depth(root, name)  # (raises where it nests too deep)
+    found = _note_ids_and_links(root, ids)
+    return _convert(root), found
+
+
+def _note_ids_and_links(root: ET.Element, ids: set[str | None]) -> list[ET.Element]:
+    """Adds every id of the tree to ``ids`` (``None`` for an element without); its link
+    elements, in document order (:func:`.files.convert_noting` does both while converting)."""
     ids.update([el.get("id") for el in root.iter()])
-    return _convert(root), [el for el in root.iter() if el.tag.endswith(_LINK_ENDINGS)]
+    return [el for el in root.iter() if el.tag.endswith(_LINK_ENDINGS)]
 
 
 def check_links(roots: list[tuple[DataFile, ET.Element]], texts: dict[str, str]) -> list[Problem]:
@@ -375,8 +382,7 @@ def check_links(roots: list[tuple[DataFile, ET.Element]], texts: dict[str, str])
     links: list[tuple[DataFile, list[ET.Element]]] = []
     for f, root in roots:
         ids.add(f.id)
-        ids.update([el.get("id") for el in root.iter()])
-        links.append((f, [el for el in root.iter() if el.tag.endswith(_LINK_ENDINGS)]))
+        links.append((f, _note_ids_and_links(root, ids)))
     return _dangling(links, ids, texts)
 
 
