@@ -2012,16 +2012,12 @@ def evaluate_roster(
                 ev.memo_out.custom = memo.custom
             return ev
     custom, problems = _custom_catalog(roster, system)
-    roots: dict[str, frozenset[str]] | None = None
     if len(factions) > 1:
         index = system.index_of(factions, custom)
-        roots = {f: frozenset(c.entry.id for c in system.index(f).roots) for f in factions}
-        # The roster's own entries (`custom:`) can be taken in any force.
-        own = frozenset(c.entry.id for c in index.roots).difference(*roots.values())
-        roots = {f: ids | own for f, ids in roots.items()}
         problems.extend(_clashes(roster, system, factions))
     elif custom is not None:
         index = system.index_with(roster.faction, custom)
+    roots = _faction_roots(index, system, factions)
     ev = evaluate(roster, index, system.rules, memo, take_nodes, faction_roots=roots)
     ev.issues[:0] = [*_dropped_extensions(index), *problems]
     if raw is not None and custom is not None and ev.memo_out is not None:
