@@ -409,6 +409,23 @@ class Evaluation:
     def __post_init__(self) -> None:
         self._extra_cost = self.rules is not None and _adds_costs(self.rules)
 
+    def what_if(self) -> Evaluation:
+        """An evaluation of the same tree with caches of its own, for what-if nodes hung
+        under it (whose ``id()`` must not reach this one's caches): it knows the roster's
+        forces and their factions as this one does, so a what-if price reads a force's
+        scope and faction as the evaluation of the roster with that selection would."""
+        return Evaluation(
+            self.roster,
+            self.index,
+            self.root,
+            rules=self.rules,
+            state_keys=self.state_keys,
+            forces=self.forces,
+            faction_roots=self.faction_roots,
+            force_faction=self.force_faction,
+            _skip_cost_loops=self._skip_cost_loops,
+        )
+
     # ----------------------------------------------------------------- results
 
     @property

@@ -223,9 +223,7 @@ def _scratch_node(
 def _what_if(ev: Evaluation) -> Evaluation:
     """An evaluation sharing ``ev``'s tree with caches of its own, for what-if nodes (whose
     ids must not reach ``ev``'s caches)."""
-    from ..rules.engine import Evaluation
-
-    return Evaluation(ev.roster, ev.index, ev.root, rules=ev.rules)
+    return ev.what_if()
 
 
 class EditSession:
