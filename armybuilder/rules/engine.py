@@ -429,6 +429,12 @@ class Evaluation:
     # ----------------------------------------------------------------- results
 
     @property
+    def rules_add_costs(self) -> bool:
+        """Whether the rules module adds costs of its own, so a selection's price may depend
+        on the rest of the roster (:meth:`SystemRules.extra_cost`)."""
+        return self._extra_cost
+
+    @property
     def valid(self) -> bool:
         """No errors (warnings do not make a roster illegal)."""
         return not any(i.is_error for i in self.issues)
