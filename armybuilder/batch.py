@@ -28,6 +28,7 @@ from .errors import ArmybuilderError, InputError, Problem
 from .report import format_costs, load_evaluated, roster_json, unreadable_json
 from .rosters import Roster
 from .rules.engine import Issue
+from .words import plural
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT = 0, 1, 2
 
@@ -54,10 +55,6 @@ class FileReport:
     text: str
     record: dict[str, Any]
     exit_code: int  # EXIT_OK, EXIT_ILLEGAL or EXIT_INPUT
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def issue_text(roster: Roster, issue: Issue) -> str:

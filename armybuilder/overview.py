@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .session import Limit, cost_text, limit_text
+from .words import plural
 
 if TYPE_CHECKING:
     from .rules.engine import Evaluation, Node
@@ -67,9 +68,7 @@ class Overview:
     def lines(self) -> list[str]:
         """The summary as text, one line each (what the builder's summary pane shows)."""
         out = [f"Totals: {self.totals}" if self.totals else "Totals: —"]
-        errors = f"{self.errors} error" + ("" if self.errors == 1 else "s")
-        warnings = f"{self.warnings} warning" + ("" if self.warnings == 1 else "s")
-        out.append(f"{errors}, {warnings}")
+        out.append(f"{plural(self.errors, 'error')}, {plural(self.warnings, 'warning')}")
         out.append("")
         out.append("Category: chosen (allowed) · cost")
         for c in self.categories:

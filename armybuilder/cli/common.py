@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import TextIO
 
 from ..batch import issue_text as issue_text
-from ..batch import plural as plural
 from ..catalog import GameSystem, Library, default_roots
 from ..errors import ArmybuilderError, Problem
+from ..words import plural as plural
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT = 0, 1, 2
 

@@ -24,6 +24,7 @@ from typing import Any
 from .. import __version__
 from ..report import force_title, format_costs
 from ..rules.engine import Evaluation, Issue, Node, Value, fmt_num, format_loc
+from ..words import plural
 
 #: Value keys that say how many hits a model or unit takes: the generic sheet draws a box
 #: per hit for them (a system's own template may do better).
@@ -497,7 +498,7 @@ class RosterView(_Values):
         if self.valid:
             return "Legal"
         n = len(self.errors)
-        return f"Not legal: {n} error" + ("" if n == 1 else "s")
+        return f"Not legal: {plural(n, 'error')}"
 
     def unit_lines(self) -> list[UnitView]:
         """The selections the roster summary gives a line each: every unit at any depth,

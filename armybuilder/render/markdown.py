@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import re
 
+from ..words import plural
 from .context import IssueView, RosterView, UnitView, clean
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~#])")
@@ -58,13 +59,11 @@ def _issues(title: str, issues: list[IssueView], out: list[str]) -> None:
 def export_markdown(view: RosterView) -> str:
     """The roster as Markdown."""
     verdict = "Legal" if view.valid else md(view.verdict)
-    n = len(view.warnings)
-    warned = f"{n} warning" if n == 1 else f"{n} warnings"
     out = [
         f"# {md(view.name)}",
         "",
         f"{md(view.system_name)} · {md(view.faction_name)} · {md(view.date)}  ",
-        f"**{verdict}**" + (f" ({warned})" if view.warnings else ""),
+        f"**{verdict}**" + (f" ({plural(len(view.warnings), 'warning')})" if view.warnings else ""),
     ]
     if view.totals:
         out += ["", "| Total | Spent | Limit |", "|---|---:|---:|"]
@@ -88,7 +87,7 @@ def export_markdown(view: RosterView) -> str:
                 head += f" — {md(f.cost_text)}"
             out += ["", head]
             if f.errors:
-                out += ["", f"**{len(f.errors)} error{'s' if len(f.errors) != 1 else ''}**"]
+                out += ["", f"**{plural(len(f.errors), 'error')}**"]
             for u in f.units:
                 _unit(u, "###", out)
     else:

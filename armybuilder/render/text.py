@@ -9,6 +9,7 @@ is untrusted: nothing it holds can move a terminal's cursor or change its colour
 
 from __future__ import annotations
 
+from ..words import plural
 from .context import RosterView, UnitView, clean
 
 #: Computed values longer than this are left out of the compact one-line summaries.
@@ -91,8 +92,8 @@ def export_text(view: RosterView) -> str:
         out.extend(f"- {clean(i.message)}" for i in view.errors)
     if view.warnings:
         out.append("")
-        n = len(view.warnings)
-        out.append(f"({n} warning{'' if n == 1 else 's'}: armybuilder validate lists them)")
+        warned = plural(len(view.warnings), "warning")
+        out.append(f"({warned}: armybuilder validate lists them)")
     if view.notices:
         out.append("")
         out.append("Notes from the catalog:")

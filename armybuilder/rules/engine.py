@@ -409,7 +409,30 @@ class Evaluation:
     def __post_init__(self) -> None:
         self._extra_cost = self.rules is not None and _adds_costs(self.rules)
 
+    def what_if(self) -> Evaluation:
+        """An evaluation of the same tree with caches of its own, for what-if nodes hung
+        under it (whose ``id()`` must not reach this one's caches): it knows the roster's
+        forces and their factions as this one does, so a what-if price reads a force's
+        scope and faction as the evaluation of the roster with that selection would."""
+        return Evaluation(
+            self.roster,
+            self.index,
+            self.root,
+            rules=self.rules,
+            state_keys=self.state_keys,
+            forces=self.forces,
+            faction_roots=self.faction_roots,
+            force_faction=self.force_faction,
+            _skip_cost_loops=self._skip_cost_loops,
+        )
+
     # ----------------------------------------------------------------- results
+
+    @property
+    def rules_add_costs(self) -> bool:
+        """Whether the rules module adds costs of its own, so a selection's price may depend
+        on the rest of the roster (:meth:`SystemRules.extra_cost`)."""
+        return self._extra_cost
 
     @property
     def valid(self) -> bool:
@@ -1652,7 +1675,7 @@ def _check_messages(ev: Evaluation, node: Node, entry: Entry) -> None:
             for text in _texts(ev.apply_modifiers(entry, severity, (), node)):
                 _message(ev, node, entry, severity, text)
     if entry.groups:
-        for g in _message_groups(entry):
+        for g in _per_entry(ev, "engine.message-groups", entry, _message_groups):
             for severity in MESSAGE_FIELDS:
                 for text in _texts(ev.apply_modifiers(g, severity, (), node)):
                     _message(ev, node, g, severity, text)
@@ -1671,16 +1694,21 @@ def _message(ev: Evaluation, node: Node, owner: Entry | Group, severity: str, te
     ev._add(severity, "catalog-message", f"{ev.where(node)}: {said}", node, owner.source, owner.id)
 
 
-#: Per entry (by ``id()``): its groups, nested ones included, that have modifiers.
-_MESSAGE_GROUPS: dict[int, tuple[Entry, tuple[Group, ...]]] = {}
+def _per_entry(ev: Evaluation, name: str, entry: Entry, work: Callable[[Entry], T]) -> T:
+    """``work(entry)``, kept with the catalog index (:meth:`CatalogIndex.memo` ``name``, by
+    the entry's ``id()``): worked out once per entry while that index is in use."""
+    known: dict[int, tuple[Entry, T]] = ev.index.memo(name)
+    hit = known.get(id(entry))
+    if hit is not None and hit[0] is entry:
+        return hit[1]
+    found = work(entry)
+    known[id(entry)] = (entry, found)
+    return found
 
 
 def _message_groups(entry: Entry) -> tuple[Group, ...]:
-    hit = _MESSAGE_GROUPS.get(id(entry))
-    if hit is not None and hit[0] is entry:
-        return hit[1]
-    if len(_MESSAGE_GROUPS) > 100_000:
-        _MESSAGE_GROUPS.clear()
+    """The entry's groups, nested ones included (each level before the next), that have
+    modifiers."""
     found: list[Group] = []
     stack = list(entry.groups)
     while stack:
@@ -1688,7 +1716,6 @@ def _message_groups(entry: Entry) -> tuple[Group, ...]:
         if g.modifiers:
             found.append(g)
         stack.extend(g.groups)
-    _MESSAGE_GROUPS[id(entry)] = (entry, tuple(found))
     return tuple(found)
 
 
@@ -1889,19 +1916,9 @@ def _is_of(node: Node, ref: str) -> bool:
     )
 
 
-_REACHING: dict[int, tuple[Entry, tuple[Modifier, ...]]] = {}
-
-
 def _reaching(entry: Entry) -> tuple[Modifier, ...]:
-    """The entry's modifiers that change other selections than its own (cached)."""
-    hit = _REACHING.get(id(entry))
-    if hit is not None and hit[0] is entry:
-        return hit[1]
-    if len(_REACHING) > 100_000:
-        _REACHING.clear()
-    found = tuple(m for m in entry.modifiers if reaches(m))
-    _REACHING[id(entry)] = (entry, found)
-    return found
+    """The entry's modifiers that change other selections than its own."""
+    return tuple(m for m in entry.modifiers if reaches(m))
 
 
 def _find_reach(ev: Evaluation) -> None:
@@ -1913,7 +1930,7 @@ def _find_reach(ev: Evaluation) -> None:
         entry = node.entry
         if entry is None or not entry.modifiers:
             continue
-        mods = _reaching(entry)
+        mods = _per_entry(ev, "engine.reaching", entry, _reaching)
         if not mods:
             continue
         holders = {id(node), *(id(a) for a in node.ancestors())}
@@ -2012,16 +2029,12 @@ def evaluate_roster(
                 ev.memo_out.custom = memo.custom
             return ev
     custom, problems = _custom_catalog(roster, system)
-    roots: dict[str, frozenset[str]] | None = None
     if len(factions) > 1:
         index = system.index_of(factions, custom)
-        roots = {f: frozenset(c.entry.id for c in system.index(f).roots) for f in factions}
-        # The roster's own entries (`custom:`) can be taken in any force.
-        own = frozenset(c.entry.id for c in index.roots).difference(*roots.values())
-        roots = {f: ids | own for f, ids in roots.items()}
         problems.extend(_clashes(roster, system, factions))
     elif custom is not None:
         index = system.index_with(roster.faction, custom)
+    roots = _faction_roots(index, system, factions)
     ev = evaluate(roster, index, system.rules, memo, take_nodes, faction_roots=roots)
     ev.issues[:0] = [*_dropped_extensions(index), *problems]
     if raw is not None and custom is not None and ev.memo_out is not None:

@@ -223,9 +223,7 @@ def _scratch_node(
 def _what_if(ev: Evaluation) -> Evaluation:
     """An evaluation sharing ``ev``'s tree with caches of its own, for what-if nodes (whose
     ids must not reach ``ev``'s caches)."""
-    from ..rules.engine import Evaluation
-
-    return Evaluation(ev.roster, ev.index, ev.root, rules=ev.rules)
+    return ev.what_if()
 
 
 class EditSession:
@@ -840,11 +838,12 @@ class EditSession:
             return [OptionInfo(c.entry.id, Limit(0), {}) for c in options]
         what_if = _what_if(ev)
         limits = self._limits_under(ev, node, parent)
-        fixed = self._fixed_prices
+        # Prices kept per entry hold only while the rules module adds no costs of its own.
+        fixed = None if what_if.rules_add_costs else self._fixed_prices
         keep: list[Node] = []  # what-if nodes live until the end (ids key the caches)
         out = []
         for c in options:
-            known = None if what_if._extra_cost else fixed.get(id(c.entry))
+            known = None if fixed is None else fixed.get(id(c.entry))
             if known is not None and known[0] is not c.entry:
                 known = None
             if known is not None and known[1] is not None:
@@ -854,7 +853,7 @@ class EditSession:
                 scratch = _scratch_node(self.index, data, c.entry, c.group, node)
                 keep.append(scratch)
                 costs = dict(what_if.total_cost(scratch))
-                if known is None and not what_if._extra_cost:
+                if known is None and fixed is not None:
                     price = dict(costs) if self._price_is_fixed(scratch) else None
                     fixed[id(c.entry)] = (c.entry, price)
             out.append(OptionInfo(c.entry.id, limits(c), costs))

@@ -258,3 +258,18 @@ def test_check_catalog_names_a_group_message_modifier_it_cannot_use(tmp_path: Pa
     # The library refuses the faction with the same words (it is never evaluated so).
     found = Library([tmp_path], use_cache=False).scan()
     assert any("its type is `add`" in str(p) for p in found.problems), found.problems
+
+
+def test_the_groups_with_messages_are_kept_with_the_catalog_index(root: Path) -> None:
+    """The engine works out an entry's groups with modifiers once per catalog index (not in a
+    cache of its own that outlives the catalog): a catalog read again starts afresh."""
+    both = "      - {entry: drill-a}\n      - {entry: drill-b}\n"
+    lib = Library([root], use_cache=False).scan()
+    ev = run(lib, squad(5, 0, both))
+    known = ev.index.memo("engine.message-groups")
+    squad_entry = ev.index.entries["squad"]
+    assert [g.id for g in known[id(squad_entry)][1]] == ["drills"]
+    assert run(lib, squad(5, 0, both)).index.memo("engine.message-groups") is known
+    again = run(Library([root], use_cache=False).scan(), squad(5, 0, both))
+    assert again.index.memo("engine.message-groups") is not known
+    assert [i.message for i in again.errors] == ["Squad: Drill A and Drill B cannot be combined"]

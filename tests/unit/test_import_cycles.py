@@ -51,6 +51,7 @@ ROOMS = {
     "armybuilder.fileio": "base",
     "armybuilder.textmerge": "base",
     "armybuilder.dice": "base",
+    "armybuilder.words": "base",
     "armybuilder.model": "model",
     "armybuilder.schemas": "model",
     "armybuilder.plugin": "plugin",

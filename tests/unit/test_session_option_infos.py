@@ -202,3 +202,21 @@ def test_a_price_that_counts_the_roster_follows_each_edit(tmp_path: Path) -> Non
     base = seen[0]
     assert seen == [base, base, base + 7, base]
     edit_and_check(s, depth=2)
+
+
+@pytest.mark.parametrize(
+    ("example", "adds"),
+    [("starmarines/starmarines-example.yaml", True), ("infantry-ops/rifle-platoon.yaml", False)],
+)
+def test_rules_add_costs_says_whether_prices_may_be_kept(
+    tmp_path: Path, example: str, adds: bool
+) -> None:
+    """Option prices are kept per entry only where the rules module adds no costs of its own
+    (a what-if evaluation asks :attr:`Evaluation.rules_add_costs`)."""
+    copy = tmp_path / "roster.yaml"
+    shutil.copy(ROOT / "examples" / example, copy)
+    s = EditSession.open(copy, default_library(), autosave=False)
+    ev = s.evaluate()
+    assert _what_if(ev).rules_add_costs is adds
+    s.option_infos(())
+    assert bool(s._fixed_prices) is not adds

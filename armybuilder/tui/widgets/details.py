@@ -227,7 +227,7 @@ class DetailsPane(VerticalScroll):
 
     def _set_select(self, select: Select[str], value: str | None) -> None:
         if not select.is_mounted:
-            return  # being built: it is filled when its box is done (see _replace_children)
+            return  # being built: it is filled when its box is done (see _replace_limits)
         target: Any = value if value is not None else Select.NULL
         if select.value != target:
             with select.prevent(Select.Changed):
@@ -330,7 +330,7 @@ class DetailsPane(VerticalScroll):
                         placeholder="no limit",
                     )
                 )
-            self._rebuild("limits", box, widgets, key)
+            self._rebuild_limits(box, widgets, key)
             return
         if "limits" not in self._building:
             self._fill_limits(ev)
@@ -506,21 +506,22 @@ class DetailsPane(VerticalScroll):
         for widget in slot.widgets:
             self._display(widget, False, None)
 
-    def _rebuild(self, kind: str, box: Vertical, widgets: list[Widget], key: object) -> None:
-        """Replace a box's widgets (built for ``key``) once the current message is handled;
-        the box is hidden meanwhile, so the widgets of the node shown before never show
-        beside this one's heading."""
-        serial = self._builds[kind] = self._builds.get(kind, 0) + 1
-        self._building.add(kind)
+    def _rebuild_limits(self, box: Vertical, widgets: list[Widget], key: object) -> None:
+        """Replace the roster's limit fields (built for ``key``) once the current message is
+        handled; the box is hidden meanwhile, so the widgets of the node shown before never
+        show beside this one's heading. (The group slots only grow: :meth:`_grow`.)"""
+        serial = self._builds["limits"] = self._builds.get("limits", 0) + 1
+        self._building.add("limits")
         if box.display:
             box.display = False
-        self.call_later(self._replace_children, kind, serial, box, widgets, key)
+        self.call_later(self._replace_limits, serial, box, widgets, key)
 
-    async def _replace_children(
-        self, kind: str, serial: int, box: Vertical, widgets: list[Widget], key: object
+    async def _replace_limits(
+        self, serial: int, box: Vertical, widgets: list[Widget], key: object
     ) -> None:
-        """Swap a box's widgets, then fill them from the latest evaluation shown (if it is
-        still of the kind of node they were built for)."""
+        """Swap the limit fields, then fill them from the latest evaluation shown (if it is
+        still of the roster)."""
+        kind = "limits"
         if serial != self._builds.get(kind) or not self.is_attached:
             return  # a later rebuild replaces this one: its widgets are never mounted
         await box.remove_children()

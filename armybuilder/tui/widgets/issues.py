@@ -24,6 +24,7 @@ from textual.strip import Strip
 
 from ...fixes import Fix, fixes_for
 from ...session import Loc
+from ...words import plural
 from .roster_tree import issue_mark, owner_loc
 from .stable import LiveStatic, StableScroll, find, refresh_rows
 
@@ -320,13 +321,11 @@ class IssuesPanel(Vertical):
             title.set_content(Text("No issues: the roster is legal", "green"))
         else:
             text = Text("Issues: ")
-            text.append(f"{errors} error{'s' if errors != 1 else ''}", "bold red" if errors else "")
+            text.append(plural(errors, "error"), "bold red" if errors else "")
             text.append(", ")
-            text.append(
-                f"{warnings} warning{'s' if warnings != 1 else ''}", "yellow" if warnings else ""
-            )
+            text.append(plural(warnings, "warning"), "yellow" if warnings else "")
             if notes:
-                text.append(f", {notes} note{'s' if notes != 1 else ''}", "cyan")
+                text.append(f", {plural(notes, 'note')}", "cyan")
             title.set_content(text)
         self._sig = sig
         shown = issues[:MAX_SHOWN]

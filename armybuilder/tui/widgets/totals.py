@@ -8,6 +8,7 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from ...session import format_number
+from ...words import plural
 from .stable import LiveStatic
 
 if TYPE_CHECKING:
@@ -99,11 +100,11 @@ class TotalsBar(LiveStatic):
         errors = sum(1 for i in ev.issues if i.is_error)
         warnings = sum(1 for i in ev.issues if i.severity == "warning")
         if errors:
-            essential.append((f"✖ {errors} error{'s' if errors != 1 else ''}", "bold red"))
+            essential.append((f"✖ {plural(errors, 'error')}", "bold red"))
         else:
             essential.append(("✔ legal", "bold green"))
         if warnings:
-            essential.append((f"⚠ {warnings} warning{'s' if warnings != 1 else ''}", "yellow"))
+            essential.append((f"⚠ {plural(warnings, 'warning')}", "yellow"))
         values: list[str] = []
         longer = 0
         for v in ev.values_of(ev.root):
