@@ -495,6 +495,20 @@ class Evaluation:
         if self._value_log is not None:
             self._value_log.append((node, v))
 
+    def put_values(self, node: Node, values: tuple[Value, ...]) -> None:
+        """Record values already made, in order (as :meth:`set_value` each): for a rules
+        module that keeps the values of what computes alike (frozen, so they may be shared)."""
+        if node.parent is None:
+            self.roster_values.extend(values)
+            return
+        bucket = self.values.get(id(node))
+        if bucket is None:
+            self.values[id(node)] = list(values)
+        else:
+            bucket.extend(values)
+        if self._value_log is not None:
+            self._value_log.append((node, values))
+
     # ----------------------------------------------------------------- reuse
 
     def _names_above(self, node: Node) -> tuple[Any, ...]:
