@@ -543,8 +543,9 @@ class Evaluation:
     # ----------------------------------------------------------------- reuse
 
     def _names_above(self, node: Node) -> tuple[Any, ...]:
-        """The labels (and experience) of the selections above ``node``: what its messages
-        and inherited values may mention from outside its subtree."""
+        """The labels (and experience) of the selections above ``node``, and the entry and
+        faction of the forces above it: what its messages, inherited values and faction
+        conditions may read from outside its subtree."""
         parent = node.parent
         if parent is None or parent.is_root:
             return (self.roster.name,)
@@ -552,10 +553,15 @@ class Evaluation:
         found = self._above.get(key)
         if found is None:
             data = parent.data
+            force = parent.force
             found = (
                 *self._names_above(parent),
                 self.label(parent),
-                data.experience if data is not None else None,
+                data.experience
+                if data is not None
+                else (force.id, self.force_faction.get(id(parent)))
+                if force is not None
+                else None,
             )
             self._above[key] = found
         return found
@@ -1420,10 +1426,11 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
                 prev is not None
                 and prev.data is sel
                 and prev.parent is not None
-                and prev.parent.entry is entry
+                and _same_place(prev.parent, parent)
             ):
-                # The same selection object under a parent of the same entry: the same
-                # subtree. The previous evaluation is superseded; its nodes move over.
+                # The same selection object under a parent of the same entry (or a force of
+                # the same force entry and faction): the same subtree. The previous evaluation
+                # is superseded; its nodes move over.
                 prev.parent = parent
                 siblings.append(prev)
                 built[id(sel)] = prev  # type: ignore[index]
@@ -1454,6 +1461,20 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
             # Keep the subtree in view (it is saved back) but do not judge it.
             for j, c in enumerate(sel.children):
                 node.children.append(Node(c, None, None, node, j))
+
+
+def _same_place(old: Node, new: Node) -> bool:
+    """Whether a selection under ``old`` (of the previous evaluation) stands where it would
+    under ``new``: a parent of the same entry, or a force of the same entry and faction."""
+    if old.entry is not new.entry:
+        return False
+    if new.entry is not None:
+        return True
+    if old.force is not new.force:
+        return False
+    return (old.force_data.faction if old.force_data is not None else None) == (
+        new.force_data.faction if new.force_data is not None else None
+    )
 
 
 def _build_forces(ev: Evaluation, parent: Node, forces: list[ForceData]) -> None:
