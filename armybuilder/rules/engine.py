@@ -548,13 +548,16 @@ class Evaluation:
         if node.parent is None:
             self.roster_values.extend(values)
             return
-        bucket = self.values.get(id(node))
-        if bucket is None:
+        got = self.values.get(id(node))
+        if got is None:
             self.values[id(node)] = list(values)
-        else:
-            bucket.extend(values)
+        elif type(got) is list:
+            got.extend(values)
+        else:  # values replayed whole (shared with the memo): copied before they grow
+            self.values[id(node)] = [*got, *values]
         if self._value_log is not None:
-            self._value_log.append((node, values))
+            # Logged as one group (see _Logged): the values of one node, in order.
+            self._value_log.append((None, ((node, values),)))
 
     # ----------------------------------------------------------------- reuse
 
