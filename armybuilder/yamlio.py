@@ -556,38 +556,63 @@ def _plain(value: str) -> Any:
     return value
 
 
-class _FastParser:
-    """libyaml's event parser and event classes, found once (``None`` when neither PyYAML's
-    nor ruamel.yaml.clib's C binding can be imported)."""
+class _Parser:
+    """One C binding of libyaml's parser: its class and its event classes."""
 
-    def __init__(self) -> None:
-        self.loaded = False
-        self.source = ""  # "PyYAML" or "ruamel.yaml.clib"
-        self.parser: Any = None
-        self.events: Any = None
+    def __init__(self, source: str, parser: Any, events: Any) -> None:
+        self.source = source  # "PyYAML" or "ruamel.yaml.clib"
+        self.parser = parser
+        self.events = events
+
+
+class _FastParser:
+    """Which binding of libyaml's parser the fast loader uses.
+
+    PyYAML's reads a roster in about two thirds of the time of ruamel.yaml.clib's (whose events
+    carry more), but importing PyYAML costs about as much CPU as that saves on ~100 rosters. So
+    a process reads its first :attr:`pyyaml_after` texts with ruamel.yaml.clib's parser (already
+    imported with ruamel.yaml: `validate` of one roster starts no slower) and the rest with
+    PyYAML's; each stands in for the other where it is not installed.
+    """
+
+    def __init__(self, pyyaml_after: int = 64) -> None:
+        self.pyyaml_after = pyyaml_after
+        self.reads = 0
+        self._found: dict[str, _Parser | None] = {}
+
+    def binding(self, name: str) -> _Parser | None:
+        """The binding ``name`` ("PyYAML" or "ruamel.yaml.clib"), ``None`` if not installed."""
+        if name not in self._found:
+            try:
+                if name == "PyYAML":
+                    import yaml.events as pyyaml_events
+                    from yaml._yaml import CParser as PyYAMLParser
+
+                    self._found[name] = _Parser(name, PyYAMLParser, pyyaml_events)
+                else:
+                    import ruamel.yaml.events as ruamel_events
+                    from _ruamel_yaml import CParser as RuamelParser
+
+                    self._found[name] = _Parser(name, RuamelParser, ruamel_events)
+            except ImportError:
+                self._found[name] = None
+        return self._found[name]
+
+    def pick(self) -> _Parser | None:
+        """The binding for the next text."""
+        self.reads += 1
+        first, second = "ruamel.yaml.clib", "PyYAML"
+        if self.reads > self.pyyaml_after:
+            first, second = second, first
+        return self.binding(first) or self.binding(second)
 
 
 _FAST_PARSER = _FastParser()
 
 
-def _fast_parser() -> _FastParser | None:
-    fp = _FAST_PARSER
-    if not fp.loaded:
-        fp.loaded = True
-        try:
-            import yaml.events as pyyaml_events
-            from yaml._yaml import CParser as PyYAMLParser
-
-            fp.parser, fp.events, fp.source = PyYAMLParser, pyyaml_events, "PyYAML"
-        except ImportError:
-            try:
-                import ruamel.yaml.events as ruamel_events
-                from _ruamel_yaml import CParser as RuamelParser
-
-                fp.parser, fp.events, fp.source = RuamelParser, ruamel_events, "ruamel.yaml.clib"
-            except ImportError:
-                fp.parser = None
-    return fp if fp.parser is not None else None
+def _fast_parser() -> _Parser | None:
+    """The binding the fast loader uses for the next text (``None``: no fast path)."""
+    return _FAST_PARSER.pick()
 
 
 #: How many texts the fast loader read and how many it left to ruamel (for tests and tools).
