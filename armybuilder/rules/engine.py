@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..catalog import CatalogIndex, Child, GameSystem, custom_catalog
-from ..catalog.index import modifier_reads
+from ..catalog.index import ChildChecks, modifier_reads
 from ..model.plain import (  # the engine's form: no pydantic (see model/plain.py)
     MESSAGE_FIELDS,
     Condition,
@@ -408,6 +408,8 @@ class Evaluation:
     memo_out: SubtreeMemo | None = field(default=None, repr=False)
     _value_log: list[_Logged] | None = field(default=None, repr=False)
     _above: dict[int, tuple[Any, ...]] = field(default_factory=dict, repr=False)
+    #: See :meth:`present_refs`.
+    _present: frozenset[str] | None = field(default=None, repr=False)
     #: :meth:`where` of the selections that have been a parent, by ``id()``.
     _where: dict[int, str] = field(default_factory=dict, repr=False)
     _take_nodes: bool = field(default=False, repr=False)
@@ -540,6 +542,20 @@ class Evaluation:
         if self._value_log is not None:
             self._value_log.append((node, v))
 
+    def put_values(self, node: Node, values: tuple[Value, ...]) -> None:
+        """Record values already made, in order (as :meth:`set_value` each): for a rules
+        module that keeps the values of what computes alike (frozen, so they may be shared)."""
+        if node.parent is None:
+            self.roster_values.extend(values)
+            return
+        bucket = self.values.get(id(node))
+        if bucket is None:
+            self.values[id(node)] = list(values)
+        else:
+            bucket.extend(values)
+        if self._value_log is not None:
+            self._value_log.append((node, values))
+
     # ----------------------------------------------------------------- reuse
 
     def _names_above(self, node: Node) -> tuple[Any, ...]:
@@ -659,6 +675,32 @@ class Evaluation:
     def nodes(self) -> Iterator[Node]:
         """Every selection node (not the root), depth first."""
         return self.root.descendants()
+
+    def present_refs(self) -> frozenset[str]:
+        """Everything a selection of the roster can be counted as (entry, link, group and
+        category ids, those a modifier may add included, and force ids): a count of anything
+        else is 0 anywhere in the roster. Worked out once per evaluation."""
+        found = self._present
+        if found is None:
+            refs: set[str] = set(self.index.added_categories)
+            add, update = refs.add, refs.update
+            seen: set[int] = set()
+            for n in self.root.descendants():
+                entry = n.entry
+                if entry is None:
+                    if n.force is not None:
+                        add(n.force.id)
+                    continue
+                if id(entry) not in seen:
+                    seen.add(id(entry))
+                    add(entry.id)
+                    update(entry.categories)
+                if n.link is not None and n.link.id:
+                    add(n.link.id)
+                if n.group is not None:
+                    add(n.group.id)
+            found = self._present = frozenset(refs)
+        return found
 
     def nodes_in(self, category: str) -> list[Node]:
         """The selections in ``category`` (as their entries state it), depth first: what
@@ -1652,26 +1694,55 @@ def _entry_ids_under(node: Node) -> set[str]:
     return out
 
 
-def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
-    idx = ev.index
-    # In a roster of several forces, the top-level entries' constraints are checked in each
-    # force (the root holds forces, not selections).
-    held = not (node.is_root and ev.forces is not None)
-    under: set[str] | None = None
-    for child, con, only_held in idx.marked_child_constraints(node.entry) if held else []:
-        if only_held:
-            # A maximum counting the entry's selections here: with none of them under this
-            # selection it counts 0, which no maximum (unlimited when negative) refuses.
-            if under is None:
-                under = _entry_ids_under(node)
-            if child.entry.id not in under:
-                continue
+def _check_children(ev: Evaluation, node: Node, plan: ChildChecks, seen_global: set[Any]) -> None:
+    """The constraints of ``node``'s possible children checked at ``node``, in catalog order,
+    skipping those that cannot break here (see :meth:`CatalogIndex.child_checks`)."""
+    rows = plan.rows
+    order: list[int] = list(plan.plain)
+    # Checked once per roster (or force): after one selection of this entry has had them, the
+    # next ones of the same entry (in the same force) find every one of them seen.
+    done: tuple[str, int, int] | None = None
+    if plan.once:
+        done = ("plan", id(plan), id(ev.force_of(node)))
+        if done in seen_global:
+            done = None
+    if plan.keyed or (done is not None and plan.keyed_once):
+        # Maxima of what no selection of the roster is: nothing to count.
+        present = ev.present_refs()
+        for k in plan.keyed.keys() & present:
+            order.extend(plan.keyed[k])
+        if done is not None:
+            for k in plan.keyed_once.keys() & present:
+                order.extend(plan.keyed_once[k])
+    if done is not None:
+        order.extend(plan.plain_once)
+        seen_global.add(done)
+    if plan.held:
+        # A maximum counting the entry's selections here: with none of them under this
+        # selection it counts 0, which no maximum (unlimited when negative) refuses.
+        under = _entry_ids_under(node)
+        for k in plan.held.keys() & under:
+            order.extend(plan.held[k])
+    if len(order) > 1:
+        order.sort()
+    for i in order:
+        child, con, _ = rows[i]
         if con.scope in {"roster", "force"}:
             key = (id(con), id(ev.force_of(node))) if con.scope == "force" else id(con)
             if key in seen_global:
                 continue
             seen_global.add(key)
         _check_constraint(ev, con, child.entry, node, True, child.link)
+
+
+def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
+    idx = ev.index
+    # In a roster of several forces, the top-level entries' constraints are checked in each
+    # force (the root holds forces, not selections).
+    held = not (node.is_root and ev.forces is not None)
+    plan = idx.child_checks(node.entry) if held else None
+    if plan is not None and plan.rows:
+        _check_children(ev, node, plan, seen_global)
     if node.entry is not None:
         entry = node.entry
         if ev.state_keys and node.data is not None and node.data.state:
