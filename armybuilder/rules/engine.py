@@ -548,13 +548,17 @@ class Evaluation:
         if node.parent is None:
             self.roster_values.extend(values)
             return
-        bucket = self.values.get(id(node))
-        if bucket is None:
-            self.values[id(node)] = list(values)
+        if not values:
+            return
+        got = self.values.get(id(node))
+        if got is None:
+            self.values[id(node)] = values  # (shared, as replayed values are: _put_value)
+        elif type(got) is list:
+            got.extend(values)
         else:
-            bucket.extend(values)
+            self.values[id(node)] = [*got, *values]
         if self._value_log is not None:
-            self._value_log.append((node, values))
+            self._value_log.append((None, ((node, values),)))
 
     # ----------------------------------------------------------------- reuse
 
