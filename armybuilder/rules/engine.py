@@ -555,9 +555,10 @@ class Evaluation:
             self.values[id(node)] = values  # (shared, as replayed values are: _put_value)
         elif type(got) is list:
             got.extend(values)
-        else:
+        else:  # values replayed whole (shared with the memo): copied before they grow
             self.values[id(node)] = [*got, *values]
         if self._value_log is not None:
+            # Logged as one group (see _Logged): the values of one node, in order.
             self._value_log.append((None, ((node, values),)))
 
     # ----------------------------------------------------------------- reuse
