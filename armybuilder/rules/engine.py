@@ -548,9 +548,11 @@ class Evaluation:
         if node.parent is None:
             self.roster_values.extend(values)
             return
+        if not values:
+            return
         got = self.values.get(id(node))
         if got is None:
-            self.values[id(node)] = list(values)
+            self.values[id(node)] = values  # (shared, as replayed values are: _put_value)
         elif type(got) is list:
             got.extend(values)
         else:  # values replayed whole (shared with the memo): copied before they grow
