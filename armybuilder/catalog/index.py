@@ -179,6 +179,9 @@ class CatalogIndex:
         self._mods: dict[int, tuple[object, dict[str, _FieldMods]]] = {}
         self._memos: dict[str, dict[Any, Any]] = {}
         self._group_checks: dict[int, tuple[tuple[Group, tuple[int, ...]], ...]] = {}
+        self._child_checks: dict[int, tuple[object, ChildChecks]] = {}
+        self._added_categories: frozenset[str] | None = None
+        self._con_owners: dict[int, str | None] | None = None
         self.roots: list[Child] = [
             self._resolve(c, None) for c in [*sf.entries, *(c for p in parts for c in p.entries)]
         ]
@@ -372,6 +375,90 @@ class CatalogIndex:
             ]
         return found
 
+    def child_checks(self, entry: Entry | None) -> ChildChecks:
+        """:meth:`marked_child_constraints` of ``entry`` sorted for the engine's walk: which
+        rows to look at always, which only while a selection of the child is under the one
+        checked, and which only the first time (scope `roster` or `force`). Worked out once
+        per entry (by ``id()``, with the entry kept to tell a reused id apart)."""
+        found = self._child_checks.get(id(entry))
+        if found is not None and found[0] is entry:
+            return found[1]
+        rows = tuple(self.marked_child_constraints(entry))
+        held: dict[str, list[int]] = {}
+        keyed: tuple[dict[str, list[int]], dict[str, list[int]]] = ({}, {})
+        plain: tuple[list[int], list[int]] = ([], [])
+        for i, (child, con, only_held) in enumerate(rows):
+            if only_held:
+                held.setdefault(child.entry.id, []).append(i)
+                continue
+            once = con.scope in ("roster", "force")
+            if (
+                con.type == "max"
+                and con.child is None
+                and not con.percent
+                and con.field != "forces"
+            ):
+                # A maximum counting the child's own selections (or their cost), nothing
+                # else: with no selection of it anywhere in the roster it counts 0, which no
+                # maximum refuses (a negative one is unlimited). (One checked once that
+                # another entry shares is left plain: it is checked where first met.)
+                if not once or self._sole_owner(con):
+                    keyed[once].setdefault(child.entry.id, []).append(i)
+                else:
+                    plain[once].append(i)
+            else:
+                plain[once].append(i)
+        plan = ChildChecks(
+            rows,
+            _frozen(held),
+            _frozen(keyed[0]),
+            _frozen(keyed[1]),
+            tuple(plain[0]),
+            tuple(plain[1]),
+        )
+        self._child_checks[id(entry)] = (entry, plan)
+        return plan
+
+    def _sole_owner(self, con: Constraint) -> bool:
+        """Whether ``con`` is a constraint of entries of one id only (a catalog may share a
+        constraint object between entries: then where it is checked first decides)."""
+        if self._con_owners is None:
+            owners: dict[int, str | None] = {}
+            for c in self._all_children():
+                for k in c.entry.constraints:
+                    had = owners.setdefault(id(k), c.entry.id)
+                    if had != c.entry.id:
+                        owners[id(k)] = None
+            self._con_owners = owners
+        return self._con_owners.get(id(con)) is not None
+
+    @property
+    def added_categories(self) -> frozenset[str]:
+        """Every category a modifier of the catalog may give a selection (its value, for a
+        modifier of the field `categories` or `primary-category`): with the categories the
+        entries state, all a selection can be counted as."""
+        if self._added_categories is None:
+            found: set[str] = set()
+            for e in [*self.entries.values(), *self.shared.values()]:
+                found.update(_category_values(e.modifiers))
+            # (links add their own modifiers to the entries they stand for)
+            for c in self._all_children():
+                found.update(_category_values(c.entry.modifiers))
+            self._added_categories = frozenset(found)
+        return self._added_categories
+
+    def _all_children(self) -> Iterator[Child]:
+        """Every child option of every entry a roster can select (each entry once)."""
+        seen: set[int] = set()
+        stack = list(self.roots)
+        while stack:
+            c = stack.pop()
+            yield c
+            if id(c.entry) in seen:
+                continue
+            seen.add(id(c.entry))
+            stack.extend(self.children(c.entry))
+
     def group_checks(self, entry: Entry) -> tuple[tuple[Group, tuple[int, ...]], ...]:
         """The groups of ``entry`` a selection can break (those with a maximum, or a minimum
         above 0), subgroups included in :func:`walk_groups` order, each with the ``id()`` of
@@ -467,6 +554,35 @@ class CatalogIndex:
         """The force a roster uses when it names none."""
         forces = self.system.model.forces
         return forces[0] if forces else None
+
+
+@dataclass(frozen=True)
+class ChildChecks:
+    """The constraints of an entry's possible children checked at a selection of the entry
+    (see :meth:`CatalogIndex.child_checks`).
+
+    ``rows``: in catalog order, each (child, constraint, whether it is a maximum that only a
+    selection of the child under the checked one can break). The rest are positions in
+    ``rows``: ``held``, those maxima by the child's entry id; ``keyed`` and ``keyed_once``,
+    the other maxima counting only the child's own selections (no roster without one can
+    break them), by the child's entry id; ``plain`` and ``plain_once``, the rest. The
+    ``_once`` ones have scope `roster` or `force`: checked at the first selection that can
+    hold the child (per force)."""
+
+    rows: tuple[tuple[Child, Constraint, bool], ...]
+    held: dict[str, tuple[int, ...]]
+    keyed: dict[str, tuple[int, ...]]
+    keyed_once: dict[str, tuple[int, ...]]
+    plain: tuple[int, ...]
+    plain_once: tuple[int, ...]
+
+    @property
+    def once(self) -> bool:
+        return bool(self.keyed_once or self.plain_once)
+
+
+def _frozen(found: dict[str, list[int]]) -> dict[str, tuple[int, ...]]:
+    return {k: tuple(v) for k, v in found.items()}
 
 
 @dataclass
@@ -607,6 +723,17 @@ def shared_scope(mods: Sequence[Modifier], owner_id: str) -> str | None:
     if not scopes:
         return "roster"
     return scopes.pop() if len(scopes) == 1 else None
+
+
+def _category_values(mods: Iterable[Modifier]) -> Iterator[str]:
+    """What modifiers of an entry's categories may name (every text in their values)."""
+    for m in mods:
+        if m.field in ("categories", "primary-category"):
+            value = m.value
+            if isinstance(value, str):
+                yield value
+            elif isinstance(value, list | tuple):
+                yield from (v for v in value if isinstance(v, str))
 
 
 def modifier_reads(mod: Modifier, fields: set[str]) -> bool:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...dice import Dice
 from ...plugin import CatalogFinding, Matchup, SystemRules
-from ..engine import Evaluation, Node, fmt_num
+from ..engine import Evaluation, Node, Value, fmt_num
 from ..state import StateKey
 from .infantry_ops_odds import (
     Burst,
@@ -426,6 +426,9 @@ _STATS = "infantry-ops.weapons"
 #: A platoon's attack values and the values that come with them, by make-up (see
 #: :meth:`InfantryOperations._attack_values`).
 _ATTACKS = "infantry-ops.attacks"
+#: A platoon's to-hit and odds values, by gunnery (and whether assumed), attack values and
+#: burst fire (see :meth:`InfantryOperations._odds`).
+_ODDS = "infantry-ops.odds"
 
 #: Where a platoon's figures go: (role: 0 the platoon, ``i`` + 1 its squad ``i``; key, label,
 #: value, text, source), as :meth:`Evaluation.set_value` takes them.
@@ -439,10 +442,44 @@ class _Figures:
     read, and the kits' shared parts (held, so that their ids stay theirs)."""
 
     held: list[tuple[Any, Any]]
-    before: list[tuple[Any, ...]] = field(default_factory=list)
-    after: list[tuple[Any, ...]] = field(default_factory=list)
+    #: (role, value, how to copy its value for another platoon or ``None``), as set
+    before: list[tuple[int, Value, Callable[[Any], Any] | None]] = field(default_factory=list)
+    after: list[tuple[int, Value, Callable[[Any], Any] | None]] = field(default_factory=list)
     avs: dict[str, int] = field(default_factory=dict)
     burst: Burst | None = None
+    #: ``before`` and ``after`` by role (see :func:`_by_role`), made on first replay
+    replay: tuple[_Groups, _Groups] | None = None
+
+
+#: Values per role, in the order set: (role, values, copiers or ``None`` when none copies).
+_Groups = tuple[tuple[int, tuple[Value, ...], tuple[Callable[[Any], Any] | None, ...] | None], ...]
+
+
+def _by_role(log: list[tuple[int, Value, Callable[[Any], Any] | None]]) -> _Groups:
+    """A make-up's values grouped per role (each role's in the order set: that order is what
+    a selection's values keep; the roles are given theirs one after the other)."""
+    per: dict[int, tuple[list[Value], list[Callable[[Any], Any] | None]]] = {}
+    for role, v, copy in log:
+        got = per.setdefault(role, ([], []))
+        got[0].append(v)
+        got[1].append(copy)
+    return tuple(
+        (role, tuple(vs), tuple(copies) if any(copies) else None)
+        for role, (vs, copies) in per.items()
+    )
+
+
+def _replay(ev: Evaluation, targets: list[Node], groups: _Groups) -> None:
+    """Give each role's node its values: the same frozen value where nothing in it can be
+    changed, a new one with its own copy of the lists and dicts otherwise."""
+    put = ev.put_values
+    for role, values, copies in groups:
+        if copies is not None:
+            values = tuple(
+                Value(v.key, v.label, c(v.value), v.text, v.source) if c is not None else v
+                for v, c in zip(values, copies, strict=True)
+            )
+        put(targets[role], values)
 
 
 def _fresh(value: Any) -> Any:
@@ -542,6 +579,65 @@ def _kit_uncached(ev: Evaluation, trooper: Node) -> Kit:
                 kit.enc += enc * n
                 kit.enc_parts.append(f"{ev.name(item)} {enc * n}")
     return kit
+
+
+def _kit_values(k: Kit) -> tuple[Value, ...]:
+    """A trooper selection's own values (encumbrance, armour, weapons): made once per kit
+    and shared by the troopers that carry it (frozen values; the weapons list, as before,
+    is one list for them all)."""
+    got: tuple[Value, ...] | None = k.memo.get("values")
+    if got is None:
+        values = [
+            Value(
+                "encumbrance",
+                "Encumbrance",
+                k.enc,
+                f"{k.enc}" + (" (encumbered)" if k.encumbered else ""),
+                f"{SRC}, Weapons and Equipment (Encumbrance)",
+            ),
+            Value("armour", "Armour points", k.armour),
+        ]
+        if k.weapons:
+            values.append(
+                Value(
+                    "weapons",
+                    "Weapons",
+                    [_weapon_json(w, n) for w, n in k.weapons],
+                    "; ".join(_weapon_text(w, n) for w, n in k.weapons),
+                    f"{SRC}, Weapon Statistics",
+                )
+            )
+        got = k.memo["values"] = tuple(values)
+    return got
+
+
+def _odds_values(
+    gunnery: int, assumed: bool, avs: dict[str, int], burst: Burst | None
+) -> tuple[Value, ...]:
+    """A platoon's ``to_hit`` and ``odds_*`` values (see :meth:`InfantryOperations._odds`)."""
+    value, text = to_hit_value(gunnery)
+    if assumed:
+        text += f" (gunnery {gunnery} assumed: no experience chosen)"
+    src = f"{SRC}, Infantry Attacks (Attack Roll, Target Number)"
+    out = [Value("to_hit", "To hit (2D6)", value, text, src)]
+    for a in ATTACK_TYPES:
+        if not avs[a] or avs[a] > MAX_ODDS_AV:
+            # no odds for an attack value no platoon of the rules comes near (a count
+            # typed by mistake): the cluster table is read in a column per 40 points
+            continue
+        value, text = attack_value_odds(
+            avs[a], gunnery, burst if a == "support" else None, melee=a == "melee"
+        )
+        out.append(
+            Value(
+                f"odds_{a}",
+                f"{ATTACK_LABELS[a].removesuffix(' AV')} attack odds",
+                value,
+                text,
+                f"{SRC}, Infantry Attacks; Weapon Damage; cluster hits table",
+            )
+        )
+    return tuple(out)
 
 
 def _profile_type(node: Node) -> str | None:
@@ -1028,30 +1124,7 @@ class InfantryOperations(SystemRules):
                 f"{SRC}, Infantry Attacks",
             )
         for k in sq.kits:
-            ev.set_value(
-                k.node,
-                "encumbrance",
-                "Encumbrance",
-                k.enc,
-                text=f"{k.enc}" + (" (encumbered)" if k.encumbered else ""),
-                source=f"{SRC}, Weapons and Equipment (Encumbrance)",
-            )
-            ev.set_value(k.node, "armour", "Armour points", k.armour)
-            if k.weapons:
-                weapons = k.memo.get("weapons")
-                if weapons is None:
-                    weapons = k.memo["weapons"] = (
-                        [_weapon_json(w, n) for w, n in k.weapons],
-                        "; ".join(_weapon_text(w, n) for w, n in k.weapons),
-                    )
-                ev.set_value(
-                    k.node,
-                    "weapons",
-                    "Weapons",
-                    weapons[0],
-                    text=weapons[1],
-                    source=f"{SRC}, Weapon Statistics",
-                )
+            ev.put_values(k.node, _kit_values(k))
             if k.encumbered:
                 effect = _encumbered_effect(motive)
                 ev.warning(
@@ -1159,12 +1232,11 @@ class InfantryOperations(SystemRules):
         if got is not None and all(
             a[0] is b[0] and a[1] is b[1] for a, b in zip(got.held, held, strict=True)
         ):
-            set_value = ev.set_value
-            for role, key_, label, value, copy, text, source in got.before:
-                set_value(targets[role], key_, label, copy(value) if copy else value, text, source)
-            self._odds(ev, platoon, dict(got.avs), got.burst)
-            for role, key_, label, value, copy, text, source in got.after:
-                set_value(targets[role], key_, label, copy(value) if copy else value, text, source)
+            if got.replay is None:
+                got.replay = (_by_role(got.before), _by_role(got.after))
+            _replay(ev, targets, got.replay[0])
+            self._odds(ev, platoon, got.avs, got.burst)
+            _replay(ev, targets, got.replay[1])
             return dict(got.avs)
         figures = _Figures(held)
         log = figures.before
@@ -1173,7 +1245,8 @@ class InfantryOperations(SystemRules):
             role: int, key: str, label: str, value: Any, text: str = "", source: str = ""
         ) -> None:
             copy = _copier(value)
-            log.append((role, key, label, copy(value) if copy else value, copy, text, source))
+            kept = Value(key, label, copy(value) if copy else value, text, source)
+            log.append((role, kept, copy))
             ev.set_value(targets[role], key, label, value, text=text, source=source)
 
         def odds(avs: dict[str, int], burst: Burst | None) -> None:
@@ -1347,27 +1420,17 @@ class InfantryOperations(SystemRules):
         if not any(avs.values()):
             return
         gunnery, assumed = platoon_gunnery(ev, platoon)
-        value, text = to_hit_value(gunnery)
-        if assumed:
-            text += f" (gunnery {gunnery} assumed: no experience chosen)"
-        src = f"{SRC}, Infantry Attacks (Attack Roll, Target Number)"
-        ev.set_value(platoon, "to_hit", "To hit (2D6)", value, text=text, source=src)
-        for a in ATTACK_TYPES:
-            if not avs[a] or avs[a] > MAX_ODDS_AV:
-                # no odds for an attack value no platoon of the rules comes near (a count
-                # typed by mistake): the cluster table is read in a column per 40 points
-                continue
-            value, text = attack_value_odds(
-                avs[a], gunnery, burst if a == "support" else None, melee=a == "melee"
-            )
-            ev.set_value(
-                platoon,
-                f"odds_{a}",
-                f"{ATTACK_LABELS[a].removesuffix(' AV')} attack odds",
-                value,
-                text=text,
-                source=f"{SRC}, Infantry Attacks; Weapon Damage; cluster hits table",
-            )
+        # The same attack values, burst fire and gunnery give the same values (the odds
+        # tables are shared, never changed): made once per catalog index.
+        key = (gunnery, assumed, tuple(avs[a] for a in ATTACK_TYPES), burst)
+        known: dict[Any, tuple[Value, ...]] = ev.index.memo(_ODDS)
+        got = known.get(key)
+        if got is None:
+            got = _odds_values(gunnery, assumed, avs, burst)
+            if len(known) >= _KITS_MAX:
+                known.clear()
+            known[key] = got
+        ev.put_values(platoon, got)
 
     def _flechette_avs(
         self,
