@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import operator
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -543,16 +544,17 @@ def _kit(ev: Evaluation, trooper: Node) -> Kit:
             continue
         if entry.modifiers:
             return _kit_uncached(ev, trooper)
-        key.append((id(entry), item.count, item.data.name if item.data is not None else None))
+        data = item.data
+        key.append((id(entry), item.count, data.name if data is not None else None))
         entries.append(entry)
-    k = tuple(key)
     kits: dict[Any, tuple[tuple[Entry, ...], Kit]] = ev.index.memo(_KITS)
-    cached = kits.get(k)
-    if cached is None or any(a is not b for a, b in zip(cached[0], entries, strict=True)):
+    cached = kits.get(tuple(key))
+    # (the same length as the key: the entries are compared one by one)
+    if cached is None or not all(map(operator.is_, cached[0], entries)):
         if len(kits) >= _KITS_MAX:
             kits.clear()
         cached = (tuple(entries), _kit_uncached(ev, trooper))
-        kits[k] = cached
+        kits[tuple(key)] = cached
     t = cached[1]
     return Kit(
         trooper,
@@ -1762,16 +1764,19 @@ class InfantryOperations(SystemRules):
         # the last n troopers' DV, summed from the end as n grows (sums of quarter DVs are
         # exact, so this is the sum of each pool afresh)
         last_n = dict.fromkeys(ATTACK_TYPES, 0.0)
-        for n in range(1, len(order) + 1):
-            pool = order[len(order) - n :]
-            removed = dict.fromkeys(ATTACK_TYPES, 0.0)
+        none_removed = dict.fromkeys(ATTACK_TYPES, 0.0)
+        size = len(order)
+        for n in range(1, size + 1):
+            # the pool of the last n troopers is only needed when some are left out
             if gun_crew:
-                removed = _exclude(pool, max(gun_crew, drivers))[0]
+                removed = _exclude(order[size - n :], max(gun_crew, drivers))[0]
             elif drivers:
-                removed = _exclude(pool, min(drivers, n))[0]
-            newest = order[len(order) - n]
+                removed = _exclude(order[size - n :], min(drivers, n))[0]
+            else:
+                removed = none_removed
+            dv = order[size - n].dv
             for a in ATTACK_TYPES:
-                last_n[a] += newest.dv[a]
+                last_n[a] += dv[a]
                 total = last_n[a] - removed[a]
                 by_n[a].append(_round_up(max(total, 0.0)))
         if len(tables) >= _KITS_MAX:
