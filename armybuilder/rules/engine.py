@@ -261,15 +261,30 @@ class Node:
         return f"Node({self.entry_id!r}, count={self.count}, loc={format_loc(self.loc)})"
 
 
-#: What one evaluation's log holds: a value set on a node, or a run of values replayed on
-#: one node from a previous evaluation (see :meth:`Evaluation.subtree`).
-_Logged = tuple["Node", "Value | tuple[Value, ...]"]
+#: The values one computation over a subtree set, per node (nodes in the order first given a
+#: value, each node's values in the order set).
+_Groups = tuple[tuple["Node", tuple["Value", ...]], ...]
+
+#: What one evaluation's log holds: a value set on a node, or (``None``) the values of a whole
+#: subtree replayed from a previous evaluation (see :meth:`Evaluation.subtree`).
+_Logged = tuple["Node | None", "Value | _Groups"]
 
 
 class _Record:
     """What one computation over a subtree found: kept for the next evaluation."""
 
-    __slots__ = ("_groups", "data", "end", "issues", "key", "log", "node", "result", "start")
+    __slots__ = (
+        "_by_id",
+        "_groups",
+        "data",
+        "end",
+        "issues",
+        "key",
+        "log",
+        "node",
+        "result",
+        "start",
+    )
 
     def __init__(
         self,
@@ -281,7 +296,8 @@ class _Record:
         start: int,
         end: int,
         result: Any,
-        groups: tuple[tuple[Node, tuple[Value, ...]], ...] | None = None,
+        groups: _Groups | None = None,
+        by_id: dict[int, tuple[Value, ...]] | None = None,
     ) -> None:
         self.data = data  # the subtree's selection (holding it keeps its id unique)
         self.key = key  # the names above the subtree and the caller's key
@@ -292,22 +308,42 @@ class _Record:
         self.end = end  # ...to here are on nodes of the subtree
         self.result = result
         self._groups = groups
+        self._by_id = by_id
 
-    def groups(self) -> tuple[tuple[Node, tuple[Value, ...]], ...]:
+    def groups(self) -> _Groups:
         """The values the subtree's computation set, per node (nodes in the order first
         given a value, each node's values in the order set); worked out once."""
         if self._groups is None:
             per: dict[int, tuple[Node, list[Value]]] = {}
-            for n, v in self.log[self.start : self.end]:
+
+            def add(n: Node, vs: Iterable[Value]) -> None:
                 got = per.get(id(n))
                 if got is None:
                     got = per[id(n)] = (n, [])
-                if isinstance(v, tuple):
-                    got[1].extend(v)
+                got[1].extend(vs)
+
+            for n, v in self.log[self.start : self.end]:
+                if isinstance(v, Value):
+                    add(n, (v,))  # type: ignore[arg-type]
                 else:
-                    got[1].append(v)
+                    for m, vs in v:
+                        add(m, vs)
             self._groups = tuple((n, tuple(vs)) for n, vs in per.values())
+            self.log = []  # (read once: the evaluation's log need not be kept alive for it)
         return self._groups
+
+    def by_id(self) -> dict[int, tuple[Value, ...]]:
+        """:meth:`groups` by ``id()`` of the nodes (of :attr:`node`'s tree); worked out once."""
+        if self._by_id is None:
+            self._by_id = {id(n): vs for n, vs in self.groups()}
+        return self._by_id
+
+
+def _file(values: dict[int, list[Value] | tuple[Value, ...]], groups: _Groups) -> None:
+    """File replayed values per node, after any a node has already."""
+    for target, vs in groups:
+        got = values.get(id(target))
+        values[id(target)] = vs if got is None else [*got, *vs]
 
 
 class SubtreeMemo:
@@ -350,7 +386,9 @@ class Evaluation:
     index: CatalogIndex
     root: Node
     issues: list[Issue] = field(default_factory=list)
-    values: dict[int, list[Value]] = field(default_factory=dict)
+    #: The values per ``id()`` of a node: a list, or a tuple where they were replayed whole
+    #: (shared with the memo, never changed; read them with :meth:`values_of`).
+    values: dict[int, list[Value] | tuple[Value, ...]] = field(default_factory=dict)
     roster_values: list[Value] = field(default_factory=list)
     totals: dict[str, float] = field(default_factory=dict)
     _unit_cost: dict[tuple[int, str], float] = field(default_factory=dict, repr=False)
@@ -493,15 +531,42 @@ class Evaluation:
         if node.is_root:
             self.roster_values.append(v)
             return
-        self.values.setdefault(id(node), []).append(v)
+        values = self.values
+        got = values.get(id(node))
+        if got is None:
+            values[id(node)] = [v]
+        elif type(got) is list:
+            got.append(v)
+        else:  # values replayed whole (shared with the memo): copied before they grow
+            values[id(node)] = [*got, v]
         if self._value_log is not None:
             self._value_log.append((node, v))
+
+    def put_values(self, node: Node, values: tuple[Value, ...]) -> None:
+        """Record values already made, in order (as :meth:`set_value` each): for a rules
+        module that keeps the values of what computes alike (frozen, so they may be shared)."""
+        if node.parent is None:
+            self.roster_values.extend(values)
+            return
+        if not values:
+            return
+        got = self.values.get(id(node))
+        if got is None:
+            self.values[id(node)] = values  # (shared, as replayed values are: _put_value)
+        elif type(got) is list:
+            got.extend(values)
+        else:  # values replayed whole (shared with the memo): copied before they grow
+            self.values[id(node)] = [*got, *values]
+        if self._value_log is not None:
+            # Logged as one group (see _Logged): the values of one node, in order.
+            self._value_log.append((None, ((node, values),)))
 
     # ----------------------------------------------------------------- reuse
 
     def _names_above(self, node: Node) -> tuple[Any, ...]:
-        """The labels (and experience) of the selections above ``node``: what its messages
-        and inherited values may mention from outside its subtree."""
+        """The labels (and experience) of the selections above ``node``, and the entry and
+        faction of the forces above it: what its messages, inherited values and faction
+        conditions may read from outside its subtree."""
         parent = node.parent
         if parent is None or parent.is_root:
             return (self.roster.name,)
@@ -509,10 +574,15 @@ class Evaluation:
         found = self._above.get(key)
         if found is None:
             data = parent.data
+            force = parent.force
             found = (
                 *self._names_above(parent),
                 self.label(parent),
-                data.experience if data is not None else None,
+                data.experience
+                if data is not None
+                else (force.id, self.force_faction.get(id(parent)))
+                if force is not None
+                else None,
             )
             self._above[key] = found
         return found
@@ -554,29 +624,34 @@ class Evaluation:
         if prev is not None and prev.data is data and prev.key == context:
             out.hits += 1
             self.issues.extend(prev.issues)
-            groups = prev.groups()
-            if prev.node is not node:
+            values = self.values
+            if prev.node is node:
+                # The same nodes (taken over from the previous evaluation): their values are
+                # filed at once, shared (a node's values grow only by a copy: _put_value).
+                groups = prev.groups()
+                by_id = prev.by_id()
+                if by_id and values.keys().isdisjoint(by_id):
+                    values.update(by_id)
+                else:
+                    _file(values, groups)
+            else:
                 # Another evaluation's tree: the same nodes, found by their place.
                 base = len(data.loc)
                 moved = []
-                for old, vs in groups:
+                for old, vs in prev.groups():
                     target = node
                     rel = old.loc
                     for i in range(base + 1, len(rel), 2):
                         target = target.children[rel[i]]  # type: ignore[index]
                     moved.append((target, vs))
                 groups = tuple(moved)
-            values = self.values
-            for target, vs in groups:
-                bucket = values.get(id(target))
-                if bucket is None:
-                    values[id(target)] = list(vs)
-                else:
-                    bucket.extend(vs)
-                log.append((target, vs))
+                by_id = None
+                _file(values, groups)
+            if groups:
+                log.append((None, groups))
             # Recorded again, on this evaluation's log: a memo refers to one evaluation only.
             out.records[rid] = _Record(
-                data, context, prev.issues, node, log, v0, len(log), prev.result, groups
+                data, context, prev.issues, node, log, v0, len(log), prev.result, groups, by_id
             )
             return prev.result  # type: ignore[no-any-return]
         out.misses += 1
@@ -588,7 +663,12 @@ class Evaluation:
         return result
 
     def values_of(self, node: Node) -> list[Value]:
-        return self.roster_values if node.is_root else self.values.get(id(node), [])
+        if node.is_root:
+            return self.roster_values
+        got = self.values.get(id(node))
+        if got is None:
+            return []
+        return got if type(got) is list else list(got)
 
     def value(self, node: Node, key: str) -> Any:
         """A computed value by key, or ``None``."""
@@ -1430,10 +1510,11 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
                 prev is not None
                 and prev.data is sel
                 and prev.parent is not None
-                and prev.parent.entry is entry
+                and _same_place(prev.parent, parent)
             ):
-                # The same selection object under a parent of the same entry: the same
-                # subtree. The previous evaluation is superseded; its nodes move over.
+                # The same selection object under a parent of the same entry (or a force of
+                # the same force entry and faction): the same subtree. The previous evaluation
+                # is superseded; its nodes move over.
                 prev.parent = parent
                 siblings.append(prev)
                 built[id(sel)] = prev  # type: ignore[index]
@@ -1464,6 +1545,20 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
             # Keep the subtree in view (it is saved back) but do not judge it.
             for j, c in enumerate(sel.children):
                 node.children.append(Node(c, None, None, node, j))
+
+
+def _same_place(old: Node, new: Node) -> bool:
+    """Whether a selection under ``old`` (of the previous evaluation) stands where it would
+    under ``new``: a parent of the same entry, or a force of the same entry and faction."""
+    if old.entry is not new.entry:
+        return False
+    if new.entry is not None:
+        return True
+    if old.force is not new.force:
+        return False
+    return (old.force_data.faction if old.force_data is not None else None) == (
+        new.force_data.faction if new.force_data is not None else None
+    )
 
 
 def _build_forces(ev: Evaluation, parent: Node, forces: list[ForceData]) -> None:
