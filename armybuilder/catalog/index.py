@@ -3,14 +3,14 @@ system and faction objects it is built from."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..errors import Problem, UnknownFactionError
-from ..model.plain import is_entry, is_link, reaches
+from ..model.plain import MESSAGE_FIELDS, is_entry, is_link, reaches
 
 if TYPE_CHECKING:
     from ..model.catalog import (
@@ -149,6 +149,8 @@ class CatalogIndex:
         ]
         self._parts = parts
         self.cost_types: dict[str, CostType] = {c.id: c for c in sf.cost_types}
+        #: The modifier field of each cost type's cost (``cost:<id>``).
+        self.cost_fields: dict[str, str] = {c: f"cost:{c}" for c in self.cost_types}
         self.profile_types: dict[str, ProfileType] = {p.id: p for p in sf.profile_types}
         self.categories: dict[str, Category] = {
             c.id: c for c in [*sf.categories, *(c for p in parts for c in p.categories)]
@@ -182,6 +184,8 @@ class CatalogIndex:
         self._child_checks: dict[int, tuple[object, ChildChecks]] = {}
         self._added_categories: frozenset[str] | None = None
         self._con_owners: dict[int, str | None] | None = None
+        self._static_costs: dict[int, tuple[object, dict[str, float] | None]] = {}
+        self._entry_checks: dict[int, tuple[object, EntryChecks]] = {}
         self.roots: list[Child] = [
             self._resolve(c, None) for c in [*sf.entries, *(c for p in parts for c in p.entries)]
         ]
@@ -508,6 +512,58 @@ class CatalogIndex:
             self._mods[id(owner)] = found
         return found[1].get(field_, ((), None))
 
+    def modified_fields(self, owner: Entry | ForceEntry | Group) -> Container[str]:
+        """The fields the modifiers of ``owner`` change where it is selected (those that
+        reach other selections left out): any other field of it is as the catalog states it,
+        unless a modifier of another selection reaches it. Kept as :meth:`modifiers_on`."""
+        found = self._mods.get(id(owner))
+        if found is None or found[0] is not owner:
+            self.modifiers_on(owner, "")
+            found = self._mods[id(owner)]
+        return found[1]
+
+    def entry_checks(self, entry: Entry) -> EntryChecks:
+        """What the engine checks at every selection of ``entry``, sorted once per entry (by
+        ``id()``, the entry kept beside to tell a reused id apart): see
+        :class:`EntryChecks`."""
+        found = self._entry_checks.get(id(entry))
+        if found is not None and found[0] is entry:
+            return found[1]
+        fields = self.modified_fields(entry)
+        groups: list[tuple[Group, tuple[str, ...]]] = []
+        for g in _groups_level_by_level(entry.groups):
+            if g.modifiers:
+                on = self.modified_fields(g)
+                severities = tuple(f for f in MESSAGE_FIELDS if f in on)
+                if severities:
+                    groups.append((g, severities))
+        plan = EntryChecks(
+            tuple(c for c in entry.constraints if c.scope == "self"),
+            bool(self.group_checks(entry)),
+            tuple(f for f in MESSAGE_FIELDS if f in fields),
+            tuple(groups),
+            "hidden" in fields,
+        )
+        self._entry_checks[id(entry)] = (entry, plan)
+        return plan
+
+    def static_costs(self, entry: Entry) -> dict[str, float] | None:
+        """The cost of one selection of ``entry`` per cost type (its own, not its children's)
+        where no modifier of the entry changes a cost, else ``None``; worked out once per
+        entry (by ``id()``, the entry kept beside to tell a reused id apart). Do not change
+        the dictionary: copy it."""
+        found = self._static_costs.get(id(entry))
+        if found is None or found[0] is not entry:
+            fields = self.modified_fields(entry)
+            costs: dict[str, float] | None = {}
+            for ct, name in self.cost_fields.items():
+                if name in fields:
+                    costs = None
+                    break
+                costs[ct] = float(entry.costs.get(ct, 0.0))  # type: ignore[index]
+            found = self._static_costs[id(entry)] = (entry, costs)
+        return found[1]
+
     def child(self, entry: Entry | None, entry_id: str) -> Child | None:
         """The child option of ``entry`` with id ``entry_id``, if it is one."""
         if entry is None:
@@ -579,6 +635,31 @@ class ChildChecks:
     @property
     def once(self) -> bool:
         return bool(self.keyed_once or self.plain_once)
+
+
+@dataclass(frozen=True)
+class EntryChecks:
+    """What the engine checks at every selection of an entry (see
+    :meth:`CatalogIndex.entry_checks`): its constraints of scope `self`; whether any of its
+    groups has a minimum or maximum to check; the message fields (``error``, ``warning``,
+    ``note``) its own modifiers change; its groups (subgroups included, level by level) with
+    the message fields their modifiers change; whether its modifiers change ``hidden``. A
+    selection that modifiers of other selections reach is checked on every field anyway."""
+
+    self_constraints: tuple[Constraint, ...]
+    groups: bool
+    messages: tuple[str, ...]
+    message_groups: tuple[tuple[Group, tuple[str, ...]], ...]
+    hidden_modified: bool
+
+
+def _groups_level_by_level(groups: Iterable[Group]) -> Iterator[Group]:
+    """Groups, then their subgroups, breadth first (each level before the next)."""
+    todo = list(groups)
+    while todo:
+        g = todo.pop(0)
+        yield g
+        todo.extend(g.groups)
 
 
 def _frozen(found: dict[str, list[int]]) -> dict[str, tuple[int, ...]]:

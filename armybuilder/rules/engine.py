@@ -834,11 +834,13 @@ class Evaluation:
             self._unit_cost[key] = 0.0
             return 0.0
         base = entry.costs.get(cost_type, 0.0)
-        value = (
-            self.apply_modifiers(entry, f"cost:{cost_type}", base, node)
-            if entry.modifiers or self._reached
-            else base
-        )
+        value = base
+        if entry.modifiers or self._reached:
+            field_ = self.index.cost_fields.get(cost_type) or f"cost:{cost_type}"
+            if field_ in self.index.modified_fields(entry) or (
+                self._reached and id(node) in self._reached
+            ):
+                value = self.apply_modifiers(entry, field_, base, node)
         if not _is_number(value):
             value = base  # only a catalog check-catalog rejects gets here
         if self._extra_cost and self.rules is not None:
@@ -872,11 +874,42 @@ class Evaluation:
         return cached
 
     def _node_cost(self, node: Node) -> dict[str, float]:
-        per_copy = {ct: self.unit_cost(node, ct) for ct in self.index.cost_types}
-        for c in node.children:
-            for ct, v in self.total_cost(c).items():
-                per_copy[ct] = per_copy.get(ct, 0.0) + v
-        return {ct: v * node.count for ct, v in per_copy.items()}
+        entry = node.entry
+        static = (
+            self.index.static_costs(entry)
+            if entry is not None and not self._extra_cost and id(node) not in self._reached
+            else None
+        )
+        if static is not None:
+            # No modifier changes the entry's costs: each is the catalog's (what unit_cost
+            # gives for it, in any evaluation).
+            per_copy = dict(static)
+        else:
+            unit = self.unit_cost
+            per_copy = {ct: unit(node, ct) for ct in self.index.cost_types}
+        if node.children:
+            total, get = self.total_cost, per_copy.get
+            totals, static_costs = self._total, self.index.static_costs
+            # A selection with nothing under it, whose costs no modifier changes: its totals
+            # are the catalog's costs times its count (what total_cost works out for it).
+            leaves = self.memo_out is None and not self._extra_cost and not self._reached
+            for c in node.children:
+                got = totals.get(id(c))
+                if got is None:
+                    if leaves and not c.children and c.entry is not None:
+                        got = static_costs(c.entry)
+                        if got is not None:
+                            k = c.count
+                            got = dict(got) if k == 1 else {ct: v * k for ct, v in got.items()}
+                            totals[id(c)] = got
+                    if got is None:
+                        got = total(c)
+                for ct, v in got.items():
+                    per_copy[ct] = get(ct, 0.0) + v
+        count = node.count
+        if count == 1:
+            return per_copy  # (each cost times 1: the same floats)
+        return {ct: v * count for ct, v in per_copy.items()}
 
     # ----------------------------------------------------------------- characteristics
 
@@ -1107,20 +1140,24 @@ class Evaluation:
         modified = self.index.category_modifiers and key not in self._counting
         self._counting.add(key)
         refs_of = self._refs
+        fields_of = self.index.modified_fields
+        reached = self._reached
         # Copies per set of references first (a platoon's troopers share a few), then each
         # reference's count: sums of whole numbers, the same in any order.
         by_refs: dict[frozenset[str], float] = {}
         stack: list[tuple[Node, int]] = [(c, c.count) for c in scope_node.children]
+        pop, push = stack.pop, stack.extend
         while stack:
-            n, mult = stack.pop()
+            n, mult = pop()
             entry = n.entry
             if entry is None:
                 if n.force is not None and (scope_node.is_root or child_forces):
-                    stack.extend((c, c.count) for c in n.children)
+                    push([(c, c.count) for c in n.children])
                 continue
-            if modified:
+            if modified and ("categories" in fields_of(entry) or (reached and id(n) in reached)):
                 refs = self._node_refs(n, self.categories(n))
             else:
+                # (no modifier changes its categories: the entry's, as the catalog states)
                 rkey = (id(entry), id(n.link), id(n.group))
                 found = refs_of.get(rkey)
                 if found is None:
@@ -1128,7 +1165,7 @@ class Evaluation:
                 refs = found
             by_refs[refs] = by_refs.get(refs, 0.0) + mult
             if deep and n.children:
-                stack.extend((c, mult * c.count) for c in n.children)
+                push([(c, mult * c.count) for c in n.children])
         for refs, copies in by_refs.items():
             for ref in refs:  # a node counts once even if its id is also a category
                 counts[ref] = counts.get(ref, 0.0) + copies
@@ -1750,14 +1787,18 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
         _check_children(ev, node, plan, seen_global)
     if node.entry is not None:
         entry = node.entry
+        plain = idx.entry_checks(entry)
+        reached = bool(ev._reached) and id(node) in ev._reached
         if ev.state_keys and node.data is not None and node.data.state:
             _check_state(ev, node, node.data.state)
-        for con in entry.constraints:
-            if con.scope == "self":
-                _check_constraint(ev, con, entry, node, False, node.link)
-        _check_groups(ev, node, entry)
-        _check_messages(ev, node, entry)
-        if ev.is_hidden(entry, node):
+        for con in plain.self_constraints:
+            _check_constraint(ev, con, entry, node, False, node.link)
+        if plain.groups:
+            _check_groups(ev, node, entry)
+        if plain.messages or plain.message_groups or reached:
+            _check_messages(ev, node, entry, reached)
+        # (no modifier of it on `hidden`: the catalog's flag)
+        if ev.is_hidden(entry, node) if plain.hidden_modified or reached else bool(entry.hidden):
             ev._add(
                 ERROR,
                 "hidden-entry",
@@ -1817,20 +1858,20 @@ def _check_state(ev: Evaluation, node: Node, state: Any) -> None:
         )
 
 
-def _check_messages(ev: Evaluation, node: Node, entry: Entry) -> None:
+def _check_messages(ev: Evaluation, node: Node, entry: Entry, reached: bool) -> None:
     """The catalog's own messages on ``node``: a modifier of field ``error``, ``warning`` or
     ``note`` adds its text (type ``add``) when its conditions hold, and the selection carries
     that text as an issue of that severity (``{name}`` in it: the selection's name). So do
-    the modifiers of the entry's groups, read from the selection holding them."""
-    if entry.modifiers or (ev._reached and id(node) in ev._reached):
-        for severity in MESSAGE_FIELDS:
-            for text in _texts(ev.apply_modifiers(entry, severity, (), node)):
-                _message(ev, node, entry, severity, text)
-    if entry.groups:
-        for g in _per_entry(ev, "engine.message-groups", entry, _message_groups):
-            for severity in MESSAGE_FIELDS:
-                for text in _texts(ev.apply_modifiers(g, severity, (), node)):
-                    _message(ev, node, g, severity, text)
+    the modifiers of the entry's groups, read from the selection holding them. ``reached``:
+    modifiers of other selections reach this one (any field may then hold a message)."""
+    plain = ev.index.entry_checks(entry)
+    for severity in MESSAGE_FIELDS if reached else plain.messages:
+        for text in _texts(ev.apply_modifiers(entry, severity, (), node)):
+            _message(ev, node, entry, severity, text)
+    for g, severities in plain.message_groups:
+        for severity in severities:
+            for text in _texts(ev.apply_modifiers(g, severity, (), node)):
+                _message(ev, node, g, severity, text)
 
 
 def _texts(found: Any) -> list[Any]:
@@ -1856,19 +1897,6 @@ def _per_entry(ev: Evaluation, name: str, entry: Entry, work: Callable[[Entry], 
     found = work(entry)
     known[id(entry)] = (entry, found)
     return found
-
-
-def _message_groups(entry: Entry) -> tuple[Group, ...]:
-    """The entry's groups, nested ones included (each level before the next), that have
-    modifiers."""
-    found: list[Group] = []
-    stack = list(entry.groups)
-    while stack:
-        g = stack.pop(0)
-        if g.modifiers:
-            found.append(g)
-        stack.extend(g.groups)
-    return tuple(found)
 
 
 def _check_groups(ev: Evaluation, node: Node, entry: Entry) -> None:

@@ -9,6 +9,12 @@ gives (issues 17 and 18).
   checked. Every issue must come out as the long way (every row, in catalog order) gives it,
   in the same order, on the examples and on a synthetic catalog whose modifiers add a
   category named like an entry (a selection then counts as that entry).
+* Per entry, once: its constraints of scope `self`, the message fields and `hidden` its
+  modifiers change (none: nothing to work out per selection), its costs where no modifier
+  changes them (:meth:`CatalogIndex.static_costs`), the fields its modifiers change
+  (:meth:`CatalogIndex.modified_fields`, which tells category counts and costs whether to
+  work modifiers out). With every shortcut taken out (the long way), every issue, total,
+  cost, name and value of the examples must be the same.
 * The plans are kept with the catalog index by entry, the entry object kept beside them: a
   changed entry (a new object, even at a reused ``id()``) or a reloaded catalog is worked
   out afresh.
@@ -16,6 +22,7 @@ gives (issues 17 and 18).
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 from textwrap import dedent
 from typing import Any
@@ -23,7 +30,13 @@ from typing import Any
 import pytest
 
 from armybuilder.catalog import Library
-from armybuilder.catalog.index import ChildChecks
+from armybuilder.catalog.index import (
+    CatalogIndex,
+    ChildChecks,
+    EntryChecks,
+    _groups_level_by_level,
+)
+from armybuilder.model.plain import MESSAGE_FIELDS
 from armybuilder.rosters import Roster
 from armybuilder.rules import engine
 from armybuilder.rules.engine import Evaluation, Node, evaluate, evaluate_roster
@@ -199,3 +212,150 @@ def test_a_reloaded_catalog_is_checked_with_its_new_constraints(
         "Squad has 2 × Gunner; at most 1 allowed"
     ]
     assert [i.code for i in _run(old, _squads(2)).errors] == []  # the old index as it was
+
+
+# --------------------------------------------------------------------------- per-entry shortcuts
+
+
+class _Everything:
+    """A container holding every field: the engine then takes no shortcut for any."""
+
+    def __contains__(self, item: object) -> bool:
+        return True
+
+
+def _full_checks(self: CatalogIndex, entry: Any) -> EntryChecks:
+    """An entry's checks the long way: every message field of it and of each group with
+    modifiers, its `hidden` through its modifiers, its groups' limits."""
+    found = _plain_entry_checks(self, entry)
+    return EntryChecks(
+        found.self_constraints,
+        True,
+        MESSAGE_FIELDS,
+        tuple((g, MESSAGE_FIELDS) for g in _groups_level_by_level(entry.groups) if g.modifiers),
+        True,
+    )
+
+
+_plain_entry_checks = CatalogIndex.entry_checks
+
+
+def _everything(ev: Evaluation) -> list[Any]:
+    """Issues, totals and, per selection, its name, costs and values."""
+    out: list[Any] = [*_issues(ev), sorted(ev.totals.items())]
+    cost_types = list(ev.index.cost_types)
+    for n in ev.nodes():
+        out.append(
+            (
+                n.loc,
+                ev.where(n),
+                sorted(ev.total_cost(n).items()),
+                [ev.unit_cost(n, ct) for ct in cost_types],
+                [(v.key, v.label, repr(v.value), v.text) for v in ev.values_of(n)],
+            )
+        )
+    return out
+
+
+def _the_long_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine, "_check_children", _long_way)
+    monkeypatch.setattr(CatalogIndex, "entry_checks", _full_checks)
+    monkeypatch.setattr(CatalogIndex, "static_costs", lambda self, entry: None)
+    monkeypatch.setattr(CatalogIndex, "modified_fields", lambda self, owner: _Everything())
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_every_shortcut_gives_what_the_long_way_gives(
+    library: Library, path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    roster = Roster.from_file(path, round_trip=False)
+    system = library.system(roster.system)
+    short = _everything(evaluate_roster(roster, system))
+    _the_long_way(monkeypatch)
+    assert short == _everything(evaluate_roster(roster, system))
+
+
+def _module(name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_shortcuts_on_the_engine_s_own_test_catalogs(
+    tmp_path: Path, _isolated_home: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The catalogs of tests/unit/test_engine.py (hidden entries, cost modifiers, repeats,
+    # constraint modifiers) and test_engine_messages.py (messages on entries and groups).
+    demo, msgs = _module("test_engine"), _module("test_engine_messages")
+    for name, module in (("demo", demo), ("msgs", msgs)):
+        (tmp_path / "c" / name).mkdir(parents=True)
+        (tmp_path / "c" / name / "system.yaml").write_text(module.SYSTEM)
+        (tmp_path / "c" / name / "army.yaml").write_text(module.ARMY)
+    lib = Library([tmp_path / "c"], use_cache=False).scan()
+    assert not lib.problems, lib.problems
+    rosters = [
+        demo.run(
+            lib, "selections:" + demo.CAPTAIN + demo.squad(4, extra="      - entry: banner\n")
+        ),
+        demo.run(
+            lib, "selections:" + demo.squad(6, "cannon", count=2) + "  - entry: secret-weapon\n"
+        ),
+        demo.run(lib, "selections:" + demo.CAPTAIN + demo.CAPTAIN + demo.squad(2)),
+        msgs.run(lib, msgs.squad(5, 2, "      - {entry: drill-a}\n      - {entry: drill-b}\n")),
+        msgs.run(lib, msgs.squad(2, 0, "      - {entry: banner}\n") + "  - entry: walker\n"),
+        msgs.run(lib, "  - entry: hero\n  - entry: hero\n"),
+    ]
+    short = [_everything(ev) for ev in rosters]
+    codes = {i.code for ev in rosters for i in ev.issues}
+    assert {"hidden-entry", "catalog-message", "max-exceeded"} <= codes
+    assert {i.severity for ev in rosters for i in ev.issues} == {"error", "warning", "note"}
+    _the_long_way(monkeypatch)
+    again = [_everything(engine.evaluate(ev.roster, ev.index, ev.rules)) for ev in rosters]
+    assert short == again
+
+
+def test_a_changed_entry_gets_its_own_costs_and_checks(plans_lib: Library) -> None:
+    index = plans_lib.system("plans").index("army")
+    gunner = index.entries["squad"].entries[0]
+    assert index.static_costs(gunner) == {"pts": 5.0}
+    checks = index.entry_checks(gunner)
+    assert index.entry_checks(gunner) is checks
+    dearer = gunner.model_copy(update={"costs": {"pts": 7.0}, "hidden": True, "constraints": []})
+    # Stale rows at the new object's id() (as when a freed entry's id is reused).
+    index._static_costs[id(dearer)] = index._static_costs[id(gunner)]
+    index._entry_checks[id(dearer)] = index._entry_checks[id(gunner)]
+    assert index.static_costs(dearer) == {"pts": 7.0}
+    assert index.entry_checks(dearer).self_constraints == ()
+    # An entry whose cost a modifier changes has no fixed cost.
+    ranger = index.entries["ranger"]
+    changed = ranger.model_copy(
+        update={
+            "modifiers": [
+                *ranger.modifiers,
+                ranger.modifiers[0].model_copy(
+                    update={"type": "increment", "field": "cost:pts", "value": 1}
+                ),
+            ]
+        }
+    )
+    assert index.static_costs(ranger) == {"pts": 0.0}
+    assert index.static_costs(changed) is None
+    assert "cost:pts" in index.modified_fields(changed)
+    assert "cost:pts" not in index.modified_fields(ranger)
+
+
+def test_a_reloaded_catalog_is_costed_with_its_new_costs(
+    tmp_path: Path, _isolated_home: None
+) -> None:
+    root = tmp_path / "catalogs"
+    (root / "plans").mkdir(parents=True)
+    (root / "plans" / "system.yaml").write_text(SYSTEM)
+    (root / "plans" / "army.yaml").write_text(ARMY)
+    old = Library([root], use_cache=False).scan()
+    assert _run(old, _squads(2, 1)).totals == {"pts": 15.0}
+    (root / "plans" / "army.yaml").write_text(ARMY.replace("costs: {pts: 5}", "costs: {pts: 6}"))
+    new = Library([root], use_cache=False).scan()
+    assert _run(new, _squads(2, 1)).totals == {"pts": 18.0}
+    assert _run(old, _squads(2, 1)).totals == {"pts": 15.0}
