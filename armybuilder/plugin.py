@@ -58,10 +58,13 @@ class SystemRules:
     #: The system id this module serves (informational).
     system_id: str = ""
 
-    #: Whether everything :meth:`analyse` reports about a selection (and :meth:`extra_cost`)
-    #: depends only on that selection, what lies under it and the names above it, and the
-    #: analysis wraps each formation in :meth:`Evaluation.subtree`: edits are then
-    #: re-evaluated by replaying the subtrees they did not touch.
+    #: Whether edits may be re-evaluated by replaying the subtrees they did not touch. The
+    #: module promises that :meth:`extra_cost` of a selection depends only on that selection,
+    #: what lies under it and the selections above it, and that whatever :meth:`analyse`
+    #: computes inside :meth:`Evaluation.subtree` depends only on that subtree, the names
+    #: above it and the call's ``key``. What the analysis works out outside those calls
+    #: (roster-wide figures, rules across units) is worked out anew at every evaluation; a
+    #: module that wraps nothing still gains the engine's replayed checks and cost totals.
     subtree_local: bool = False
 
     def analyse(self, ev: Evaluation) -> None:

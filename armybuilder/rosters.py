@@ -62,6 +62,8 @@ __all__ = [
     "parse_selection",
 ]
 
+#: Values :func:`parse_selection` takes as they are (exactly these classes, not subclasses).
+_PLAIN_SCALARS = frozenset((str, int, float, bool, type(None)))
 KNOWN_SELECTION_KEYS = ("entry", "count", "name", "experience", "notes", "state", "selections")
 KNOWN_ROSTER_KEYS = (
     "custom",
@@ -214,7 +216,12 @@ def parse_selection(node: Any, loc: Loc) -> SelectionData:
     :class:`SelectionData`, with its children; what cannot be read becomes a finding on it.
     Each call builds new objects: an edit session re-reads only the subtree it changed."""
     if isinstance(node, dict):
-        node = {k: (to_plain(v) if k != "selections" else v) for k, v in node.items()}
+        # A str, int, float, bool or None is already plain (to_plain would give it back); only
+        # round-trip values (ScalarFloat, CommentedSeq...) and collections are converted.
+        node = {
+            k: (v if v.__class__ in _PLAIN_SCALARS or k == "selections" else to_plain(v))
+            for k, v in node.items()
+        }
     if not isinstance(node, dict):
         sel = SelectionData(loc, None)
         sel.findings.append(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import io
+import re
 import stat
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -447,8 +448,289 @@ def _value_problem(text: str, file: str, exc: Exception) -> Problem:
     return Problem(file, f"a value could not be read: {exc}", code="yaml-syntax")
 
 
+# --------------------------------------------------------------------------- the fast loader
+#
+# `load_safe` first tries a loader of its own: libyaml's parser events (through PyYAML's C
+# binding, or ruamel.yaml.clib's where PyYAML is missing) turned into plain data by a short
+# loop with YAML 1.2 core-schema resolution written to give exactly what ruamel's safe loader
+# gives. It declines (returns ``_DECLINED``) on anything it does not handle exactly the same
+# way: a parse error, a directive, tags, anchors and aliases, merge keys, several documents, a
+# byte order mark, a collection or duplicate as a mapping key, a timestamp, a scalar Python
+# cannot read, deep nesting, too many values. The ruamel path then reads the file and gives
+# every verdict and message, line and column as before.
+
+#: The YAML 1.2 resolvers of ruamel.yaml (``ruamel/yaml/resolver.py``, version (1, 2)), copied
+#: so that the fast path does not import the resolver; a test checks they are still ruamel's.
+_FLOAT_PATTERN = """^(?:
+         [-+]?(?:[0-9][0-9_]*)\\.[0-9_]*(?:[eE][-+]?[0-9]+)?
+        |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
+        |[-+]?\\.[0-9_]+(?:[eE][-+][0-9]+)?
+        |[-+]?\\.(?:inf|Inf|INF)
+        |\\.(?:nan|NaN|NAN))$"""
+_INT_PATTERN = """^(?:[-+]?0b[0-1_]+
+        |[-+]?0o?[0-7_]+
+        |[-+]?[0-9_]+
+        |[-+]?0x[0-9a-fA-F_]+)$"""
+_TIMESTAMP_PATTERN = """^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
+        |[0-9][0-9][0-9][0-9] -[0-9][0-9]? -[0-9][0-9]?
+        (?:[Tt]|[ \\t]+)[0-9][0-9]?
+        :[0-9][0-9] :[0-9][0-9] (?:\\.[0-9]*)?
+        (?:[ \\t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$"""
+_is_float = re.compile(_FLOAT_PATTERN, re.X).match
+_is_int = re.compile(_INT_PATTERN, re.X).match
+_is_timestamp = re.compile(_TIMESTAMP_PATTERN, re.X).match
+
+#: Plain scalars with a fixed value (bool and null of the 1.2 core schema, as ruamel reads them).
+_CONSTANTS: dict[str, Any] = {
+    "true": True,
+    "True": True,
+    "TRUE": True,
+    "false": False,
+    "False": False,
+    "FALSE": False,
+    "~": None,
+    "null": None,
+    "Null": None,
+    "NULL": None,
+    "": None,
+}
+#: First characters of a plain scalar that may resolve to something other than a string.
+_NUMBER_START = frozenset("-+0123456789.")
+_SPECIAL_START = frozenset("-+0123456789.tTfFnN~<=!&*")
+#: Plain scalars ruamel gives a tag of its own (merge key, `=`, the documentation-only one).
+_DECLINED_PLAIN = frozenset(("<<", "=", "!", "&", "*"))
+_INF = float("inf")
+_NAN = -_INF / _INF
+#: Collections open at once beyond which the fast path leaves the file to ruamel (and to
+#: :func:`check_limits`, which refuses more than :data:`MAX_DEPTH`).
+_FAST_MAX_OPEN = MAX_DEPTH - 4
+
+
+class _Declined(Exception):
+    """The fast loader leaves this text to the ruamel path."""
+
+
+_DECLINED: Any = object()
+_SEQ: Any = object()  # the "key" of a sequence being filled
+
+
+def _number(value: str) -> Any:
+    """A plain scalar starting like a number, as ruamel's YAML 1.2 safe loader reads it
+    (``SafeConstructor.construct_yaml_float`` / ``construct_yaml_int``)."""
+    if _is_float(value):
+        s = value.replace("_", "").lower()
+        sign = -1 if s[0] == "-" else 1
+        if s[0] in "+-":
+            s = s[1:]
+        if s == ".inf":
+            return sign * _INF
+        if s == ".nan":
+            return _NAN
+        return sign * float(s)
+    if _is_int(value):
+        s = value.replace("_", "")
+        sign = -1 if s[0] == "-" else 1
+        if s[0] in "+-":
+            s = s[1:]
+        if s == "0":
+            return 0
+        if s.startswith("0b"):
+            return sign * int(s[2:], 2)
+        if s.startswith("0x"):
+            return sign * int(s[2:], 16)
+        if s.startswith("0o"):
+            return sign * int(s[2:], 8)
+        return sign * int(s)  # "0777" is 777 in YAML 1.2
+    if _is_timestamp(value):
+        raise _Declined
+    return value
+
+
+def _plain(value: str) -> Any:
+    if value in _CONSTANTS:
+        return _CONSTANTS[value]
+    if value[0] in _NUMBER_START:
+        return _number(value)
+    if value in _DECLINED_PLAIN:
+        raise _Declined
+    return value
+
+
+class _Parser:
+    """One C binding of libyaml's parser: its class and its event classes."""
+
+    def __init__(self, source: str, parser: Any, events: Any) -> None:
+        self.source = source  # "PyYAML" or "ruamel.yaml.clib"
+        self.parser = parser
+        self.events = events
+
+
+class _FastParser:
+    """Which binding of libyaml's parser the fast loader uses.
+
+    PyYAML's reads a roster in about two thirds of the time of ruamel.yaml.clib's (whose events
+    carry more), but importing PyYAML costs about as much CPU as that saves on ~100 rosters. So
+    a process reads its first :attr:`pyyaml_after` texts with ruamel.yaml.clib's parser (already
+    imported with ruamel.yaml: `validate` of one roster starts no slower) and the rest with
+    PyYAML's; each stands in for the other where it is not installed.
+    """
+
+    def __init__(self, pyyaml_after: int = 64) -> None:
+        self.pyyaml_after = pyyaml_after
+        self.reads = 0
+        self._found: dict[str, _Parser | None] = {}
+
+    def binding(self, name: str) -> _Parser | None:
+        """The binding ``name`` ("PyYAML" or "ruamel.yaml.clib"), ``None`` if not installed."""
+        if name not in self._found:
+            try:
+                if name == "PyYAML":
+                    import yaml.events as pyyaml_events
+                    from yaml._yaml import CParser as PyYAMLParser
+
+                    self._found[name] = _Parser(name, PyYAMLParser, pyyaml_events)
+                else:
+                    import ruamel.yaml.events as ruamel_events
+                    from _ruamel_yaml import CParser as RuamelParser
+
+                    self._found[name] = _Parser(name, RuamelParser, ruamel_events)
+            except ImportError:
+                self._found[name] = None
+        return self._found[name]
+
+    def pick(self) -> _Parser | None:
+        """The binding for the next text."""
+        self.reads += 1
+        first, second = "ruamel.yaml.clib", "PyYAML"
+        if self.reads > self.pyyaml_after:
+            first, second = second, first
+        return self.binding(first) or self.binding(second)
+
+
+_FAST_PARSER = _FastParser()
+
+
+def _fast_parser() -> _Parser | None:
+    """The binding the fast loader uses for the next text (``None``: no fast path)."""
+    return _FAST_PARSER.pick()
+
+
+#: How many texts the fast loader read and how many it left to ruamel (for tests and tools).
+fast_stats = {"loaded": 0, "declined": 0}
+
+
+def load_fast(text: str) -> Any:
+    """``text`` read as :func:`load_safe` reads it, or ``_DECLINED`` where the fast path
+    leaves it to the ruamel path (see above). Never raises."""
+    fp = _fast_parser()
+    if fp is None or "\ufeff" in text:
+        fast_stats["declined"] += 1
+        return _DECLINED
+    try:
+        doc = _load_events(fp.parser(text).get_event, fp.events)
+    except Exception:  # a parse error, _Declined, an int Python cannot read...
+        fast_stats["declined"] += 1
+        return _DECLINED
+    fast_stats["loaded"] += 1
+    return doc
+
+
+def _load_events(get: Any, events: Any) -> Any:
+    scalar_event = events.ScalarEvent
+    mapping_start = events.MappingStartEvent
+    sequence_start = events.SequenceStartEvent
+    collection_end = (events.MappingEndEvent, events.SequenceEndEvent)
+    get()  # StreamStartEvent
+    ev = get()
+    if ev.__class__ is events.StreamEndEvent:
+        return None  # no document: as ruamel, None
+    if ev.__class__ is not events.DocumentStartEvent or ev.version or ev.tags:
+        raise _Declined  # a %YAML or %TAG directive
+    stack: list[tuple[Any, Any, int]] = []
+    cur: Any = None  # the collection being filled
+    key: Any = None  # its pending key, or _SEQ
+    want_key = False
+    flow = 0  # flow collections (`[...]`, `{...}`) open around the current node
+    budget = MAX_NODES
+    special = _SPECIAL_START
+    constants = _CONSTANTS
+    while True:
+        ev = get()
+        cls = ev.__class__
+        budget -= 1
+        if cls is scalar_event:
+            if ev.anchor is not None or ev.tag is not None:
+                raise _Declined
+            value = ev.value
+            if ev.implicit[0]:
+                if flow and (":" in value or "?" in value):
+                    # libyaml 0.2.5 (PyYAML's) reads `[1:30]` and `[a?b]`; the older libyaml
+                    # of ruamel.yaml.clib refuses them: ruamel's verdict stands.
+                    raise _Declined
+                if value in constants or value[0] in special:
+                    value = _plain(value)
+            if cur is None:
+                root = value
+                break
+            if want_key:
+                key = value
+                want_key = False
+            elif key is _SEQ:
+                cur.append(value)
+            else:
+                if key in cur:
+                    raise _Declined  # a duplicate key (ruamel words it)
+                cur[key] = value
+                want_key = True
+        elif cls is mapping_start or cls is sequence_start:
+            if ev.anchor is not None or ev.tag is not None or want_key:
+                raise _Declined  # a collection as a key, an anchor, a tag
+            new: Any = {} if cls is mapping_start else []
+            if cur is not None:
+                if key is _SEQ:
+                    cur.append(new)
+                else:
+                    if key in cur:
+                        raise _Declined
+                    cur[key] = new
+            stack.append((cur, key, flow))
+            if ev.flow_style:
+                flow += 1
+            if len(stack) > _FAST_MAX_OPEN or budget < 0:
+                raise _Declined
+            cur = new
+            if cls is mapping_start:
+                key, want_key = None, True
+            else:
+                key, want_key = _SEQ, False
+        elif cls in collection_end:
+            done = cur
+            cur, key, flow = stack.pop()
+            if cur is None:
+                root = done
+                break
+            want_key = key is not _SEQ
+        else:
+            raise _Declined  # an alias
+    if budget < 0:
+        raise _Declined
+    if get().__class__ is not events.DocumentEndEvent:
+        raise _Declined
+    if get().__class__ is not events.StreamEndEvent:
+        raise _Declined  # several documents
+    return root
+
+
 def load_safe(text: str, file: str) -> Any:
     """Parse untrusted YAML into plain Python data (dict, list, str, int, float, bool, None)."""
+    doc = load_fast(text)
+    if doc is not _DECLINED:
+        return doc
+    return _load_safe_ruamel(text, file)
+
+
+def _load_safe_ruamel(text: str, file: str) -> Any:
+    """:func:`load_safe` through ruamel.yaml: every verdict, message and position."""
     try:
         doc = _safe_yaml().load(text)
     except YAMLError as exc:

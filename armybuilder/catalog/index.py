@@ -3,14 +3,14 @@ system and faction objects it is built from."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..errors import Problem, UnknownFactionError
-from ..model.plain import is_entry, is_link, reaches
+from ..model.plain import MESSAGE_FIELDS, is_entry, is_link, reaches
 
 if TYPE_CHECKING:
     from ..model.catalog import (
@@ -149,6 +149,8 @@ class CatalogIndex:
         ]
         self._parts = parts
         self.cost_types: dict[str, CostType] = {c.id: c for c in sf.cost_types}
+        #: The modifier field of each cost type's cost (``cost:<id>``).
+        self.cost_fields: dict[str, str] = {c: f"cost:{c}" for c in self.cost_types}
         self.profile_types: dict[str, ProfileType] = {p.id: p for p in sf.profile_types}
         self.categories: dict[str, Category] = {
             c.id: c for c in [*sf.categories, *(c for p in parts for c in p.categories)]
@@ -179,6 +181,11 @@ class CatalogIndex:
         self._mods: dict[int, tuple[object, dict[str, _FieldMods]]] = {}
         self._memos: dict[str, dict[Any, Any]] = {}
         self._group_checks: dict[int, tuple[tuple[Group, tuple[int, ...]], ...]] = {}
+        self._child_checks: dict[int, tuple[object, ChildChecks]] = {}
+        self._added_categories: frozenset[str] | None = None
+        self._con_owners: dict[int, str | None] | None = None
+        self._static_costs: dict[int, tuple[object, dict[str, float] | None]] = {}
+        self._entry_checks: dict[int, tuple[object, EntryChecks]] = {}
         self.roots: list[Child] = [
             self._resolve(c, None) for c in [*sf.entries, *(c for p in parts for c in p.entries)]
         ]
@@ -372,6 +379,90 @@ class CatalogIndex:
             ]
         return found
 
+    def child_checks(self, entry: Entry | None) -> ChildChecks:
+        """:meth:`marked_child_constraints` of ``entry`` sorted for the engine's walk: which
+        rows to look at always, which only while a selection of the child is under the one
+        checked, and which only the first time (scope `roster` or `force`). Worked out once
+        per entry (by ``id()``, with the entry kept to tell a reused id apart)."""
+        found = self._child_checks.get(id(entry))
+        if found is not None and found[0] is entry:
+            return found[1]
+        rows = tuple(self.marked_child_constraints(entry))
+        held: dict[str, list[int]] = {}
+        keyed: tuple[dict[str, list[int]], dict[str, list[int]]] = ({}, {})
+        plain: tuple[list[int], list[int]] = ([], [])
+        for i, (child, con, only_held) in enumerate(rows):
+            if only_held:
+                held.setdefault(child.entry.id, []).append(i)
+                continue
+            once = con.scope in ("roster", "force")
+            if (
+                con.type == "max"
+                and con.child is None
+                and not con.percent
+                and con.field != "forces"
+            ):
+                # A maximum counting the child's own selections (or their cost), nothing
+                # else: with no selection of it anywhere in the roster it counts 0, which no
+                # maximum refuses (a negative one is unlimited). (One checked once that
+                # another entry shares is left plain: it is checked where first met.)
+                if not once or self._sole_owner(con):
+                    keyed[once].setdefault(child.entry.id, []).append(i)
+                else:
+                    plain[once].append(i)
+            else:
+                plain[once].append(i)
+        plan = ChildChecks(
+            rows,
+            _frozen(held),
+            _frozen(keyed[0]),
+            _frozen(keyed[1]),
+            tuple(plain[0]),
+            tuple(plain[1]),
+        )
+        self._child_checks[id(entry)] = (entry, plan)
+        return plan
+
+    def _sole_owner(self, con: Constraint) -> bool:
+        """Whether ``con`` is a constraint of entries of one id only (a catalog may share a
+        constraint object between entries: then where it is checked first decides)."""
+        if self._con_owners is None:
+            owners: dict[int, str | None] = {}
+            for c in self._all_children():
+                for k in c.entry.constraints:
+                    had = owners.setdefault(id(k), c.entry.id)
+                    if had != c.entry.id:
+                        owners[id(k)] = None
+            self._con_owners = owners
+        return self._con_owners.get(id(con)) is not None
+
+    @property
+    def added_categories(self) -> frozenset[str]:
+        """Every category a modifier of the catalog may give a selection (its value, for a
+        modifier of the field `categories` or `primary-category`): with the categories the
+        entries state, all a selection can be counted as."""
+        if self._added_categories is None:
+            found: set[str] = set()
+            for e in [*self.entries.values(), *self.shared.values()]:
+                found.update(_category_values(e.modifiers))
+            # (links add their own modifiers to the entries they stand for)
+            for c in self._all_children():
+                found.update(_category_values(c.entry.modifiers))
+            self._added_categories = frozenset(found)
+        return self._added_categories
+
+    def _all_children(self) -> Iterator[Child]:
+        """Every child option of every entry a roster can select (each entry once)."""
+        seen: set[int] = set()
+        stack = list(self.roots)
+        while stack:
+            c = stack.pop()
+            yield c
+            if id(c.entry) in seen:
+                continue
+            seen.add(id(c.entry))
+            stack.extend(self.children(c.entry))
+
     def group_checks(self, entry: Entry) -> tuple[tuple[Group, tuple[int, ...]], ...]:
         """The groups of ``entry`` a selection can break (those with a maximum, or a minimum
         above 0), subgroups included in :func:`walk_groups` order, each with the ``id()`` of
@@ -421,6 +512,58 @@ class CatalogIndex:
             self._mods[id(owner)] = found
         return found[1].get(field_, ((), None))
 
+    def modified_fields(self, owner: Entry | ForceEntry | Group) -> Container[str]:
+        """The fields the modifiers of ``owner`` change where it is selected (those that
+        reach other selections left out): any other field of it is as the catalog states it,
+        unless a modifier of another selection reaches it. Kept as :meth:`modifiers_on`."""
+        found = self._mods.get(id(owner))
+        if found is None or found[0] is not owner:
+            self.modifiers_on(owner, "")
+            found = self._mods[id(owner)]
+        return found[1]
+
+    def entry_checks(self, entry: Entry) -> EntryChecks:
+        """What the engine checks at every selection of ``entry``, sorted once per entry (by
+        ``id()``, the entry kept beside to tell a reused id apart): see
+        :class:`EntryChecks`."""
+        found = self._entry_checks.get(id(entry))
+        if found is not None and found[0] is entry:
+            return found[1]
+        fields = self.modified_fields(entry)
+        groups: list[tuple[Group, tuple[str, ...]]] = []
+        for g in _groups_level_by_level(entry.groups):
+            if g.modifiers:
+                on = self.modified_fields(g)
+                severities = tuple(f for f in MESSAGE_FIELDS if f in on)
+                if severities:
+                    groups.append((g, severities))
+        plan = EntryChecks(
+            tuple(c for c in entry.constraints if c.scope == "self"),
+            bool(self.group_checks(entry)),
+            tuple(f for f in MESSAGE_FIELDS if f in fields),
+            tuple(groups),
+            "hidden" in fields,
+        )
+        self._entry_checks[id(entry)] = (entry, plan)
+        return plan
+
+    def static_costs(self, entry: Entry) -> dict[str, float] | None:
+        """The cost of one selection of ``entry`` per cost type (its own, not its children's)
+        where no modifier of the entry changes a cost, else ``None``; worked out once per
+        entry (by ``id()``, the entry kept beside to tell a reused id apart). Do not change
+        the dictionary: copy it."""
+        found = self._static_costs.get(id(entry))
+        if found is None or found[0] is not entry:
+            fields = self.modified_fields(entry)
+            costs: dict[str, float] | None = {}
+            for ct, name in self.cost_fields.items():
+                if name in fields:
+                    costs = None
+                    break
+                costs[ct] = float(entry.costs.get(ct, 0.0))  # type: ignore[index]
+            found = self._static_costs[id(entry)] = (entry, costs)
+        return found[1]
+
     def child(self, entry: Entry | None, entry_id: str) -> Child | None:
         """The child option of ``entry`` with id ``entry_id``, if it is one."""
         if entry is None:
@@ -467,6 +610,60 @@ class CatalogIndex:
         """The force a roster uses when it names none."""
         forces = self.system.model.forces
         return forces[0] if forces else None
+
+
+@dataclass(frozen=True)
+class ChildChecks:
+    """The constraints of an entry's possible children checked at a selection of the entry
+    (see :meth:`CatalogIndex.child_checks`).
+
+    ``rows``: in catalog order, each (child, constraint, whether it is a maximum that only a
+    selection of the child under the checked one can break). The rest are positions in
+    ``rows``: ``held``, those maxima by the child's entry id; ``keyed`` and ``keyed_once``,
+    the other maxima counting only the child's own selections (no roster without one can
+    break them), by the child's entry id; ``plain`` and ``plain_once``, the rest. The
+    ``_once`` ones have scope `roster` or `force`: checked at the first selection that can
+    hold the child (per force)."""
+
+    rows: tuple[tuple[Child, Constraint, bool], ...]
+    held: dict[str, tuple[int, ...]]
+    keyed: dict[str, tuple[int, ...]]
+    keyed_once: dict[str, tuple[int, ...]]
+    plain: tuple[int, ...]
+    plain_once: tuple[int, ...]
+
+    @property
+    def once(self) -> bool:
+        return bool(self.keyed_once or self.plain_once)
+
+
+@dataclass(frozen=True)
+class EntryChecks:
+    """What the engine checks at every selection of an entry (see
+    :meth:`CatalogIndex.entry_checks`): its constraints of scope `self`; whether any of its
+    groups has a minimum or maximum to check; the message fields (``error``, ``warning``,
+    ``note``) its own modifiers change; its groups (subgroups included, level by level) with
+    the message fields their modifiers change; whether its modifiers change ``hidden``. A
+    selection that modifiers of other selections reach is checked on every field anyway."""
+
+    self_constraints: tuple[Constraint, ...]
+    groups: bool
+    messages: tuple[str, ...]
+    message_groups: tuple[tuple[Group, tuple[str, ...]], ...]
+    hidden_modified: bool
+
+
+def _groups_level_by_level(groups: Iterable[Group]) -> Iterator[Group]:
+    """Groups, then their subgroups, breadth first (each level before the next)."""
+    todo = list(groups)
+    while todo:
+        g = todo.pop(0)
+        yield g
+        todo.extend(g.groups)
+
+
+def _frozen(found: dict[str, list[int]]) -> dict[str, tuple[int, ...]]:
+    return {k: tuple(v) for k, v in found.items()}
 
 
 @dataclass
@@ -607,6 +804,17 @@ def shared_scope(mods: Sequence[Modifier], owner_id: str) -> str | None:
     if not scopes:
         return "roster"
     return scopes.pop() if len(scopes) == 1 else None
+
+
+def _category_values(mods: Iterable[Modifier]) -> Iterator[str]:
+    """What modifiers of an entry's categories may name (every text in their values)."""
+    for m in mods:
+        if m.field in ("categories", "primary-category"):
+            value = m.value
+            if isinstance(value, str):
+                yield value
+            elif isinstance(value, list | tuple):
+                yield from (v for v in value if isinstance(v, str))
 
 
 def modifier_reads(mod: Modifier, fields: set[str]) -> bool:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..catalog import CatalogIndex, Child, GameSystem, custom_catalog
-from ..catalog.index import modifier_reads
+from ..catalog.index import ChildChecks, modifier_reads
 from ..model.plain import (  # the engine's form: no pydantic (see model/plain.py)
     MESSAGE_FIELDS,
     Condition,
@@ -261,15 +261,30 @@ class Node:
         return f"Node({self.entry_id!r}, count={self.count}, loc={format_loc(self.loc)})"
 
 
-#: What one evaluation's log holds: a value set on a node, or a run of values replayed on
-#: one node from a previous evaluation (see :meth:`Evaluation.subtree`).
-_Logged = tuple["Node", "Value | tuple[Value, ...]"]
+#: The values one computation over a subtree set, per node (nodes in the order first given a
+#: value, each node's values in the order set).
+_Groups = tuple[tuple["Node", tuple["Value", ...]], ...]
+
+#: What one evaluation's log holds: a value set on a node, or (``None``) the values of a whole
+#: subtree replayed from a previous evaluation (see :meth:`Evaluation.subtree`).
+_Logged = tuple["Node | None", "Value | _Groups"]
 
 
 class _Record:
     """What one computation over a subtree found: kept for the next evaluation."""
 
-    __slots__ = ("_groups", "data", "end", "issues", "key", "log", "node", "result", "start")
+    __slots__ = (
+        "_by_id",
+        "_groups",
+        "data",
+        "end",
+        "issues",
+        "key",
+        "log",
+        "node",
+        "result",
+        "start",
+    )
 
     def __init__(
         self,
@@ -281,7 +296,8 @@ class _Record:
         start: int,
         end: int,
         result: Any,
-        groups: tuple[tuple[Node, tuple[Value, ...]], ...] | None = None,
+        groups: _Groups | None = None,
+        by_id: dict[int, tuple[Value, ...]] | None = None,
     ) -> None:
         self.data = data  # the subtree's selection (holding it keeps its id unique)
         self.key = key  # the names above the subtree and the caller's key
@@ -292,22 +308,42 @@ class _Record:
         self.end = end  # ...to here are on nodes of the subtree
         self.result = result
         self._groups = groups
+        self._by_id = by_id
 
-    def groups(self) -> tuple[tuple[Node, tuple[Value, ...]], ...]:
+    def groups(self) -> _Groups:
         """The values the subtree's computation set, per node (nodes in the order first
         given a value, each node's values in the order set); worked out once."""
         if self._groups is None:
             per: dict[int, tuple[Node, list[Value]]] = {}
-            for n, v in self.log[self.start : self.end]:
+
+            def add(n: Node, vs: Iterable[Value]) -> None:
                 got = per.get(id(n))
                 if got is None:
                     got = per[id(n)] = (n, [])
-                if isinstance(v, tuple):
-                    got[1].extend(v)
+                got[1].extend(vs)
+
+            for n, v in self.log[self.start : self.end]:
+                if isinstance(v, Value):
+                    add(n, (v,))  # type: ignore[arg-type]
                 else:
-                    got[1].append(v)
+                    for m, vs in v:
+                        add(m, vs)
             self._groups = tuple((n, tuple(vs)) for n, vs in per.values())
+            self.log = []  # (read once: the evaluation's log need not be kept alive for it)
         return self._groups
+
+    def by_id(self) -> dict[int, tuple[Value, ...]]:
+        """:meth:`groups` by ``id()`` of the nodes (of :attr:`node`'s tree); worked out once."""
+        if self._by_id is None:
+            self._by_id = {id(n): vs for n, vs in self.groups()}
+        return self._by_id
+
+
+def _file(values: dict[int, list[Value] | tuple[Value, ...]], groups: _Groups) -> None:
+    """File replayed values per node, after any a node has already."""
+    for target, vs in groups:
+        got = values.get(id(target))
+        values[id(target)] = vs if got is None else [*got, *vs]
 
 
 class SubtreeMemo:
@@ -350,7 +386,9 @@ class Evaluation:
     index: CatalogIndex
     root: Node
     issues: list[Issue] = field(default_factory=list)
-    values: dict[int, list[Value]] = field(default_factory=dict)
+    #: The values per ``id()`` of a node: a list, or a tuple where they were replayed whole
+    #: (shared with the memo, never changed; read them with :meth:`values_of`).
+    values: dict[int, list[Value] | tuple[Value, ...]] = field(default_factory=dict)
     roster_values: list[Value] = field(default_factory=list)
     totals: dict[str, float] = field(default_factory=dict)
     _unit_cost: dict[tuple[int, str], float] = field(default_factory=dict, repr=False)
@@ -370,6 +408,8 @@ class Evaluation:
     memo_out: SubtreeMemo | None = field(default=None, repr=False)
     _value_log: list[_Logged] | None = field(default=None, repr=False)
     _above: dict[int, tuple[Any, ...]] = field(default_factory=dict, repr=False)
+    #: See :meth:`present_refs`.
+    _present: frozenset[str] | None = field(default=None, repr=False)
     #: :meth:`where` of the selections that have been a parent, by ``id()``.
     _where: dict[int, str] = field(default_factory=dict, repr=False)
     _take_nodes: bool = field(default=False, repr=False)
@@ -491,15 +531,42 @@ class Evaluation:
         if node.is_root:
             self.roster_values.append(v)
             return
-        self.values.setdefault(id(node), []).append(v)
+        values = self.values
+        got = values.get(id(node))
+        if got is None:
+            values[id(node)] = [v]
+        elif type(got) is list:
+            got.append(v)
+        else:  # values replayed whole (shared with the memo): copied before they grow
+            values[id(node)] = [*got, v]
         if self._value_log is not None:
             self._value_log.append((node, v))
+
+    def put_values(self, node: Node, values: tuple[Value, ...]) -> None:
+        """Record values already made, in order (as :meth:`set_value` each): for a rules
+        module that keeps the values of what computes alike (frozen, so they may be shared)."""
+        if node.parent is None:
+            self.roster_values.extend(values)
+            return
+        if not values:
+            return
+        got = self.values.get(id(node))
+        if got is None:
+            self.values[id(node)] = values  # (shared, as replayed values are: _put_value)
+        elif type(got) is list:
+            got.extend(values)
+        else:  # values replayed whole (shared with the memo): copied before they grow
+            self.values[id(node)] = [*got, *values]
+        if self._value_log is not None:
+            # Logged as one group (see _Logged): the values of one node, in order.
+            self._value_log.append((None, ((node, values),)))
 
     # ----------------------------------------------------------------- reuse
 
     def _names_above(self, node: Node) -> tuple[Any, ...]:
-        """The labels (and experience) of the selections above ``node``: what its messages
-        and inherited values may mention from outside its subtree."""
+        """The labels (and experience) of the selections above ``node``, and the entry and
+        faction of the forces above it: what its messages, inherited values and faction
+        conditions may read from outside its subtree."""
         parent = node.parent
         if parent is None or parent.is_root:
             return (self.roster.name,)
@@ -507,10 +574,15 @@ class Evaluation:
         found = self._above.get(key)
         if found is None:
             data = parent.data
+            force = parent.force
             found = (
                 *self._names_above(parent),
                 self.label(parent),
-                data.experience if data is not None else None,
+                data.experience
+                if data is not None
+                else (force.id, self.force_faction.get(id(parent)))
+                if force is not None
+                else None,
             )
             self._above[key] = found
         return found
@@ -552,29 +624,34 @@ class Evaluation:
         if prev is not None and prev.data is data and prev.key == context:
             out.hits += 1
             self.issues.extend(prev.issues)
-            groups = prev.groups()
-            if prev.node is not node:
+            values = self.values
+            if prev.node is node:
+                # The same nodes (taken over from the previous evaluation): their values are
+                # filed at once, shared (a node's values grow only by a copy: _put_value).
+                groups = prev.groups()
+                by_id = prev.by_id()
+                if by_id and values.keys().isdisjoint(by_id):
+                    values.update(by_id)
+                else:
+                    _file(values, groups)
+            else:
                 # Another evaluation's tree: the same nodes, found by their place.
                 base = len(data.loc)
                 moved = []
-                for old, vs in groups:
+                for old, vs in prev.groups():
                     target = node
                     rel = old.loc
                     for i in range(base + 1, len(rel), 2):
                         target = target.children[rel[i]]  # type: ignore[index]
                     moved.append((target, vs))
                 groups = tuple(moved)
-            values = self.values
-            for target, vs in groups:
-                bucket = values.get(id(target))
-                if bucket is None:
-                    values[id(target)] = list(vs)
-                else:
-                    bucket.extend(vs)
-                log.append((target, vs))
+                by_id = None
+                _file(values, groups)
+            if groups:
+                log.append((None, groups))
             # Recorded again, on this evaluation's log: a memo refers to one evaluation only.
             out.records[rid] = _Record(
-                data, context, prev.issues, node, log, v0, len(log), prev.result, groups
+                data, context, prev.issues, node, log, v0, len(log), prev.result, groups, by_id
             )
             return prev.result  # type: ignore[no-any-return]
         out.misses += 1
@@ -586,7 +663,12 @@ class Evaluation:
         return result
 
     def values_of(self, node: Node) -> list[Value]:
-        return self.roster_values if node.is_root else self.values.get(id(node), [])
+        if node.is_root:
+            return self.roster_values
+        got = self.values.get(id(node))
+        if got is None:
+            return []
+        return got if type(got) is list else list(got)
 
     def value(self, node: Node, key: str) -> Any:
         """A computed value by key, or ``None``."""
@@ -598,6 +680,32 @@ class Evaluation:
     def nodes(self) -> Iterator[Node]:
         """Every selection node (not the root), depth first."""
         return self.root.descendants()
+
+    def present_refs(self) -> frozenset[str]:
+        """Everything a selection of the roster can be counted as (entry, link, group and
+        category ids, those a modifier may add included, and force ids): a count of anything
+        else is 0 anywhere in the roster. Worked out once per evaluation."""
+        found = self._present
+        if found is None:
+            refs: set[str] = set(self.index.added_categories)
+            add, update = refs.add, refs.update
+            seen: set[int] = set()
+            for n in self.root.descendants():
+                entry = n.entry
+                if entry is None:
+                    if n.force is not None:
+                        add(n.force.id)
+                    continue
+                if id(entry) not in seen:
+                    seen.add(id(entry))
+                    add(entry.id)
+                    update(entry.categories)
+                if n.link is not None and n.link.id:
+                    add(n.link.id)
+                if n.group is not None:
+                    add(n.group.id)
+            found = self._present = frozenset(refs)
+        return found
 
     def nodes_in(self, category: str) -> list[Node]:
         """The selections in ``category`` (as their entries state it), depth first: what
@@ -726,11 +834,13 @@ class Evaluation:
             self._unit_cost[key] = 0.0
             return 0.0
         base = entry.costs.get(cost_type, 0.0)
-        value = (
-            self.apply_modifiers(entry, f"cost:{cost_type}", base, node)
-            if entry.modifiers or self._reached
-            else base
-        )
+        value = base
+        if entry.modifiers or self._reached:
+            field_ = self.index.cost_fields.get(cost_type) or f"cost:{cost_type}"
+            if field_ in self.index.modified_fields(entry) or (
+                self._reached and id(node) in self._reached
+            ):
+                value = self.apply_modifiers(entry, field_, base, node)
         if not _is_number(value):
             value = base  # only a catalog check-catalog rejects gets here
         if self._extra_cost and self.rules is not None:
@@ -764,11 +874,42 @@ class Evaluation:
         return cached
 
     def _node_cost(self, node: Node) -> dict[str, float]:
-        per_copy = {ct: self.unit_cost(node, ct) for ct in self.index.cost_types}
-        for c in node.children:
-            for ct, v in self.total_cost(c).items():
-                per_copy[ct] = per_copy.get(ct, 0.0) + v
-        return {ct: v * node.count for ct, v in per_copy.items()}
+        entry = node.entry
+        static = (
+            self.index.static_costs(entry)
+            if entry is not None and not self._extra_cost and id(node) not in self._reached
+            else None
+        )
+        if static is not None:
+            # No modifier changes the entry's costs: each is the catalog's (what unit_cost
+            # gives for it, in any evaluation).
+            per_copy = dict(static)
+        else:
+            unit = self.unit_cost
+            per_copy = {ct: unit(node, ct) for ct in self.index.cost_types}
+        if node.children:
+            total, get = self.total_cost, per_copy.get
+            totals, static_costs = self._total, self.index.static_costs
+            # A selection with nothing under it, whose costs no modifier changes: its totals
+            # are the catalog's costs times its count (what total_cost works out for it).
+            leaves = self.memo_out is None and not self._extra_cost and not self._reached
+            for c in node.children:
+                got = totals.get(id(c))
+                if got is None:
+                    if leaves and not c.children and c.entry is not None:
+                        got = static_costs(c.entry)
+                        if got is not None:
+                            k = c.count
+                            got = dict(got) if k == 1 else {ct: v * k for ct, v in got.items()}
+                            totals[id(c)] = got
+                    if got is None:
+                        got = total(c)
+                for ct, v in got.items():
+                    per_copy[ct] = get(ct, 0.0) + v
+        count = node.count
+        if count == 1:
+            return per_copy  # (each cost times 1: the same floats)
+        return {ct: v * count for ct, v in per_copy.items()}
 
     # ----------------------------------------------------------------- characteristics
 
@@ -999,20 +1140,24 @@ class Evaluation:
         modified = self.index.category_modifiers and key not in self._counting
         self._counting.add(key)
         refs_of = self._refs
+        fields_of = self.index.modified_fields
+        reached = self._reached
         # Copies per set of references first (a platoon's troopers share a few), then each
         # reference's count: sums of whole numbers, the same in any order.
         by_refs: dict[frozenset[str], float] = {}
         stack: list[tuple[Node, int]] = [(c, c.count) for c in scope_node.children]
+        pop, push = stack.pop, stack.extend
         while stack:
-            n, mult = stack.pop()
+            n, mult = pop()
             entry = n.entry
             if entry is None:
                 if n.force is not None and (scope_node.is_root or child_forces):
-                    stack.extend((c, c.count) for c in n.children)
+                    push([(c, c.count) for c in n.children])
                 continue
-            if modified:
+            if modified and ("categories" in fields_of(entry) or (reached and id(n) in reached)):
                 refs = self._node_refs(n, self.categories(n))
             else:
+                # (no modifier changes its categories: the entry's, as the catalog states)
                 rkey = (id(entry), id(n.link), id(n.group))
                 found = refs_of.get(rkey)
                 if found is None:
@@ -1020,7 +1165,7 @@ class Evaluation:
                 refs = found
             by_refs[refs] = by_refs.get(refs, 0.0) + mult
             if deep and n.children:
-                stack.extend((c, mult * c.count) for c in n.children)
+                push([(c, mult * c.count) for c in n.children])
         for refs, copies in by_refs.items():
             for ref in refs:  # a node counts once even if its id is also a category
                 counts[ref] = counts.get(ref, 0.0) + copies
@@ -1365,10 +1510,11 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
                 prev is not None
                 and prev.data is sel
                 and prev.parent is not None
-                and prev.parent.entry is entry
+                and _same_place(prev.parent, parent)
             ):
-                # The same selection object under a parent of the same entry: the same
-                # subtree. The previous evaluation is superseded; its nodes move over.
+                # The same selection object under a parent of the same entry (or a force of
+                # the same force entry and faction): the same subtree. The previous evaluation
+                # is superseded; its nodes move over.
                 prev.parent = parent
                 siblings.append(prev)
                 built[id(sel)] = prev  # type: ignore[index]
@@ -1399,6 +1545,20 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
             # Keep the subtree in view (it is saved back) but do not judge it.
             for j, c in enumerate(sel.children):
                 node.children.append(Node(c, None, None, node, j))
+
+
+def _same_place(old: Node, new: Node) -> bool:
+    """Whether a selection under ``old`` (of the previous evaluation) stands where it would
+    under ``new``: a parent of the same entry, or a force of the same entry and faction."""
+    if old.entry is not new.entry:
+        return False
+    if new.entry is not None:
+        return True
+    if old.force is not new.force:
+        return False
+    return (old.force_data.faction if old.force_data is not None else None) == (
+        new.force_data.faction if new.force_data is not None else None
+    )
 
 
 def _build_forces(ev: Evaluation, parent: Node, forces: list[ForceData]) -> None:
@@ -1576,36 +1736,69 @@ def _entry_ids_under(node: Node) -> set[str]:
     return out
 
 
-def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
-    idx = ev.index
-    # In a roster of several forces, the top-level entries' constraints are checked in each
-    # force (the root holds forces, not selections).
-    held = not (node.is_root and ev.forces is not None)
-    under: set[str] | None = None
-    for child, con, only_held in idx.marked_child_constraints(node.entry) if held else []:
-        if only_held:
-            # A maximum counting the entry's selections here: with none of them under this
-            # selection it counts 0, which no maximum (unlimited when negative) refuses.
-            if under is None:
-                under = _entry_ids_under(node)
-            if child.entry.id not in under:
-                continue
+def _check_children(ev: Evaluation, node: Node, plan: ChildChecks, seen_global: set[Any]) -> None:
+    """The constraints of ``node``'s possible children checked at ``node``, in catalog order,
+    skipping those that cannot break here (see :meth:`CatalogIndex.child_checks`)."""
+    rows = plan.rows
+    order: list[int] = list(plan.plain)
+    # Checked once per roster (or force): after one selection of this entry has had them, the
+    # next ones of the same entry (in the same force) find every one of them seen.
+    done: tuple[str, int, int] | None = None
+    if plan.once:
+        done = ("plan", id(plan), id(ev.force_of(node)))
+        if done in seen_global:
+            done = None
+    if plan.keyed or (done is not None and plan.keyed_once):
+        # Maxima of what no selection of the roster is: nothing to count.
+        present = ev.present_refs()
+        for k in plan.keyed.keys() & present:
+            order.extend(plan.keyed[k])
+        if done is not None:
+            for k in plan.keyed_once.keys() & present:
+                order.extend(plan.keyed_once[k])
+    if done is not None:
+        order.extend(plan.plain_once)
+        seen_global.add(done)
+    if plan.held:
+        # A maximum counting the entry's selections here: with none of them under this
+        # selection it counts 0, which no maximum (unlimited when negative) refuses.
+        under = _entry_ids_under(node)
+        for k in plan.held.keys() & under:
+            order.extend(plan.held[k])
+    if len(order) > 1:
+        order.sort()
+    for i in order:
+        child, con, _ = rows[i]
         if con.scope in {"roster", "force"}:
             key = (id(con), id(ev.force_of(node))) if con.scope == "force" else id(con)
             if key in seen_global:
                 continue
             seen_global.add(key)
         _check_constraint(ev, con, child.entry, node, True, child.link)
+
+
+def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
+    idx = ev.index
+    # In a roster of several forces, the top-level entries' constraints are checked in each
+    # force (the root holds forces, not selections).
+    held = not (node.is_root and ev.forces is not None)
+    plan = idx.child_checks(node.entry) if held else None
+    if plan is not None and plan.rows:
+        _check_children(ev, node, plan, seen_global)
     if node.entry is not None:
         entry = node.entry
+        plain = idx.entry_checks(entry)
+        reached = bool(ev._reached) and id(node) in ev._reached
         if ev.state_keys and node.data is not None and node.data.state:
             _check_state(ev, node, node.data.state)
-        for con in entry.constraints:
-            if con.scope == "self":
-                _check_constraint(ev, con, entry, node, False, node.link)
-        _check_groups(ev, node, entry)
-        _check_messages(ev, node, entry)
-        if ev.is_hidden(entry, node):
+        for con in plain.self_constraints:
+            _check_constraint(ev, con, entry, node, False, node.link)
+        if plain.groups:
+            _check_groups(ev, node, entry)
+        if plain.messages or plain.message_groups or reached:
+            _check_messages(ev, node, entry, reached)
+        # (no modifier of it on `hidden`: the catalog's flag)
+        if ev.is_hidden(entry, node) if plain.hidden_modified or reached else bool(entry.hidden):
             ev._add(
                 ERROR,
                 "hidden-entry",
@@ -1665,20 +1858,20 @@ def _check_state(ev: Evaluation, node: Node, state: Any) -> None:
         )
 
 
-def _check_messages(ev: Evaluation, node: Node, entry: Entry) -> None:
+def _check_messages(ev: Evaluation, node: Node, entry: Entry, reached: bool) -> None:
     """The catalog's own messages on ``node``: a modifier of field ``error``, ``warning`` or
     ``note`` adds its text (type ``add``) when its conditions hold, and the selection carries
     that text as an issue of that severity (``{name}`` in it: the selection's name). So do
-    the modifiers of the entry's groups, read from the selection holding them."""
-    if entry.modifiers or (ev._reached and id(node) in ev._reached):
-        for severity in MESSAGE_FIELDS:
-            for text in _texts(ev.apply_modifiers(entry, severity, (), node)):
-                _message(ev, node, entry, severity, text)
-    if entry.groups:
-        for g in _per_entry(ev, "engine.message-groups", entry, _message_groups):
-            for severity in MESSAGE_FIELDS:
-                for text in _texts(ev.apply_modifiers(g, severity, (), node)):
-                    _message(ev, node, g, severity, text)
+    the modifiers of the entry's groups, read from the selection holding them. ``reached``:
+    modifiers of other selections reach this one (any field may then hold a message)."""
+    plain = ev.index.entry_checks(entry)
+    for severity in MESSAGE_FIELDS if reached else plain.messages:
+        for text in _texts(ev.apply_modifiers(entry, severity, (), node)):
+            _message(ev, node, entry, severity, text)
+    for g, severities in plain.message_groups:
+        for severity in severities:
+            for text in _texts(ev.apply_modifiers(g, severity, (), node)):
+                _message(ev, node, g, severity, text)
 
 
 def _texts(found: Any) -> list[Any]:
@@ -1704,19 +1897,6 @@ def _per_entry(ev: Evaluation, name: str, entry: Entry, work: Callable[[Entry], 
     found = work(entry)
     known[id(entry)] = (entry, found)
     return found
-
-
-def _message_groups(entry: Entry) -> tuple[Group, ...]:
-    """The entry's groups, nested ones included (each level before the next), that have
-    modifiers."""
-    found: list[Group] = []
-    stack = list(entry.groups)
-    while stack:
-        g = stack.pop(0)
-        if g.modifiers:
-            found.append(g)
-        stack.extend(g.groups)
-    return tuple(found)
 
 
 def _check_groups(ev: Evaluation, node: Node, entry: Entry) -> None:

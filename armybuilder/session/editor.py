@@ -131,7 +131,8 @@ class OptionInfo:
     entry_id: str
     limit: Limit
     #: The cost of one added here with its default choices (modifiers and the rules
-    #: module's extra costs applied), per cost type.
+    #: module's extra costs applied), per cost type shown to a player (the hidden ones are
+    #: not priced: :attr:`EditSession.shown_cost_types`).
     costs: dict[str, float]
 
 
@@ -226,6 +227,18 @@ def _what_if(ev: Evaluation) -> Evaluation:
     return ev.what_if()
 
 
+def _priced(ev: Evaluation, node: Node, cost_types: Sequence[str]) -> dict[str, float]:
+    """What ``node`` costs with everything under it, times its count, in ``cost_types`` only:
+    :meth:`Evaluation.total_cost` restricted to those types (each unit cost is the engine's,
+    modifiers and the rules module's extra costs applied), so that the types no one is shown
+    are not worked out."""
+    per_copy = {ct: ev.unit_cost(node, ct) for ct in cost_types}
+    for c in node.children:
+        for ct, v in _priced(ev, c, cost_types).items():
+            per_copy[ct] += v
+    return {ct: v * node.count for ct, v in per_copy.items()}
+
+
 class EditSession:
     """A roster being edited. See the module docstring."""
 
@@ -265,6 +278,7 @@ class EditSession:
         #: What-if prices that depend on nothing but the entry (:meth:`_price_is_fixed`);
         #: ``None`` for an entry whose price depends on where it is added.
         self._fixed_prices: dict[int, tuple[Entry, dict[str, float] | None]] = {}
+        self._shown_types: tuple[CatalogIndex, tuple[str, ...]] | None = None
 
     # ----------------------------------------------------------------- construction
 
@@ -838,6 +852,7 @@ class EditSession:
             return [OptionInfo(c.entry.id, Limit(0), {}) for c in options]
         what_if = _what_if(ev)
         limits = self._limits_under(ev, node, parent)
+        shown = self.shown_cost_types
         # Prices kept per entry hold only while the rules module adds no costs of its own.
         fixed = None if what_if.rules_add_costs else self._fixed_prices
         keep: list[Node] = []  # what-if nodes live until the end (ids key the caches)
@@ -852,21 +867,33 @@ class EditSession:
                 data = self._fresh(c.entry)
                 scratch = _scratch_node(self.index, data, c.entry, c.group, node)
                 keep.append(scratch)
-                costs = dict(what_if.total_cost(scratch))
+                costs = _priced(what_if, scratch, shown)
                 if known is None and fixed is not None:
                     price = dict(costs) if self._price_is_fixed(scratch) else None
                     fixed[id(c.entry)] = (c.entry, price)
             out.append(OptionInfo(c.entry.id, limits(c), costs))
         return out
 
+    @property
+    def shown_cost_types(self) -> tuple[str, ...]:
+        """The cost types a player is shown (the catalog's hidden ones left out, such as a
+        campaign's bookkeeping costs): the only ones :meth:`option_infos` prices."""
+        index = self.index
+        found = self._shown_types
+        if found is None or found[0] is not index:
+            types = tuple(ct.id for ct in index.cost_types.values() if not ct.hidden)
+            found = self._shown_types = (index, types)
+        return found[1]
+
     def _price_is_fixed(self, scratch: Node) -> bool:
         """Whether the what-if price of ``scratch`` (a new selection with its defaults) is
         the same wherever it is added in whatever roster: no entry in it has a modifier on a
-        cost (a what-if evaluation applies no modifier reaching in from other selections),
-        and the rules module adds no costs (checked by the caller). Such a price is kept
-        per entry until the catalogs are read again."""
+        cost that is shown (a what-if evaluation applies no modifier reaching in from other
+        selections; a modifier on a hidden cost type changes nothing that is priced), and
+        the rules module adds no costs (checked by the caller). Such a price is kept per
+        entry until the catalogs are read again."""
         index = self.index
-        fields = [f"cost:{ct}" for ct in index.cost_types]
+        fields = [f"cost:{ct}" for ct in self.shown_cost_types]
         stack = [scratch]
         while stack:
             n = stack.pop()

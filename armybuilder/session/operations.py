@@ -488,16 +488,28 @@ def unshare(doc: Any, loc: Sequence[str | int]) -> None:
         node = child
 
 
+def _force_part(loc: Loc) -> int:
+    """How long the force path at the start of ``loc`` is (``("forces", i)`` steps)."""
+    k = 0
+    while len(loc) >= k + 2 and loc[k] == "forces":
+        k += 2
+    return k
+
+
 def _changed_at(op: Op) -> tuple[str, Loc, int]:
     """What an operation changes: ``("header", (), 0)``; ``("list", parent, first index that
     shifts)`` for a selection added, removed or moved in ``parent``'s list (``()``: the top
-    level); or ``("subtree", loc, 0)`` for a key set in the selection at ``loc``."""
+    level; a force's ``loc``: its top level); or ``("subtree", loc, 0)`` for a key set in the
+    selection at ``loc``. A change to the forces themselves (added, removed, moved, or a key
+    of one set) counts as ``header``: the roster is read again whole."""
     if isinstance(op, SetKey):
-        if not op.loc or op.loc[0] != "selections":
+        k = _force_part(op.loc)
+        if len(op.loc) == k or op.loc[k] != "selections":
             return "header", (), 0
         return "subtree", op.loc, 0
-    if op.key != "selections" or (op.parent and op.parent[0] != "selections"):
-        return "header", (), 0  # forces (a roster of several): read again whole
+    k = _force_part(op.parent)
+    if op.key != "selections" or (len(op.parent) > k and op.parent[k] != "selections"):
+        return "header", (), 0
     return "list", op.parent, min(op.index, op.to) if isinstance(op, Move) else op.index
 
 
@@ -636,19 +648,65 @@ def refresh_after(roster: Roster, ops: Sequence[Op]) -> None:
     if header:
         data = {k: v for k, v in roster.doc.items() if k not in ("selections", "custom", "forces")}
         roster.header = read_header(to_plain(data))
-    if header or roster.forces is not None:
-        # A roster of several forces (or one becoming so) is read again whole.
+    if header:
         roster.refresh()
         return
     try:
-        _reparse(roster, lists, roots)
+        if roster.forces is None:
+            if any(_force_part(loc) for loc in [*lists, *roots]):
+                raise KeyError("forces")  # (the document has become one of several forces)
+            roster.selections = _reparse(roster.doc, roster.selections, (), lists, roots)
+        else:
+            _reparse_forces(roster, lists, roots)
     except (IndexError, KeyError, TypeError, ValueError):
         roster.refresh()  # the parsed view did not match the document: read it all again
 
 
-def _reparse(roster: Roster, lists: dict[Loc, int], roots: list[Loc]) -> None:
-    """Read again the selections at ``roots`` (their subtrees) and, for each ``parent`` in
-    ``lists``, its selections from the given index on (those whose place changed)."""
+def _reparse_forces(roster: Roster, lists: dict[Loc, int], roots: list[Loc]) -> None:
+    """:func:`_reparse` in each force of a roster of several that ``lists`` and ``roots`` touch:
+    the force (and the forces above it) are replaced, the others kept as they are."""
+    by_force: dict[Loc, tuple[dict[Loc, int], list[Loc]]] = {}
+    for loc, start in lists.items():
+        by_force.setdefault(loc[: _force_part(loc)], ({}, []))[0][loc] = start
+    for loc in roots:
+        by_force.setdefault(loc[: _force_part(loc)], ({}, []))[1].append(loc)
+    for where, (in_lists, in_roots) in by_force.items():
+        if not where:
+            raise KeyError("selections")  # (a roster of several forces has no top level)
+        force = _force_at(roster.forces or [], where)
+        sels = _reparse(roster.doc, force.selections, where, in_lists, in_roots)
+        roster.forces = _splice_force(roster.forces or [], where, sels)
+
+
+def _force_at(forces: list[Any], where: Loc) -> Any:
+    """The parsed force at ``where`` (``("forces", i, "forces", j...)``)."""
+    force: Any = None
+    for i in range(1, len(where), 2):
+        force = forces[int(where[i])]
+        forces = force.forces
+    if force is None:
+        raise KeyError(where)
+    return force
+
+
+def _splice_force(forces: list[Any], where: Loc, sels: list[Any]) -> list[Any]:
+    """``forces`` with the force at ``where`` given ``sels`` as its selections; the forces on
+    the way are copied, not changed."""
+    i = int(where[1])
+    out = list(forces)
+    if len(where) == 2:
+        out[i] = dataclasses.replace(out[i], selections=sels)
+    else:
+        out[i] = dataclasses.replace(out[i], forces=_splice_force(out[i].forces, where[2:], sels))
+    return out
+
+
+def _reparse(
+    doc: Any, sels: list[Any], base: Loc, lists: dict[Loc, int], roots: list[Loc]
+) -> list[Any]:
+    """``sels`` (the selections at ``base``: the top level, or a force's) with the selections
+    at ``roots`` read again (their subtrees) and, for each ``parent`` in ``lists``, its
+    selections from the given index on (those whose place changed)."""
     from ..rosters import parse_selection
 
     def covered(loc: Loc, inclusive: bool) -> bool:
@@ -661,31 +719,34 @@ def _reparse(roster: Roster, lists: dict[Loc, int], roots: list[Loc]) -> None:
             (len(loc) > len(r) or (inclusive and loc == r)) and loc[: len(r)] == r for r in roots
         )
 
+    b = len(base)
     work: list[tuple[Loc, int | None]] = [
         (loc, None) for loc in set(roots) if not covered(loc, False)
     ]
     work += [(parent, start) for parent, start in lists.items() if not covered(parent, True)]
     for loc, start in sorted(work, key=lambda w: len(w[0])):  # outer changes first
-        node = _node_at(roster.doc, loc) if loc else roster.doc
+        rel = loc[b:]
+        node = _node_at(doc, loc)
         if start is None:
-            roster.selections = _splice(roster.selections, loc, parse_selection(node, loc))
+            sels = _splice(sels, rel, parse_selection(node, loc))
             continue
         seq = node.get("selections") if isinstance(node, dict) else None
         if seq is None:
             seq = []
         if not isinstance(seq, list):
             raise TypeError(f"selections at {_fmt(loc)} is not a list")
-        old = roster.selections if not loc else _selection_at(roster.selections, loc).children
+        old = sels if not rel else _selection_at(sels, rel).children
         if len(old) < start:
             raise IndexError(start)
         kids = old[:start] + [
             parse_selection(seq[i], (*loc, "selections", i)) for i in range(start, len(seq))
         ]
-        if loc:
-            parent = dataclasses.replace(_selection_at(roster.selections, loc), children=kids)
-            roster.selections = _splice(roster.selections, loc, parent)
+        if rel:
+            parent = dataclasses.replace(_selection_at(sels, rel), children=kids)
+            sels = _splice(sels, rel, parent)
         else:
-            roster.selections = kids
+            sels = kids
+    return sels
 
 
 def _selection_at(sels: list[Any], loc: Loc) -> Any:

@@ -1,6 +1,7 @@
-"""The translation's shortcuts (condition groups translated once per different group, a
-characteristic's number worked out once per different text, catalog objects made from a
-template of their defaults): on each of
+"""The translation's shortcuts (condition groups and modifiers translated once per different
+one, a characteristic's number worked out once per different text, catalog objects made from a
+template of their defaults, entries, links and groups made without pydantic's validation
+where their values are already what it keeps): on each of
 the three real data sets the catalog is the one the plain translation makes, entry for entry
 (every field, fields set, and objects shared alike), with the same notes and problems."""
 
@@ -49,8 +50,9 @@ def test_the_shortcuts_translate_as_the_plain_way(
     if not (BSDATA / name).is_dir():
         pytest.skip(f"no BattleScribe data at {BSDATA / name} (../shared/bsdata is not here)")
     fast, fast_notes = _translated(name, factions)
-    counts = {"cgroup": 0, "scalar": 0}
+    counts = {"cgroup": 0, "scalar": 0, "modifier": 0, "validated": 0}
     plain_cgroup = Translation._translate_cgroup
+    plain_modifier = Translation._translate_modifier
 
     def every_cgroup(self: Translation, g: Any) -> Any:
         counts["cgroup"] += 1
@@ -60,7 +62,17 @@ def test_the_shortcuts_translate_as_the_plain_way(
         counts["scalar"] += 1
         return translate.scalar(value)
 
+    def every_modifier(self: Translation, *args: Any) -> Any:
+        counts["modifier"] += 1
+        return plain_modifier(self, *args)
+
+    def validated(cls: type[Any], **values: Any) -> Any:
+        counts["validated"] += 1
+        return cls(**values)
+
     monkeypatch.setattr(translate, "_build_model", _build_model_field_by_field)
+    monkeypatch.setattr(Translation, "_modifier", every_modifier)
+    monkeypatch.setattr(translate, "_checked", validated)
     monkeypatch.setattr(Translation, "_cgroup", every_cgroup)
     monkeypatch.setattr(Translation, "_scalar", every_scalar)
     plain, plain_notes = _translated(name, factions)
@@ -68,6 +80,7 @@ def test_the_shortcuts_translate_as_the_plain_way(
     assert plain_notes == fast_notes
     if name == "wh40k-10e":  # (the shortcuts were taken: the data repeats both)
         assert counts["cgroup"] > 5000 and counts["scalar"] > 5000
+        assert counts["modifier"] > 5000 and counts["validated"] > 5000
 
 
 def test_a_condition_group_key_tells_apart_what_translates_differently() -> None:
@@ -85,3 +98,55 @@ def test_a_condition_group_key_tells_apart_what_translates_differently() -> None
     assert key(group("and", 1)) != key(group("and", 1, "y"))
     nested = bs.ConditionGroup(condition_groups=[group("or", 1)])
     assert key(nested) != key(bs.ConditionGroup(condition_groups=[group("and", 1)]))
+
+
+def test_a_modifier_key_tells_apart_what_translates_differently() -> None:
+    from armybuilder.interop.battlescribe import model as bs
+
+    def key(m: bs.Modifier, conds: list[bs.Condition] | None = None, **kw: Any) -> Any:
+        return translate._modifier_key(
+            m, conds or [], [], [], kw.get("rule"), kw.get("profile", False)
+        )
+
+    base = bs.Modifier(type="set", field="hidden", value="true")
+    cond = bs.Condition(type="atLeast", value=1, childId="x")
+    assert key(base) == key(bs.Modifier(type="set", field="hidden", value="true"))
+    assert key(base) != key(bs.Modifier(type="set", field="hidden", value="false"))
+    assert key(base) != key(bs.Modifier(type="set", field="name", value="true"))
+    # `True` equals 1: a value is keyed with its class.
+    assert key(bs.Modifier(field="a", value=True)) != key(bs.Modifier(field="a", value=1))
+    assert key(base) != key(base, [cond])  # a modifier group's condition
+    assert key(base) != key(
+        bs.Modifier(type="set", field="hidden", value="true", conditions=[cond])
+    )
+    assert key(base) != key(base, rule="r") != key(base, profile=True)
+    # Its own keys that no field names (`scope`, `affects`, `join`...).
+    assert key(base) != key(bs.Modifier(type="set", field="hidden", value="true", scope="force"))
+    # A value that cannot be a key: translated on its own.
+    assert key(bs.Modifier(field="a", value=["x"])) is None
+
+
+def test_an_entry_out_of_bounds_is_refused_by_pydantic_as_before() -> None:
+    from pydantic import ValidationError
+
+    from armybuilder.model import catalog as ab
+
+    fine = translate._checked(ab.Entry, id="e", name="E", costs={"pts": 5.0})
+    assert fine == ab.Entry(id="e", name="E", costs={"pts": 5.0})
+    assert fine.model_fields_set == {"id", "name", "costs"}
+    for bad in (
+        {"costs": {"pts": float("nan")}},
+        {"costs": {"pts": 2e6}},
+        {"id": "Not An Id"},
+        {"id": "e\n"},
+        {"categories": ["ok", "Bad"]},
+        {"type": "vehicle"},
+    ):
+        with pytest.raises(ValidationError):
+            translate._checked(ab.Entry, **{"id": "e", "name": "E", **bad})
+    with pytest.raises(ValidationError):
+        translate._checked(ab.Group, id="g", name="G", min=-1)
+    with pytest.raises(ValidationError):
+        translate._checked(ab.Group, id="g", name="G", max=20_000)
+    # A value pydantic converts (an int cost) is converted as before.
+    assert translate._checked(ab.Entry, id="e", name="E", costs={"pts": 5}).costs == {"pts": 5.0}

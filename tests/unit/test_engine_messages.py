@@ -266,10 +266,10 @@ def test_the_groups_with_messages_are_kept_with_the_catalog_index(root: Path) ->
     both = "      - {entry: drill-a}\n      - {entry: drill-b}\n"
     lib = Library([root], use_cache=False).scan()
     ev = run(lib, squad(5, 0, both))
-    known = ev.index.memo("engine.message-groups")
     squad_entry = ev.index.entries["squad"]
-    assert [g.id for g in known[id(squad_entry)][1]] == ["drills"]
-    assert run(lib, squad(5, 0, both)).index.memo("engine.message-groups") is known
+    known = ev.index.entry_checks(squad_entry)
+    assert [(g.id, fields) for g, fields in known.message_groups] == [("drills", ("error",))]
+    assert run(lib, squad(5, 0, both)).index.entry_checks(squad_entry) is known
     again = run(Library([root], use_cache=False).scan(), squad(5, 0, both))
-    assert again.index.memo("engine.message-groups") is not known
+    assert again.index.entry_checks(again.index.entries["squad"]) is not known
     assert [i.message for i in again.errors] == ["Squad: Drill A and Drill B cannot be combined"]

@@ -44,7 +44,10 @@ def plain_infos(s: EditSession, parent: Loc) -> list[OptionInfo]:
     for c in options:
         scratch = _scratch_node(s.index, s._fresh(c.entry), c.entry, c.group, node)
         keep.append(scratch)
-        costs = dict(what_if.total_cost(scratch))
+        # The engine's full price, of the cost types a player is shown (hidden ones, such as
+        # a campaign's bookkeeping costs, are not priced for the panes).
+        full = what_if.total_cost(scratch)
+        costs = {ct.id: full.get(ct.id, 0.0) for ct in s.index.cost_types.values() if not ct.hidden}
         out.append(OptionInfo(c.entry.id, s._entry_limit(ev, node, c), costs))
     return out
 
@@ -220,3 +223,53 @@ def test_rules_add_costs_says_whether_prices_may_be_kept(
     assert _what_if(ev).rules_add_costs is adds
     s.option_infos(())
     assert bool(s._fixed_prices) is not adds
+
+
+def test_hidden_cost_types_are_not_priced_and_do_not_unfix_a_price(tmp_path: Path) -> None:
+    """Options are priced in the cost types a player is shown only. A modifier on a hidden
+    cost type (a campaign's bookkeeping, as the 40k data's Crusade points on every option)
+    changes nothing that is shown, so the Watcher's shown price is kept per entry, and stays
+    right (10 pts whatever the roster holds); a modifier on a shown cost keeps a price from
+    being kept (the Watcher case above)."""
+    from test_engine import ARMY, SYSTEM
+
+    system = SYSTEM.replace(
+        "  - {id: pts, name: Points, unit: pts}\n",
+        "  - {id: pts, name: Points, unit: pts}\n  - {id: crusade, name: Crusade, hidden: true}\n",
+    )
+    assert system != SYSTEM
+    watcher = """
+  - id: watcher
+    name: Watcher
+    type: unit
+    costs: {pts: 10, crusade: 1}
+    modifiers:
+      - type: increment
+        field: "cost:crusade"
+        value: 7
+        conditions: [{type: at-least, value: 2, scope: roster, child: squad}]
+"""
+    root = tmp_path / "catalogs"
+    (root / "demo").mkdir(parents=True)
+    (root / "demo" / "system.yaml").write_text(system)
+    (root / "demo" / "army.yaml").write_text(ARMY + watcher)
+    library = Library([root], use_cache=False).scan()
+    path = tmp_path / "demo.yaml"
+    path.write_text(
+        "system: demo\nfaction: army\nname: Test\nselections:\n  - entry: captain\n",
+        encoding="utf-8",
+    )
+    s = EditSession.open(path, library, autosave=False)
+    assert s.shown_cost_types == ("pts",)
+    for _ in range(3):
+        infos = {i.entry_id: i for i in s.option_infos(())}
+        assert infos["watcher"].costs == {"pts": 10.0}
+        assert s.option_infos(()) == plain_infos(s, ())
+        s.add((), "squad")
+    # the engine does count the hidden cost (3 squads): it is simply not asked for
+    ev = s.evaluate()
+    watcher = s.add((), "watcher")
+    assert s.evaluate().total_cost(_ev_node(s.evaluate(), watcher))["crusade"] == 8.0
+    del ev
+    kept = s._fixed_prices
+    assert any(e.id == "watcher" and price == {"pts": 10.0} for e, price in kept.values())

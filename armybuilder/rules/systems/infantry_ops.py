@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import operator
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...dice import Dice
 from ...plugin import CatalogFinding, Matchup, SystemRules
-from ..engine import Evaluation, Node, fmt_num
+from ..engine import Evaluation, Node, Value, fmt_num
 from ..state import StateKey
 from .infantry_ops_odds import (
     Burst,
@@ -426,6 +427,15 @@ _STATS = "infantry-ops.weapons"
 #: A platoon's attack values and the values that come with them, by make-up (see
 #: :meth:`InfantryOperations._attack_values`).
 _ATTACKS = "infantry-ops.attacks"
+#: A platoon's to-hit and odds values, by gunnery (and whether assumed), attack values and
+#: burst fire (see :meth:`InfantryOperations._odds`).
+_ODDS = "infantry-ops.odds"
+#: A squad's troopers, crews and first values, by its kits (see :func:`_squad_facts`).
+_SQUADS = "infantry-ops.squads"
+#: A platoon's head count, structure, guns, movement and ammunition by make-up (see
+#: :func:`_head`), and its experience values by level (:func:`_level_values`).
+_HEADS = "infantry-ops.heads"
+_LEVELS = "infantry-ops.levels"
 
 #: Where a platoon's figures go: (role: 0 the platoon, ``i`` + 1 its squad ``i``; key, label,
 #: value, text, source), as :meth:`Evaluation.set_value` takes them.
@@ -439,10 +449,44 @@ class _Figures:
     read, and the kits' shared parts (held, so that their ids stay theirs)."""
 
     held: list[tuple[Any, Any]]
-    before: list[tuple[Any, ...]] = field(default_factory=list)
-    after: list[tuple[Any, ...]] = field(default_factory=list)
+    #: (role, value, how to copy its value for another platoon or ``None``), as set
+    before: list[tuple[int, Value, Callable[[Any], Any] | None]] = field(default_factory=list)
+    after: list[tuple[int, Value, Callable[[Any], Any] | None]] = field(default_factory=list)
     avs: dict[str, int] = field(default_factory=dict)
     burst: Burst | None = None
+    #: ``before`` and ``after`` by role (see :func:`_by_role`), made on first replay
+    replay: tuple[_Groups, _Groups] | None = None
+
+
+#: Values per role, in the order set: (role, values, copiers or ``None`` when none copies).
+_Groups = tuple[tuple[int, tuple[Value, ...], tuple[Callable[[Any], Any] | None, ...] | None], ...]
+
+
+def _by_role(log: list[tuple[int, Value, Callable[[Any], Any] | None]]) -> _Groups:
+    """A make-up's values grouped per role (each role's in the order set: that order is what
+    a selection's values keep; the roles are given theirs one after the other)."""
+    per: dict[int, tuple[list[Value], list[Callable[[Any], Any] | None]]] = {}
+    for role, v, copy in log:
+        got = per.setdefault(role, ([], []))
+        got[0].append(v)
+        got[1].append(copy)
+    return tuple(
+        (role, tuple(vs), tuple(copies) if any(copies) else None)
+        for role, (vs, copies) in per.items()
+    )
+
+
+def _replay(ev: Evaluation, targets: list[Node], groups: _Groups) -> None:
+    """Give each role's node its values: the same frozen value where nothing in it can be
+    changed, a new one with its own copy of the lists and dicts otherwise."""
+    put = ev.put_values
+    for role, values, copies in groups:
+        if copies is not None:
+            values = tuple(
+                Value(v.key, v.label, c(v.value), v.text, v.source) if c is not None else v
+                for v, c in zip(values, copies, strict=True)
+            )
+        put(targets[role], values)
 
 
 def _fresh(value: Any) -> Any:
@@ -457,21 +501,35 @@ def _fresh(value: Any) -> Any:
 def _copier(value: Any) -> Callable[[Any], Any] | None:
     """How to copy ``value`` for another platoon as :func:`_fresh` does, the quick way where
     its shape allows: ``None`` (nothing to copy), a list's or dict's own ``copy`` (nothing
-    inside to copy), a dict's lists copied, or :func:`_fresh`."""
+    inside to copy), a list's dicts or a dict's lists or dicts copied, or :func:`_fresh`."""
     if type(value) is list:
-        return list.copy if not any(isinstance(v, dict | list) for v in value) else _fresh
+        if not any(isinstance(v, dict | list) for v in value):
+            return list.copy
+        if all(type(v) is dict and _copier(v) is dict.copy for v in value):
+            return _list_of_dicts
+        return _fresh
     if type(value) is dict:
         inside = list(value.values())
         if not any(isinstance(v, dict | list) for v in inside):
             return dict.copy
         if all(type(v) is list and _copier(v) is list.copy for v in inside):
             return _dict_of_lists
+        if all(type(v) is dict and _copier(v) is dict.copy for v in inside):
+            return _dict_of_dicts
         return _fresh
     return _fresh if isinstance(value, dict | list) else None
 
 
 def _dict_of_lists(value: dict[Any, list[Any]]) -> dict[Any, list[Any]]:
     return {k: v.copy() for k, v in value.items()}
+
+
+def _dict_of_dicts(value: dict[Any, dict[Any, Any]]) -> dict[Any, dict[Any, Any]]:
+    return {k: v.copy() for k, v in value.items()}
+
+
+def _list_of_dicts(value: list[dict[Any, Any]]) -> list[dict[Any, Any]]:
+    return [v.copy() for v in value]
 
 
 def _kit(ev: Evaluation, trooper: Node) -> Kit:
@@ -486,16 +544,17 @@ def _kit(ev: Evaluation, trooper: Node) -> Kit:
             continue
         if entry.modifiers:
             return _kit_uncached(ev, trooper)
-        key.append((id(entry), item.count, item.data.name if item.data is not None else None))
+        data = item.data
+        key.append((id(entry), item.count, data.name if data is not None else None))
         entries.append(entry)
-    k = tuple(key)
     kits: dict[Any, tuple[tuple[Entry, ...], Kit]] = ev.index.memo(_KITS)
-    cached = kits.get(k)
-    if cached is None or any(a is not b for a, b in zip(cached[0], entries, strict=True)):
+    cached = kits.get(tuple(key))
+    # (the same length as the key: the entries are compared one by one)
+    if cached is None or not all(map(operator.is_, cached[0], entries)):
         if len(kits) >= _KITS_MAX:
             kits.clear()
         cached = (tuple(entries), _kit_uncached(ev, trooper))
-        kits[k] = cached
+        kits[tuple(key)] = cached
     t = cached[1]
     return Kit(
         trooper,
@@ -542,6 +601,65 @@ def _kit_uncached(ev: Evaluation, trooper: Node) -> Kit:
                 kit.enc += enc * n
                 kit.enc_parts.append(f"{ev.name(item)} {enc * n}")
     return kit
+
+
+def _kit_values(k: Kit) -> tuple[Value, ...]:
+    """A trooper selection's own values (encumbrance, armour, weapons): made once per kit
+    and shared by the troopers that carry it (frozen values; the weapons list, as before,
+    is one list for them all)."""
+    got: tuple[Value, ...] | None = k.memo.get("values")
+    if got is None:
+        values = [
+            Value(
+                "encumbrance",
+                "Encumbrance",
+                k.enc,
+                f"{k.enc}" + (" (encumbered)" if k.encumbered else ""),
+                f"{SRC}, Weapons and Equipment (Encumbrance)",
+            ),
+            Value("armour", "Armour points", k.armour),
+        ]
+        if k.weapons:
+            values.append(
+                Value(
+                    "weapons",
+                    "Weapons",
+                    [_weapon_json(w, n) for w, n in k.weapons],
+                    "; ".join(_weapon_text(w, n) for w, n in k.weapons),
+                    f"{SRC}, Weapon Statistics",
+                )
+            )
+        got = k.memo["values"] = tuple(values)
+    return got
+
+
+def _odds_values(
+    gunnery: int, assumed: bool, avs: dict[str, int], burst: Burst | None
+) -> tuple[Value, ...]:
+    """A platoon's ``to_hit`` and ``odds_*`` values (see :meth:`InfantryOperations._odds`)."""
+    value, text = to_hit_value(gunnery)
+    if assumed:
+        text += f" (gunnery {gunnery} assumed: no experience chosen)"
+    src = f"{SRC}, Infantry Attacks (Attack Roll, Target Number)"
+    out = [Value("to_hit", "To hit (2D6)", value, text, src)]
+    for a in ATTACK_TYPES:
+        if not avs[a] or avs[a] > MAX_ODDS_AV:
+            # no odds for an attack value no platoon of the rules comes near (a count
+            # typed by mistake): the cluster table is read in a column per 40 points
+            continue
+        value, text = attack_value_odds(
+            avs[a], gunnery, burst if a == "support" else None, melee=a == "melee"
+        )
+        out.append(
+            Value(
+                f"odds_{a}",
+                f"{ATTACK_LABELS[a].removesuffix(' AV')} attack odds",
+                value,
+                text,
+                f"{SRC}, Infantry Attacks; Weapon Damage; cluster hits table",
+            )
+        )
+    return tuple(out)
 
 
 def _profile_type(node: Node) -> str | None:
@@ -593,6 +711,285 @@ class SquadView:
     def troopers(self) -> int:
         """Troopers in one copy of this squad."""
         return sum(k.node.count for k in self.kits)
+
+
+@dataclass(frozen=True)
+class _SquadFacts:
+    """What one copy of a squad holds and needs (see :func:`_squad_facts`)."""
+
+    held: tuple[dict[str, Any], ...]  # its kits' shared parts (so that their ids stay theirs)
+    troopers: int
+    carry: int  # crew to carry its support weapons
+    fire: int  # crew to fire them
+    names: str  # its support weapons, as the crew messages list them
+    values: tuple[Value, ...]  # troopers, and crew to carry and to fire when it has any
+
+
+def _squad_facts(ev: Evaluation, sq: SquadView) -> _SquadFacts:
+    """A squad's troopers and crews, and its first values: worked out once per catalog index
+    and set of kits (as many troopers of each) and shared (frozen values of numbers)."""
+    key = tuple((id(k.memo), k.node.count) for k in sq.kits)
+    known: dict[Any, _SquadFacts] = ev.index.memo(_SQUADS)
+    got = known.get(key)
+    if got is not None and all(a is b.memo for a, b in zip(got.held, sq.kits, strict=True)):
+        return got
+    n = sq.troopers
+    carry = sum(w.cc * c * k.node.count for k in sq.kits for w, c in k.support)
+    fire = sum(w.cf * c * k.node.count for k in sq.kits for w, c in k.support)
+    crew_weapons = [(w, c * k.node.count) for k in sq.kits for w, c in k.support]
+    values = [Value("troopers", "Troopers", n)]
+    if crew_weapons:
+        values.append(
+            Value(
+                "crew_to_carry",
+                "Crew to carry support weapons",
+                carry,
+                source=f"{SRC}, Weapon Statistics",
+            )
+        )
+        values.append(
+            Value(
+                "crew_to_fire",
+                "Crew to fire support weapons",
+                fire,
+                source=f"{SRC}, Infantry Attacks",
+            )
+        )
+    names = ", ".join(f"{c} × {w.name} (carry {w.cc}, fire {w.cf})" for w, c in crew_weapons)
+    got = _SquadFacts(tuple(k.memo for k in sq.kits), n, carry, fire, names, tuple(values))
+    if len(known) >= _KITS_MAX:
+        known.clear()
+    known[key] = got
+    return got
+
+
+#: A value to give each platoon, and how to copy its lists and dicts (``None``: nothing to
+#: copy, the value is shared).
+_Kept = tuple[Value, Callable[[Any], Any] | None]
+
+
+def _keep(v: Value) -> _Kept:
+    copy = _copier(v.value)
+    return (Value(v.key, v.label, copy(v.value), v.text, v.source) if copy else v), copy
+
+
+def _own(v: Value, copy: Callable[[Any], Any] | None) -> Value:
+    """A platoon's own copy of a kept value (see :data:`_Kept`)."""
+    return v if copy is None else Value(v.key, v.label, copy(v.value), v.text, v.source)
+
+
+@dataclass(frozen=True)
+class _Head:
+    """A platoon make-up's head count, structure, guns, encumbrance, movement, damage track
+    and ammunition (see :func:`_head`)."""
+
+    held: tuple[Any, ...]  # what the key's ids are of (so that they stay theirs)
+    troopers: int
+    squad_count: int
+    gun_count: int
+    gun_crew: int
+    first: tuple[Value, ...]  # troopers, squads, structure, motive
+    second: tuple[Value, ...]  # field guns, gun crew, troopers not crewing, encumbered
+    movement: _Kept | None
+    boxes: tuple[Value, ...]
+    ammo: _Kept | None
+    ammo_names: list[str]  # the weapons with ammunition (read only)
+
+
+def _head(
+    ev: Evaluation,
+    motive: Motive | None,
+    squads: list[SquadView],
+    per_squad: list[int],
+    guns: list[tuple[Node, int]],
+) -> _Head:
+    """What a platoon's make-up (its kits, as many of each, in squads of as many copies, its
+    motive and its field guns) gives alike to every platoon of that make-up: worked out once
+    per catalog index and make-up."""
+    motive_entry = motive.node.entry if motive is not None and motive.node is not None else None
+    gun_entries = tuple(g.entry for g, _ in guns)
+    key = (
+        tuple((sq.node.count, tuple((id(k.memo), k.node.count) for k in sq.kits)) for sq in squads),
+        (id(motive_entry), motive.name) if motive is not None else None,
+        tuple((id(e), n) for e, (_, n) in zip(gun_entries, guns, strict=True)),
+    )
+    held = (tuple(k.memo for sq in squads for k in sq.kits), motive_entry, gun_entries)
+    known: dict[Any, _Head] = ev.index.memo(_HEADS)
+    got = known.get(key)
+    if got is not None and _same(got.held, held):
+        return got
+
+    troopers = sum(n * sq.node.count for n, sq in zip(per_squad, squads, strict=True))
+    squad_count = sum(sq.node.count for sq in squads)
+    sizes = sorted(set(per_squad), reverse=True)
+    structure = f"{'+'.join(str(s) for s in sizes) or 0}/{squad_count}"
+    first = [
+        Value("troopers", "Troopers", troopers),
+        Value("squads", "Squads", squad_count),
+        Value(
+            "structure",
+            "Structure (troopers/squads)",
+            structure,
+            source=f"{SRC}, The Infantry Platoon",
+        ),
+    ]
+    if motive is not None:
+        first.append(Value("motive", "Motive type", motive.name))
+
+    gun_crew = sum(int(g.entry.data.get("tons", 0)) * n for g, n in guns if g.entry)
+    gun_count = sum(n for _, n in guns)
+    second: list[Value] = []
+    if guns:
+        second.append(Value("field_guns", "Field guns", gun_count))
+        second.append(
+            Value(
+                "gun_crew",
+                "Gun crew needed",
+                gun_crew,
+                f"{gun_crew} (crew = the guns' tonnage)",
+                f"{SRC}, Attacks by Gunnery Crews",
+            )
+        )
+        second.append(
+            Value(
+                "unassigned",
+                "Troopers not crewing guns",
+                max(troopers - gun_crew, 0),
+                source=f"{SRC}, Attacks by Gunnery Crews",
+            )
+        )
+    all_kits = [(k, sq.node.count) for sq in squads for k in sq.kits]
+    encumbered = sum(k.node.count * m for k, m in all_kits if k.encumbered)
+    second.append(
+        Value(
+            "encumbered",
+            "Encumbered troopers",
+            encumbered,
+            source=f"{SRC}, Weapons and Equipment (Encumbrance)",
+        )
+    )
+    movement = (
+        _keep(_movement_value(motive, encumbered > 0, bool(guns))) if motive is not None else None
+    )
+    boxes = sum(k.hits * k.node.count * m for k, m in all_kits)
+    boxes_value = Value(
+        "damage_boxes",
+        "Damage boxes",
+        boxes,
+        f"{boxes} ({troopers} troopers, armoured ones take two hits)",
+        f"{SRC}, Weapon Damage",
+    )
+    ammo, names = _ammo_value(ev, all_kits)
+    got = _Head(
+        held,
+        troopers,
+        squad_count,
+        gun_count,
+        gun_crew,
+        tuple(first),
+        tuple(second),
+        movement,
+        (boxes_value,),
+        _keep(ammo) if ammo is not None else None,
+        names,
+    )
+    if len(known) >= _KITS_MAX:
+        known.clear()
+    known[key] = got
+    return got
+
+
+def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Whether two ``held`` tuples hold the same objects (nested tuples item by item)."""
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b, strict=True):
+        if type(x) is tuple and type(y) is tuple:
+            if not _same(x, y):
+                return False
+        elif x is not y:
+            return False
+    return True
+
+
+def _level_values(ev: Evaluation, level: Any) -> tuple[Value, ...]:
+    """A platoon's experience, gunnery and morale values, once per experience level."""
+    known: dict[int, tuple[Any, tuple[Value, ...]]] = ev.index.memo(_LEVELS)
+    got = known.get(id(level))
+    if got is not None and got[0] is level:
+        return got[1]
+    values = (
+        Value("experience", "Experience", level.name),
+        Value(
+            "gunnery", "Gunnery skill", str(level.data.get("gunnery", "")), source=f"{SRC}, Morale"
+        ),
+        Value("morale_tn", "Morale base TN", level.data.get("morale_tn"), source=f"{SRC}, Morale"),
+    )
+    known[id(level)] = (level, values)
+    return values
+
+
+def _movement_value(motive: Motive, encumbered: bool, towing: bool) -> Value:
+    """A platoon's movement ("Movement Points"; encumbrance, towing guns)."""
+    d = motive.data
+    mp, fast = d.get("mp"), d.get("fast")
+    jump = d.get("jump")
+    src = f"{SRC}, Movement Points"
+    if mp is None:
+        return Value("movement", "Movement", None, "not given by the rules", src)
+    if motive.foot_or_jump and encumbered:
+        enc_mp = d.get("encumbered", 0)
+        text = f"{enc_mp}*"
+        value: dict[str, Any] = {"mp": enc_mp, "fast": None, "encumbered": True}
+        if jump is not None:
+            ej = d.get("encumbered_jump")
+            text += f", jump {ej}"
+            value["jump"] = ej
+        return Value("movement", "Movement", value, text + " (encumbered: no fast movement)", src)
+    if towing and motive.mechanised:
+        mp = mp - 1  # "Those units subtract 1 from their cruise movement."
+    text = f"{mp} ({fast})" if fast is not None else f"{mp}"
+    value = {"mp": mp, "fast": fast, "encumbered": False}
+    if jump is not None:
+        text += f", jump {jump}"
+        value["jump"] = jump
+    if towing and motive.mechanised:
+        text += " (towing guns: cruise -1)"
+    return Value("movement", "Movement", value, text, src)
+
+
+def _ammo_value(ev: Evaluation, kits: list[tuple[Kit, int]]) -> tuple[Value | None, list[str]]:
+    """A platoon's ammunition (Weapons and Equipment, Ammo): the value (``None``: no weapon
+    with ammunition) and the names of those weapons."""
+    tally: dict[str, dict[str, Any]] = {}
+    for k, copies in kits:
+        n = k.node.count * copies
+        for w, c in k.weapons:
+            if w.ammo.shots is None and not w.ammo.per_missile:
+                continue
+            t = tally.setdefault(w.name, {"weapons": 0, "ammo": "", "reloads": 0})
+            t["weapons"] += c * n
+            t["ammo"] = w.ammo.text()
+        for weapon_id, shots, loads in k.ammo_loads:
+            name = ev.index.name_of(weapon_id)
+            t = tally.setdefault(name, {"weapons": 0, "ammo": "", "reloads": 0})
+            t["reloads"] += shots * loads * n
+    if not tally:
+        return None, []
+    parts = []
+    for name, t in tally.items():
+        part = f"{name}: {t['weapons']} × {t['ammo']}" if t["weapons"] else name
+        if t["reloads"]:
+            part += f", {t['reloads']} reload shots carried"
+        parts.append(part)
+    value = Value(
+        "ammo",
+        "Ammunition",
+        tally,
+        "; ".join(parts),
+        f"{SRC}, Weapons and Equipment (Ammo)",
+    )
+    return value, list(tally)
 
 
 def _squads(platoon: Node) -> list[SquadView]:
@@ -868,17 +1265,17 @@ class InfantryOperations(SystemRules):
     def _platoon(self, ev: Evaluation, platoon: Node) -> tuple[int, dict[str, int]]:
         motive = _motive(ev, platoon)
         squads = _squads(platoon)
+        per_squad: list[int] = []  # troopers in one copy of each squad
         for sq in squads:
             sq.kits = [_kit(ev, t) for t in sq.node.children if t.has_category("trooper")]
-            self._squad(ev, sq, motive)
+            per_squad.append(self._squad(ev, sq, motive))
 
-        # ---- head count and structure
-        troopers = sum(sq.troopers * sq.node.count for sq in squads)
-        squad_count = sum(sq.node.count for sq in squads)
-        sizes = sorted({sq.troopers for sq in squads}, reverse=True)
-        structure = f"{'+'.join(str(s) for s in sizes) or 0}/{squad_count}"
-        ev.set_value(platoon, "troopers", "Troopers", troopers)
-        ev.set_value(platoon, "squads", "Squads", squad_count)
+        # ---- head count, structure, guns, encumbrance, movement, damage track: the same
+        # for every platoon of one make-up (see :func:`_head`)
+        guns = [(g, g.count) for g in platoon.children if g.has_category("field-gun")]
+        head = _head(ev, motive, squads, per_squad, guns)
+        troopers, squad_count, gun_crew = head.troopers, head.squad_count, head.gun_crew
+        ev.put_values(platoon, head.first)
         if not squad_count and not any(n.has_category("trooper") for n in platoon.walk()):
             # A platoon is its squads: with none (and no troopers of a platoon a user defined
             # without squads) it cannot take the field; not merely under strength, which the
@@ -890,77 +1287,24 @@ class InfantryOperations(SystemRules):
                 platoon,
                 f"{SRC}, The Infantry Platoon",
             )
-        ev.set_value(
-            platoon,
-            "structure",
-            "Structure (troopers/squads)",
-            structure,
-            source=f"{SRC}, The Infantry Platoon",
-        )
-        if motive is not None:
-            ev.set_value(platoon, "motive", "Motive type", motive.name)
 
         # ---- experience
         level = ev.experience(platoon)
         if level is not None:
-            ev.set_value(platoon, "experience", "Experience", level.name)
-            ev.set_value(
-                platoon,
-                "gunnery",
-                "Gunnery skill",
-                str(level.data.get("gunnery", "")),
-                source=f"{SRC}, Morale",
-            )
-            ev.set_value(
-                platoon,
-                "morale_tn",
-                "Morale base TN",
-                level.data.get("morale_tn"),
-                source=f"{SRC}, Morale",
-            )
+            ev.put_values(platoon, _level_values(ev, level))
 
-        # ---- guns
-        guns = [(g, g.count) for g in platoon.children if g.has_category("field-gun")]
-        gun_crew = sum(int(g.entry.data.get("tons", 0)) * n for g, n in guns if g.entry)
-        if guns:
-            gun_count = sum(n for _, n in guns)
-            ev.set_value(platoon, "field_guns", "Field guns", gun_count)
-            ev.set_value(
+        # ---- guns, encumbrance, movement
+        ev.put_values(platoon, head.second)
+        if guns and gun_crew > troopers:
+            ev.error(
+                "io-gun-crew-short",
+                f"{ev.where(platoon)} has {troopers} troopers but its {head.gun_count} field "
+                f"gun(s) need a crew of {gun_crew} (one trooper per ton)",
                 platoon,
-                "gun_crew",
-                "Gun crew needed",
-                gun_crew,
-                text=f"{gun_crew} (crew = the guns' tonnage)",
-                source=f"{SRC}, Attacks by Gunnery Crews",
+                f"{SRC}, Attacks by Gunnery Crews",
             )
-            ev.set_value(
-                platoon,
-                "unassigned",
-                "Troopers not crewing guns",
-                max(troopers - gun_crew, 0),
-                source=f"{SRC}, Attacks by Gunnery Crews",
-            )
-            if gun_crew > troopers:
-                ev.error(
-                    "io-gun-crew-short",
-                    f"{ev.where(platoon)} has {troopers} troopers but its {gun_count} field "
-                    f"gun(s) need a crew of {gun_crew} (one trooper per ton)",
-                    platoon,
-                    f"{SRC}, Attacks by Gunnery Crews",
-                )
-
-        # ---- movement
-        all_kits = [(k, sq.node.count) for sq in squads for k in sq.kits]
-        encumbered = sum(k.node.count * m for k, m in all_kits if k.encumbered)
-        ev.set_value(
-            platoon,
-            "encumbered",
-            "Encumbered troopers",
-            encumbered,
-            source=f"{SRC}, Weapons and Equipment (Encumbrance)",
-        )
-        if motive is not None:
-            self._movement(ev, platoon, motive, encumbered > 0, bool(guns))
+        if head.movement is not None:
+            ev.put_values(platoon, (_own(*head.movement),))
 
         # ---- mass and damage track
         mass = ev.total_cost(platoon).get("kg", 0.0) / max(platoon.count, 1)
@@ -972,50 +1316,28 @@ class InfantryOperations(SystemRules):
             text=f"{fmt_num(mass)} kg",
             source=f"{SRC}, Movement Points (mass); support weapons' mass not given",
         )
-        boxes = sum(k.hits * k.node.count * m for k, m in all_kits)
-        ev.set_value(
-            platoon,
-            "damage_boxes",
-            "Damage boxes",
-            boxes,
-            text=f"{boxes} ({troopers} troopers, armoured ones take two hits)",
-            source=f"{SRC}, Weapon Damage",
-        )
+        ev.put_values(platoon, head.boxes)
 
         # ---- attack values
         drivers = squad_count if motive is not None and motive.mechanised else 0
         avs = self._attack_values(ev, platoon, squads, drivers=drivers, gun_crew=gun_crew)
-        self._ammo(ev, platoon, all_kits)
+        if head.ammo is not None:
+            ev.put_values(platoon, (_own(*head.ammo),))
+        self._ammo_state(ev, platoon, head.ammo_names)
         return troopers, avs
 
-    def _squad(self, ev: Evaluation, sq: SquadView, motive: Motive | None) -> None:
+    def _squad(self, ev: Evaluation, sq: SquadView, motive: Motive | None) -> int:
+        """A squad's values and issues, and those of its troopers; returns the troopers in
+        one copy of it."""
         node = sq.node
-        n = sq.troopers
-        carry = sum(w.cc * c * k.node.count for k in sq.kits for w, c in k.support)
-        fire = sum(w.cf * c * k.node.count for k in sq.kits for w, c in k.support)
-        crew_weapons = [(w, c * k.node.count) for k in sq.kits for w, c in k.support]
-        ev.set_value(node, "troopers", "Troopers", n)
-        if crew_weapons:
-            ev.set_value(
-                node,
-                "crew_to_carry",
-                "Crew to carry support weapons",
-                carry,
-                source=f"{SRC}, Weapon Statistics",
-            )
-            ev.set_value(
-                node,
-                "crew_to_fire",
-                "Crew to fire support weapons",
-                fire,
-                source=f"{SRC}, Infantry Attacks",
-            )
-        names = ", ".join(f"{c} × {w.name} (carry {w.cc}, fire {w.cf})" for w, c in crew_weapons)
+        facts = _squad_facts(ev, sq)
+        n, carry, fire = facts.troopers, facts.carry, facts.fire
+        ev.put_values(node, facts.values)
         if carry > n:
             ev.error(
                 "io-crew-to-carry",
                 f"{ev.where(node)} has {n} troopers but its support weapons need {carry} "
-                f"to carry them: {names}",
+                f"to carry them: {facts.names}",
                 node,
                 f"{SRC}, Weapon Statistics (Crew to Carry)",
             )
@@ -1023,35 +1345,12 @@ class InfantryOperations(SystemRules):
             ev.error(
                 "io-crew-to-fire",
                 f"{ev.where(node)} has {n} troopers but its support weapons need {fire} "
-                f"to fire them: {names}",
+                f"to fire them: {facts.names}",
                 node,
                 f"{SRC}, Infantry Attacks",
             )
         for k in sq.kits:
-            ev.set_value(
-                k.node,
-                "encumbrance",
-                "Encumbrance",
-                k.enc,
-                text=f"{k.enc}" + (" (encumbered)" if k.encumbered else ""),
-                source=f"{SRC}, Weapons and Equipment (Encumbrance)",
-            )
-            ev.set_value(k.node, "armour", "Armour points", k.armour)
-            if k.weapons:
-                weapons = k.memo.get("weapons")
-                if weapons is None:
-                    weapons = k.memo["weapons"] = (
-                        [_weapon_json(w, n) for w, n in k.weapons],
-                        "; ".join(_weapon_text(w, n) for w, n in k.weapons),
-                    )
-                ev.set_value(
-                    k.node,
-                    "weapons",
-                    "Weapons",
-                    weapons[0],
-                    text=weapons[1],
-                    source=f"{SRC}, Weapon Statistics",
-                )
+            ev.put_values(k.node, _kit_values(k))
             if k.encumbered:
                 effect = _encumbered_effect(motive)
                 ev.warning(
@@ -1087,46 +1386,7 @@ class InfantryOperations(SystemRules):
                     node,
                     f"{SRC}, Movement Points",
                 )
-
-    def _movement(
-        self, ev: Evaluation, platoon: Node, motive: Motive, encumbered: bool, towing: bool
-    ) -> None:
-        d = motive.data
-        mp, fast = d.get("mp"), d.get("fast")
-        jump = d.get("jump")
-        src = f"{SRC}, Movement Points"
-        if mp is None:
-            ev.set_value(
-                platoon, "movement", "Movement", None, text="not given by the rules", source=src
-            )
-            return
-        if motive.foot_or_jump and encumbered:
-            enc_mp = d.get("encumbered", 0)
-            text = f"{enc_mp}*"
-            value: dict[str, Any] = {"mp": enc_mp, "fast": None, "encumbered": True}
-            if jump is not None:
-                ej = d.get("encumbered_jump")
-                text += f", jump {ej}"
-                value["jump"] = ej
-            ev.set_value(
-                platoon,
-                "movement",
-                "Movement",
-                value,
-                text=text + " (encumbered: no fast movement)",
-                source=src,
-            )
-            return
-        if towing and motive.mechanised:
-            mp = mp - 1  # "Those units subtract 1 from their cruise movement."
-        text = f"{mp} ({fast})" if fast is not None else f"{mp}"
-        value = {"mp": mp, "fast": fast, "encumbered": False}
-        if jump is not None:
-            text += f", jump {jump}"
-            value["jump"] = jump
-        if towing and motive.mechanised:
-            text += " (towing guns: cruise -1)"
-        ev.set_value(platoon, "movement", "Movement", value, text=text, source=src)
+        return n
 
     def _attack_values(
         self,
@@ -1159,12 +1419,11 @@ class InfantryOperations(SystemRules):
         if got is not None and all(
             a[0] is b[0] and a[1] is b[1] for a, b in zip(got.held, held, strict=True)
         ):
-            set_value = ev.set_value
-            for role, key_, label, value, copy, text, source in got.before:
-                set_value(targets[role], key_, label, copy(value) if copy else value, text, source)
-            self._odds(ev, platoon, dict(got.avs), got.burst)
-            for role, key_, label, value, copy, text, source in got.after:
-                set_value(targets[role], key_, label, copy(value) if copy else value, text, source)
+            if got.replay is None:
+                got.replay = (_by_role(got.before), _by_role(got.after))
+            _replay(ev, targets, got.replay[0])
+            self._odds(ev, platoon, got.avs, got.burst)
+            _replay(ev, targets, got.replay[1])
             return dict(got.avs)
         figures = _Figures(held)
         log = figures.before
@@ -1173,7 +1432,8 @@ class InfantryOperations(SystemRules):
             role: int, key: str, label: str, value: Any, text: str = "", source: str = ""
         ) -> None:
             copy = _copier(value)
-            log.append((role, key, label, copy(value) if copy else value, copy, text, source))
+            kept = Value(key, label, copy(value) if copy else value, text, source)
+            log.append((role, kept, copy))
             ev.set_value(targets[role], key, label, value, text=text, source=source)
 
         def odds(avs: dict[str, int], burst: Burst | None) -> None:
@@ -1347,27 +1607,17 @@ class InfantryOperations(SystemRules):
         if not any(avs.values()):
             return
         gunnery, assumed = platoon_gunnery(ev, platoon)
-        value, text = to_hit_value(gunnery)
-        if assumed:
-            text += f" (gunnery {gunnery} assumed: no experience chosen)"
-        src = f"{SRC}, Infantry Attacks (Attack Roll, Target Number)"
-        ev.set_value(platoon, "to_hit", "To hit (2D6)", value, text=text, source=src)
-        for a in ATTACK_TYPES:
-            if not avs[a] or avs[a] > MAX_ODDS_AV:
-                # no odds for an attack value no platoon of the rules comes near (a count
-                # typed by mistake): the cluster table is read in a column per 40 points
-                continue
-            value, text = attack_value_odds(
-                avs[a], gunnery, burst if a == "support" else None, melee=a == "melee"
-            )
-            ev.set_value(
-                platoon,
-                f"odds_{a}",
-                f"{ATTACK_LABELS[a].removesuffix(' AV')} attack odds",
-                value,
-                text=text,
-                source=f"{SRC}, Infantry Attacks; Weapon Damage; cluster hits table",
-            )
+        # The same attack values, burst fire and gunnery give the same values (the odds
+        # tables are shared, never changed): made once per catalog index.
+        key = (gunnery, assumed, tuple(avs[a] for a in ATTACK_TYPES), burst)
+        known: dict[Any, tuple[Value, ...]] = ev.index.memo(_ODDS)
+        got = known.get(key)
+        if got is None:
+            got = _odds_values(gunnery, assumed, avs, burst)
+            if len(known) >= _KITS_MAX:
+                known.clear()
+            known[key] = got
+        ev.put_values(platoon, got)
 
     def _flechette_avs(
         self,
@@ -1514,16 +1764,19 @@ class InfantryOperations(SystemRules):
         # the last n troopers' DV, summed from the end as n grows (sums of quarter DVs are
         # exact, so this is the sum of each pool afresh)
         last_n = dict.fromkeys(ATTACK_TYPES, 0.0)
-        for n in range(1, len(order) + 1):
-            pool = order[len(order) - n :]
-            removed = dict.fromkeys(ATTACK_TYPES, 0.0)
+        none_removed = dict.fromkeys(ATTACK_TYPES, 0.0)
+        size = len(order)
+        for n in range(1, size + 1):
+            # the pool of the last n troopers is only needed when some are left out
             if gun_crew:
-                removed = _exclude(pool, max(gun_crew, drivers))[0]
+                removed = _exclude(order[size - n :], max(gun_crew, drivers))[0]
             elif drivers:
-                removed = _exclude(pool, min(drivers, n))[0]
-            newest = order[len(order) - n]
+                removed = _exclude(order[size - n :], min(drivers, n))[0]
+            else:
+                removed = none_removed
+            dv = order[size - n].dv
             for a in ATTACK_TYPES:
-                last_n[a] += newest.dv[a]
+                last_n[a] += dv[a]
                 total = last_n[a] - removed[a]
                 by_n[a].append(_round_up(max(total, 0.0)))
         if len(tables) >= _KITS_MAX:
@@ -1553,37 +1806,6 @@ class InfantryOperations(SystemRules):
                 "1D6-3",
                 source=f"{SRC}, Burst fire",
             )
-
-    def _ammo(self, ev: Evaluation, platoon: Node, kits: list[tuple[Kit, int]]) -> None:
-        tally: dict[str, dict[str, Any]] = {}
-        for k, copies in kits:
-            n = k.node.count * copies
-            for w, c in k.weapons:
-                if w.ammo.shots is None and not w.ammo.per_missile:
-                    continue
-                t = tally.setdefault(w.name, {"weapons": 0, "ammo": "", "reloads": 0})
-                t["weapons"] += c * n
-                t["ammo"] = w.ammo.text()
-            for weapon_id, shots, loads in k.ammo_loads:
-                name = ev.index.name_of(weapon_id)
-                t = tally.setdefault(name, {"weapons": 0, "ammo": "", "reloads": 0})
-                t["reloads"] += shots * loads * n
-        if tally:
-            parts = []
-            for name, t in tally.items():
-                part = f"{name}: {t['weapons']} × {t['ammo']}" if t["weapons"] else name
-                if t["reloads"]:
-                    part += f", {t['reloads']} reload shots carried"
-                parts.append(part)
-            ev.set_value(
-                platoon,
-                "ammo",
-                "Ammunition",
-                tally,
-                text="; ".join(parts),
-                source=f"{SRC}, Weapons and Equipment (Ammo)",
-            )
-        self._ammo_state(ev, platoon, list(tally))
 
     def _ammo_state(self, ev: Evaluation, platoon: Node, names: list[str]) -> None:
         """``state.ammo_spent`` names weapons of the platoon that carry ammunition, by name

@@ -798,6 +798,13 @@ class StarMarines(SystemRules):
     """The StarMarines rules module."""
 
     system_id = "starmarines"
+    #: The engine's checks and cost totals of an untouched selection are replayed: the
+    #: experience charge (:meth:`extra_cost`) reads only the selection and the teams and
+    #: experience above it, which an edit cannot change without reading that selection
+    #: again. The analysis itself wraps nothing in :meth:`Evaluation.subtree` and runs whole
+    #: at every evaluation: a soldier's morale reads the army's heroes and every other
+    #: leader's range, the supertank roll and the unit-data problems read the whole roster.
+    subtree_local = True
 
     # ----------------------------------------------------------------- catalog checks
 
