@@ -154,6 +154,18 @@ def _split() -> Markup:
     return Markup(SPLIT_MARK)
 
 
+def _same() -> Markup:
+    from .reuse import SAME_MARK
+
+    return Markup(SAME_MARK)
+
+
+def _same_end() -> Markup:
+    from .reuse import SAME_END
+
+    return Markup(SAME_END)
+
+
 class FolderLoader(FileSystemLoader):
     """A :class:`~jinja2.FileSystemLoader` for one folder that serves only files inside it
     once symbolic links are resolved: a link in a user's template folder to any other file
@@ -222,6 +234,8 @@ def _environment(
     env.tests["contains"] = _contains
     env.globals["split_columns"] = _split_columns
     env.globals["split"] = _split
+    env.globals["same"] = _same
+    env.globals["same_end"] = _same_end
     return env
 
 

@@ -14,7 +14,8 @@ outline, and "page X of Y" is overlaid from a document of the same number of pag
 nothing else. The pieces print the same pixels as the whole (tests/render/test_raster.py).
 (Earlier versions laid the pieces out in parallel processes; the overlay painted a white page
 over the content, and a regiment prints in a few seconds in one process.) While WeasyPrint
-works the garbage collector runs less often (:func:`fewer_collections`).
+works the garbage collector runs less often (:func:`fewer_collections`), and a block the
+templates print the same several times is laid out once (:mod:`.reuse`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from typing import Any
 import weasyprint
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from .reuse import render_reusing
 from .safety import resolve_asset
 
 log = logging.getLogger("armybuilder.render")
@@ -160,6 +162,11 @@ def fewer_collections() -> Iterator[None]:
 # --------------------------------------------------------------------------- one document
 
 
+def _write(doc: Any) -> bytes:
+    pdf: bytes = doc.write_pdf()
+    return pdf
+
+
 @dataclass
 class Part:
     """One rendered document: the PDF, its page count and outline ``(page, level, label)``,
@@ -196,16 +203,28 @@ def render_document(
         stylesheets.append(_css(Stylesheet(_NO_PAGE_NUMBER, base_url), roots))
     if progress is not None:
         progress(1, 3)
-    with fewer_collections():
-        doc = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(
+
+    def layout(text: str) -> Any:
+        return weasyprint.HTML(string=text, base_url=base_url, url_fetcher=fetcher).render(
             stylesheets=stylesheets
         )
+
+    with fewer_collections():
+        # Blocks printed more than once are laid out once (reuse.py); not when the caller
+        # wants the layout itself, which must hold every block.
+        reused = None if keep_layout else render_reusing(html, layout, _write)
+        if reused is None:
+            doc = layout(html)
+            pdf = None
+        else:
+            doc, pdf = reused
         if progress is not None:
             progress(2, 3)
         marks = [
             (i, level, label) for i, p in enumerate(doc.pages) for level, label, *_ in p.bookmarks
         ]
-        pdf = doc.write_pdf()
+        if pdf is None:
+            pdf = doc.write_pdf()
     if progress is not None:
         progress(3, 3)
     return Part(
