@@ -22,6 +22,7 @@ from ... import catalog as ab_catalogs
 from ...model import catalog as ab
 from ...model.bounds import MAX_COST, MAX_COUNT
 from ...model.plain import MESSAGE_FIELDS as OUR_MESSAGE_FIELDS
+from . import checking
 from . import model as bs
 
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -63,7 +64,7 @@ class IdMap:
         if found is not None:
             return found
         cand = bs_id
-        if not _ID.match(cand):
+        if not _ID.fullmatch(cand):
             cand = re.sub(r"[^a-z0-9]+", "-", bs_id.lower()).strip("-") or "id"
         base, n = cand, 1
         while cand in self.to_bs:
@@ -267,6 +268,9 @@ class Translation:
     all_id: str = ""
     system: ab_catalogs.GameSystem | None = None
     unsupported: list[str] = field(default_factory=list)
+    #: Elements of the data left out for a value the model refuses, one line each (see
+    #: :mod:`.checking`).
+    problems: list[str] = field(default_factory=list)
     #: Every selection entry, group and link by BattleScribe id.
     nodes: dict[str, bs.EntryBase] = field(default_factory=dict)
     shared: dict[str, bs.EntryBase] = field(default_factory=dict)
@@ -1261,9 +1265,25 @@ def _unique(entries: Any) -> list[ab.Entry]:
 
 
 def translate(game_system: dict[str, Any], catalogues: list[dict[str, Any]]) -> Translation:
-    """Read the suite's setup shapes and translate them (raises pydantic's ValidationError)."""
-    gs = bs.GameSystem.model_validate(game_system or {})
-    cats = [bs.Catalogue.model_validate(c) for c in catalogues or []]
-    t = Translation(gs, cats)
+    """Read the suite's setup shapes and translate them. An element holding a value the model
+    refuses is left out, with a line in :attr:`Translation.problems` (see :mod:`.checking`);
+    a file whose values cannot be placed at all is read as empty, with its line too."""
+    problems: list[str] = []
+
+    def read(cls: type[bs.GameSystem] | type[bs.Catalogue], data: Any, root: str) -> Any:
+        if not isinstance(data, dict):
+            problems.append(f"<{root}> is not an element; it is left out")
+            return cls()
+        try:
+            model, found = checking.validate(cls, data, root)
+        except ValueError as exc:
+            problems.append(f"{exc}; the file is left out")
+            return cls()
+        problems.extend(str(p) for p in found)
+        return model
+
+    gs = read(bs.GameSystem, game_system or {}, "gameSystem")
+    cats = [read(bs.Catalogue, c, "catalogue") for c in catalogues or []]
+    t = Translation(gs, cats, problems=problems)
     t.build()
     return t
