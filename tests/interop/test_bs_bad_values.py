@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from armybuilder.batch import Options, check_file
 from armybuilder.catalog import Library
 from armybuilder.cli import main
 from armybuilder.interop.battlescribe.adapter import AdapterSession
@@ -312,6 +313,14 @@ def test_no_mutated_value_escapes_the_loader(
     codes = {"data-value", "data-reference", "data", "unknown-system"}
     assert all(p.code in codes for p in gs.problems), gs.problems
     assert all(p.file.endswith(("army.cat", "tiny.gst")) for p in gs.problems)
+    # A roster of everything validates to a verdict (the engine on what was translated).
+    full = folder / "full.yaml"
+    full.write_text(
+        "name: All\nsystem: tiny\nfaction: army\nselections:\n"
+        "  - entry: e1\n    count: 2\n  - entry: e2\n  - entry: e3\n",
+        encoding="utf-8",
+    )
+    assert check_file(lib, str(full), Options()).exit_code in (0, 1, 2)
     # The lossless model of the conformance adapter reads it too.
     s = AdapterSession()
     got = s.handle(
