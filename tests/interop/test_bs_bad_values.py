@@ -8,6 +8,7 @@ conformance adapter reads the same files without a traceback. Every file is made
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -21,8 +22,10 @@ from hypothesis import strategies as st
 from armybuilder.batch import Options, check_file
 from armybuilder.catalog import Library
 from armybuilder.cli import main
+from armybuilder.errors import ArmybuilderError
 from armybuilder.interop.battlescribe.adapter import AdapterSession
 from armybuilder.interop.battlescribe.library import BattleScribeSystem
+from armybuilder.report import load_evaluated
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -201,6 +204,27 @@ def test_an_id_with_a_trailing_newline_is_mapped_not_refused(tmp_path: Path) -> 
     assert gs.problems == []
 
 
+def test_a_modifier_by_a_number_out_of_bounds_is_left_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A cost modifier of ``1e400`` (infinite once read) used to make the roster's total
+    ``inf`` and legal; now the modifier is left out, with a problem naming its entry."""
+    spoilt = CAT.replace(
+        '<selectionEntry id="e3" name="Medic" type="model">',
+        '<selectionEntry id="e3" name="Medic" type="model">'
+        '<modifiers><modifier type="increment" field="pts" value="1e400"/></modifiers>',
+    )
+    folder = _folder(tmp_path, "tiny", spoilt)
+    code, out, _ = _run(capsys, "validate", "--catalogs", str(folder), str(folder / "list.yaml"))
+    assert code == 0
+    assert (
+        f"{_where(folder, 'e3')} name='Medic'> has a <modifier> of pts whose value is '1e400', "
+        "not a finite number within ±1,000,000,000; the modifier is left out (in the data of "
+        "Army) [catalog-data-left-out]"
+    ) in out
+    assert "legal (1 warning) — Test (Tiny, Army); pts 15" in out
+
+
 def test_a_bad_attribute_of_the_root_keeps_its_default(tmp_path: Path) -> None:
     folder = _folder(tmp_path, "tiny", CAT.replace('revision="1"', 'library="perhaps"'))
     gs = Library([folder]).scan().system("tiny")
@@ -321,6 +345,12 @@ def test_no_mutated_value_escapes_the_loader(
         encoding="utf-8",
     )
     assert check_file(lib, str(full), Options()).exit_code in (0, 1, 2)
+    try:
+        _, _, ev = load_evaluated(lib, str(full))
+    except ArmybuilderError:
+        pass  # (the faction left out: an error the command line reports)
+    else:
+        assert all(math.isfinite(v) for v in ev.totals.values()), ev.totals
     # The lossless model of the conformance adapter reads it too.
     s = AdapterSession()
     got = s.handle(

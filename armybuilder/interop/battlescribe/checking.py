@@ -110,11 +110,11 @@ def _words(error: Any) -> str:
     return f"is {value}, which is not valid here"
 
 
-def _label(item: dict[str, Any], tag: str) -> str:
+def label(item: dict[str, Any], tag: str) -> str:
     parts = [tag]
     for key in ("id", "name"):
         value = item.get(key)
-        if isinstance(value, str):
+        if isinstance(value, str) and value:
             parts.append(f"{key}={value!r}")
     return "<" + " ".join(parts) + ">"
 
@@ -187,7 +187,7 @@ def validate(
                 data.pop(name, None)
                 problems.append(
                     ValueProblem(
-                        _label(data, root_tag), data.get("id", ""), f"{what}; the default is used"
+                        label(data, root_tag), data.get("id", ""), f"{what}; the default is used"
                     )
                 )
                 done.add((name,))
@@ -198,7 +198,7 @@ def validate(
             item = parent[path[-1]]
             problems.append(
                 ValueProblem(
-                    _label(item, tag),
+                    label(item, tag),
                     str(item.get("id", "")) if isinstance(item, dict) else "",
                     f"{what}; it is left out",
                 )

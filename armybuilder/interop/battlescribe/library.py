@@ -37,7 +37,7 @@ from .translate import IdMap, Translation
 
 SYSTEM_SUFFIXES = (".gst", ".gstz")
 CATALOGUE_SUFFIXES = (".cat", ".catz")
-_CACHE_FORMAT = f"{__version__}-bs8"
+_CACHE_FORMAT = f"{__version__}-bs9"
 
 _ROOT = re.compile(r"<(gameSystem|catalogue)\b([^>]*)>", re.S)
 _ATTR = re.compile(r'\b([A-Za-z]+)="([^"]*)"')
@@ -302,6 +302,11 @@ class BattleScribeSystem(GameSystem):
                 ids.to_bs[readable] = ct.id
         t = Translation(gs, cats, ids)
         system = t.build()
+        for what, owner in zip(t.problems, t.problem_ids, strict=True):
+            # (the file that defines the element named: the first whose text has its id)
+            f = next((f for f in files if owner and f'id="{owner}"' in texts[f.id]), files[0])
+            line = _line_of(texts[f.id], owner) if owner else None
+            problems.append(Problem(str(f.path), what, line, None, DATA_VALUE))
         self.translation = t
         factions = [f.model for fid, f in system.factions.items() if fid != t.all_id]
         return system.model, factions, problems

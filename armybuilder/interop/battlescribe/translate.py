@@ -20,7 +20,7 @@ from pydantic import BaseModel
 
 from ... import catalog as ab_catalogs
 from ...model import catalog as ab
-from ...model.bounds import MAX_COST, MAX_COUNT
+from ...model.bounds import MAX_COST, MAX_COUNT, MAX_NUMBER
 from ...model.plain import MESSAGE_FIELDS as OUR_MESSAGE_FIELDS
 from . import checking
 from . import model as bs
@@ -271,6 +271,8 @@ class Translation:
     #: Elements of the data left out for a value the model refuses, one line each (see
     #: :mod:`.checking`).
     problems: list[str] = field(default_factory=list)
+    #: For each line of :attr:`problems` the translation added, the id of the element named.
+    problem_ids: list[str] = field(default_factory=list)
     #: Every selection entry, group and link by BattleScribe id.
     nodes: dict[str, bs.EntryBase] = field(default_factory=dict)
     shared: dict[str, bs.EntryBase] = field(default_factory=dict)
@@ -308,6 +310,15 @@ class Translation:
     _link_targets: dict[str, bs.EntryBase] = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------------ helpers
+
+    def value_problem(self, owner: bs.EntryBase, what: str) -> None:
+        """A value of the data left out during the translation (see :attr:`problems`); the
+        id of the element holding it is kept in :attr:`problem_ids`, to find its file."""
+        label = checking.label(owner.model_dump(include={"id", "name"}), _tag_of(owner))
+        line = f"{label} {what}"
+        if line not in self.problems:
+            self.problems.append(line)
+            self.problem_ids.append(owner.id)
 
     def note(self, what: str) -> None:
         if what not in self.unsupported:
@@ -989,7 +1000,22 @@ class Translation:
         """A modifier in our terms, with the conditions, condition groups and repeats of the
         modifier groups around it; equal modifiers (the same in everything the translation
         reads: :func:`_modifier_key`) are translated once. (What is noted of one is noted the
-        first time.)"""
+        first time.) A number the engine would count with that is not finite or is out of
+        bounds leaves the modifier out, with a problem naming the element holding it (before
+        the memo: each element that holds it is named)."""
+        if m.value is not None and (
+            m.field in self.cost_types
+            or m.field in self.constraint_ids
+            or m.type in ("increment", "decrement", "floor", "ceil")
+        ):
+            num = _num(m.value)
+            if num is not None and not -MAX_NUMBER <= num <= MAX_NUMBER:  # (nan is neither)
+                self.value_problem(
+                    owner,
+                    f"has a <modifier> of {m.field} whose value is {m.value!r}, not a finite "
+                    f"number within ±{MAX_NUMBER:,}; the modifier is left out",
+                )
+                return None
         key = _modifier_key(m, conds, cgroups, repeats, rule, profile)
         if key is None:
             return self._translate_modifier(m, owner, conds, cgroups, repeats, rule, profile)
@@ -1255,6 +1281,15 @@ def _affects_kind(affects: str) -> str:
     """``affects`` with its ids and profile type names left out (one note per kind)."""
     parts = affects.split(".")
     return ".".join(p if p in _AFFECTS_WORDS else "…" for p in parts)
+
+
+def _tag_of(e: bs.EntryBase) -> str:
+    """The element's tag in the data file."""
+    if isinstance(e, bs.EntryLink):
+        return "entryLink"
+    if isinstance(e, bs.SelectionEntryGroup):
+        return "selectionEntryGroup"
+    return "selectionEntry"
 
 
 def _unique(entries: Any) -> list[ab.Entry]:
