@@ -226,6 +226,11 @@ def _print_state_keys(keys: Sequence[StateKey], fmt: str) -> int:
     return EXIT_OK
 
 
+#: Codes of problems found in a catalog's data when it is loaded (see ``catalogs SYSTEM
+#: FACTION``).
+DATA_PROBLEMS = frozenset({"data-value", "data-reference"})
+
+
 def cmd_catalogs(args: argparse.Namespace) -> int:
     lib = _library(args)
     if args.paths:
@@ -295,6 +300,12 @@ def cmd_catalogs(args: argparse.Namespace) -> int:
             show(index.children(e), depth + 1)
 
     show(index.roots, 1)
+    # What loading the catalog found wrong in its data (an element left out for a value that
+    # could not be read, a link to nothing): the rest is listed above.
+    found = [p for p in gs.problems if p.code in DATA_PROBLEMS]
+    if found:
+        print("\nProblems in this catalog's data (the rest is listed above):")
+        _problems_text(found, sys.stdout)
     return EXIT_OK
 
 

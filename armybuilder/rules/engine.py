@@ -2275,9 +2275,17 @@ def _clashes(roster: Roster, system: GameSystem, factions: list[str]) -> list[Is
 
 def _dropped_extensions(index: CatalogIndex) -> list[Issue]:
     """A warning for each extension of the roster's faction that was left out at load time
-    (its units are missing from this roster's catalog)."""
+    (its units are missing from this roster's catalog), and for each element of the
+    faction's data left out for a value that could not be read (``data-value``)."""
     return [
         Issue(
+            "warning",
+            "catalog-data-left-out",
+            f"{p} (in the data of {index.faction.name})",
+            (),
+        )
+        if p.code == "data-value"
+        else Issue(
             "warning",
             "catalog-extension-dropped",
             f"{p}; the catalog extension is left out, so its entries are not available to "

@@ -183,7 +183,7 @@ class AdapterSession:
         for ct in self.t.cost_types.values():
             if ct.default_cost_limit >= 0:
                 self.limits[ct.id] = ct.default_cost_limit
-        return []
+        return list(self.t.problems)
 
     def setup_from_files(self, cmd: dict[str, Any]) -> list[str]:
         """Set up from BattleScribe data files (``files``: file name and XML content)."""

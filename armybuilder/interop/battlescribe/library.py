@@ -29,7 +29,7 @@ from ...catalog import CatalogIndex, Faction, GameSystem
 from ...errors import Problem, UnknownFactionError
 from ...model.catalog import FactionFile, SystemFile
 from ...paths import user_cache_dir
-from . import cachefile
+from . import cachefile, checking
 from . import model as bs
 from .files import _convert, _tag, _Unusual, convert_noting
 from .safe import MAX_DEPTH, UnsafeFileError, check_depth, decode, parse, read_bytes
@@ -37,7 +37,7 @@ from .translate import IdMap, Translation
 
 SYSTEM_SUFFIXES = (".gst", ".gstz")
 CATALOGUE_SUFFIXES = (".cat", ".catz")
-_CACHE_FORMAT = f"{__version__}-bs7"
+_CACHE_FORMAT = f"{__version__}-bs9"
 
 _ROOT = re.compile(r"<(gameSystem|catalogue)\b([^>]*)>", re.S)
 _ATTR = re.compile(r'\b([A-Za-z]+)="([^"]*)"')
@@ -195,8 +195,11 @@ class BattleScribeSystem(GameSystem):
         if self.use_cache and key:
             _remember(key, (model, factions, problems, made))
         self.model = model
+        # A value the data's model refused left its element out: whatever uses these
+        # catalogues reports it (as a left-out extension is reported), never a silent gap.
+        left_out = [p for p in problems if p.code == DATA_VALUE]
         for ff in factions:
-            self.factions[ff.id] = Faction(self._path_of(ff.id), ff)
+            self.factions[ff.id] = Faction(self._path_of(ff.id), ff, dropped=list(left_out))
         for p in problems:
             if p not in self.problems:
                 self.problems.append(p)
@@ -280,9 +283,11 @@ class BattleScribeSystem(GameSystem):
             data.append(converted)
             links.append((f, found))
         problems.extend(_dangling(links, known, texts))
-        gs_data, cat_data = data[0], data[1:]
-        gs = bs.GameSystem.model_validate(gs_data)
-        cats = [bs.Catalogue.model_validate(c) for c in cat_data]
+        gs = _checked_file(bs.GameSystem, data[0], files[0], texts, problems)
+        cats = [
+            _checked_file(bs.Catalogue, c, f, texts, problems)
+            for c, f in zip(data[1:], files[1:], strict=True)
+        ]
         ids = IdMap()  # the system and catalogues get readable ids, the rest keep theirs
         ids.to_ours[gs.id] = self.id
         ids.to_bs[self.id] = gs.id
@@ -297,6 +302,11 @@ class BattleScribeSystem(GameSystem):
                 ids.to_bs[readable] = ct.id
         t = Translation(gs, cats, ids)
         system = t.build()
+        for what, owner in zip(t.problems, t.problem_ids, strict=True):
+            # (the file that defines the element named: the first whose text has its id)
+            f = next((f for f in files if owner and f'id="{owner}"' in texts[f.id]), files[0])
+            line = _line_of(texts[f.id], owner) if owner else None
+            problems.append(Problem(str(f.path), what, line, None, DATA_VALUE))
         self.translation = t
         factions = [f.model for fid, f in system.factions.items() if fid != t.all_id]
         return system.model, factions, problems
@@ -343,6 +353,38 @@ class BattleScribeSystem(GameSystem):
             tmp.replace(path)
         except Exception:  # a cache that cannot be written only costs time
             return
+
+
+#: The code of a problem with a value in the data (see :mod:`.checking`).
+DATA_VALUE = "data-value"
+
+
+def _checked_file(
+    cls: type[bs.GameSystem] | type[bs.Catalogue],
+    data: dict[str, Any],
+    f: DataFile,
+    texts: dict[str, str],
+    problems: list[Problem],
+) -> Any:
+    """A data file's mapping as ``cls``, leaving out each element with a value the model
+    refuses (one problem each, with the file, line and element; the rest loads)."""
+    root = "gameSystem" if cls is bs.GameSystem else "catalogue"
+    try:
+        model, found = checking.validate(cls, data, root)
+    except ValueError as exc:
+        problems.append(Problem(str(f.path), f"{exc}; the file is left out", code=DATA_VALUE))
+        return cls(id=f.id, name=f.name)
+    for p in found:
+        problems.append(
+            Problem(
+                str(f.path),
+                str(p),
+                _line_of(texts[f.id], p.element_id) if p.element_id else None,
+                None,
+                DATA_VALUE,
+            )
+        )
+    return model
 
 
 _LINK_TAGS = {"entryLink", "infoLink", "categoryLink", "catalogueLink"}

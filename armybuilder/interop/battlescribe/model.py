@@ -7,10 +7,19 @@ here; see ``docs/battlescribe.md`` for how each maps onto the armybuilder catalo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
+
+from ...model.bounds import MAX_COST, MAX_LIMIT, MAX_NUMBER
+
+#: The numbers a data file holds, bounded as our own catalogs bound them (a value out of
+#: these, or not finite, is a data problem: see :mod:`.checking`).
+Cost = Annotated[float, Field(allow_inf_nan=False, ge=-MAX_COST, le=MAX_COST)]
+Limit = Annotated[float, Field(allow_inf_nan=False, ge=-MAX_LIMIT, le=MAX_LIMIT)]
+Number = Annotated[float, Field(allow_inf_nan=False, ge=-MAX_NUMBER, le=MAX_NUMBER)]
+WholeNumber = Annotated[int, Field(ge=-MAX_NUMBER, le=MAX_NUMBER)]
 
 
 class _BS(BaseModel):
@@ -20,13 +29,13 @@ class _BS(BaseModel):
 class CostValue(_BS):
     name: str = ""
     type_id: str
-    value: float = 0.0
+    value: Cost = 0.0
 
 
 class CostType(_BS):
     id: str
     name: str = ""
-    default_cost_limit: float = -1.0
+    default_cost_limit: Limit = -1.0
     hidden: bool = False
 
 
@@ -44,7 +53,7 @@ class ProfileType(_BS):
 class Query(_BS):
     """What conditions, constraints and repeats share: a count or a sum within a scope."""
 
-    value: float = 0.0
+    value: Number = 0.0
     field: str = "selections"
     scope: str = "parent"
     child_id: str | None = None
@@ -70,14 +79,14 @@ class ConditionGroup(_BS):
 
 
 class Repeat(Query):
-    repeats: int = 1
+    repeats: WholeNumber = 1
     round_up: bool = False
-    value: float = 1.0
+    value: Number = 1.0
 
 
 class Constraint(Query):
     id: str = ""
-    type: str = "max"
+    type: Literal["min", "max"] = "max"
 
 
 class Modifier(_BS):
@@ -202,7 +211,7 @@ class EntryBase(InfoHolder):
 
 
 class SelectionEntry(EntryBase):
-    type: str = "upgrade"
+    type: Literal["unit", "model", "upgrade"] = "upgrade"
 
 
 class SelectionEntryGroup(EntryBase):
@@ -211,7 +220,7 @@ class SelectionEntryGroup(EntryBase):
 
 class EntryLink(EntryBase):
     target_id: str = ""
-    type: str = "selectionEntry"
+    type: Literal["selectionEntry", "selectionEntryGroup"] = "selectionEntry"
 
 
 class Publication(_BS):

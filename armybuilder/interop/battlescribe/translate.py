@@ -20,8 +20,9 @@ from pydantic import BaseModel
 
 from ... import catalog as ab_catalogs
 from ...model import catalog as ab
-from ...model.bounds import MAX_COST, MAX_COUNT
+from ...model.bounds import MAX_COST, MAX_COUNT, MAX_NUMBER
 from ...model.plain import MESSAGE_FIELDS as OUR_MESSAGE_FIELDS
+from . import checking
 from . import model as bs
 
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -63,7 +64,7 @@ class IdMap:
         if found is not None:
             return found
         cand = bs_id
-        if not _ID.match(cand):
+        if not _ID.fullmatch(cand):
             cand = re.sub(r"[^a-z0-9]+", "-", bs_id.lower()).strip("-") or "id"
         base, n = cand, 1
         while cand in self.to_bs:
@@ -267,6 +268,11 @@ class Translation:
     all_id: str = ""
     system: ab_catalogs.GameSystem | None = None
     unsupported: list[str] = field(default_factory=list)
+    #: Elements of the data left out for a value the model refuses, one line each (see
+    #: :mod:`.checking`).
+    problems: list[str] = field(default_factory=list)
+    #: For each line of :attr:`problems` the translation added, the id of the element named.
+    problem_ids: list[str] = field(default_factory=list)
     #: Every selection entry, group and link by BattleScribe id.
     nodes: dict[str, bs.EntryBase] = field(default_factory=dict)
     shared: dict[str, bs.EntryBase] = field(default_factory=dict)
@@ -304,6 +310,15 @@ class Translation:
     _link_targets: dict[str, bs.EntryBase] = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------------ helpers
+
+    def value_problem(self, owner: bs.EntryBase, what: str) -> None:
+        """A value of the data left out during the translation (see :attr:`problems`); the
+        id of the element holding it is kept in :attr:`problem_ids`, to find its file."""
+        label = checking.label(owner.model_dump(include={"id", "name"}), _tag_of(owner))
+        line = f"{label} {what}"
+        if line not in self.problems:
+            self.problems.append(line)
+            self.problem_ids.append(owner.id)
 
     def note(self, what: str) -> None:
         if what not in self.unsupported:
@@ -985,7 +1000,22 @@ class Translation:
         """A modifier in our terms, with the conditions, condition groups and repeats of the
         modifier groups around it; equal modifiers (the same in everything the translation
         reads: :func:`_modifier_key`) are translated once. (What is noted of one is noted the
-        first time.)"""
+        first time.) A number the engine would count with that is not finite or is out of
+        bounds leaves the modifier out, with a problem naming the element holding it (before
+        the memo: each element that holds it is named)."""
+        if m.value is not None and (
+            m.field in self.cost_types
+            or m.field in self.constraint_ids
+            or m.type in ("increment", "decrement", "floor", "ceil")
+        ):
+            num = _num(m.value)
+            if num is not None and not -MAX_NUMBER <= num <= MAX_NUMBER:  # (nan is neither)
+                self.value_problem(
+                    owner,
+                    f"has a <modifier> of {m.field} whose value is {m.value!r}, not a finite "
+                    f"number within ±{MAX_NUMBER:,}; the modifier is left out",
+                )
+                return None
         key = _modifier_key(m, conds, cgroups, repeats, rule, profile)
         if key is None:
             return self._translate_modifier(m, owner, conds, cgroups, repeats, rule, profile)
@@ -1253,6 +1283,15 @@ def _affects_kind(affects: str) -> str:
     return ".".join(p if p in _AFFECTS_WORDS else "…" for p in parts)
 
 
+def _tag_of(e: bs.EntryBase) -> str:
+    """The element's tag in the data file."""
+    if isinstance(e, bs.EntryLink):
+        return "entryLink"
+    if isinstance(e, bs.SelectionEntryGroup):
+        return "selectionEntryGroup"
+    return "selectionEntry"
+
+
 def _unique(entries: Any) -> list[ab.Entry]:
     out: dict[str, ab.Entry] = {}
     for e in entries:
@@ -1261,9 +1300,25 @@ def _unique(entries: Any) -> list[ab.Entry]:
 
 
 def translate(game_system: dict[str, Any], catalogues: list[dict[str, Any]]) -> Translation:
-    """Read the suite's setup shapes and translate them (raises pydantic's ValidationError)."""
-    gs = bs.GameSystem.model_validate(game_system or {})
-    cats = [bs.Catalogue.model_validate(c) for c in catalogues or []]
-    t = Translation(gs, cats)
+    """Read the suite's setup shapes and translate them. An element holding a value the model
+    refuses is left out, with a line in :attr:`Translation.problems` (see :mod:`.checking`);
+    a file whose values cannot be placed at all is read as empty, with its line too."""
+    problems: list[str] = []
+
+    def read(cls: type[bs.GameSystem] | type[bs.Catalogue], data: Any, root: str) -> Any:
+        if not isinstance(data, dict):
+            problems.append(f"<{root}> is not an element; it is left out")
+            return cls()
+        try:
+            model, found = checking.validate(cls, data, root)
+        except ValueError as exc:
+            problems.append(f"{exc}; the file is left out")
+            return cls()
+        problems.extend(str(p) for p in found)
+        return model
+
+    gs = read(bs.GameSystem, game_system or {}, "gameSystem")
+    cats = [read(bs.Catalogue, c, "catalogue") for c in catalogues or []]
+    t = Translation(gs, cats, problems=problems)
     t.build()
     return t
