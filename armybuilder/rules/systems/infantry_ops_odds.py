@@ -261,7 +261,8 @@ def dist_json(d: Distribution) -> dict[str, str]:
 
 def avg(d: Distribution) -> str:
     """The mean, to two decimals (computed in floating point: it is only displayed)."""
-    return f"{sum(k * float(p) for k, p in d.items()):.2f}"
+    # p.numerator / p.denominator is what float(p) computes, without its two calls
+    return f"{sum(k * (p.numerator / p.denominator) for k, p in d.items()):.2f}"
 
 
 def avg_if_hit(d: Distribution) -> str:
@@ -270,7 +271,8 @@ def avg_if_hit(d: Distribution) -> str:
     hit = _exact_sum(p for k, p in d.items() if k > 0)
     if not hit:
         return "0"
-    return f"{sum(k * float(p) for k, p in d.items() if k > 0) / float(hit):.2f}"
+    mean = sum(k * (p.numerator / p.denominator) for k, p in d.items() if k > 0)
+    return f"{mean / float(hit):.2f}"
 
 
 def at_least(d: Distribution, k: int) -> Fraction:

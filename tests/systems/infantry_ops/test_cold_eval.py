@@ -7,7 +7,8 @@ its cold evaluation takes must give exactly what the plain computation gives.
   the same order as :func:`_exclude` (Infantry Operations, Infantry Attacks: gun crews and a
   mechanised squad's driver do not attack).
 * The odds sum fractions over their common denominator at once (:func:`_exact_sum`): the
-  same exact numbers as adding them one by one.
+  same exact numbers as adding them one by one; and their means divide numerator by
+  denominator themselves: the same floats as ``float()``, so the same two decimals.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from armybuilder.rules.systems.infantry_ops_odds import (
     TWO_D6,
     _exact_sum,
     at_least,
+    avg,
     avg_if_hit,
     damage,
     to_hit,
@@ -91,3 +93,16 @@ def test_to_hit_and_odds_read_the_2d6_table() -> None:
     d = damage(10, 8)
     assert at_least(d, 1) == to_hit(8)  # AV 10 hits at least one trooper when it hits
     assert avg_if_hit(damage(0, 8)) == "0"
+
+
+_DIST = st.dictionaries(
+    st.integers(0, 40), st.fractions(min_value=0, max_value=1, max_denominator=1296), max_size=12
+)
+
+
+@given(_DIST)
+def test_means_are_the_float_means(d: dict[int, Fraction]) -> None:
+    assert avg(d) == f"{sum(k * float(p) for k, p in d.items()):.2f}"
+    hit = sum((p for k, p in d.items() if k > 0), Fraction(0))
+    want = f"{sum(k * float(p) for k, p in d.items() if k > 0) / float(hit):.2f}" if hit else "0"
+    assert avg_if_hit(d) == want
