@@ -506,8 +506,17 @@ def measure_throughput(
     passes: list[tuple[float, float, float]] = []
     verdicts: dict[Path, bool] = {}
     issues = errors = 0
-    for p in corpus.files:  # warm-up: builds each faction's index once
-        validate_file(lib, p)
+    for p in corpus.files:  # each faction's index, built once (not timed)
+        roster = Roster.from_file(p, round_trip=False)
+        lib.system(roster.system).index(roster.faction)
+    # The first pass sees every platoon make-up for the first time, as `validate` of a batch
+    # of one-off rosters does (the later passes find them worked out in the catalog index).
+    cold_load = cold_eval = 0.0
+    gc.collect()
+    for p in corpus.files:
+        lt, et, _ = validate_file(lib, p)
+        cold_load += lt
+        cold_eval += et
     for _ in range(settings.passes):
         load = ev_time = 0.0
         issues = errors = 0
@@ -550,6 +559,8 @@ def measure_throughput(
         "inproc_rosters_per_s": n / wall,
         "inproc_load_ms_per_roster": 1000 * load / n,
         "inproc_eval_ms_per_roster": 1000 * ev_time / n,
+        "inproc_cold_load_ms_per_roster": 1000 * cold_load / n,
+        "inproc_cold_eval_ms_per_roster": 1000 * cold_eval / n,
         "files_with_issues": positioned,
         "issue_positions_s": position_s,
     }, misses
@@ -850,6 +861,12 @@ def table(results: dict[str, Any], settings: Settings) -> str:
         "  per roster: load / evaluate",
         f"{r['inproc_load_ms_per_roster']:.2f} ms / {r['inproc_eval_ms_per_roster']:.2f} ms",
     )
+    if "inproc_cold_eval_ms_per_roster" in r:
+        row(
+            "  the same, first pass (new make-ups)",
+            f"{r['inproc_cold_load_ms_per_roster']:.2f} ms / "
+            f"{r['inproc_cold_eval_ms_per_roster']:.2f} ms",
+        )
     row(
         "  + line:col of every issue",
         f"{r['issue_positions_s']:.2f} s for the {r['files_with_issues']} files with issues",
@@ -977,6 +994,17 @@ def targets_table(r: dict[str, Any]) -> str:
         per / parse,
         TARGET_ROSTER_MS / IDLE_PARSE_MS,
     )
+    if "inproc_cold_eval_ms_per_roster" in r:
+        cold = r["inproc_cold_load_ms_per_roster"] + r["inproc_cold_eval_ms_per_roster"]
+        row(
+            "  the same, each roster's first pass",
+            f"{r['inproc_cold_load_ms_per_roster']:.2f} + "
+            f"{r['inproc_cold_eval_ms_per_roster']:.2f} ms",
+            f"<= {TARGET_ROSTER_MS} ms",
+            f"parse {parse:.2f} ms",
+            cold / parse,
+            TARGET_ROSTER_MS / IDLE_PARSE_MS,
+        )
     row("bare C YAML parse per file", f"{parse:.2f} ms", "the floor", "itself", 1.0, 1.0)
     row(
         "CLI start, validate 1 small roster",

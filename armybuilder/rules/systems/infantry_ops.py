@@ -20,6 +20,7 @@ Choices where the text is silent are stated where they are made, and in the READ
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import math
 import operator
@@ -1083,6 +1084,30 @@ def _exclude(
     return removed, removed_armour
 
 
+class _Weakest:
+    """:func:`_exclude` of a pool of one-trooper contributions that grows at its front, as
+    :meth:`InfantryOperations._by_survivors` asks for it (the last ``n`` troopers of the loss
+    order, for each ``n``): the pool is kept sorted as :func:`_exclude` sorts it (by weight,
+    ties in pool order), one insertion per trooper instead of a sort of the whole pool per
+    ``n``. Gives what :func:`_exclude` gives, summed in the same order."""
+
+    def __init__(self) -> None:
+        self._sorted: list[tuple[float, int, Contribution]] = []
+        self._front = 0  # pool position of the trooper added last, counting down
+
+    def add(self, trooper: Contribution, n: int) -> dict[str, float]:
+        """Put ``trooper`` (of number 1) at the front of the pool; the DV per attack type of
+        the ``n`` weakest troopers of the pool (the first of :func:`_exclude`'s results)."""
+        self._front -= 1
+        bisect.insort(self._sorted, (trooper.weight, self._front, trooper))
+        removed = dict.fromkeys(ATTACK_TYPES, 0.0)
+        for _, _, c in self._sorted[: max(n, 0)]:
+            dv = c.dv
+            for a in ATTACK_TYPES:
+                removed[a] += dv[a] * c.number
+        return removed
+
+
 def _round_up(x: float) -> int:
     # Sums of quarter DVs are exact in binary floating point; guard anyway.
     return math.ceil(round(x, 6))
@@ -1766,12 +1791,13 @@ class InfantryOperations(SystemRules):
         last_n = dict.fromkeys(ATTACK_TYPES, 0.0)
         none_removed = dict.fromkeys(ATTACK_TYPES, 0.0)
         size = len(order)
+        weakest = _Weakest()
         for n in range(1, size + 1):
             # the pool of the last n troopers is only needed when some are left out
             if gun_crew:
-                removed = _exclude(order[size - n :], max(gun_crew, drivers))[0]
+                removed = weakest.add(order[size - n], max(gun_crew, drivers))
             elif drivers:
-                removed = _exclude(order[size - n :], min(drivers, n))[0]
+                removed = weakest.add(order[size - n], min(drivers, n))
             else:
                 removed = none_removed
             dv = order[size - n].dv

@@ -28,6 +28,8 @@ the same cluster roll: 35 = 30 + 5, 47 = 40 + 7.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -107,9 +109,20 @@ def cluster_hits(av: int, roll: int) -> int:
     return sum(CLUSTER[c][row] for c in columns(av))
 
 
+@lru_cache(maxsize=64)
 def to_hit(tn: int) -> Fraction:
     """P(2D6 >= tn)."""
-    return sum((p for t, p in TWO_D6.items() if t >= tn), Fraction(0))
+    return _exact_sum(p for t, p in TWO_D6.items() if t >= tn)
+
+
+def _exact_sum(ps: Iterable[Fraction]) -> Fraction:
+    """The exact sum of fractions, over their least common denominator at once (what
+    ``sum(..., Fraction(0))`` gives, without reducing after each addition)."""
+    got = list(ps)
+    if not got:
+        return Fraction(0)
+    den = math.lcm(*(p.denominator for p in got))
+    return Fraction(sum(p.numerator * (den // p.denominator) for p in got), den)
 
 
 def _terrain(points: int, terrain: str) -> int:
@@ -248,21 +261,23 @@ def dist_json(d: Distribution) -> dict[str, str]:
 
 def avg(d: Distribution) -> str:
     """The mean, to two decimals (computed in floating point: it is only displayed)."""
-    return f"{sum(k * float(p) for k, p in d.items()):.2f}"
+    # p.numerator / p.denominator is what float(p) computes, without its two calls
+    return f"{sum(k * (p.numerator / p.denominator) for k, p in d.items()):.2f}"
 
 
 def avg_if_hit(d: Distribution) -> str:
     """The mean of the outcomes above 0 (the troopers hit when the attack hits), to two
     decimals; ``"0"`` when it cannot hit."""
-    hit = sum((p for k, p in d.items() if k > 0), Fraction(0))
+    hit = _exact_sum(p for k, p in d.items() if k > 0)
     if not hit:
         return "0"
-    return f"{sum(k * float(p) for k, p in d.items() if k > 0) / float(hit):.2f}"
+    mean = sum(k * (p.numerator / p.denominator) for k, p in d.items() if k > 0)
+    return f"{mean / float(hit):.2f}"
 
 
 def at_least(d: Distribution, k: int) -> Fraction:
     """P(X >= k), exact."""
-    below = sum((p for x, p in d.items() if x < k), Fraction(0))
+    below = _exact_sum(p for x, p in d.items() if x < k)
     return 1 - below
 
 
@@ -311,23 +326,25 @@ def attack_value_odds(
         tn = gunnery + mod
         light = damage(av, tn, False, "light-cover", burst)
         mos_light = damage(av, tn, True, "light-cover", burst)
+        # each mean worked out once: the value and the text print the same one
+        light_avg, mos_avg = avg(light), avg(mos_light)
         brackets[bracket] = {
             "tn": tn,
             "hit": str(to_hit(tn)),
             "standard": {
                 "troopers_hit": dist_json(light),
-                "expected": avg(light),
+                "expected": light_avg,
                 "if_hit": avg_if_hit(light),
             },
             "margin_of_success": {
                 "troopers_hit": dist_json(mos_light),
-                "expected": avg(mos_light),
+                "expected": mos_avg,
                 "if_hit": avg_if_hit(mos_light),
                 "hit": str(1 - mos_light.get(0, Fraction(0))),
             },
         }
-        parts.append(f"{bracket} (TN {tn}) avg {avg(light)}, ≥1 {pct(at_least(light, 1))}")
-        mos_parts.append(f"{bracket} avg {avg(mos_light)}")
+        parts.append(f"{bracket} (TN {tn}) avg {light_avg}, ≥1 {pct(at_least(light, 1))}")
+        mos_parts.append(f"{bracket} avg {mos_avg}")
     value: dict[str, Any] = {
         "av": av,
         "gunnery": gunnery,
@@ -336,9 +353,10 @@ def attack_value_odds(
     }
     short = gunnery + RANGE_BRACKETS[0][1]
     open_d = damage(av, short, False, "open", burst)
+    open_avg = avg(open_d)
     value["open_short"] = {
         "troopers_hit": dist_json(open_d),
-        "expected": avg(open_d),
+        "expected": open_avg,
         "if_hit": avg_if_hit(open_d),
     }
     # the cluster table's column for this AV (rolls 2..12) and each roll's chance on 2D6
@@ -350,7 +368,7 @@ def attack_value_odds(
         + "; with margin of success: "
         + ", ".join(mos_parts)
         + f"; in the open ×2{' with burst ' + burst.text() if burst else ''}: "
-        f"short avg {avg(open_d)}"
+        f"short avg {open_avg}"
     )
     return value, text
 
