@@ -363,3 +363,42 @@ def test_no_mutated_value_escapes_the_loader(
         }
     )
     assert got["type"] == "setupResult", got
+
+
+@pytest.mark.parametrize("value", ["-3", "20000", "2.5", "nan"])
+@pytest.mark.parametrize("kind", ["min", "max"])
+def test_a_group_count_out_of_bounds_leaves_the_group_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str, value: str
+) -> None:
+    """A group's count of selections (``min`` / ``max``, scope parent) that is no whole number
+    from 0 to 10,000 is a data problem naming the group; the group is left out (as an entry
+    with a bad limit is) and the rest loads: found by review, it used to end in a traceback."""
+    if kind == "max" and value == "-3":
+        pytest.skip("a negative maximum is BattleScribe's 'no limit', not an error")
+    spoilt = CAT.replace(
+        "  </selectionEntries>\n</catalogue>",
+        '    <selectionEntry id="e4" name="Sergeant" type="model">\n'
+        "      <selectionEntryGroups>\n"
+        '        <selectionEntryGroup id="g1" name="Weapon">\n'
+        f'          <constraints><constraint id="c9" type="{kind}" value="{value}"'
+        ' field="selections" scope="parent"/></constraints>\n'
+        "          <selectionEntries>"
+        '<selectionEntry id="w1" name="Pistol" type="upgrade"/></selectionEntries>\n'
+        "        </selectionEntryGroup>\n"
+        "      </selectionEntryGroups>\n"
+        "    </selectionEntry>\n"
+        "  </selectionEntries>\n</catalogue>",
+    )
+    assert spoilt != CAT
+    folder = _folder(tmp_path, "tiny", spoilt)
+    code, out, err = _run(capsys, "validate", "--catalogs", str(folder), str(folder / "list.yaml"))
+    assert code == 0, out + err
+    (warning,) = [line for line in out.splitlines() if "[catalog-data-left-out]" in line]
+    assert "<selectionEntryGroup id='g1' name='Weapon'>" in warning
+    if value == "nan":  # (refused as the file is read, as any constraint of nan is)
+        assert "whose value is nan, not a finite number; it is left out" in warning
+    else:
+        assert f"({kind} selections) whose value is {float(value)!r}" in warning
+        assert "not a whole number from 0 to 10,000; the group is left out" in warning
+    code, out, err = _run(capsys, "catalogs", "--catalogs", str(folder), "tiny", "army")
+    assert code == 0 and "e3: Medic" in out and "e4: Sergeant" in out, out + err

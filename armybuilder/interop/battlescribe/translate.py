@@ -128,6 +128,14 @@ def _count(value: Any) -> bool:
     return value.__class__ is int and 0 <= value <= MAX_COUNT
 
 
+def _group_count(kind: str, value: float) -> bool:
+    """Whether a group's ``min`` / ``max`` of selections is a count we can keep: a whole number
+    from 0 to :data:`MAX_COUNT` (a negative maximum is BattleScribe's "no limit")."""
+    if kind == "max" and value < 0:
+        return True
+    return value == value and 0 <= value <= MAX_COUNT and float(value).is_integer()
+
+
 def _ids(values: Any) -> bool:
     return values.__class__ is list and all(
         v.__class__ is str and _ID.fullmatch(v) is not None for v in values
@@ -290,7 +298,7 @@ class Translation:
     _memo: dict[int, ab.Entry] = field(default_factory=dict, repr=False)
     _make: _Maker = field(default_factory=_Maker, repr=False)
     _cond_memo: dict[tuple[Any, ...], ab.Condition | None] = field(default_factory=dict, repr=False)
-    _group_memo: dict[tuple[int, int], ab.Group] = field(default_factory=dict, repr=False)
+    _group_memo: dict[tuple[int, int], ab.Group | None] = field(default_factory=dict, repr=False)
     _cgroup_memo: dict[tuple[Any, ...], ab.ConditionGroup | None] = field(
         default_factory=dict, repr=False
     )
@@ -580,11 +588,13 @@ class Translation:
         for link in e.entry_links:
             target = self.target(link)
             if isinstance(target, bs.SelectionEntryGroup):
-                groups.append(self._group(target, link))
+                if (group := self._group(target, link)) is not None:
+                    groups.append(group)
             else:
                 entries.append(self._child(link))
         for g in e.selection_entry_groups:
-            groups.append(self._group(g, None))
+            if (group := self._group(g, None)) is not None:
+                groups.append(group)
         primary = next((cl.target_id for cl in e.category_links if cl.primary), None)
         return _checked(
             ab.Entry,
@@ -651,17 +661,27 @@ class Translation:
             out += self._own_profiles(g)
         return out
 
-    def _group(self, g: bs.EntryBase, link: bs.EntryLink | None) -> ab.Group:
+    def _group(self, g: bs.EntryBase, link: bs.EntryLink | None) -> ab.Group | None:
+        """The group in our terms, or ``None`` where a count of it is out of bounds (a data
+        problem: the group is left out, as an entry with a bad limit is)."""
         key = (id(g), id(link))
-        found = self._group_memo.get(key)
-        if found is None:
-            found = self._group_memo[key] = self._translate_group(g, link)
-        return found
+        memo = self._group_memo
+        if key not in memo:
+            memo[key] = self._translate_group(g, link)
+        return memo[key]
 
-    def _translate_group(self, g: bs.EntryBase, link: bs.EntryLink | None) -> ab.Group:
+    def _translate_group(self, g: bs.EntryBase, link: bs.EntryLink | None) -> ab.Group | None:
         lo, hi = 0, None
         for c in [*g.constraints, *(link.constraints if link else [])]:
             if c.field == "selections" and c.scope == "parent":
+                if c.type in ("min", "max") and not _group_count(c.type, c.value):
+                    self.value_problem(
+                        link if link is not None and c in link.constraints else g,
+                        f"has a <constraint> ({c.type} selections) whose value is "
+                        f"{c.value!r}, not a whole number from 0 to {MAX_COUNT:,}; the group "
+                        "is left out",
+                    )
+                    return None
                 self.group_constraints[(g.id, c.type)] = c
                 if c.type == "min":
                     lo = int(c.value)
@@ -674,10 +694,13 @@ class Translation:
         for sub in g.entry_links:
             target = self.target(sub)
             if isinstance(target, bs.SelectionEntryGroup):
-                subgroups.append(self._group(target, sub))
+                if (group := self._group(target, sub)) is not None:
+                    subgroups.append(group)
             else:
                 entries.append(self._child(sub))
-        subgroups += [self._group(s, None) for s in g.selection_entry_groups]
+        subgroups += [
+            group for s in g.selection_entry_groups if (group := self._group(s, None)) is not None
+        ]
         default = g.default_selection_entry_id if isinstance(g, bs.SelectionEntryGroup) else None
         if default == "none":  # BattleScribe writes "none" for no default
             default = None
