@@ -599,12 +599,15 @@ class _FastParser:
         return self._found[name]
 
     def pick(self) -> _Parser | None:
-        """The binding for the next text."""
+        """The binding for the next text: none where ruamel.yaml.clib is missing, since then
+        ruamel reads with its own Python parser, whose verdicts are not libyaml's."""
         self.reads += 1
-        first, second = "ruamel.yaml.clib", "PyYAML"
+        ruamel = self.binding("ruamel.yaml.clib")
+        if ruamel is None:
+            return None
         if self.reads > self.pyyaml_after:
-            first, second = second, first
-        return self.binding(first) or self.binding(second)
+            return self.binding("PyYAML") or ruamel
+        return ruamel
 
 
 _FAST_PARSER = _FastParser()
@@ -622,11 +625,11 @@ fast_stats = {"loaded": 0, "declined": 0}
 def load_fast(text: str) -> Any:
     """``text`` read as :func:`load_safe` reads it, or ``_DECLINED`` where the fast path
     leaves it to the ruamel path (see above). Never raises."""
-    fp = _fast_parser()
-    if fp is None or "\ufeff" in text:
-        fast_stats["declined"] += 1
-        return _DECLINED
     try:
+        fp = _fast_parser()
+        if fp is None or "\ufeff" in text:
+            fast_stats["declined"] += 1
+            return _DECLINED
         doc = _load_events(fp.parser(text).get_event, fp.events)
     except Exception:  # a parse error, _Declined, an int Python cannot read...
         fast_stats["declined"] += 1
@@ -663,9 +666,10 @@ def _load_events(get: Any, events: Any) -> Any:
                 raise _Declined
             value = ev.value
             if ev.implicit[0]:
-                if flow and (":" in value or "?" in value):
-                    # libyaml 0.2.5 (PyYAML's) reads `[1:30]` and `[a?b]`; the older libyaml
-                    # of ruamel.yaml.clib refuses them: ruamel's verdict stands.
+                if flow and (not value or ":" in value or "?" in value):
+                    # libyaml 0.2.5 (PyYAML's) reads `[1:30]`, `[a?b]` and `[?]` (an empty key
+                    # and value); the older libyaml of ruamel.yaml.clib refuses them:
+                    # ruamel's verdict stands.
                     raise _Declined
                 if value in constants or value[0] in special:
                     value = _plain(value)

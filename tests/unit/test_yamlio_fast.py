@@ -238,6 +238,14 @@ def test_the_yaml_1_1_forms_read_as_yaml_1_2(binding: str) -> None:
         "a: 0b_\n",  # ints Python cannot read
         "a: " + "9" * 5000 + "\n",
         "[" * 70 + "]" * 70 + "\n",  # deeper than the limit
+        # libyaml 0.2.5 reads a bare `?` in a flow collection as an empty key; ruamel's
+        # libyaml refuses it (found by review: the verdict changed after 64 reads)
+        "[?]\n",
+        "[? ]\n",
+        "a: [?]\n",
+        "- [a, ?]\n",
+        "[? a, ?]\n",
+        "{a: }\n",
     ],
 )
 def test_what_the_fast_path_leaves_to_ruamel(text: str, binding: str) -> None:
@@ -484,3 +492,22 @@ def test_a_process_moves_to_pyyaml_after_its_first_texts(monkeypatch: pytest.Mon
     for _ in range(parsers.pyyaml_after + 3):
         assert yamlio.load_fast(text) is not DECLINED
     assert used == ["ruamel.yaml.clib"] * parsers.pyyaml_after + ["PyYAML"] * 3
+
+
+def test_without_ruamels_c_parser_there_is_no_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ruamel.yaml.clib missing: ruamel reads with its Python parser, whose verdicts are not
+    libyaml's (`|-#c` is one), so no text goes the fast way, even with PyYAML installed."""
+    parsers = yamlio._FastParser(pyyaml_after=0)
+    parsers._found["ruamel.yaml.clib"] = None
+    monkeypatch.setattr(yamlio, "_FAST_PARSER", parsers)
+    assert yamlio._fast_parser() is None
+    assert yamlio.load_fast("a: 1\n") is DECLINED
+
+
+def test_a_broken_binding_is_a_fallback_not_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken() -> None:
+        raise RuntimeError("a broken install")
+
+    monkeypatch.setattr(yamlio, "_fast_parser", broken)
+    assert yamlio.load_fast("a: 1\n") is DECLINED
+    assert yamlio.load_safe("a: 1\n", "f.yaml") == {"a": 1}
