@@ -42,6 +42,10 @@ _VOID = frozenset(
 _TAG = re.compile(
     r"<!--.*?-->|<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>", re.S
 )
+#: What a block cannot hold to be drawn as a copy: a link or anchor (``<a>``, an ``id``: the
+#: copy has no annotations, and links to it would point nowhere), a heading (a bookmark in the
+#: outline) or a numbered list (its numbers would be the first layout's).
+_PLACE_BOUND = re.compile(r"<(?:a|h[1-6]|ol)[\s>/]|\sid\s*=", re.I)
 _ID_ATTR = re.compile(r"""\s+id\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)""", re.I)
 _MARGIN_BOXES = (
     *("top-left-corner", "top-left", "top-center", "top-right", "top-right-corner"),
@@ -89,6 +93,11 @@ def marked_blocks(html: str) -> list[Block]:
             content = html[pos:end]
             if not _balanced(content):
                 return []  # a mark not around whole elements: lay the document out whole
+            if _PLACE_BOUND.search(content):
+                # Links, anchors, bookmarks and numbered lists belong to the place they are
+                # drawn at, which a drawn copy does not carry: this block is laid out in place.
+                pos = end + len(SAME_END)
+                continue
             key = (content, tuple(stack))
             blocks.setdefault(key, Block(content, key[1])).spans.append(
                 (m.start(), end + len(SAME_END))

@@ -133,6 +133,29 @@ def test_marked_blocks_repeat_only_in_the_same_surroundings() -> None:
     assert marked_blocks(torn + "</body></html>") == []
 
 
+@pytest.mark.parametrize(
+    "inside",
+    [
+        '<a href="#x">see</a>',  # a link: the drawn copy would have no annotation
+        '<span id="x">target</span>',  # an anchor: links to it would point nowhere
+        "<h3>Squad</h3>",  # a heading: a bookmark in the outline
+        "<ol><li>first</li></ol>",  # numbered: the copy would print the first numbers
+    ],
+)
+def test_a_block_bound_to_its_place_is_laid_out_in_place(inside: str) -> None:
+    """Found by review: links, anchors, bookmarks and list numbers inside a drawn copy were
+    lost or wrong; such a block is not reused (the other blocks still are)."""
+    bound = f"{SAME_MARK}<div>{inside}</div>{SAME_END}"
+    plain = f"{SAME_MARK}<table><tr><td>1 Marine</td></tr></table>{SAME_END}"
+    html = (
+        "<!DOCTYPE html><html><body>"
+        + "".join(f'<div class="card">{bound}</div><div class="card">{plain}</div>' for _ in "ab")
+        + "</body></html>"
+    )
+    (b,) = marked_blocks(html)
+    assert b.content == plain[len(SAME_MARK) : -len(SAME_END)]
+
+
 def _doc(css: str) -> Any:
     block = f"{SAME_MARK}<table><tr><td>Sergeant</td><td>☐☐</td></tr></table>{SAME_END}"
     html = (
