@@ -121,8 +121,10 @@ def test_ctrl_c_stops_cleanly(corpus: list[str]) -> None:
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
     }
+    # Enough files that the run lasts well beyond the signal, even on an idle machine with the
+    # fast loader (1,500 files once finished within the test's 0.2 s on a busy one).
     proc = subprocess.Popen(
-        [sys.executable, "-m", "armybuilder", "validate", "--jobs", "2", *(corpus * 40)],
+        [sys.executable, "-m", "armybuilder", "validate", "--jobs", "2", *(corpus * 300)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -132,6 +134,7 @@ def test_ctrl_c_stops_cleanly(corpus: list[str]) -> None:
     assert proc.stdout is not None
     proc.stdout.readline()  # the pool is at work
     time.sleep(0.2)
+    assert proc.poll() is None, "finished before the signal: the test needs more files"
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
