@@ -19,6 +19,7 @@ import json
 import os
 import signal
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -171,13 +172,33 @@ def reports(
     _LIB, _OPTS = lib, opts
     ctx = multiprocessing.get_context("fork")
     pool = ctx.Pool(workers, initializer=_worker_init)
+    # Ctrl-C is remembered as well as raised: Python prints and drops a KeyboardInterrupt
+    # raised while a finalizer runs (``Exception ignored in ...``), and the run would go on to
+    # the end; the flag stops it at the next report instead.
+    interrupted: list[int] = []
+    installed = threading.current_thread() is threading.main_thread()
+    previous: Any = None
+    if installed:
+
+        def on_interrupt(signum: int, frame: Any) -> None:
+            interrupted.append(signum)
+            raise KeyboardInterrupt
+
+        previous = signal.signal(signal.SIGINT, on_interrupt)
     try:
-        yield from pool.imap(_check_in_worker, files, chunksize=CHUNK)
+        for report in pool.imap(_check_in_worker, files, chunksize=CHUNK):
+            if interrupted:
+                raise KeyboardInterrupt
+            yield report
+            if interrupted:
+                raise KeyboardInterrupt
         pool.close()
     except BaseException:
         pool.terminate()  # Ctrl-C, a closed pipe: stop the workers now
         raise
     finally:
+        if installed:
+            signal.signal(signal.SIGINT, previous)
         pool.join()
         _LIB = None
 

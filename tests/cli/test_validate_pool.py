@@ -9,6 +9,7 @@ A warm start (catalogs from the library snapshot, no pydantic) prints what a col
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import signal
@@ -21,6 +22,7 @@ from types import ModuleType
 import pytest
 
 from armybuilder import batch
+from armybuilder.catalog import Library
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((REPO / "examples").rglob("*.yaml"))
@@ -137,6 +139,23 @@ def test_ctrl_c_stops_cleanly(corpus: list[str]) -> None:
     assert proc.poll() is None, "finished before the signal: the test needs more files"
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
     out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130
+    assert proc.returncode == 130, (err[-3000:], out[-500:])
     assert "Traceback" not in err
     assert "rosters legal" not in out  # stopped, not finished
+
+
+def test_an_interrupt_dropped_by_python_still_stops_the_pool(corpus: list[str]) -> None:
+    """Python prints and drops a KeyboardInterrupt raised while a finalizer runs; the pool
+    remembers the Ctrl-C and stops at the next report (CI once saw a Ctrl-C run to the end)."""
+    lib = Library().scan()
+    files = corpus * 4
+    assert batch.pool_size(len(files), jobs=2) == 2
+    got = batch.reports(lib, files, batch.Options(), jobs=2)
+    next(got)
+    handler = signal.getsignal(signal.SIGINT)
+    assert callable(handler) and handler is not signal.default_int_handler
+    with contextlib.suppress(KeyboardInterrupt):  # dropped, as in a finalizer
+        handler(signal.SIGINT, None)
+    with pytest.raises(KeyboardInterrupt):
+        next(got)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
