@@ -1,5 +1,5 @@
-"""Blocks printed more than once are laid out once (a regiment's nine marine squads print the
-same figure table under different titles).
+"""Blocks printed more than once are laid out once (a large force's identical squads print
+the same figure table under different titles).
 
 A template marks a block with :data:`SAME_MARK` ... :data:`SAME_END` (``same()`` and
 ``same_end()`` in a template). When a document holds the same marked block, in the same
