@@ -14,8 +14,10 @@ outline, and "page X of Y" is overlaid from a document of the same number of pag
 nothing else. The pieces print the same pixels as the whole (tests/render/test_raster.py).
 (Earlier versions laid the pieces out in parallel processes; the overlay painted a white page
 over the content, and a regiment prints in a few seconds in one process.) While WeasyPrint
-works the garbage collector runs less often (:func:`fewer_collections`), and a block the
-templates print the same several times is laid out once (:mod:`.reuse`).
+works the garbage collector runs less often (:func:`fewer_collections`), a block the
+templates print the same several times is laid out once (:mod:`.reuse`), the fonts stay set up
+from one document to the next (:func:`font_config`), and a float's shrink-to-fit width skips
+work that cannot change it (:mod:`.wpatch`).
 """
 
 from __future__ import annotations
