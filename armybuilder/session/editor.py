@@ -7,6 +7,7 @@ import copy
 import dataclasses
 import itertools
 import json
+import math
 import threading
 import time
 import uuid
@@ -1204,6 +1205,9 @@ class EditSession:
 
         if cost_type not in self.index.cost_types:
             raise EditError(f"unknown cost type {cost_type!r}")
+        if value is not None and not math.isfinite(value):
+            # 1e999 typed in a number field reads as infinity: no roster file can hold it.
+            raise EditError(f"a limit must be a number such as 1500 or 1500.5, not {value}")
         if value is not None and value < 0:
             raise EditError("a limit cannot be negative")
         stored: float | int | None = value

@@ -182,6 +182,8 @@ class EditorScreen(ArmyScreen):
         self._eval_running = False
         #: Undos (or redos) in a row since the last other edit: ("Undone" | "Redone", count).
         self._history_run: tuple[str, int] = ("", 0)
+        #: An edit typed in a field was just refused: its field is put back once left.
+        self._refused = False
         #: perf_counter() when the last edit started and when its result was painted.
         self.edit_started = 0.0
         self.last_painted = 0.0
@@ -535,11 +537,17 @@ class EditorScreen(ArmyScreen):
         if s is None:
             return False
         self._history_run = ("", 0)  # another edit ends a run of undos
+        self._refused = False
         self.edit_started = time.perf_counter()
         try:
             loc = fn(s)
         except EditError as exc:
             self.app.notify(str(exc), severity="warning")
+            # The field it was typed in shows what the roster holds again, not the refused
+            # value: now if the focus has left it (Tab, a click), else once Enter has moved
+            # the focus on (see _details_left).
+            self._refused = True
+            self.after_edit()
             return False
         if loc is not None:
             self.selected = loc
@@ -615,6 +623,13 @@ class EditorScreen(ArmyScreen):
         event.stop()
         if event.entered and self.details.keeps_focus():
             return  # refused campaign state: corrected where it was typed
+        if self._refused:
+            # Enter with a refused value: the focus leaves the field now, then the field is
+            # filled with what the roster holds (a focused field is never overwritten).
+            self._refused = False
+            self.set_focus(self.roster_tree)
+            self.call_after_refresh(self.after_edit)
+            return
         self.roster_tree.focus()
 
     @on(CatalogBrowser.Leave)
