@@ -1158,8 +1158,13 @@ class EditSession:
 
     def set_count(self, loc: Loc, count: int) -> None:
         """Set how many copies a selection stands for (at least 1)."""
+        from ..model.bounds import MAX_COUNT
+
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise EditError(f"count must be a whole number of at least 1, not {count!r}")
+        if count > MAX_COUNT:
+            # A roster file holds at most this many; above it the file reads back as 1.
+            raise EditError(f"count must be at most {MAX_COUNT:,}, not {count:,}")
         node = self.node(loc)
         # A count brought in by a `<<:` merge key cannot be removed: write 1 over it.
         keep = count == 1 and "count" in node and not _own(node, "count")

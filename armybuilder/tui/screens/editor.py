@@ -182,7 +182,8 @@ class EditorScreen(ArmyScreen):
         self._eval_running = False
         #: Undos (or redos) in a row since the last other edit: ("Undone" | "Redone", count).
         self._history_run: tuple[str, int] = ("", 0)
-        #: An edit typed in a field was just refused: its field is put back once left.
+        #: A value typed in a field was just refused (or brought within bounds): its field
+        #: shows what the roster holds once Enter has left it.
         self._refused = False
         #: perf_counter() when the last edit started and when its result was painted.
         self.edit_started = 0.0
@@ -707,19 +708,23 @@ class EditorScreen(ArmyScreen):
         s = self.session
         if s is None or not loc:
             return
+        from ...model.bounds import MAX_COUNT
+
         entry = s.entry_at(loc)
         maximum = entry.max_count if entry is not None else None
+        # No more than a roster file can hold, whatever the catalog allows.
+        maximum = MAX_COUNT if maximum is None else min(maximum, MAX_COUNT)
         wanted = count
-        count = max(1, count)
-        if maximum is not None:
-            count = min(count, maximum)
+        count = min(max(1, count), maximum)
         if count != wanted:
-            bound = "at least 1" if wanted < 1 else f"at most {maximum}"
+            bound = "at least 1" if wanted < 1 else f"at most {maximum:,}"
             self.app.notify(f"Count must be {bound}", severity="warning", timeout=2)
         if count == s.count_of(loc):
             self.after_edit()  # put the field back
-            return
-        self._edit(lambda s: s.set_count(loc, count))
+        else:
+            self._edit(lambda s: s.set_count(loc, count))
+        if count != wanted:
+            self._refused = True  # the field shows the count taken once Enter has left it
 
     # ----------------------------------------------------------------- actions
 
