@@ -113,7 +113,7 @@ def _reduce(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
             what = f"{surplus} choice{'s' if surplus != 1 else ''} of {group.name}"
             return [Fix(f"Remove the last {what}", _trim(chosen, surplus))]
         return []
-    found = _constraint(ev, node, issue)
+    found = _constraint(ev, node, issue) or _own_constraint(ev, node, issue)
     if found is None:
         return []
     con, owner, holders, limit = found
@@ -183,7 +183,7 @@ def _complete(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
         if wanted is None or missing <= 0:
             return []
         return [_add_fix(ev, node.loc, wanted, missing)]
-    found = _constraint(ev, node, issue)
+    found = _constraint(ev, node, issue) or _own_constraint(ev, node, issue)
     if found is None:
         return []
     con, owner, holders, limit = found
@@ -246,3 +246,38 @@ def _constraint(
         at = holders[0] if holders else node
         return con, child.entry, holders, ev.constraint_value(child.entry, con, at)
     return None
+
+
+def _own_constraint(
+    ev: Evaluation, node: Node, issue: Issue
+) -> tuple[Constraint, Entry, list[Node], float] | None:
+    """The constraint of ``node``'s own entry on how many of one entry it holds as direct
+    children (scope `self`, a ``child``, not deep: "a Group HQ has at most 3 Marines") that
+    ``issue`` reports, with :func:`_constraint`'s answer. Such a constraint often has no id, so
+    it is recognised as the one of the issue's kind that is broken here and whose count and
+    entry name the issue's message gives (``4 × Marine``). ``None`` when none (or more than
+    one) fits."""
+    entry = node.entry
+    if entry is None or issue.entry != entry.id:
+        return None
+    kind = {"max-exceeded": "max", "min-not-met": "min"}.get(issue.code)
+    found = []
+    for con in entry.constraints:
+        if (
+            con.type != kind
+            or con.scope != "self"
+            or con.field != "selections"
+            or con.child is None
+            or con.deep is not False
+            or con.percent
+            or (issue.constraint and con.id != issue.constraint)
+            or (con.child not in ev.index.entries and con.child not in ev.index.shared)
+        ):
+            continue
+        holders = [c for c in node.children if c.entry is not None and c.entry.id == con.child]
+        count = sum(c.count for c in holders)
+        limit = ev.constraint_value(entry, con, node)
+        broken = count > limit if kind == "max" else count < limit
+        if broken and f"{count} × {ev.index.name_of(con.child)};" in issue.message:
+            found.append((con, entry, holders, limit))
+    return found[0] if len(found) == 1 else None
