@@ -183,3 +183,19 @@ def test_a_headquarters_short_of_its_order_of_battle_gets_each_missing_rank(
         fixes_for(ev, first)[0].apply(session)
     ev = session.evaluate()
     assert not [i for i in ev.issues if i.code == "min-not-met" and i.path == hq]
+
+
+def test_a_squad_without_a_model_gets_the_one_model_it_can_take(lib: Library) -> None:
+    """A Mobile Infantry squad needs at least one model of the Trooper category (Starship
+    Troopers, Characteristics), and the MI Cap Trooper is the only one it can take: the fix
+    adds it, and the squad is complete."""
+    session = EditSession.new(lib, "starship-troopers", "mobile-infantry", "MI", autosave=False)
+    squad = session.add((), "mi-squad")
+    ev = session.evaluate()
+    (empty,) = [i for i in ev.issues if i.code == "min-not-met" and i.path == squad]
+    assert "has 0 × Trooper; at least 1 needed" in empty.message
+    (fix,) = fixes_for(ev, empty)
+    assert fix.label == "Add 1 × MI Cap Trooper"
+    fix.apply(session)
+    assert [s["entry"] for s in session.node(squad)["selections"]] == ["cap-trooper"]
+    assert not [i for i in session.evaluate().issues if i.path == squad]
