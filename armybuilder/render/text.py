@@ -38,7 +38,9 @@ def _lines(u: UnitView, depth: int, out: list[str]) -> None:
     if depth == 0 and u.name != u.entry_name:
         head += f" [{clean(u.entry_name)}]"
     if not u.known:
-        head += " (unknown entry)"
+        # Which id is unknown: a top-level line names it above, a line inside does here.
+        shown = depth == 0 or u.name == u.entry_name
+        head += " (unknown entry)" if shown else f" (unknown entry {clean(u.entry_name)})"
     if u.experience:
         head += f" ({clean(u.experience)})"
     if u.loadout:

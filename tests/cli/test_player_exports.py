@@ -36,3 +36,20 @@ def test_a_ros_export_refused_names_the_file_once(
         "only rosters of BattleScribe data can be written as .ros"
     )
     assert not (tmp_path / "out.ros").exists()
+
+
+def test_text_and_markdown_exports_say_which_entry_is_unknown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A squad whose entry id is misspelt: the Markdown heading said nothing of it (only the
+    models under it were marked), and the text lines of the models did not say which id."""
+    text = (EXAMPLES / "space-hulk" / "standard-squad.yaml").read_text()
+    path = tmp_path / "typo.yaml"
+    path.write_text(text.replace("entry: terminator-squad", "entry: zzterminator-squad", 1))
+    assert main(["export", str(path), "--to", "markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "## 1st Squad \\[zzterminator-squad\\] *(unknown entry, kept)*" in out, out
+    assert main(["export", str(path), "--to", "text"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "1st Squad [zzterminator-squad] (unknown entry)" in lines
+    assert "  Sergeant Lorenzo (unknown entry sergeant)" in lines, lines
