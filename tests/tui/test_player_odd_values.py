@@ -99,3 +99,24 @@ async def test_a_count_beyond_what_a_file_holds_stops_at_10000(
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: not session.dirty)
     assert main(["validate", str(path)]) == 0
+
+
+@run_async
+async def test_the_search_filter_is_shown_as_typed(make_app: Any, workdir: Path) -> None:
+    """The catalog's title and its "no match" line quote the search as typed: a backslash
+    showed doubled (`filter '\\\\'`), an apostrophe swapped the quotes (`filter "o'"`)."""
+    from armybuilder.tui.widgets.stable import LiveStatic
+
+    app = make_app(workdir / "patrol.yaml")
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        empty = editor.query_one("#catalog-empty", LiveStatic)
+        for typed in ("\\", "o'"):
+            editor.catalog.search.focus()
+            editor.catalog.search.value = typed
+            title, line = f"filter '{typed}'", f"No entry matches '{typed}' here"
+
+            def shown(title: str = title, line: str = line) -> bool:
+                return title in editor.catalog.title_text and line in empty.plain
+
+            await wait_for(pilot, shown)
