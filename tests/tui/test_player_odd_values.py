@@ -15,9 +15,10 @@ from textual.widgets import Input
 async def test_a_limit_too_large_for_a_number_is_refused_not_a_crash(
     make_app: Any, workdir: Path
 ) -> None:
-    """`1e999` passes the limit field's number filter but reads as infinity; setting it used
-    to raise out of the session (a pydantic error) and close the builder with a traceback,
-    losing the screen the player was on."""
+    """`1e999` passes the limit field's number filter but reads as infinity, and 2000000000 is
+    above the largest limit a file holds; setting either used to raise out of the session (a
+    pydantic error) and close the builder with a traceback, losing the screen the player was
+    on."""
     app = make_app(workdir / "patrol.yaml")
     async with app.run_test(size=(120, 40)) as pilot:
         editor = await wait_editor(pilot)
@@ -49,6 +50,20 @@ async def test_a_limit_too_large_for_a_number_is_refused_not_a_crash(
         )
         await wait_for(pilot, lambda: limit.value == "")
         assert session.roster.header.limits == before
+        # And one above the 1,000,000,000 a roster file holds (it raised out of the session
+        # as 1e999 did, leaving the bad value in the roster's text).
+        limit.focus()
+        await pilot.press(*"2000000000", "enter")
+        await wait_for(
+            pilot,
+            lambda: any(
+                "at most 1,000,000,000, not 2,000,000,000" in str(n.message)
+                for n in app._notifications
+            ),
+        )
+        await wait_for(pilot, lambda: limit.value == "")
+        assert session.roster.header.limits == before
+        assert "limits" not in session.roster.doc
         # A sound value still goes in.
         limit.focus()
         limit.value = ""
