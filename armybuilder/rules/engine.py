@@ -442,6 +442,11 @@ class Evaluation:
     _opened: set[int] = field(default_factory=set, repr=False)
     #: Per reached selection: its categories before each modifier that reaches it, then after.
     _reach_cats: dict[int, list[list[str]]] = field(default_factory=dict, repr=False)
+    #: Whether the caller reads the computed values (``False``: issues, costs and totals
+    #: only, as ``validate`` does): a rules module may then leave out values that decide no
+    #: issue (:attr:`SystemRules` says which of its values it leaves out). The values it does
+    #: compute, the issues, costs and totals are the same either way.
+    values_wanted: bool = field(default=True, repr=False)
     #: Whether the rules module adds costs of its own (:meth:`SystemRules.extra_cost`):
     #: worked out from ``rules`` however the evaluation is made (what-if copies too).
     _extra_cost: bool = field(default=False, init=False, repr=False)
@@ -2028,6 +2033,7 @@ def evaluate(
     take_nodes: bool = False,
     forces: list[ForceData] | None = None,
     faction_roots: dict[str, frozenset[str]] | None = None,
+    values: bool = True,
 ) -> Evaluation:
     """Validate a roster against a catalog and compute its values.
 
@@ -2042,14 +2048,26 @@ def evaluate(
     again; the result is the same either way. ``take_nodes``: also take over the previous
     evaluation's nodes of those subtrees instead of building them again; that evaluation's
     tree is then no longer its own (for a caller that is done with it).
+
+    ``values=False``: the caller reads the issues, costs and totals only (``validate``); the
+    rules module may leave out values that decide no issue (see
+    :attr:`Evaluation.values_wanted`). Such an evaluation neither reads nor fills a memo.
     """
     root = Node(None, None, None, None)
     if forces is None:
         forces = roster.forces
-    ev = Evaluation(roster, index, root, rules=rules, forces=forces, faction_roots=faction_roots)
+    ev = Evaluation(
+        roster,
+        index,
+        root,
+        rules=rules,
+        forces=forces,
+        faction_roots=faction_roots,
+        values_wanted=values,
+    )
     if rules is not None:
         ev.state_keys = tuple(rules.state_keys())
-    if memo is not None and (rules is None or rules.subtree_local):
+    if memo is not None and values and (rules is None or rules.subtree_local):
         # Only what this evaluation computes or replays is kept for the next one: a subtree
         # replayed whole is kept whole, not the parts inside it.
         ev.memo_in = memo if memo.index is index and memo.rules is rules else None
@@ -2175,9 +2193,11 @@ def evaluate_roster(
     system: GameSystem,
     memo: SubtreeMemo | None = None,
     take_nodes: bool = False,
+    values: bool = True,
 ) -> Evaluation:
     """Validate a roster against its system: its faction's catalog (with any extensions and
-    the roster's own ``custom:`` entries) and the system's rules module.
+    the roster's own ``custom:`` entries) and the system's rules module. ``values=False``: for
+    a caller that reads issues, costs and totals only (see :func:`evaluate`).
 
     Raises :class:`~armybuilder.errors.UnknownFactionError` for a faction the system lacks.
     """
@@ -2203,6 +2223,7 @@ def evaluate_roster(
                 memo,
                 take_nodes,
                 faction_roots=_faction_roots(memo.index, system, factions),
+                values=values,
             )
             ev.issues[:0] = [*_dropped_extensions(memo.index), *found]
             if ev.memo_out is not None:
@@ -2215,7 +2236,7 @@ def evaluate_roster(
     elif custom is not None:
         index = system.index_with(roster.faction, custom)
     roots = _faction_roots(index, system, factions)
-    ev = evaluate(roster, index, system.rules, memo, take_nodes, faction_roots=roots)
+    ev = evaluate(roster, index, system.rules, memo, take_nodes, faction_roots=roots, values=values)
     ev.issues[:0] = [*_dropped_extensions(index), *problems]
     if raw is not None and custom is not None and ev.memo_out is not None:
         ev.memo_out.custom = (
