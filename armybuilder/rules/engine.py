@@ -363,7 +363,8 @@ class SubtreeMemo:
     def __init__(self, index: CatalogIndex | None = None, rules: SystemRules | None = None) -> None:
         self.index = index
         self.rules = rules
-        self.records: dict[tuple[str, int], _Record] = {}
+        #: Per tag of :meth:`Evaluation.subtree`, by ``id()`` of the subtree's selection.
+        self.records: dict[str, dict[int, _Record]] = {}
         self.totals: dict[int, tuple[SelectionData, dict[str, float]]] = {}
         #: Built nodes of selections with children, whose building reported nothing: the
         #: next evaluation takes them over (re-parented) instead of building them again.
@@ -407,7 +408,10 @@ class Evaluation:
     memo_in: SubtreeMemo | None = field(default=None, repr=False)
     memo_out: SubtreeMemo | None = field(default=None, repr=False)
     _value_log: list[_Logged] | None = field(default=None, repr=False)
+    #: How many :meth:`subtree` computations are under way (their records read the log).
+    _computing: int = field(default=0, repr=False)
     _above: dict[int, tuple[Any, ...]] = field(default_factory=dict, repr=False)
+    _top_names: tuple[str] | None = field(default=None, repr=False)
     #: See :meth:`present_refs`.
     _present: frozenset[str] | None = field(default=None, repr=False)
     #: :meth:`where` of the selections that have been a parent, by ``id()``.
@@ -574,7 +578,10 @@ class Evaluation:
         conditions may read from outside its subtree."""
         parent = node.parent
         if parent is None or parent.is_root:
-            return (self.roster.name,)
+            top = self._top_names
+            if top is None:
+                top = self._top_names = (self.roster.name,)
+            return top
         key = id(parent)
         found = self._above.get(key)
         if found is None:
@@ -621,12 +628,14 @@ class Evaluation:
             or id(node) in self._opened
         ):
             return compute()
-        context = (self._names_above(node), key)
-        rid = (tag, id(data))
+        names = self._names_above(node)
         memo_in = self.memo_in
-        prev = memo_in.records.get(rid) if memo_in is not None else None
-        v0 = len(log)
-        if prev is not None and prev.data is data and prev.key == context:
+        known = memo_in.records.get(tag) if memo_in is not None else None
+        prev = known.get(id(data)) if known is not None else None
+        mine = out.records.get(tag)
+        if mine is None:
+            mine = out.records[tag] = {}
+        if prev is not None and prev.data is data and prev.key == (names, key):
             out.hits += 1
             self.issues.extend(prev.issues)
             values = self.values
@@ -637,33 +646,45 @@ class Evaluation:
                 by_id = prev.by_id()
                 if by_id and values.keys().isdisjoint(by_id):
                     values.update(by_id)
-                else:
+                elif groups:
                     _file(values, groups)
-            else:
-                # Another evaluation's tree: the same nodes, found by their place.
-                base = len(data.loc)
-                moved = []
-                for old, vs in prev.groups():
-                    target = node
-                    rel = old.loc
-                    for i in range(base + 1, len(rel), 2):
-                        target = target.children[rel[i]]  # type: ignore[index]
-                    moved.append((target, vs))
-                groups = tuple(moved)
-                by_id = None
-                _file(values, groups)
-            if groups:
+                if groups and self._computing:
+                    # (logged for the computations around this one only: none reads the log
+                    # outside them)
+                    log.append((None, groups))
+                # The record holds its values itself (groups() read them off the log it was
+                # made on), so it serves the next evaluation as it is.
+                mine[id(data)] = prev
+                return prev.result  # type: ignore[no-any-return]
+            # Another evaluation's tree: the same nodes, found by their place.
+            v0 = len(log)
+            base = len(data.loc)
+            moved = []
+            for old, vs in prev.groups():
+                target = node
+                rel = old.loc
+                for i in range(base + 1, len(rel), 2):
+                    target = target.children[rel[i]]  # type: ignore[index]
+                moved.append((target, vs))
+            groups = tuple(moved)
+            _file(values, groups)
+            if groups and self._computing:
                 log.append((None, groups))
-            # Recorded again, on this evaluation's log: a memo refers to one evaluation only.
-            out.records[rid] = _Record(
-                data, context, prev.issues, node, log, v0, len(log), prev.result, groups, by_id
+            # Recorded again, on this evaluation's nodes: a memo refers to one evaluation only.
+            mine[id(data)] = _Record(
+                data, prev.key, prev.issues, node, log, v0, len(log), prev.result, groups
             )
             return prev.result  # type: ignore[no-any-return]
         out.misses += 1
         i0 = len(self.issues)
-        result = compute()
-        out.records[rid] = _Record(
-            data, context, tuple(self.issues[i0:]), node, log, v0, len(log), result
+        v0 = len(log)
+        self._computing += 1
+        try:
+            result = compute()
+        finally:
+            self._computing -= 1
+        mine[id(data)] = _Record(
+            data, (names, key), tuple(self.issues[i0:]), node, log, v0, len(log), result
         )
         return result
 
