@@ -186,6 +186,8 @@ class CatalogIndex:
         self._con_owners: dict[int, str | None] | None = None
         self._static_costs: dict[int, tuple[object, dict[str, float] | None]] = {}
         self._entry_checks: dict[int, tuple[object, EntryChecks]] = {}
+        self._quiet: dict[int, tuple[object, bool]] = {}
+        self._held_refs: dict[int, tuple[object, frozenset[str]]] = {}
         self.roots: list[Child] = [
             self._resolve(c, None) for c in [*sf.entries, *(c for p in parts for c in p.entries)]
         ]
@@ -272,6 +274,34 @@ class CatalogIndex:
                     changed = True
         found = self._holders[category] = frozenset(holds)
         return found
+
+    def held_refs(self, entry: Entry) -> frozenset[str]:
+        """Everything a selection standing under a selection of ``entry``, at any depth, can
+        be counted as, as the catalog states it (entry, category, group and link ids, ``type:``
+        and ``path:`` references, ``*``): a count of anything else under such a selection need
+        not look below it (unless modifiers change categories, or reach from elsewhere, which
+        the engine checks). Worked out once per entry (the entry kept beside its ``id()``)."""
+        found = self._held_refs.get(id(entry))
+        if found is not None and found[0] is entry:
+            return found[1]
+        refs: set[str] = {"*"}
+        seen: set[int] = {id(entry)}
+        stack = list(self.children(entry))
+        while stack:
+            c = stack.pop()
+            e = c.entry
+            refs.update(e.categories)
+            refs.update((e.id, f"type:{e.type}", f"path:{e.id}"))
+            if c.link is not None and c.link.id:
+                refs.update((c.link.id, f"path:{c.link.id}"))
+            if c.group is not None:
+                refs.add(c.group.id)
+            if id(e) not in seen:
+                seen.add(id(e))
+                stack.extend(self.children(e))
+        held = frozenset(refs)
+        self._held_refs[id(entry)] = (entry, held)
+        return held
 
     def closed(self, entry: Entry | None) -> bool:
         """Whether a selection of ``entry`` can be judged on its own: nothing checked or
@@ -546,6 +576,28 @@ class CatalogIndex:
         )
         self._entry_checks[id(entry)] = (entry, plan)
         return plan
+
+    def quiet_leaf(self, entry: Entry) -> bool:
+        """Whether a selection of ``entry`` with nothing under it has nothing of the entry's to
+        check: no constraint of its own or of a possible child, no group limits, no messages,
+        not hidden (nor a modifier of `hidden`). What is left to check is the selection's own
+        (its count against the entry's maximum, its experience, its state, modifiers of other
+        selections that reach it): the engine looks at those. Kept as :meth:`entry_checks`."""
+        found = self._quiet.get(id(entry))
+        if found is not None and found[0] is entry:
+            return found[1]
+        plain = self.entry_checks(entry)
+        quiet = not (
+            self.child_checks(entry).rows
+            or plain.self_constraints
+            or plain.groups
+            or plain.messages
+            or plain.message_groups
+            or plain.hidden_modified
+            or entry.hidden
+        )
+        self._quiet[id(entry)] = (entry, quiet)
+        return quiet
 
     def static_costs(self, entry: Entry) -> dict[str, float] | None:
         """The cost of one selection of ``entry`` per cost type (its own, not its children's)

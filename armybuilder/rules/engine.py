@@ -1071,7 +1071,18 @@ class Evaluation:
             self._query[key] = total
             return total
         if field_ == "selections" and ref is not None:
-            total = self._ref_counts(scope_node, deep, child_forces).get(ref, 0.0)
+            if (
+                deep
+                and scope_node.entry is not None
+                and not child_forces
+                and not self._reached
+                and not self.index.category_modifiers
+                and (id(scope_node), True, False) not in self._counts
+            ):
+                # One reference: only the selections that can hold it are looked into.
+                total = self._ref_count(scope_node, ref)
+            else:
+                total = self._ref_counts(scope_node, deep, child_forces).get(ref, 0.0)
             self._query[key] = total
             return total
         total = 0.0
@@ -1175,6 +1186,31 @@ class Evaluation:
             return counts
         self._counts[key] = counts
         return counts
+
+    def _ref_count(self, scope_node: Node, ref: str) -> float:
+        """``_ref_counts(scope_node, True).get(ref, 0.0)`` for a selection ``scope_node``
+        when no modifier changes categories or reaches from another selection: the same
+        whole-number sum, walking only into selections that can hold ``ref``
+        (:meth:`CatalogIndex.held_refs`)."""
+        refs_of = self._refs
+        held = self.index.held_refs
+        total = 0.0
+        stack: list[tuple[Node, int]] = [(c, c.count) for c in scope_node.children]
+        pop, push = stack.pop, stack.extend
+        while stack:
+            n, mult = pop()
+            entry = n.entry
+            if entry is None:
+                continue  # (a selection the catalog does not know; no force under a selection)
+            rkey = (id(entry), id(n.link), id(n.group))
+            refs = refs_of.get(rkey)
+            if refs is None:
+                refs = refs_of[rkey] = self._node_refs(n, entry.categories)
+            if ref in refs:
+                total += mult
+            if n.children and ref in held(entry):
+                push([(c, mult * c.count) for c in n.children])
+        return total
 
     @staticmethod
     def _node_refs(n: Node, categories: list[str]) -> frozenset[str]:
@@ -1736,6 +1772,26 @@ def _entry_ids_under(node: Node) -> set[str]:
     return out
 
 
+def _holds_entry(ev: Evaluation, node: Node, entry_id: str) -> bool:
+    """Whether a selection of entry ``entry_id`` stands under ``node`` (at any depth): what
+    ``entry_id in _entry_ids_under(node)`` says, looking only into selections whose entry can
+    hold one (:meth:`CatalogIndex.held_refs`)."""
+    held = ev.index.held_refs
+    todo = list(node.children)
+    pop, push = todo.pop, todo.extend
+    while todo:
+        c = pop()
+        entry = c.entry
+        if entry is None:
+            push(c.children)  # (a force, or what an unknown selection holds: looked into)
+            continue
+        if entry.id == entry_id:
+            return True
+        if c.children and entry_id in held(entry):
+            push(c.children)
+    return False
+
+
 def _check_children(ev: Evaluation, node: Node, plan: ChildChecks, seen_global: set[Any]) -> None:
     """The constraints of ``node``'s possible children checked at ``node``, in catalog order,
     skipping those that cannot break here (see :meth:`CatalogIndex.child_checks`)."""
@@ -1762,9 +1818,9 @@ def _check_children(ev: Evaluation, node: Node, plan: ChildChecks, seen_global: 
     if plan.held:
         # A maximum counting the entry's selections here: with none of them under this
         # selection it counts 0, which no maximum (unlimited when negative) refuses.
-        under = _entry_ids_under(node)
-        for k in plan.held.keys() & under:
-            order.extend(plan.held[k])
+        for k, rows_k in plan.held.items():
+            if _holds_entry(ev, node, k):
+                order.extend(rows_k)
     if len(order) > 1:
         order.sort()
     for i in order:
@@ -1836,12 +1892,27 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
                     f"{ev.where(node)} does not record experience; {data.experience!r} is ignored",
                     (*node.loc, "experience"),
                 )
+    quiet = idx.quiet_leaf
+    reached_any = ev._reached
     for c in node.children:
-        if c.entry is None:
+        kind = c.entry
+        if kind is None:
             if c.force is not None:
                 _check_node(ev, c, seen_global)
             continue
-        if c.children and ev.memo_out is not None:
+        if not c.children:
+            # A selection with nothing under it, of an entry with nothing to check there:
+            # only what is its own can be wrong (what _check_node would find, skipped).
+            data = c.data
+            if (
+                quiet(kind)
+                and (kind.max_count is None or c.count <= kind.max_count)
+                and (data is None or not (data.experience or (ev.state_keys and data.state)))
+                and not (reached_any and id(c) in reached_any)
+            ):
+                continue
+            _check_node(ev, c, seen_global)
+        elif ev.memo_out is not None:
             ev.subtree(c, "check", lambda c=c: _check_node(ev, c, seen_global))  # type: ignore[misc]
         else:
             _check_node(ev, c, seen_global)
@@ -1909,8 +1980,14 @@ def _check_groups(ev: Evaluation, node: Node, entry: Entry) -> None:
     for c in node.children:
         if c.group is not None:
             by_group[id(c.group)] = by_group.get(id(c.group), 0) + c.count
+    get = by_group.get
     for g, ids in checks:
-        got = sum(by_group.get(i, 0) for i in ids) if by_group else 0
+        if not by_group:
+            got = 0
+        elif len(ids) == 1:  # (no subgroups: the group's own choices)
+            got = get(ids[0], 0)
+        else:
+            got = sum(get(i, 0) for i in ids)
         if g.max is not None and got > g.max:
             ev._add(
                 g.severity,
