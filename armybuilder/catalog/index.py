@@ -188,6 +188,7 @@ class CatalogIndex:
         self._entry_checks: dict[int, tuple[object, EntryChecks]] = {}
         self._quiet: dict[int, tuple[object, bool]] = {}
         self._held_refs: dict[int, tuple[object, frozenset[str]]] = {}
+        self._deep_refs: dict[int, tuple[object, frozenset[str]]] = {}
         self.roots: list[Child] = [
             self._resolve(c, None) for c in [*sf.entries, *(c for p in parts for c in p.entries)]
         ]
@@ -302,6 +303,21 @@ class CatalogIndex:
         held = frozenset(refs)
         self._held_refs[id(entry)] = (entry, held)
         return held
+
+    def deep_refs(self, entry: Entry) -> frozenset[str]:
+        """What a selection two or more levels under a selection of ``entry`` can be counted
+        as (:meth:`held_refs` of each possible child): a deep count of anything else under
+        such a selection is the count of its children alone. Kept as :meth:`held_refs`."""
+        found = self._deep_refs.get(id(entry))
+        if found is not None and found[0] is entry:
+            return found[1]
+        refs: set[str] = set()
+        for c in self.children(entry):
+            if self.children(c.entry):
+                refs.update(self.held_refs(c.entry))
+        deep = frozenset(refs)
+        self._deep_refs[id(entry)] = (entry, deep)
+        return deep
 
     def closed(self, entry: Entry | None) -> bool:
         """Whether a selection of ``entry`` can be judged on its own: nothing checked or

@@ -1079,8 +1079,13 @@ class Evaluation:
                 and not self.index.category_modifiers
                 and (id(scope_node), True, False) not in self._counts
             ):
-                # One reference: only the selections that can hold it are looked into.
-                total = self._ref_count(scope_node, ref)
+                if ref not in self.index.deep_refs(scope_node.entry):
+                    # Nothing below the scope's children can be of it: their count (one
+                    # walk of the children per scope, whatever is asked).
+                    total = self._ref_counts(scope_node, False).get(ref, 0.0)
+                else:
+                    # Only the selections that can hold it are looked into.
+                    total = self._ref_count(scope_node, ref)
             else:
                 total = self._ref_counts(scope_node, deep, child_forces).get(ref, 0.0)
             self._query[key] = total

@@ -139,6 +139,10 @@ def _check_every_count(ev: Evaluation) -> int:
             got = ev._ref_count(n, ref)
             assert got == everything.get(ref, 0.0), (ev.where(n), ref)
             assert type(got) is float
+            # As a condition or constraint asks it (the scope's children alone where
+            # nothing deeper can be of it: CatalogIndex.deep_refs).
+            asked = ev.query(n, "self", ref, "selections", True, None)
+            assert asked == got and type(asked) is float, (ev.where(n), ref)
             found += got != 0
         under = engine._entry_ids_under(n)
         for k in entry_ids:
@@ -207,7 +211,18 @@ def test_the_shortcuts_taken_out_give_the_same_issues_and_costs(
     monkeypatch.setattr(
         Evaluation, "_ref_count", lambda ev, n, ref: ev._ref_counts(n, True).get(ref, 0.0)
     )
+    monkeypatch.setattr(
+        type(deep_lib.system("deep").index("army")), "deep_refs", lambda self, entry: _ALL
+    )
     assert short == [(_issues(ev), ev.totals) for ev in (_run(deep_lib, b) for b in bodies)]
+
+
+class _All:
+    def __contains__(self, item: object) -> bool:
+        return True
+
+
+_ALL = _All()
 
 
 def _never(self: object, entry: object) -> bool:

@@ -271,6 +271,7 @@ def _the_long_way(monkeypatch: pytest.MonkeyPatch) -> None:
     # reference walk everything under their scope)
     monkeypatch.setattr(CatalogIndex, "quiet_leaf", lambda self, entry: False)
     monkeypatch.setattr(CatalogIndex, "held_refs", lambda self, entry: _Everything())
+    monkeypatch.setattr(CatalogIndex, "deep_refs", lambda self, entry: _Everything())
     monkeypatch.setattr(Evaluation, "_ref_count", _every_ref)
 
 
