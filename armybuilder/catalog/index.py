@@ -189,6 +189,7 @@ class CatalogIndex:
         self._quiet: dict[int, tuple[object, bool]] = {}
         self._held_refs: dict[int, tuple[object, frozenset[str]]] = {}
         self._deep_refs: dict[int, tuple[object, frozenset[str]]] = {}
+        self._group_maxima: dict[int, tuple[object, dict[int, int] | None]] = {}
         self.roots: list[Child] = [
             self._resolve(c, None) for c in [*sf.entries, *(c for p in parts for c in p.entries)]
         ]
@@ -521,6 +522,24 @@ class CatalogIndex:
                 if g.max is not None or g.min > 0
             )
         return found
+
+    def group_maxima(self, entry: Entry) -> dict[int, int] | None:
+        """Where every group of :meth:`group_checks` of ``entry`` has no subgroup and no
+        minimum above 0: their maxima by the group's ``id()`` (a selection of the entry
+        breaks one only by holding more than that of the group); else ``None``. Kept per
+        entry, the entry beside its ``id()``."""
+        found = self._group_maxima.get(id(entry))
+        if found is not None and found[0] is entry:
+            return found[1]
+        checks = self.group_checks(entry)
+        maxima: dict[int, int] | None = {}
+        for g, ids in checks:
+            if len(ids) != 1 or g.min > 0 or g.max is None:
+                maxima = None
+                break
+            maxima[ids[0]] = g.max  # type: ignore[index]
+        self._group_maxima[id(entry)] = (entry, maxima)
+        return maxima
 
     def memo(self, name: str) -> dict[Any, Any]:
         """A cache named ``name`` kept with this index, for what a rules module works out

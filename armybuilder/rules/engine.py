@@ -1985,6 +1985,12 @@ def _check_groups(ev: Evaluation, node: Node, entry: Entry) -> None:
     for c in node.children:
         if c.group is not None:
             by_group[id(c.group)] = by_group.get(id(c.group), 0) + c.count
+    maxima = ev.index.group_maxima(entry)
+    if maxima is not None:
+        # Only maxima to check: nothing to report unless a group holds more than its own.
+        over = maxima.get
+        if not any(got > over(gid, got) for gid, got in by_group.items()):
+            return
     get = by_group.get
     for g, ids in checks:
         if not by_group:

@@ -9,6 +9,8 @@ the regiment's full evaluation).
   groups and categories.
 * Whether a selection of an entry sits anywhere under a selection (the maxima only such a
   selection can break) is found the same way.
+* The groups of a selection whose limits are maxima only (no subgroups, no minimum) are
+  looked at one by one only when one holds more than its maximum.
 * A selection with nothing under it, of an entry with nothing to check there
   (:meth:`CatalogIndex.quiet_leaf`), is not checked: what is its own (its count against the
   entry's maximum, its experience) still is.
@@ -198,6 +200,19 @@ def test_a_leaf_with_nothing_to_check_still_has_its_own_count_checked(
     assert [i.code for i in _run(deep_lib, text).issues] == ["unknown-experience"]
 
 
+def test_a_group_over_its_maximum_is_reported_where_only_maxima_are_checked(
+    deep_lib: Library,
+) -> None:
+    index = deep_lib.system("deep").index("army")
+    gunner = index.entries["squad"].entries[0]
+    assert index.group_maxima(gunner) == {id(gunner.groups[0]): 1}
+    ev = _run(deep_lib, _company(_squad(1, 2)))
+    assert [(i.code, i.message) for i in ev.errors] == [
+        ("max-exceeded", "Company > Squad > Gunner has 2 choices of Weapons; at most 1 allowed")
+    ]
+    assert not _run(deep_lib, _company(_squad(1, 1))).errors
+
+
 def test_the_shortcuts_taken_out_give_the_same_issues_and_costs(
     deep_lib: Library, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -213,6 +228,9 @@ def test_the_shortcuts_taken_out_give_the_same_issues_and_costs(
     )
     monkeypatch.setattr(
         type(deep_lib.system("deep").index("army")), "deep_refs", lambda self, entry: _ALL
+    )
+    monkeypatch.setattr(
+        type(deep_lib.system("deep").index("army")), "group_maxima", lambda self, entry: None
     )
     assert short == [(_issues(ev), ev.totals) for ev in (_run(deep_lib, b) for b in bodies)]
 

@@ -272,6 +272,7 @@ def _the_long_way(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(CatalogIndex, "quiet_leaf", lambda self, entry: False)
     monkeypatch.setattr(CatalogIndex, "held_refs", lambda self, entry: _Everything())
     monkeypatch.setattr(CatalogIndex, "deep_refs", lambda self, entry: _Everything())
+    monkeypatch.setattr(CatalogIndex, "group_maxima", lambda self, entry: None)
     monkeypatch.setattr(Evaluation, "_ref_count", _every_ref)
 
 
