@@ -653,13 +653,18 @@ class CatalogIndex:
 
     def child(self, entry: Entry | None, entry_id: str) -> Child | None:
         """The child option of ``entry`` with id ``entry_id``, if it is one."""
+        return self.child_map(entry).get(entry_id)
+
+    def child_map(self, entry: Entry | None) -> dict[str, Child]:
+        """The child options of ``entry`` (the roster's top level for ``None``) by id, as
+        :meth:`child` finds them. Do not change the dictionary."""
         if entry is None:
-            return self._root_ids.get(entry_id)
+            return self._root_ids
         by_id = self._child_ids.get(id(entry))
         if by_id is None:
             by_id = _by_id(self.children(entry))
             self._child_ids[id(entry)] = by_id
-        return by_id.get(entry_id)
+        return by_id
 
     def name_of(self, ref: str) -> str:
         """The display name of an entry, category or group id."""

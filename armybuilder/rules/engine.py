@@ -124,6 +124,11 @@ class Value:
     text: str = ""
     source: str = ""
 
+    def __init__(self, key: str, label: str, value: Any, text: str = "", source: str = "") -> None:
+        # What the frozen dataclass's own __init__ does (one object.__setattr__ per field),
+        # in one step: a large roster makes thousands of values per evaluation.
+        self.__dict__.update(key=key, label=label, value=value, text=text, source=source)
+
     def display(self) -> str:
         if self.text:
             return self.text
@@ -1262,9 +1267,11 @@ class Evaluation:
         return all(results) if group.type == "and" else any(results)
 
     def modifier_applies(self, mod: Modifier, context: Node, owner: str | None) -> bool:
-        return all(self.condition_holds(c, context, owner) for c in mod.conditions) and all(
-            self._group_holds(g, context, owner) for g in mod.groups
-        )
+        holds = self.condition_holds
+        for c in mod.conditions:  # (in order, the first that fails decides)
+            if not holds(c, context, owner):
+                return False
+        return not mod.groups or all(self._group_holds(g, context, owner) for g in mod.groups)
 
     def _repeats(self, rep: Repeat, context: Node, owner: str | None) -> int:
         got = self.query(
@@ -1538,8 +1545,8 @@ def _clamp(value: Any, bound: Any, floor: bool) -> Any:
 
 
 def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> None:
-    child_of = ev.index.child
     entry = parent.entry
+    child_of = ev.index.child_map(entry).get  # (the parent's possible children by id)
     siblings = parent.children
     out = ev.memo_out
     built = out.nodes if out is not None else None
@@ -1563,7 +1570,7 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
         if sel.findings:
             for f in sel.findings:
                 ev._add(f.severity, f.code, f.message, f.loc, "")
-        child: Child | None = child_of(entry, sel.entry) if sel.entry else None
+        child: Child | None = child_of(sel.entry) if sel.entry else None
         if child is not None:
             node = Node(sel, child.entry, child.group, parent, i)
             node.link = child.link

@@ -249,3 +249,21 @@ def _never(self: object, entry: object) -> bool:
 
 def _issues(ev: Evaluation) -> list[tuple[str, str, str, tuple[str | int, ...]]]:
     return [(i.severity, i.code, i.message, i.path) for i in ev.issues]
+
+
+def test_a_value_made_in_one_step_is_the_frozen_value_it_was() -> None:
+    import dataclasses
+    import pickle
+
+    v = engine.Value("mass", "Mass", [85.0], text="85 kg", source="movement table")
+    assert v == engine.Value(key="mass", label="Mass", value=[85.0], text="85 kg", source=v.source)
+    assert repr(v) == (
+        "Value(key='mass', label='Mass', value=[85.0], text='85 kg', source='movement table')"
+    )
+    assert dataclasses.astuple(v) == ("mass", "Mass", [85.0], "85 kg", "movement table")
+    assert engine.Value("a", "A", 1).text == "" and engine.Value("a", "A", 1).source == ""
+    assert hash(engine.Value("a", "A", 1)) == hash(engine.Value("a", "A", 1))
+    assert pickle.loads(pickle.dumps(v)) == v
+    assert dataclasses.replace(v, value=[90.0]).value == [90.0]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        v.value = [0.0]  # type: ignore[misc]
