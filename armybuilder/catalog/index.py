@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..errors import Problem, UnknownFactionError
-from ..model.plain import MESSAGE_FIELDS, is_entry, is_link, reaches
+from ..model.plain import MESSAGE_FIELDS, is_link, reaches
 
 if TYPE_CHECKING:
     from ..model.catalog import (
@@ -202,7 +202,7 @@ class CatalogIndex:
         for e, _ in self._defined():
             yield e
 
-    def _defined(self) -> Iterator[tuple[Entry, list[Group]]]:
+    def _defined(self) -> list[tuple[Entry, list[Group]]]:
         """:meth:`_defined_entries`, each with its groups and subgroups (walked once)."""
         sf, parts = self.system.model, self._parts
         stack: list[Entry | EntryLink] = [
@@ -212,19 +212,29 @@ class CatalogIndex:
             *(e for p in parts for e in p.entries),
         ]
         stack.reverse()
+        # (One loop, without a generator or a call per item, and what was walked already is
+        # not pushed again: an index walks every entry, and the 2,300 entries of a large
+        # imported catalogue hold some 56,000 children, most of them entries met before.)
+        out: list[tuple[Entry, list[Group]]] = []
         seen: set[int] = set()
+        pop, push, note = stack.pop, stack.extend, seen.add
         while stack:
-            item = stack.pop()
-            if not is_entry(item) or id(item) in seen:
+            item = pop()
+            if id(item) in seen or type(item).__name__ != "Entry":  # (see is_entry)
                 continue
-            seen.add(id(item))
-            groups = list(walk_groups(item.groups)) if item.groups else []
-            yield item, groups
-            under: list[Entry | EntryLink] = list(item.entries)
-            for g in groups:
-                under.extend(g.entries)
-            under.reverse()
-            stack.extend(under)
+            note(id(item))
+            entry: Entry = item  # type: ignore[assignment]
+            if entry.groups:
+                groups = list(walk_groups(entry.groups))
+                under: list[Entry | EntryLink] = list(entry.entries)
+                for g in groups:
+                    under.extend(g.entries)
+            else:
+                groups = []
+                under = entry.entries
+            push([c for c in reversed(under) if id(c) not in seen])
+            out.append((entry, groups))
+        return out
 
     def _resolve(self, item: Entry | EntryLink, group: Group | None) -> Child:
         if is_link(item):
