@@ -10,8 +10,9 @@ min-content width only when it matters; every width, so every page, is the same.
 
 The function replaces WeasyPrint's in the modules that call it, and only for the versions in
 :data:`CHECKED` (its source was read and the pages compared pixel for pixel); with any other
-version WeasyPrint runs unchanged, and ``tests/render/test_wpatch.py`` fails until the patch
-is checked again for the new version (and the version added here) or removed.
+version WeasyPrint runs unchanged (the same pages, a little slower), and
+``tests/render/test_speedups.py`` is skipped saying so until the patch is checked again for the
+new version (and the version added here) or removed.
 """
 
 from __future__ import annotations

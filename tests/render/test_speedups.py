@@ -57,10 +57,16 @@ def test_the_weasyprint_patch_was_checked_for_the_installed_version() -> None:
     from weasyprint.layout import float as wp_float
     from weasyprint.layout import inline as wp_inline
 
-    assert weasyprint.__version__ in wpatch.CHECKED, (
-        f"WeasyPrint {weasyprint.__version__}: read its layout/preferred.py shrink_to_fit "
-        "again, compare the pages, then add the version to wpatch.CHECKED (or drop wpatch)"
-    )
+    if weasyprint.__version__ not in wpatch.CHECKED:
+        # Printing is right without the patch (only slower): a new WeasyPrint must not fail
+        # the suite, but it must be said. Then the patch is not installed at all:
+        assert not wpatch.install()
+        assert wp_float.shrink_to_fit is not wpatch.shrink_to_fit
+        pytest.skip(
+            f"WeasyPrint {weasyprint.__version__} is not one wpatch.py was checked on, so "
+            "printing runs without it: read its layout/preferred.py shrink_to_fit again, "
+            "compare the pages, then add the version to wpatch.CHECKED (or drop wpatch)"
+        )
     assert wpatch.install()
     assert wp_float.shrink_to_fit is wpatch.shrink_to_fit
     assert wp_inline.shrink_to_fit is wpatch.shrink_to_fit
