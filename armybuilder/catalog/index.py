@@ -790,6 +790,12 @@ class GameSystem:
                 self._indexes[key] = idx
         return idx
 
+    def known_data_problems(self) -> dict[str, int]:
+        """Per data file of the system (by path), how many data problems the last load of it
+        found, where that is known without loading it (a cache of a previous load, the file
+        unchanged since); a file not listed is not known. None by default."""
+        return {}
+
     def starting_selections(self, faction_id: str) -> list[dict[str, Any]]:
         """What a new roster of this faction starts with (roster selections, as in the file):
         entries the catalog requires where it makes the choice plain. None by default."""
