@@ -124,6 +124,11 @@ class Value:
     text: str = ""
     source: str = ""
 
+    def __init__(self, key: str, label: str, value: Any, text: str = "", source: str = "") -> None:
+        # What the frozen dataclass's own __init__ does (one object.__setattr__ per field),
+        # in one step: a large roster makes thousands of values per evaluation.
+        self.__dict__.update(key=key, label=label, value=value, text=text, source=source)
+
     def display(self) -> str:
         if self.text:
             return self.text
@@ -363,7 +368,8 @@ class SubtreeMemo:
     def __init__(self, index: CatalogIndex | None = None, rules: SystemRules | None = None) -> None:
         self.index = index
         self.rules = rules
-        self.records: dict[tuple[str, int], _Record] = {}
+        #: Per tag of :meth:`Evaluation.subtree`, by ``id()`` of the subtree's selection.
+        self.records: dict[str, dict[int, _Record]] = {}
         self.totals: dict[int, tuple[SelectionData, dict[str, float]]] = {}
         #: Built nodes of selections with children, whose building reported nothing: the
         #: next evaluation takes them over (re-parented) instead of building them again.
@@ -407,7 +413,10 @@ class Evaluation:
     memo_in: SubtreeMemo | None = field(default=None, repr=False)
     memo_out: SubtreeMemo | None = field(default=None, repr=False)
     _value_log: list[_Logged] | None = field(default=None, repr=False)
+    #: How many :meth:`subtree` computations are under way (their records read the log).
+    _computing: int = field(default=0, repr=False)
     _above: dict[int, tuple[Any, ...]] = field(default_factory=dict, repr=False)
+    _top_names: tuple[str] | None = field(default=None, repr=False)
     #: See :meth:`present_refs`.
     _present: frozenset[str] | None = field(default=None, repr=False)
     #: :meth:`where` of the selections that have been a parent, by ``id()``.
@@ -442,6 +451,11 @@ class Evaluation:
     _opened: set[int] = field(default_factory=set, repr=False)
     #: Per reached selection: its categories before each modifier that reaches it, then after.
     _reach_cats: dict[int, list[list[str]]] = field(default_factory=dict, repr=False)
+    #: Whether the caller reads the computed values (``False``: issues, costs and totals
+    #: only, as ``validate`` does): a rules module may then leave out values that decide no
+    #: issue (:attr:`SystemRules` says which of its values it leaves out). The values it does
+    #: compute, the issues, costs and totals are the same either way.
+    values_wanted: bool = field(default=True, repr=False)
     #: Whether the rules module adds costs of its own (:meth:`SystemRules.extra_cost`):
     #: worked out from ``rules`` however the evaluation is made (what-if copies too).
     _extra_cost: bool = field(default=False, init=False, repr=False)
@@ -729,7 +743,10 @@ class Evaluation:
         conditions may read from outside its subtree."""
         parent = node.parent
         if parent is None or parent.is_root:
-            return (self.roster.name,)
+            top = self._top_names
+            if top is None:
+                top = self._top_names = (self.roster.name,)
+            return top
         key = id(parent)
         found = self._above.get(key)
         if found is None:
@@ -776,12 +793,14 @@ class Evaluation:
             or id(node) in self._opened
         ):
             return compute()
-        context = (self._names_above(node), key)
-        rid = (tag, id(data))
+        names = self._names_above(node)
         memo_in = self.memo_in
-        prev = memo_in.records.get(rid) if memo_in is not None else None
-        v0 = len(log)
-        if prev is not None and prev.data is data and prev.key == context:
+        known = memo_in.records.get(tag) if memo_in is not None else None
+        prev = known.get(id(data)) if known is not None else None
+        mine = out.records.get(tag)
+        if mine is None:
+            mine = out.records[tag] = {}
+        if prev is not None and prev.data is data and prev.key == (names, key):
             out.hits += 1
             self.issues.extend(prev.issues)
             values = self.values
@@ -792,33 +811,45 @@ class Evaluation:
                 by_id = prev.by_id()
                 if by_id and values.keys().isdisjoint(by_id):
                     values.update(by_id)
-                else:
+                elif groups:
                     _file(values, groups)
-            else:
-                # Another evaluation's tree: the same nodes, found by their place.
-                base = len(data.loc)
-                moved = []
-                for old, vs in prev.groups():
-                    target = node
-                    rel = old.loc
-                    for i in range(base + 1, len(rel), 2):
-                        target = target.children[rel[i]]  # type: ignore[index]
-                    moved.append((target, vs))
-                groups = tuple(moved)
-                by_id = None
-                _file(values, groups)
-            if groups:
+                if groups and self._computing:
+                    # (logged for the computations around this one only: none reads the log
+                    # outside them)
+                    log.append((None, groups))
+                # The record holds its values itself (groups() read them off the log it was
+                # made on), so it serves the next evaluation as it is.
+                mine[id(data)] = prev
+                return prev.result  # type: ignore[no-any-return]
+            # Another evaluation's tree: the same nodes, found by their place.
+            v0 = len(log)
+            base = len(data.loc)
+            moved = []
+            for old, vs in prev.groups():
+                target = node
+                rel = old.loc
+                for i in range(base + 1, len(rel), 2):
+                    target = target.children[rel[i]]  # type: ignore[index]
+                moved.append((target, vs))
+            groups = tuple(moved)
+            _file(values, groups)
+            if groups and self._computing:
                 log.append((None, groups))
-            # Recorded again, on this evaluation's log: a memo refers to one evaluation only.
-            out.records[rid] = _Record(
-                data, context, prev.issues, node, log, v0, len(log), prev.result, groups, by_id
+            # Recorded again, on this evaluation's nodes: a memo refers to one evaluation only.
+            mine[id(data)] = _Record(
+                data, prev.key, prev.issues, node, log, v0, len(log), prev.result, groups
             )
             return prev.result  # type: ignore[no-any-return]
         out.misses += 1
         i0 = len(self.issues)
-        result = compute()
-        out.records[rid] = _Record(
-            data, context, tuple(self.issues[i0:]), node, log, v0, len(log), result
+        v0 = len(log)
+        self._computing += 1
+        try:
+            result = compute()
+        finally:
+            self._computing -= 1
+        mine[id(data)] = _Record(
+            data, (names, key), tuple(self.issues[i0:]), node, log, v0, len(log), result
         )
         return result
 
@@ -1231,7 +1262,23 @@ class Evaluation:
             self._query[key] = total
             return total
         if field_ == "selections" and ref is not None:
-            total = self._ref_counts(scope_node, deep, child_forces).get(ref, 0.0)
+            if (
+                deep
+                and scope_node.entry is not None
+                and not child_forces
+                and not self._reached
+                and not self.index.category_modifiers
+                and (id(scope_node), True, False) not in self._counts
+            ):
+                if ref not in self.index.deep_refs(scope_node.entry):
+                    # Nothing below the scope's children can be of it: their count (one
+                    # walk of the children per scope, whatever is asked).
+                    total = self._ref_counts(scope_node, False).get(ref, 0.0)
+                else:
+                    # Only the selections that can hold it are looked into.
+                    total = self._ref_count(scope_node, ref)
+            else:
+                total = self._ref_counts(scope_node, deep, child_forces).get(ref, 0.0)
             self._query[key] = total
             return total
         total = 0.0
@@ -1336,6 +1383,31 @@ class Evaluation:
         self._counts[key] = counts
         return counts
 
+    def _ref_count(self, scope_node: Node, ref: str) -> float:
+        """``_ref_counts(scope_node, True).get(ref, 0.0)`` for a selection ``scope_node``
+        when no modifier changes categories or reaches from another selection: the same
+        whole-number sum, walking only into selections that can hold ``ref``
+        (:meth:`CatalogIndex.held_refs`)."""
+        refs_of = self._refs
+        held = self.index.held_refs
+        total = 0.0
+        stack: list[tuple[Node, int]] = [(c, c.count) for c in scope_node.children]
+        pop, push = stack.pop, stack.extend
+        while stack:
+            n, mult = pop()
+            entry = n.entry
+            if entry is None:
+                continue  # (a selection the catalog does not know; no force under a selection)
+            rkey = (id(entry), id(n.link), id(n.group))
+            refs = refs_of.get(rkey)
+            if refs is None:
+                refs = refs_of[rkey] = self._node_refs(n, entry.categories)
+            if ref in refs:
+                total += mult
+            if n.children and ref in held(entry):
+                push([(c, mult * c.count) for c in n.children])
+        return total
+
     @staticmethod
     def _node_refs(n: Node, categories: list[str]) -> frozenset[str]:
         """Everything a selection counts as: its entry, categories, group, link, type."""
@@ -1381,9 +1453,11 @@ class Evaluation:
         return all(results) if group.type == "and" else any(results)
 
     def modifier_applies(self, mod: Modifier, context: Node, owner: str | None) -> bool:
-        return all(self.condition_holds(c, context, owner) for c in mod.conditions) and all(
-            self._group_holds(g, context, owner) for g in mod.groups
-        )
+        holds = self.condition_holds
+        for c in mod.conditions:  # (in order, the first that fails decides)
+            if not holds(c, context, owner):
+                return False
+        return not mod.groups or all(self._group_holds(g, context, owner) for g in mod.groups)
 
     def _repeats(self, rep: Repeat, context: Node, owner: str | None) -> int:
         got = self.query(
@@ -1657,8 +1731,8 @@ def _clamp(value: Any, bound: Any, floor: bool) -> Any:
 
 
 def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> None:
-    child_of = ev.index.child
     entry = parent.entry
+    child_of = ev.index.child_map(entry).get  # (the parent's possible children by id)
     siblings = parent.children
     out = ev.memo_out
     built = out.nodes if out is not None else None
@@ -1682,7 +1756,7 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
         if sel.findings:
             for f in sel.findings:
                 ev._add(f.severity, f.code, f.message, f.loc, "")
-        child: Child | None = child_of(entry, sel.entry) if sel.entry else None
+        child: Child | None = child_of(sel.entry) if sel.entry else None
         if child is not None:
             node = Node(sel, child.entry, child.group, parent, i)
             node.link = child.link
@@ -1896,6 +1970,26 @@ def _entry_ids_under(node: Node) -> set[str]:
     return out
 
 
+def _holds_entry(ev: Evaluation, node: Node, entry_id: str) -> bool:
+    """Whether a selection of entry ``entry_id`` stands under ``node`` (at any depth): what
+    ``entry_id in _entry_ids_under(node)`` says, looking only into selections whose entry can
+    hold one (:meth:`CatalogIndex.held_refs`)."""
+    held = ev.index.held_refs
+    todo = list(node.children)
+    pop, push = todo.pop, todo.extend
+    while todo:
+        c = pop()
+        entry = c.entry
+        if entry is None:
+            push(c.children)  # (a force, or what an unknown selection holds: looked into)
+            continue
+        if entry.id == entry_id:
+            return True
+        if c.children and entry_id in held(entry):
+            push(c.children)
+    return False
+
+
 def _check_children(ev: Evaluation, node: Node, plan: ChildChecks, seen_global: set[Any]) -> None:
     """The constraints of ``node``'s possible children checked at ``node``, in catalog order,
     skipping those that cannot break here (see :meth:`CatalogIndex.child_checks`)."""
@@ -1922,9 +2016,9 @@ def _check_children(ev: Evaluation, node: Node, plan: ChildChecks, seen_global: 
     if plan.held:
         # A maximum counting the entry's selections here: with none of them under this
         # selection it counts 0, which no maximum (unlimited when negative) refuses.
-        under = _entry_ids_under(node)
-        for k in plan.held.keys() & under:
-            order.extend(plan.held[k])
+        for k, rows_k in plan.held.items():
+            if _holds_entry(ev, node, k):
+                order.extend(rows_k)
     if len(order) > 1:
         order.sort()
     for i in order:
@@ -1996,12 +2090,27 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
                     f"{ev.where(node)} does not record experience; {data.experience!r} is ignored",
                     (*node.loc, "experience"),
                 )
+    quiet = idx.quiet_leaf
+    reached_any = ev._reached
     for c in node.children:
-        if c.entry is None:
+        kind = c.entry
+        if kind is None:
             if c.force is not None:
                 _check_node(ev, c, seen_global)
             continue
-        if c.children and ev.memo_out is not None:
+        if not c.children:
+            # A selection with nothing under it, of an entry with nothing to check there:
+            # only what is its own can be wrong (what _check_node would find, skipped).
+            data = c.data
+            if (
+                quiet(kind)
+                and (kind.max_count is None or c.count <= kind.max_count)
+                and (data is None or not (data.experience or (ev.state_keys and data.state)))
+                and not (reached_any and id(c) in reached_any)
+            ):
+                continue
+            _check_node(ev, c, seen_global)
+        elif ev.memo_out is not None:
             ev.subtree(c, "check", lambda c=c: _check_node(ev, c, seen_global))  # type: ignore[misc]
         else:
             _check_node(ev, c, seen_global)
@@ -2069,8 +2178,20 @@ def _check_groups(ev: Evaluation, node: Node, entry: Entry) -> None:
     for c in node.children:
         if c.group is not None:
             by_group[id(c.group)] = by_group.get(id(c.group), 0) + c.count
+    maxima = ev.index.group_maxima(entry)
+    if maxima is not None:
+        # Only maxima to check: nothing to report unless a group holds more than its own.
+        over = maxima.get
+        if not any(got > over(gid, got) for gid, got in by_group.items()):
+            return
+    get = by_group.get
     for g, ids in checks:
-        got = sum(by_group.get(i, 0) for i in ids) if by_group else 0
+        if not by_group:
+            got = 0
+        elif len(ids) == 1:  # (no subgroups: the group's own choices)
+            got = get(ids[0], 0)
+        else:
+            got = sum(get(i, 0) for i in ids)
         if g.max is not None and got > g.max:
             ev._add(
                 g.severity,
@@ -2188,6 +2309,7 @@ def evaluate(
     take_nodes: bool = False,
     forces: list[ForceData] | None = None,
     faction_roots: dict[str, frozenset[str]] | None = None,
+    values: bool = True,
 ) -> Evaluation:
     """Validate a roster against a catalog and compute its values.
 
@@ -2202,14 +2324,26 @@ def evaluate(
     again; the result is the same either way. ``take_nodes``: also take over the previous
     evaluation's nodes of those subtrees instead of building them again; that evaluation's
     tree is then no longer its own (for a caller that is done with it).
+
+    ``values=False``: the caller reads the issues, costs and totals only (``validate``); the
+    rules module may leave out values that decide no issue (see
+    :attr:`Evaluation.values_wanted`). Such an evaluation neither reads nor fills a memo.
     """
     root = Node(None, None, None, None)
     if forces is None:
         forces = roster.forces
-    ev = Evaluation(roster, index, root, rules=rules, forces=forces, faction_roots=faction_roots)
+    ev = Evaluation(
+        roster,
+        index,
+        root,
+        rules=rules,
+        forces=forces,
+        faction_roots=faction_roots,
+        values_wanted=values,
+    )
     if rules is not None:
         ev.state_keys = tuple(rules.state_keys())
-    if memo is not None and (rules is None or rules.subtree_local):
+    if memo is not None and values and (rules is None or rules.subtree_local):
         # Only what this evaluation computes or replays is kept for the next one: a subtree
         # replayed whole is kept whole, not the parts inside it.
         ev.memo_in = memo if memo.index is index and memo.rules is rules else None
@@ -2348,9 +2482,11 @@ def evaluate_roster(
     system: GameSystem,
     memo: SubtreeMemo | None = None,
     take_nodes: bool = False,
+    values: bool = True,
 ) -> Evaluation:
     """Validate a roster against its system: its faction's catalog (with any extensions and
-    the roster's own ``custom:`` entries) and the system's rules module.
+    the roster's own ``custom:`` entries) and the system's rules module. ``values=False``: for
+    a caller that reads issues, costs and totals only (see :func:`evaluate`).
 
     Raises :class:`~armybuilder.errors.UnknownFactionError` for a faction the system lacks.
     """
@@ -2376,6 +2512,7 @@ def evaluate_roster(
                 memo,
                 take_nodes,
                 faction_roots=_faction_roots(memo.index, system, factions),
+                values=values,
             )
             ev.issues[:0] = [*_dropped_extensions(memo.index), *found]
             if ev.memo_out is not None:
@@ -2388,7 +2525,7 @@ def evaluate_roster(
     elif custom is not None:
         index = system.index_with(roster.faction, custom)
     roots = _faction_roots(index, system, factions)
-    ev = evaluate(roster, index, system.rules, memo, take_nodes, faction_roots=roots)
+    ev = evaluate(roster, index, system.rules, memo, take_nodes, faction_roots=roots, values=values)
     ev.issues[:0] = [*_dropped_extensions(index), *problems]
     if raw is not None and custom is not None and ev.memo_out is not None:
         ev.memo_out.custom = (
