@@ -508,6 +508,47 @@ class CatalogIndex:
             self._added_categories = frozenset(found)
         return self._added_categories
 
+    def cost_counts(self, fields: frozenset[str]) -> frozenset[str] | None:
+        """What the modifiers of ``fields`` (cost fields: ``cost:pts``) count where they are
+        selected: the ``child`` of each condition and repeat that counts selections (the
+        modifier's own entry where it names none), so that a selection matching none of them
+        changes no other selection's cost in those fields by being added or removed. ``None``
+        when any selection may: such a modifier reaches other selections, sums a cost or
+        counts a percentage. Conditions of ancestry (``instance-of``) and counts of forces
+        change with no selection added, and are left out. Worked out once per ``fields``."""
+        memo = self.memo("index.cost_counts")
+        if fields in memo:
+            found: frozenset[str] | None = memo[fields]
+            return found
+        refs: set[str] = set()
+        owners = [*self.entries.values(), *self.shared.values()]
+        owners.extend(c.entry for c in self._all_children())
+        seen: set[int] = set()
+        result: frozenset[str] | None = None
+        try:
+            for owner in owners:
+                if id(owner) in seen:
+                    continue
+                seen.add(id(owner))
+                for m in owner.modifiers:
+                    if m.field not in fields:
+                        continue
+                    if reaches(m):
+                        raise LookupError
+                    for q in _queries(m):
+                        if getattr(q, "type", "") in ("instance-of", "not-instance-of"):
+                            continue
+                        if q.field == "forces":
+                            continue
+                        if q.field != "selections" or q.percent:
+                            raise LookupError
+                        refs.add(q.child or owner.id)
+            result = frozenset(refs)
+        except LookupError:
+            result = None
+        memo[fields] = result
+        return result
+
     def _all_children(self) -> Iterator[Child]:
         """Every child option of every entry a roster can select (each entry once)."""
         seen: set[int] = set()
@@ -851,6 +892,12 @@ class GameSystem:
                 self._indexes[key] = idx
         return idx
 
+    def known_data_problems(self) -> dict[str, int]:
+        """Per data file of the system (by path), how many data problems the last load of it
+        found, where that is known without loading it (a cache of a previous load, the file
+        unchanged since); a file not listed is not known. None by default."""
+        return {}
+
     def starting_selections(self, faction_id: str) -> list[dict[str, Any]]:
         """What a new roster of this faction starts with (roster selections, as in the file):
         entries the catalog requires where it makes the choice plain. None by default."""
@@ -906,6 +953,19 @@ def shared_scope(mods: Sequence[Modifier], owner_id: str) -> str | None:
     if not scopes:
         return "roster"
     return scopes.pop() if len(scopes) == 1 else None
+
+
+def _queries(mod: Modifier) -> Iterator[Condition | Repeat]:
+    """The conditions (at any depth of its groups) and repeats of a modifier."""
+    yield from mod.conditions
+    stack = list(mod.groups)
+    while stack:
+        g = stack.pop()
+        yield from g.conditions
+        stack.extend(g.groups)
+    if mod.repeat is not None:
+        yield mod.repeat
+    yield from mod.repeats
 
 
 def _category_values(mods: Iterable[Modifier]) -> Iterator[str]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import operator
 import re
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -459,6 +459,10 @@ class Evaluation:
     #: Whether the rules module adds costs of its own (:meth:`SystemRules.extra_cost`):
     #: worked out from ``rules`` however the evaluation is made (what-if copies too).
     _extra_cost: bool = field(default=False, init=False, repr=False)
+    #: :meth:`_context_nodes`, per set of cost fields.
+    _context: dict[frozenset[str], list[tuple[Node, bool]]] = field(
+        default_factory=dict, repr=False
+    )
 
     def __post_init__(self) -> None:
         self._extra_cost = self.rules is not None and _adds_costs(self.rules)
@@ -479,6 +483,162 @@ class Evaluation:
             force_faction=self.force_faction,
             _skip_cost_loops=self._skip_cost_loops,
         )
+
+    def rise_with(
+        self,
+        parent: Node,
+        add: Callable[[Node], Node],
+        drop: Sequence[Node] = (),
+        cost_types: Sequence[str] = (),
+        fields: Iterable[str] | None = None,
+        price: dict[str, float] | None = None,
+    ) -> dict[str, float]:
+        """What the roster's total would rise by in each of ``cost_types`` were one more
+        selection under ``parent``: ``add`` makes the new node under the copy of ``parent``
+        (it appends nothing itself); the choices in ``drop`` (children of ``parent``) are
+        left out, and the new node takes the place of the first of them. The costs are
+        worked out on a copy of the tree (of the nodes: the selections are shared) as an
+        evaluation of that roster works them out, without checking anything.
+
+        ``fields``: the cost fields (``cost:pts``) of ``cost_types``, given where no modifier
+        on them sums a cost or reaches other selections and the rules module adds no costs
+        (the caller knows: :meth:`CatalogIndex.cost_counts`). Then only the selections whose
+        costs or categories a modifier may change from outside their subtree are copied, with
+        the selections above them and above ``parent``; the rest of the tree is shared and
+        its costs are not worked out again (they cannot change). ``None``: the whole tree is
+        copied and all its costs are worked out, costs that read costs settled. ``price``
+        (with ``fields``): the new selection's own cost with everything under it, where the
+        caller knows it cannot depend on where it is added (it is not worked out again)."""
+        dropped = {id(n) for n in drop}
+        copied: dict[int, Node] = {}
+        faction = dict(self.force_faction)
+        keep: set[int] | None = None
+        context: list[Node] = []
+        if fields is not None:
+            path = {id(n) for n in (parent, *parent.ancestors())}
+            keep = set(path)
+            for n, local in self._context_nodes(frozenset(fields)):
+                if local and id(n) not in path and id(n.parent) not in path:
+                    continue  # what it reads holds nothing added or dropped
+                chain = [n, *n.ancestors()]
+                if any(id(x) in dropped for x in chain):
+                    continue
+                context.append(n)
+                keep.update(id(x) for x in chain)
+
+        def copy(old: Node, new_parent: Node | None) -> Node:
+            n = Node(old.data, old.entry, old.group, new_parent, old.index)
+            n.count = old.count
+            n.link = old.link
+            n.force, n.force_data, n.force_loc = old.force, old.force_data, old.force_loc
+            found = self.force_faction.get(id(old))
+            if found is not None:
+                faction[id(n)] = found
+            copied[id(old)] = n
+            return n
+
+        root = copy(self.root, None)
+        made: list[Node] = []
+        stack: list[tuple[Node, Node]] = [(self.root, root)]
+        while stack:
+            old, new = stack.pop()
+            placed = False
+            for c in old.children:
+                if id(c) in dropped:
+                    if not placed:
+                        made.append(add(new))
+                        new.children.append(made[-1])
+                        placed = True
+                    continue
+                if keep is not None and id(c) not in keep:
+                    new.children.append(c)  # shared: nothing in it can change
+                    continue
+                n = copy(c, new)
+                new.children.append(n)
+                if c.children or c is parent:
+                    stack.append((c, n))
+            if old is parent and not placed:
+                made.append(add(new))
+                new.children.append(made[-1])
+        if id(parent) not in copied or not made:
+            raise ValueError("the parent is not a node of this evaluation")
+        ev = Evaluation(
+            self.roster,
+            self.index,
+            root,
+            rules=self.rules,
+            state_keys=self.state_keys,
+            forces=self.forces,
+            faction_roots=self.faction_roots,
+            force_faction=faction,
+        )
+        if self.index.reaching_modifiers and (
+            keep is None
+            or self._reached
+            or any(reaches(m) for n in context for m in n.entry.modifiers)  # type: ignore[union-attr]
+            or any(
+                n.entry is not None and any(reaches(m) for m in n.entry.modifiers)
+                for top in made
+                for n in top.walk()
+            )
+        ):
+            _find_reach(ev)
+        if keep is None:
+            ev._settle_costs()
+            after = ev.total_cost(root)
+            return {ct: after.get(ct, 0.0) - self.totals.get(ct, 0.0) for ct in cost_types}
+        # Only what can change: the new selection (times the copies of its parent), less
+        # what it replaces, and each copied selection whose own cost may read the roster.
+        new_parent = copied[id(parent)]
+        times = parent.multiplicity()
+        rise = dict.fromkeys(cost_types, 0.0)
+        if price is not None:
+            for ct in cost_types:
+                rise[ct] += price.get(ct, 0.0) * times
+        else:
+            for top in made:
+                for n in top.walk():
+                    k = n.multiplicity(new_parent)
+                    for ct in cost_types:
+                        rise[ct] += ev.unit_cost(n, ct) * k * times
+        for d in drop:
+            got = self.total_cost(d)
+            for ct in cost_types:
+                rise[ct] -= got.get(ct, 0.0) * times
+        for n in context:
+            k = n.multiplicity()
+            for ct in cost_types:
+                rise[ct] += (ev.unit_cost(copied[id(n)], ct) - self.unit_cost(n, ct)) * k
+        return rise
+
+    def _context_nodes(self, fields: frozenset[str]) -> list[tuple[Node, bool]]:
+        """The selections whose cost in ``fields``, or whose categories, a modifier may
+        change from outside their subtree: their entry has such a modifier with a condition
+        or repeat, holds a modifier that reaches other selections, or is reached by one;
+        each with whether what those modifiers read is all within the selection or its
+        parent (scopes ``self`` and ``parent``: a selection added elsewhere cannot change
+        it). Worked out once per evaluation (and ``fields``)."""
+        found = self._context.get(fields)
+        if found is None:
+            watched = fields | {"categories", "primary-category"}
+            found = []
+            for n in self.root.descendants():
+                entry = n.entry
+                if entry is None:
+                    continue
+                outside = id(n) in self._reached
+                reads = False
+                for m in entry.modifiers:
+                    if reaches(m):
+                        outside = True
+                    elif m.field in watched and (m.conditions or m.groups or m.repeat or m.repeats):
+                        reads = True
+                        if any(q.scope not in ("self", "parent") for q in _modifier_queries(m)):
+                            outside = True
+                if outside or reads:
+                    found.append((n, not outside))
+            self._context[fields] = found
+        return found
 
     # ----------------------------------------------------------------- results
 
@@ -2228,6 +2388,19 @@ def _is_of(node: Node, ref: str) -> bool:
         or (node.group is not None and node.group.id == ref)
         or (node.link is not None and node.link.id == ref)
     )
+
+
+def _modifier_queries(mod: Modifier) -> Iterator[Condition | Repeat]:
+    """The conditions (at any depth of its groups) and repeats of a modifier."""
+    yield from mod.conditions
+    stack = list(mod.groups)
+    while stack:
+        g = stack.pop()
+        yield from g.conditions
+        stack.extend(g.groups)
+    if mod.repeat is not None:
+        yield mod.repeat
+    yield from mod.repeats
 
 
 def _reaching(entry: Entry) -> tuple[Modifier, ...]:

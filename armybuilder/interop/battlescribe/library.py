@@ -195,17 +195,41 @@ class BattleScribeSystem(GameSystem):
                 self._write_cache(key, (model, factions, problems))
         if self.use_cache and key:
             _remember(key, (model, factions, problems, made))
+        if self.use_cache:
+            _record_counts(files, problems)
         self.model = model
-        # A value the data's model refused left its element out: whatever uses these
-        # catalogues reports it (as a left-out extension is reported), never a silent gap.
+        # A value the data's model refused left its element out: whatever uses the file it
+        # is in reports it (as a left-out extension is reported), never a silent gap. Each
+        # catalogue gets those of its own file, of the catalogues it links to, and of the
+        # game system file, not those of the other catalogues loaded with it.
         left_out = [p for p in problems if p.code == DATA_VALUE]
         for ff in factions:
-            self.factions[ff.id] = Faction(self._path_of(ff.id), ff, dropped=list(left_out))
+            bs_id = self._bs_ids.get(ff.id)
+            used = {str(self.system_file.path)}
+            used.update(str(f.path) for f in self.wanted({bs_id} if bs_id else set()))
+            if bs_id is None:  # (not a catalogue of the folder: every problem, to be safe)
+                used.update(p.file for p in left_out)
+            mine = [p for p in left_out if p.file in used]
+            self.factions[ff.id] = Faction(self._path_of(ff.id), ff, dropped=mine)
         for p in problems:
             if p not in self.problems:
                 self.problems.append(p)
         self._loaded.update(c.id for c in cats)
         self._indexes.clear()
+
+    def known_data_problems(self) -> dict[str, int]:
+        """Per data file (by path), the data problems (values left out) the last load that
+        read it found, from the scan cache where the file is unchanged since that load."""
+        if not self.use_cache:
+            return {}
+        heads = _Heads(True)
+        out: dict[str, int] = {}
+        files = [self.system_file, *self.files.values()] if self.system_file else []
+        for f in files:
+            got = heads.known_count(f.path)
+            if got is not None:
+                out[str(f.path)] = got
+        return out
 
     def starting_selections(self, faction_id: str) -> list[dict[str, Any]]:
         """What BattleScribe chooses when a force of this catalogue is added (entries with a
@@ -505,6 +529,30 @@ class _Heads:
         self.changed = True
         return info
 
+    def known_count(self, path: Path) -> int | None:
+        """The data problems the last load found in ``path``, if it is unchanged since."""
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        got = self.known.get(str(path.resolve()))
+        if not isinstance(got, dict) or got.get("stamp") != [st.st_size, st.st_mtime_ns]:
+            return None
+        count = got.get("problems")
+        return count if type(count) is int else None
+
+    def note_count(self, path: Path, count: int) -> None:
+        """Keep what a load found in ``path`` (where its head is known, unchanged)."""
+        try:
+            st = path.stat()
+        except OSError:
+            return
+        got = self.known.get(str(path.resolve()))
+        stamp = [st.st_size, st.st_mtime_ns]
+        if isinstance(got, dict) and got.get("stamp") == stamp and got.get("problems") != count:
+            got["problems"] = count
+            self.changed = True
+
     def save(self) -> None:
         if not (self.use and self.changed):
             return
@@ -515,6 +563,20 @@ class _Heads:
             tmp.replace(self.path)
         except OSError:
             return
+
+
+def _record_counts(files: list[DataFile], problems: list[Problem]) -> None:
+    """Keep, with the scan cache, how many values each file had left out in this load, so
+    that the folder's listing can say so without loading (``catalogs --catalogs DIR``)."""
+    heads = _Heads(True)
+    for f in files:
+        if f.path.suffix.lower().endswith("z"):
+            continue  # (a zipped file's head is not kept)
+        path = str(f.path)
+        heads.note_count(
+            f.path, sum(1 for p in problems if p.code == DATA_VALUE and p.file == path)
+        )
+    heads.save()
 
 
 def read_folder(folder: Path, use_cache: bool = True) -> tuple[list[GameSystem], list[Problem]]:
