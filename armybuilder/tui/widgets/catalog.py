@@ -21,10 +21,10 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.geometry import Size
-from textual.reactive import Reactive
 from textual.containers import Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
