@@ -73,7 +73,8 @@ def check_file(lib: Library, file: str, opts: Options) -> FileReport:
     """Load, evaluate and report one roster file (never raises for bad input)."""
     text = opts.format == "text"
     try:
-        roster, gs, ev = load_evaluated(lib, file)
+        # (the report prints issues and totals, never a computed value)
+        roster, gs, ev = load_evaluated(lib, file, values=False)
     except InputError as exc:
         lines = [f"{p}" for p in exc.problems] + [f"{file}: unreadable"] if text else []
         return FileReport(_join(lines), unreadable_json(file, exc.problems), EXIT_INPUT)

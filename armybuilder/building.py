@@ -270,6 +270,13 @@ def merge(session: EditSession, loc: Loc) -> Loc:
         raise EditError("no identical selection beside this one to merge with")
     parent = loc[:-2]
     total = sum(session.count_of((*parent, "selections", i)) for i in same)
+    from .model.bounds import MAX_COUNT
+
+    if total > MAX_COUNT:
+        raise EditError(
+            f"merged, the count would be {total:,}: more than the {MAX_COUNT:,} a roster "
+            "file can hold"
+        )
     first = (*parent, "selections", same[0])
     label = display_name(session, session.node(first))
     ops: list[Op] = [SetKey(first, "count", total)]

@@ -113,7 +113,7 @@ def _reduce(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
             what = f"{surplus} choice{'s' if surplus != 1 else ''} of {group.name}"
             return [Fix(f"Remove the last {what}", _trim(chosen, surplus))]
         return []
-    found = _constraint(ev, node, issue)
+    found = _constraint(ev, node, issue) or _own_constraint(ev, node, issue)
     if found is None:
         return []
     con, owner, holders, limit = found
@@ -183,11 +183,19 @@ def _complete(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
         if wanted is None or missing <= 0:
             return []
         return [_add_fix(ev, node.loc, wanted, missing)]
-    found = _constraint(ev, node, issue)
+    found = _constraint(ev, node, issue) or _own_constraint(ev, node, issue)
     if found is None:
         return []
     con, owner, holders, limit = found
     wanted_id = owner.id if con.child is None else con.child
+    if wanted_id in ev.index.categories and wanted_id not in ev.index.entries and entry:
+        # A category: the obvious entry is the one option here that is of it, if only one is.
+        of_it = [
+            c.entry.id
+            for c in ev.index.children(entry)
+            if not c.entry.hidden and wanted_id in c.entry.categories
+        ]
+        wanted_id = of_it[0] if len(of_it) == 1 else ""
     if wanted_id not in ev.index.entries and wanted_id not in ev.index.shared:
         return []  # a category or a force: no one obvious entry
     missing = int(limit) - sum(c.count for c in holders)
@@ -246,3 +254,49 @@ def _constraint(
         at = holders[0] if holders else node
         return con, child.entry, holders, ev.constraint_value(child.entry, con, at)
     return None
+
+
+def _own_constraint(
+    ev: Evaluation, node: Node, issue: Issue
+) -> tuple[Constraint, Entry, list[Node], float] | None:
+    """The constraint of ``node``'s own entry on how many of one entry or category it holds
+    as direct children (scope `self`, a ``child``: "a Group HQ has at most 3 Marines"; counted
+    at every depth, only a minimum with none at all: "a unit needs at least one Trooper")
+    that ``issue`` reports, with :func:`_constraint`'s answer. Such a constraint often has no
+    id, so it is recognised as the one of the issue's kind that is broken here and whose count
+    and name the issue's message gives (``4 × Marine``). ``None`` when none (or more than one)
+    fits."""
+    entry = node.entry
+    if entry is None or issue.entry != entry.id:
+        return None
+    kind = {"max-exceeded": "max", "min-not-met": "min"}.get(issue.code)
+    found = []
+    for con in entry.constraints:
+        child = con.child
+        if (
+            con.type != kind
+            or con.scope != "self"
+            or con.field != "selections"
+            or child is None
+            or con.percent
+            or (issue.constraint and con.id != issue.constraint)
+        ):
+            continue
+        is_entry = child in ev.index.entries or child in ev.index.shared
+        if not is_entry and child not in ev.index.categories:
+            continue
+        holders = [
+            c
+            for c in node.children
+            if c.entry is not None
+            and (c.entry.id == child if is_entry else child in c.entry.categories)
+        ]
+        count = sum(c.count for c in holders)
+        if con.deep is not False and (kind == "max" or count):
+            # Counted at every depth: only "none at all" (a minimum) is settled here.
+            continue
+        limit = ev.constraint_value(entry, con, node)
+        broken = count > limit if kind == "max" else count < limit
+        if broken and f"{count} × {ev.index.name_of(child)};" in issue.message:
+            found.append((con, entry, holders, limit))
+    return found[0] if len(found) == 1 else None

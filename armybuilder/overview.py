@@ -70,11 +70,14 @@ class Overview:
         out = [f"Totals: {self.totals}" if self.totals else "Totals: —"]
         out.append(f"{plural(self.errors, 'error')}, {plural(self.warnings, 'warning')}")
         out.append("")
-        out.append("Category: chosen (allowed) · cost")
+        # A system without costs (its totals say nothing) shows no cost column of zeros.
+        priced = bool(self.totals)
+        out.append("Category: chosen (allowed) · cost" if priced else "Category: chosen (allowed)")
         for c in self.categories:
             mark = f"  ✖ {c.short} short" if c.short else f"  ✖ {c.over} over" if c.over else ""
             allowed = limit_text(c.limit.minimum, c.limit.maximum)
-            out.append(f"  {c.name}: {c.limit.selected} ({allowed}) · {c.costs_text}{mark}")
+            cost = f" · {c.costs_text}" if priced else ""
+            out.append(f"  {c.name}: {c.limit.selected} ({allowed}){cost}{mark}")
         if not self.categories:
             out.append("  (nothing at the top of the roster)")
         out.append("")

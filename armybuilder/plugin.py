@@ -68,7 +68,9 @@ class SystemRules:
     subtree_local: bool = False
 
     def analyse(self, ev: Evaluation) -> None:
-        """Add the system's computed values and issues to an evaluation."""
+        """Add the system's computed values and issues to an evaluation. Where
+        :attr:`Evaluation.values_wanted` is false (``validate``: issues and costs only), values
+        that no issue depends on may be left out; every issue must stay the same."""
 
     def extra_cost(self, ev: Evaluation, node: Node, cost_type: str) -> float:
         """A cost the catalog cannot express, added to one copy of ``node`` (e.g. experience

@@ -102,7 +102,11 @@ def forces_json(ev: Evaluation, node: Node, units: bool) -> list[dict[str, Any]]
     return out
 
 
-def load_evaluated(lib: Library, file: str) -> tuple[Roster, GameSystem, Evaluation]:
+def load_evaluated(
+    lib: Library, file: str, values: bool = True
+) -> tuple[Roster, GameSystem, Evaluation]:
+    """Read and evaluate one roster file; ``values=False`` for a caller that reads no
+    computed value (see :func:`~armybuilder.rules.engine.evaluate`)."""
     roster = Roster.from_file(file, round_trip=False, library=lib)
     key = "system"
     loc: tuple[str | int, ...] = (key,)
@@ -118,7 +122,7 @@ def load_evaluated(lib: Library, file: str) -> tuple[Roster, GameSystem, Evaluat
         line, col = roster.position(loc)
         key = str(loc[-1])
         raise InputError.single(file, str(exc), line, col, f"unknown-{key}") from None
-    return roster, gs, evaluate_roster(roster, gs)
+    return roster, gs, evaluate_roster(roster, gs, values=values)
 
 
 def unreadable_json(file: str, problems: list[Problem]) -> dict[str, Any]:

@@ -488,13 +488,17 @@ def measure_scan(settings: Settings, scratch: Path) -> tuple[dict[str, float], L
     return res, lib
 
 
-def validate_file(lib: Library, path: Path) -> tuple[float, float, Evaluation]:
-    """(load seconds, evaluate seconds, evaluation) for one file, as `validate` does it."""
+def validate_file(
+    lib: Library, path: Path, values: bool = False
+) -> tuple[float, float, Evaluation]:
+    """(load seconds, evaluate seconds, evaluation) for one file, as `validate` does it (it
+    reads no computed value: ``values=False``); ``values=True``: with every value computed,
+    as `show`, the record sheet and the builder have it."""
     t0 = clock()
     roster = Roster.from_file(path, round_trip=False)
     t1 = clock()
     gs = lib.system(roster.system)
-    ev = evaluate(roster, gs.index(roster.faction), gs.rules)
+    ev = evaluate(roster, gs.index(roster.faction), gs.rules, values=values)
     t2 = clock()
     return t1 - t0, t2 - t1, ev
 
@@ -504,32 +508,42 @@ def measure_throughput(
 ) -> tuple[dict[str, float], list[Path]]:
     """In-process load + evaluate of every corpus file; returns figures and verdict misses."""
     passes: list[tuple[float, float, float]] = []
+    full_evals: list[float] = []
     verdicts: dict[Path, bool] = {}
     issues = errors = 0
+    # Two libraries, so that each first pass below meets its catalog indexes empty: `valid`
+    # for validate's evaluations (no values), `full` for those with every value.
+    valid = Library().scan()
     for p in corpus.files:  # each faction's index, built once (not timed)
         roster = Roster.from_file(p, round_trip=False)
         lib.system(roster.system).index(roster.faction)
+        valid.system(roster.system).index(roster.faction)
     # The first pass sees every platoon make-up for the first time, as `validate` of a batch
     # of one-off rosters does (the later passes find them worked out in the catalog index).
-    cold_load = cold_eval = 0.0
+    cold_load = cold_eval = full_cold_eval = 0.0
     gc.collect()
     for p in corpus.files:
-        lt, et, _ = validate_file(lib, p)
+        lt, et, _ = validate_file(valid, p)
         cold_load += lt
         cold_eval += et
+    gc.collect()
+    for p in corpus.files:
+        full_cold_eval += validate_file(lib, p, values=True)[1]
     for _ in range(settings.passes):
         load = ev_time = 0.0
         issues = errors = 0
         gc.collect()
         t0 = clock()
         for p in corpus.files:
-            lt, et, ev = validate_file(lib, p)
+            lt, et, ev = validate_file(valid, p)
             load += lt
             ev_time += et
             verdicts[p] = ev.valid
             issues += len(ev.issues)
             errors += len(ev.errors)
         passes.append((clock() - t0, load, ev_time))
+        gc.collect()
+        full_evals.append(sum(validate_file(lib, p, values=True)[1] for p in corpus.files))
     wall, load, ev_time = sorted(passes)[len(passes) // 2]
 
     # `validate` gives the issues it reports a line and column with Roster.position() (every
@@ -561,6 +575,8 @@ def measure_throughput(
         "inproc_eval_ms_per_roster": 1000 * ev_time / n,
         "inproc_cold_load_ms_per_roster": 1000 * cold_load / n,
         "inproc_cold_eval_ms_per_roster": 1000 * cold_eval / n,
+        "inproc_values_eval_ms_per_roster": 1000 * median(full_evals) / n,
+        "inproc_values_cold_eval_ms_per_roster": 1000 * full_cold_eval / n,
         "files_with_issues": positioned,
         "issue_positions_s": position_s,
     }, misses
@@ -866,6 +882,12 @@ def table(results: dict[str, Any], settings: Settings) -> str:
             "  the same, first pass (new make-ups)",
             f"{r['inproc_cold_load_ms_per_roster']:.2f} ms / "
             f"{r['inproc_cold_eval_ms_per_roster']:.2f} ms",
+        )
+    if "inproc_values_eval_ms_per_roster" in r:
+        row(
+            "  evaluate with every value (show): first pass / later",
+            f"{r['inproc_values_cold_eval_ms_per_roster']:.2f} ms / "
+            f"{r['inproc_values_eval_ms_per_roster']:.2f} ms",
         )
     row(
         "  + line:col of every issue",

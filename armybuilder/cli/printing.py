@@ -287,6 +287,8 @@ def _export_other(args: argparse.Namespace, out: Path | None, write: Any) -> int
             print(f"{problem}", file=sys.stderr)
         return EXIT_INPUT
     except ArmybuilderError as exc:
-        print(f"armybuilder export: {args.file}: {exc}", file=sys.stderr)
+        said = str(exc)  # most of these already name the file: once is enough
+        where = "" if said.startswith(f"{args.file}: ") else f"{args.file}: "
+        print(f"armybuilder export: {where}{said}", file=sys.stderr)
         return EXIT_INPUT
     return _deliver(out, data)

@@ -105,6 +105,8 @@ def _unit(u: UnitView, level: str, out: list[str]) -> None:
     title = md(u.label)
     if u.name != u.entry_name:
         title += f" \\[{md(u.entry_name)}\\]"
+    if not u.known:
+        title += " *(unknown entry, kept)*"
     out += ["", f"{level} {title}", ""]
     facts = [x for x in (md(u.cost_text), md(u.experience)) if x]
     if facts:

@@ -38,7 +38,9 @@ def _lines(u: UnitView, depth: int, out: list[str]) -> None:
     if depth == 0 and u.name != u.entry_name:
         head += f" [{clean(u.entry_name)}]"
     if not u.known:
-        head += " (unknown entry)"
+        # Which id is unknown: a top-level line names it above, a line inside does here.
+        shown = depth == 0 or u.name == u.entry_name
+        head += " (unknown entry)" if shown else f" (unknown entry {clean(u.entry_name)})"
     if u.experience:
         head += f" ({clean(u.experience)})"
     if u.loadout:
@@ -57,7 +59,7 @@ def _lines(u: UnitView, depth: int, out: list[str]) -> None:
 def export_text(view: RosterView) -> str:
     """The roster as compact plain text."""
     totals = ", ".join(clean(f"{t.name} {t.text}") for t in view.totals)
-    verdict = "Legal" if view.valid else f"NOT LEGAL ({len(view.errors)} errors)"
+    verdict = "Legal" if view.valid else f"NOT LEGAL ({plural(len(view.errors), 'error')})"
     head = f"{clean(view.name)} — {clean(view.system_name)}, {clean(view.faction_name)}"
     if totals:
         head += f" — {totals}"
@@ -77,7 +79,7 @@ def export_text(view: RosterView) -> str:
             if f.cost_text:
                 head += f" [{clean(f.cost_text)}]"
             if f.errors:
-                head += f" ({len(f.errors)} errors)"
+                head += f" ({plural(len(f.errors), 'error')})"
             out.append(head)
             for u in f.units:
                 out.append("")

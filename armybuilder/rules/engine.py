@@ -363,7 +363,8 @@ class SubtreeMemo:
     def __init__(self, index: CatalogIndex | None = None, rules: SystemRules | None = None) -> None:
         self.index = index
         self.rules = rules
-        self.records: dict[tuple[str, int], _Record] = {}
+        #: Per tag of :meth:`Evaluation.subtree`, by ``id()`` of the subtree's selection.
+        self.records: dict[str, dict[int, _Record]] = {}
         self.totals: dict[int, tuple[SelectionData, dict[str, float]]] = {}
         #: Built nodes of selections with children, whose building reported nothing: the
         #: next evaluation takes them over (re-parented) instead of building them again.
@@ -407,7 +408,10 @@ class Evaluation:
     memo_in: SubtreeMemo | None = field(default=None, repr=False)
     memo_out: SubtreeMemo | None = field(default=None, repr=False)
     _value_log: list[_Logged] | None = field(default=None, repr=False)
+    #: How many :meth:`subtree` computations are under way (their records read the log).
+    _computing: int = field(default=0, repr=False)
     _above: dict[int, tuple[Any, ...]] = field(default_factory=dict, repr=False)
+    _top_names: tuple[str] | None = field(default=None, repr=False)
     #: See :meth:`present_refs`.
     _present: frozenset[str] | None = field(default=None, repr=False)
     #: :meth:`where` of the selections that have been a parent, by ``id()``.
@@ -442,6 +446,11 @@ class Evaluation:
     _opened: set[int] = field(default_factory=set, repr=False)
     #: Per reached selection: its categories before each modifier that reaches it, then after.
     _reach_cats: dict[int, list[list[str]]] = field(default_factory=dict, repr=False)
+    #: Whether the caller reads the computed values (``False``: issues, costs and totals
+    #: only, as ``validate`` does): a rules module may then leave out values that decide no
+    #: issue (:attr:`SystemRules` says which of its values it leaves out). The values it does
+    #: compute, the issues, costs and totals are the same either way.
+    values_wanted: bool = field(default=True, repr=False)
     #: Whether the rules module adds costs of its own (:meth:`SystemRules.extra_cost`):
     #: worked out from ``rules`` however the evaluation is made (what-if copies too).
     _extra_cost: bool = field(default=False, init=False, repr=False)
@@ -569,7 +578,10 @@ class Evaluation:
         conditions may read from outside its subtree."""
         parent = node.parent
         if parent is None or parent.is_root:
-            return (self.roster.name,)
+            top = self._top_names
+            if top is None:
+                top = self._top_names = (self.roster.name,)
+            return top
         key = id(parent)
         found = self._above.get(key)
         if found is None:
@@ -616,12 +628,14 @@ class Evaluation:
             or id(node) in self._opened
         ):
             return compute()
-        context = (self._names_above(node), key)
-        rid = (tag, id(data))
+        names = self._names_above(node)
         memo_in = self.memo_in
-        prev = memo_in.records.get(rid) if memo_in is not None else None
-        v0 = len(log)
-        if prev is not None and prev.data is data and prev.key == context:
+        known = memo_in.records.get(tag) if memo_in is not None else None
+        prev = known.get(id(data)) if known is not None else None
+        mine = out.records.get(tag)
+        if mine is None:
+            mine = out.records[tag] = {}
+        if prev is not None and prev.data is data and prev.key == (names, key):
             out.hits += 1
             self.issues.extend(prev.issues)
             values = self.values
@@ -632,33 +646,45 @@ class Evaluation:
                 by_id = prev.by_id()
                 if by_id and values.keys().isdisjoint(by_id):
                     values.update(by_id)
-                else:
+                elif groups:
                     _file(values, groups)
-            else:
-                # Another evaluation's tree: the same nodes, found by their place.
-                base = len(data.loc)
-                moved = []
-                for old, vs in prev.groups():
-                    target = node
-                    rel = old.loc
-                    for i in range(base + 1, len(rel), 2):
-                        target = target.children[rel[i]]  # type: ignore[index]
-                    moved.append((target, vs))
-                groups = tuple(moved)
-                by_id = None
-                _file(values, groups)
-            if groups:
+                if groups and self._computing:
+                    # (logged for the computations around this one only: none reads the log
+                    # outside them)
+                    log.append((None, groups))
+                # The record holds its values itself (groups() read them off the log it was
+                # made on), so it serves the next evaluation as it is.
+                mine[id(data)] = prev
+                return prev.result  # type: ignore[no-any-return]
+            # Another evaluation's tree: the same nodes, found by their place.
+            v0 = len(log)
+            base = len(data.loc)
+            moved = []
+            for old, vs in prev.groups():
+                target = node
+                rel = old.loc
+                for i in range(base + 1, len(rel), 2):
+                    target = target.children[rel[i]]  # type: ignore[index]
+                moved.append((target, vs))
+            groups = tuple(moved)
+            _file(values, groups)
+            if groups and self._computing:
                 log.append((None, groups))
-            # Recorded again, on this evaluation's log: a memo refers to one evaluation only.
-            out.records[rid] = _Record(
-                data, context, prev.issues, node, log, v0, len(log), prev.result, groups, by_id
+            # Recorded again, on this evaluation's nodes: a memo refers to one evaluation only.
+            mine[id(data)] = _Record(
+                data, prev.key, prev.issues, node, log, v0, len(log), prev.result, groups
             )
             return prev.result  # type: ignore[no-any-return]
         out.misses += 1
         i0 = len(self.issues)
-        result = compute()
-        out.records[rid] = _Record(
-            data, context, tuple(self.issues[i0:]), node, log, v0, len(log), result
+        v0 = len(log)
+        self._computing += 1
+        try:
+            result = compute()
+        finally:
+            self._computing -= 1
+        mine[id(data)] = _Record(
+            data, (names, key), tuple(self.issues[i0:]), node, log, v0, len(log), result
         )
         return result
 
@@ -2028,6 +2054,7 @@ def evaluate(
     take_nodes: bool = False,
     forces: list[ForceData] | None = None,
     faction_roots: dict[str, frozenset[str]] | None = None,
+    values: bool = True,
 ) -> Evaluation:
     """Validate a roster against a catalog and compute its values.
 
@@ -2042,14 +2069,26 @@ def evaluate(
     again; the result is the same either way. ``take_nodes``: also take over the previous
     evaluation's nodes of those subtrees instead of building them again; that evaluation's
     tree is then no longer its own (for a caller that is done with it).
+
+    ``values=False``: the caller reads the issues, costs and totals only (``validate``); the
+    rules module may leave out values that decide no issue (see
+    :attr:`Evaluation.values_wanted`). Such an evaluation neither reads nor fills a memo.
     """
     root = Node(None, None, None, None)
     if forces is None:
         forces = roster.forces
-    ev = Evaluation(roster, index, root, rules=rules, forces=forces, faction_roots=faction_roots)
+    ev = Evaluation(
+        roster,
+        index,
+        root,
+        rules=rules,
+        forces=forces,
+        faction_roots=faction_roots,
+        values_wanted=values,
+    )
     if rules is not None:
         ev.state_keys = tuple(rules.state_keys())
-    if memo is not None and (rules is None or rules.subtree_local):
+    if memo is not None and values and (rules is None or rules.subtree_local):
         # Only what this evaluation computes or replays is kept for the next one: a subtree
         # replayed whole is kept whole, not the parts inside it.
         ev.memo_in = memo if memo.index is index and memo.rules is rules else None
@@ -2175,9 +2214,11 @@ def evaluate_roster(
     system: GameSystem,
     memo: SubtreeMemo | None = None,
     take_nodes: bool = False,
+    values: bool = True,
 ) -> Evaluation:
     """Validate a roster against its system: its faction's catalog (with any extensions and
-    the roster's own ``custom:`` entries) and the system's rules module.
+    the roster's own ``custom:`` entries) and the system's rules module. ``values=False``: for
+    a caller that reads issues, costs and totals only (see :func:`evaluate`).
 
     Raises :class:`~armybuilder.errors.UnknownFactionError` for a faction the system lacks.
     """
@@ -2203,6 +2244,7 @@ def evaluate_roster(
                 memo,
                 take_nodes,
                 faction_roots=_faction_roots(memo.index, system, factions),
+                values=values,
             )
             ev.issues[:0] = [*_dropped_extensions(memo.index), *found]
             if ev.memo_out is not None:
@@ -2215,7 +2257,7 @@ def evaluate_roster(
     elif custom is not None:
         index = system.index_with(roster.faction, custom)
     roots = _faction_roots(index, system, factions)
-    ev = evaluate(roster, index, system.rules, memo, take_nodes, faction_roots=roots)
+    ev = evaluate(roster, index, system.rules, memo, take_nodes, faction_roots=roots, values=values)
     ev.issues[:0] = [*_dropped_extensions(index), *problems]
     if raw is not None and custom is not None and ev.memo_out is not None:
         ev.memo_out.custom = (

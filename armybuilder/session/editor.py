@@ -7,6 +7,7 @@ import copy
 import dataclasses
 import itertools
 import json
+import math
 import threading
 import time
 import uuid
@@ -1157,8 +1158,13 @@ class EditSession:
 
     def set_count(self, loc: Loc, count: int) -> None:
         """Set how many copies a selection stands for (at least 1)."""
+        from ..model.bounds import MAX_COUNT
+
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise EditError(f"count must be a whole number of at least 1, not {count!r}")
+        if count > MAX_COUNT:
+            # A roster file holds at most this many; above it the file reads back as 1.
+            raise EditError(f"count must be at most {MAX_COUNT:,}, not {count:,}")
         node = self.node(loc)
         # A count brought in by a `<<:` merge key cannot be removed: write 1 over it.
         keep = count == 1 and "count" in node and not _own(node, "count")
@@ -1204,6 +1210,9 @@ class EditSession:
 
         if cost_type not in self.index.cost_types:
             raise EditError(f"unknown cost type {cost_type!r}")
+        if value is not None and not math.isfinite(value):
+            # 1e999 typed in a number field reads as infinity: no roster file can hold it.
+            raise EditError(f"a limit must be a number such as 1500 or 1500.5, not {value}")
         if value is not None and value < 0:
             raise EditError("a limit cannot be negative")
         stored: float | int | None = value

@@ -170,3 +170,22 @@ def test_sort_by_catalog_order_and_by_name(lib: Library) -> None:
     assert [str(s.node(c)["entry"]) for c in s.children_locs(squad)] == entries
     s.undo()
     assert [building.display_name(s, s.node(c)) for c in s.children_locs(squad)] == names
+
+
+def test_counts_stay_within_what_a_roster_file_holds(lib: Library, tmp_path: Path) -> None:
+    """A file holds at most 10,000 copies of a selection (model/bounds.py; above it the file
+    reads back as 1 with an error): neither a count nor a merge goes past it, and the squads
+    keep the counts they had."""
+    s = new(lib, "starship-troopers", "mobile-infantry")
+    first = s.add((), "mi-squad")
+    with pytest.raises(EditError, match="at most 10,000"):
+        s.set_count(first, 10_001)
+    s.set_count(first, 6_000)
+    second = s.add((), "mi-squad")
+    s.set_count(second, 6_000)
+    assert building.mergeable(s, first) == [0, 1]
+    with pytest.raises(EditError, match="12,000: more than the 10,000"):
+        building.merge(s, first)
+    assert [s.count_of(first), s.count_of(second)] == [6_000, 6_000]
+    s.set_count(second, 4_000)
+    assert s.count_of(building.merge(s, first)) == 10_000

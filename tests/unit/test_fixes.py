@@ -125,3 +125,77 @@ def test_issues_without_a_known_remedy_offer_none(lib: Library, tmp_path: Path) 
     ev = session.evaluate()
     heavy = next(i for i in ev.issues if "Heavy weapon" in i.message)
     assert fixes_for(ev, heavy) == []
+
+
+def test_a_headquarters_over_its_order_of_battle_loses_the_surplus(
+    lib: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Group HQ holds at most 3 Marines (Starship Marine 5.1, a maximum its own entry puts
+    on its children): split and duplicated to 4, the error offers to remove the last one, and
+    the list is legal again. Before, the builder said "No quick fix for this issue"."""
+    from armybuilder.building import add_standard, duplicate, split
+
+    session = EditSession.new(lib, "starship-marine", "earther", "HQ", autosave=False)
+    hq = add_standard(session, (), "earther-group-hq")
+    marines = next(
+        i for i, s in enumerate(session.node(hq)["selections"]) if s["entry"] == "marine"
+    )
+    first = split(session, (*hq, "selections", marines))
+    duplicate(session, first)
+    ev = session.evaluate()
+    (over,) = [i for i in ev.issues if i.code == "max-exceeded"]
+    assert "has 4 × Marine; at most 3" in over.message
+    (fix,) = fixes_for(ev, over)
+    assert fix.label == "Remove 1 × Marine (the last first)"
+    steps = len(session.history)
+    fix.apply(session)
+    assert len(session.history) == steps + 1
+    kept = [s for s in session.node(hq)["selections"] if s["entry"] == "marine"]
+    assert sum(s.get("count", 1) for s in kept) == 3
+    session.save(tmp_path / "hq.yaml")
+    code, out = validate(session, capsys)
+    assert code == 0, out
+
+
+def test_a_headquarters_short_of_its_order_of_battle_gets_each_missing_rank(
+    lib: Library, tmp_path: Path
+) -> None:
+    """An empty Group HQ is below its order of battle (Starship Marine 5.1: 1 Major, 1
+    Captain, 1 Corporal, 3 Marines, 2 combat robots, 4 close support robots, 2 TRUCs); each
+    warning offers to add what it names, and applying them all leaves none."""
+    session = EditSession.new(lib, "starship-marine", "earther", "HQ", autosave=False)
+    hq = session.add((), "earther-group-hq")
+    ev = session.evaluate()
+    short = [i for i in ev.issues if i.code == "min-not-met" and i.path == hq]
+    labels = [fixes_for(ev, i)[0].label for i in short]
+    assert labels == [
+        "Add 1 × Major",
+        "Add 1 × Captain",
+        "Add 1 × Corporal",
+        "Add 3 × Marine",
+        "Add 2 × Combat Robot",
+        "Add 4 × Close Support Robot",
+        "Add 2 × TRUC",
+    ]
+    for _ in labels:
+        ev = session.evaluate()
+        first = next(i for i in ev.issues if i.code == "min-not-met" and i.path == hq)
+        fixes_for(ev, first)[0].apply(session)
+    ev = session.evaluate()
+    assert not [i for i in ev.issues if i.code == "min-not-met" and i.path == hq]
+
+
+def test_a_squad_without_a_model_gets_the_one_model_it_can_take(lib: Library) -> None:
+    """A Mobile Infantry squad needs at least one model of the Trooper category (Starship
+    Troopers, Characteristics), and the MI Cap Trooper is the only one it can take: the fix
+    adds it, and the squad is complete."""
+    session = EditSession.new(lib, "starship-troopers", "mobile-infantry", "MI", autosave=False)
+    squad = session.add((), "mi-squad")
+    ev = session.evaluate()
+    (empty,) = [i for i in ev.issues if i.code == "min-not-met" and i.path == squad]
+    assert "has 0 × Trooper; at least 1 needed" in empty.message
+    (fix,) = fixes_for(ev, empty)
+    assert fix.label == "Add 1 × MI Cap Trooper"
+    fix.apply(session)
+    assert [s["entry"] for s in session.node(squad)["selections"]] == ["cap-trooper"]
+    assert not [i for i in session.evaluate().issues if i.path == squad]

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from armybuilder.catalog import Library
-from armybuilder.rosters import parse_selection
-from armybuilder.rules.engine import Evaluation, SubtreeMemo, evaluate_roster
+from armybuilder.rosters import Roster, parse_selection
+from armybuilder.rules.engine import Evaluation, SubtreeMemo, evaluate, evaluate_roster
 from armybuilder.session import EditError, EditSession, Loc
 
 REPO = Path(__file__).resolve().parents[2]
@@ -277,3 +277,49 @@ def test_an_older_or_unnumbered_snapshot_builds_its_own_tree(library: Library) -
     assert s.evaluation is latest
     anonymous = s.evaluate_snapshot(copy.copy(s.roster))
     assert anonymous.root.children[0].children[0] is not hq and _owns(latest)
+
+
+def _nested(ev: Evaluation, outer_key: int) -> None:
+    """A computation over each top-level selection that holds one over each selection with
+    children under it: the outer one is worked out again whenever ``outer_key`` changes, the
+    inner ones replayed (the same selections under the same names)."""
+    for top in ev.root.children:
+
+        def outer(top: Any = top) -> None:
+            for c in top.children:
+                if c.children:
+                    ev.subtree(
+                        c, "inner", lambda c=c: ev.set_value(c, "inner", "Inner", ev.name(c))
+                    )
+            ev.set_value(top, "outer", "Outer", outer_key)
+
+        ev.subtree(top, "outer", outer, outer_key)
+
+
+def test_a_replayed_subtree_inside_a_computed_one_is_part_of_what_it_found(
+    library: Library,
+) -> None:
+    """A replay at the top of the roster files its values without logging them (nothing
+    reads that log); one inside a computation must log them, as the computation's record is
+    made from the log: replayed in turn, it gives the inner values too."""
+    roster = Roster.from_file(REPO / "examples" / "space-hulk" / "standard-squad.yaml")
+    gs = library.system(roster.system)
+    index = gs.index(roster.faction)
+    first = evaluate(roster, index, None, SubtreeMemo())
+    _nested(first, 1)
+    second = evaluate(roster, index, None, first.memo_out, take_nodes=True)
+    _nested(second, 2)  # outer worked out again, the inner ones replayed inside it
+    assert second.memo_out is not None and second.memo_out.hits >= 6
+    third = evaluate(roster, index, None, second.memo_out, take_nodes=True)
+    _nested(third, 2)  # everything replayed
+    assert third.memo_out is not None
+    for ev in (second, third):
+        inner = [n for top in ev.root.children for n in top.children if n.children]
+        assert len(inner) >= 6
+        for n in inner:
+            assert [v.key for v in ev.values_of(n)] == ["inner"], n
+            assert ev.value(n, "inner") == ev.name(n)
+        for top in ev.root.children:
+            assert ev.value(top, "outer") == 2
+    # the records are the ones kept: a replayed record serves the next evaluation as it is
+    assert third.memo_out.records["outer"] == second.memo_out.records["outer"]

@@ -1345,7 +1345,12 @@ class InfantryOperations(SystemRules):
 
         # ---- attack values
         drivers = squad_count if motive is not None and motive.mechanised else 0
-        avs = self._attack_values(ev, platoon, squads, drivers=drivers, gun_crew=gun_crew)
+        if ev.values_wanted:
+            avs = self._attack_values(ev, platoon, squads, drivers=drivers, gun_crew=gun_crew)
+        else:
+            # Read by no check (a platoon's attack values, odds and survivor tables are
+            # figures to show): left out where only issues and costs are read (`validate`).
+            avs = dict.fromkeys(ATTACK_TYPES, 0)
         if head.ammo is not None:
             ev.put_values(platoon, (_own(*head.ammo),))
         self._ammo_state(ev, platoon, head.ammo_names)

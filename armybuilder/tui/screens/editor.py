@@ -182,6 +182,9 @@ class EditorScreen(ArmyScreen):
         self._eval_running = False
         #: Undos (or redos) in a row since the last other edit: ("Undone" | "Redone", count).
         self._history_run: tuple[str, int] = ("", 0)
+        #: A value typed in a field was just refused (or brought within bounds): its field
+        #: shows what the roster holds once Enter has left it.
+        self._refused = False
         #: perf_counter() when the last edit started and when its result was painted.
         self.edit_started = 0.0
         self.last_painted = 0.0
@@ -535,11 +538,17 @@ class EditorScreen(ArmyScreen):
         if s is None:
             return False
         self._history_run = ("", 0)  # another edit ends a run of undos
+        self._refused = False
         self.edit_started = time.perf_counter()
         try:
             loc = fn(s)
         except EditError as exc:
             self.app.notify(str(exc), severity="warning")
+            # The field it was typed in shows what the roster holds again, not the refused
+            # value: now if the focus has left it (Tab, a click), else once Enter has moved
+            # the focus on (see _details_left).
+            self._refused = True
+            self.after_edit()
             return False
         if loc is not None:
             self.selected = loc
@@ -615,6 +624,13 @@ class EditorScreen(ArmyScreen):
         event.stop()
         if event.entered and self.details.keeps_focus():
             return  # refused campaign state: corrected where it was typed
+        if self._refused:
+            # Enter with a refused value: the focus leaves the field now, then the field is
+            # filled with what the roster holds (a focused field is never overwritten).
+            self._refused = False
+            self.set_focus(self.roster_tree)
+            self.call_after_refresh(self.after_edit)
+            return
         self.roster_tree.focus()
 
     @on(CatalogBrowser.Leave)
@@ -692,19 +708,23 @@ class EditorScreen(ArmyScreen):
         s = self.session
         if s is None or not loc:
             return
+        from ...model.bounds import MAX_COUNT
+
         entry = s.entry_at(loc)
         maximum = entry.max_count if entry is not None else None
+        # No more than a roster file can hold, whatever the catalog allows.
+        maximum = MAX_COUNT if maximum is None else min(maximum, MAX_COUNT)
         wanted = count
-        count = max(1, count)
-        if maximum is not None:
-            count = min(count, maximum)
+        count = min(max(1, count), maximum)
         if count != wanted:
-            bound = "at least 1" if wanted < 1 else f"at most {maximum}"
+            bound = "at least 1" if wanted < 1 else f"at most {maximum:,}"
             self.app.notify(f"Count must be {bound}", severity="warning", timeout=2)
         if count == s.count_of(loc):
             self.after_edit()  # put the field back
-            return
-        self._edit(lambda s: s.set_count(loc, count))
+        else:
+            self._edit(lambda s: s.set_count(loc, count))
+        if count != wanted:
+            self._refused = True  # the field shows the count taken once Enter has left it
 
     # ----------------------------------------------------------------- actions
 
