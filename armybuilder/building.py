@@ -221,6 +221,11 @@ def _plain_without(node: Any, *keys: str) -> Any:
     return plain
 
 
+#: Most selections one split makes: a split of ×10,000 froze the builder for minutes, and a
+#: list of that many lines is never what a player wants to edit one by one.
+MAX_SPLIT = 100
+
+
 def can_split(session: EditSession, loc: Loc) -> bool:
     """Whether the selection at ``loc`` stands for more than one copy."""
     return bool(loc) and session.count_of(loc) > 1
@@ -237,6 +242,11 @@ def split(session: EditSession, loc: Loc) -> Loc:
     parent, index = loc[:-2], int(loc[-1])
     node = session.node(loc)
     label = display_name(session, node)
+    if n > MAX_SPLIT:
+        raise EditError(
+            f"{label} ×{n:,} would become {n:,} selections; a split makes at most "
+            f"{MAX_SPLIT}: lower its count first (or duplicate it to have one that can differ)"
+        )
     ops: list[Op] = [SetKey(loc, "count", None)]
     for i in range(1, n):
         copy_node = detached_copy(node)

@@ -124,6 +124,11 @@ class Value:
     text: str = ""
     source: str = ""
 
+    def __init__(self, key: str, label: str, value: Any, text: str = "", source: str = "") -> None:
+        # What the frozen dataclass's own __init__ does (one object.__setattr__ per field),
+        # in one step: a large roster makes thousands of values per evaluation.
+        self.__dict__.update(key=key, label=label, value=value, text=text, source=source)
+
     def display(self) -> str:
         if self.text:
             return self.text
@@ -1097,7 +1102,23 @@ class Evaluation:
             self._query[key] = total
             return total
         if field_ == "selections" and ref is not None:
-            total = self._ref_counts(scope_node, deep, child_forces).get(ref, 0.0)
+            if (
+                deep
+                and scope_node.entry is not None
+                and not child_forces
+                and not self._reached
+                and not self.index.category_modifiers
+                and (id(scope_node), True, False) not in self._counts
+            ):
+                if ref not in self.index.deep_refs(scope_node.entry):
+                    # Nothing below the scope's children can be of it: their count (one
+                    # walk of the children per scope, whatever is asked).
+                    total = self._ref_counts(scope_node, False).get(ref, 0.0)
+                else:
+                    # Only the selections that can hold it are looked into.
+                    total = self._ref_count(scope_node, ref)
+            else:
+                total = self._ref_counts(scope_node, deep, child_forces).get(ref, 0.0)
             self._query[key] = total
             return total
         total = 0.0
@@ -1202,6 +1223,31 @@ class Evaluation:
         self._counts[key] = counts
         return counts
 
+    def _ref_count(self, scope_node: Node, ref: str) -> float:
+        """``_ref_counts(scope_node, True).get(ref, 0.0)`` for a selection ``scope_node``
+        when no modifier changes categories or reaches from another selection: the same
+        whole-number sum, walking only into selections that can hold ``ref``
+        (:meth:`CatalogIndex.held_refs`)."""
+        refs_of = self._refs
+        held = self.index.held_refs
+        total = 0.0
+        stack: list[tuple[Node, int]] = [(c, c.count) for c in scope_node.children]
+        pop, push = stack.pop, stack.extend
+        while stack:
+            n, mult = pop()
+            entry = n.entry
+            if entry is None:
+                continue  # (a selection the catalog does not know; no force under a selection)
+            rkey = (id(entry), id(n.link), id(n.group))
+            refs = refs_of.get(rkey)
+            if refs is None:
+                refs = refs_of[rkey] = self._node_refs(n, entry.categories)
+            if ref in refs:
+                total += mult
+            if n.children and ref in held(entry):
+                push([(c, mult * c.count) for c in n.children])
+        return total
+
     @staticmethod
     def _node_refs(n: Node, categories: list[str]) -> frozenset[str]:
         """Everything a selection counts as: its entry, categories, group, link, type."""
@@ -1247,9 +1293,11 @@ class Evaluation:
         return all(results) if group.type == "and" else any(results)
 
     def modifier_applies(self, mod: Modifier, context: Node, owner: str | None) -> bool:
-        return all(self.condition_holds(c, context, owner) for c in mod.conditions) and all(
-            self._group_holds(g, context, owner) for g in mod.groups
-        )
+        holds = self.condition_holds
+        for c in mod.conditions:  # (in order, the first that fails decides)
+            if not holds(c, context, owner):
+                return False
+        return not mod.groups or all(self._group_holds(g, context, owner) for g in mod.groups)
 
     def _repeats(self, rep: Repeat, context: Node, owner: str | None) -> int:
         got = self.query(
@@ -1523,8 +1571,8 @@ def _clamp(value: Any, bound: Any, floor: bool) -> Any:
 
 
 def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> None:
-    child_of = ev.index.child
     entry = parent.entry
+    child_of = ev.index.child_map(entry).get  # (the parent's possible children by id)
     siblings = parent.children
     out = ev.memo_out
     built = out.nodes if out is not None else None
@@ -1548,7 +1596,7 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
         if sel.findings:
             for f in sel.findings:
                 ev._add(f.severity, f.code, f.message, f.loc, "")
-        child: Child | None = child_of(entry, sel.entry) if sel.entry else None
+        child: Child | None = child_of(sel.entry) if sel.entry else None
         if child is not None:
             node = Node(sel, child.entry, child.group, parent, i)
             node.link = child.link
@@ -1762,6 +1810,26 @@ def _entry_ids_under(node: Node) -> set[str]:
     return out
 
 
+def _holds_entry(ev: Evaluation, node: Node, entry_id: str) -> bool:
+    """Whether a selection of entry ``entry_id`` stands under ``node`` (at any depth): what
+    ``entry_id in _entry_ids_under(node)`` says, looking only into selections whose entry can
+    hold one (:meth:`CatalogIndex.held_refs`)."""
+    held = ev.index.held_refs
+    todo = list(node.children)
+    pop, push = todo.pop, todo.extend
+    while todo:
+        c = pop()
+        entry = c.entry
+        if entry is None:
+            push(c.children)  # (a force, or what an unknown selection holds: looked into)
+            continue
+        if entry.id == entry_id:
+            return True
+        if c.children and entry_id in held(entry):
+            push(c.children)
+    return False
+
+
 def _check_children(ev: Evaluation, node: Node, plan: ChildChecks, seen_global: set[Any]) -> None:
     """The constraints of ``node``'s possible children checked at ``node``, in catalog order,
     skipping those that cannot break here (see :meth:`CatalogIndex.child_checks`)."""
@@ -1788,9 +1856,9 @@ def _check_children(ev: Evaluation, node: Node, plan: ChildChecks, seen_global: 
     if plan.held:
         # A maximum counting the entry's selections here: with none of them under this
         # selection it counts 0, which no maximum (unlimited when negative) refuses.
-        under = _entry_ids_under(node)
-        for k in plan.held.keys() & under:
-            order.extend(plan.held[k])
+        for k, rows_k in plan.held.items():
+            if _holds_entry(ev, node, k):
+                order.extend(rows_k)
     if len(order) > 1:
         order.sort()
     for i in order:
@@ -1862,12 +1930,27 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
                     f"{ev.where(node)} does not record experience; {data.experience!r} is ignored",
                     (*node.loc, "experience"),
                 )
+    quiet = idx.quiet_leaf
+    reached_any = ev._reached
     for c in node.children:
-        if c.entry is None:
+        kind = c.entry
+        if kind is None:
             if c.force is not None:
                 _check_node(ev, c, seen_global)
             continue
-        if c.children and ev.memo_out is not None:
+        if not c.children:
+            # A selection with nothing under it, of an entry with nothing to check there:
+            # only what is its own can be wrong (what _check_node would find, skipped).
+            data = c.data
+            if (
+                quiet(kind)
+                and (kind.max_count is None or c.count <= kind.max_count)
+                and (data is None or not (data.experience or (ev.state_keys and data.state)))
+                and not (reached_any and id(c) in reached_any)
+            ):
+                continue
+            _check_node(ev, c, seen_global)
+        elif ev.memo_out is not None:
             ev.subtree(c, "check", lambda c=c: _check_node(ev, c, seen_global))  # type: ignore[misc]
         else:
             _check_node(ev, c, seen_global)
@@ -1935,8 +2018,20 @@ def _check_groups(ev: Evaluation, node: Node, entry: Entry) -> None:
     for c in node.children:
         if c.group is not None:
             by_group[id(c.group)] = by_group.get(id(c.group), 0) + c.count
+    maxima = ev.index.group_maxima(entry)
+    if maxima is not None:
+        # Only maxima to check: nothing to report unless a group holds more than its own.
+        over = maxima.get
+        if not any(got > over(gid, got) for gid, got in by_group.items()):
+            return
+    get = by_group.get
     for g, ids in checks:
-        got = sum(by_group.get(i, 0) for i in ids) if by_group else 0
+        if not by_group:
+            got = 0
+        elif len(ids) == 1:  # (no subgroups: the group's own choices)
+            got = get(ids[0], 0)
+        else:
+            got = sum(get(i, 0) for i in ids)
         if g.max is not None and got > g.max:
             ev._add(
                 g.severity,

@@ -1210,11 +1210,17 @@ class EditSession:
 
         if cost_type not in self.index.cost_types:
             raise EditError(f"unknown cost type {cost_type!r}")
+        from ..model.bounds import MAX_LIMIT
+
         if value is not None and not math.isfinite(value):
             # 1e999 typed in a number field reads as infinity: no roster file can hold it.
             raise EditError(f"a limit must be a number such as 1500 or 1500.5, not {value}")
         if value is not None and value < 0:
             raise EditError("a limit cannot be negative")
+        if value is not None and value > MAX_LIMIT:
+            # Nor one above the largest a roster file holds (the file would not read back).
+            said = f"{value:,.0f}" if value < 1e15 else f"{value:.3g}"
+            raise EditError(f"a limit can be at most {MAX_LIMIT:,}, not {said}")
         stored: float | int | None = value
         if value is not None and float(value).is_integer():
             stored = int(value)

@@ -15,9 +15,10 @@ from textual.widgets import Input
 async def test_a_limit_too_large_for_a_number_is_refused_not_a_crash(
     make_app: Any, workdir: Path
 ) -> None:
-    """`1e999` passes the limit field's number filter but reads as infinity; setting it used
-    to raise out of the session (a pydantic error) and close the builder with a traceback,
-    losing the screen the player was on."""
+    """`1e999` passes the limit field's number filter but reads as infinity, and 2000000000 is
+    above the largest limit a file holds; setting either used to raise out of the session (a
+    pydantic error) and close the builder with a traceback, losing the screen the player was
+    on."""
     app = make_app(workdir / "patrol.yaml")
     async with app.run_test(size=(120, 40)) as pilot:
         editor = await wait_editor(pilot)
@@ -49,6 +50,20 @@ async def test_a_limit_too_large_for_a_number_is_refused_not_a_crash(
         )
         await wait_for(pilot, lambda: limit.value == "")
         assert session.roster.header.limits == before
+        # And one above the 1,000,000,000 a roster file holds (it raised out of the session
+        # as 1e999 did, leaving the bad value in the roster's text).
+        limit.focus()
+        await pilot.press(*"2000000000", "enter")
+        await wait_for(
+            pilot,
+            lambda: any(
+                "at most 1,000,000,000, not 2,000,000,000" in str(n.message)
+                for n in app._notifications
+            ),
+        )
+        await wait_for(pilot, lambda: limit.value == "")
+        assert session.roster.header.limits == before
+        assert "limits" not in session.roster.doc
         # A sound value still goes in.
         limit.focus()
         limit.value = ""
@@ -99,3 +114,24 @@ async def test_a_count_beyond_what_a_file_holds_stops_at_10000(
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: not session.dirty)
     assert main(["validate", str(path)]) == 0
+
+
+@run_async
+async def test_the_search_filter_is_shown_as_typed(make_app: Any, workdir: Path) -> None:
+    """The catalog's title and its "no match" line quote the search as typed: a backslash
+    showed doubled (`filter '\\\\'`), an apostrophe swapped the quotes (`filter "o'"`)."""
+    from armybuilder.tui.widgets.stable import LiveStatic
+
+    app = make_app(workdir / "patrol.yaml")
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        empty = editor.query_one("#catalog-empty", LiveStatic)
+        for typed in ("\\", "o'"):
+            editor.catalog.search.focus()
+            editor.catalog.search.value = typed
+            title, line = f"filter '{typed}'", f"No entry matches '{typed}' here"
+
+            def shown(title: str = title, line: str = line) -> bool:
+                return title in editor.catalog.title_text and line in empty.plain
+
+            await wait_for(pilot, shown)

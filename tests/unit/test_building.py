@@ -189,3 +189,17 @@ def test_counts_stay_within_what_a_roster_file_holds(lib: Library, tmp_path: Pat
     assert [s.count_of(first), s.count_of(second)] == [6_000, 6_000]
     s.set_count(second, 4_000)
     assert s.count_of(building.merge(s, first)) == 10_000
+
+
+def test_a_split_makes_at_most_100_selections(lib: Library) -> None:
+    """Split (`x`) of a squad ×10,000 would make 10,000 selections: the builder froze for
+    minutes drawing them. It is refused with what to do; ×100 still splits."""
+    s = new(lib, "starship-troopers", "mobile-infantry")
+    horde = s.add((), "mi-squad")
+    s.set_count(horde, 10_000)
+    with pytest.raises(EditError, match="×10,000 would become 10,000 selections; a split makes"):
+        building.split(s, horde)
+    assert s.count_of(horde) == 10_000 and len(s.roster.doc["selections"]) == 1
+    s.set_count(horde, 100)
+    building.split(s, horde)
+    assert len(s.roster.doc["selections"]) == 100

@@ -530,7 +530,7 @@ def _dict_of_dicts(value: dict[Any, dict[Any, Any]]) -> dict[Any, dict[Any, Any]
 
 
 def _list_of_dicts(value: list[dict[Any, Any]]) -> list[dict[Any, Any]]:
-    return [v.copy() for v in value]
+    return list(map(dict.copy, value))
 
 
 def _kit(ev: Evaluation, trooper: Node) -> Kit:

@@ -356,7 +356,7 @@ class CatalogBrowser(Vertical):
         query = self.search.value.strip()
         text = Text(f"Add to: {self._target_name}")
         if query:
-            text.append(f" · filter {query!r}", "yellow")
+            text.append(f" · filter '{query}'", "yellow")  # as typed: no escaped \\ or "
         if self._title != text.plain:
             self._title = text.plain
             find(self, "#catalog-title", LiveStatic).set_content(text)
@@ -374,7 +374,8 @@ class CatalogBrowser(Vertical):
         elif query and not any(
             query in c.entry.name.lower() or query in c.entry.id for c in self._options
         ):
-            text = f"No entry matches {self.search.value.strip()!r} here. (Esc clears the search.)"
+            said = self.search.value.strip()
+            text = f"No entry matches '{said}' here. (Esc clears the search.)"
         else:
             text = ""
         if self._empty_text != text:
