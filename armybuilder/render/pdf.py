@@ -27,6 +27,7 @@ import hashlib
 import io
 import logging
 import mimetypes
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -124,15 +125,40 @@ def _css(sheet: Stylesheet, roots: Sequence[Path]) -> Any:
 
 _fonts = threading.local()
 
+#: Text that may bring a font of its own into a document, ASCII case-insensitively (CSS
+#: at-rules and HTML tag names ignore case): an ``@font-face`` rule (or any ``font-face``
+#: text at all), a stylesheet pulled in with ``<link>`` or ``@import`` (its text is not seen
+#: here), or a CSS escape in an at-keyword (``@\66 ont-face`` is ``@font-face``). CSS
+#: comments cannot split an at-keyword, so they need no rule of their own.
+_MAY_ADD_FONTS = re.compile(r"font-face|<link|@import|@[\w-]*\\", re.IGNORECASE | re.ASCII)
 
-def font_config(*texts: str) -> Any:
+
+def _bundled_templates_url() -> str:
+    from ..paths import bundled_dir
+
+    return bundled_dir("templates").resolve().as_uri() + "/"
+
+
+def may_add_fonts(*texts: str, sheets: Sequence[Stylesheet] = ()) -> bool:
+    """Whether a document (its HTML and stylesheet ``texts``, its ``sheets``) might add a
+    font to the configuration it is laid out with (:data:`_MAY_ADD_FONTS`); a stylesheet
+    that is not one of the bundled templates' counts as one that might, whatever it says."""
+    if any(_MAY_ADD_FONTS.search(t) for t in (*texts, *(s.text for s in sheets))):
+        return True
+    bundled = _bundled_templates_url()
+    return any(not s.base_url.startswith(bundled) for s in sheets)
+
+
+def font_config(*texts: str, sheets: Sequence[Stylesheet] = ()) -> Any:
     """The :class:`weasyprint.text.fonts.FontConfiguration` a document is laid out with: one
     per thread, kept for the process, so that Pango's fonts, font sets and glyph caches stay
     loaded from one document (and one layout of a document) to the next, instead of being
-    set up again for each (about a tenth of the regiment's printing time). A document or
-    stylesheet with an ``@font-face`` rule gets a fresh one, as before: the fonts it adds
-    must not stay with the process for the documents after it."""
-    if any("@font-face" in t for t in texts):
+    set up again for each (about a tenth of the regiment's printing time). A document that
+    might bring fonts of its own (:func:`may_add_fonts`: an ``@font-face`` rule in any
+    spelling, a ``<link>``\\ ed or ``@import``\\ ed stylesheet, a stylesheet of the
+    user's templates) gets a fresh one: the fonts it adds must not stay with the thread and
+    print in the documents after it."""
+    if may_add_fonts(*texts, sheets=sheets):
         return weasyprint.text.fonts.FontConfiguration()
     config = getattr(_fonts, "config", None)
     if config is None:
@@ -230,7 +256,7 @@ def render_document(
     if progress is not None:
         progress(1, 3)
 
-    fonts = font_config(html, *(s.text for s in sheets))
+    fonts = font_config(html, sheets=sheets)
 
     def layout(text: str) -> Any:
         return weasyprint.HTML(string=text, base_url=base_url, url_fetcher=fetcher).render(
@@ -399,7 +425,7 @@ def merge_parts(
         numbers = weasyprint.HTML(string=blank, base_url=base_url).render(
             stylesheets=[_css(s, roots) for s in sheets]
             + [_css(Stylesheet(_ONLY_PAGE_NUMBER, base_url), roots)],
-            font_config=font_config(*(s.text for s in sheets)),
+            font_config=font_config(blank, sheets=sheets),
         )
         stamp = PdfReader(io.BytesIO(numbers.write_pdf()))
     for page, over in zip(writer.pages, stamp.pages, strict=False):

@@ -45,7 +45,7 @@ def test_fonts_kept_from_earlier_documents_print_the_same_pixels(
     shared = render_pdf(ev, date="2026-01-01")
     from weasyprint.text.fonts import FontConfiguration
 
-    monkeypatch.setattr(pdf, "font_config", lambda *texts: FontConfiguration())
+    monkeypatch.setattr(pdf, "font_config", lambda *texts, **sheets: FontConfiguration())
     fresh = render_pdf(ev, date="2026-01-01")
     assert shared.pages == fresh.pages > 1
     for i, (a, b) in enumerate(zip(rasterise(shared.pdf), rasterise(fresh.pdf), strict=True)):
@@ -109,3 +109,67 @@ def test_the_shrink_to_fit_width_is_weasyprints(monkeypatch: pytest.MonkeyPatch)
     render_document(html, [Stylesheet(css, base)], base, [bundled_dir("templates")])
     assert seen and all(width == theirs for width, theirs, _fits in seen)
     assert {fits for _w, _t, fits in seen} == {True, False}  # both paths taken
+
+
+# --------------------------------------------------------------------------- own fonts
+
+_OWN_FONT = '"Leak"'
+_RULE = f"{{ font-family: {_OWN_FONT}; src: url(own.ttf) }}"
+_OTHER_DOCUMENT = "<p style=\"font-family: Leak, 'DejaVu Sans'\">a document without fonts</p>"
+
+
+def _pdf_fonts(data: bytes) -> set[str]:
+    """The names of the fonts a PDF embeds (``Leak-Italic``, ``DejaVu-Sans``)."""
+    import io
+
+    from pypdf import PdfReader
+
+    names = set()
+    for page in PdfReader(io.BytesIO(data)).pages:
+        for font in (page["/Resources"].get("/Font") or {}).values():
+            names.add(str(font.get_object()["/BaseFont"]).split("+")[-1])
+    return names
+
+
+def _font_file() -> Path:
+    for pattern in ("liberation/LiberationSerif-Italic.ttf", "dejavu/DejaVuSerif.ttf"):
+        found = sorted(Path("/usr/share/fonts/truetype").glob(pattern))
+        if found:
+            return found[0]
+    pytest.skip("no TrueType font besides DejaVu Sans to give a document its own font")
+
+
+@pytest.mark.parametrize(
+    ("kind", "head"),
+    [
+        ("upper-case rule", f"<style>@FONT-FACE {_RULE}</style>"),
+        ("escaped rule", f"<style>@\\66 ont-face {_RULE}</style>"),
+        ("linked sheet", '<link rel="stylesheet" href="fonts.css">'),
+        ("imported sheet", '<style>@import "fonts.css";</style>'),
+    ],
+)
+def test_a_documents_own_font_does_not_print_in_the_next_document(
+    tmp_path: Path, kind: str, head: str
+) -> None:
+    """The fonts a document brings (however its @font-face is spelt or pulled in) stay with
+    that document: the next document printed on the same thread, which names the same family
+    first but brings no font, prints in the installed DejaVu Sans (pdf.font_config)."""
+    (tmp_path / "own.ttf").write_bytes(_font_file().read_bytes())
+    (tmp_path / "fonts.css").write_text(f"@font-face {_RULE}", encoding="utf-8")
+    base = tmp_path.as_uri() + "/"
+    own = render_document(head + '<p style="font-family: Leak">own</p>', [], base, [tmp_path])
+    assert own.refused == []
+    assert any(name.startswith("Leak") for name in _pdf_fonts(own.pdf)), kind
+    after = render_document(_OTHER_DOCUMENT, [], base, [tmp_path])
+    assert _pdf_fonts(after.pdf) == {"DejaVu-Sans"}, kind
+
+
+def test_a_stylesheet_of_the_users_templates_gets_a_fresh_font_set_up(tmp_path: Path) -> None:
+    """Only the bundled stylesheets, which bring no fonts, share the thread's fonts."""
+    bundled = bundled_dir("templates").resolve()
+    text = (bundled / "base.css").read_text(encoding="utf-8")
+    shared = pdf.font_config("<p>a</p>")
+    theirs = Stylesheet(text, (bundled / "starship-marine").as_uri() + "/")
+    assert pdf.font_config("<p>a</p>", sheets=[theirs]) is shared
+    users = Stylesheet(text, tmp_path.as_uri() + "/")
+    assert pdf.font_config("<p>a</p>", sheets=[users]) is not shared
