@@ -184,12 +184,14 @@ _gc_froze = False
 def fewer_collections() -> Iterator[None]:
     """Collect garbage less often while a document is laid out and written.
 
-    What exists before is frozen (:func:`gc.freeze`: the collector does not walk it again
-    until the end; left alone when something else froze objects already, as the builder
-    does) and the youngest generation's threshold is raised to :data:`GC_THRESHOLD`;
-    both are put back when the outermost use ends, so the process collects as before
-    afterwards. Cycles made meanwhile are still collected, only less
-    often, which keeps the memory of a long document bounded (benchmarks/README.md)."""
+    What exists before is collected once, then frozen (:func:`gc.freeze`: the collector
+    does not walk it again until the end; left alone when something else froze objects
+    already, as the builder does) and the youngest generation's threshold is raised to
+    :data:`GC_THRESHOLD`; both are put back when the outermost use ends, so the process
+    collects as before afterwards. Cycles made meanwhile are still collected, only less
+    often, which keeps the memory of a long document bounded, and what one document leaves
+    is collected before the next is frozen, which keeps a process that prints again and
+    again from growing (benchmarks/README.md)."""
     global _gc_depth, _gc_saved, _gc_froze
     with _gc_lock:
         if _gc_depth == 0:
@@ -197,6 +199,10 @@ def fewer_collections() -> Iterator[None]:
             # Only a heap nobody else froze: unfreezing at the end must not thaw theirs.
             _gc_froze = gc.get_freeze_count() == 0
             if _gc_froze:
+                # Garbage first: frozen, the cycles an earlier document left would be
+                # thawed into the oldest generation, which a process that prints again
+                # and again seldom collects; they piled up, ~17 MB per regiment printed.
+                gc.collect()
                 gc.freeze()
             gc.set_threshold(max(GC_THRESHOLD, _gc_saved[0]), *_gc_saved[1:])
         _gc_depth += 1
