@@ -206,8 +206,17 @@ def _complete(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
     return [_add_fix(ev, node.loc, wanted_id, missing)]
 
 
-def _add_fix(ev: Evaluation, parent: Loc, entry_id: str, n: int) -> Fix:
+def _add_fix(ev: Evaluation, parent: Loc, entry_id: str, missing: int) -> Fix:
+    """Add ``missing`` of ``entry_id`` as one selection; at most the count a roster file
+    holds (:data:`~armybuilder.model.bounds.MAX_COUNT`), the label saying so when that is
+    short of what is missing."""
+    from .model.bounds import MAX_COUNT
+
     name = ev.index.name_of(entry_id)
+    n = min(missing, MAX_COUNT)
+    label = f"Add {n} × {name}"
+    if n < missing:
+        label += f" (of the {missing:,} missing: one selection holds at most {MAX_COUNT:,})"
 
     def apply(session: EditSession) -> Loc:
         where = session.where_to_add(parent, entry_id)
@@ -217,7 +226,7 @@ def _add_fix(ev: Evaluation, parent: Loc, entry_id: str, n: int) -> Fix:
             raise EditError(f"{name} cannot be added here")
         return session.add(where, entry_id, count=n)
 
-    return Fix(f"Add {n} × {name}", apply)
+    return Fix(label, apply)
 
 
 # --------------------------------------------------------------------------- lookups

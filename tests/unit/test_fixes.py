@@ -290,3 +290,37 @@ def test_a_deep_maximum_beyond_the_direct_children_offers_no_fix(tmp_path: Path)
     (over,) = ev.issues
     assert over.message == "HQ has 12 × Marine; at most 5 allowed"
     assert fixes_for(ev, over) == []
+
+
+def test_a_minimum_above_what_a_file_holds_adds_at_most_that(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A catalog minimum of 20,000 Grunts: the fix adds 10,000, the most one selection of a
+    roster file holds (model/bounds.py), and says so; the saved file reads back as 10,000, not
+    as 1 with an error (before, it offered "Add 20000 × Grunt" and saved `count: 20000`)."""
+    root = tmp_path / "cats"
+    (root / "toy").mkdir(parents=True)
+    (root / "toy" / "system.yaml").write_text(TOY_SYSTEM)
+    (root / "toy" / "army.yaml").write_text(
+        "kind: catalog\nid: army\nsystem: toy\nname: Army\nentries:\n"
+        "  - id: horde\n    name: Horde\n    type: unit\n    constraints:\n"
+        "      - {type: min, value: 20000, scope: self, child: grunt, deep: false}\n"
+        "    entries:\n      - {id: grunt, name: Grunt, type: model}\n"
+    )
+    lib = Library([*default_roots(), root]).scan()
+    roster = "format: 1\nsystem: toy\nfaction: army\nname: Horde\nselections:\n  - entry: horde\n"
+    session = open_text(lib, tmp_path, roster)
+    ev = session.evaluate()
+    (short,) = ev.issues
+    (fix,) = fixes_for(ev, short)
+    assert fix.label == (
+        "Add 10000 × Grunt (of the 20,000 missing: one selection holds at most 10,000)"
+    )
+    fix.apply(session)
+    assert session.node(("selections", 0, "selections", 0))["count"] == 10_000
+    path = session.save()
+    capsys.readouterr()
+    code = main(["--catalogs", str(root), "validate", str(path)])
+    out = capsys.readouterr().out
+    assert code == 1 and "invalid-value" not in out, out
+    assert "Horde has 10000 × Grunt; at least 20000 needed" in out
