@@ -261,12 +261,21 @@ def _constraint(ev: Evaluation, node: Node, issue: Issue) -> Found | None:
     for child, con in ev.index.child_constraints(node.entry):
         if child.entry.id != issue.entry or con.id != issue.constraint:
             continue
-        if con.field != "selections" or con.scope != "parent" or con.percent or con.deep:
-            return None  # (counted at every depth: not settled by the direct children alone)
+        if con.field != "selections" or con.scope != "parent" or con.percent:
+            return None
+        if con.deep and con.per_link:
+            return None  # (counted per link at every depth: unsure)
         counted = child.entry.id if con.child is None else con.child
         holders = [c for c in node.children if c.entry is not None and c.entry.id == counted]
         at = holders[0] if holders else node
-        got = sum(c.count for c in holders)
+        got = float(sum(c.count for c in holders))
+        if con.deep:  # counted at every depth under ``node``, as the rules engine counts it
+            deep = ev.query(
+                node, "self", con.child, "selections", True, child.entry.id, con.child_forces
+            )
+            if deep < got:
+                return None
+            got = deep
         return con, child.entry, holders, ev.constraint_value(child.entry, con, at), got
     return None
 

@@ -324,3 +324,27 @@ def test_a_minimum_above_what_a_file_holds_adds_at_most_that(
     out = capsys.readouterr().out
     assert code == 1 and "invalid-value" not in out, out
     assert "Horde has 10000 × Grunt; at least 20000 needed" in out
+
+
+def test_a_deep_maximum_of_the_parent_counts_what_the_rules_count(tmp_path: Path) -> None:
+    """At most 10 Marines in whatever holds them, counted at every depth (scope parent,
+    deep): the HQ holds 4 directly and 10 in its squad, so 4 go (counting only the direct
+    children, the fix would have removed none, or too few)."""
+    session = toy_session(tmp_path, "      []", 4)
+    root = tmp_path / "cats" / "toy" / "army.yaml"
+    root.write_text(
+        root.read_text().replace(
+            "  - {id: marine, name: Marine, type: model}",
+            "  - id: marine\n    name: Marine\n    type: model\n    constraints:\n"
+            "      - {id: most, type: max, value: 10, scope: parent, deep: true}",
+        )
+    )
+    lib = Library([*default_roots(), tmp_path / "cats"]).scan()
+    session = EditSession.open(session.path, lib, autosave=False)
+    ev = session.evaluate()
+    (over,) = ev.issues
+    assert over.message == "HQ has 14 × Marine; at most 10 allowed"
+    (fix,) = fixes_for(ev, over)
+    assert fix.label == "Remove 4 × Marine (the last first)"
+    fix.apply(session)
+    assert session.evaluate().issues == []
