@@ -398,3 +398,43 @@ def test_the_data_s_info_on_a_unit_is_a_note_not_a_problem(lib: Library) -> None
         ("note", "catalog-message", said)
     ]
     assert all(i.code != "catalog-message" for i in [*ev.errors, *ev.warnings])
+
+
+def test_a_ros_selection_of_an_unknown_entry_is_kept_and_reported(
+    lib: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from armybuilder.interop.battlescribe.rosfile import read_roster, to_ros
+
+    text = _gaslands_ros(lib, tmp_path).read_text(encoding="utf-8")
+    # A selection of an entry the data does not hold (a newer catalogue's, or a typo), with
+    # a number, a custom name and a selection of its own.
+    bad = "dcb1-8c0e-c647-a042::dead-beef-0000-0000"
+    text = text.replace(
+        'entryId="dcb1-8c0e-c647-a042::b5d8-cf00-181a-b503" number="1"',
+        f'entryId="{bad}" number="2" customName="Rust Bucket"',
+        1,
+    )
+    at = text.index("<costs>", text.index(bad))
+    text = (
+        text[:at] + '<selections><selection id="inner-1" name="Ram" entryId="ffff-0000" number="1" '
+        'type="upgrade"/></selections>\n' + text[at:]
+    )
+    ros = tmp_path / "unknown.ros"
+    ros.write_text(text, encoding="utf-8")
+    assert main(["validate", "--catalogs", str(BSDATA), str(ros)]) == 1
+    out = capsys.readouterr().out
+    assert f"error: unknown entry '{bad}' at the top of the roster" in out
+    assert "NOT LEGAL (1 error)" in out  # the rest (the sponsor) is read and checked
+    roster = Roster.from_text(read_roster(ros, lib), "unknown.yaml")
+    kept = next(s for s in roster.selections if s.entry == bad)
+    assert (kept.count, kept.name) == (2, "Rust Bucket")
+    assert [c.entry for c in kept.children] == ["ffff-0000"]
+    assert [s.entry for s in roster.selections if s.entry != bad] == ["7209-f619-ccee-874e"]
+    # Written back as .ros, the selection is there as the file had it, and read again it is
+    # the same roster.
+    back = to_ros(roster, lib)
+    assert f'entryId="{bad}" number="2" customName="Rust Bucket"' in back
+    assert 'id="inner-1" name="Ram" entryId="ffff-0000"' in back
+    assert '<damage hull="2">' in back and 'paintScheme="rust"' in back
+    again = to_ros(Roster.from_text(read_roster(_write(tmp_path, back), lib), "t"), lib)
+    assert again == back

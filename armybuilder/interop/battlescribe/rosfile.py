@@ -153,11 +153,16 @@ def read_roster(path: Path, library: Library | None = None) -> str:
     t = gs.translation_of(fids)
     session = AdapterSession()
     session.t = t
+    unknown: ros.Unknown = {}
     try:
-        ros.loads(session, text if not text.startswith("<?xml") else text[text.find("?>") + 2 :])
+        ros.loads(
+            session,
+            text if not text.startswith("<?xml") else text[text.find("?>") + 2 :],
+            unknown,
+        )
     except ros.RosterFileError as exc:
         raise _error(path, str(exc)) from None
-    return session_yaml(session, gs, fids[0], root, path.name)
+    return session_yaml(session, gs, fids[0], root, path.name, unknown)
 
 
 def _force_elements(root: ET.Element) -> list[ET.Element]:
@@ -182,12 +187,15 @@ def session_yaml(
     fid: str,
     root: ET.Element | None = None,
     source: str | None = None,
+    unknown: ros.Unknown | None = None,
 ) -> str:
     """The adapter's roster as our YAML roster: one force as a roster of one force (format 1),
     several forces, or child forces, as a roster of several forces (format 2, ``forces:``).
     ``fid``: the roster's faction when the session's first force names none; ``root``: the
     ``.ros`` it was read from, whose content we do not read is kept under ``x-battlescribe:``
-    keys."""
+    keys; ``unknown``: selections of entries the data does not hold (see :func:`ros.loads`),
+    kept as selections of those entry ids (the roster's checks report each) with their XML,
+    which :func:`to_ros` writes back as it was."""
     t = session.t
     assert t is not None
     sel_els: dict[str | None, ET.Element] = {}
@@ -213,8 +221,45 @@ def session_yaml(
         if el is not None:
             keep.update(_unknown(el, "selection"))
         d[KEY] = keep
-        if s.children:
-            d["selections"] = [sel_doc(c) for c in s.children]
+        children = with_unknown(s.uid, [sel_doc(c) for c in s.children])
+        if children:
+            d["selections"] = children
+        return d
+
+    def with_unknown(uid: str, docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        for place, el in (unknown or {}).get(uid, []):
+            docs.insert(min(place, len(docs)), unknown_doc(el, True))
+        return docs
+
+    def unknown_doc(el: ET.Element, top: bool) -> dict[str, Any]:
+        d: dict[str, Any] = {"entry": el.get("entryId", "")}
+        try:
+            count = int(float(el.get("number", "1")))
+        except ValueError:
+            count = 1
+        if count != 1:
+            d["count"] = count
+        if el.get("customName"):
+            d["name"] = el.get("customName")
+        notes = [c for c in el if _local(c) == "customNotes"]
+        if notes:
+            d["notes"] = notes[0].text or ""
+        keep: dict[str, Any] = {"id": el.get("id"), "name": el.get("name")}
+        if top:
+            copy = _strip_ns(ET.fromstring(ET.tostring(el)))
+            copy.tail = None
+            ET.indent(copy, "  ")
+            keep["element"] = ET.tostring(copy, encoding="unicode").strip()
+        d[KEY] = keep
+        children = [
+            unknown_doc(c, False)
+            for holder in el
+            if _local(holder) == "selections"
+            for c in holder
+            if _local(c) == "selection"
+        ]
+        if children:
+            d["selections"] = children
         return d
 
     def force_keep(force: Force) -> dict[str, Any]:
@@ -254,7 +299,7 @@ def session_yaml(
             if force.custom_notes:
                 d["notes"] = force.custom_notes
             d[KEY] = force_keep(force)
-            d["selections"] = [sel_doc(s) for s in force.selections]
+            d["selections"] = with_unknown(force.uid, [sel_doc(s) for s in force.selections])
             if force.children:
                 d["forces"] = [force_doc(c) for c in force.children]
             return d
@@ -269,7 +314,7 @@ def session_yaml(
         if force.custom_name:
             keep_force["customName"] = force.custom_name
         doc[KEY] = {**keep_roster, "force": keep_force}
-        doc["selections"] = [sel_doc(s) for s in force.selections]
+        doc["selections"] = with_unknown(force.uid, [sel_doc(s) for s in force.selections])
     head = (
         f"Converted from the BattleScribe roster {source} by armybuilder. The `x-battlescribe:`\n"
         "keys keep what armybuilder does not read, for writing the roster back as .ros."
@@ -385,6 +430,7 @@ def to_ros(roster: Any, library: Library) -> str:
     session.t = t
     session.name = roster.name
     keep: ros.Keep = {}
+    raw: ros.Raw = {}
     used: set[str] = set()
 
     def remember(uid: str, info: Any) -> None:
@@ -436,13 +482,18 @@ def to_ros(roster: Any, library: Library) -> str:
                 ),
                 None,
             ) or next((o for o in opts if t.ids.ours(o.entry.id) == want), None)
+            info = item.get(KEY)
+            element = info.get("element") if isinstance(info, dict) else None
+            if opt is None and isinstance(element, str):
+                # An entry the data does not hold, read from a .ros: written back as it was.
+                raw.setdefault(parent.uid if parent is not None else force.uid, []).append(element)
+                continue
             if opt is None:
                 raise ArmybuilderError(
                     f"{roster.file}: {where}[{i}]: entry {want!r} cannot be chosen there in "
                     f"{force.catalogue.name}"
                 )
             sel = session._plain_sel(opt)
-            info = item.get(KEY)
             sel.uid = instance_id(info, sel.uid)
             remember(sel.uid, info)
             count = item.get("count") or 1
@@ -484,7 +535,7 @@ def to_ros(roster: Any, library: Library) -> str:
     except ActionError as exc:
         raise ArmybuilderError(f"{roster.file}: {exc}") from None
     session.limits = {t.ids.bs(k): float(v) for k, v in roster.header.limits.items()}
-    return ros.dumps(session, keep)
+    return ros.dumps(session, keep, raw)
 
 
 def to_rosz(roster: Any, library: Library, name: str = "roster.rosz") -> bytes:
