@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..paths import user_data_dir
+from ..paths import user_state_dir
 from .operations import Op, op_from_json, op_to_json
 
 # The roster machinery (ruamel.yaml, pydantic models) is imported where it is used, so that
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 
 def _recovery_dir() -> Path:
-    return user_data_dir() / "recovery"
+    return user_state_dir() / "recovery"
 
 
 def _recovery_key(path: Path) -> str:
