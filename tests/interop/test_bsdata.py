@@ -142,8 +142,29 @@ selections:
 def test_gaslands_team_over_its_can_limit(lib: Library) -> None:
     ev = _evaluate(lib, GASLANDS.format(sponsor="3057-1f8e-63b6-95e6"))  # Mishkin
     assert [(i.code, i.message) for i in ev.errors] == [
-        ("cost-limit-exceeded", " Cans 5 is over the limit of 4 by 1")
+        ("cost-limit-exceeded", "Cans 5 is over the limit of 4 by 1")
     ]
+
+
+def test_gaslands_cost_names_lose_the_data_s_padding(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Gaslands.gst names its cost types " Cans" and " Build Slots" (a leading space): a
+    # player reads "Cans 5", in every command and pane, from a fresh load and from the cache.
+    for _ in ("fresh", "cached"):
+        gs = Library([BSDATA]).scan().system("gaslands")
+        assert sorted(ct.name for ct in gs.index("gaslands").cost_types.values()) == [
+            "Build Slots",
+            "Cans",
+        ]
+    roster = tmp_path / "team.yaml"
+    roster.write_text(GASLANDS.format(sponsor="3057-1f8e-63b6-95e6"), encoding="utf-8")
+    assert main(["validate", "--catalogs", str(BSDATA), str(roster)]) == 1
+    out = capsys.readouterr().out
+    assert "— Team (Gaslands, Gaslands); Cans 5, Build Slots 0" in out, out
+    assert main(["show", "--catalogs", str(BSDATA), str(roster)]) in (0, 1)
+    shown = capsys.readouterr().out
+    assert "Cans 5" in shown and " Cans" not in shown.replace(" Cans 5", ""), shown
 
 
 def test_gaslands_bike_is_hidden_for_rutherford(lib: Library) -> None:
@@ -174,7 +195,7 @@ def test_validate_command_on_a_bsdata_roster(
     roster.write_text(GASLANDS.format(sponsor="3057-1f8e-63b6-95e6"), encoding="utf-8")
     assert main(["validate", "--catalogs", str(BSDATA), str(roster)]) == 1
     out = capsys.readouterr().out
-    assert f"{roster}:5:16: error:  Cans 5 is over the limit of 4 by 1" in out
+    assert f"{roster}:5:16: error: Cans 5 is over the limit of 4 by 1" in out
     assert "NOT LEGAL (1 error) — Team (Gaslands, Gaslands)" in out
 
 
@@ -250,7 +271,7 @@ def test_a_ros_of_two_forces_opens_as_a_roster_of_two_forces(lib: Library, tmp_p
     # Two bikes of 5 cans each against the 4-can limit: the limit is the roster's.
     assert ev.totals["cans"] == 10
     assert [i.message for i in ev.errors if i.code == "cost-limit-exceeded"] == [
-        " Cans 10 is over the limit of 4 by 6"
+        "Cans 10 is over the limit of 4 by 6"
     ]
 
 
