@@ -459,3 +459,36 @@ def test_a_ros_selection_of_an_unknown_entry_is_kept_and_reported(
     assert '<damage hull="2">' in back and 'paintScheme="rust"' in back
     again = to_ros(Roster.from_text(read_roster(_write(tmp_path, back), lib), "t"), lib)
     assert again == back
+
+
+def test_issues_of_a_ros_name_its_line(
+    lib: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ros = _gaslands_ros(lib, tmp_path)
+    text = ros.read_text(encoding="utf-8").replace(
+        "dcb1-8c0e-c647-a042::b5d8-cf00-181a-b503", "dcb1-8c0e-c647-a042::dead-beef"
+    )
+    ros.write_text(text, encoding="utf-8")
+    lines = text.splitlines()
+    bike = 1 + next(i for i, x in enumerate(lines) if "dead-beef" in x)
+    assert main(["validate", "--catalogs", str(BSDATA), str(ros)]) == 1
+    out = capsys.readouterr().out
+    assert f"{ros}:{bike}: error: unknown entry 'dcb1-8c0e-c647-a042::dead-beef'" in out, out
+    # An XML declaration over two lines: the lines counted are still the file's.
+    ros.write_text(text.replace("standalone", "\nstandalone", 1), encoding="utf-8")
+    assert main(["validate", "--format", "json", "--catalogs", str(BSDATA), str(ros)]) == 1
+    issues = json.loads(capsys.readouterr().out)["rosters"][0]["issues"]
+    assert [(i["code"], i["line"], i["column"]) for i in issues] == [
+        ("unknown-entry", bike + 1, None)
+    ]
+
+
+def test_a_ros_over_its_limit_names_the_cost_limits_line(
+    lib: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ros = _gaslands_ros(lib, tmp_path)
+    lines = ros.read_text(encoding="utf-8").splitlines()
+    limits = 1 + next(i for i, x in enumerate(lines) if "<costLimits>" in x)
+    assert main(["validate", "--catalogs", str(BSDATA), str(ros)]) == 1
+    out = capsys.readouterr().out
+    assert f"{ros}:{limits}: error: Cans 5 is over the limit of 4 by 1" in out, out

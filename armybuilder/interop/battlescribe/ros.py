@@ -253,19 +253,26 @@ def _notes(el: ET.Element) -> str | None:
     return (found[0].text or "") if found else None
 
 
-def loads(session: AdapterSession, text: str, unknown: Unknown | None = None) -> None:
+def loads(
+    session: AdapterSession,
+    text: str,
+    unknown: Unknown | None = None,
+    root: ET.Element | None = None,
+) -> None:
     """Replace the session's roster with the one in ``text`` (raises RosterFileError).
 
     ``unknown``: where to put selections of entries the data does not hold (and what they
-    hold), by the id of the force or selection holding them, instead of refusing the file."""
+    hold), by the id of the force or selection holding them, instead of refusing the file;
+    ``root``: ``text`` already parsed (its elements are then the ones ``unknown`` holds)."""
     from .adapter import ActionError, Force
 
     t = session.t
     assert t is not None
-    try:
-        root = ET.fromstring(text.strip())
-    except ET.ParseError as exc:
-        raise RosterFileError(f"not a roster file: {exc}") from None
+    if root is None:
+        try:
+            root = ET.fromstring(text.strip())
+        except ET.ParseError as exc:
+            raise RosterFileError(f"not a roster file: {exc}") from None
     if _tag(root) != "roster":
         raise RosterFileError(f"not a roster file: the root element is <{_tag(root)}>")
     forces: list[Force] = []

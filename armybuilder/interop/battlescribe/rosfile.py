@@ -22,6 +22,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
+from xml.parsers import expat
 
 from ...catalog import GameSystem, Library, default_library, default_roots
 from ...errors import ArmybuilderError, Problem, RosterError, UnknownFactionError
@@ -115,6 +116,33 @@ def _error(path: Path, message: str) -> RosterError:
     return RosterError([Problem(str(path), message, None, None, "roster-invalid")])
 
 
+class RosText(str):
+    """The YAML text of a roster read from a ``.ros``, knowing where its parts were in that
+    file: :attr:`positions` maps a location in the YAML (``("selections", 1)``) to the line of
+    the ``.ros`` element it came from, so issues name the line of the file the player has."""
+
+    positions: dict[tuple[str | int, ...], int]
+
+
+def _element_lines(text: str, root: ET.Element) -> dict[int, int]:
+    """The line each element of ``root`` (parsed from ``text``, already checked by
+    :func:`safe.parse`: no DTD, bounded nesting) starts on, by ``id()`` of the element."""
+    if text.startswith("<?xml"):  # (as safe.parse does; its line ends kept for the count)
+        end = text.find("?>") + 2
+        text = "\n" * text.count("\n", 0, end) + text[end:]
+    starts: list[int] = []
+    parser = expat.ParserCreate()
+    parser.StartElementHandler = lambda name, attrs: starts.append(parser.CurrentLineNumber)
+    try:
+        parser.Parse(text, True)
+    except expat.ExpatError:
+        return {}
+    elements = list(root.iter())
+    if len(elements) != len(starts):
+        return {}
+    return {id(el): line for el, line in zip(elements, starts, strict=True)}
+
+
 def read_roster(path: Path, library: Library | None = None) -> str:
     """A ``.ros`` / ``.rosz`` file as the text of our YAML roster (raises RosterError)."""
     name = str(path)
@@ -155,14 +183,14 @@ def read_roster(path: Path, library: Library | None = None) -> str:
     session.t = t
     unknown: ros.Unknown = {}
     try:
-        ros.loads(
-            session,
-            text if not text.startswith("<?xml") else text[text.find("?>") + 2 :],
-            unknown,
-        )
+        ros.loads(session, text, unknown, root)
     except ros.RosterFileError as exc:
         raise _error(path, str(exc)) from None
-    return session_yaml(session, gs, fids[0], root, path.name, unknown)
+    positions: dict[tuple[str | int, ...], int] = {}
+    lines = _element_lines(text, root)
+    out = RosText(session_yaml(session, gs, fids[0], root, path.name, unknown, lines, positions))
+    out.positions = positions
+    return out
 
 
 def _force_elements(root: ET.Element) -> list[ET.Element]:
@@ -188,6 +216,8 @@ def session_yaml(
     root: ET.Element | None = None,
     source: str | None = None,
     unknown: ros.Unknown | None = None,
+    lines: dict[int, int] | None = None,
+    positions: dict[tuple[str | int, ...], int] | None = None,
 ) -> str:
     """The adapter's roster as our YAML roster: one force as a roster of one force (format 1),
     several forces, or child forces, as a roster of several forces (format 2, ``forces:``).
@@ -195,7 +225,9 @@ def session_yaml(
     ``.ros`` it was read from, whose content we do not read is kept under ``x-battlescribe:``
     keys; ``unknown``: selections of entries the data does not hold (see :func:`ros.loads`),
     kept as selections of those entry ids (the roster's checks report each) with their XML,
-    which :func:`to_ros` writes back as it was."""
+    which :func:`to_ros` writes back as it was; ``lines``: the line of each element of
+    ``root`` (by ``id()``), from which ``positions`` gets the line of each location of the
+    YAML (see :class:`RosText`)."""
     t = session.t
     assert t is not None
     sel_els: dict[str | None, ET.Element] = {}
@@ -220,6 +252,7 @@ def session_yaml(
         el = sel_els.get(s.uid)
         if el is not None:
             keep.update(_unknown(el, "selection"))
+            origin[id(d)] = el
         d[KEY] = keep
         children = with_unknown(s.uid, [sel_doc(c) for c in s.children])
         if children:
@@ -245,6 +278,7 @@ def session_yaml(
         if notes:
             d["notes"] = notes[0].text or ""
         keep: dict[str, Any] = {"id": el.get("id"), "name": el.get("name")}
+        origin[id(d)] = el
         if top:
             copy = _strip_ns(ET.fromstring(ET.tostring(el)))
             copy.tail = None
@@ -261,6 +295,9 @@ def session_yaml(
         if children:
             d["selections"] = children
         return d
+
+    #: The element each part of the YAML came from, by ``id()`` of the part.
+    origin: dict[int, ET.Element] = {}
 
     def force_keep(force: Force) -> dict[str, Any]:
         keep: dict[str, Any] = {"id": force.uid}
@@ -299,6 +336,8 @@ def session_yaml(
             if force.custom_notes:
                 d["notes"] = force.custom_notes
             d[KEY] = force_keep(force)
+            if force.uid in force_els:
+                origin[id(d)] = force_els[force.uid]
             d["selections"] = with_unknown(force.uid, [sel_doc(s) for s in force.selections])
             if force.children:
                 d["forces"] = [force_doc(c) for c in force.children]
@@ -322,6 +361,27 @@ def session_yaml(
         else f"{gs.name} roster ({roster_fid}), made by armybuilder. The `x-battlescribe:` keys "
         "keep BattleScribe's\nids, for writing the roster as .ros."
     )
+    if root is not None and positions is not None and lines:
+        origin[id(doc)] = root
+        holders = [c for c in root if _local(c) == "costLimits"]
+        if holders and isinstance(doc.get("limits"), dict):
+            origin[id(doc["limits"])] = holders[0]
+
+        def place(node: Any, loc: tuple[str | int, ...]) -> None:
+            el = origin.get(id(node))
+            if el is not None and id(el) in lines:
+                positions[loc] = lines[id(el)]
+            if not isinstance(node, dict):
+                return
+            for key in ("selections", "forces", "limits"):
+                found = node.get(key)
+                if isinstance(found, list):
+                    for i, child in enumerate(found):
+                        place(child, (*loc, key, i))
+                elif found is not None:
+                    place(found, (*loc, key))
+
+        place(doc, ())
     body = dump_round_trip(doc)
     return "".join(f"# {line}\n" for line in head.splitlines()) + body
 
