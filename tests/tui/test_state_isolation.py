@@ -17,7 +17,7 @@ import pytest
 from conftest import run_async, wait_editor
 
 from armybuilder.catalog import Library
-from armybuilder.session import EditSession, list_recoveries
+from armybuilder.session import EditSession, RecentFiles, list_recoveries
 from armybuilder.tui.app import ArmyBuilderApp
 from armybuilder.tui.settings import Settings
 
@@ -82,5 +82,7 @@ def test_the_state_folder_holds_journals_and_recent_files(
     assert [j.parent for j in state.glob("recovery/*.jsonl")] == [state / "recovery"]
     assert [r.path for r in list_recoveries()] == [workdir / "patrol.yaml"]
     session.journal.close_quietly()
+    RecentFiles().add(workdir / "patrol.yaml", "Patrol", "demo-wars", "red-army")
+    assert (state / "recent.json").is_file()
     home = Path(os.environ["ARMYBUILDER_HOME"])
-    assert not list(home.rglob("*.jsonl"))
+    assert not list(home.rglob("*.jsonl")) and not list(home.rglob("recent.json"))
