@@ -492,3 +492,25 @@ def test_a_ros_over_its_limit_names_the_cost_limits_line(
     assert main(["validate", "--catalogs", str(BSDATA), str(ros)]) == 1
     out = capsys.readouterr().out
     assert f"{ros}:{limits}: error: Cans 5 is over the limit of 4 by 1" in out, out
+
+
+def test_a_kept_unknown_selection_is_written_back_with_its_edits(
+    lib: Library, tmp_path: Path
+) -> None:
+    from armybuilder.interop.battlescribe.rosfile import read_roster, to_ros
+
+    text = _gaslands_ros(lib, tmp_path).read_text(encoding="utf-8")
+    bad = "dcb1-8c0e-c647-a042::dead-beef"
+    text = text.replace("dcb1-8c0e-c647-a042::b5d8-cf00-181a-b503", bad, 1)
+    roster = Roster.from_text(read_roster(_write(tmp_path, text), lib), "t.yaml")
+    at = next(s.loc for s in roster.selections if s.entry == bad)
+    # The player renames it and makes it three (the builder's edits, on the YAML).
+    node = roster.node(at)
+    node["count"], node["name"], node["notes"] = 3, "Rust Bucket", "painted & ready"
+    roster.dirty = True
+    back = to_ros(Roster.from_text(roster.dumps(), "t.yaml"), lib)
+    start = back.index(f'entryId="{bad}"')
+    head = back[back.rindex("<selection ", 0, start) : back.index(">", start)]
+    assert 'number="3"' in head and 'customName="Rust Bucket"' in head, head
+    assert "<customNotes>painted &amp; ready</customNotes>" in back
+    assert '<damage hull="2">' in back and "<note>rolled</note>" in back  # the rest kept

@@ -545,8 +545,11 @@ def to_ros(roster: Any, library: Library) -> str:
             info = item.get(KEY)
             element = info.get("element") if isinstance(info, dict) else None
             if opt is None and isinstance(element, str):
-                # An entry the data does not hold, read from a .ros: written back as it was.
-                raw.setdefault(parent.uid if parent is not None else force.uid, []).append(element)
+                # An entry the data does not hold, read from a .ros: written back as it was,
+                # with the count, name and notes the roster gives it now.
+                raw.setdefault(parent.uid if parent is not None else force.uid, []).append(
+                    _edited(element, item)
+                )
                 continue
             if opt is None:
                 raise ArmybuilderError(
@@ -608,6 +611,42 @@ def to_rosz(roster: Any, library: Library, name: str = "roster.rosz") -> bytes:
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr(member, to_ros(roster, library).encode("utf-8"))
     return buf.getvalue()
+
+
+def _edited(element: str, item: dict[str, Any]) -> str:
+    """The kept XML of a selection of an unknown entry, with the roster's count, name and
+    notes for it (the text unchanged when they are what it holds)."""
+    try:
+        el = ET.fromstring(element)
+    except ET.ParseError:
+        return element
+    count = item.get("count") or 1
+    count = count if isinstance(count, int) and not isinstance(count, bool) else 1
+    name, notes = _text(item.get("name")), _text(item.get("notes"))
+    held = [c for c in el if _local(c) == "customNotes"]
+    try:
+        number = int(float(el.get("number", "1")))
+    except ValueError:
+        number = None
+    if (number, el.get("customName"), held[0].text or "" if held else None) == (
+        count,
+        name,
+        notes,
+    ):
+        return element
+    el.set("number", str(count))
+    if name:
+        el.set("customName", name)
+    else:
+        el.attrib.pop("customName", None)
+    for c in held:
+        el.remove(c)
+    if notes is not None:
+        note = ET.Element("customNotes")
+        note.text = notes
+        el.insert(0, note)
+    ET.indent(el, "  ")
+    return ET.tostring(el, encoding="unicode").strip()
 
 
 def _text(value: Any) -> str | None:
