@@ -514,3 +514,23 @@ def test_a_kept_unknown_selection_is_written_back_with_its_edits(
     assert 'number="3"' in head and 'customName="Rust Bucket"' in head, head
     assert "<customNotes>painted &amp; ready</customNotes>" in back
     assert '<damage hull="2">' in back and "<note>rolled</note>" in back  # the rest kept
+
+
+@pytest.mark.parametrize("number", ["abc", "inf", "nan", "1e400", ""])
+@pytest.mark.parametrize("entry", ["known", "unknown"])
+def test_a_ros_selection_number_that_is_no_number_is_named_with_its_line(
+    lib: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str], number: str, entry: str
+) -> None:
+    text = _gaslands_ros(lib, tmp_path).read_text(encoding="utf-8")
+    if entry == "unknown":
+        text = text.replace("dcb1-8c0e-c647-a042::b5d8-cf00-181a-b503", "dead-beef", 1)
+    at = text.index('name="Bike"')
+    text = text[:at] + text[at:].replace('number="1"', f'number="{number}"', 1)
+    line = text.count("\n", 0, at) + 1
+    ros = _write(tmp_path, text)
+    assert main(["validate", "--catalogs", str(BSDATA), str(ros)]) == 2
+    captured = capsys.readouterr()
+    assert (
+        f"{ros}:{line}: selection 'Bike': its number '{number}' is not a number"
+        in captured.out + captured.err
+    ), captured

@@ -18,6 +18,7 @@ its catalogue as its faction and its own ``x-battlescribe:`` key.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -178,6 +179,21 @@ def read_roster(path: Path, library: Library | None = None) -> str:
             )
         if fid not in fids:
             fids.append(fid)
+    lines = _element_lines(text, root)
+    for el in root.iter():
+        if _local(el) == "selection" and _number(el.get("number", "1")) is None:
+            raise RosterError(
+                [
+                    Problem(
+                        str(path),
+                        f"selection {el.get('name')!r}: its number {el.get('number')!r} is not a "
+                        "number (BattleScribe writes how many were taken there)",
+                        lines.get(id(el)),
+                        None,
+                        "roster-invalid",
+                    )
+                ]
+            )
     t = gs.translation_of(fids)
     session = AdapterSession()
     session.t = t
@@ -187,10 +203,18 @@ def read_roster(path: Path, library: Library | None = None) -> str:
     except ros.RosterFileError as exc:
         raise _error(path, str(exc)) from None
     positions: dict[tuple[str | int, ...], int] = {}
-    lines = _element_lines(text, root)
     out = RosText(session_yaml(session, gs, fids[0], root, path.name, unknown, lines, positions))
     out.positions = positions
     return out
+
+
+def _number(raw: str) -> int | None:
+    """A selection's ``number`` as a whole number (``None``: not a finite number)."""
+    try:
+        value = float(raw)
+    except ValueError:
+        return None
+    return int(value) if math.isfinite(value) else None
 
 
 def _force_elements(root: ET.Element) -> list[ET.Element]:
@@ -266,10 +290,7 @@ def session_yaml(
 
     def unknown_doc(el: ET.Element, top: bool) -> dict[str, Any]:
         d: dict[str, Any] = {"entry": el.get("entryId", "")}
-        try:
-            count = int(float(el.get("number", "1")))
-        except ValueError:
-            count = 1
+        count = _number(el.get("number", "1")) or 1
         if count != 1:
             d["count"] = count
         if el.get("customName"):
@@ -624,10 +645,7 @@ def _edited(element: str, item: dict[str, Any]) -> str:
     count = count if isinstance(count, int) and not isinstance(count, bool) else 1
     name, notes = _text(item.get("name")), _text(item.get("notes"))
     held = [c for c in el if _local(c) == "customNotes"]
-    try:
-        number = int(float(el.get("number", "1")))
-    except ValueError:
-        number = None
+    number = _number(el.get("number", "1"))
     if (number, el.get("customName"), held[0].text or "" if held else None) == (
         count,
         name,
