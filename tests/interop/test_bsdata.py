@@ -534,3 +534,24 @@ def test_a_ros_selection_number_that_is_no_number_is_named_with_its_line(
         f"{ros}:{line}: selection 'Bike': its number '{number}' is not a number"
         in captured.out + captured.err
     ), captured
+
+
+@pytest.mark.parametrize(
+    ("attribute", "says"),
+    [
+        ("entryId", "force 'Team': unknown force entry 'nope'"),
+        ("catalogueId", "force 'Team' needs the catalogue 'Gaslands', which Gaslands at"),
+    ],
+)
+def test_a_ros_force_that_cannot_be_read_is_named_with_its_line(
+    lib: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str], attribute: str, says: str
+) -> None:
+    text = _gaslands_ros(lib, tmp_path).read_text(encoding="utf-8")
+    at = text.index("<force ")
+    line = text.count("\n", 0, at) + 1
+    start = text.index(f' {attribute}="', at) + len(attribute) + 3
+    text = text[:start] + "nope" + text[text.index('"', start) :]
+    ros = _write(tmp_path, text)
+    assert main(["validate", "--catalogs", str(BSDATA), str(ros)]) == 2
+    captured = capsys.readouterr()
+    assert f"{ros}:{line}: {says}" in captured.out + captured.err, captured

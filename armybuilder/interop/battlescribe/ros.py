@@ -30,7 +30,11 @@ Unknown = dict[str, list[tuple[int, ET.Element]]]
 
 
 class RosterFileError(ValueError):
-    """A roster file that cannot be read (the message says why)."""
+    """A roster file that cannot be read (the message says why; ``element``: where)."""
+
+    def __init__(self, message: str, element: ET.Element | None = None) -> None:
+        super().__init__(message)
+        self.element = element
 
 
 def _num(x: float) -> str:
@@ -292,13 +296,14 @@ def loads(
                 found = t.force_entries.get(fe_id)
                 if found is None:
                     raise RosterFileError(
-                        f"force {el.get('name')!r}: unknown force entry {fe_id!r}"
+                        f"force {el.get('name')!r}: unknown force entry {fe_id!r}", el
                     )
                 try:
                     cat = t.catalogue(el.get("catalogueId"))
                 except KeyError:
                     raise RosterFileError(
-                        f"force {el.get('name')!r}: unknown catalogue {el.get('catalogueId')!r}"
+                        f"force {el.get('name')!r}: unknown catalogue {el.get('catalogueId')!r}",
+                        el,
                     ) from None
                 force = Force(keep(el.get("id")) or session._uid("force"), found[0], cat)
                 force.custom_name = el.get("customName")
@@ -341,7 +346,8 @@ def loads(
                     if unknown is None:
                         raise RosterFileError(
                             f"selection {child.get('name')!r}: unknown entry "
-                            f"{child.get('entryId', '')!r}"
+                            f"{child.get('entryId', '')!r}",
+                            child,
                         ) from None
                     unknown.setdefault(uid, []).append((place, child))
                     for inner in child.iter():

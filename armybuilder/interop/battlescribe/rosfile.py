@@ -113,8 +113,8 @@ def find_system(library: Library, game_system_id: str) -> BattleScribeSystem | N
     return None
 
 
-def _error(path: Path, message: str) -> RosterError:
-    return RosterError([Problem(str(path), message, None, None, "roster-invalid")])
+def _error(path: Path, message: str, line: int | None = None) -> RosterError:
+    return RosterError([Problem(str(path), message, line, None, "roster-invalid")])
 
 
 class RosText(str):
@@ -154,6 +154,7 @@ def read_roster(path: Path, library: Library | None = None) -> str:
         raise _error(path, str(exc).removeprefix(f"{name}: ")) from None
     if _local(root) != "roster":
         raise _error(path, f"not a BattleScribe roster: the root element is <{_local(root)}>")
+    lines = _element_lines(text, root)
     forces = _force_elements(root)
     if not forces:
         raise _error(path, "holds no force: a BattleScribe roster lists its forces under <forces>")
@@ -176,23 +177,17 @@ def read_roster(path: Path, library: Library | None = None) -> str:
                 f"force {force_el.get('name')!r} needs the catalogue "
                 f"{force_el.get('catalogueName') or force_el.get('catalogueId')!r}, which "
                 f"{gs.name} at {gs.folder} does not have",
+                lines.get(id(force_el)),
             )
         if fid not in fids:
             fids.append(fid)
-    lines = _element_lines(text, root)
     for el in root.iter():
         if _local(el) == "selection" and _number(el.get("number", "1")) is None:
-            raise RosterError(
-                [
-                    Problem(
-                        str(path),
-                        f"selection {el.get('name')!r}: its number {el.get('number')!r} is not a "
-                        "number (BattleScribe writes how many were taken there)",
-                        lines.get(id(el)),
-                        None,
-                        "roster-invalid",
-                    )
-                ]
+            raise _error(
+                path,
+                f"selection {el.get('name')!r}: its number {el.get('number')!r} is not a "
+                "number (BattleScribe writes how many were taken there)",
+                lines.get(id(el)),
             )
     t = gs.translation_of(fids)
     session = AdapterSession()
@@ -201,7 +196,8 @@ def read_roster(path: Path, library: Library | None = None) -> str:
     try:
         ros.loads(session, text, unknown, root)
     except ros.RosterFileError as exc:
-        raise _error(path, str(exc)) from None
+        where = lines.get(id(exc.element)) if exc.element is not None else None
+        raise _error(path, str(exc), where) from None
     positions: dict[tuple[str | int, ...], int] = {}
     out = RosText(session_yaml(session, gs, fids[0], root, path.name, unknown, lines, positions))
     out.positions = positions
