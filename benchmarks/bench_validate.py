@@ -119,7 +119,7 @@ SUPPORT_KITS: list[tuple[str, list[str]]] = [
     ("LRM1 gunners", ["lrm1", "kevlar-vest"]),
     ("Snipers", ["sniper-rifle", "ghillie-suit", "kevlar-vest"]),
 ]
-# Ways to make a roster illegal (each gives at least one error).
+# Ways to make a roster unusual: each gives at least one error, except those in WARNED_ONLY.
 FLAWS = [
     "extra-squad",
     "extra-trooper",
@@ -134,6 +134,11 @@ FLAWS = [
     "gun-crew-short",
 ]
 ILLEGAL_SHARE = 0.2
+# Flaws the rules only warn about: the roster stays legal. Troopers without armour are
+# civilians in the rules' eyes (Infantry Operations, Weapons and Equipment (Armour); Advanced
+# Damage System): the catalog warns (`io-no-armour`). Kept in FLAWS, so that a seed gives the
+# same corpus as before, and reckoned legal.
+WARNED_ONLY = frozenset({"no-armour"})
 
 
 def structure(faction: str, motive: str | None) -> tuple[int, int]:
@@ -318,7 +323,7 @@ def random_roster(rng: random.Random, number: int) -> tuple[str, bool]:
     elif rng.random() < 0.3:
         header["limits"] = {"kg": 1_000_000}
     comment = f"armybuilder benchmark corpus, roster {number} ({faction}); generated, seeded."
-    return roster_yaml(header, sels, comment), flaw is None
+    return roster_yaml(header, sels, comment), flaw is None or flaw in WARNED_ONLY
 
 
 def regiment_roster() -> str:

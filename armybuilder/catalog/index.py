@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..errors import Problem, UnknownFactionError
-from ..model.plain import MESSAGE_FIELDS, is_entry, is_link, reaches
+from ..model.plain import MESSAGE_FIELDS, is_link, reaches
 
 if TYPE_CHECKING:
     from ..model.catalog import (
@@ -186,6 +186,10 @@ class CatalogIndex:
         self._con_owners: dict[int, str | None] | None = None
         self._static_costs: dict[int, tuple[object, dict[str, float] | None]] = {}
         self._entry_checks: dict[int, tuple[object, EntryChecks]] = {}
+        self._quiet: dict[int, tuple[object, bool]] = {}
+        self._held_refs: dict[int, tuple[object, frozenset[str]]] = {}
+        self._deep_refs: dict[int, tuple[object, frozenset[str]]] = {}
+        self._group_maxima: dict[int, tuple[object, dict[int, int] | None]] = {}
         self.roots: list[Child] = [
             self._resolve(c, None) for c in [*sf.entries, *(c for p in parts for c in p.entries)]
         ]
@@ -198,7 +202,7 @@ class CatalogIndex:
         for e, _ in self._defined():
             yield e
 
-    def _defined(self) -> Iterator[tuple[Entry, list[Group]]]:
+    def _defined(self) -> list[tuple[Entry, list[Group]]]:
         """:meth:`_defined_entries`, each with its groups and subgroups (walked once)."""
         sf, parts = self.system.model, self._parts
         stack: list[Entry | EntryLink] = [
@@ -208,19 +212,29 @@ class CatalogIndex:
             *(e for p in parts for e in p.entries),
         ]
         stack.reverse()
+        # (One loop, without a generator or a call per item, and what was walked already is
+        # not pushed again: an index walks every entry, and the 2,300 entries of a large
+        # imported catalogue hold some 56,000 children, most of them entries met before.)
+        out: list[tuple[Entry, list[Group]]] = []
         seen: set[int] = set()
+        pop, push, note = stack.pop, stack.extend, seen.add
         while stack:
-            item = stack.pop()
-            if not is_entry(item) or id(item) in seen:
+            item = pop()
+            if id(item) in seen or type(item).__name__ != "Entry":  # (see is_entry)
                 continue
-            seen.add(id(item))
-            groups = list(walk_groups(item.groups)) if item.groups else []
-            yield item, groups
-            under: list[Entry | EntryLink] = list(item.entries)
-            for g in groups:
-                under.extend(g.entries)
-            under.reverse()
-            stack.extend(under)
+            note(id(item))
+            entry: Entry = item  # type: ignore[assignment]
+            if entry.groups:
+                groups = list(walk_groups(entry.groups))
+                under: list[Entry | EntryLink] = list(entry.entries)
+                for g in groups:
+                    under.extend(g.entries)
+            else:
+                groups = []
+                under = entry.entries
+            push([c for c in reversed(under) if id(c) not in seen])
+            out.append((entry, groups))
+        return out
 
     def _resolve(self, item: Entry | EntryLink, group: Group | None) -> Child:
         if is_link(item):
@@ -272,6 +286,49 @@ class CatalogIndex:
                     changed = True
         found = self._holders[category] = frozenset(holds)
         return found
+
+    def held_refs(self, entry: Entry) -> frozenset[str]:
+        """Everything a selection standing under a selection of ``entry``, at any depth, can
+        be counted as, as the catalog states it (entry, category, group and link ids, ``type:``
+        and ``path:`` references, ``*``): a count of anything else under such a selection need
+        not look below it (unless modifiers change categories, or reach from elsewhere, which
+        the engine checks). Worked out once per entry (the entry kept beside its ``id()``)."""
+        found = self._held_refs.get(id(entry))
+        if found is not None and found[0] is entry:
+            return found[1]
+        refs: set[str] = {"*"}
+        seen: set[int] = {id(entry)}
+        stack = list(self.children(entry))
+        while stack:
+            c = stack.pop()
+            e = c.entry
+            refs.update(e.categories)
+            refs.update((e.id, f"type:{e.type}", f"path:{e.id}"))
+            if c.link is not None and c.link.id:
+                refs.update((c.link.id, f"path:{c.link.id}"))
+            if c.group is not None:
+                refs.add(c.group.id)
+            if id(e) not in seen:
+                seen.add(id(e))
+                stack.extend(self.children(e))
+        held = frozenset(refs)
+        self._held_refs[id(entry)] = (entry, held)
+        return held
+
+    def deep_refs(self, entry: Entry) -> frozenset[str]:
+        """What a selection two or more levels under a selection of ``entry`` can be counted
+        as (:meth:`held_refs` of each possible child): a deep count of anything else under
+        such a selection is the count of its children alone. Kept as :meth:`held_refs`."""
+        found = self._deep_refs.get(id(entry))
+        if found is not None and found[0] is entry:
+            return found[1]
+        refs: set[str] = set()
+        for c in self.children(entry):
+            if self.children(c.entry):
+                refs.update(self.held_refs(c.entry))
+        deep = frozenset(refs)
+        self._deep_refs[id(entry)] = (entry, deep)
+        return deep
 
     def closed(self, entry: Entry | None) -> bool:
         """Whether a selection of ``entry`` can be judged on its own: nothing checked or
@@ -451,6 +508,47 @@ class CatalogIndex:
             self._added_categories = frozenset(found)
         return self._added_categories
 
+    def cost_counts(self, fields: frozenset[str]) -> frozenset[str] | None:
+        """What the modifiers of ``fields`` (cost fields: ``cost:pts``) count where they are
+        selected: the ``child`` of each condition and repeat that counts selections (the
+        modifier's own entry where it names none), so that a selection matching none of them
+        changes no other selection's cost in those fields by being added or removed. ``None``
+        when any selection may: such a modifier reaches other selections, sums a cost or
+        counts a percentage. Conditions of ancestry (``instance-of``) and counts of forces
+        change with no selection added, and are left out. Worked out once per ``fields``."""
+        memo = self.memo("index.cost_counts")
+        if fields in memo:
+            found: frozenset[str] | None = memo[fields]
+            return found
+        refs: set[str] = set()
+        owners = [*self.entries.values(), *self.shared.values()]
+        owners.extend(c.entry for c in self._all_children())
+        seen: set[int] = set()
+        result: frozenset[str] | None = None
+        try:
+            for owner in owners:
+                if id(owner) in seen:
+                    continue
+                seen.add(id(owner))
+                for m in owner.modifiers:
+                    if m.field not in fields:
+                        continue
+                    if reaches(m):
+                        raise LookupError
+                    for q in _queries(m):
+                        if getattr(q, "type", "") in ("instance-of", "not-instance-of"):
+                            continue
+                        if q.field == "forces":
+                            continue
+                        if q.field != "selections" or q.percent:
+                            raise LookupError
+                        refs.add(q.child or owner.id)
+            result = frozenset(refs)
+        except LookupError:
+            result = None
+        memo[fields] = result
+        return result
+
     def _all_children(self) -> Iterator[Child]:
         """Every child option of every entry a roster can select (each entry once)."""
         seen: set[int] = set()
@@ -475,6 +573,24 @@ class CatalogIndex:
                 if g.max is not None or g.min > 0
             )
         return found
+
+    def group_maxima(self, entry: Entry) -> dict[int, int] | None:
+        """Where every group of :meth:`group_checks` of ``entry`` has no subgroup and no
+        minimum above 0: their maxima by the group's ``id()`` (a selection of the entry
+        breaks one only by holding more than that of the group); else ``None``. Kept per
+        entry, the entry beside its ``id()``."""
+        found = self._group_maxima.get(id(entry))
+        if found is not None and found[0] is entry:
+            return found[1]
+        checks = self.group_checks(entry)
+        maxima: dict[int, int] | None = {}
+        for g, ids in checks:
+            if len(ids) != 1 or g.min > 0 or g.max is None:
+                maxima = None
+                break
+            maxima[ids[0]] = g.max  # type: ignore[index]
+        self._group_maxima[id(entry)] = (entry, maxima)
+        return maxima
 
     def memo(self, name: str) -> dict[Any, Any]:
         """A cache named ``name`` kept with this index, for what a rules module works out
@@ -547,6 +663,28 @@ class CatalogIndex:
         self._entry_checks[id(entry)] = (entry, plan)
         return plan
 
+    def quiet_leaf(self, entry: Entry) -> bool:
+        """Whether a selection of ``entry`` with nothing under it has nothing of the entry's to
+        check: no constraint of its own or of a possible child, no group limits, no messages,
+        not hidden (nor a modifier of `hidden`). What is left to check is the selection's own
+        (its count against the entry's maximum, its experience, its state, modifiers of other
+        selections that reach it): the engine looks at those. Kept as :meth:`entry_checks`."""
+        found = self._quiet.get(id(entry))
+        if found is not None and found[0] is entry:
+            return found[1]
+        plain = self.entry_checks(entry)
+        quiet = not (
+            self.child_checks(entry).rows
+            or plain.self_constraints
+            or plain.groups
+            or plain.messages
+            or plain.message_groups
+            or plain.hidden_modified
+            or entry.hidden
+        )
+        self._quiet[id(entry)] = (entry, quiet)
+        return quiet
+
     def static_costs(self, entry: Entry) -> dict[str, float] | None:
         """The cost of one selection of ``entry`` per cost type (its own, not its children's)
         where no modifier of the entry changes a cost, else ``None``; worked out once per
@@ -566,13 +704,18 @@ class CatalogIndex:
 
     def child(self, entry: Entry | None, entry_id: str) -> Child | None:
         """The child option of ``entry`` with id ``entry_id``, if it is one."""
+        return self.child_map(entry).get(entry_id)
+
+    def child_map(self, entry: Entry | None) -> dict[str, Child]:
+        """The child options of ``entry`` (the roster's top level for ``None``) by id, as
+        :meth:`child` finds them. Do not change the dictionary."""
         if entry is None:
-            return self._root_ids.get(entry_id)
+            return self._root_ids
         by_id = self._child_ids.get(id(entry))
         if by_id is None:
             by_id = _by_id(self.children(entry))
             self._child_ids[id(entry)] = by_id
-        return by_id.get(entry_id)
+        return by_id
 
     def name_of(self, ref: str) -> str:
         """The display name of an entry, category or group id."""
@@ -749,6 +892,12 @@ class GameSystem:
                 self._indexes[key] = idx
         return idx
 
+    def known_data_problems(self) -> dict[str, int]:
+        """Per data file of the system (by path), how many data problems the last load of it
+        found, where that is known without loading it (a cache of a previous load, the file
+        unchanged since); a file not listed is not known. None by default."""
+        return {}
+
     def starting_selections(self, faction_id: str) -> list[dict[str, Any]]:
         """What a new roster of this faction starts with (roster selections, as in the file):
         entries the catalog requires where it makes the choice plain. None by default."""
@@ -804,6 +953,19 @@ def shared_scope(mods: Sequence[Modifier], owner_id: str) -> str | None:
     if not scopes:
         return "roster"
     return scopes.pop() if len(scopes) == 1 else None
+
+
+def _queries(mod: Modifier) -> Iterator[Condition | Repeat]:
+    """The conditions (at any depth of its groups) and repeats of a modifier."""
+    yield from mod.conditions
+    stack = list(mod.groups)
+    while stack:
+        g = stack.pop()
+        yield from g.conditions
+        stack.extend(g.groups)
+    if mod.repeat is not None:
+        yield mod.repeat
+    yield from mod.repeats
 
 
 def _category_values(mods: Iterable[Modifier]) -> Iterator[str]:

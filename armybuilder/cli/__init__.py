@@ -18,6 +18,7 @@ import argparse
 import dataclasses
 import json
 import math
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -231,6 +232,26 @@ def _print_state_keys(keys: Sequence[StateKey], fmt: str) -> int:
 DATA_PROBLEMS = frozenset({"data-value", "data-reference"})
 
 
+def _print_known_problems(gs: Any, args: argparse.Namespace) -> None:
+    """The data problems a previous load found in the system's files (the listing reads
+    only the files' heads: see docs/battlescribe.md), with the command that shows them."""
+    known = {path: n for path, n in gs.known_data_problems().items() if n}
+    if not known:
+        return
+    by_path = {str(f.path): f.id for f in gs.factions.values()}
+    first = next(iter(gs.factions), "FACTION")
+    given = [
+        *(getattr(args, "global_catalogs", None) or []),
+        *(getattr(args, "catalogs", None) or []),
+    ]
+    folders = " ".join(f"--catalogs {shlex.quote(str(d))}" for d in given)
+    for path, n in sorted(known.items()):
+        fid = by_path.get(path, first)
+        word = "problem" if n == 1 else "problems"
+        command = " ".join(x for x in ("armybuilder catalogs", folders, gs.id, fid) if x)
+        print(f"    {Path(path).name}: {n} data {word} (see them: {command})")
+
+
 def cmd_catalogs(args: argparse.Namespace) -> int:
     lib = _library(args)
     if args.paths:
@@ -249,11 +270,26 @@ def cmd_catalogs(args: argparse.Namespace) -> int:
                             "name": gs.name,
                             "path": str(gs.path),
                             "factions": [
-                                {"id": f.id, "name": f.name, "path": str(f.path)}
+                                {
+                                    "id": f.id,
+                                    "name": f.name,
+                                    "path": str(f.path),
+                                    **(
+                                        {"data_problems": known[str(f.path)]}
+                                        if str(f.path) in known
+                                        else {}
+                                    ),
+                                }
                                 for f in gs.factions.values()
                             ],
+                            **(
+                                {"data_problems": known[str(gs.path)]}
+                                if str(gs.path) in known
+                                else {}
+                            ),
                         }
                         for gs in lib.systems.values()
+                        for known in [gs.known_data_problems()]
                     ],
                     "problems": [p.to_json() for p in lib.problems],
                 },
@@ -265,6 +301,7 @@ def cmd_catalogs(args: argparse.Namespace) -> int:
             for gs in sorted(lib.systems.values(), key=lambda g: g.id):
                 factions = ", ".join(f"{f.id} ({f.name})" for f in gs.factions.values())
                 print(f"{gs.id}: {gs.name}\n    factions: {factions or 'none'}")
+                _print_known_problems(gs, args)
             if lib.problems:
                 print("\nProblems in installed catalogs:")
                 _problems_text(lib.problems, sys.stdout)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import operator
 import re
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -123,6 +123,11 @@ class Value:
     value: Any
     text: str = ""
     source: str = ""
+
+    def __init__(self, key: str, label: str, value: Any, text: str = "", source: str = "") -> None:
+        # What the frozen dataclass's own __init__ does (one object.__setattr__ per field),
+        # in one step: a large roster makes thousands of values per evaluation.
+        self.__dict__.update(key=key, label=label, value=value, text=text, source=source)
 
     def display(self) -> str:
         if self.text:
@@ -454,6 +459,10 @@ class Evaluation:
     #: Whether the rules module adds costs of its own (:meth:`SystemRules.extra_cost`):
     #: worked out from ``rules`` however the evaluation is made (what-if copies too).
     _extra_cost: bool = field(default=False, init=False, repr=False)
+    #: :meth:`_context_nodes`, per set of cost fields.
+    _context: dict[frozenset[str], list[tuple[Node, bool]]] = field(
+        default_factory=dict, repr=False
+    )
 
     def __post_init__(self) -> None:
         self._extra_cost = self.rules is not None and _adds_costs(self.rules)
@@ -474,6 +483,162 @@ class Evaluation:
             force_faction=self.force_faction,
             _skip_cost_loops=self._skip_cost_loops,
         )
+
+    def rise_with(
+        self,
+        parent: Node,
+        add: Callable[[Node], Node],
+        drop: Sequence[Node] = (),
+        cost_types: Sequence[str] = (),
+        fields: Iterable[str] | None = None,
+        price: dict[str, float] | None = None,
+    ) -> dict[str, float]:
+        """What the roster's total would rise by in each of ``cost_types`` were one more
+        selection under ``parent``: ``add`` makes the new node under the copy of ``parent``
+        (it appends nothing itself); the choices in ``drop`` (children of ``parent``) are
+        left out, and the new node takes the place of the first of them. The costs are
+        worked out on a copy of the tree (of the nodes: the selections are shared) as an
+        evaluation of that roster works them out, without checking anything.
+
+        ``fields``: the cost fields (``cost:pts``) of ``cost_types``, given where no modifier
+        on them sums a cost or reaches other selections and the rules module adds no costs
+        (the caller knows: :meth:`CatalogIndex.cost_counts`). Then only the selections whose
+        costs or categories a modifier may change from outside their subtree are copied, with
+        the selections above them and above ``parent``; the rest of the tree is shared and
+        its costs are not worked out again (they cannot change). ``None``: the whole tree is
+        copied and all its costs are worked out, costs that read costs settled. ``price``
+        (with ``fields``): the new selection's own cost with everything under it, where the
+        caller knows it cannot depend on where it is added (it is not worked out again)."""
+        dropped = {id(n) for n in drop}
+        copied: dict[int, Node] = {}
+        faction = dict(self.force_faction)
+        keep: set[int] | None = None
+        context: list[Node] = []
+        if fields is not None:
+            path = {id(n) for n in (parent, *parent.ancestors())}
+            keep = set(path)
+            for n, local in self._context_nodes(frozenset(fields)):
+                if local and id(n) not in path and id(n.parent) not in path:
+                    continue  # what it reads holds nothing added or dropped
+                chain = [n, *n.ancestors()]
+                if any(id(x) in dropped for x in chain):
+                    continue
+                context.append(n)
+                keep.update(id(x) for x in chain)
+
+        def copy(old: Node, new_parent: Node | None) -> Node:
+            n = Node(old.data, old.entry, old.group, new_parent, old.index)
+            n.count = old.count
+            n.link = old.link
+            n.force, n.force_data, n.force_loc = old.force, old.force_data, old.force_loc
+            found = self.force_faction.get(id(old))
+            if found is not None:
+                faction[id(n)] = found
+            copied[id(old)] = n
+            return n
+
+        root = copy(self.root, None)
+        made: list[Node] = []
+        stack: list[tuple[Node, Node]] = [(self.root, root)]
+        while stack:
+            old, new = stack.pop()
+            placed = False
+            for c in old.children:
+                if id(c) in dropped:
+                    if not placed:
+                        made.append(add(new))
+                        new.children.append(made[-1])
+                        placed = True
+                    continue
+                if keep is not None and id(c) not in keep:
+                    new.children.append(c)  # shared: nothing in it can change
+                    continue
+                n = copy(c, new)
+                new.children.append(n)
+                if c.children or c is parent:
+                    stack.append((c, n))
+            if old is parent and not placed:
+                made.append(add(new))
+                new.children.append(made[-1])
+        if id(parent) not in copied or not made:
+            raise ValueError("the parent is not a node of this evaluation")
+        ev = Evaluation(
+            self.roster,
+            self.index,
+            root,
+            rules=self.rules,
+            state_keys=self.state_keys,
+            forces=self.forces,
+            faction_roots=self.faction_roots,
+            force_faction=faction,
+        )
+        if self.index.reaching_modifiers and (
+            keep is None
+            or self._reached
+            or any(reaches(m) for n in context for m in n.entry.modifiers)  # type: ignore[union-attr]
+            or any(
+                n.entry is not None and any(reaches(m) for m in n.entry.modifiers)
+                for top in made
+                for n in top.walk()
+            )
+        ):
+            _find_reach(ev)
+        if keep is None:
+            ev._settle_costs()
+            after = ev.total_cost(root)
+            return {ct: after.get(ct, 0.0) - self.totals.get(ct, 0.0) for ct in cost_types}
+        # Only what can change: the new selection (times the copies of its parent), less
+        # what it replaces, and each copied selection whose own cost may read the roster.
+        new_parent = copied[id(parent)]
+        times = parent.multiplicity()
+        rise = dict.fromkeys(cost_types, 0.0)
+        if price is not None:
+            for ct in cost_types:
+                rise[ct] += price.get(ct, 0.0) * times
+        else:
+            for top in made:
+                for n in top.walk():
+                    k = n.multiplicity(new_parent)
+                    for ct in cost_types:
+                        rise[ct] += ev.unit_cost(n, ct) * k * times
+        for d in drop:
+            got = self.total_cost(d)
+            for ct in cost_types:
+                rise[ct] -= got.get(ct, 0.0) * times
+        for n in context:
+            k = n.multiplicity()
+            for ct in cost_types:
+                rise[ct] += (ev.unit_cost(copied[id(n)], ct) - self.unit_cost(n, ct)) * k
+        return rise
+
+    def _context_nodes(self, fields: frozenset[str]) -> list[tuple[Node, bool]]:
+        """The selections whose cost in ``fields``, or whose categories, a modifier may
+        change from outside their subtree: their entry has such a modifier with a condition
+        or repeat, holds a modifier that reaches other selections, or is reached by one;
+        each with whether what those modifiers read is all within the selection or its
+        parent (scopes ``self`` and ``parent``: a selection added elsewhere cannot change
+        it). Worked out once per evaluation (and ``fields``)."""
+        found = self._context.get(fields)
+        if found is None:
+            watched = fields | {"categories", "primary-category"}
+            found = []
+            for n in self.root.descendants():
+                entry = n.entry
+                if entry is None:
+                    continue
+                outside = id(n) in self._reached
+                reads = False
+                for m in entry.modifiers:
+                    if reaches(m):
+                        outside = True
+                    elif m.field in watched and (m.conditions or m.groups or m.repeat or m.repeats):
+                        reads = True
+                        if any(q.scope not in ("self", "parent") for q in _modifier_queries(m)):
+                            outside = True
+                if outside or reads:
+                    found.append((n, not outside))
+            self._context[fields] = found
+        return found
 
     # ----------------------------------------------------------------- results
 
@@ -1097,7 +1262,23 @@ class Evaluation:
             self._query[key] = total
             return total
         if field_ == "selections" and ref is not None:
-            total = self._ref_counts(scope_node, deep, child_forces).get(ref, 0.0)
+            if (
+                deep
+                and scope_node.entry is not None
+                and not child_forces
+                and not self._reached
+                and not self.index.category_modifiers
+                and (id(scope_node), True, False) not in self._counts
+            ):
+                if ref not in self.index.deep_refs(scope_node.entry):
+                    # Nothing below the scope's children can be of it: their count (one
+                    # walk of the children per scope, whatever is asked).
+                    total = self._ref_counts(scope_node, False).get(ref, 0.0)
+                else:
+                    # Only the selections that can hold it are looked into.
+                    total = self._ref_count(scope_node, ref)
+            else:
+                total = self._ref_counts(scope_node, deep, child_forces).get(ref, 0.0)
             self._query[key] = total
             return total
         total = 0.0
@@ -1202,6 +1383,31 @@ class Evaluation:
         self._counts[key] = counts
         return counts
 
+    def _ref_count(self, scope_node: Node, ref: str) -> float:
+        """``_ref_counts(scope_node, True).get(ref, 0.0)`` for a selection ``scope_node``
+        when no modifier changes categories or reaches from another selection: the same
+        whole-number sum, walking only into selections that can hold ``ref``
+        (:meth:`CatalogIndex.held_refs`)."""
+        refs_of = self._refs
+        held = self.index.held_refs
+        total = 0.0
+        stack: list[tuple[Node, int]] = [(c, c.count) for c in scope_node.children]
+        pop, push = stack.pop, stack.extend
+        while stack:
+            n, mult = pop()
+            entry = n.entry
+            if entry is None:
+                continue  # (a selection the catalog does not know; no force under a selection)
+            rkey = (id(entry), id(n.link), id(n.group))
+            refs = refs_of.get(rkey)
+            if refs is None:
+                refs = refs_of[rkey] = self._node_refs(n, entry.categories)
+            if ref in refs:
+                total += mult
+            if n.children and ref in held(entry):
+                push([(c, mult * c.count) for c in n.children])
+        return total
+
     @staticmethod
     def _node_refs(n: Node, categories: list[str]) -> frozenset[str]:
         """Everything a selection counts as: its entry, categories, group, link, type."""
@@ -1247,9 +1453,11 @@ class Evaluation:
         return all(results) if group.type == "and" else any(results)
 
     def modifier_applies(self, mod: Modifier, context: Node, owner: str | None) -> bool:
-        return all(self.condition_holds(c, context, owner) for c in mod.conditions) and all(
-            self._group_holds(g, context, owner) for g in mod.groups
-        )
+        holds = self.condition_holds
+        for c in mod.conditions:  # (in order, the first that fails decides)
+            if not holds(c, context, owner):
+                return False
+        return not mod.groups or all(self._group_holds(g, context, owner) for g in mod.groups)
 
     def _repeats(self, rep: Repeat, context: Node, owner: str | None) -> int:
         got = self.query(
@@ -1523,8 +1731,8 @@ def _clamp(value: Any, bound: Any, floor: bool) -> Any:
 
 
 def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> None:
-    child_of = ev.index.child
     entry = parent.entry
+    child_of = ev.index.child_map(entry).get  # (the parent's possible children by id)
     siblings = parent.children
     out = ev.memo_out
     built = out.nodes if out is not None else None
@@ -1548,7 +1756,7 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
         if sel.findings:
             for f in sel.findings:
                 ev._add(f.severity, f.code, f.message, f.loc, "")
-        child: Child | None = child_of(entry, sel.entry) if sel.entry else None
+        child: Child | None = child_of(sel.entry) if sel.entry else None
         if child is not None:
             node = Node(sel, child.entry, child.group, parent, i)
             node.link = child.link
@@ -1762,6 +1970,26 @@ def _entry_ids_under(node: Node) -> set[str]:
     return out
 
 
+def _holds_entry(ev: Evaluation, node: Node, entry_id: str) -> bool:
+    """Whether a selection of entry ``entry_id`` stands under ``node`` (at any depth): what
+    ``entry_id in _entry_ids_under(node)`` says, looking only into selections whose entry can
+    hold one (:meth:`CatalogIndex.held_refs`)."""
+    held = ev.index.held_refs
+    todo = list(node.children)
+    pop, push = todo.pop, todo.extend
+    while todo:
+        c = pop()
+        entry = c.entry
+        if entry is None:
+            push(c.children)  # (a force, or what an unknown selection holds: looked into)
+            continue
+        if entry.id == entry_id:
+            return True
+        if c.children and entry_id in held(entry):
+            push(c.children)
+    return False
+
+
 def _check_children(ev: Evaluation, node: Node, plan: ChildChecks, seen_global: set[Any]) -> None:
     """The constraints of ``node``'s possible children checked at ``node``, in catalog order,
     skipping those that cannot break here (see :meth:`CatalogIndex.child_checks`)."""
@@ -1788,9 +2016,9 @@ def _check_children(ev: Evaluation, node: Node, plan: ChildChecks, seen_global: 
     if plan.held:
         # A maximum counting the entry's selections here: with none of them under this
         # selection it counts 0, which no maximum (unlimited when negative) refuses.
-        under = _entry_ids_under(node)
-        for k in plan.held.keys() & under:
-            order.extend(plan.held[k])
+        for k, rows_k in plan.held.items():
+            if _holds_entry(ev, node, k):
+                order.extend(rows_k)
     if len(order) > 1:
         order.sort()
     for i in order:
@@ -1862,12 +2090,27 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
                     f"{ev.where(node)} does not record experience; {data.experience!r} is ignored",
                     (*node.loc, "experience"),
                 )
+    quiet = idx.quiet_leaf
+    reached_any = ev._reached
     for c in node.children:
-        if c.entry is None:
+        kind = c.entry
+        if kind is None:
             if c.force is not None:
                 _check_node(ev, c, seen_global)
             continue
-        if c.children and ev.memo_out is not None:
+        if not c.children:
+            # A selection with nothing under it, of an entry with nothing to check there:
+            # only what is its own can be wrong (what _check_node would find, skipped).
+            data = c.data
+            if (
+                quiet(kind)
+                and (kind.max_count is None or c.count <= kind.max_count)
+                and (data is None or not (data.experience or (ev.state_keys and data.state)))
+                and not (reached_any and id(c) in reached_any)
+            ):
+                continue
+            _check_node(ev, c, seen_global)
+        elif ev.memo_out is not None:
             ev.subtree(c, "check", lambda c=c: _check_node(ev, c, seen_global))  # type: ignore[misc]
         else:
             _check_node(ev, c, seen_global)
@@ -1935,8 +2178,20 @@ def _check_groups(ev: Evaluation, node: Node, entry: Entry) -> None:
     for c in node.children:
         if c.group is not None:
             by_group[id(c.group)] = by_group.get(id(c.group), 0) + c.count
+    maxima = ev.index.group_maxima(entry)
+    if maxima is not None:
+        # Only maxima to check: nothing to report unless a group holds more than its own.
+        over = maxima.get
+        if not any(got > over(gid, got) for gid, got in by_group.items()):
+            return
+    get = by_group.get
     for g, ids in checks:
-        got = sum(by_group.get(i, 0) for i in ids) if by_group else 0
+        if not by_group:
+            got = 0
+        elif len(ids) == 1:  # (no subgroups: the group's own choices)
+            got = get(ids[0], 0)
+        else:
+            got = sum(get(i, 0) for i in ids)
         if g.max is not None and got > g.max:
             ev._add(
                 g.severity,
@@ -2133,6 +2388,19 @@ def _is_of(node: Node, ref: str) -> bool:
         or (node.group is not None and node.group.id == ref)
         or (node.link is not None and node.link.id == ref)
     )
+
+
+def _modifier_queries(mod: Modifier) -> Iterator[Condition | Repeat]:
+    """The conditions (at any depth of its groups) and repeats of a modifier."""
+    yield from mod.conditions
+    stack = list(mod.groups)
+    while stack:
+        g = stack.pop()
+        yield from g.conditions
+        stack.extend(g.groups)
+    if mod.repeat is not None:
+        yield mod.repeat
+    yield from mod.repeats
 
 
 def _reaching(entry: Entry) -> tuple[Modifier, ...]:

@@ -91,6 +91,9 @@ class Slot:
     replaces: list[int]
     #: Why it cannot be added (a group already full), else ``None``.
     full: str | None
+    #: It is the choice of its pick-one group already (``full`` says so): adding it
+    #: changes nothing.
+    chosen: bool = False
 
     @property
     def swaps(self) -> bool:
@@ -208,18 +211,78 @@ def _parse_new(node: Any, loc: Loc) -> Any:
 
 
 def _scratch_node(
-    index: CatalogIndex, data: Any, entry: Entry, group: Group | None, parent: Node
+    index: CatalogIndex,
+    data: Any,
+    entry: Entry,
+    group: Group | None,
+    parent: Node,
+    child: Child | None = None,
 ) -> Node:
     """An evaluated node for a selection not (yet) in the roster, under ``parent`` (which does
-    not list it among its children): what-if costs."""
+    not list it among its children): what-if costs. ``child``: the option it is made from
+    (its link is the node's)."""
     from ..rules.engine import Node
 
     node = Node(data, entry, group, parent, len(parent.children))
+    if child is not None:
+        node.link = child.link
     for c in data.children:
-        child = index.child(entry, c.entry) if c.entry else None
-        if child is not None:
-            node.children.append(_scratch_node(index, c, child.entry, child.group, node))
+        found = index.child(entry, c.entry) if c.entry else None
+        if found is not None:
+            node.children.append(_scratch_node(index, c, found.entry, found.group, node, found))
     return node
+
+
+def _counts_in(node: Node, counted: frozenset[str] | None) -> bool:
+    """Whether ``node`` or anything under it is of what ``counted`` names (entry, link,
+    category, group, ``type:``; see :meth:`CatalogIndex.cost_counts`; ``None``: anything),
+    or may take a category: a selection whose adding or removal may change another's cost.
+    A group counts what is chosen in it and in the groups inside it."""
+    if counted is None:
+        return True
+    if not counted:
+        return False
+    for n in node.walk():
+        entry = n.entry
+        if entry is None:
+            continue
+        if "*" in counted or entry.id in counted:
+            return True
+        if any(cat in counted for cat in entry.categories):
+            return True
+        if n.link is not None and (n.link.id in counted or f"path:{n.link.id}" in counted):
+            return True
+        if f"path:{entry.id}" in counted:
+            return True
+        if n.group is not None and any(ref in counted for ref in _group_refs(n)):
+            return True
+        if any(ref.startswith("type:") and entry.type in ref[5:].split("|") for ref in counted):
+            return True
+        if any(m.field in ("categories", "primary-category") for m in entry.modifiers):
+            return True
+    return False
+
+
+def _group_refs(node: Node) -> list[str]:
+    """The ids of the groups ``node`` is chosen in (its own and those holding it)."""
+    parent = node.parent
+    group = node.group
+    if group is None:
+        return []
+    refs = [group.id]
+    if parent is None or parent.entry is None:
+        return refs
+
+    def path(groups: Sequence[Group]) -> list[str] | None:
+        for g in groups:
+            if g is group:
+                return [g.id]
+            inner = path(g.groups)
+            if inner is not None:
+                return [g.id, *inner]
+        return None
+
+    return path(parent.entry.groups) or refs
 
 
 def _what_if(ev: Evaluation) -> Evaluation:
@@ -276,10 +339,14 @@ class EditSession:
         #: Figures the panes show (limits, what-if costs), per evaluation.
         self._figures: dict[Any, Any] = {}
         self._fresh_data: dict[int, tuple[Entry, Any]] = {}
-        #: What-if prices that depend on nothing but the entry (:meth:`_price_is_fixed`);
-        #: ``None`` for an entry whose price depends on where it is added.
-        self._fixed_prices: dict[int, tuple[Entry, dict[str, float] | None]] = {}
+        #: Per option (entry and group, by ``id()``): its own price where it can depend on
+        #: nothing but the entry (else ``None``), and whether another selection's cost may
+        #: count it (its rise is then worked out each time: :meth:`_option_infos`).
+        self._fixed_prices: dict[tuple[int, int], tuple[Entry, dict[str, float] | None, bool]] = {}
         self._shown_types: tuple[CatalogIndex, tuple[str, ...]] | None = None
+        self._groups_of: dict[
+            int, tuple[Entry, dict[int, list[Group]], dict[int, frozenset[str]]]
+        ] = {}
 
     # ----------------------------------------------------------------- construction
 
@@ -481,6 +548,7 @@ class EditSession:
             self._figures.clear()
             self._fresh_data.clear()
             self._fixed_prices.clear()
+            self._groups_of.clear()
             # A new generation, so an evaluation of the old catalogs still running in a
             # worker is not taken for the current one.
             self.generation += 1
@@ -786,6 +854,7 @@ class EditSession:
                         group,
                         [],
                         f"{name} is already the choice of {group.name} (at most 1)",
+                        chosen=True,
                     )
                 return Slot(group, members, None)
             name = self.index.name_of(entry_id)
@@ -854,26 +923,159 @@ class EditSession:
         what_if = _what_if(ev)
         limits = self._limits_under(ev, node, parent)
         shown = self.shown_cost_types
-        # Prices kept per entry hold only while the rules module adds no costs of its own.
+        # A price kept per entry holds only while the rules module adds no costs of its own
+        # (they may read the whole roster: every price is then the roster's own rise).
         fixed = None if what_if.rules_add_costs else self._fixed_prices
+        counted = self._cost_counts()
+        replaced = self._replaced_by(node)
+        multiplicity = node.multiplicity()
+        whole = counted is None or what_if.rules_add_costs
         keep: list[Node] = []  # what-if nodes live until the end (ids key the caches)
         out = []
         for c in options:
-            known = None if fixed is None else fixed.get(id(c.entry))
+            drop = replaced(c)
+            if drop is None:  # already the choice of its pick-one group: adding changes nothing
+                out.append(OptionInfo(c.entry.id, limits(c), dict.fromkeys(shown, 0.0)))
+                continue
+            key = (id(c.entry), id(c.group))
+            known = None if fixed is None else fixed.get(key)
             if known is not None and known[0] is not c.entry:
                 known = None
-            if known is not None and known[1] is not None:
-                costs = dict(known[1])
-            else:
+            if known is None and fixed is not None:
                 data = self._fresh(c.entry)
-                scratch = _scratch_node(self.index, data, c.entry, c.group, node)
+                scratch = _scratch_node(self.index, data, c.entry, c.group, node, c)
                 keep.append(scratch)
-                costs = _priced(what_if, scratch, shown)
-                if known is None and fixed is not None:
-                    price = dict(costs) if self._price_is_fixed(scratch) else None
-                    fixed[id(c.entry)] = (c.entry, price)
+                own = _priced(what_if, scratch, shown) if self._price_is_fixed(scratch) else None
+                known = fixed[key] = (
+                    c.entry,
+                    own,
+                    own is not None and _counts_in(scratch, counted),
+                )
+            if (
+                known is not None
+                and known[1] is not None
+                and not known[2]
+                and not any(_counts_in(n, counted) for n in drop)
+            ):
+                # Nothing else's cost reads this option or what it replaces: the roster
+                # rises by its own price, less the choices it replaces, times the copies of
+                # the selection it is added under.
+                price = known[1]
+                costs = {
+                    ct: (price[ct] - sum(ev.total_cost(n).get(ct, 0.0) for n in drop))
+                    * multiplicity
+                    for ct in shown
+                }
+            else:
+                own = known[1] if known is not None else None
+                costs = self._rise(ev, node, c, drop, shown, whole, own)
             out.append(OptionInfo(c.entry.id, limits(c), costs))
         return out
+
+    def _rise(
+        self,
+        ev: Evaluation,
+        node: Node,
+        c: Child,
+        drop: Sequence[Node],
+        shown: Sequence[str],
+        whole: bool,
+        own: dict[str, float] | None = None,
+    ) -> dict[str, float]:
+        """What the roster's total rises by in each of ``shown`` with ``c`` added under
+        ``node`` as the builder adds it (in place of ``drop``), worked out on a copy of the
+        roster's tree (:meth:`Evaluation.rise_with`; ``whole``: all of it, as where the
+        rules module adds costs or a cost modifier reads costs or reaches out)."""
+        data = self._fresh(c.entry)
+        index = self.index
+        fields = None if whole else self._cost_fields()
+        return ev.rise_with(
+            node,
+            lambda parent: _scratch_node(index, data, c.entry, c.group, parent, c),
+            drop,
+            shown,
+            fields,
+            None if whole else own,
+        )
+
+    def _cost_fields(self) -> frozenset[str]:
+        return frozenset(
+            self.index.cost_fields.get(ct) or f"cost:{ct}" for ct in self.shown_cost_types
+        )
+
+    def _cost_counts(self) -> frozenset[str] | None:
+        """What the modifiers of the shown costs count (see :meth:`CatalogIndex.cost_counts`):
+        ``None`` where any selection may change another's shown cost."""
+        return self.index.cost_counts(self._cost_fields())
+
+    def _group_ids(self, entry: Entry) -> tuple[dict[int, list[Group]], dict[int, frozenset[str]]]:
+        """Per group of ``entry`` (by ``id()``): the groups holding it, outermost first, and
+        the ids of the entries chosen in it or in a group inside it. Kept per entry."""
+        found = self._groups_of.get(id(entry))
+        if found is None or found[0] is not entry:
+            from ..catalog import walk_groups
+
+            chains: dict[int, list[Group]] = {}
+
+            def walk(groups: Sequence[Group], above: list[Group]) -> None:
+                for g in groups:
+                    chain = [*above, g]
+                    chains.setdefault(id(g), chain)
+                    walk(g.groups, chain)
+
+            walk(entry.groups, [])
+            children = self.index.children(entry)
+            inside: dict[int, frozenset[str]] = {}
+            for chain in chains.values():
+                g = chain[-1]
+                within = {id(x) for x in walk_groups([g])}
+                inside[id(g)] = frozenset(
+                    c.entry.id for c in children if c.group is not None and id(c.group) in within
+                )
+            found = self._groups_of[id(entry)] = (entry, chains, inside)
+        return found[1], found[2]
+
+    def _replaced_by(self, node: Node) -> Callable[[Child], list[Node] | None]:
+        """Per option under ``node``: the choices adding it replaces (a pick-one group's, as
+        :meth:`add` swaps them; ``[]``: it is added beside the others, also where a group is
+        full and the builder refuses it: priced as if it fitted), or ``None`` where it is the
+        choice of its pick-one group already (:meth:`slot_for`, on the evaluated tree)."""
+        entry = node.entry
+        if entry is None or not entry.groups:
+            return lambda c: []
+        chains, inside = self._group_ids(entry)
+        members: dict[int, list[Node]] = {}
+
+        def members_of(group: Group) -> list[Node]:
+            found = members.get(id(group))
+            if found is None:
+                ids = inside.get(id(group))
+                if ids is None:  # (not one of the entry's groups: only its own choices)
+                    ids = frozenset(
+                        c.entry.id for c in self.index.children(entry) if c.group is group
+                    )
+                found = members[id(group)] = [
+                    n for n in node.children if n.data is not None and n.entry_id in ids
+                ]
+            return found
+
+        def replaced(c: Child) -> list[Node] | None:
+            if c.group is None:
+                return []
+            for group in reversed(chains.get(id(c.group), [c.group])):  # innermost first
+                if group.max is None:
+                    continue
+                chosen = members_of(group)
+                if sum(n.count for n in chosen) + 1 <= group.max:
+                    continue
+                if group.max == 1 and chosen:
+                    if len(chosen) == 1 and chosen[0].entry_id == c.entry.id:
+                        return None
+                    return chosen
+                return []
+            return []
+
+        return replaced
 
     @property
     def shown_cost_types(self) -> tuple[str, ...]:
@@ -889,10 +1091,8 @@ class EditSession:
     def _price_is_fixed(self, scratch: Node) -> bool:
         """Whether the what-if price of ``scratch`` (a new selection with its defaults) is
         the same wherever it is added in whatever roster: no entry in it has a modifier on a
-        cost that is shown (a what-if evaluation applies no modifier reaching in from other
-        selections; a modifier on a hidden cost type changes nothing that is priced), and
-        the rules module adds no costs (checked by the caller). Such a price is kept per
-        entry until the catalogs are read again."""
+        cost that is shown (a modifier on a hidden cost type changes nothing that is
+        priced), and the rules module adds no costs (checked by the caller)."""
         index = self.index
         fields = [f"cost:{ct}" for ct in self.shown_cost_types]
         stack = [scratch]

@@ -150,3 +150,110 @@ def test_an_entry_out_of_bounds_is_refused_by_pydantic_as_before() -> None:
         translate._checked(ab.Group, id="g", name="G", max=20_000)
     # A value pydantic converts (an int cost) is converted as before.
     assert translate._checked(ab.Entry, id="e", name="E", costs={"pts": 5}).costs == {"pts": 5.0}
+
+
+def _generic_ok(cls: type[Any], values: dict[str, Any]) -> bool:
+    """``translate._CHECKS`` read field by field (the way a call with other fields goes)."""
+    checks = translate._CHECKS[cls]
+    for name, value in values.items():
+        check = checks.get(name)
+        if check is None:
+            if name not in translate._LISTS or value.__class__ is not list:
+                return False
+        elif not check(value):
+            return False
+    return True
+
+
+_GOOD: dict[str, dict[str, Any]] = {
+    "Entry": {
+        "id": "e",
+        "name": "E",
+        "type": "unit",
+        "hidden": False,
+        "categories": ["c"],
+        "primary_category": "c",
+        "costs": {"pts": 5.0},
+        "profiles": [],
+        "rules": ["r"],
+        "constraints": [],
+        "modifiers": [],
+        "entries": [],
+        "groups": [],
+    },
+    "EntryLink": {
+        "link": "e",
+        "id": "l",
+        "hidden": None,
+        "categories": None,
+        "constraints": [],
+        "modifiers": [],
+    },
+    "Group": {
+        "id": "g",
+        "name": "G",
+        "min": 0,
+        "max": None,
+        "default": None,
+        "entries": [],
+        "groups": [],
+        "hidden": False,
+        "modifiers": [],
+    },
+}
+_ODD = [
+    None,
+    True,
+    0,
+    1,
+    -1,
+    20_000,
+    2.5,
+    float("nan"),
+    2e6,
+    "",
+    "ok",
+    "Not An Id",
+    "e\n",
+    "unit",
+    "vehicle",
+    [],
+    ["ok"],
+    ["ok", "Bad"],
+    {},
+    {"pts": 5},
+    {"pts": float("inf")},
+    {"pts": 1e7},
+    (),
+]
+
+
+@pytest.mark.parametrize("cls_name", sorted(_GOOD))
+def test_the_checks_written_out_agree_with_the_checks_field_by_field(cls_name: str) -> None:
+    from pydantic import ValidationError
+
+    from armybuilder.model import catalog as ab
+
+    cls = getattr(ab, cls_name)
+    names, written_out = translate._WRITTEN_OUT[cls]
+    good = _GOOD[cls_name]
+    assert tuple(good) == names  # (the fields the translation gives, in its order)
+    assert written_out(good) and _generic_ok(cls, good)
+    refused = 0
+    for name in names:
+        for odd in _ODD:
+            values = {**good, name: odd}
+            assert written_out(values) == _generic_ok(cls, values), (name, odd)
+            if name in translate._LISTS:
+                continue  # (lists of the catalog objects the translation made: taken as lists)
+            if not written_out(values):
+                try:
+                    made = translate._checked(cls, **values)
+                except ValidationError:
+                    refused += 1
+                    continue
+                # pydantic took it: what it keeps is what it makes of the value
+                assert made == cls(**values)
+            else:
+                assert translate._checked(cls, **values) == cls(**values)
+    assert refused > 10

@@ -177,3 +177,21 @@ def test_a_block_that_would_move_sideways_is_laid_out_in_place() -> None:
         (text,) = _text(part.pdf)
         assert text.count("Sergeant") == 3
         assert all(f"after {i}" in text for i in range(3))
+
+
+def test_a_squad_card_below_its_header_is_one_reused_block(library: Any) -> None:
+    """The squad's stock, its morale and odds notes print the same for the same squads, so
+    they are laid out (and drawn) once with its figure table; the header, with the squad's
+    name, title and bookmark, stays in place."""
+    from sheet_layout import sheet_html
+
+    html = sheet_html(EARTHER, library)
+    blocks = sorted(marked_blocks(html), key=lambda b: len(b.spans))
+    assert [len(b.spans) for b in blocks] == [3, 9]  # group HQs, marine squads
+    for b in blocks:
+        assert b.content.lstrip().startswith('<table class="sm-figures">')
+        assert 'class="sm-ammo"' in b.content  # grenades and door charges
+        assert "this squad counts" in b.content and "sm-odds-ref" in b.content
+        for _start, end in b.spans:
+            # nothing of the card is left after the block but its end
+            assert html[end:].lstrip().startswith("</div>")

@@ -30,7 +30,7 @@ from armybuilder.tui.widgets.stable import LiveStatic
 
 #: What a walk does, as often as each is listed.
 STEPS = ["jump", "jump", "key", "plus", "minus", "choose", "choose", "fix", "misspell", "undo",
-         "redo"]  # fmt: skip
+         "redo", "open"]  # fmt: skip
 
 #: Tall enough that the whole details pane shows without scrolling.
 SIZE = (160, 90)
@@ -80,6 +80,49 @@ def expected_groups(session: EditSession, loc: Loc) -> list[tuple[str, str, list
         else:
             listed = ", ".join(ev.label(c) for c in chosen) or "none"
             out.append((heading, f"{listed}  (add from the catalog)", None))
+    return out
+
+
+def opened_list(select: Select[str]) -> list[str]:
+    """The option lines of a drop-down's open list (the blank line left out)."""
+    from textual.widgets._select import SelectOverlay
+
+    overlay = select.query_one(SelectOverlay)
+    return [str(overlay.get_option_at_index(i).prompt) for i in range(1, overlay.option_count)]
+
+
+async def open_problems(pilot: Pilot[Any], editor: EditorScreen, rng: random.Random) -> list[str]:
+    """Open a drop-down (Enter on it) and compare its list with what the session prices for
+    the unit; its cursor must be on the choice. Closed again with Escape."""
+    from textual.widgets._select import SelectOverlay
+
+    session = editor.session
+    assert session is not None
+    selects = [s for s in editor.details.query_one("#d-groups").query(Select) if shows(s)]
+    if not selects:
+        return []
+    # The slots show the unit's drop-downs in the order of its groups.
+    dropdowns = [g[2] for g in expected_groups(session, editor.selected) if g[2] is not None]
+    n = rng.randrange(len(selects))
+    select, want = selects[n], dropdowns[n] if n < len(dropdowns) else None
+    select.focus()
+    await pilot.press("enter")
+    await pilot.pause()
+    out: list[str] = []
+    got = opened_list(select)
+    if not select.expanded:
+        out.append(f"{select.name}: Enter did not open it")
+    elif want is not None and got != want:
+        out.append(f"{select.name} opened offers {got}, expected {want}")
+    overlay = select.query_one(SelectOverlay)
+    values = [v for _, v in select._options]
+    at = values.index(select.value) if select.value is not Select.NULL else None
+    if select.value is not Select.NULL and overlay.highlighted != at:
+        out.append(f"{select.name} opened on line {overlay.highlighted}, its choice is {at}")
+    await pilot.press("escape")
+    await pilot.pause()
+    editor.roster_tree.focus()
+    await pilot.pause()
     return out
 
 
@@ -196,11 +239,13 @@ async def walk(pilot: Pilot[Any], editor: EditorScreen, seed: int, steps: int) -
                 editor.after_edit()
         elif kind == "undo":
             await pilot.press("ctrl+z")
-        else:
+        elif kind == "redo":
             await pilot.press("ctrl+y")
         await settled(pilot, editor)
         log.append(f"{step}: {kind} -> {editor.selected}")
         found = problems(app, editor)
+        if kind == "open" and not found:
+            found = await open_problems(pilot, editor, rng)
         if found:
             failures.append(" | ".join(log[-4:]) + "\n  " + "\n  ".join(found))
             break
@@ -291,3 +336,27 @@ async def test_typing_is_kept_when_the_pane_catches_up(make_app: Any, workdir: P
         details.show(ev, squad)
         await pilot.pause()
         assert name.value == shown
+
+
+@run_async
+async def test_an_open_list_left_from_another_unit_is_caught(
+    make_app: Any, workdir: Path, monkeypatch: Any
+) -> None:
+    """The drop-downs build their open list when opened (not at each fill): one that opened
+    on the list it held before (as a list never rebuilt would) is reported by the check."""
+    from textual.widgets import Select as PlainSelect
+
+    from armybuilder.tui.widgets import details
+
+    monkeypatch.setattr(details.ChoiceSelect, "_watch_expanded", PlainSelect._watch_expanded)
+    path = workdir / "squad-with-librarian.yaml"
+    shutil.copy(EXAMPLES / "space-hulk" / "squad-with-librarian.yaml", path)
+    app = make_app(path, catalog_poll_seconds=None)
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await wait_editor(pilot)
+        await settled(pilot, editor)
+        editor.jump_to(("selections", 1, "selections", 1))  # a Terminator
+        await settled(pilot, editor)
+        assert not problems(app, editor)
+        found = [await open_problems(pilot, editor, random.Random(n)) for n in range(3)]
+        assert any(found)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLES, run_async, wait_editor
+from conftest import EXAMPLES, run_async, wait_editor, wait_for
 from screen import check_catalog_lines, expected_catalog, painted, pane_lines
 from textual.pilot import Pilot
 from textual.widgets import Input
@@ -252,5 +252,9 @@ async def test_keys_queued_after_expand_reach_the_children(make_app: MakeApp) ->
         await pilot.pause()
         for key in ("down", "right", "down"):
             app.post_message(Key(key, None))
-        await pilot.pause(0.3)
-        assert editor.selected == ("selections", 0, "selections", 0)
+        # (waited for, not a fixed pause: a loaded machine took longer than 0.3 s; a lost
+        # Down leaves the parent selected and times out)
+        child = ("selections", 0, "selections", 0)
+        await wait_for(pilot, lambda: editor.selected == child)
+        await pilot.pause()
+        assert editor.selected == child

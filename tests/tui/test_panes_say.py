@@ -144,11 +144,13 @@ async def test_catalog_shows_counts_against_limits(make_app: MakeApp, workdir: P
         await pilot.pause()
         lines = catalog_lines(editor)
         # A foot rifle squad is seven troopers (Infantry Operations, The Infantry Platoon,
-        # structure table); a trooper with its default kit costs 85 kg here.
+        # structure table); a trooper with its default kit weighs 85 kg, and one added to
+        # this line (four squads alike, `count: 4`) is one in each squad: 340 kg, what the
+        # platoon's mass rises by (docs/tui.md, "What an option costs").
         trooper = next(i for i in session.option_infos(squad) if i.entry_id == "trooper")
         assert trooper.limit.count_text == "7/7"
-        assert costs_text(session.index, trooper.costs) == "85 kg"
-        assert "Trooper  85 kg  7/7" in lines
+        assert costs_text(session.index, trooper.costs) == "340 kg"
+        assert "Trooper  340 kg  7/7" in lines
         assert not any("selected)" in line for line in lines)
         # The platoon: four squads (the same table).
         platoon = ("selections", 0)
@@ -546,3 +548,38 @@ async def test_search_filter_says_it_is_there(make_app: MakeApp, workdir: Path) 
         await pilot.pause()
         assert catalog.title_text == "Add to: Brother Deino"
         assert "Assault Cannon" in catalog_lines(editor, entries_only=True)
+
+
+@run_async
+async def test_a_transport_is_offered_at_what_it_adds_to_the_platoon(
+    make_app: MakeApp, workdir: Path
+) -> None:
+    """Infantry Operations, movement table: a jump platoon carries 80 kg of jump packs per
+    trooper, a motorised biker one 110 kg; the rifle platoon has 28 troopers. The motive
+    entries weigh nothing themselves: what the catalog pane and the details pane's drop-down
+    offer is what the platoon's mass rises by when chosen (docs/tui.md, "What an option
+    costs"), read from the screen and checked against the edit."""
+    from screen import pane_lines
+
+    path = copy_example(workdir, "infantry-ops", "rifle-platoon.yaml")
+    app = make_app(path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        session = editor.session
+        assert session is not None
+        platoon = ("selections", 0)
+        editor.jump_to(platoon)
+        await pilot.pause()
+        rows = [" ".join(r.split()) for r in pane_lines(app, editor.catalog.catalog_tree)]
+        assert any(r.endswith("Jump 2,240 kg") for r in rows), rows
+        assert any(r.endswith("Motorised – Biker 3,080 kg") for r in rows), rows
+        # the choice already made: choosing it again adds nothing, and no price is shown
+        assert any(r.endswith("Foot 1 chosen") for r in rows), rows
+        motive = choice(editor, "motive")
+        labels = {value: str(label) for label, value in motive._options}
+        assert labels["jump"] == "Jump · 2,240 kg"
+        assert labels["foot"] == "Foot"
+        before = session.evaluate().totals["kg"]
+        motive.value = "jump"
+        await pilot.pause()
+        assert session.evaluate().totals["kg"] - before == 2240

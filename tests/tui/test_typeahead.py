@@ -272,3 +272,39 @@ async def test_burst_into_the_find_palette(make_app: MakeApp, workdir: Path) -> 
         field = app.screen.query_one(CommandInput)
         assert field.value == "gro"
         assert editor.session is not None and editor.session.history == []
+
+
+@run_async
+async def test_search_as_you_type_repaints_without_a_layout(
+    make_app: MakeApp, workdir: Path, monkeypatch: Any
+) -> None:
+    """Each key typed into the catalog's search shows the filter and exactly its matches
+    (issue 18: search as you type within a frame); a key that leaves the matches as they
+    are (``gro`` → ``grou``) repaints the box and the tree without laying out the screen
+    (Textual's input asked for a layout of every widget of the editor at each key)."""
+    from textual.screen import Screen
+
+    layouts: list[str] = []
+    original = Screen._refresh_layout
+
+    def counted(self: Screen[Any], *args: Any, **kwargs: Any) -> None:
+        layouts.append(type(self).__name__)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Screen, "_refresh_layout", counted)
+    app = make_app(copy_of(REGIMENT, workdir))
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        s = editor.session
+        assert s is not None
+        editor.catalog.search.focus()
+        await pilot.pause()
+        assert filtered_catalog(s, "gro") == filtered_catalog(s, "grou")
+        for typed in ("g", "gr", "gro", "grou"):
+            layouts.clear()
+            await pilot.press(typed[-1])
+            for _ in range(3):
+                await pilot.pause(0.02)
+            if len(typed) > 1:
+                assert search_problems(app, editor, typed) == [], typed
+        assert layouts == [], "a key that changes no match laid out the screen"

@@ -257,11 +257,23 @@ def _everything(ev: Evaluation) -> list[Any]:
     return out
 
 
+def _every_ref(ev: Evaluation, scope_node: Node, ref: str) -> float:
+    """A deep count of one reference the long way: everything under the scope counted."""
+    return ev._ref_counts(scope_node, True).get(ref, 0.0)
+
+
 def _the_long_way(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(engine, "_check_children", _long_way)
     monkeypatch.setattr(CatalogIndex, "entry_checks", _full_checks)
     monkeypatch.setattr(CatalogIndex, "static_costs", lambda self, entry: None)
     monkeypatch.setattr(CatalogIndex, "modified_fields", lambda self, owner: _Everything())
+    # (issue 17, the regiment: leaves with nothing to check are checked; counts of one
+    # reference walk everything under their scope)
+    monkeypatch.setattr(CatalogIndex, "quiet_leaf", lambda self, entry: False)
+    monkeypatch.setattr(CatalogIndex, "held_refs", lambda self, entry: _Everything())
+    monkeypatch.setattr(CatalogIndex, "deep_refs", lambda self, entry: _Everything())
+    monkeypatch.setattr(CatalogIndex, "group_maxima", lambda self, entry: None)
+    monkeypatch.setattr(Evaluation, "_ref_count", _every_ref)
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")

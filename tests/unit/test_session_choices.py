@@ -159,10 +159,11 @@ def test_limits_and_costs_where_the_player_chooses(lib: Library, tmp_path: Path)
     squad = ("selections", 0, "selections", 1)
     # Seven troopers to a foot squad, four squads to the platoon (Infantry Operations, The
     # Infantry Platoon, structure table); a rifleman with auto-rifle, grenades and vest weighs
-    # 85 kg (the platoon's 2,380 kg over 28 troopers).
+    # 85 kg (the platoon's 2,380 kg over 28 troopers), and one added to this line of four
+    # squads alike (`count: 4`) is one in each: the platoon's mass rises by 340 kg.
     trooper = next(i for i in session.option_infos(squad) if i.entry_id == "trooper")
     assert trooper.limit == Limit(7, 7, 7)
-    assert costs_text(session.index, trooper.costs) == "85 kg"
+    assert costs_text(session.index, trooper.costs) == "340 kg"
     assert session.evaluate().totals["kg"] == 28 * 85
     squads = next(i for i in session.option_infos(("selections", 0)) if i.entry_id == "squad")
     assert squads.limit == Limit(4, 4, 4)

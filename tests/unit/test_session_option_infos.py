@@ -1,11 +1,14 @@
 """The session's option prices and limits (``EditSession.option_infos``, ``group_limits``),
 which the builder's catalog and details panes show after every edit, are worked out with
 shared per-evaluation figures; here they are compared with the straightforward computation
-(one what-if price and one limit per option, each group's entries walked again) under every
-selection of the native examples and of a 40k Space Marines roster built from
-``../shared/bsdata`` (skipped with a message where it is absent), before and after edits,
-with the figures of the evaluation before each edit asked for first (a cache that outlived
-its edit would answer with them).
+(one limit per option, each group's entries walked again; one price per option: what the
+roster's total rises by with it added as the builder adds it, worked out on a copy of the
+whole tree) under every selection of the native examples and of a 40k Space Marines roster
+built from ``../shared/bsdata`` (skipped with a message where it is absent), before and
+after edits, with the figures of the evaluation before each edit asked for first (a cache
+that outlived its edit would answer with them). And the price is checked against the edit
+itself: the roster's total after adding the option, less before (docs/tui.md, "What an
+option costs").
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from armybuilder.catalog import Library, default_library
+from armybuilder.catalog import Child, Library, default_library
+from armybuilder.rules.engine import Node
 from armybuilder.session import EditSession
 from armybuilder.session.editor import (
     Limit,
@@ -26,6 +30,7 @@ from armybuilder.session.editor import (
     _scratch_node,
     _what_if,
 )
+from armybuilder.session.operations import Insert, build_selection
 
 ROOT = Path(__file__).resolve().parents[2]
 BSDATA = ROOT.parent / "shared" / "bsdata"
@@ -38,18 +43,75 @@ def plain_infos(s: EditSession, parent: Loc) -> list[OptionInfo]:
     options = s.options(parent)
     if node is None:
         return [OptionInfo(c.entry.id, Limit(0), {}) for c in options]
-    what_if = _what_if(ev)
-    keep = []
+    # The cost types a player is shown (hidden ones, such as a campaign's bookkeeping costs,
+    # are not priced for the panes).
+    shown = [ct.id for ct in s.index.cost_types.values() if not ct.hidden]
     out = []
     for c in options:
-        scratch = _scratch_node(s.index, s._fresh(c.entry), c.entry, c.group, node)
-        keep.append(scratch)
-        # The engine's full price, of the cost types a player is shown (hidden ones, such as
-        # a campaign's bookkeeping costs, are not priced for the panes).
-        full = what_if.total_cost(scratch)
-        costs = {ct.id: full.get(ct.id, 0.0) for ct in s.index.cost_types.values() if not ct.hidden}
+        slot = s.slot_for(parent, c.entry.id)
+        if slot.chosen:
+            costs = dict.fromkeys(shown, 0.0)
+        else:
+            drop = [node.children[i] for i in slot.replaces]
+
+            def add(p: Node, c: Child = c) -> Node:
+                return _scratch_node(s.index, s._fresh(c.entry), c.entry, c.group, p, c)
+
+            costs = ev.rise_with(node, add, drop, shown)  # the whole tree, costs settled
         out.append(OptionInfo(c.entry.id, s._entry_limit(ev, node, c), costs))
     return out
+
+
+def builder_rise(s: EditSession, parent: Loc, entry_id: str) -> dict[str, float]:
+    """What the roster's total rises by, per shown cost type, when the builder adds
+    ``entry_id`` under ``parent`` (a pick-one group's choice swapped; where a group is full
+    and the builder refuses, the selection is put in as a hand edit would), then undone."""
+    shown = s.shown_cost_types
+    slot = s.slot_for(parent, entry_id)
+    if slot.chosen:
+        return dict.fromkeys(shown, 0.0)
+    before = dict(s.evaluate().totals)
+    if slot.full is not None:
+        child = s.index.child(s.entry_at(parent) if parent else None, entry_id)
+        assert child is not None
+        at = s._seq_len(parent)
+        new = build_selection(s.index, child.entry)
+        s.apply("hand edit", [Insert(parent, at, new)], parent, parent)
+    else:
+        s.add(parent, entry_id)
+    after = s.evaluate().totals
+    s.undo()
+    return {ct: after.get(ct, 0.0) - before.get(ct, 0.0) for ct in shown}
+
+
+def _kind(s: EditSession, loc: Loc) -> tuple[object, ...]:
+    """The entries from the top to ``loc`` and what is under it, with counts: selections of
+    one kind are priced alike (the regiment's many identical Marines are checked once)."""
+    path = tuple(
+        s.entry_at(loc[: i + 2]) and s.node(loc[: i + 2]).get("entry")
+        for i in range(0, len(loc), 2)
+    )
+    kids = tuple((s.node(c).get("entry"), s.count_of(c)) for c in s.children_locs(loc) if loc)
+    return (path, s.count_of(loc) if loc and loc[-2] == "selections" else 0, kids)
+
+
+def check_against_edits(s: EditSession, locs: list[Loc]) -> int:
+    """Every option's price under ``locs`` against the edit (once per kind of selection:
+    :func:`_kind`); how many were compared."""
+    seen = 0
+    kinds: set[tuple[object, ...]] = set()
+    for loc in locs:
+        if loc == () and s.roster.forces is not None:
+            continue  # (a roster of several forces: added into a force only)
+        kind = _kind(s, loc)
+        if kind in kinds:
+            continue
+        kinds.add(kind)
+        for info in s.option_infos(loc):
+            rise = builder_rise(s, loc, info.entry_id)
+            assert info.costs == pytest.approx(rise), (loc, info.entry_id)
+            seen += 1
+    return seen
 
 
 def plain_groups(s: EditSession, parent: Loc) -> dict[str, Limit]:
@@ -160,15 +222,67 @@ def test_40k_roster_figures_match_plain(tmp_path: Path) -> None:
         for loc in s.children_locs(())
         if (e := s.entry_at(loc)) is not None and e.name == "Intercessor Squad"
     )
-    # every unit (and the models in it): count +1 of a squad priced per model
-    locs = all_locs(s, 2)
-    assert check_all(s, locs) > 1000
-    ask_all(s, locs)
+    # the roster's top, the squad and a model in it, and a unit of another kind (every
+    # unit takes ~8 s: too long for a unit test); count +1 of the squad, priced per model
+    others = [loc for loc in s.children_locs(()) if s.entry_at(loc) is not s.entry_at(squad)]
+    locs = [(), squad, s.children_locs(squad)[0], *others[:1]]
+    assert check_all(s, locs) > 500
+    ask_all(s, all_locs(s, 2))
     s.set_count(squad, s.count_of(squad) + 1)
-    assert check_all(s, all_locs(s, 2)) > 1000
+    assert check_all(s, locs) > 500
     ask_all(s, all_locs(s, 2))
     s.undo()
-    check_all(s, all_locs(s, 2))
+    check_all(s, locs)
+    # and against the edits themselves: the squad (a model added changes the squad's price)
+    # and the first model in it
+    assert check_against_edits(s, [squad, s.children_locs(squad)[0]]) > 100
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_every_offered_price_is_what_adding_it_adds_to_the_roster(
+    path: Path, tmp_path: Path
+) -> None:
+    """Under every selection of each example, each option's price is the rise of the
+    roster's total in each shown cost type once the builder has added it there."""
+    copy = tmp_path / path.name
+    shutil.copy(path, copy)
+    s = EditSession.open(copy, default_library(), autosave=False)
+    assert check_against_edits(s, all_locs(s, 4)) > 0
+
+
+@pytest.mark.parametrize(
+    ("example", "platoon", "option", "kg"),
+    [
+        # Jump infantry: 80 kg of jump packs per trooper (Infantry Operations, movement
+        # table), 28 troopers; motorised hover 130 kg each: the troopers' mass rises, not
+        # the motive entry's own (0 kg).
+        ("infantry-ops/rifle-platoon.yaml", ("selections", 0), "jump", 28 * 80),
+        ("infantry-ops/rifle-platoon.yaml", ("selections", 0), "motorised-hover", 28 * 130),
+    ],
+)
+def test_an_infantry_transport_is_priced_by_the_mass_it_adds(
+    tmp_path: Path, example: str, platoon: Loc, option: str, kg: float
+) -> None:
+    copy = tmp_path / "roster.yaml"
+    shutil.copy(ROOT / "examples" / example, copy)
+    s = EditSession.open(copy, default_library(), autosave=False)
+    infos = {i.entry_id: i for i in s.option_infos(platoon)}
+    assert infos[option].costs == {"kg": kg}
+    assert builder_rise(s, platoon, option) == {"kg": kg}
+
+
+def test_a_soldier_added_to_a_mob_of_two_is_priced_for_both(tmp_path: Path) -> None:
+    """The Choppers are ``count: 2`` (two mobs alike): a warrior (1 bp) added to it is one
+    in each mob, so the warband rises by 2 bp, and the builder says 2, not the warrior's own
+    1 (counts multiply down the tree: docs/catalog-format.md)."""
+    copy = tmp_path / "norx.yaml"
+    shutil.copy(ROOT / "examples" / "starmarines" / "norx-example.yaml", copy)
+    s = EditSession.open(copy, default_library(), autosave=False)
+    mob = ("selections", 0, "selections", 3)
+    assert s.node(mob)["entry"] == "ex-mob"
+    infos = {i.entry_id: i for i in s.option_infos(mob)}
+    assert builder_rise(s, mob, "ex-warrior") == {"bp": 2.0}
+    assert infos["ex-warrior"].costs == {"bp": 2.0}
 
 
 def test_a_price_that_counts_the_roster_follows_each_edit(tmp_path: Path) -> None:
@@ -272,4 +386,7 @@ def test_hidden_cost_types_are_not_priced_and_do_not_unfix_a_price(tmp_path: Pat
     assert s.evaluate().total_cost(_ev_node(s.evaluate(), watcher))["crusade"] == 8.0
     del ev
     kept = s._fixed_prices
-    assert any(e.id == "watcher" and price == {"pts": 10.0} for e, price in kept.values())
+    assert any(
+        e.id == "watcher" and price == {"pts": 10.0} and not counted
+        for e, price, counted in kept.values()
+    )

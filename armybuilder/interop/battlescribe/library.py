@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from xml.parsers.expat import ExpatError
 
 from ... import __version__
 from ...catalog import CatalogIndex, Faction, GameSystem
@@ -31,8 +32,8 @@ from ...model.catalog import FactionFile, SystemFile
 from ...paths import user_cache_dir
 from . import cachefile, checking
 from . import model as bs
-from .files import _convert, _tag, _Unusual, convert_noting
-from .safe import MAX_DEPTH, UnsafeFileError, check_depth, decode, parse, read_bytes
+from .files import _convert, _tag, _Unusual, read_noting
+from .safe import UnsafeFileError, check_depth, decode, parse, prepared, read_bytes
 from .translate import IdMap, Translation
 
 SYSTEM_SUFFIXES = (".gst", ".gstz")
@@ -194,17 +195,41 @@ class BattleScribeSystem(GameSystem):
                 self._write_cache(key, (model, factions, problems))
         if self.use_cache and key:
             _remember(key, (model, factions, problems, made))
+        if self.use_cache:
+            _record_counts(files, problems)
         self.model = model
-        # A value the data's model refused left its element out: whatever uses these
-        # catalogues reports it (as a left-out extension is reported), never a silent gap.
+        # A value the data's model refused left its element out: whatever uses the file it
+        # is in reports it (as a left-out extension is reported), never a silent gap. Each
+        # catalogue gets those of its own file, of the catalogues it links to, and of the
+        # game system file, not those of the other catalogues loaded with it.
         left_out = [p for p in problems if p.code == DATA_VALUE]
         for ff in factions:
-            self.factions[ff.id] = Faction(self._path_of(ff.id), ff, dropped=list(left_out))
+            bs_id = self._bs_ids.get(ff.id)
+            used = {str(self.system_file.path)}
+            used.update(str(f.path) for f in self.wanted({bs_id} if bs_id else set()))
+            if bs_id is None:  # (not a catalogue of the folder: every problem, to be safe)
+                used.update(p.file for p in left_out)
+            mine = [p for p in left_out if p.file in used]
+            self.factions[ff.id] = Faction(self._path_of(ff.id), ff, dropped=mine)
         for p in problems:
             if p not in self.problems:
                 self.problems.append(p)
         self._loaded.update(c.id for c in cats)
         self._indexes.clear()
+
+    def known_data_problems(self) -> dict[str, int]:
+        """Per data file (by path), the data problems (values left out) the last load that
+        read it found, from the scan cache where the file is unchanged since that load."""
+        if not self.use_cache:
+            return {}
+        heads = _Heads(True)
+        out: dict[str, int] = {}
+        files = [self.system_file, *self.files.values()] if self.system_file else []
+        for f in files:
+            got = heads.known_count(f.path)
+            if got is not None:
+                out[str(f.path)] = got
+        return out
 
     def starting_selections(self, faction_id: str) -> list[dict[str, Any]]:
         """What BattleScribe chooses when a force of this catalogue is added (entries with a
@@ -274,7 +299,7 @@ class BattleScribeSystem(GameSystem):
         problems: list[Problem] = []
         texts: dict[str, str] = {}
         known: set[str | None] = set()  # every id the files define
-        links: list[tuple[DataFile, list[ET.Element]]] = []
+        links: list[tuple[DataFile, list[tuple[str, dict[str, str]]]]] = []
         data: list[dict[str, Any]] = []
         for f in files:
             text = f.read_text()
@@ -393,35 +418,37 @@ _LINK_ENDINGS = tuple(_LINK_TAGS)
 
 def read_tree(
     f: DataFile, text: str, ids: set[str | None]
-) -> tuple[dict[str, Any], list[ET.Element]]:
+) -> tuple[dict[str, Any], list[tuple[str, dict[str, str]]]]:
     """A data file's XML, parsed safely, as :func:`.files._convert`'s mapping, with its link
-    elements in document order; adds its ids to ``ids``. The nesting check, the id and link
-    collection and the conversion are one walk of the tree (they were three: a tenth of a
-    cold load of the 40k data); a tree that walk leaves (too deep, or elements in a text
-    element) goes the plain way, with the same checks and messages."""
+    elements (``(tag, attributes)``) in document order; adds its ids to ``ids``. The parse,
+    the nesting check, the id and link collection and the conversion are one pass over the
+    parser's events (:func:`.files.read_noting`; they were a parse and three walks of the
+    tree); a file that pass leaves (too deep, elements in a text element, prefixed names,
+    not well-formed) goes the plain way, with the same checks and messages."""
     name = str(f.path)
-    root = parse(text, name, check_nesting=False)
     ids.add(f.id)
-    found: list[ET.Element] = []
+    found: list[tuple[str, dict[str, str]]] = []
     try:
-        return convert_noting(root, ids, found, _LINK_ENDINGS, MAX_DEPTH - 1), found
-    except _Unusual:
-        check_depth(root, name)  # (raises where it nests too deep)
-    found = _note_ids_and_links(root, ids)
-    return _convert(root), found
+        return read_noting(prepared(text, name), ids, found, _LINK_ENDINGS), found
+    except (_Unusual, ExpatError):
+        pass
+    root = parse(text, name, check_nesting=False)  # (raises where it is not well-formed)
+    check_depth(root, name)  # (raises where it nests too deep)
+    return _convert(root), _note_ids_and_links(root, ids)
 
 
-def _note_ids_and_links(root: ET.Element, ids: set[str | None]) -> list[ET.Element]:
+def _note_ids_and_links(root: ET.Element, ids: set[str | None]) -> list[tuple[str, dict[str, str]]]:
     """Adds every id of the tree to ``ids`` (``None`` for an element without); its link
-    elements, in document order (:func:`.files.convert_noting` does both while converting)."""
+    elements as ``(tag, attributes)``, in document order (:func:`.files.read_noting` does
+    both while reading)."""
     ids.update([el.get("id") for el in root.iter()])
-    return [el for el in root.iter() if el.tag.endswith(_LINK_ENDINGS)]
+    return [(_tag(el), el.attrib) for el in root.iter() if el.tag.endswith(_LINK_ENDINGS)]
 
 
 def check_links(roots: list[tuple[DataFile, ET.Element]], texts: dict[str, str]) -> list[Problem]:
     """Links whose target no loaded file defines: one problem each, with file, line and element."""
     ids: set[str | None] = set()
-    links: list[tuple[DataFile, list[ET.Element]]] = []
+    links: list[tuple[DataFile, list[tuple[str, dict[str, str]]]]] = []
     for f, root in roots:
         ids.add(f.id)
         links.append((f, _note_ids_and_links(root, ids)))
@@ -429,14 +456,15 @@ def check_links(roots: list[tuple[DataFile, ET.Element]], texts: dict[str, str])
 
 
 def _dangling(
-    links: list[tuple[DataFile, list[ET.Element]]], ids: set[str | None], texts: dict[str, str]
+    links: list[tuple[DataFile, list[tuple[str, dict[str, str]]]]],
+    ids: set[str | None],
+    texts: dict[str, str],
 ) -> list[Problem]:
     """:func:`check_links` given the files' link elements and every id they define."""
     problems: list[Problem] = []
     for f, found in links:
         # (`None in ids`: an element without an id was added as None, so no target is kept)
-        for el in [el for el in found if el.get("targetId") not in ids]:
-            tag = _tag(el)
+        for tag, el in [(t, el) for t, el in found if el.get("targetId") not in ids]:
             if tag not in _LINK_TAGS:
                 continue
             target = el.get("targetId")
@@ -501,6 +529,30 @@ class _Heads:
         self.changed = True
         return info
 
+    def known_count(self, path: Path) -> int | None:
+        """The data problems the last load found in ``path``, if it is unchanged since."""
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        got = self.known.get(str(path.resolve()))
+        if not isinstance(got, dict) or got.get("stamp") != [st.st_size, st.st_mtime_ns]:
+            return None
+        count = got.get("problems")
+        return count if type(count) is int else None
+
+    def note_count(self, path: Path, count: int) -> None:
+        """Keep what a load found in ``path`` (where its head is known, unchanged)."""
+        try:
+            st = path.stat()
+        except OSError:
+            return
+        got = self.known.get(str(path.resolve()))
+        stamp = [st.st_size, st.st_mtime_ns]
+        if isinstance(got, dict) and got.get("stamp") == stamp and got.get("problems") != count:
+            got["problems"] = count
+            self.changed = True
+
     def save(self) -> None:
         if not (self.use and self.changed):
             return
@@ -511,6 +563,20 @@ class _Heads:
             tmp.replace(self.path)
         except OSError:
             return
+
+
+def _record_counts(files: list[DataFile], problems: list[Problem]) -> None:
+    """Keep, with the scan cache, how many values each file had left out in this load, so
+    that the folder's listing can say so without loading (``catalogs --catalogs DIR``)."""
+    heads = _Heads(True)
+    for f in files:
+        if f.path.suffix.lower().endswith("z"):
+            continue  # (a zipped file's head is not kept)
+        path = str(f.path)
+        heads.note_count(
+            f.path, sum(1 for p in problems if p.code == DATA_VALUE and p.file == path)
+        )
+    heads.save()
 
 
 def read_folder(folder: Path, use_cache: bool = True) -> tuple[list[GameSystem], list[Problem]]:

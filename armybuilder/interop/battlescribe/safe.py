@@ -90,10 +90,10 @@ def decode(data: bytes, name: str) -> str:
         raise UnsafeFileError(f"{name}: not UTF-8 text (byte {exc.start})") from None
 
 
-def parse(text: str, name: str, check_nesting: bool = True) -> ET.Element:
-    """Parse XML text under the rules above (raises :class:`UnsafeFileError`).
-    ``check_nesting=False``: the caller checks the nesting itself, with :func:`check_depth`'s
-    message (a reader that walks the whole tree anyway, see ``library.read_tree``)."""
+def prepared(text: str, name: str) -> str:
+    """XML text as the parser is given it: a document type declaration refused (raises
+    :class:`UnsafeFileError`), the XML declaration left out (one naming an encoding is not
+    allowed on text already decoded)."""
     found = _DTD.search(text)
     if found is not None:
         line = text.count("\n", 0, found.start()) + 1
@@ -101,11 +101,18 @@ def parse(text: str, name: str, check_nesting: bool = True) -> ET.Element:
             f"{name}:{line}: a document type declaration (<!{found.group(1)}) is refused: "
             "BattleScribe files have none, and one can hide external entities or entity bombs"
         )
-    # An XML declaration naming an encoding is not allowed on text already decoded.
     if text.startswith("<?xml"):
         end = text.find("?>")
         if end != -1:
             text = text[end + 2 :]
+    return text
+
+
+def parse(text: str, name: str, check_nesting: bool = True) -> ET.Element:
+    """Parse XML text under the rules above (raises :class:`UnsafeFileError`).
+    ``check_nesting=False``: the caller checks the nesting itself, with :func:`check_depth`'s
+    message (a reader that walks the whole tree anyway, see ``library.read_tree``)."""
+    text = prepared(text, name)
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from ...dice import Dice
 from ...plugin import CatalogFinding, Matchup, SystemRules
 from ..engine import Evaluation, Node, Value, fmt_num
+from ..frozen import FrozenDict, FrozenList, freeze
 from ..state import StateKey
 from .infantry_ops_odds import (
     Burst,
@@ -501,8 +502,11 @@ def _fresh(value: Any) -> Any:
 
 def _copier(value: Any) -> Callable[[Any], Any] | None:
     """How to copy ``value`` for another platoon as :func:`_fresh` does, the quick way where
-    its shape allows: ``None`` (nothing to copy), a list's or dict's own ``copy`` (nothing
-    inside to copy), a list's dicts or a dict's lists or dicts copied, or :func:`_fresh`."""
+    its shape allows: ``None`` (nothing to copy, or frozen: shared as it is), a list's or
+    dict's own ``copy`` (nothing inside to copy), a list's dicts or a dict's lists or dicts
+    copied, or :func:`_fresh`."""
+    if type(value) is FrozenDict or type(value) is FrozenList:
+        return None
     if type(value) is list:
         if not any(isinstance(v, dict | list) for v in value):
             return list.copy
@@ -530,7 +534,7 @@ def _dict_of_dicts(value: dict[Any, dict[Any, Any]]) -> dict[Any, dict[Any, Any]
 
 
 def _list_of_dicts(value: list[dict[Any, Any]]) -> list[dict[Any, Any]]:
-    return [v.copy() for v in value]
+    return list(map(dict.copy, value))
 
 
 def _kit(ev: Evaluation, trooper: Node) -> Kit:
@@ -606,8 +610,8 @@ def _kit_uncached(ev: Evaluation, trooper: Node) -> Kit:
 
 def _kit_values(k: Kit) -> tuple[Value, ...]:
     """A trooper selection's own values (encumbrance, armour, weapons): made once per kit
-    and shared by the troopers that carry it (frozen values; the weapons list, as before,
-    is one list for them all)."""
+    and shared by the troopers that carry it (frozen values; the weapons list is one
+    frozen list for them all: :mod:`armybuilder.rules.frozen`)."""
     got: tuple[Value, ...] | None = k.memo.get("values")
     if got is None:
         values = [
@@ -625,7 +629,7 @@ def _kit_values(k: Kit) -> tuple[Value, ...]:
                 Value(
                     "weapons",
                     "Weapons",
-                    [_weapon_json(w, n) for w, n in k.weapons],
+                    freeze([_weapon_json(w, n) for w, n in k.weapons]),
                     "; ".join(_weapon_text(w, n) for w, n in k.weapons),
                     f"{SRC}, Weapon Statistics",
                 )
@@ -637,12 +641,14 @@ def _kit_values(k: Kit) -> tuple[Value, ...]:
 def _odds_values(
     gunnery: int, assumed: bool, avs: dict[str, int], burst: Burst | None
 ) -> tuple[Value, ...]:
-    """A platoon's ``to_hit`` and ``odds_*`` values (see :meth:`InfantryOperations._odds`)."""
+    """A platoon's ``to_hit`` and ``odds_*`` values (see :meth:`InfantryOperations._odds`),
+    frozen: every platoon of the same attack values and gunnery on the catalog is given the
+    same ones (:mod:`armybuilder.rules.frozen`)."""
     value, text = to_hit_value(gunnery)
     if assumed:
         text += f" (gunnery {gunnery} assumed: no experience chosen)"
     src = f"{SRC}, Infantry Attacks (Attack Roll, Target Number)"
-    out = [Value("to_hit", "To hit (2D6)", value, text, src)]
+    out = [Value("to_hit", "To hit (2D6)", freeze(value), text, src)]
     for a in ATTACK_TYPES:
         if not avs[a] or avs[a] > MAX_ODDS_AV:
             # no odds for an attack value no platoon of the rules comes near (a count
@@ -655,7 +661,7 @@ def _odds_values(
             Value(
                 f"odds_{a}",
                 f"{ATTACK_LABELS[a].removesuffix(' AV')} attack odds",
-                value,
+                freeze(value),
                 text,
                 f"{SRC}, Infantry Attacks; Weapon Damage; cluster hits table",
             )

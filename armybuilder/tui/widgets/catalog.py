@@ -22,7 +22,9 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
@@ -182,6 +184,15 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
                 node.toggle()
 
 
+class SearchBox(Input):
+    """The catalog's search field. Textual's input asks for a layout of the whole screen at
+    every key typed (it sets its scroll area again, a reactive that lays out); this box's
+    size is fixed by the pane (one line, the pane's width), so a repaint is enough: a key
+    typed repaints the box and the filtered tree, not every widget of the editor."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+
 class CatalogBrowser(Vertical):
     """Search box, tree of options and preview."""
 
@@ -225,7 +236,7 @@ class CatalogBrowser(Vertical):
 
     def compose(self) -> ComposeResult:
         yield LiveStatic("Catalog", id="catalog-title", classes="pane-title")
-        yield Input(placeholder="Search ( / )", id="catalog-search")
+        yield SearchBox(placeholder="Search ( / )", id="catalog-search")
         tree: CatalogTree = CatalogTree("Catalog", id="catalog-tree")
         tree.show_root = False
         tree.guide_depth = 2

@@ -36,6 +36,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select
+from textual.widgets._select import SelectCurrent
 
 from ...session import (
     Limit,
@@ -81,6 +82,42 @@ def one_of_groups(entry: Entry) -> list[Group]:
 Option = tuple[str, str]
 
 
+class ChoiceSelect(Select[str]):
+    """A group's drop-down whose list of options is built when it is opened, not each time
+    its options change: a unit can have dozens of groups (a 40k squad has 39), their options
+    are priced for the unit, so moving to another unit or an edit that changes a price would
+    otherwise rebuild every closed list. What it shows closed (the choice, or the prompt) and
+    its options (``_options``, its legal values) always follow at once, as in a ``Select``."""
+
+    #: The open list does not hold the current options yet.
+    _list_stale = True
+
+    def __init__(self, *, classes: str | None = None) -> None:
+        super().__init__([], allow_blank=True, prompt="(none)", classes=classes)
+
+    def _setup_options_renderables(self) -> None:
+        if self.expanded:
+            super()._setup_options_renderables()
+            self._list_stale = False
+        else:
+            self._list_stale = True
+
+    def _watch_expanded(self, expanded: bool) -> None:
+        if expanded and self._list_stale and self.is_mounted:
+            super()._setup_options_renderables()
+            self._list_stale = False
+        super()._watch_expanded(expanded)
+
+    def _watch_prompt(self, prompt: str) -> None:
+        if not self._list_stale:
+            super()._watch_prompt(prompt)
+        elif self.is_mounted:  # the list takes the prompt when it is built
+            current = self.query_one(SelectCurrent)
+            current.placeholder = prompt
+            if self.value == self.NULL:
+                current.update(self.NULL)
+
+
 class _GroupSlot:
     """The widgets one choice group takes in the pane: its heading, and its drop-down (a
     group of at most one) or the list of what is chosen (a group of several); which group
@@ -88,8 +125,7 @@ class _GroupSlot:
 
     def __init__(self) -> None:
         self.label = LiveStatic("", classes="field-label")
-        self.select: Select[str] = Select[str]([], allow_blank=True, prompt="(none)",
-                                               classes="choice")  # fmt: skip
+        self.select: Select[str] = ChoiceSelect(classes="choice")
         self.listing = LiveStatic("", classes="choice-list")
         self.widgets: list[Widget] = [self.label, self.select, self.listing]
         for widget in self.widgets:

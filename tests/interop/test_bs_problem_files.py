@@ -1,0 +1,111 @@
+"""Which catalogue a BattleScribe data problem belongs to, and the folder listing.
+
+A value the data's model refuses leaves its element out and is reported by whatever uses the
+file it is in (docs/battlescribe.md, "Data problems"): a catalogue gets the problems of its
+own file, of the catalogues it links to and of the game system file, never those of another
+catalogue that happened to be loaded in the same process. The folder listing
+(``catalogs --catalogs DIR``) reads only the files' heads; it says how many problems a
+previous load found in a file, unchanged since, and the command that shows them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from armybuilder.catalog import Library
+from armybuilder.cli import main
+from armybuilder.interop.battlescribe.library import BattleScribeSystem
+
+from .test_bs_bad_values import CAT, GST
+
+#: A second catalogue, all good, with entries of its own.
+OTHER = (
+    CAT.replace('id="cat-1" name="Army"', 'id="cat-2" name="Other"')
+    .replace('id="e1"', 'id="o1"')
+    .replace('id="e2"', 'id="o2"')
+    .replace('id="e3"', 'id="o3"')
+    .replace('childId="e1"', 'childId="o1"')
+    .replace('id="c1"', 'id="oc1"')
+    .replace('id="l1"', 'id="ol1"')
+)
+#: A third that links to the first (it uses the first's entries, so its problems too).
+LINKED = (
+    OTHER.replace('id="cat-2" name="Other"', 'id="cat-3" name="Allies"')
+    .replace('id="o', 'id="a')
+    .replace('childId="o1"', 'childId="a1"')
+    .replace(
+        "  <selectionEntries>",
+        '  <catalogueLinks><catalogueLink id="cl1" targetId="cat-1" type="catalogue"'
+        ' importRootEntries="true"/></catalogueLinks>\n  <selectionEntries>',
+        1,
+    )
+)
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("ARMYBUILDER_CACHE_DIR", str(tmp_path / "cache"))
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "tiny.gst").write_text(GST, encoding="utf-8")
+    (folder / "army.cat").write_text(CAT.replace('value="50"', 'value="nan"'), encoding="utf-8")
+    (folder / "other.cat").write_text(OTHER, encoding="utf-8")
+    (folder / "allies.cat").write_text(LINKED, encoding="utf-8")
+    return folder
+
+
+def test_a_problem_is_reported_by_the_catalogue_it_comes_from(folder: Path) -> None:
+    gs = Library([folder], use_cache=False).scan().system("tiny")
+    assert isinstance(gs, BattleScribeSystem)
+    # loaded in turn, as a builder opening one roster then another does: each load reads
+    # every catalogue loaded so far
+    for fid in ("army", "other", "allies"):
+        gs.index(fid)
+    army, other, allies = (gs.faction(f).dropped for f in ("army", "other", "allies"))
+    assert len(army) == 1 and army[0].file == str(folder / "army.cat")
+    assert "'nan', not a finite number" in army[0].message
+    assert other == []  # its own file is good
+    assert allies == army  # it links to the army catalogue, and uses its entries
+
+
+def test_a_roster_of_the_good_catalogue_is_not_warned(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = folder / "good.yaml"
+    good.write_text("name: T\nsystem: tiny\nfaction: other\nselections:\n  - entry: o3\n")
+    bad = folder / "bad.yaml"
+    bad.write_text("name: T\nsystem: tiny\nfaction: army\nselections:\n  - entry: e3\n")
+    code = main(["validate", "--catalogs", str(folder), str(bad), str(good)])
+    out = capsys.readouterr().out
+    assert code == 0
+    left_out = [line for line in out.splitlines() if "[catalog-data-left-out]" in line]
+    assert len(left_out) == 1 and left_out[0].startswith(f"{bad}: warning: ")
+
+
+def test_the_folder_listing_says_what_a_load_found(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def listing() -> str:
+        assert main(["catalogs", "--catalogs", str(folder)]) == 0
+        return capsys.readouterr().out
+
+    # nothing loaded yet: the heads say nothing of the data
+    assert "data problem" not in listing()
+    assert main(["catalogs", "--catalogs", str(folder), "tiny", "army"]) == 0
+    assert "'nan', not a finite number" in capsys.readouterr().out
+    out = listing()
+    see = f"armybuilder catalogs --catalogs {folder} tiny army"
+    line = f"    army.cat: 1 data problem (see them: {see})"
+    assert line in out.splitlines(), out
+    assert "other.cat" not in out and "allies.cat" not in out
+    assert main(["catalogs", "--catalogs", str(folder), "--format", "json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    (system,) = [s for s in found["systems"] if s["id"] == "tiny"]
+    counts = {f["id"]: f.get("data_problems") for f in system["factions"]}
+    assert counts == {"army": 1, "other": None, "allies": None}
+    assert system["data_problems"] == 0  # the game system file: read, nothing wrong
+    # fixed on disk: the file changed, so what the load found is no longer known
+    (folder / "army.cat").write_text(CAT, encoding="utf-8")
+    assert "data problem" not in listing()
