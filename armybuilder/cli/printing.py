@@ -111,8 +111,9 @@ def _template_problem(command: str, exc: Exception) -> int:
     at = _template_at(exc)
     if isinstance(exc, FrozenValueError):
         kind = exc.what.partition(".")[0]
+        where = "a template" if at == "a template" else f"template {at}"
         print(
-            f"armybuilder {command}: template {at} changes a computed value in place "
+            f"armybuilder {command}: {where} changes a computed value in place "
             f"({exc.what}); copy it first with `{kind}(value)`",
             file=sys.stderr,
         )
