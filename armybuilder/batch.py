@@ -64,7 +64,7 @@ def issue_text(roster: Roster, issue: Issue) -> str:
     line, col = roster.position(issue.path) if issue.path else (None, None)
     where = roster.file
     if line is not None:
-        where += f":{line}:{col}"
+        where += f":{line}:{col}" if col is not None else f":{line}"
     src = f" ({issue.source})" if issue.source else ""
     return f"{where}: {issue.severity}: {issue.message} [{issue.code}]{src}"
 

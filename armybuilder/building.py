@@ -361,11 +361,18 @@ def _where(session: EditSession, loc: Loc) -> str:
     return name
 
 
+def _words(text: str) -> str:
+    """``text`` case-folded, its words separated by single spaces (tabs, runs of spaces and
+    no-break spaces alike), for matching names however either side was typed."""
+    return " ".join(text.casefold().split())
+
+
 def find_everywhere(session: EditSession, text: str, limit: int = 200) -> list[Place]:
     """Every place in the roster where an entry whose name contains ``text`` (case
-    insensitive) can be added, the top of the roster first, then in roster order; entries
-    of the faction that no selection can take now follow, with what could take them."""
-    needle = text.casefold().strip()
+    insensitive, words separated by any whitespace: "storm  bolter" finds "Storm Bolter")
+    can be added, the top of the roster first, then in roster order; entries of the faction
+    that no selection can take now follow, with what could take them."""
+    needle = _words(text)
     if not needle:
         return []
     index = session.index
@@ -378,7 +385,7 @@ def find_everywhere(session: EditSession, text: str, limit: int = 200) -> list[P
             continue
         where = _where(session, loc)
         for child in session.options(loc):
-            if needle in child.entry.name.casefold() and not child.entry.hidden:
+            if needle in _words(child.entry.name) and not child.entry.hidden:
                 out.append(Place(child.entry.id, child.entry.name, loc, where))
                 placed.add(child.entry.id)
         stack.extend(session.children_locs(loc))
@@ -387,7 +394,7 @@ def find_everywhere(session: EditSession, text: str, limit: int = 200) -> list[P
         for child in index.children(owner):
             owners.setdefault(child.entry.id, []).append(owner.name)
     for entry in [*index.entries.values(), *index.shared.values()]:
-        if entry.id in placed or entry.hidden or needle not in entry.name.casefold():
+        if entry.id in placed or entry.hidden or needle not in _words(entry.name):
             continue
         could = sorted(set(owners.get(entry.id, [])))
         why = f"in {', '.join(could[:3])}" if could else "nowhere in this faction"

@@ -116,10 +116,10 @@ def _reduce(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
     found = _constraint(ev, node, issue) or _own_constraint(ev, node, issue)
     if found is None:
         return []
-    con, owner, holders, limit = found
-    surplus = sum(c.count for c in holders) - int(limit)
-    if surplus <= 0 or not holders:
-        return []
+    con, owner, holders, limit, got = found
+    surplus = int(got) - int(limit)
+    if surplus <= 0 or not holders or surplus > sum(c.count for c in holders):
+        return []  # (more than the direct children hold: which deeper ones go is not obvious)
     name = ev.index.name_of(owner.id if con.child is None else con.child)
     return [Fix(f"Remove {surplus} × {name} (the last first)", _trim(holders, surplus))]
 
@@ -186,7 +186,7 @@ def _complete(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
     found = _constraint(ev, node, issue) or _own_constraint(ev, node, issue)
     if found is None:
         return []
-    con, owner, holders, limit = found
+    con, owner, _holders, limit, got = found
     wanted_id = owner.id if con.child is None else con.child
     if wanted_id in ev.index.categories and wanted_id not in ev.index.entries and entry:
         # A category: the obvious entry is the one option here that is of it, if only one is.
@@ -198,14 +198,25 @@ def _complete(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
         wanted_id = of_it[0] if len(of_it) == 1 else ""
     if wanted_id not in ev.index.entries and wanted_id not in ev.index.shared:
         return []  # a category or a force: no one obvious entry
-    missing = int(limit) - sum(c.count for c in holders)
+    if ev.index.child(entry, wanted_id) is None:
+        return []  # (added higher up, it would not count here)
+    missing = int(limit) - int(got)
     if missing <= 0:
         return []
     return [_add_fix(ev, node.loc, wanted_id, missing)]
 
 
-def _add_fix(ev: Evaluation, parent: Loc, entry_id: str, n: int) -> Fix:
+def _add_fix(ev: Evaluation, parent: Loc, entry_id: str, missing: int) -> Fix:
+    """Add ``missing`` of ``entry_id`` as one selection; at most the count a roster file
+    holds (:data:`~armybuilder.model.bounds.MAX_COUNT`), the label saying so when that is
+    short of what is missing."""
+    from .model.bounds import MAX_COUNT
+
     name = ev.index.name_of(entry_id)
+    n = min(missing, MAX_COUNT)
+    label = f"Add {n} × {name}"
+    if n < missing:
+        label += f" (of the {missing:,} missing: one selection holds at most {MAX_COUNT:,})"
 
     def apply(session: EditSession) -> Loc:
         where = session.where_to_add(parent, entry_id)
@@ -215,7 +226,7 @@ def _add_fix(ev: Evaluation, parent: Loc, entry_id: str, n: int) -> Fix:
             raise EditError(f"{name} cannot be added here")
         return session.add(where, entry_id, count=n)
 
-    return Fix(f"Add {n} × {name}", apply)
+    return Fix(label, apply)
 
 
 # --------------------------------------------------------------------------- lookups
@@ -236,12 +247,15 @@ def _group(entry: Entry | None, group_id: str) -> Group | None:
     return next((g for g in walk_groups(entry.groups) if g.id == group_id), None)
 
 
-def _constraint(
-    ev: Evaluation, node: Node, issue: Issue
-) -> tuple[Constraint, Entry, list[Node], float] | None:
+#: What a fix needs to know of a broken selection-count constraint: the constraint, its owner,
+#: the direct children of the node it counts, its limit there and the count it measures.
+Found = tuple["Constraint", "Entry", list["Node"], float, float]
+
+
+def _constraint(ev: Evaluation, node: Node, issue: Issue) -> Found | None:
     """The selection-count constraint an issue reports (checked at ``node``): the constraint,
-    its owner, the direct children of ``node`` it counts, and its limit there. ``None`` when
-    it is not one a fix can settle by adding or removing children of ``node``."""
+    its owner, the direct children of ``node`` it counts, its limit there and what it counts.
+    ``None`` when it is not one a fix can settle by adding or removing children of ``node``."""
     if not issue.constraint or not issue.entry:
         return None
     for child, con in ev.index.child_constraints(node.entry):
@@ -249,28 +263,38 @@ def _constraint(
             continue
         if con.field != "selections" or con.scope != "parent" or con.percent:
             return None
+        if con.deep and con.per_link:
+            return None  # (counted per link at every depth: unsure)
         counted = child.entry.id if con.child is None else con.child
         holders = [c for c in node.children if c.entry is not None and c.entry.id == counted]
         at = holders[0] if holders else node
-        return con, child.entry, holders, ev.constraint_value(child.entry, con, at)
+        got = float(sum(c.count for c in holders))
+        if con.deep:  # counted at every depth under ``node``, as the rules engine counts it
+            deep = ev.query(
+                node, "self", con.child, "selections", True, child.entry.id, con.child_forces
+            )
+            if deep < got:
+                return None
+            got = deep
+        return con, child.entry, holders, ev.constraint_value(child.entry, con, at), got
     return None
 
 
-def _own_constraint(
-    ev: Evaluation, node: Node, issue: Issue
-) -> tuple[Constraint, Entry, list[Node], float] | None:
+def _own_constraint(ev: Evaluation, node: Node, issue: Issue) -> Found | None:
     """The constraint of ``node``'s own entry on how many of one entry or category it holds
-    as direct children (scope `self`, a ``child``: "a Group HQ has at most 3 Marines"; counted
-    at every depth, only a minimum with none at all: "a unit needs at least one Trooper")
-    that ``issue`` reports, with :func:`_constraint`'s answer. Such a constraint often has no
-    id, so it is recognised as the one of the issue's kind that is broken here and whose count
-    and name the issue's message gives (``4 × Marine``). ``None`` when none (or more than one)
-    fits."""
+    (scope `self`, a ``child``: "a Group HQ has at most 3 Marines", directly or at every
+    depth) that ``issue`` reports, with :func:`_constraint`'s answer (the count is the one the
+    constraint measures, at every depth for a deep one). Such a constraint often has no id, so
+    it is recognised as the one whose own issue, measured here as the rules engine measures
+    it, is exactly ``issue`` (same code and message: same count, limit, name and place).
+    ``None`` when none, or more than one, fits."""
+    from .rules.engine import constraint_issue_text
+
     entry = node.entry
     if entry is None or issue.entry != entry.id:
         return None
     kind = {"max-exceeded": "max", "min-not-met": "min"}.get(issue.code)
-    found = []
+    found: list[Found] = []
     for con in entry.constraints:
         child = con.child
         if (
@@ -279,24 +303,27 @@ def _own_constraint(
             or con.field != "selections"
             or child is None
             or con.percent
-            or (issue.constraint and con.id != issue.constraint)
+            or con.per_link
+            or (con.id or "") != issue.constraint
         ):
             continue
         is_entry = child in ev.index.entries or child in ev.index.shared
         if not is_entry and child not in ev.index.categories:
             continue
+        limit = ev.constraint_value(entry, con, node)
+        if limit < 0:
+            continue
+        deep = con.deep is not False  # (scope self counts at every depth unless told not to)
+        got = ev.query(node, "self", child, "selections", deep, entry.id, con.child_forces)
         holders = [
             c
             for c in node.children
             if c.entry is not None
             and (c.entry.id == child if is_entry else child in c.entry.categories)
         ]
-        count = sum(c.count for c in holders)
-        if con.deep is not False and (kind == "max" or count):
-            # Counted at every depth: only "none at all" (a minimum) is settled here.
-            continue
-        limit = ev.constraint_value(entry, con, node)
-        broken = count > limit if kind == "max" else count < limit
-        if broken and f"{count} × {ev.index.name_of(child)};" in issue.message:
-            found.append((con, entry, holders, limit))
+        direct = sum(c.count for c in holders)
+        if direct > got or (not deep and direct != got):
+            continue  # (the direct children are not counted as they seem: unsure)
+        if constraint_issue_text(ev, con, entry, got, limit, node) == (issue.code, issue.message):
+            found.append((con, entry, holders, limit, got))
     return found[0] if len(found) == 1 else None

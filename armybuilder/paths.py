@@ -4,6 +4,9 @@ Bundled catalogs, templates and examples sit at the top of the source tree and a
 the wheel under ``armybuilder/_bundled/``; :func:`bundled_dir` finds them in either layout.
 User folders follow the platform's conventions (platformdirs) and can be moved with the
 ``ARMYBUILDER_HOME`` environment variable (handy for tests and portable installs).
+``ARMYBUILDER_STATE_DIR`` moves only the session state (recovery journals, the recent files
+list): tests and benchmarks point it at a temporary folder, so the rosters they edit never
+show up in a player's "Unsaved work to recover" or recent files.
 """
 
 from __future__ import annotations
@@ -36,6 +39,13 @@ def user_data_dir() -> Path:
     import platformdirs  # (only here: a command with ARMYBUILDER_HOME set starts faster)
 
     return Path(platformdirs.user_data_dir(APP))
+
+
+def user_state_dir() -> Path:
+    """Where the session state lives: the recovery journals (``recovery/``) and the recent
+    files list (``recent.json``); ``ARMYBUILDER_STATE_DIR`` when set, else the data folder."""
+    env = os.environ.get("ARMYBUILDER_STATE_DIR")
+    return Path(env) if env else user_data_dir()
 
 
 def user_cache_dir() -> Path:

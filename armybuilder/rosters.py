@@ -374,6 +374,8 @@ class Roster:
         self.dirty = False
         #: The file of another format this roster was converted from (it is never written).
         self.converted_from: Path | None = None
+        #: Lines in that file, by location in this roster (from its reader, when it knows).
+        self.source_lines: dict[tuple[str | int, ...], int] = {}
         #: Written back as found: a UTF-8 byte order mark, and Windows line endings.
         self.bom = False
         #: Fingerprint of the file's bytes when read or last saved (``None``: not from a file).
@@ -468,8 +470,10 @@ class Roster:
         other = roster_reader(p)
         if other is not None:
             text = other[1](p, library)
-            roster = cls.from_text(text, str(p), None, round_trip)
+            roster = cls.from_text(str(text), str(p), None, round_trip)
             roster.converted_from = p
+            found = getattr(text, "positions", None)
+            roster.source_lines = dict(found) if isinstance(found, dict) else {}
             roster.path = p.with_suffix(".yaml")
             roster.dirty = True
             return roster
@@ -743,9 +747,14 @@ class Roster:
 
         An editable roster knows its positions; a read-only one composes its text once (fast)
         the first time a position is asked for. A roster converted from another format has
-        none (lines of the converted text would point into the wrong file).
+        only the line its reader gave (:attr:`source_lines`) of the innermost part holding the
+        location, and no column (lines of the converted text would point into the wrong file).
         """
         if self.converted_from is not None:
+            for n in range(len(loc), -1, -1):
+                line = self.source_lines.get(tuple(loc[:n]))
+                if line is not None:
+                    return line, None
             return None, None
         if self._positions is None and self._lazy is not None and self._lazy.built:
             with contextlib.suppress(RosterError):

@@ -125,7 +125,11 @@ def _children_cpu() -> float:
 
 def launch(path: Path | None, home: Path) -> dict[str, float]:
     env = {k: v for k, v in os.environ.items() if k not in _ENV_OVERRIDES}
-    env.update(ARMYBUILDER_HOME=str(home), BENCH_REPO=str(REPO))
+    env.update(
+        ARMYBUILDER_HOME=str(home),
+        ARMYBUILDER_STATE_DIR=str(home / "state"),
+        BENCH_REPO=str(REPO),
+    )
     child = home / "launch_child.py"  # a file: Textual finds the app's styles from it
     if not child.exists():
         child.write_text(_CHILD, encoding="utf-8")
@@ -1009,6 +1013,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     results: dict[str, Any] = {"machine": info}
     try:
         os.environ["ARMYBUILDER_HOME"] = str(scratch / "home")
+        # Journals and recent files of the rosters it edits stay out of the player's lists.
+        os.environ["ARMYBUILDER_STATE_DIR"] = str(scratch / "home" / "state")
         work = scratch / "rosters"
         work.mkdir()
         if args.roster is not None:

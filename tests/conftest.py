@@ -28,6 +28,16 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     mp.undo()
 
 
+@pytest.fixture(autouse=True)
+def _isolated_state(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Recovery journals and recent files of each test in a folder of its own, never the
+    user's: a test that edits a roster and ends without saving leaves nothing in a player's
+    "Unsaved work to recover" (docs/tui.md, "Recovery")."""
+    monkeypatch.setenv("ARMYBUILDER_STATE_DIR", str(tmp_path_factory.mktemp("state")))
+
+
 @pytest.fixture(scope="session")
 def library(_isolated_home: None) -> Library:
     """The bundled catalogs, loaded once, as pydantic models (not from the library snapshot,

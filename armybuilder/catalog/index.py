@@ -514,8 +514,11 @@ class CatalogIndex:
         modifier's own entry where it names none), so that a selection matching none of them
         changes no other selection's cost in those fields by being added or removed. ``None``
         when any selection may: such a modifier reaches other selections, sums a cost or
-        counts a percentage. Conditions of ancestry (``instance-of``) and counts of forces
-        change with no selection added, and are left out. Worked out once per ``fields``."""
+        counts a percentage, or one counts a category that a modifier may give a selection
+        (:attr:`added_categories`: adding any selection may then change what another is
+        counted as, through the conditions of that modifier, wherever the two stand).
+        Conditions of ancestry (``instance-of``) and counts of forces change with no
+        selection added, and are left out. Worked out once per ``fields``."""
         memo = self.memo("index.cost_counts")
         if fields in memo:
             found: frozenset[str] | None = memo[fields]
@@ -543,6 +546,8 @@ class CatalogIndex:
                         if q.field != "selections" or q.percent:
                             raise LookupError
                         refs.add(q.child or owner.id)
+            if not refs.isdisjoint(self.added_categories):
+                raise LookupError
             result = frozenset(refs)
         except LookupError:
             result = None

@@ -103,7 +103,27 @@ def _load(args: argparse.Namespace) -> Any:
 
 
 def _template_problem(command: str, exc: Exception) -> int:
-    """A broken template (usually a user's own): say which file and line, no traceback."""
+    """A broken template (usually a user's own): say which file and line, no traceback. A
+    template that changes a value it is handed in place (they are read-only, shared between
+    selections: armybuilder/rules/frozen.py) is told to copy it."""
+    from ..rules.frozen import FrozenValueError
+
+    at = _template_at(exc)
+    if isinstance(exc, FrozenValueError):
+        kind = exc.what.partition(".")[0]
+        where = "a template" if at == "a template" else f"template {at}"
+        print(
+            f"armybuilder {command}: {where} changes a computed value in place "
+            f"({exc.what}); copy it first with `{kind}(value)`",
+            file=sys.stderr,
+        )
+    else:
+        print(f"armybuilder {command}: template error in {at}: {exc}", file=sys.stderr)
+    return EXIT_INPUT
+
+
+def _template_at(exc: Exception) -> str:
+    """The template file and line ``exc`` was raised in (``a template`` if unknown)."""
     import traceback
 
     where = getattr(exc, "filename", None) or getattr(exc, "name", None)
@@ -115,9 +135,7 @@ def _template_problem(command: str, exc: Exception) -> int:
         ]
         if frames:
             where, line = frames[-1].filename, frames[-1].lineno
-    at = f"{where}:{line}" if where and line else str(where or "a template")
-    print(f"armybuilder {command}: template error in {at}: {exc}", file=sys.stderr)
-    return EXIT_INPUT
+    return f"{where}:{line}" if where and line else str(where or "a template")
 
 
 def _default_pdf(file: str) -> Path:
@@ -136,6 +154,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     import logging
 
     from jinja2 import TemplateError
+
+    from ..rules.frozen import FrozenValueError
 
     if not getattr(args, "verbose", False):
         # WeasyPrint warns about fonts and CSS it skips; a user printing a roster cannot act
@@ -168,7 +188,7 @@ def cmd_render(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             template_dir=args.templates,
         )
-    except TemplateError as exc:
+    except (TemplateError, FrozenValueError) as exc:
         return _template_problem("render", exc)
     except TooLargeToPrintError as exc:
         print(f"armybuilder render: {args.file}: {exc}", file=sys.stderr)
@@ -233,6 +253,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from jinja2 import TemplateError
 
     from ..render import TooLargeToPrintError, export
+    from ..rules.frozen import FrozenValueError
 
     try:
         text = export(
@@ -243,7 +264,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             sheets=not args.no_sheets,
             template_dir=args.templates,
         )
-    except TemplateError as exc:
+    except (TemplateError, FrozenValueError) as exc:
         return _template_problem("export", exc)
     except TooLargeToPrintError as exc:
         print(f"armybuilder export: {args.file}: {exc}", file=sys.stderr)

@@ -1877,15 +1877,11 @@ def _ref_name(ev: Evaluation, ref: str | None, owner: Entry) -> str:
     return owner.name if ref is None else ev.index.name_of(ref)
 
 
-def _constraint_issue(
-    ev: Evaluation,
-    con: Constraint,
-    owner: Entry,
-    got: float,
-    limit: float,
-    scope_node: Node,
-    context: Node,
-) -> None:
+def constraint_issue_text(
+    ev: Evaluation, con: Constraint, owner: Entry, got: float, limit: float, scope_node: Node
+) -> tuple[str, str]:
+    """The code and message of the issue a broken constraint of ``owner`` reports, measuring
+    ``got`` against ``limit`` in ``scope_node`` (tools recognise an issue by them)."""
     what = _ref_name(ev, con.child, owner)
     if con.field == "selections":
         amount, bound = f"{fmt_num(got)} × {what}", fmt_num(limit)
@@ -1902,6 +1898,19 @@ def _constraint_issue(
         code, text = "min-not-met", f"{holder} has {amount}; at least {bound} needed"
     if con.message:
         text += f" ({con.message})"
+    return code, text
+
+
+def _constraint_issue(
+    ev: Evaluation,
+    con: Constraint,
+    owner: Entry,
+    got: float,
+    limit: float,
+    scope_node: Node,
+    context: Node,
+) -> None:
+    code, text = constraint_issue_text(ev, con, owner, got, limit, scope_node)
     target = scope_node if not scope_node.is_root else context
     ev._add(con.severity, code, text, target, con.source or owner.source, owner.id, con.id or "")
 

@@ -7,8 +7,9 @@ into all the others. :func:`freeze` makes a value safe to share: its dicts becom
 :class:`FrozenDict` and its lists :class:`FrozenList`, at every depth. They are still a
 ``dict`` and a ``list`` to everything that reads them (``isinstance``, ``json``, templates,
 ``==`` with plain ones), so what any output prints is unchanged; every method that would
-change one raises :class:`TypeError`. A copy (``dict(v)``, ``list(v)``, ``copy.copy``,
-``copy.deepcopy``) is a plain, mutable one; pickling keeps them frozen.
+change one raises :class:`FrozenValueError` (a :class:`TypeError`). A copy (``dict(v)``,
+``list(v)``, ``copy.copy``, ``copy.deepcopy``) is a plain, mutable one; pickling keeps them
+frozen.
 
 Nothing here names a game system.
 """
@@ -18,18 +19,40 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 
-def _refused(self: object, *args: Any, **kwargs: Any) -> NoReturn:
-    raise TypeError(
-        f"a shared computed value cannot be changed ({type(self).__name__}): copy it first"
-    )
+class FrozenValueError(TypeError):
+    """An in-place change of a frozen value was attempted; ``what`` says which
+    (``dict.setdefault``). A :class:`TypeError`, as the change of any immutable value is."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"a shared computed value cannot be changed ({what}): copy it first")
+        self.what = what
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenValueError, (self.what,))
+
+
+def _refuse(kind: str, method: str) -> Any:
+    """The method ``method`` of ``kind`` (``dict``, ``list``): it refuses the change."""
+
+    def refused(self: object, *args: Any, **kwargs: Any) -> NoReturn:
+        raise FrozenValueError(f"{kind}.{method}")
+
+    refused.__name__ = method
+    return refused
 
 
 class FrozenDict(dict[Any, Any]):
     """A dict that refuses every change (see the module docstring)."""
 
     __slots__ = ()
-    __setitem__ = __delitem__ = __ior__ = _refused
-    clear = pop = popitem = setdefault = update = _refused
+    __setitem__ = _refuse("dict", "__setitem__")
+    __delitem__ = _refuse("dict", "__delitem__")
+    __ior__ = _refuse("dict", "__ior__")
+    clear = _refuse("dict", "clear")
+    pop = _refuse("dict", "pop")
+    popitem = _refuse("dict", "popitem")
+    setdefault = _refuse("dict", "setdefault")
+    update = _refuse("dict", "update")
 
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(frozenset(self.items()))
@@ -50,8 +73,18 @@ class FrozenList(list[Any]):
     """A list that refuses every change (see the module docstring)."""
 
     __slots__ = ()
-    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refused
-    append = extend = insert = pop = remove = clear = sort = reverse = _refused
+    __setitem__ = _refuse("list", "__setitem__")
+    __delitem__ = _refuse("list", "__delitem__")
+    __iadd__ = _refuse("list", "__iadd__")
+    __imul__ = _refuse("list", "__imul__")
+    append = _refuse("list", "append")
+    extend = _refuse("list", "extend")
+    insert = _refuse("list", "insert")
+    pop = _refuse("list", "pop")
+    remove = _refuse("list", "remove")
+    clear = _refuse("list", "clear")
+    sort = _refuse("list", "sort")
+    reverse = _refuse("list", "reverse")
 
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(tuple(self))

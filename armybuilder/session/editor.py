@@ -33,6 +33,7 @@ from .operations import (
     _owner,
     apply_op,
     build_selection,
+    check_count,
     detached_copy,
     is_force_loc,
     new_roster,
@@ -760,7 +761,10 @@ class EditSession:
             raise EditError(f"no selection at {_fmt(loc)}")
 
     def add(self, parent: Loc, entry_id: str, count: int = 1, name: str | None = None) -> Loc:
-        """Add ``entry_id`` under ``parent`` with its groups' defaults; returns its loc."""
+        """Add ``entry_id`` under ``parent`` with its groups' defaults; returns its loc. A
+        count a roster file cannot hold (above :data:`~armybuilder.model.bounds.MAX_COUNT`)
+        is refused, as :meth:`set_count` refuses it."""
+        check_count(count)
         if is_force_loc(parent):
             self._check_force(parent)
             if entry_id not in self.force_entry_ids(parent):
@@ -1358,13 +1362,7 @@ class EditSession:
 
     def set_count(self, loc: Loc, count: int) -> None:
         """Set how many copies a selection stands for (at least 1)."""
-        from ..model.bounds import MAX_COUNT
-
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise EditError(f"count must be a whole number of at least 1, not {count!r}")
-        if count > MAX_COUNT:
-            # A roster file holds at most this many; above it the file reads back as 1.
-            raise EditError(f"count must be at most {MAX_COUNT:,}, not {count:,}")
+        check_count(count)  # (a roster file holds at most MAX_COUNT; above, it reads as 1)
         node = self.node(loc)
         # A count brought in by a `<<:` merge key cannot be removed: write 1 over it.
         keep = count == 1 and "count" in node and not _own(node, "count")

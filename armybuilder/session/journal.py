@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..paths import user_data_dir
+from ..paths import user_state_dir
 from .operations import Op, op_from_json, op_to_json
 
 # The roster machinery (ruamel.yaml, pydantic models) is imported where it is used, so that
@@ -26,8 +26,12 @@ if TYPE_CHECKING:
 # =========================================================================== recovery
 
 
+#: The journal version from which the first operation of each edit is marked ``"edit": 1``.
+_MARKED_EDITS = 3
+
+
 def _recovery_dir() -> Path:
-    return user_data_dir() / "recovery"
+    return user_state_dir() / "recovery"
 
 
 def _recovery_key(path: Path) -> str:
@@ -72,6 +76,9 @@ class RecoveryInfo:
     newline: str | None = None
     #: Fingerprint of the file's bytes the base text was read from (``None``: unknown).
     disk_digest: str | None = None
+    #: How many edits the operations make (one undo step, however many operations, is one
+    #: edit); ``None`` for a journal of an earlier version, which did not mark them.
+    steps: int | None = None
 
     @property
     def worth_recovering(self) -> bool:
@@ -79,7 +86,9 @@ class RecoveryInfo:
 
     @property
     def edits(self) -> int:
-        return len(self.ops)
+        """The unsaved edits the journal holds: an edit splitting a selection into a hundred
+        is one (journals of earlier versions, which did not mark edits, count operations)."""
+        return self.steps if self.steps is not None else len(self.ops)
 
     @property
     def other_process_alive(self) -> bool:
@@ -125,13 +134,17 @@ def _read_journal(journal: Path) -> RecoveryInfo | None:
     if not isinstance(head, dict) or head.get("kind") != "armybuilder-recovery":
         return None
     ops: list[Op] = []
+    marked = isinstance(head.get("version"), int) and head["version"] >= _MARKED_EDITS
+    steps = 0
     for line in lines[1:]:
         if not line:
             continue
         try:
-            ops.append(op_from_json(json.loads(line)))
-        except (ValueError, KeyError, TypeError):
+            data = json.loads(line)
+            ops.append(op_from_json(data))
+        except (ValueError, KeyError, TypeError, AttributeError):
             break  # a torn last line (the process died while writing it)
+        steps += 1 if data.get("edit") else 0
     path = Path(head["path"]) if head.get("path") else None
     base = str(head.get("base", ""))
     digest = head.get("disk_digest")
@@ -159,6 +172,7 @@ def _read_journal(journal: Path) -> RecoveryInfo | None:
         bom=bom,
         newline=newline if newline in ("\n", "\r\n") else None,
         disk_digest=digest,
+        steps=steps if marked else None,
     )
 
 
@@ -248,7 +262,7 @@ class Journal:
 
         head = {
             "kind": "armybuilder-recovery",
-            "version": 2,
+            "version": _MARKED_EDITS,
             "path": str(roster.path.resolve()) if roster.path else None,
             "name": roster.name,
             "system": roster.system,
@@ -268,10 +282,13 @@ class Journal:
         self.append_lines([json.dumps(op_to_json(op)) for op in ops])
 
     def append_lines(self, lines: Sequence[str]) -> None:
-        """Append encoded operations (see :func:`op_to_json`); on a failed write the journal
-        is closed, so that the next edit starts a new one from the whole document."""
-        if self._fh is None:
+        """Append the encoded operations of one edit (see :func:`op_to_json`), the first
+        marked ``"edit": 1`` so the journal counts edits, not operations; on a failed write
+        the journal is closed, so that the next edit starts a new one from the whole
+        document."""
+        if self._fh is None or not lines:
             return
+        lines = ['{"edit": 1, ' + lines[0][1:], *lines[1:]]
         try:
             self._fh.write("".join(line + "\n" for line in lines))
             self._fh.flush()

@@ -777,14 +777,27 @@ def _splice(sels: list[Any], rel: Loc, new: Any) -> list[Any]:
 # =========================================================================== entries
 
 
+def check_count(count: int) -> None:
+    """Refuse (:class:`EditError`) a count a roster file cannot hold: a whole number from 1
+    to :data:`~armybuilder.model.bounds.MAX_COUNT` (above it, the file reads back as 1)."""
+    from ..model.bounds import MAX_COUNT
+
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise EditError(f"count must be a whole number of at least 1, not {count!r}")
+    if count > MAX_COUNT:
+        raise EditError(f"count must be at most {MAX_COUNT:,}, not {count:,}")
+
+
 def build_selection(
     index: CatalogIndex, entry: Entry, count: int = 1, name: str | None = None
 ) -> CommentedMap:
     """A new selection of ``entry`` with its groups' default choices, recursively.
 
     The same result as :func:`armybuilder.editing.add_entry`, built in memory so that it goes
-    into the roster in one step.
+    into the roster in one step. A count a roster file cannot hold is refused
+    (:func:`check_count`).
     """
+    check_count(count)
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
     from ..catalog import walk_groups

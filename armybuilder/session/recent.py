@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..paths import user_data_dir
+from ..paths import user_state_dir
 
 # =========================================================================== recent files
 
@@ -55,7 +55,7 @@ class RecentFiles:
     """The list of recently used rosters, kept in ``<user data>/recent.json``."""
 
     def __init__(self, file: Path | None = None, limit: int = 30) -> None:
-        self.file = file or user_data_dir() / "recent.json"
+        self.file = file or user_state_dir() / "recent.json"
         self.limit = limit
 
     def _load(self) -> list[dict[str, Any]]:

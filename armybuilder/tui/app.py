@@ -20,6 +20,7 @@ from textual.binding import BindingType
 from textual.notifications import Notification, Notify, SeverityLevel
 from textual.screen import Screen
 
+from ..words import plural
 from .bindings import APP_ACTIONS, EDITOR_ACTIONS, HOME_ACTIONS, bindings
 from .keys import InOrderKeysApp
 from .settings import Settings, load_settings
@@ -320,7 +321,7 @@ class ArmyBuilderApp(InOrderKeysApp[int]):
             self.notify(f"Cannot recover {info.name}: {exc}", severity="error")
             return
         self.open_session(session)
-        self.notify(f"Recovered {info.edits} edit(s); save to keep them.")
+        self.notify(f"Recovered {plural(info.edits, 'edit')}; save to keep them.")
 
     # ----------------------------------------------------------------- actions
 

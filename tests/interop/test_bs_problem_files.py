@@ -109,3 +109,26 @@ def test_the_folder_listing_says_what_a_load_found(
     # fixed on disk: the file changed, so what the load found is no longer known
     (folder / "army.cat").write_text(CAT, encoding="utf-8")
     assert "data problem" not in listing()
+
+
+def test_the_folder_listing_counts_links_to_nothing_too(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A link to an entry no file defines is a data problem that `catalogs DIR SYSTEM FACTION`
+    lists (the link is left out): the folder listing counts it as well, so the count it gives
+    is the number of problems the command it points to shows (before, only refused values
+    were counted: `other.cat` showed nothing, or `data_problems: 0`)."""
+    dangling = (
+        '  <entryLinks><entryLink id="dl1" name="Ghost" targetId="dead-beef"'
+        ' type="selectionEntry"/></entryLinks>\n</catalogue>'
+    )
+    (folder / "other.cat").write_text(OTHER.replace("</catalogue>", dangling), encoding="utf-8")
+    assert main(["catalogs", "--catalogs", str(folder), "tiny", "other"]) == 0
+    shown = [line for line in capsys.readouterr().out.splitlines() if "other.cat:" in line]
+    assert len(shown) == 1 and "points to 'dead-beef', which no loaded file defines" in shown[0]
+    assert main(["catalogs", "--catalogs", str(folder)]) == 0
+    see = f"armybuilder catalogs --catalogs {folder} tiny other"
+    assert f"    other.cat: 1 data problem (see them: {see})" in capsys.readouterr().out
+    assert main(["catalogs", "--catalogs", str(folder), "--format", "json"]) == 0
+    (system,) = [s for s in json.loads(capsys.readouterr().out)["systems"] if s["id"] == "tiny"]
+    assert {f["id"]: f.get("data_problems") for f in system["factions"]}["other"] == 1

@@ -142,8 +142,29 @@ selections:
 def test_gaslands_team_over_its_can_limit(lib: Library) -> None:
     ev = _evaluate(lib, GASLANDS.format(sponsor="3057-1f8e-63b6-95e6"))  # Mishkin
     assert [(i.code, i.message) for i in ev.errors] == [
-        ("cost-limit-exceeded", " Cans 5 is over the limit of 4 by 1")
+        ("cost-limit-exceeded", "Cans 5 is over the limit of 4 by 1")
     ]
+
+
+def test_gaslands_cost_names_lose_the_data_s_padding(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Gaslands.gst names its cost types " Cans" and " Build Slots" (a leading space): a
+    # player reads "Cans 5", in every command and pane, from a fresh load and from the cache.
+    for _ in ("fresh", "cached"):
+        gs = Library([BSDATA]).scan().system("gaslands")
+        assert sorted(ct.name for ct in gs.index("gaslands").cost_types.values()) == [
+            "Build Slots",
+            "Cans",
+        ]
+    roster = tmp_path / "team.yaml"
+    roster.write_text(GASLANDS.format(sponsor="3057-1f8e-63b6-95e6"), encoding="utf-8")
+    assert main(["validate", "--catalogs", str(BSDATA), str(roster)]) == 1
+    out = capsys.readouterr().out
+    assert "— Team (Gaslands, Gaslands); Cans 5, Build Slots 0" in out, out
+    assert main(["show", "--catalogs", str(BSDATA), str(roster)]) in (0, 1)
+    shown = capsys.readouterr().out
+    assert "Cans 5" in shown and " Cans" not in shown.replace(" Cans 5", ""), shown
 
 
 def test_gaslands_bike_is_hidden_for_rutherford(lib: Library) -> None:
@@ -174,7 +195,7 @@ def test_validate_command_on_a_bsdata_roster(
     roster.write_text(GASLANDS.format(sponsor="3057-1f8e-63b6-95e6"), encoding="utf-8")
     assert main(["validate", "--catalogs", str(BSDATA), str(roster)]) == 1
     out = capsys.readouterr().out
-    assert f"{roster}:5:16: error:  Cans 5 is over the limit of 4 by 1" in out
+    assert f"{roster}:5:16: error: Cans 5 is over the limit of 4 by 1" in out
     assert "NOT LEGAL (1 error) — Team (Gaslands, Gaslands)" in out
 
 
@@ -250,7 +271,7 @@ def test_a_ros_of_two_forces_opens_as_a_roster_of_two_forces(lib: Library, tmp_p
     # Two bikes of 5 cans each against the 4-can limit: the limit is the roster's.
     assert ev.totals["cans"] == 10
     assert [i.message for i in ev.errors if i.code == "cost-limit-exceeded"] == [
-        " Cans 10 is over the limit of 4 by 6"
+        "Cans 10 is over the limit of 4 by 6"
     ]
 
 
@@ -398,3 +419,139 @@ def test_the_data_s_info_on_a_unit_is_a_note_not_a_problem(lib: Library) -> None
         ("note", "catalog-message", said)
     ]
     assert all(i.code != "catalog-message" for i in [*ev.errors, *ev.warnings])
+
+
+def test_a_ros_selection_of_an_unknown_entry_is_kept_and_reported(
+    lib: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from armybuilder.interop.battlescribe.rosfile import read_roster, to_ros
+
+    text = _gaslands_ros(lib, tmp_path).read_text(encoding="utf-8")
+    # A selection of an entry the data does not hold (a newer catalogue's, or a typo), with
+    # a number, a custom name and a selection of its own.
+    bad = "dcb1-8c0e-c647-a042::dead-beef-0000-0000"
+    text = text.replace(
+        'entryId="dcb1-8c0e-c647-a042::b5d8-cf00-181a-b503" number="1"',
+        f'entryId="{bad}" number="2" customName="Rust Bucket"',
+        1,
+    )
+    at = text.index("<costs>", text.index(bad))
+    text = (
+        text[:at] + '<selections><selection id="inner-1" name="Ram" entryId="ffff-0000" number="1" '
+        'type="upgrade"/></selections>\n' + text[at:]
+    )
+    ros = tmp_path / "unknown.ros"
+    ros.write_text(text, encoding="utf-8")
+    assert main(["validate", "--catalogs", str(BSDATA), str(ros)]) == 1
+    out = capsys.readouterr().out
+    assert f"error: unknown entry '{bad}' at the top of the roster" in out
+    assert "NOT LEGAL (1 error)" in out  # the rest (the sponsor) is read and checked
+    roster = Roster.from_text(read_roster(ros, lib), "unknown.yaml")
+    kept = next(s for s in roster.selections if s.entry == bad)
+    assert (kept.count, kept.name) == (2, "Rust Bucket")
+    assert [c.entry for c in kept.children] == ["ffff-0000"]
+    assert [s.entry for s in roster.selections if s.entry != bad] == ["7209-f619-ccee-874e"]
+    # Written back as .ros, the selection is there as the file had it, and read again it is
+    # the same roster.
+    back = to_ros(roster, lib)
+    assert f'entryId="{bad}" number="2" customName="Rust Bucket"' in back
+    assert 'id="inner-1" name="Ram" entryId="ffff-0000"' in back
+    assert '<damage hull="2">' in back and 'paintScheme="rust"' in back
+    again = to_ros(Roster.from_text(read_roster(_write(tmp_path, back), lib), "t"), lib)
+    assert again == back
+
+
+def test_issues_of_a_ros_name_its_line(
+    lib: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ros = _gaslands_ros(lib, tmp_path)
+    text = ros.read_text(encoding="utf-8").replace(
+        "dcb1-8c0e-c647-a042::b5d8-cf00-181a-b503", "dcb1-8c0e-c647-a042::dead-beef"
+    )
+    ros.write_text(text, encoding="utf-8")
+    lines = text.splitlines()
+    bike = 1 + next(i for i, x in enumerate(lines) if "dead-beef" in x)
+    assert main(["validate", "--catalogs", str(BSDATA), str(ros)]) == 1
+    out = capsys.readouterr().out
+    assert f"{ros}:{bike}: error: unknown entry 'dcb1-8c0e-c647-a042::dead-beef'" in out, out
+    # An XML declaration over two lines: the lines counted are still the file's.
+    ros.write_text(text.replace("standalone", "\nstandalone", 1), encoding="utf-8")
+    assert main(["validate", "--format", "json", "--catalogs", str(BSDATA), str(ros)]) == 1
+    issues = json.loads(capsys.readouterr().out)["rosters"][0]["issues"]
+    assert [(i["code"], i["line"], i["column"]) for i in issues] == [
+        ("unknown-entry", bike + 1, None)
+    ]
+
+
+def test_a_ros_over_its_limit_names_the_cost_limits_line(
+    lib: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ros = _gaslands_ros(lib, tmp_path)
+    lines = ros.read_text(encoding="utf-8").splitlines()
+    limits = 1 + next(i for i, x in enumerate(lines) if "<costLimits>" in x)
+    assert main(["validate", "--catalogs", str(BSDATA), str(ros)]) == 1
+    out = capsys.readouterr().out
+    assert f"{ros}:{limits}: error: Cans 5 is over the limit of 4 by 1" in out, out
+
+
+def test_a_kept_unknown_selection_is_written_back_with_its_edits(
+    lib: Library, tmp_path: Path
+) -> None:
+    from armybuilder.interop.battlescribe.rosfile import read_roster, to_ros
+
+    text = _gaslands_ros(lib, tmp_path).read_text(encoding="utf-8")
+    bad = "dcb1-8c0e-c647-a042::dead-beef"
+    text = text.replace("dcb1-8c0e-c647-a042::b5d8-cf00-181a-b503", bad, 1)
+    roster = Roster.from_text(read_roster(_write(tmp_path, text), lib), "t.yaml")
+    at = next(s.loc for s in roster.selections if s.entry == bad)
+    # The player renames it and makes it three (the builder's edits, on the YAML).
+    node = roster.node(at)
+    node["count"], node["name"], node["notes"] = 3, "Rust Bucket", "painted & ready"
+    roster.dirty = True
+    back = to_ros(Roster.from_text(roster.dumps(), "t.yaml"), lib)
+    start = back.index(f'entryId="{bad}"')
+    head = back[back.rindex("<selection ", 0, start) : back.index(">", start)]
+    assert 'number="3"' in head and 'customName="Rust Bucket"' in head, head
+    assert "<customNotes>painted &amp; ready</customNotes>" in back
+    assert '<damage hull="2">' in back and "<note>rolled</note>" in back  # the rest kept
+
+
+@pytest.mark.parametrize("number", ["abc", "inf", "nan", "1e400", ""])
+@pytest.mark.parametrize("entry", ["known", "unknown"])
+def test_a_ros_selection_number_that_is_no_number_is_named_with_its_line(
+    lib: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str], number: str, entry: str
+) -> None:
+    text = _gaslands_ros(lib, tmp_path).read_text(encoding="utf-8")
+    if entry == "unknown":
+        text = text.replace("dcb1-8c0e-c647-a042::b5d8-cf00-181a-b503", "dead-beef", 1)
+    at = text.index('name="Bike"')
+    text = text[:at] + text[at:].replace('number="1"', f'number="{number}"', 1)
+    line = text.count("\n", 0, at) + 1
+    ros = _write(tmp_path, text)
+    assert main(["validate", "--catalogs", str(BSDATA), str(ros)]) == 2
+    captured = capsys.readouterr()
+    assert (
+        f"{ros}:{line}: selection 'Bike': its number '{number}' is not a number"
+        in captured.out + captured.err
+    ), captured
+
+
+@pytest.mark.parametrize(
+    ("attribute", "says"),
+    [
+        ("entryId", "force 'Team': unknown force entry 'nope'"),
+        ("catalogueId", "force 'Team' needs the catalogue 'Gaslands', which Gaslands at"),
+    ],
+)
+def test_a_ros_force_that_cannot_be_read_is_named_with_its_line(
+    lib: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str], attribute: str, says: str
+) -> None:
+    text = _gaslands_ros(lib, tmp_path).read_text(encoding="utf-8")
+    at = text.index("<force ")
+    line = text.count("\n", 0, at) + 1
+    start = text.index(f' {attribute}="', at) + len(attribute) + 3
+    text = text[:start] + "nope" + text[text.index('"', start) :]
+    ros = _write(tmp_path, text)
+    assert main(["validate", "--catalogs", str(BSDATA), str(ros)]) == 2
+    captured = capsys.readouterr()
+    assert f"{ros}:{line}: {says}" in captured.out + captured.err, captured

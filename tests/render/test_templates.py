@@ -114,3 +114,37 @@ def test_bundled_templates_exist_for_every_system(
         assert (bundled / name).is_file(), name
     for system in sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir()):
         assert (bundled / system / "sheet.html").is_file(), f"no record sheet for {system}"
+
+
+def test_a_template_changing_a_computed_value_in_place_is_told_to_copy_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A weapon's values are shared between the troopers of one kit (read-only: docs/
+    printing.md): a user's sheet that sets a default in one in place gets a message naming
+    the template and line and how to copy it, exit 2 and no file, not a traceback; the same
+    template working on a copy prints."""
+    bundled = (template_dirs()[-1] / "infantry-ops" / "sheet.html").read_text(encoding="utf-8")
+    loop = '{% for w in t.value("weapons", []) %}'
+    assert bundled.count(loop) == 1
+    lineno = bundled[: bundled.index(loop)].count("\n") + 1
+    (tmp_path / "infantry-ops").mkdir()
+    sheet = tmp_path / "infantry-ops" / "sheet.html"
+    sheet.write_text(bundled.replace(loop, loop + '{% do w.setdefault("note", "") %}'))
+    out = tmp_path / "out.html"
+    for command in (
+        ["export", str(RIFLE), "--to", "html", "-o", str(out)],
+        ["render", str(RIFLE), "-o", str(tmp_path / "out.pdf")],
+    ):
+        assert run(*command, "--templates", str(tmp_path)) == 2
+        err = capsys.readouterr().err
+        assert err.strip() == (
+            f"armybuilder {command[0]}: template {sheet}:{lineno} changes a computed value in "
+            "place (dict.setdefault); copy it first with `dict(value)`"
+        )
+    assert not out.exists() and not (tmp_path / "out.pdf").exists()
+    copied = loop + '{% set w = dict(w) %}{% do w.setdefault("note", "") %}'
+    sheet.write_text(bundled.replace(loop, copied))
+    assert (
+        run("export", str(RIFLE), "--to", "html", "-o", str(out), "--templates", str(tmp_path)) == 0
+    )
+    assert "<html" in out.read_text(encoding="utf-8").lower()

@@ -304,3 +304,36 @@ async def test_summary_says_working_until_the_roster_as_it_is_now_is_checked(
             return [x.strip() for x in pane_lines(app, app.screen.query_one("#summary-text"))]
 
         await wait_for(pilot, lambda: figures() == want)
+
+
+@run_async
+async def test_find_everywhere_takes_words_however_spaced(
+    make_app: MakeApp, workdir: Path, full_library: Library
+) -> None:
+    """f, then "storm  bolter" typed with two spaces (or a tab): the same hits as "storm
+    bolter", every place the roster can take the Storm Bolter, shown in the palette."""
+    from textual.command import CommandPalette
+
+    from armybuilder import building
+
+    path = empty_roster(workdir, full_library, "space-hulk", "terminators")
+    app = make_app(path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        s = editor.session
+        assert s is not None
+        await pilot.press("f4", "s", "f3")
+        await settle(pilot, editor)
+        single = building.find_everywhere(s, "storm bolter")
+        assert single and all(p.name == "Storm Bolter" for p in single)
+        for typed in ("storm  bolter", "Storm\tBolter", " storm \u00a0 bolter "):
+            assert building.find_everywhere(s, typed) == single, typed
+        await pilot.press("f")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"storm", "space", "space", *"bolter")
+        await pilot.pause(0.5)
+        shown = " ".join(x.strip() for x in __import__("screen").painted(app))
+        assert "storm  bolter" in shown  # what was typed, two spaces and all
+        for p in single[:3]:
+            assert f"Storm Bolter → {p.where}" in shown, (p.where, shown[:400])

@@ -294,6 +294,9 @@ async def test_recover_from_the_autosave(
     app = make_app(path)
     async with app.run_test() as pilot:
         await wait_screen(pilot, "recover")
+        # Two edits (the squad added with its soldiers is several operations, one edit).
+        message = " ".join(str(s.render()) for s in app.screen.query(".dialog-message"))
+        assert "Border patrol has 2 unsaved edits from" in message, message
         await pilot.click("#recover")
         editor = await wait_editor(pilot)
         session = editor.session
@@ -339,7 +342,7 @@ async def test_every_journal_of_the_roster_is_offered(
         labels = [str(b.label) for b in app.screen.query(Button)]
         assert labels == ["Recover 1", "Recover 2", "Discard them"]
         message = " ".join(str(s.render()) for s in app.screen.query(".dialog-message"))
-        assert "1 edit(s)" in message and "2 edit(s)" in message
+        assert "1 edit from" in message and "2 edits from" in message
         await pilot.click(button)
         editor = await wait_editor(pilot)
         assert editor.session is not None

@@ -66,6 +66,9 @@ class Terminal:
         cache = os.environ.get("ARMYBUILDER_CACHE_DIR")
         if cache:
             env["ARMYBUILDER_CACHE_DIR"] = cache
+        state = os.environ.get("ARMYBUILDER_STATE_DIR")
+        if state:
+            env["ARMYBUILDER_STATE_DIR"] = state
         command = " ".join(
             # (COLUMNS and LINES would override the terminal's size in Textual.)
             ["env", "-u", "COLUMNS", "-u", "LINES"]

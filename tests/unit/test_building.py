@@ -191,6 +191,22 @@ def test_counts_stay_within_what_a_roster_file_holds(lib: Library, tmp_path: Pat
     assert s.count_of(building.merge(s, first)) == 10_000
 
 
+def test_an_add_stays_within_what_a_roster_file_holds(lib: Library) -> None:
+    """Adding 10,001 copies at once (a script, a quick fix) is refused as a count is, and the
+    roster is untouched; 10,000 is added (model/bounds.py)."""
+    from armybuilder.session.operations import build_selection
+
+    s = new(lib, "starship-troopers", "mobile-infantry")
+    for bad in (10_001, 0, -3):
+        with pytest.raises(EditError, match="count must be"):
+            s.add((), "mi-squad", count=bad)
+    assert s.children_locs(()) == [] and s.history == []
+    squad = s.index.entries["mi-squad"]
+    with pytest.raises(EditError, match="at most 10,000, not 20,000"):
+        build_selection(s.index, squad, 20_000)
+    assert s.count_of(s.add((), "mi-squad", count=10_000)) == 10_000
+
+
 def test_a_split_makes_at_most_100_selections(lib: Library) -> None:
     """Split (`x`) of a squad ×10,000 would make 10,000 selections: the builder froze for
     minutes drawing them. It is refused with what to do; ×100 still splits."""

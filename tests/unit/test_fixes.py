@@ -199,3 +199,152 @@ def test_a_squad_without_a_model_gets_the_one_model_it_can_take(lib: Library) ->
     fix.apply(session)
     assert [s["entry"] for s in session.node(squad)["selections"]] == ["cap-trooper"]
     assert not [i for i in session.evaluate().issues if i.path == squad]
+
+
+TOY_SYSTEM = "kind: system\nid: toy\nname: Toy\nforces: []\n"
+TOY_ARMY = """kind: catalog
+id: army
+system: toy
+name: Army
+shared_entries:
+  - {id: marine, name: Marine, type: model}
+entries:
+  - id: hq
+    name: HQ
+    type: unit
+    constraints:
+CONSTRAINTS
+    entries:
+      - {link: marine}
+      - id: squad
+        name: Squad
+        type: unit
+        entries:
+          - {link: marine}
+"""
+TOY_ROSTER = """format: 1
+system: toy
+faction: army
+name: Toy roster
+selections:
+  - entry: hq
+    selections:
+DIRECT      - entry: squad
+        selections:
+          - entry: marine
+            count: 10
+"""
+
+
+def toy_session(tmp_path: Path, constraints: str, direct: int) -> EditSession:
+    """An HQ (of a small catalog written here) with ``constraints`` on the Marines it holds,
+    ``direct`` Marines of its own and 10 in its squad."""
+    root = tmp_path / "cats"
+    (root / "toy").mkdir(parents=True)
+    (root / "toy" / "system.yaml").write_text(TOY_SYSTEM)
+    (root / "toy" / "army.yaml").write_text(TOY_ARMY.replace("CONSTRAINTS", constraints))
+    own = f"      - entry: marine\n        count: {direct}\n" if direct else ""
+    lib = Library([*default_roots(), root]).scan()
+    return open_text(lib, tmp_path, TOY_ROSTER.replace("DIRECT", own))
+
+
+def test_a_deep_minimum_adds_only_what_is_missing_at_every_depth(tmp_path: Path) -> None:
+    """At least 12 Marines anywhere in the HQ, 10 in its squad, none directly: the fix adds 2
+    (before, "0 × Marine;" matched inside the message's "10 × Marine;" and it added 12)."""
+    session = toy_session(tmp_path, "      - {type: min, value: 12, scope: self, child: marine}", 0)
+    ev = session.evaluate()
+    (short,) = ev.issues
+    assert short.message == "HQ has 10 × Marine; at least 12 needed"
+    (fix,) = fixes_for(ev, short)
+    assert fix.label == "Add 2 × Marine"
+    fix.apply(session)
+    assert session.evaluate().issues == []
+
+
+def test_a_deep_maximum_gets_its_own_fix_not_the_shallow_ones(tmp_path: Path) -> None:
+    """At most 3 Marines directly and at most 10 at any depth, with 4 directly and 10 in the
+    squad: each issue gets its own remedy (before, the deep one, "14 × Marine;", matched the
+    shallow one's "4 × Marine;" and removed 1, leaving 13)."""
+    session = toy_session(
+        tmp_path,
+        "      - {type: max, value: 3, scope: self, child: marine, deep: false}\n"
+        "      - {type: max, value: 10, scope: self, child: marine}",
+        4,
+    )
+    ev = session.evaluate()
+    shallow, deep = ev.issues
+    assert shallow.message == "HQ has 4 × Marine; at most 3 allowed"
+    assert deep.message == "HQ has 14 × Marine; at most 10 allowed"
+    assert [f.label for f in fixes_for(ev, shallow)] == ["Remove 1 × Marine (the last first)"]
+    (fix,) = fixes_for(ev, deep)
+    assert fix.label == "Remove 4 × Marine (the last first)"
+    fix.apply(session)
+    assert session.evaluate().issues == []
+
+
+def test_a_deep_maximum_beyond_the_direct_children_offers_no_fix(tmp_path: Path) -> None:
+    """At most 5 Marines at any depth, 2 directly and 10 in the squad: removing the direct
+    ones cannot settle it, and which of the squad's go is the player's call: no fix."""
+    session = toy_session(tmp_path, "      - {type: max, value: 5, scope: self, child: marine}", 2)
+    ev = session.evaluate()
+    (over,) = ev.issues
+    assert over.message == "HQ has 12 × Marine; at most 5 allowed"
+    assert fixes_for(ev, over) == []
+
+
+def test_a_minimum_above_what_a_file_holds_adds_at_most_that(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A catalog minimum of 20,000 Grunts: the fix adds 10,000, the most one selection of a
+    roster file holds (model/bounds.py), and says so; the saved file reads back as 10,000, not
+    as 1 with an error (before, it offered "Add 20000 × Grunt" and saved `count: 20000`)."""
+    root = tmp_path / "cats"
+    (root / "toy").mkdir(parents=True)
+    (root / "toy" / "system.yaml").write_text(TOY_SYSTEM)
+    (root / "toy" / "army.yaml").write_text(
+        "kind: catalog\nid: army\nsystem: toy\nname: Army\nentries:\n"
+        "  - id: horde\n    name: Horde\n    type: unit\n    constraints:\n"
+        "      - {type: min, value: 20000, scope: self, child: grunt, deep: false}\n"
+        "    entries:\n      - {id: grunt, name: Grunt, type: model}\n"
+    )
+    lib = Library([*default_roots(), root]).scan()
+    roster = "format: 1\nsystem: toy\nfaction: army\nname: Horde\nselections:\n  - entry: horde\n"
+    session = open_text(lib, tmp_path, roster)
+    ev = session.evaluate()
+    (short,) = ev.issues
+    (fix,) = fixes_for(ev, short)
+    assert fix.label == (
+        "Add 10000 × Grunt (of the 20,000 missing: one selection holds at most 10,000)"
+    )
+    fix.apply(session)
+    assert session.node(("selections", 0, "selections", 0))["count"] == 10_000
+    path = session.save()
+    capsys.readouterr()
+    code = main(["--catalogs", str(root), "validate", str(path)])
+    out = capsys.readouterr().out
+    assert code == 1 and "invalid-value" not in out, out
+    assert "Horde has 10000 × Grunt; at least 20000 needed" in out
+
+
+def test_a_deep_maximum_of_the_parent_counts_what_the_rules_count(tmp_path: Path) -> None:
+    """At most 10 Marines in whatever holds them, counted at every depth (scope parent,
+    deep): the HQ holds 4 directly and 10 in its squad, so 4 go (counting only the direct
+    children, the fix would have removed none, or too few)."""
+    session = toy_session(tmp_path, "      []", 4)
+    root = tmp_path / "cats" / "toy" / "army.yaml"
+    root.write_text(
+        root.read_text().replace(
+            "  - {id: marine, name: Marine, type: model}",
+            "  - id: marine\n    name: Marine\n    type: model\n    constraints:\n"
+            "      - {id: most, type: max, value: 10, scope: parent, deep: true}",
+        )
+    )
+    lib = Library([*default_roots(), tmp_path / "cats"]).scan()
+    session = EditSession.open(session.path, lib, autosave=False)
+    ev = session.evaluate()
+    (over,) = ev.issues
+    assert over.message == "HQ has 14 × Marine; at most 10 allowed"
+    (fix,) = fixes_for(ev, over)
+    assert fix.label == "Remove 4 × Marine (the last first)"
+    fix.apply(session)
+    assert session.evaluate().issues == []

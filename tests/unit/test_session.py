@@ -394,6 +394,40 @@ def test_the_journal_recovers_unsaved_edits(lib: Library, patrol: Path) -> None:
     assert find_recovery(patrol) is None
 
 
+def test_the_journal_counts_edits_not_operations(lib: Library, patrol: Path) -> None:
+    from armybuilder.building import split
+
+    session = EditSession.open(patrol, lib)
+    session.set_count(("selections", 1, "selections", 0), 40)
+    split(session, ("selections", 1, "selections", 0))  # 40 operations, one undo step
+    assert len(session.history) == 2
+    info = find_recovery(patrol)
+    assert info is not None and len(info.ops) == 41 and info.edits == 2
+    session.undo()  # an undo is an edit of the journal too (it is replayed on recovery)
+    info = find_recovery(patrol)
+    assert info is not None and info.edits == 3
+    recovered = EditSession.recover(info, lib, autosave=False)
+    assert to_plain(recovered.roster.doc) == to_plain(session.roster.doc)
+
+
+def test_a_journal_of_an_earlier_version_counts_its_operations(lib: Library, patrol: Path) -> None:
+    import json
+
+    session = EditSession.open(patrol, lib)
+    session.rename(("selections", 0), "Major Vos")
+    session.rename(("selections", 1), "Bravo two")
+    session.journal.close()
+    # As version 2 wrote it: no edit marks, one line per operation.
+    head, *ops = session.journal.path.read_text(encoding="utf-8").splitlines()
+    old = {**json.loads(head), "version": 2}
+    unmarked = [json.dumps({k: v for k, v in json.loads(op).items() if k != "edit"}) for op in ops]
+    session.journal.path.write_text("\n".join([json.dumps(old), *unmarked]) + "\n", "utf-8")
+    info = find_recovery(patrol)
+    assert info is not None and info.edits == 2 and len(info.ops) == 2
+    recovered = EditSession.recover(info, lib, autosave=False)
+    assert recovered.node(("selections", 1))["name"] == "Bravo two"
+
+
 def test_a_torn_last_line_is_ignored(lib: Library, patrol: Path) -> None:
     session = EditSession.open(patrol, lib)
     session.rename(("selections", 0), "Major Vos")

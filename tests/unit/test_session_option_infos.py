@@ -390,3 +390,96 @@ def test_hidden_cost_types_are_not_priced_and_do_not_unfix_a_price(tmp_path: Pat
         e.id == "watcher" and price == {"pts": 10.0} and not counted
         for e, price, counted in kept.values()
     )
+
+
+# A Beacon makes the Gunner Heavy; a Banner makes the squad's gunner Heavy; the Quartermaster
+# costs 5 more while the roster holds anything Heavy, the squad's medic 2 more while a Heavy
+# stands beside it, and the Herald 1 more per Banner. So a Beacon (1 pts itself) raises the
+# roster by 6, a Banner (1 pts) by 9: its own point, the Herald's, the Quartermaster's 5 (a
+# Heavy in the roster now) and the medic's 2 (a Heavy in its squad now).
+CATEGORY_CHAIN_SYSTEM = """\
+kind: system
+id: demo
+name: Demo
+cost_types:
+  - {id: pts, name: Points, unit: pts, default_limit: 500}
+categories:
+  - {id: heavy, name: Heavy}
+forces:
+  - {id: patrol, name: Patrol}
+entries: []
+"""
+CATEGORY_CHAIN_CATALOG = """\
+kind: catalog
+id: red
+system: demo
+name: Red
+entries:
+  - {id: x, name: Beacon, type: unit, costs: {pts: 1}}
+  - id: a
+    name: Gunner
+    type: unit
+    costs: {pts: 10}
+    modifiers:
+      - {type: add, field: categories, value: heavy,
+         conditions: [{type: at-least, value: 1, scope: roster, child: x}]}
+  - id: b
+    name: Quartermaster
+    type: unit
+    costs: {pts: 10}
+    modifiers:
+      - {type: increment, field: "cost:pts", value: 5,
+         conditions: [{type: at-least, value: 1, scope: roster, child: heavy}]}
+  - id: squad
+    name: Squad
+    type: unit
+    costs: {pts: 0}
+    entries:
+      - id: a2
+        name: Squad gunner
+        costs: {pts: 3}
+        modifiers:
+          - {type: add, field: categories, value: heavy,
+             conditions: [{type: at-least, value: 1, scope: roster, child: y}]}
+      - id: b2
+        name: Squad medic
+        costs: {pts: 3}
+        modifiers:
+          - {type: increment, field: "cost:pts", value: 2,
+             conditions: [{type: at-least, value: 1, scope: parent, child: heavy}]}
+  - {id: y, name: Banner, type: unit, costs: {pts: 1}}
+  - id: c
+    name: Herald
+    type: unit
+    costs: {pts: 10}
+    modifiers:
+      - {type: increment, field: "cost:pts", value: 1,
+         repeat: {value: 1, repeats: 1, scope: roster, child: y}}
+"""
+
+
+def test_an_option_that_gives_another_a_counted_category_is_priced_by_the_rise(
+    tmp_path: Path,
+) -> None:
+    """A category modifier elsewhere that reads the new option changes what other cost
+    modifiers count (roster-wide and within a squad): the price shown is still what the
+    roster's total rises by (docs/tui.md, "What an option costs")."""
+    root = tmp_path / "catalogs"
+    (root / "demo").mkdir(parents=True)
+    (root / "demo" / "system.yaml").write_text(CATEGORY_CHAIN_SYSTEM)
+    (root / "demo" / "red.yaml").write_text(CATEGORY_CHAIN_CATALOG)
+    library = Library([root], use_cache=False).scan()
+    path = tmp_path / "chain.yaml"
+    path.write_text(
+        "format: 1\nsystem: demo\nfaction: red\nname: Category chain\nselections:\n"
+        "  - {entry: a}\n  - {entry: b}\n  - {entry: c}\n"
+        "  - entry: squad\n    selections: [{entry: a2}, {entry: b2}]\n",
+        encoding="utf-8",
+    )
+    s = EditSession.open(path, library, autosave=False)
+    assert s.evaluate().totals["pts"] == 36.0
+    infos = {i.entry_id: i.costs for i in s.option_infos(())}
+    assert infos["x"] == {"pts": 6.0}
+    assert infos["y"] == {"pts": 9.0}
+    assert check_against_edits(s, all_locs(s, 2)) >= 6
+    check_all(s, all_locs(s, 2))

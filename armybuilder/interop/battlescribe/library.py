@@ -218,8 +218,9 @@ class BattleScribeSystem(GameSystem):
         self._indexes.clear()
 
     def known_data_problems(self) -> dict[str, int]:
-        """Per data file (by path), the data problems (values left out) the last load that
-        read it found, from the scan cache where the file is unchanged since that load."""
+        """Per data file (by path), the data problems (values refused, links to nothing) the
+        last load that read it found, from the scan cache where the file is unchanged since
+        that load."""
         if not self.use_cache:
             return {}
         heads = _Heads(True)
@@ -382,6 +383,9 @@ class BattleScribeSystem(GameSystem):
 
 #: The code of a problem with a value in the data (see :mod:`.checking`).
 DATA_VALUE = "data-value"
+#: The code of a link (entry, info, category or catalogue link) to something no loaded file
+#: defines: the link is left out.
+DATA_REFERENCE = "data-reference"
 
 
 def _checked_file(
@@ -479,7 +483,7 @@ def _dangling(
                     f"<{tag} id={own!r} name={el.get('name', '')!r}> {what}",
                     _line_of(texts[f.id], own) if own else None,
                     None,
-                    "data-reference",
+                    DATA_REFERENCE,
                 )
             )
     return problems
@@ -565,17 +569,20 @@ class _Heads:
             return
 
 
+#: The data problems the folder listing counts per file.
+_COUNTED = frozenset({DATA_VALUE, DATA_REFERENCE})
+
+
 def _record_counts(files: list[DataFile], problems: list[Problem]) -> None:
-    """Keep, with the scan cache, how many values each file had left out in this load, so
-    that the folder's listing can say so without loading (``catalogs --catalogs DIR``)."""
+    """Keep, with the scan cache, how many data problems each file had in this load (values
+    refused and links to nothing: what ``catalogs DIR SYSTEM FACTION`` lists), so that the
+    folder's listing can say so without loading (``catalogs --catalogs DIR``)."""
     heads = _Heads(True)
     for f in files:
         if f.path.suffix.lower().endswith("z"):
             continue  # (a zipped file's head is not kept)
         path = str(f.path)
-        heads.note_count(
-            f.path, sum(1 for p in problems if p.code == DATA_VALUE and p.file == path)
-        )
+        heads.note_count(f.path, sum(1 for p in problems if p.code in _COUNTED and p.file == path))
     heads.save()
 
 

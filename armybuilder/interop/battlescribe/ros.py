@@ -20,10 +20,21 @@ NS = "http://www.battlescribe.net/schema/rosterSchema"
 #: What a write puts back that it does not produce itself, by instance id (a selection's or a
 #: force's, or ``"roster"``): extra attributes, and extra child elements as XML text.
 Keep = dict[str, tuple[list[tuple[str, str]], list[str]]]
+#: Selections of entries the data does not hold, as the file had them (XML text), by the
+#: instance id of the force or selection holding them: written back at the end of its
+#: ``<selections>``.
+Raw = dict[str, list[str]]
+#: What :func:`loads` could not read, by the instance id of the force or selection holding it:
+#: each selection element of an unknown entry with its place among its siblings.
+Unknown = dict[str, list[tuple[int, ET.Element]]]
 
 
 class RosterFileError(ValueError):
-    """A roster file that cannot be read (the message says why)."""
+    """A roster file that cannot be read (the message says why; ``element``: where)."""
+
+    def __init__(self, message: str, element: ET.Element | None = None) -> None:
+        super().__init__(message)
+        self.element = element
 
 
 def _num(x: float) -> str:
@@ -43,6 +54,7 @@ class _Writer:
 
     def __init__(self) -> None:
         self.keep: Keep = {}
+        self.raw: Raw = {}
         self.lines: list[str] = []
 
     def attrs(self, uid: str | None) -> list[tuple[str, str | None]]:
@@ -65,14 +77,16 @@ class _Writer:
         self.lines.append(f"{'  ' * depth}<{tag}>{escape(text)}</{tag}>")
 
 
-def dumps(session: AdapterSession, keep: Keep | None = None) -> str:
+def dumps(session: AdapterSession, keep: Keep | None = None, raw: Raw | None = None) -> str:
     """The session's roster as ``.ros`` XML, laid out as BattleScribe writes it (``keep``:
-    what to put back that this writer does not produce, see :data:`Keep`)."""
+    what to put back that this writer does not produce, see :data:`Keep`; ``raw``: selections
+    of unknown entries to write back as they were, see :data:`Raw`)."""
     t = session.t
     assert t is not None
     state = session.state()
     w = _Writer()
     w.keep = keep or {}
+    w.raw = raw or {}
     gs = t.game_system
     w.open(
         0,
@@ -144,7 +158,7 @@ def _forces(w: _Writer, depth: int, forces: list[Force], states: list[dict[str, 
         _custom(w, depth + 2, f.custom_notes)
         w.extra(depth + 2, f.uid)
         sels = {s.uid: s for s in _walk(f.selections)}
-        _selections(w, depth + 2, st["selections"], sels)
+        _selections(w, depth + 2, st["selections"], sels, w.raw.get(f.uid, []))
         w.open(depth + 2, "categories")
         for i, c in enumerate(st["categories"]):
             w.empty(
@@ -172,8 +186,14 @@ def _walk(sels: list[Sel]) -> list[Sel]:
     return out
 
 
-def _selections(w: _Writer, depth: int, states: list[dict[str, Any]], sels: dict[str, Sel]) -> None:
-    if not states:
+def _selections(
+    w: _Writer,
+    depth: int,
+    states: list[dict[str, Any]],
+    sels: dict[str, Sel],
+    raw: list[str] | None = None,
+) -> None:
+    if not states and not raw:
         return
     w.open(depth, "selections")
     for st in states:
@@ -194,7 +214,7 @@ def _selections(w: _Writer, depth: int, states: list[dict[str, Any]], sels: dict
         )
         _custom(w, depth + 2, st.get("customNotes"))
         w.extra(depth + 2, st.get("id"))
-        _selections(w, depth + 2, st["children"], sels)
+        _selections(w, depth + 2, st["children"], sels, w.raw.get(st.get("id") or "", []))
         _costs(w, depth + 2, st["costs"])
         cats = st.get("categories") or []
         if cats:
@@ -212,10 +232,16 @@ def _selections(w: _Writer, depth: int, states: list[dict[str, Any]], sels: dict
                 )
             w.close(depth + 2, "categories")
         w.close(depth + 1, "selection")
+    for xml in raw or []:
+        w.lines.extend("  " * (depth + 1) + line for line in xml.strip().splitlines())
     w.close(depth, "selections")
 
 
 # --------------------------------------------------------------------------- reading
+
+
+class _UnknownEntry(Exception):
+    """A selection of an entry the data does not hold there."""
 
 
 def _tag(el: ET.Element) -> str:
@@ -231,16 +257,26 @@ def _notes(el: ET.Element) -> str | None:
     return (found[0].text or "") if found else None
 
 
-def loads(session: AdapterSession, text: str) -> None:
-    """Replace the session's roster with the one in ``text`` (raises RosterFileError)."""
+def loads(
+    session: AdapterSession,
+    text: str,
+    unknown: Unknown | None = None,
+    root: ET.Element | None = None,
+) -> None:
+    """Replace the session's roster with the one in ``text`` (raises RosterFileError).
+
+    ``unknown``: where to put selections of entries the data does not hold (and what they
+    hold), by the id of the force or selection holding them, instead of refusing the file;
+    ``root``: ``text`` already parsed (its elements are then the ones ``unknown`` holds)."""
     from .adapter import ActionError, Force
 
     t = session.t
     assert t is not None
-    try:
-        root = ET.fromstring(text.strip())
-    except ET.ParseError as exc:
-        raise RosterFileError(f"not a roster file: {exc}") from None
+    if root is None:
+        try:
+            root = ET.fromstring(text.strip())
+        except ET.ParseError as exc:
+            raise RosterFileError(f"not a roster file: {exc}") from None
     if _tag(root) != "roster":
         raise RosterFileError(f"not a roster file: the root element is <{_tag(root)}>")
     forces: list[Force] = []
@@ -260,20 +296,19 @@ def loads(session: AdapterSession, text: str) -> None:
                 found = t.force_entries.get(fe_id)
                 if found is None:
                     raise RosterFileError(
-                        f"force {el.get('name')!r}: unknown force entry {fe_id!r}"
+                        f"force {el.get('name')!r}: unknown force entry {fe_id!r}", el
                     )
                 try:
                     cat = t.catalogue(el.get("catalogueId"))
                 except KeyError:
                     raise RosterFileError(
-                        f"force {el.get('name')!r}: unknown catalogue {el.get('catalogueId')!r}"
+                        f"force {el.get('name')!r}: unknown catalogue {el.get('catalogueId')!r}",
+                        el,
                     ) from None
                 force = Force(keep(el.get("id")) or session._uid("force"), found[0], cat)
                 force.custom_name = el.get("customName")
                 force.custom_notes = _notes(el)
-                for sh in _kids(el, "selections"):
-                    for sel_el in _kids(sh, "selection"):
-                        force.selections.append(read_sel(sel_el, None, force, 1))
+                read_children(el, None, force, force.uid, force.selections, 1)
                 read_forces(el, force.children)
                 into.append(force)
 
@@ -286,9 +321,7 @@ def loads(session: AdapterSession, text: str) -> None:
         try:
             opt = session._pick(options, entry_id)
         except ActionError:
-            raise RosterFileError(
-                f"selection {el.get('name')!r}: unknown entry {entry_id!r}"
-            ) from None
+            raise _UnknownEntry from None
         number = int(float(el.get("number", "1")))
         sel = session._plain_sel(opt)
         sel.uid = keep(el.get("id")) or sel.uid
@@ -298,10 +331,29 @@ def loads(session: AdapterSession, text: str) -> None:
         sel.count = max(count, 1)
         sel.custom_name = el.get("customName")
         sel.custom_notes = _notes(el)
+        read_children(el, sel, force, sel.uid, sel.children, number)
+        return sel
+
+    def read_children(
+        el: ET.Element, parent: Sel | None, force: Force, uid: str, into: list[Sel], above: int
+    ) -> None:
+        place = 0
         for sh in _kids(el, "selections"):
             for child in _kids(sh, "selection"):
-                sel.children.append(read_sel(child, sel, force, number))
-        return sel
+                try:
+                    into.append(read_sel(child, parent, force, above))
+                except _UnknownEntry:
+                    if unknown is None:
+                        raise RosterFileError(
+                            f"selection {child.get('name')!r}: unknown entry "
+                            f"{child.get('entryId', '')!r}",
+                            child,
+                        ) from None
+                    unknown.setdefault(uid, []).append((place, child))
+                    for inner in child.iter():
+                        if _tag(inner) == "selection":
+                            keep(inner.get("id"))
+                place += 1
 
     read_forces(root, forces)
     limits: dict[str, float] = {}

@@ -18,10 +18,12 @@ its catalogue as its faction and its own ``x-battlescribe:`` key.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
+from xml.parsers import expat
 
 from ...catalog import GameSystem, Library, default_library, default_roots
 from ...errors import ArmybuilderError, Problem, RosterError, UnknownFactionError
@@ -111,8 +113,35 @@ def find_system(library: Library, game_system_id: str) -> BattleScribeSystem | N
     return None
 
 
-def _error(path: Path, message: str) -> RosterError:
-    return RosterError([Problem(str(path), message, None, None, "roster-invalid")])
+def _error(path: Path, message: str, line: int | None = None) -> RosterError:
+    return RosterError([Problem(str(path), message, line, None, "roster-invalid")])
+
+
+class RosText(str):
+    """The YAML text of a roster read from a ``.ros``, knowing where its parts were in that
+    file: :attr:`positions` maps a location in the YAML (``("selections", 1)``) to the line of
+    the ``.ros`` element it came from, so issues name the line of the file the player has."""
+
+    positions: dict[tuple[str | int, ...], int]
+
+
+def _element_lines(text: str, root: ET.Element) -> dict[int, int]:
+    """The line each element of ``root`` (parsed from ``text``, already checked by
+    :func:`safe.parse`: no DTD, bounded nesting) starts on, by ``id()`` of the element."""
+    if text.startswith("<?xml"):  # (as safe.parse does; its line ends kept for the count)
+        end = text.find("?>") + 2
+        text = "\n" * text.count("\n", 0, end) + text[end:]
+    starts: list[int] = []
+    parser = expat.ParserCreate()
+    parser.StartElementHandler = lambda name, attrs: starts.append(parser.CurrentLineNumber)
+    try:
+        parser.Parse(text, True)
+    except expat.ExpatError:
+        return {}
+    elements = list(root.iter())
+    if len(elements) != len(starts):
+        return {}
+    return {id(el): line for el, line in zip(elements, starts, strict=True)}
 
 
 def read_roster(path: Path, library: Library | None = None) -> str:
@@ -125,6 +154,7 @@ def read_roster(path: Path, library: Library | None = None) -> str:
         raise _error(path, str(exc).removeprefix(f"{name}: ")) from None
     if _local(root) != "roster":
         raise _error(path, f"not a BattleScribe roster: the root element is <{_local(root)}>")
+    lines = _element_lines(text, root)
     forces = _force_elements(root)
     if not forces:
         raise _error(path, "holds no force: a BattleScribe roster lists its forces under <forces>")
@@ -147,17 +177,40 @@ def read_roster(path: Path, library: Library | None = None) -> str:
                 f"force {force_el.get('name')!r} needs the catalogue "
                 f"{force_el.get('catalogueName') or force_el.get('catalogueId')!r}, which "
                 f"{gs.name} at {gs.folder} does not have",
+                lines.get(id(force_el)),
             )
         if fid not in fids:
             fids.append(fid)
+    for el in root.iter():
+        if _local(el) == "selection" and _number(el.get("number", "1")) is None:
+            raise _error(
+                path,
+                f"selection {el.get('name')!r}: its number {el.get('number')!r} is not a "
+                "number (BattleScribe writes how many were taken there)",
+                lines.get(id(el)),
+            )
     t = gs.translation_of(fids)
     session = AdapterSession()
     session.t = t
+    unknown: ros.Unknown = {}
     try:
-        ros.loads(session, text if not text.startswith("<?xml") else text[text.find("?>") + 2 :])
+        ros.loads(session, text, unknown, root)
     except ros.RosterFileError as exc:
-        raise _error(path, str(exc)) from None
-    return session_yaml(session, gs, fids[0], root, path.name)
+        where = lines.get(id(exc.element)) if exc.element is not None else None
+        raise _error(path, str(exc), where) from None
+    positions: dict[tuple[str | int, ...], int] = {}
+    out = RosText(session_yaml(session, gs, fids[0], root, path.name, unknown, lines, positions))
+    out.positions = positions
+    return out
+
+
+def _number(raw: str) -> int | None:
+    """A selection's ``number`` as a whole number (``None``: not a finite number)."""
+    try:
+        value = float(raw)
+    except ValueError:
+        return None
+    return int(value) if math.isfinite(value) else None
 
 
 def _force_elements(root: ET.Element) -> list[ET.Element]:
@@ -182,12 +235,19 @@ def session_yaml(
     fid: str,
     root: ET.Element | None = None,
     source: str | None = None,
+    unknown: ros.Unknown | None = None,
+    lines: dict[int, int] | None = None,
+    positions: dict[tuple[str | int, ...], int] | None = None,
 ) -> str:
     """The adapter's roster as our YAML roster: one force as a roster of one force (format 1),
     several forces, or child forces, as a roster of several forces (format 2, ``forces:``).
     ``fid``: the roster's faction when the session's first force names none; ``root``: the
     ``.ros`` it was read from, whose content we do not read is kept under ``x-battlescribe:``
-    keys."""
+    keys; ``unknown``: selections of entries the data does not hold (see :func:`ros.loads`),
+    kept as selections of those entry ids (the roster's checks report each) with their XML,
+    which :func:`to_ros` writes back as it was; ``lines``: the line of each element of
+    ``root`` (by ``id()``), from which ``positions`` gets the line of each location of the
+    YAML (see :class:`RosText`)."""
     t = session.t
     assert t is not None
     sel_els: dict[str | None, ET.Element] = {}
@@ -212,10 +272,49 @@ def session_yaml(
         el = sel_els.get(s.uid)
         if el is not None:
             keep.update(_unknown(el, "selection"))
+            origin[id(d)] = el
         d[KEY] = keep
-        if s.children:
-            d["selections"] = [sel_doc(c) for c in s.children]
+        children = with_unknown(s.uid, [sel_doc(c) for c in s.children])
+        if children:
+            d["selections"] = children
         return d
+
+    def with_unknown(uid: str, docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        for place, el in (unknown or {}).get(uid, []):
+            docs.insert(min(place, len(docs)), unknown_doc(el, True))
+        return docs
+
+    def unknown_doc(el: ET.Element, top: bool) -> dict[str, Any]:
+        d: dict[str, Any] = {"entry": el.get("entryId", "")}
+        count = _number(el.get("number", "1")) or 1
+        if count != 1:
+            d["count"] = count
+        if el.get("customName"):
+            d["name"] = el.get("customName")
+        notes = [c for c in el if _local(c) == "customNotes"]
+        if notes:
+            d["notes"] = notes[0].text or ""
+        keep: dict[str, Any] = {"id": el.get("id"), "name": el.get("name")}
+        origin[id(d)] = el
+        if top:
+            copy = _strip_ns(ET.fromstring(ET.tostring(el)))
+            copy.tail = None
+            ET.indent(copy, "  ")
+            keep["element"] = ET.tostring(copy, encoding="unicode").strip()
+        d[KEY] = keep
+        children = [
+            unknown_doc(c, False)
+            for holder in el
+            if _local(holder) == "selections"
+            for c in holder
+            if _local(c) == "selection"
+        ]
+        if children:
+            d["selections"] = children
+        return d
+
+    #: The element each part of the YAML came from, by ``id()`` of the part.
+    origin: dict[int, ET.Element] = {}
 
     def force_keep(force: Force) -> dict[str, Any]:
         keep: dict[str, Any] = {"id": force.uid}
@@ -254,7 +353,9 @@ def session_yaml(
             if force.custom_notes:
                 d["notes"] = force.custom_notes
             d[KEY] = force_keep(force)
-            d["selections"] = [sel_doc(s) for s in force.selections]
+            if force.uid in force_els:
+                origin[id(d)] = force_els[force.uid]
+            d["selections"] = with_unknown(force.uid, [sel_doc(s) for s in force.selections])
             if force.children:
                 d["forces"] = [force_doc(c) for c in force.children]
             return d
@@ -269,7 +370,7 @@ def session_yaml(
         if force.custom_name:
             keep_force["customName"] = force.custom_name
         doc[KEY] = {**keep_roster, "force": keep_force}
-        doc["selections"] = [sel_doc(s) for s in force.selections]
+        doc["selections"] = with_unknown(force.uid, [sel_doc(s) for s in force.selections])
     head = (
         f"Converted from the BattleScribe roster {source} by armybuilder. The `x-battlescribe:`\n"
         "keys keep what armybuilder does not read, for writing the roster back as .ros."
@@ -277,6 +378,27 @@ def session_yaml(
         else f"{gs.name} roster ({roster_fid}), made by armybuilder. The `x-battlescribe:` keys "
         "keep BattleScribe's\nids, for writing the roster as .ros."
     )
+    if root is not None and positions is not None and lines:
+        origin[id(doc)] = root
+        holders = [c for c in root if _local(c) == "costLimits"]
+        if holders and isinstance(doc.get("limits"), dict):
+            origin[id(doc["limits"])] = holders[0]
+
+        def place(node: Any, loc: tuple[str | int, ...]) -> None:
+            el = origin.get(id(node))
+            if el is not None and id(el) in lines:
+                positions[loc] = lines[id(el)]
+            if not isinstance(node, dict):
+                return
+            for key in ("selections", "forces", "limits"):
+                found = node.get(key)
+                if isinstance(found, list):
+                    for i, child in enumerate(found):
+                        place(child, (*loc, key, i))
+                elif found is not None:
+                    place(found, (*loc, key))
+
+        place(doc, ())
     body = dump_round_trip(doc)
     return "".join(f"# {line}\n" for line in head.splitlines()) + body
 
@@ -385,6 +507,7 @@ def to_ros(roster: Any, library: Library) -> str:
     session.t = t
     session.name = roster.name
     keep: ros.Keep = {}
+    raw: ros.Raw = {}
     used: set[str] = set()
 
     def remember(uid: str, info: Any) -> None:
@@ -436,13 +559,21 @@ def to_ros(roster: Any, library: Library) -> str:
                 ),
                 None,
             ) or next((o for o in opts if t.ids.ours(o.entry.id) == want), None)
+            info = item.get(KEY)
+            element = info.get("element") if isinstance(info, dict) else None
+            if opt is None and isinstance(element, str):
+                # An entry the data does not hold, read from a .ros: written back as it was,
+                # with the count, name and notes the roster gives it now.
+                raw.setdefault(parent.uid if parent is not None else force.uid, []).append(
+                    _edited(element, item)
+                )
+                continue
             if opt is None:
                 raise ArmybuilderError(
                     f"{roster.file}: {where}[{i}]: entry {want!r} cannot be chosen there in "
                     f"{force.catalogue.name}"
                 )
             sel = session._plain_sel(opt)
-            info = item.get(KEY)
             sel.uid = instance_id(info, sel.uid)
             remember(sel.uid, info)
             count = item.get("count") or 1
@@ -484,7 +615,7 @@ def to_ros(roster: Any, library: Library) -> str:
     except ActionError as exc:
         raise ArmybuilderError(f"{roster.file}: {exc}") from None
     session.limits = {t.ids.bs(k): float(v) for k, v in roster.header.limits.items()}
-    return ros.dumps(session, keep)
+    return ros.dumps(session, keep, raw)
 
 
 def to_rosz(roster: Any, library: Library, name: str = "roster.rosz") -> bytes:
@@ -497,6 +628,39 @@ def to_rosz(roster: Any, library: Library, name: str = "roster.rosz") -> bytes:
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr(member, to_ros(roster, library).encode("utf-8"))
     return buf.getvalue()
+
+
+def _edited(element: str, item: dict[str, Any]) -> str:
+    """The kept XML of a selection of an unknown entry, with the roster's count, name and
+    notes for it (the text unchanged when they are what it holds)."""
+    try:
+        el = ET.fromstring(element)
+    except ET.ParseError:
+        return element
+    count = item.get("count") or 1
+    count = count if isinstance(count, int) and not isinstance(count, bool) else 1
+    name, notes = _text(item.get("name")), _text(item.get("notes"))
+    held = [c for c in el if _local(c) == "customNotes"]
+    number = _number(el.get("number", "1"))
+    if (number, el.get("customName"), held[0].text or "" if held else None) == (
+        count,
+        name,
+        notes,
+    ):
+        return element
+    el.set("number", str(count))
+    if name:
+        el.set("customName", name)
+    else:
+        el.attrib.pop("customName", None)
+    for c in held:
+        el.remove(c)
+    if notes is not None:
+        note = ET.Element("customNotes")
+        note.text = notes
+        el.insert(0, note)
+    ET.indent(el, "  ")
+    return ET.tostring(el, encoding="unicode").strip()
 
 
 def _text(value: Any) -> str | None:

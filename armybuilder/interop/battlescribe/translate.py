@@ -483,7 +483,7 @@ class Translation:
             cost_types=[
                 ab.CostType(
                     id=ids.ours(ct.id),
-                    name=ct.name or ct.id,
+                    name=(ct.name or "").strip() or ct.id,  # the data pads some: " Cans"
                     default_limit=None,  # limits are the roster's: the adapter checks them
                     hidden=ct.hidden,
                 )

@@ -41,6 +41,7 @@ from ...session import (
     is_force_loc,
     plan_faction_change,
 )
+from ...words import plural
 from ..bindings import EDITOR_ACTIONS, bindings
 from ..widgets.catalog import CatalogBrowser, entry_cost
 from ..widgets.details import DetailsPane
@@ -306,9 +307,10 @@ class EditorScreen(ArmyScreen):
         for n, info in enumerate(infos, 1):
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(info.updated))
             if several:
-                line = f"{n}. {info.edits} edit(s) from {when}"
+                line = f"{n}. {plural(info.edits, 'edit')} from {when}"
             else:
-                line = f"{info.name or 'This roster'} has {info.edits} unsaved edit(s) from {when}:"
+                name = info.name or "This roster"
+                line = f"{name} has {plural(info.edits, 'unsaved edit')} from {when}:"
             lines.append(line)
             if info.other_process_alive:
                 lines.append(
@@ -350,7 +352,7 @@ class EditorScreen(ArmyScreen):
                 if session is not None:
                     session.close()
                 self._start(recovered)
-                self.app.notify(f"Recovered {info.edits} edit(s); save to keep them.")
+                self.app.notify(f"Recovered {plural(info.edits, 'edit')}; save to keep them.")
             elif answer == "discard" and session is not None:
                 for other in infos:
                     if not other.other_process_alive:
@@ -1220,8 +1222,9 @@ class EditorScreen(ArmyScreen):
                 "Changed on disk",
                 f"{changed.name} was changed on disk (in another window or program) since "
                 "it was opened here.\n"
-                f"Reload: show the file as it is now; this window's {edits} edit(s) are "
-                "dropped.\nOverwrite: replace it with this window's roster (the other "
+                f"Reload: show the file as it is now; this window's {plural(edits, 'edit')} "
+                f"{'is' if edits == 1 else 'are'} dropped.\nOverwrite: replace it with this "
+                "window's roster (the other "
                 f"version is kept as {changed.name}.bak).\nSave as: keep both, this roster "
                 "under another name.",
                 [
@@ -1364,7 +1367,7 @@ class EditorScreen(ArmyScreen):
                 "Unsaved changes",
                 Text.assemble(
                     (s.name, "bold"),
-                    f" has unsaved changes ({len(s.history)} edit(s)). Save them first?",
+                    f" has unsaved changes ({plural(len(s.history), 'edit')}). Save them first?",
                 ).plain,
                 [
                     ("save", "Save", "primary"),

@@ -16,6 +16,7 @@ from textual.widgets import Button, Footer, Header, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...session import RecentEntry, RecentFiles, RecoveryInfo, list_recoveries
+from ...words import plural
 from ..bindings import HOME_ACTIONS, bindings
 from .base import ArmyScreen
 
@@ -125,7 +126,7 @@ class HomeScreen(ArmyScreen):
             prompt = Text(info.name or "Untitled roster", "bold")
             prompt.append(f"  {info.system} · {info.faction}", "dim")
             where = shown_path(info.path, self.cwd) if info.path else "never saved"
-            prompt.append(f"\n  {where}; {info.edits} edit(s), {_when(info.updated)}", "")
+            prompt.append(f"\n  {where}; {plural(info.edits, 'edit')}, {_when(info.updated)}", "")
             rec.add_option(Option(prompt))
         if self._recoveries:
             rec.highlighted = 0
