@@ -538,7 +538,7 @@ class CatalogIndex:
                         continue
                     if reaches(m):
                         raise LookupError
-                    for q in _queries(m):
+                    for q in modifier_queries(m):
                         if getattr(q, "type", "") in ("instance-of", "not-instance-of"):
                             continue
                         if q.field == "forces":
@@ -960,7 +960,7 @@ def shared_scope(mods: Sequence[Modifier], owner_id: str) -> str | None:
     return scopes.pop() if len(scopes) == 1 else None
 
 
-def _queries(mod: Modifier) -> Iterator[Condition | Repeat]:
+def modifier_queries(mod: Modifier) -> Iterator[Condition | Repeat]:
     """The conditions (at any depth of its groups) and repeats of a modifier."""
     yield from mod.conditions
     stack = list(mod.groups)

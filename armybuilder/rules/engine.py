@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..catalog import CatalogIndex, Child, GameSystem, custom_catalog
-from ..catalog.index import ChildChecks, modifier_reads
+from ..catalog.index import ChildChecks, modifier_queries, modifier_reads
 from ..model.plain import (  # the engine's form: no pydantic (see model/plain.py)
     MESSAGE_FIELDS,
     Condition,
@@ -633,7 +633,7 @@ class Evaluation:
                         outside = True
                     elif m.field in watched and (m.conditions or m.groups or m.repeat or m.repeats):
                         reads = True
-                        if any(q.scope not in ("self", "parent") for q in _modifier_queries(m)):
+                        if any(q.scope not in ("self", "parent") for q in modifier_queries(m)):
                             outside = True
                 if outside or reads:
                     found.append((n, not outside))
@@ -2397,19 +2397,6 @@ def _is_of(node: Node, ref: str) -> bool:
         or (node.group is not None and node.group.id == ref)
         or (node.link is not None and node.link.id == ref)
     )
-
-
-def _modifier_queries(mod: Modifier) -> Iterator[Condition | Repeat]:
-    """The conditions (at any depth of its groups) and repeats of a modifier."""
-    yield from mod.conditions
-    stack = list(mod.groups)
-    while stack:
-        g = stack.pop()
-        yield from g.conditions
-        stack.extend(g.groups)
-    if mod.repeat is not None:
-        yield mod.repeat
-    yield from mod.repeats
 
 
 def _reaching(entry: Entry) -> tuple[Modifier, ...]:
