@@ -1960,8 +1960,24 @@ def _check_constraint(
     if con.per_link and owner_id is not None and con.child is None and con.field != "forces":
         # Counted per link: the selections made the way this one is (through ``link``).
         owner_id = f"path:{link.id}" if link is not None and link.id else f"path:{owner_id}"
+    # An entry named as ``child`` is counted per link as a condition counts it (the
+    # selections made without a link of their own); a category or group is counted as is.
+    child_per_link = (
+        con.per_link
+        and con.child is not None
+        and (con.child in ev.index.entries or con.child in ev.index.shared)
+        and con.child not in ev.index.categories
+    )
     got = ev.query(
-        context, scope, con.child, con.field, deep, owner_id, con.child_forces, con.percent
+        context,
+        scope,
+        con.child,
+        con.field,
+        deep,
+        owner_id,
+        con.child_forces,
+        con.percent,
+        child_per_link,
     )
     if (con.type == "max" and got > limit) or (con.type == "min" and got < limit):
         _constraint_issue(ev, con, owner, got, limit, scope_node, context)
