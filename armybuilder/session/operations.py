@@ -819,11 +819,18 @@ def build_selection(
             child = index.default_child(entry, group)
             if child is not None:
                 children.append(
-                    build_selection(index, child.entry, recorded=index.recorded_id(entry, child))
+                    build_selection(
+                        index,
+                        child.entry,
+                        group.default_count,
+                        recorded=index.recorded_id(entry, child),
+                    )
                 )
             else:
                 sub = CommentedMap()
                 sub["entry"] = group.default
+                if group.default_count != 1:
+                    sub["count"] = group.default_count
                 children.append(sub)
     if children:
         node["selections"] = children
