@@ -47,8 +47,7 @@ def test_every_way_of_adding_gives_the_same_turret(session: EditSession, lib: Li
     plain = session.node(session.add(techmarine, "tarantula"))
     standard = session.node(add_standard(session, techmarine, "tarantula"))
     roster = Roster.from_text(
-        "system: space-hulk\nfaction: terminators\nname: T\nselections:\n"
-        "  - entry: techmarine\n",
+        "system: space-hulk\nfaction: terminators\nname: T\nselections:\n  - entry: techmarine\n",
         "t.yaml",
     )
     index = lib.system("space-hulk").index("terminators")
