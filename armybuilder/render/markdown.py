@@ -93,6 +93,8 @@ def export_markdown(view: RosterView) -> str:
     else:
         for u in view.units:
             _unit(u, "##", out)
+    if not view.units:
+        out += ["", "*No units yet: this roster is empty.*"]
     _issues("Errors", view.errors, out)
     _issues("Warnings", view.warnings, out)
     _issues("Notes from the catalog", view.notices, out)
