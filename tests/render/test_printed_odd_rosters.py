@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from raster_helpers import body_box, ink
-from render_helpers import Rendered
+from render_helpers import EXAMPLES, Rendered
 
 from armybuilder.catalog import Library
 from armybuilder.render import export, load
@@ -71,3 +71,20 @@ def test_an_empty_roster_s_exports_say_it_is_empty(
     ev = load(path, library)[2]
     assert "No units yet: this roster is empty." in export(ev, "text").splitlines()
     assert "*No units yet: this roster is empty.*" in export(ev, "markdown").splitlines()
+
+
+@pytest.mark.parametrize(("limit", "left"), [(3000, "620 kg"), (2000, "over by 380 kg")])
+def test_what_is_left_of_a_limit_prints_with_its_unit(
+    limit: int,
+    left: str,
+    write_roster: Callable[[str, str], Path],
+    render: Callable[..., Rendered],
+) -> None:
+    # The rules' rifle platoon weighs 2380 kg (Infantry Operations, platoon mass): the
+    # totals table once printed "Spent 2380 kg, Limit 3000 kg, Left 620", a bare number.
+    src = (EXAMPLES / "infantry-ops" / "rifle-platoon.yaml").read_text(encoding="utf-8")
+    text = src.replace("name: Rifle platoon\n", f"name: Rifle platoon\nlimits: {{kg: {limit}}}\n")
+    assert text != src
+    doc = render(write_roster(f"rifle-{limit}.yaml", text), sheets=False, pieces=False)
+    page = " ".join(doc.text(0).split())
+    assert f"kg {left}" in page, page
