@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import re
 
-from ..words import plural
+from ..words import number, plural
 from .context import IssueView, RosterView, UnitView, clean
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~#])")
@@ -125,6 +125,4 @@ def _unit(u: UnitView, level: str, out: list[str]) -> None:
 
 
 def _num(x: float) -> str:
-    from ..rules.engine import fmt_num
-
-    return fmt_num(x)
+    return number(x)

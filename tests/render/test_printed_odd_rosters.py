@@ -13,7 +13,9 @@ from raster_helpers import body_box, ink
 from render_helpers import EXAMPLES, Rendered
 
 from armybuilder.catalog import Library
+from armybuilder.cli import main
 from armybuilder.render import export, load
+from armybuilder.words import number
 
 pytest.importorskip("pypdfium2", reason="rasterising PDFs needs pypdfium2 (the test extra)")
 
@@ -88,3 +90,44 @@ def test_what_is_left_of_a_limit_prints_with_its_unit(
     doc = render(write_roster(f"rifle-{limit}.yaml", text), sheets=False, pieces=False)
     page = " ".join(doc.text(0).split())
     assert f"kg {left}" in page, page
+
+
+def test_large_numbers_print_with_thousands_separators_everywhere(
+    write_roster: Callable[[str, str], Path],
+    render: Callable[..., Rendered],
+    library: Library,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The rules' rifle platoon weighs 2380 kg (Infantry Operations, platoon mass), over a
+    # limit of 2000 kg by 380 kg. The engine's message once said "Mass 2380 kg is over the
+    # limit of 2000 kg" beside "2,380 kg" in the builder; now `show`, the PDF (its totals,
+    # error list, unit lines and sheet) and the exports all print "2,380 kg".
+    src = (EXAMPLES / "infantry-ops" / "rifle-platoon.yaml").read_text(encoding="utf-8")
+    path = write_roster(
+        "rifle-over.yaml",
+        src.replace("name: Rifle platoon\n", "name: Rifle platoon\nlimits: {kg: 2000}\n"),
+    )
+    message = "Mass 2,380 kg is over the limit of 2,000 kg by 380 kg"
+    assert main(["show", str(path)]) in (0, 1)
+    shown = capsys.readouterr().out
+    assert message in shown and "Mass 2,380 kg (kg limit 2,000)" in shown, shown
+    assert "2380" not in shown and "2000" not in shown
+    doc = render(path, pieces=False)
+    text = " ".join(doc.text().split())
+    assert message in text
+    assert "Mass 2,380 kg 2,000 kg over by 380 kg" in text  # the totals table
+    assert "MASS 2,380 KG" in " ".join(doc.text(1).split()).upper()  # the platoon sheet
+    assert "2380" not in text and "2000 kg" not in text
+    ev = load(path, library)[2]
+    for to in ("text", "markdown", "html"):
+        out = export(ev, to)
+        assert "2,380 kg" in out and "2380" not in out, to
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(0, "0"), (2000, "2,000"), (2380.0, "2,380"), (1234567.25, "1,234,567.25"), (0.5, "0.5"),
+     (-1500, "-1,500"), (1 / 3, "0.333333"), (float("inf"), "inf"), (True, "True")],
+)  # fmt: skip
+def test_number_is_how_every_report_prints_a_quantity(value: float, text: str) -> None:
+    assert number(value) == text
