@@ -41,6 +41,7 @@ from ..model.plain import (  # the engine's form: no pydantic (see model/plain.p
 )
 from ..rosters import ForceData as ForceData
 from ..rosters import Loc, Roster, SelectionData
+from ..words import number
 from .state import StateKey, check_state
 
 if TYPE_CHECKING:
@@ -1884,13 +1885,13 @@ def constraint_issue_text(
     ``got`` against ``limit`` in ``scope_node`` (tools recognise an issue by them)."""
     what = _ref_name(ev, con.child, owner)
     if con.field == "selections":
-        amount, bound = f"{fmt_num(got)} × {what}", fmt_num(limit)
+        amount, bound = f"{number(got)} × {what}", number(limit)
     else:
         ct = ev.index.cost_types.get(con.field)
         unit = f" {ct.unit}" if ct and ct.unit else ""
         cname = ct.name if ct else con.field
-        amount = f"{cname} {fmt_num(got)}{unit} in {what}"
-        bound = f"{fmt_num(limit)}{unit}"
+        amount = f"{cname} {number(got)}{unit} in {what}"
+        bound = f"{number(limit)}{unit}"
     holder = ev.where(scope_node) if not scope_node.is_root else f"The roster {ev.roster.name!r}"
     if con.type == "max":
         code, text = "max-exceeded", f"{holder} has {amount}; at most {bound} allowed"
@@ -2320,8 +2321,8 @@ def _check_roster(ev: Evaluation) -> None:
             unit = f" {limit_ct.unit}" if limit_ct.unit else ""
             ev.error(
                 "cost-limit-exceeded",
-                f"{limit_ct.name} {fmt_num(spent)}{unit} is over the limit "
-                f"of {fmt_num(limit)}{unit} by {fmt_num(spent - limit)}{unit}",
+                f"{limit_ct.name} {number(spent)}{unit} is over the limit "
+                f"of {number(limit)}{unit} by {number(spent - limit)}{unit}",
                 ("limits", ct_id),
             )
 

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...dice import Dice
 from ...plugin import CatalogFinding, Matchup, SystemRules
+from ...words import number as _number
 from ..engine import Evaluation, Node, Value, fmt_num
 from ..frozen import FrozenDict, FrozenList, freeze
 from ..state import StateKey
@@ -1344,7 +1345,7 @@ class InfantryOperations(SystemRules):
             "mass",
             "Mass",
             mass,
-            text=f"{fmt_num(mass)} kg",
+            text=f"{_number(mass)} kg",
             source=f"{SRC}, Movement Points (mass); support weapons' mass not given",
         )
         ev.put_values(platoon, head.boxes)
