@@ -1251,20 +1251,17 @@ class InfantryOperations(SystemRules):
     # ----------------------------------------------------------------- analysis
 
     def analyse(self, ev: Evaluation) -> None:
-        platoons = ev.nodes_in("platoon")
-        roster_troopers = 0
-        roster_av = dict.fromkeys(ATTACK_TYPES, 0)
-        for platoon in platoons:
-            troopers, avs = ev.subtree(
+        roster_platoons = roster_troopers = 0
+        for platoon in ev.nodes_in("platoon"):
+            troopers, _ = ev.subtree(
                 platoon,
                 "infantry-ops",
                 lambda p=platoon: self._platoon(ev, p),  # type: ignore[misc]
             )
             mult = platoon.multiplicity()
+            roster_platoons += mult
             roster_troopers += troopers * mult
-            for k in ATTACK_TYPES:
-                roster_av[k] += avs[k] * mult
-        ev.set_value(ev.root, "platoons", "Platoons", sum(p.multiplicity() for p in platoons))
+        ev.set_value(ev.root, "platoons", "Platoons", roster_platoons)
         ev.set_value(ev.root, "troopers", "Troopers", roster_troopers)
         self._sheet_data(ev)
 
