@@ -40,6 +40,7 @@ from ..report import load_evaluated as _load
 from ..report import show_json as _show_json
 from ..rules.engine import Evaluation, Node, fmt_num
 from ..rules.state import StateKey, state_help, state_placeholder
+from ..words import number
 from .common import EXIT_ILLEGAL as EXIT_ILLEGAL
 from .common import EXIT_INPUT, EXIT_OK
 from .common import UsageError as UsageError
@@ -140,7 +141,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         verdict += f", {_plural(len(ev.warnings), 'warning')}"
     lines = [roster.name, f"{gs.name} · {ev.index.faction.name} · {verdict}"]
     cost = _fmt_cost(ev.index, ev.totals)
-    limits = ", ".join(f"{k} limit {fmt_num(v)}" for k, v in roster.header.limits.items())
+    limits = ", ".join(f"{k} limit {number(v)}" for k, v in roster.header.limits.items())
     if cost:
         lines.append(cost + (f" ({limits})" if limits else ""))
     for v in ev.roster_values:
