@@ -81,13 +81,17 @@ class Library:
             self.problems = snapshot[1]
             return self
         if self._scan() and key:
-            try:
-                plain = plain_systems(self._systems)
-                packed = {sid: libcache.pack(gs) for sid, gs in plain.items()}
-            except TypeError:
-                return self  # something the engine's form cannot hold: not kept
-            libcache.store(key, (packed, self.problems))
+            self._keep(key)
         return self
+
+    def _keep(self, key: str) -> None:
+        """Store the scan's outcome as the snapshot for ``key``."""
+        try:
+            plain = plain_systems(self._systems)
+            packed = {sid: libcache.pack(gs) for sid, gs in plain.items()}
+        except TypeError:
+            return  # something the engine's form cannot hold: not kept
+        libcache.store(key, (packed, self.problems))
 
     def _unpack(self, system_id: str | None) -> None:
         """Unpack one system of the snapshot (``None``: all of them, in the library's order).
@@ -102,7 +106,9 @@ class Library:
                         self._systems[sid] = libcache.unpack(self._packed[sid])
             except Exception:
                 self._systems, self._packed, self.problems = {}, {}, []
-                self._scan()
+                key = libcache.fingerprint(self.roots) if self.use_cache else None
+                if self._scan() and key:
+                    self._keep(key)  # the damaged snapshot replaced
                 return
             if system_id is None or len(self._systems) == len(self._packed):
                 order = list(self._packed)

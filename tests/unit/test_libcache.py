@@ -154,3 +154,7 @@ def test_a_system_damaged_inside_the_snapshot_means_a_new_scan(every_root: Path)
     assert gs.model == cold.system(SYSTEM).model
     assert list(again.systems) == list(cold.systems)
     assert [str(p) for p in again.problems] == [str(p) for p in cold.problems]
+    # and the snapshot is written whole again
+    warm = Library([every_root]).scan()
+    assert is_plain(warm.system(SYSTEM).model)
+    assert warm.system(SYSTEM).model.model_dump() == cold.system(SYSTEM).model.model_dump()
