@@ -227,18 +227,25 @@ def expected_tree_label(ev: Evaluation, loc: Loc, budget: int | None) -> str:
         mark = "⚠ "
     elif loc in inner:
         mark = "• "
+    room = None if budget is None else budget - len(mark)
+
+    def head(name: str, tail: str, lead: str = "") -> str:
+        # The name gives way (cut with "…") so that the cost (or count) after it shows whole.
+        if room is not None and len(lead + name + tail) > room:
+            name = name[: max(4, room - len(lead + tail)) - 1].rstrip() + "…"
+        return mark + lead + name + tail
+
     if node.is_root:
         cost = cost_text(ev, ev.totals, limits=True)
-        return mark + ev.name(node) + (f"  {cost}" if cost else "")
+        return head(ev.name(node), f"  {cost}" if cost else "")
     if node.force is not None:  # a force: its name, what it is, its total
         from armybuilder.report import force_title
 
         cost = cost_text(ev, ev.total_cost(node))
-        return f"{mark}⚑ {force_title(ev, node)}" + (f"  {cost}" if cost else "")
+        return head(force_title(ev, node), f"  {cost}" if cost else "", "⚑ ")
     if node.entry is None:
         count = f" ×{node.count}" if node.count != 1 else ""
-        return f"{mark}? {ev.name(node)} (unknown entry){count}"
-    room = None if budget is None else budget - len(mark)
+        return head(f"? {ev.name(node)}", f" (unknown entry){count}")
     return mark + "".join(t for t, _ in fit_label(unit_summary(ev, node), room))
 
 

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...dice import Dice
 from ...plugin import CatalogFinding, Matchup, SystemRules
+from ...words import number as _number
 from ..engine import Evaluation, Node, Value, fmt_num
 from ..frozen import FrozenDict, FrozenList, freeze
 from ..state import StateKey
@@ -1189,20 +1190,17 @@ class InfantryOperations(SystemRules):
     # ----------------------------------------------------------------- analysis
 
     def analyse(self, ev: Evaluation) -> None:
-        platoons = ev.nodes_in("platoon")
-        roster_troopers = 0
-        roster_av = dict.fromkeys(ATTACK_TYPES, 0)
-        for platoon in platoons:
-            troopers, avs = ev.subtree(
+        roster_platoons = roster_troopers = 0
+        for platoon in ev.nodes_in("platoon"):
+            troopers, _ = ev.subtree(
                 platoon,
                 "infantry-ops",
                 lambda p=platoon: self._platoon(ev, p),  # type: ignore[misc]
             )
             mult = platoon.multiplicity()
+            roster_platoons += mult
             roster_troopers += troopers * mult
-            for k in ATTACK_TYPES:
-                roster_av[k] += avs[k] * mult
-        ev.set_value(ev.root, "platoons", "Platoons", sum(p.multiplicity() for p in platoons))
+        ev.set_value(ev.root, "platoons", "Platoons", roster_platoons)
         ev.set_value(ev.root, "troopers", "Troopers", roster_troopers)
         self._sheet_data(ev)
 
@@ -1283,7 +1281,7 @@ class InfantryOperations(SystemRules):
             "mass",
             "Mass",
             mass,
-            text=f"{fmt_num(mass)} kg",
+            text=f"{_number(mass)} kg",
             source=f"{SRC}, Movement Points (mass); support weapons' mass not given",
         )
         ev.put_values(platoon, head.boxes)

@@ -1,0 +1,133 @@
+"""Rosters a player prints at the edges: empty, with very large numbers, with costs that have
+no unit. Each PDF is read back (pypdf text), rasterised (pypdfium2) and its ink measured where
+the content belongs; the exports are compared with what the PDF says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from raster_helpers import body_box, ink
+from render_helpers import EXAMPLES, Rendered
+
+from armybuilder.catalog import Library
+from armybuilder.cli import main
+from armybuilder.render import export, load
+from armybuilder.words import number
+
+pytest.importorskip("pypdfium2", reason="rasterising PDFs needs pypdfium2 (the test extra)")
+
+#: Each game system with one of its factions and the name of that faction's catalog.
+SYSTEMS = [
+    ("infantry-ops", "inner-sphere", "Infantry Operations"),
+    ("space-hulk", "terminators", "Space Hulk"),
+    ("starmarines", "norx", "StarMarines"),
+    ("starship-marine", "earther", "Starship Marine"),
+    ("starship-troopers", "mobile-infantry", "Starship Troopers"),
+]
+
+
+def _empty(system: str, faction: str) -> str:
+    return f"format: 1\nsystem: {system}\nfaction: {faction}\nname: Nobody Yet\n"
+
+
+@pytest.mark.parametrize(("system", "faction", "system_name"), SYSTEMS, ids=[s[0] for s in SYSTEMS])
+def test_an_empty_roster_prints_one_page_that_says_it_is_empty(
+    system: str,
+    faction: str,
+    system_name: str,
+    write_roster: Callable[[str, str], Path],
+    render: Callable[..., Rendered],
+) -> None:
+    # Before: page 1 said "Units (0)" and nothing under it, page 2 held the heading "Record
+    # sheets" and the sheet's legend alone.
+    path = write_roster(f"empty-{system}.yaml", _empty(system, faction))
+    doc = render(path, paper="letter", pieces=False)
+    assert doc.pages == 1, doc.text()
+    text = " ".join(doc.text().split())
+    assert "This roster is empty" in text
+    assert "no record sheets to print" in text
+    assert "Nobody Yet" in text and system_name in text
+    assert "Record sheets" not in text and "Units (0)" not in text
+    assert not doc.alone
+    # The box saying so has ink: the page's body holds more than the title block.
+    (image,) = doc.images()
+    left, top, right, bottom = body_box(image)
+    assert ink(image, (left, top + (bottom - top) // 8, right, bottom)) > 200
+
+
+def test_an_empty_roster_says_its_limits(
+    write_roster: Callable[[str, str], Path], render: Callable[..., Rendered]
+) -> None:
+    text = _empty("starship-troopers", "mobile-infantry") + "limits: {value: 300}\n"
+    doc = render(write_roster("empty-limit.yaml", text), pieces=False)
+    assert "Limits: Value 300." in " ".join(doc.text().split())
+
+
+def test_an_empty_roster_s_exports_say_it_is_empty(
+    write_roster: Callable[[str, str], Path], library: Library
+) -> None:
+    path = write_roster("empty-export.yaml", _empty("space-hulk", "terminators"))
+    ev = load(path, library)[2]
+    assert "No units yet: this roster is empty." in export(ev, "text").splitlines()
+    assert "*No units yet: this roster is empty.*" in export(ev, "markdown").splitlines()
+
+
+@pytest.mark.parametrize(("limit", "left"), [(3000, "620 kg"), (2000, "over by 380 kg")])
+def test_what_is_left_of_a_limit_prints_with_its_unit(
+    limit: int,
+    left: str,
+    write_roster: Callable[[str, str], Path],
+    render: Callable[..., Rendered],
+) -> None:
+    # The rules' rifle platoon weighs 2380 kg (Infantry Operations, platoon mass): the
+    # totals table once printed "Spent 2380 kg, Limit 3000 kg, Left 620", a bare number.
+    src = (EXAMPLES / "infantry-ops" / "rifle-platoon.yaml").read_text(encoding="utf-8")
+    text = src.replace("name: Rifle platoon\n", f"name: Rifle platoon\nlimits: {{kg: {limit}}}\n")
+    assert text != src
+    doc = render(write_roster(f"rifle-{limit}.yaml", text), sheets=False, pieces=False)
+    page = " ".join(doc.text(0).split())
+    assert f"kg {left}" in page, page
+
+
+def test_large_numbers_print_with_thousands_separators_everywhere(
+    write_roster: Callable[[str, str], Path],
+    render: Callable[..., Rendered],
+    library: Library,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The rules' rifle platoon weighs 2380 kg (Infantry Operations, platoon mass), over a
+    # limit of 2000 kg by 380 kg. The engine's message once said "Mass 2380 kg is over the
+    # limit of 2000 kg" beside "2,380 kg" in the builder; now `show`, the PDF (its totals,
+    # error list, unit lines and sheet) and the exports all print "2,380 kg".
+    src = (EXAMPLES / "infantry-ops" / "rifle-platoon.yaml").read_text(encoding="utf-8")
+    path = write_roster(
+        "rifle-over.yaml",
+        src.replace("name: Rifle platoon\n", "name: Rifle platoon\nlimits: {kg: 2000}\n"),
+    )
+    message = "Mass 2,380 kg is over the limit of 2,000 kg by 380 kg"
+    assert main(["show", str(path)]) in (0, 1)
+    shown = capsys.readouterr().out
+    assert message in shown and "Mass 2,380 kg (kg limit 2,000)" in shown, shown
+    assert "2380" not in shown and "2000" not in shown
+    doc = render(path, pieces=False)
+    text = " ".join(doc.text().split())
+    assert message in text
+    assert "Mass 2,380 kg 2,000 kg over by 380 kg" in text  # the totals table
+    assert "MASS 2,380 KG" in " ".join(doc.text(1).split()).upper()  # the platoon sheet
+    assert "2380" not in text and "2000 kg" not in text
+    ev = load(path, library)[2]
+    for to in ("text", "markdown", "html"):
+        out = export(ev, to)
+        assert "2,380 kg" in out and "2380" not in out, to
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(0, "0"), (2000, "2,000"), (2380.0, "2,380"), (1234567.25, "1,234,567.25"), (0.5, "0.5"),
+     (-1500, "-1,500"), (1 / 3, "0.333333"), (float("inf"), "inf"), (True, "True")],
+)  # fmt: skip
+def test_number_is_how_every_report_prints_a_quantity(value: float, text: str) -> None:
+    assert number(value) == text
