@@ -148,10 +148,12 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
         while 0 <= line <= self.last_line:
             if self._is_entry(line):
                 self.cursor_line = line
+                self.scroll_to_line(line, animate=False)
                 return
             line += delta
         if 0 <= self.cursor_line + delta <= self.last_line:
             self.cursor_line += delta  # no entry that way: the heading, as a plain tree does
+            self.scroll_to_line(self.cursor_line, animate=False)
 
     def action_cursor_down(self) -> None:
         if self.cursor_line < 0:
@@ -172,6 +174,7 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
                 line += 1
             if line <= self.last_line:
                 self.cursor_line = line
+                self.scroll_to_line(line, animate=False)
 
     async def _on_click(self, event: events.Click) -> None:
         meta = event.style.meta
