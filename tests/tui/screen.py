@@ -243,9 +243,12 @@ def expected_tree_label(ev: Evaluation, loc: Loc, budget: int | None) -> str:
 
         cost = cost_text(ev, ev.total_cost(node))
         return head(force_title(ev, node), f"  {cost}" if cost else "", "⚑ ")
-    if node.entry is None:
+    if node.entry is None:  # "(unknown entry)" gives way first, then the name
         count = f" ×{node.count}" if node.count != 1 else ""
-        return head(f"? {ev.name(node)}", f" (unknown entry){count}")
+        name = f"? {ev.name(node)}"
+        for note in (" (unknown entry)", " (unknown)", ""):
+            if room is None or len(name + note + count) <= room or not note:
+                return head(name, note + count)
     return mark + "".join(t for t, _ in fit_label(unit_summary(ev, node), room))
 
 
