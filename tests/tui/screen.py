@@ -170,8 +170,9 @@ def check_catalog_lines(lines: list[str], options: list[str], width: int) -> lis
     """Problems with the painted catalog tree (empty: it shows the options exactly).
 
     The painted option lines (those drawn with a guide; headings carry an arrow) must be a
-    run of the expected labels, in order, each in full (or cut at the pane's edge): a line
-    of another unit left on screen, or a stale count, fails here.
+    run of the expected labels, in order, each in full or with its name cut ("…") and its
+    price and count after it whole (a label without either may be cut at the pane's edge):
+    a line of another unit left on screen, a stale count or a price cut short fails here.
     """
     leaves: list[tuple[str, bool]] = []
     for raw in lines:
@@ -186,7 +187,18 @@ def check_catalog_lines(lines: list[str], options: list[str], width: int) -> lis
         if k + len(leaves) > len(options):
             return False
         for (text, cut), want in zip(leaves, options[k:], strict=False):
-            if text != want and not (cut and want.startswith(text.rstrip("…"))):
+            if text == want:
+                continue
+            tail = want[want.index("  ") :] if "  " in want else ""
+            if tail:
+                name = text[: len(text) - len(tail)]
+                if not (
+                    text.endswith(tail)
+                    and name.endswith("…")
+                    and want.startswith(name[:-1].rstrip())
+                ):
+                    return False
+            elif not (cut and want.startswith(text.rstrip("…"))):
                 return False
         return True
 

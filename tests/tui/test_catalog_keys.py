@@ -46,3 +46,37 @@ async def test_the_highlighted_entry_stays_on_screen(make_app: Any, workdir: Pat
             assert name.startswith(shown.split("  ")[0].rstrip("…")), (shown, name)
             seen.add(node.data)
         assert len(seen) > height
+
+
+@run_async
+async def test_a_narrow_catalog_cuts_names_not_prices(make_app: Any, workdir: Path) -> None:
+    """At 80x24 the catalog has 19 columns while the roster tree has the focus: an entry's
+    name gives way ("Assault r…  8 kg"), never its price or count, which were cut at the
+    pane's edge (a 115-point squad read "11"). With the focus, the pane widens and the names
+    come back whole."""
+    from screen import check_catalog_lines, expected_catalog
+
+    app = make_app(workdir / "rifle-platoon.yaml")
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await wait_editor(pilot)
+        session = editor.session
+        assert session is not None
+        editor.jump_to(SOLDIER)
+        await pilot.pause()
+        await pilot.press("f3")
+        await pilot.pause()
+        tree = editor.catalog.catalog_tree
+        options = expected_catalog(session, editor.selected)
+        cut = 0
+        for y in range(0, tree.last_line + 1, tree.scrollable_content_region.height):
+            tree.scroll_to(y=y, animate=False, immediate=True)
+            await pilot.pause()
+            lines = pane_lines(app, tree, painted(app))
+            width = tree.scrollable_content_region.width
+            assert check_catalog_lines(lines, options, width) == [], y
+            cut += sum("…  " in line for line in lines)
+        assert cut  # (names were cut: the test saw the narrow pane)
+        await pilot.press("f4")
+        await pilot.pause()
+        lines = pane_lines(app, tree, painted(app))
+        assert check_catalog_lines(lines, options, tree.scrollable_content_region.width) == []
