@@ -131,3 +131,67 @@ def test_large_numbers_print_with_thousands_separators_everywhere(
 )  # fmt: skip
 def test_number_is_how_every_report_prints_a_quantity(value: float, text: str) -> None:
     assert number(value) == text
+
+
+TOY_SYSTEM = """\
+kind: system
+id: toy
+name: Toy Wars
+cost_types:
+  - {id: pts, name: Points, unit: pts}
+profile_types:
+  - id: model
+    name: Model
+    characteristics:
+      - {id: move, name: Move}
+      - {id: wounds, name: Wounds}
+"""
+TOY_ARMY = """\
+kind: catalog
+id: army
+system: toy
+name: Army
+entries:
+  - id: squad
+    name: Squad
+    type: unit
+    entries:
+      - {id: trooper, name: Trooper, type: model, costs: {pts: 10},
+         profiles: [{type: model, characteristics: {move: 6}}]}
+      - {id: brute, name: Brute, type: model, costs: {pts: 30},
+         profiles: [{type: model, characteristics: {move: 5, wounds: 3}}]}
+"""
+
+
+@pytest.mark.parametrize(("models", "column"), [("trooper", False), ("brute", True)])
+def test_a_generic_card_prints_the_hits_column_only_where_a_model_takes_hits(
+    models: str, column: bool, tmp_path: Path
+) -> None:
+    # Before: a squad of models with no hit count (a Warhammer 40,000 squad read from
+    # BattleScribe data, whose "W" is no hit key of ours) printed "Hits (a box per hit)"
+    # over an empty column. A Brute (Wounds 3) gets its boxes under that heading.
+    from armybuilder.catalog import default_roots
+    from armybuilder.render import render_pdf
+
+    root = tmp_path / "cats" / "toy"
+    root.mkdir(parents=True)
+    (root / "system.yaml").write_text(TOY_SYSTEM, encoding="utf-8")
+    (root / "army.yaml").write_text(TOY_ARMY, encoding="utf-8")
+    lib = Library([*default_roots(), tmp_path / "cats"], use_cache=False).scan()
+    roster = tmp_path / "squad.yaml"
+    roster.write_text(
+        "format: 1\nsystem: toy\nfaction: army\nname: Squad\nselections:\n  - entry: squad\n"
+        f"    selections:\n      - {{entry: {models}, count: 2}}\n",
+        encoding="utf-8",
+    )
+    ev = load(roster, lib)[2]
+    html = export(ev, "html")
+    assert ("Hits (a box per hit)" in html) is column
+    assert html[html.index("<body") :].count("☐") == (6 if column else 0)  # 2 × Wounds 3
+    pdf = render_pdf(ev, paper="a4")
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    text = " ".join(PdfReader(BytesIO(pdf.pdf)).pages[1].extract_text().split())
+    assert ("Hits (a box per hit)" in text) is column, text
