@@ -195,3 +195,22 @@ def test_a_generic_card_prints_the_hits_column_only_where_a_model_takes_hits(
 
     text = " ".join(PdfReader(BytesIO(pdf.pdf)).pages[1].extract_text().split())
     assert ("Hits (a box per hit)" in text) is column, text
+
+
+def test_a_card_taller_than_a_page_starts_under_the_record_sheets_heading(
+    write_roster: Callable[[str, str], Path], render: Callable[..., Rendered]
+) -> None:
+    # 600 Cap Troopers in one squad (a box row each: Starship Troopers, Models): the card
+    # cannot fit a page, so keeping it whole once moved it all to page 3 and left "Record
+    # sheets" alone on page 2.
+    src = (EXAMPLES / "starship-troopers" / "mi-squad.yaml").read_text(encoding="utf-8")
+    text = src.replace("count: 6\n", "count: 600\n").replace("{value: 200}", "{value: 20000}")
+    doc = render(write_roster("six-hundred.yaml", text), pieces=False)
+    assert not doc.alone, f"pages {doc.alone} hold only headings or a legend"
+    page = " ".join(doc.text(1).split())
+    assert page.count("Record sheets") == 1 and "MI Cap Trooper ×600" in page
+    images = doc.images()
+    # Page 2 is full of boxes down to its foot, not a heading over a blank page.
+    left, top, right, bottom = body_box(images[1])
+    lower = (left, (top + bottom) // 2, right, bottom)
+    assert ink(images[1], lower) > 500
