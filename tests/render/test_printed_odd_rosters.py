@@ -214,3 +214,14 @@ def test_a_card_taller_than_a_page_starts_under_the_record_sheets_heading(
     left, top, right, bottom = body_box(images[1])
     lower = (left, (top + bottom) // 2, right, bottom)
     assert ink(images[1], lower) > 500
+
+
+def test_a_unit_line_counts_its_models_once(library: Library) -> None:
+    # A Starship Troopers squad's line once read "6 models: MI Cap Trooper ×6 · Models: 6
+    # (MI Cap Trooper ×6)": the rules module's "Models" value repeats the model summary.
+    ev = load(EXAMPLES / "starship-troopers" / "mi-squad.yaml", library)[2]
+    html = export(ev, "html", sheets=False)
+    line = html[html.index('<div class="uline') :]
+    line = line[: line.index("</div>")]
+    assert "6 models: MI Cap Trooper ×6" in line
+    assert "Models:" not in line, line
