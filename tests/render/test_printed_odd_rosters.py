@@ -225,3 +225,18 @@ def test_a_unit_line_counts_its_models_once(library: Library) -> None:
     line = line[: line.index("</div>")]
     assert "6 models: MI Cap Trooper ×6" in line
     assert "Models:" not in line, line
+
+
+def test_render_says_one_error_in_the_singular(
+    write_roster: Callable[[str, str], Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It once said "NOT LEGAL (1 errors, on the roster page)".
+    src = (EXAMPLES / "infantry-ops" / "rifle-platoon.yaml").read_text(encoding="utf-8")
+    path = write_roster(
+        "rifle-one-error.yaml",
+        src.replace("name: Rifle platoon\n", "name: Rifle platoon\nlimits: {kg: 2000}\n"),
+    )
+    out_pdf = tmp_path / "one.pdf"
+    assert main(["render", str(path), "--no-sheets", "-o", str(out_pdf)]) == 0
+    out = capsys.readouterr().out
+    assert out.strip() == f"wrote {out_pdf}: 1 page, A4, NOT LEGAL (1 error, on the roster page)"
