@@ -240,3 +240,17 @@ def test_render_says_one_error_in_the_singular(
     assert main(["render", str(path), "--no-sheets", "-o", str(out_pdf)]) == 0
     out = capsys.readouterr().out
     assert out.strip() == f"wrote {out_pdf}: 1 page, A4, NOT LEGAL (1 error, on the roster page)"
+
+
+def test_starmarines_build_points_print_thousands_separated(
+    write_roster: Callable[[str, str], Path], library: Library
+) -> None:
+    # A 5,000 BP game (StarMarines: build points in groups of 25): the game size and what is
+    # left read as the totals do, "5,000 BP", not "5000 BP" beside "bp limit 5,000".
+    src = (EXAMPLES / "starmarines" / "starmarines-example.yaml").read_text(encoding="utf-8")
+    path = write_roster("sm-5000.yaml", src.replace("limits: {bp: 50}", "limits: {bp: 5000}"))
+    ev = load(path, library)[2]
+    text = export(ev, "text")
+    assert "Build points 50 BP of 5,000 BP" in text.splitlines()[0]
+    assert "Game size 5,000 BP (200 × 25)" in text, text
+    assert "5000" not in text
