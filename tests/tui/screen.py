@@ -92,7 +92,10 @@ def entry_cost_text(session: EditSession, entry: Any) -> str:
         if ct.hidden or ct.id not in entry.costs or not entry.costs[ct.id]:
             continue
         value = entry.costs[ct.id]
-        parts.append(f"{format_number(value)}{' ' + ct.unit if ct.unit else ''}")
+        # a cost type without a unit is named ("Value 30"), as session/text.py words it
+        parts.append(
+            f"{format_number(value)} {ct.unit}" if ct.unit else f"{ct.name} {format_number(value)}"
+        )
     return ", ".join(parts)
 
 

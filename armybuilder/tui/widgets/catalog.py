@@ -31,15 +31,12 @@ from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
 from ...session import Limit, Loc, OptionInfo, costs_text, limit_text
+from ...session.text import amount_text, format_number
 from .stable import ContentLines, LiveStatic, StableScroll, find
 
 if TYPE_CHECKING:
     from ...catalog import CatalogIndex, Child
     from ...model.catalog import Entry
-
-
-def _num(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
 
 def entry_cost(index: CatalogIndex, entry: Entry) -> str:
@@ -50,7 +47,7 @@ def entry_cost(index: CatalogIndex, entry: Entry) -> str:
             continue
         value = entry.costs[ct.id]
         if value:
-            parts.append(f"{_num(value)}{' ' + ct.unit if ct.unit else ''}")
+            parts.append(amount_text(ct, format_number(value)))
     return ", ".join(parts)
 
 
