@@ -828,9 +828,9 @@ class Evaluation:
 
         Rules modules whose analysis folds the tree bottom-up wrap each formation in this and
         set :attr:`SystemRules.subtree_local`; the result is returned as it was, so it must
-        not be changed afterwards. (``_open``: the engine's own checks of a selection that
-        is not closed, ``key`` holding the counts above it they read: see
-        :meth:`_outside_key`.)
+        not be changed afterwards. (``_open``: for the engine's own checks, a selection the
+        caller has found closed, or one that is not but whose checks read only counts above
+        it, ``key`` holding them: see :meth:`_outside_key`.)
         """
         out = self.memo_out
         data = node.data
@@ -2208,11 +2208,13 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
             _check_node(ev, c, seen_global)
         elif ev.memo_out is not None:
             check = lambda c=c: _check_node(ev, c, seen_global)  # noqa: E731
-            if not ev.index.closed(kind) and (outside := ev._outside_key(c)) is not None:
+            if ev.index.closed(kind):
+                ev.subtree(c, "check", check, None, _open=True)  # (found closed here)
+            elif (outside := ev._outside_key(c)) is not None:
                 # Not closed, but reading only counts above it: replayed by them.
                 ev.subtree(c, "check", check, outside, _open=True)
             else:
-                ev.subtree(c, "check", check)
+                _check_node(ev, c, seen_global)  # (what subtree() would do: no replay)
         else:
             _check_node(ev, c, seen_global)
 
