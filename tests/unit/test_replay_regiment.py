@@ -206,3 +206,61 @@ def test_the_regiment_walk_catches_a_platoon_that_reads_the_roster(
     monkeypatch.setattr(system, "rules", _CountsThePlatoons())
     with pytest.raises(AssertionError, match="Platoons beside it"):
         walk(regiment, library, 1, steps=30)
+
+
+# --------------------------------------------------------------------------- squads by counts
+
+
+def test_a_squad_is_replayed_by_the_counts_of_its_platoon(regiment: Path, library: Library) -> None:
+    """A squad is not closed (its costs and structure read the platoon's motive:
+    Infantry Operations, The Infantry Platoon, structure table; movement table), but what it
+    reads there is counts. The platoon's motive removed, then chosen again (jump, so a
+    trooper weighs 80 kg more and a platoon fields three squads: Infantry Operations,
+    movement table and structure table), leaves the squads the same selections; they must
+    be worked out again with the new counts, and the same counts must replay them."""
+    s = EditSession.open(regiment, library, autosave=False, lazy=False)
+    s.evaluate()
+    platoon = next(sel.loc for sel in s.roster.walk() if sel.entry == "platoon")
+    motive = s.roster.selections[platoon[1]].children[0]
+    assert motive.entry == "foot"
+    s.remove(motive.loc)
+    s.evaluate()
+    squads = [c for c in s.roster.selections[platoon[1]].children if c.entry == "squad"]
+    s.choose(platoon, "motive", "jump")
+    ev = s.evaluate()
+    # The squads are the same selections, their costs and checks those of a jump platoon.
+    assert [c for c in s.roster.selections[platoon[1]].children if c.entry == "squad"] == squads
+    assert all(
+        a is b
+        for a, b in zip(
+            [c for c in s.roster.selections[platoon[1]].children if c.entry == "squad"],
+            squads,
+            strict=True,
+        )
+    )
+    assert exact(ev) == exact(evaluate_roster(s.roster, s.system))
+    node = next(n for n in ev.root.children if n.loc == platoon)
+    trooper = next(n for n in node.walk() if n.entry_id == "trooper")
+    assert ev.unit_cost(trooper, "kg") == 85 + 80
+    # An edit elsewhere in the platoon: the squads it did not touch are replayed.
+    s.rename(squads[0].loc, "First squad")
+    again = s.evaluate()
+    assert again.memo_out is not None and again.memo_out.keyed
+    assert exact(again) == exact(evaluate_roster(s.roster, s.system))
+
+
+def test_a_squad_replayed_without_the_counts_above_it_is_caught(
+    regiment: Path, library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same steps with the counts left out of the replay's key (so a squad is replayed
+    whenever it is the same selection): the squads keep a foot platoon's costs, and the
+    comparison with a fresh evaluation fails."""
+    real = Evaluation._outside_key
+
+    def blind(self: Evaluation, node: Node) -> tuple[float, ...] | None:
+        return None if real(self, node) is None else ()
+
+    monkeypatch.setattr(Evaluation, "_outside_key", blind)
+    with pytest.raises(AssertionError) as caught:
+        test_a_squad_is_replayed_by_the_counts_of_its_platoon(regiment, library)
+    assert "T {'kg'" in str(caught.value)  # (the roster's mass: the squads' stale costs)
