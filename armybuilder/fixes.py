@@ -223,7 +223,7 @@ def _add_fix(ev: Evaluation, parent: Loc, entry_id: str, missing: int) -> Fix:
 
     name = ev.index.name_of(entry_id)
     n = min(missing, MAX_COUNT)
-    label = f"Add {n} × {name}"
+    label = f"Add {n:,} × {name}"
     if n < missing:
         label += f" (of the {missing:,} missing: one selection holds at most {MAX_COUNT:,})"
 

@@ -797,7 +797,9 @@ class EditSession:
         if child is None:
             where = "at the top level" if parent_entry is None else f"in {parent_entry.name}"
             raise EditError(f"{self.index.name_of(entry_id)} cannot be selected {where}")
-        node = build_selection(self.index, child.entry, count, name)
+        node = build_selection(
+            self.index, child.entry, count, name, self.index.recorded_id(parent_entry, child)
+        )
         slot = self.slot_for(parent, entry_id, count)
         if slot.full is not None:
             raise EditError(slot.full)
@@ -845,14 +847,18 @@ class EditSession:
         from ..catalog import walk_groups
 
         inside = {id(g) for g in walk_groups([group])}
-        ids = {
-            c.entry.id
-            for c in self.index.children(parent_entry)
-            if c.group is not None and id(c.group) in inside
-        }
+        child_of = self.index.child_map(parent_entry).get
         seq = self.node(parent).get("selections")
         items = list(seq) if isinstance(seq, list) else []
-        return [i for i, s in enumerate(items) if isinstance(s, dict) and s.get("entry") in ids]
+        out = []
+        for i, s in enumerate(items):
+            # A selection is in the group when it reads as one of the group's options (as
+            # the rules engine reads it: an entry also offered plainly is not).
+            ref = s.get("entry") if isinstance(s, dict) else None
+            c = child_of(ref) if isinstance(ref, str) else None
+            if c is not None and c.group is not None and id(c.group) in inside:
+                out.append(i)
+        return out
 
     def slot_for(self, parent: Loc, entry_id: str, count: int = 1) -> Slot:
         """What adding ``count`` × ``entry_id`` under ``parent`` does to the groups it is
@@ -1499,11 +1505,13 @@ class EditSession:
         if entry is None or group is None:
             raise EditError(f"{self.index.name_of(group_id)} is not a choice here")
         inside = {id(g) for g in walk_groups([group])}
-        in_group = {
-            c.entry.id
-            for c in self.index.children(entry)
-            if c.group is not None and id(c.group) in inside
-        }
+        # The group's options by entry id and by their links' own ids.
+        in_group: dict[str, Child] = {}
+        for c in self.index.children(entry):
+            if c.group is not None and id(c.group) in inside:
+                in_group.setdefault(c.entry.id, c)
+                if c.link is not None and c.link.id:
+                    in_group.setdefault(c.link.id, c)
         if entry_id is not None and entry_id not in in_group:
             raise EditError(f"{self.index.name_of(entry_id)} is not a choice of that group")
         seq = self.node(parent).get("selections")
@@ -1519,9 +1527,11 @@ class EditSession:
         at = current[0] if current else len(items)
         new: Loc | None = None
         if entry_id is not None:
-            child = self.index.child(entry, entry_id)
-            assert child is not None
-            ops.append(Insert(parent, at, build_selection(self.index, child.entry)))
+            child = in_group[entry_id]
+            made = build_selection(
+                self.index, child.entry, recorded=self.index.recorded_id(entry, child)
+            )
+            ops.append(Insert(parent, at, made))
             new = (*parent, "selections", at)
             label = f"Choose {child.entry.name}"
         else:

@@ -314,7 +314,7 @@ def test_a_minimum_above_what_a_file_holds_adds_at_most_that(
     (short,) = ev.issues
     (fix,) = fixes_for(ev, short)
     assert fix.label == (
-        "Add 10000 × Grunt (of the 20,000 missing: one selection holds at most 10,000)"
+        "Add 10,000 × Grunt (of the 20,000 missing: one selection holds at most 10,000)"
     )
     fix.apply(session)
     assert session.node(("selections", 0, "selections", 0))["count"] == 10_000
@@ -323,7 +323,7 @@ def test_a_minimum_above_what_a_file_holds_adds_at_most_that(
     code = main(["--catalogs", str(root), "validate", str(path)])
     out = capsys.readouterr().out
     assert code == 1 and "invalid-value" not in out, out
-    assert "Horde has 10000 × Grunt; at least 20000 needed" in out
+    assert "Horde has 10,000 × Grunt; at least 20,000 needed" in out
 
 
 def test_a_deep_maximum_of_the_parent_counts_what_the_rules_count(tmp_path: Path) -> None:
