@@ -180,3 +180,25 @@ def test_the_quick_fix_for_an_empty_group_fills_the_group(
         ("team-spare", None, 5.0),
     ]
     assert session.evaluate().errors == []
+
+
+def test_the_roster_level_helper_adds_the_groups_default_as_the_session_does(
+    lib: Library, session: EditSession
+) -> None:
+    from armybuilder.editing import add_entry
+    from armybuilder.rosters import Roster
+
+    roster = Roster.from_text("system: sem\nfaction: army\nname: T\nselections: []\n", "t.yaml")
+    index = lib.system("sem").index("army")
+    loc = add_entry(roster, index, (), "team")
+    added = session.node(session.add((), "team"))
+    assert roster.node(loc)["selections"] == added["selections"] == [{"entry": "team-issued"}]
+
+
+def test_the_standard_add_records_the_groups_option_too(session: EditSession) -> None:
+    from armybuilder.building import add_standard
+
+    add_standard(session, SQUAD, "issued-rifle")
+    assert kinds(session) == [("issued-rifle", "weapon", 0.0)]
+    team = add_standard(session, (), "team")
+    assert session.node(team)["selections"] == [{"entry": "team-issued"}]
