@@ -41,6 +41,7 @@ from ..model.plain import (  # the engine's form: no pydantic (see model/plain.p
 )
 from ..rosters import ForceData as ForceData
 from ..rosters import Loc, Roster, SelectionData
+from ..words import number
 from .state import StateKey, check_state
 
 if TYPE_CHECKING:
@@ -256,10 +257,10 @@ class Node:
     def multiplicity(self, upto: Node | None = None) -> int:
         """How many copies of this node exist per one ``upto`` (counts multiply down)."""
         m = self.count
-        for a in self.ancestors():
-            if a is upto:
-                break
+        a = self.parent
+        while a is not None and a is not upto:
             m *= a.count
+            a = a.parent
         return m
 
     def __repr__(self) -> str:
@@ -416,6 +417,10 @@ class Evaluation:
     #: How many :meth:`subtree` computations are under way (their records read the log).
     _computing: int = field(default=0, repr=False)
     _above: dict[int, tuple[Any, ...]] = field(default_factory=dict, repr=False)
+    #: Per tag of :meth:`subtree`: the previous evaluation's records and this one's.
+    _tag_records: dict[str, tuple[dict[int, _Record] | None, dict[int, _Record]]] = field(
+        default_factory=dict, repr=False
+    )
     _top_names: tuple[str] | None = field(default=None, repr=False)
     #: See :meth:`present_refs`.
     _present: frozenset[str] | None = field(default=None, repr=False)
@@ -789,34 +794,46 @@ class Evaluation:
             out is None
             or data is None
             or log is None
-            or not self.index.closed(node.entry)
             or id(node) in self._opened
+            or not self.index.closed(node.entry)
         ):
             return compute()
-        names = self._names_above(node)
-        memo_in = self.memo_in
-        known = memo_in.records.get(tag) if memo_in is not None else None
+        # (what _names_above gives, read from its caches where it has worked it out)
+        parent = node.parent
+        if parent is None or parent.parent is None:
+            names = self._top_names or self._names_above(node)
+        else:
+            names = self._above.get(id(parent)) or self._names_above(node)
+        # The previous evaluation's records of this tag and this one's (looked up once).
+        pair = self._tag_records.get(tag)
+        if pair is None:
+            memo_in = self.memo_in
+            pair = self._tag_records[tag] = (
+                memo_in.records.get(tag) if memo_in is not None else None,
+                out.records.setdefault(tag, {}),
+            )
+        known, mine = pair
         prev = known.get(id(data)) if known is not None else None
-        mine = out.records.get(tag)
-        if mine is None:
-            mine = out.records[tag] = {}
         if prev is not None and prev.data is data and prev.key == (names, key):
             out.hits += 1
-            self.issues.extend(prev.issues)
+            if prev.issues:
+                self.issues.extend(prev.issues)
             values = self.values
             if prev.node is node:
                 # The same nodes (taken over from the previous evaluation): their values are
                 # filed at once, shared (a node's values grow only by a copy: _put_value).
-                groups = prev.groups()
-                by_id = prev.by_id()
-                if by_id and values.keys().isdisjoint(by_id):
-                    values.update(by_id)
-                elif groups:
-                    _file(values, groups)
-                if groups and self._computing:
-                    # (logged for the computations around this one only: none reads the log
-                    # outside them)
-                    log.append((None, groups))
+                by_id = prev._by_id
+                if by_id is None:
+                    by_id = prev.by_id()
+                if by_id:  # (empty exactly when groups() is)
+                    if values.keys().isdisjoint(by_id):
+                        values.update(by_id)
+                    else:
+                        _file(values, prev.groups())
+                    if self._computing:
+                        # (logged for the computations around this one only: none reads the
+                        # log outside them)
+                        log.append((None, prev.groups()))
                 # The record holds its values itself (groups() read them off the log it was
                 # made on), so it serves the next evaluation as it is.
                 mine[id(data)] = prev
@@ -1047,19 +1064,26 @@ class Evaluation:
     def total_cost(self, node: Node) -> dict[str, float]:
         """The cost of the node with everything under it, times its count."""
         cached = self._total.get(id(node))
+        if cached is not None:
+            return cached
+        data = node.data
+        out = self.memo_out
         if (
-            cached is None
-            and self.memo_out is not None
-            and node.data is not None
-            and self.index.closed(node.entry)
+            out is not None
+            and data is not None
             and id(node) not in self._opened
+            and self.index.closed(node.entry)
         ):
-            data = node.data
-            prev = self.memo_in.totals.get(id(data)) if self.memo_in is not None else None
-            cached = prev[1] if prev is not None and prev[0] is data else self._node_cost(node)
-            self.memo_out.totals[id(data)] = (data, cached)
+            memo_in = self.memo_in
+            prev = memo_in.totals.get(id(data)) if memo_in is not None else None
+            if prev is not None and prev[0] is data:
+                out.totals[id(data)] = prev  # (the same pair serves the next evaluation)
+                cached = prev[1]
+            else:
+                cached = self._node_cost(node)
+                out.totals[id(data)] = (data, cached)
             self._total[id(node)] = cached
-        if cached is None:
+        else:
             cached = self._node_cost(node)
             self._total[id(node)] = cached
         return cached
@@ -1749,8 +1773,9 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
             if (
                 prev is not None
                 and prev.data is sel
-                and prev.parent is not None
-                and _same_place(prev.parent, parent)
+                and (was := prev.parent) is not None
+                and was.entry is entry
+                and (entry is not None or _same_place(was, parent))
             ):
                 # The same selection object under a parent of the same entry (or a force of
                 # the same force entry and faction): the same subtree. The previous evaluation
@@ -1890,13 +1915,13 @@ def constraint_issue_text(
     ``got`` against ``limit`` in ``scope_node`` (tools recognise an issue by them)."""
     what = _ref_name(ev, con.child, owner)
     if con.field == "selections":
-        amount, bound = f"{fmt_num(got)} × {what}", fmt_num(limit)
+        amount, bound = f"{number(got)} × {what}", number(limit)
     else:
         ct = ev.index.cost_types.get(con.field)
         unit = f" {ct.unit}" if ct and ct.unit else ""
         cname = ct.name if ct else con.field
-        amount = f"{cname} {fmt_num(got)}{unit} in {what}"
-        bound = f"{fmt_num(limit)}{unit}"
+        amount = f"{cname} {number(got)}{unit} in {what}"
+        bound = f"{number(limit)}{unit}"
     holder = ev.where(scope_node) if not scope_node.is_root else f"The roster {ev.roster.name!r}"
     if con.type == "max":
         code, text = "max-exceeded", f"{holder} has {amount}; at most {bound} allowed"
@@ -2326,8 +2351,8 @@ def _check_roster(ev: Evaluation) -> None:
             unit = f" {limit_ct.unit}" if limit_ct.unit else ""
             ev.error(
                 "cost-limit-exceeded",
-                f"{limit_ct.name} {fmt_num(spent)}{unit} is over the limit "
-                f"of {fmt_num(limit)}{unit} by {fmt_num(spent - limit)}{unit}",
+                f"{limit_ct.name} {number(spent)}{unit} is over the limit "
+                f"of {number(limit)}{unit} by {number(spent - limit)}{unit}",
                 ("limits", ct_id),
             )
 

@@ -13,6 +13,7 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -231,6 +232,20 @@ def _scratch_node(
         found = index.child(entry, c.entry) if c.entry else None
         if found is not None:
             node.children.append(_scratch_node(index, c, found.entry, found.group, node, found))
+    return node
+
+
+def _copy_subtree(old: Node, data: Any, parent: Node) -> Node:
+    """A copy of the evaluated ``old`` with everything under it, under ``parent``, its own
+    selection read from ``data`` (its children's as they are): what-if costs of a change to a
+    selection already in the roster."""
+    from ..rules.engine import Node
+
+    node = Node(data, old.entry, old.group, parent, old.index)
+    node.count = old.count
+    node.link = old.link
+    for c in old.children:
+        node.children.append(_copy_subtree(c, c.data, node))
     return node
 
 
@@ -1296,6 +1311,38 @@ class EditSession:
             scratch = _scratch_node(self.index, data, node.entry, node.group, node.parent)
             keep.append(scratch)
             out[level] = dict(what_if.total_cost(scratch))
+        return out
+
+    def experience_rises(
+        self, loc: Loc, ev: Evaluation | None = None
+    ) -> dict[str | None, dict[str, float]]:
+        """What the roster's total rises by, in each cost type the player is shown, were the
+        selection at ``loc`` set to each experience level the system has, or to none of its
+        own (key ``None``: inherited): 0 for the level it has now, less than 0 for a cheaper
+        one. Worked out on a copy of the whole roster's tree (:meth:`Evaluation.rise_with`),
+        since what a level costs may be the rules module's and reach other selections (those
+        under it inherit it)."""
+        ev = ev or self.evaluate()
+        found: dict[str | None, dict[str, float]] = self._cached(
+            ev, ("experience-rise", loc), lambda: self._experience_rises(loc, ev)
+        )
+        return found
+
+    def _experience_rises(self, loc: Loc, ev: Evaluation) -> dict[str | None, dict[str, float]]:
+        node = _ev_node(ev, loc)
+        if node is None or node.entry is None or node.data is None or node.parent is None:
+            return {}
+        shown = self.shown_cost_types
+        now = node.data.experience
+        out: dict[str | None, dict[str, float]] = {}
+        for level in [None, *self.index.experience]:
+            if level == now:
+                out[level] = dict.fromkeys(shown, 0.0)
+                continue
+            data = dataclasses.replace(node.data, experience=level)
+            out[level] = ev.rise_with(
+                node.parent, partial(_copy_subtree, node, data), [node], shown
+            )
         return out
 
     def remove(self, loc: Loc) -> Loc:
