@@ -1304,7 +1304,13 @@ class Evaluation:
             return 1.0 if self.is_faction(child[len(FACTION_REF) :], context) else 0.0
         if per_link and field_ != "forces":
             ref0 = child or owner
-            if ref0 is not None and ref0 != "*" and ":" not in ref0:
+            # A category is no link's: counted as it is, per link or not.
+            if (
+                ref0 is not None
+                and ref0 != "*"
+                and ":" not in ref0
+                and (ref0 not in self.index.categories or ref0 in self.index.entries)
+            ):
                 if child is not None:
                     child = f"path:{child}"
                 else:
