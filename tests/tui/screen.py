@@ -26,6 +26,7 @@ from armybuilder.session import (
     unit_summary,
 )
 from armybuilder.tui.widgets.totals import SHORT_VALUE
+from armybuilder.words import named_amount
 
 #: Tree guide and arrow characters (stripped to read a tree line's label).
 TREE_CHROME = "│├└─┃┣┗━║╠╚═▼▶▾▸ "
@@ -298,12 +299,12 @@ def expected_totals(ev: Evaluation) -> tuple[list[str], list[str], int]:
         if ct.hidden:
             continue
         value = ev.totals.get(ct.id, 0.0)
-        unit = f" {ct.unit}" if ct.unit else ""
         limit = limits.get(ct.id, ct.default_limit)
-        if limit is None:
-            parts.append(f"{ct.name} {format_number(value)}{unit}")
-        else:
-            parts.append(f"{ct.name} {format_number(value)} / {format_number(limit)}{unit}")
+        amount = format_number(value)
+        if limit is not None:
+            amount += f" / {format_number(limit)}"
+        # "Mass 2,380 kg", "Value 180", or "1,910 pts" for a cost type named by its unit
+        parts.append(named_amount(ct.name, ct.unit, amount))
     errors = sum(1 for i in ev.issues if i.is_error)
     warnings = len(ev.issues) - errors
     parts.append(f"{errors} error{'s' if errors != 1 else ''}" if errors else "legal")
