@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from .catalog import Child
     from .model.catalog import Constraint, Entry, Group
     from .rules.engine import Evaluation, Issue, Node
     from .session import EditSession, Loc
@@ -179,19 +180,21 @@ def _complete(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
     entry = node.entry
     group = _group(entry, issue.entry) if entry is not None else None
     if group is not None:
-        options = [
-            c.entry.id
-            for c in ev.index.children(entry)
-            if c.group is not None and _in(c.group, group) and not c.entry.hidden
-        ]
+        # The group's options by entry id, each added by the id that reads back as that
+        # option (its link's, where the entry is also offered outside the group).
+        options: dict[str, Child] = {}
+        for c in ev.index.children(entry):
+            if c.group is not None and _in(c.group, group) and not c.entry.hidden:
+                options.setdefault(c.entry.id, c)
         chosen = sum(c.count for c in node.children if c.group is not None and _in(c.group, group))
-        wanted = group.default if group.default in options else None
-        if wanted is None and len(options) == 1:
-            wanted = options[0]
+        pick = options.get(group.default) if group.default else None
+        if pick is None and len(options) == 1:
+            pick = next(iter(options.values()))
         missing = group.min - chosen
-        if wanted is None or missing <= 0:
+        if pick is None or missing <= 0:
             return []
-        return [_add_fix(ev, node.loc, wanted, missing)]
+        wanted = ev.index.recorded_id(entry, pick)
+        return [_add_fix(ev, node.loc, wanted, missing, pick.entry.name)]
     found = _constraint(ev, node, issue) or _own_constraint(ev, node, issue)
     if found is None:
         return []
@@ -215,13 +218,15 @@ def _complete(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
     return [_add_fix(ev, node.loc, wanted_id, missing)]
 
 
-def _add_fix(ev: Evaluation, parent: Loc, entry_id: str, missing: int) -> Fix:
+def _add_fix(
+    ev: Evaluation, parent: Loc, entry_id: str, missing: int, name: str | None = None
+) -> Fix:
     """Add ``missing`` of ``entry_id`` as one selection; at most the count a roster file
     holds (:data:`~armybuilder.model.bounds.MAX_COUNT`), the label saying so when that is
     short of what is missing."""
     from .model.bounds import MAX_COUNT
 
-    name = ev.index.name_of(entry_id)
+    name = name or ev.index.name_of(entry_id)
     n = min(missing, MAX_COUNT)
     label = f"Add {n:,} × {name}"
     if n < missing:

@@ -6,7 +6,8 @@ every rules module: most of a short command's start-up, though the answer is the
 catalog or armybuilder's code changes. The scan's outcome (the systems, their factions and
 extensions, and every problem found) is therefore kept as one pickle in the cache folder, the
 catalogs in the engine's form (:mod:`armybuilder.model.plain`: the values pydantic checked, as
-plain objects), keyed by:
+plain objects), each system packed on its own (:func:`pack`) and unpacked by the library when
+first asked for (a command on one roster unpacks only its system), keyed by:
 
 * the search path (each root, in order) and the name, size and modification time of every
   file in its system folders, and the content of every catalog file (``*.yaml``) there (a
@@ -46,7 +47,7 @@ try:  # the C unpickler alone: reading a snapshot needs none of pickle.py (writi
 except ImportError:  # pragma: no cover - another Python
     from pickle import loads as _loads
 
-_FORMAT = "library-4"
+_FORMAT = "library-5"
 #: Snapshots kept (one per search path in use: with and without ``--catalogs DIR``, ...).
 KEEP = 8
 _PACKAGE = Path(__file__).resolve().parent
@@ -151,18 +152,31 @@ def load(key: str) -> Any:
         data = _file(key).read_bytes()
     except OSError:
         return None
-    collecting = gc.isenabled()
-    gc.disable()  # tens of thousands of objects made, none freed: nothing to collect meanwhile
     try:
         head, snapshot, files = _loads(data)
     except Exception:
         return None  # damaged, cut short, or of another format: scan again
-    finally:
-        if collecting:
-            gc.enable()
     if head != (_FORMAT, __version__, key):
         return None  # another version's, or not the snapshot asked for
     return snapshot if _unchanged(files) else None
+
+
+def pack(value: Any) -> bytes:
+    """``value`` as bytes to keep in a snapshot and :func:`unpack` when first needed."""
+    import pickle
+
+    return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def unpack(data: bytes) -> Any:
+    """What :func:`pack` made ``data`` of."""
+    collecting = gc.isenabled()
+    gc.disable()  # tens of thousands of objects made, none freed: nothing to collect meanwhile
+    try:
+        return _loads(data)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def store(key: str, snapshot: Any) -> None:

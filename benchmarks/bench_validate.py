@@ -326,8 +326,9 @@ def random_roster(rng: random.Random, number: int) -> tuple[str, bool]:
     return roster_yaml(header, sels, comment), flaw is None or flaw in WARNED_ONLY
 
 
-def regiment_roster() -> str:
-    """5 battalions x 5 companies x 3 platoons, every platoon, squad and kit written out."""
+def regiment_roster(companies: int = 5) -> str:
+    """5 battalions x 5 companies x 3 platoons, every platoon, squad and kit written out
+    (``companies``: fewer per battalion, for a smaller regiment of the same kinds)."""
     rng = random.Random(75)
     battalion_motive = ["foot", "jump", "motorised-wheeled", "mechanised-tracked", "foot"]
     battalion_exp = ["veteran", "regular", "regular", "green", "elite"]
@@ -335,7 +336,7 @@ def regiment_roster() -> str:
     for b in range(5):
         motive = battalion_motive[b]
         size, squads = structure("inner-sphere", motive)
-        for c in range(5):
+        for c in range(companies):
             for p in range(3):
                 name = f"{ORDINALS[b]} Battalion, {'ABCDE'[c]} Company, {ORDINALS[p]} Platoon"
                 squad_sels = [

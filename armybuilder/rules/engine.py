@@ -364,7 +364,17 @@ class SubtreeMemo:
     (:attr:`SystemRules.subtree_local`).
     """
 
-    __slots__ = ("custom", "hits", "index", "misses", "nodes", "records", "rules", "totals")
+    __slots__ = (
+        "custom",
+        "hits",
+        "index",
+        "keyed",
+        "misses",
+        "nodes",
+        "records",
+        "rules",
+        "totals",
+    )
 
     def __init__(self, index: CatalogIndex | None = None, rules: SystemRules | None = None) -> None:
         self.index = index
@@ -372,6 +382,9 @@ class SubtreeMemo:
         #: Per tag of :meth:`Evaluation.subtree`, by ``id()`` of the subtree's selection.
         self.records: dict[str, dict[int, _Record]] = {}
         self.totals: dict[int, tuple[SelectionData, dict[str, float]]] = {}
+        #: The totals of selections that are not closed but read only counts above them
+        #: (:meth:`CatalogIndex.outside_counts`), with those counts.
+        self.keyed: dict[int, tuple[SelectionData, tuple[float, ...], dict[str, float]]] = {}
         #: Built nodes of selections with children, whose building reported nothing: the
         #: next evaluation takes them over (re-parented) instead of building them again.
         self.nodes: dict[int, Node] = {}
@@ -417,6 +430,10 @@ class Evaluation:
     #: How many :meth:`subtree` computations are under way (their records read the log).
     _computing: int = field(default=0, repr=False)
     _above: dict[int, tuple[Any, ...]] = field(default_factory=dict, repr=False)
+    #: :meth:`_outside_key` per entry and parent (by ``id()``).
+    _outside_keys: dict[tuple[int, int], tuple[float, ...] | None] = field(
+        default_factory=dict, repr=False
+    )
     #: Per tag of :meth:`subtree`: the previous evaluation's records and this one's.
     _tag_records: dict[str, tuple[dict[int, _Record] | None, dict[int, _Record]]] = field(
         default_factory=dict, repr=False
@@ -778,14 +795,43 @@ class Evaluation:
             and id(node) not in self._opened
         )
 
-    def subtree(self, node: Node, tag: str, compute: Callable[[], T], key: Hashable = None) -> T:
+    def _outside_key(self, node: Node) -> tuple[float, ...] | None:
+        """For a selection that is not closed: the counts above it that its checks and
+        costs read (:meth:`CatalogIndex.outside_counts`), as this evaluation finds them;
+        ``None`` where it reads more than those, or the rules module adds costs."""
+        if self._extra_cost or id(node) in self._opened:
+            return None
+        # The scopes it reads name entries above it: the same for every selection of its
+        # entry under one parent (siblings have the same selections above them).
+        known = self._outside_keys
+        at = (id(node.entry), id(node.parent))
+        if at in known:
+            return known[at]
+        found: tuple[float, ...] | None = None
+        reads = self.index.outside_counts(node.entry)
+        if reads is not None:
+            query = self.query
+            found = tuple([query(node, *r) for r in reads])
+        known[at] = found
+        return found
+
+    def subtree(
+        self,
+        node: Node,
+        tag: str,
+        compute: Callable[[], T],
+        key: Hashable = None,
+        _open: bool = False,
+    ) -> T:
         """``compute()``, a computation over the subtree at ``node`` that reports issues and
         values of that subtree only; or, when the previous evaluation ran it on the same
         selection under the same names (and ``key``), what it found then, replayed.
 
         Rules modules whose analysis folds the tree bottom-up wrap each formation in this and
         set :attr:`SystemRules.subtree_local`; the result is returned as it was, so it must
-        not be changed afterwards.
+        not be changed afterwards. (``_open``: for the engine's own checks, a selection the
+        caller has found closed, or one that is not but whose checks read only counts above
+        it, ``key`` holding them: see :meth:`_outside_key`.)
         """
         out = self.memo_out
         data = node.data
@@ -795,7 +841,7 @@ class Evaluation:
             or data is None
             or log is None
             or id(node) in self._opened
-            or not self.index.closed(node.entry)
+            or not (_open or self.index.closed(node.entry))
         ):
             return compute()
         # (what _names_above gives, read from its caches where it has worked it out)
@@ -1083,6 +1129,23 @@ class Evaluation:
                 cached = self._node_cost(node)
                 out.totals[id(data)] = (data, cached)
             self._total[id(node)] = cached
+        elif (
+            out is not None
+            and data is not None
+            and node.children
+            and (outside := self._outside_key(node)) is not None
+        ):
+            # Not closed, but what its costs read from above is counts: the same selection
+            # with the same counts above has the same totals.
+            memo_in = self.memo_in
+            was = memo_in.keyed.get(id(data)) if memo_in is not None else None
+            if was is not None and was[0] is data and was[1] == outside:
+                out.keyed[id(data)] = was
+                cached = was[2]
+            else:
+                cached = self._node_cost(node)
+                out.keyed[id(data)] = (data, outside, cached)
+            self._total[id(node)] = cached
         else:
             cached = self._node_cost(node)
             self._total[id(node)] = cached
@@ -1241,7 +1304,13 @@ class Evaluation:
             return 1.0 if self.is_faction(child[len(FACTION_REF) :], context) else 0.0
         if per_link and field_ != "forces":
             ref0 = child or owner
-            if ref0 is not None and ref0 != "*" and ":" not in ref0:
+            # A category is no link's: counted as it is, per link or not.
+            if (
+                ref0 is not None
+                and ref0 != "*"
+                and ":" not in ref0
+                and (ref0 not in self.index.categories or ref0 in self.index.entries)
+            ):
                 if child is not None:
                     child = f"path:{child}"
                 else:
@@ -2161,7 +2230,14 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
                 continue
             _check_node(ev, c, seen_global)
         elif ev.memo_out is not None:
-            ev.subtree(c, "check", lambda c=c: _check_node(ev, c, seen_global))  # type: ignore[misc]
+            check = lambda c=c: _check_node(ev, c, seen_global)  # noqa: E731
+            if ev.index.closed(kind):
+                ev.subtree(c, "check", check, None, _open=True)  # (found closed here)
+            elif (outside := ev._outside_key(c)) is not None:
+                # Not closed, but reading only counts above it: replayed by them.
+                ev.subtree(c, "check", check, outside, _open=True)
+            else:
+                _check_node(ev, c, seen_global)  # (what subtree() would do: no replay)
         else:
             _check_node(ev, c, seen_global)
 

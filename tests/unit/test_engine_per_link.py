@@ -54,6 +54,13 @@ entries:
         separator: " "
         conditions:
           - {type: at-least, value: 2, scope: self, child: trooper, per_link: true}
+      # The same query as `three-elite`, as a condition: "(elite)" in the name.
+      - type: append
+        field: name
+        value: (elite)
+        separator: " "
+        conditions:
+          - {type: greater-than, value: 3, scope: self, child: elite, per_link: true}
     entries:
       - {link: trooper}
       - {link: trooper, id: veteran, name: Veteran}
@@ -99,3 +106,5 @@ def test_two_plain_troopers_break_the_limit_and_the_condition_sees_them(lib: Lib
 def test_a_category_counts_every_link(lib: Library) -> None:
     ev = run(lib, "      - {entry: veteran, count: 3}\n      - {entry: trooper}\n")
     assert [i.constraint for i in ev.errors] == ["three-elite"]
+    # The condition counts the four elite models too.
+    assert ev.name(ev.root.children[0]) == "Squad (elite)"

@@ -201,3 +201,97 @@ def test_a_key_left_empty_is_said_so(lib: Library, tmp_path: Path) -> None:
     with pytest.raises(RosterError) as got:
         EditSession.open(path, lib)
     assert str(got.value) == f"{path}:5:9: limits: left empty; it should be a mapping (key: value)"
+
+
+# --------------------------------------------------------------------------- the commands
+
+
+def cli(*argv: str) -> tuple[int, str]:
+    import io
+
+    from armybuilder.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with (
+        hard_limit(120),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+    ):
+        try:
+            code = main(list(argv))
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+    text = out.getvalue() + err.getvalue()
+    assert code in (0, 1, 2), (argv, code, text[-2000:])
+    assert "Traceback" not in text, text[-3000:]
+    return code, text
+
+
+@settings(FUZZ, max_examples=6)
+@given(case=odd_roster())
+def test_odd_rosters_render_or_say_why(
+    case: tuple[str, bytes], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """``render`` (the roster pages only: the sheets are the printing tests' business)."""
+    _, data = case
+    tmp = tmp_path_factory.mktemp("render")
+    path = tmp / "roster.yaml"
+    path.write_bytes(data)
+    out = tmp / "roster.pdf"
+    code, text = cli("render", str(path), "--no-sheets", "-o", str(out))
+    if code == 2:
+        assert str(path) in text and not out.exists(), text
+    else:
+        assert out.read_bytes().startswith(b"%PDF")
+    assert path.read_bytes() == data
+
+
+NAMES = st.one_of(
+    st.text(st.characters(blacklist_categories=("Cs",)), max_size=30),
+    st.sampled_from(["", " ", "-", "--force", "é" * 3000, "a\nb", "\x00", "null", "~", "[x]"]),
+)
+
+
+PAIRS = [
+    ("space-hulk", "terminators"),
+    ("starship-troopers", "arachnids"),
+    ("infantry-ops", "clan"),
+    ("starmarines", "norx"),
+    ("starship-marine", "martian"),
+]
+LIMITS = ["pts=1e400", "pts=nan", "pts=-5", "x=1", "pts=" + "9" * 50, "=", "pts=", "value=300"]
+
+
+@st.composite
+def new_arguments(draw: st.DrawFn) -> tuple[str, str, str, str | None]:
+    system, faction = draw(st.sampled_from(PAIRS))
+    if draw(st.integers(0, 4)) == 4:
+        system = draw(NAMES)
+    if draw(st.integers(0, 4)) == 4:
+        faction = draw(NAMES)
+    limit = draw(st.one_of(st.none(), st.sampled_from(LIMITS), NAMES))
+    return system, faction, draw(NAMES), limit
+
+
+@settings(FUZZ, max_examples=25)
+@given(args=new_arguments())
+def test_new_with_odd_arguments(
+    args: tuple[str, str, str, str | None], lib: Library, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """``new`` writes a roster that opens again with the name given, or says why not (exit
+    2) and writes nothing."""
+    system, faction, name, limit = args
+    tmp = tmp_path_factory.mktemp("new")
+    out = tmp / "new.yaml"
+    argv = ["new", system, faction, "-o", str(out), f"--name={name}"]
+    if limit is not None:
+        argv.append(f"--limit={limit}")
+    code, text = cli(*argv)
+    if code != 0:
+        assert code == 2 and not out.exists() and text.strip(), text
+        return
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("ARMYBUILDER_HOME", str(tmp / "home"))
+        session = EditSession.open(out, lib)
+        assert session.roster.name == (name.strip() or session.roster.name)
+        session.close()

@@ -153,3 +153,52 @@ def test_choose_names_the_groups_option_by_its_link(session: EditSession) -> Non
     # Choosing the flamer replaces only the group's choice, not the spare rifle.
     session.choose(SQUAD, "weapon", "flamer")
     assert sorted(kinds(session), key=str) == [("spare-rifle", None, 5.0), (None, "weapon", 3.0)]
+
+
+def test_the_quick_fix_for_an_empty_group_fills_the_group(
+    tmp_path: Path, lib: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The team's weapon group (default: its issued rifle) left empty, with a spare rifle
+    taken: the fix adds the issued rifle, in the group."""
+    from armybuilder.fixes import fixes_for
+
+    monkeypatch.setenv("ARMYBUILDER_HOME", str(tmp_path / "home"))
+    path = tmp_path / "r.yaml"
+    path.write_text(
+        "system: sem\nfaction: army\nname: T\nselections:\n"
+        "  - entry: team\n    selections:\n      - entry: rifle\n"
+    )
+    session = EditSession.open(path, lib)
+    assert kinds_at(session, 0) == [("team-spare", None, 5.0)]
+    ev = session.evaluate()
+    [issue] = ev.errors
+    [fix] = fixes_for(ev, issue)
+    assert fix.label == "Add 1 × Rifle"
+    fix.apply(session)
+    assert sorted(kinds_at(session, 0), key=str) == [
+        ("team-issued", "team-weapon", 1.0),
+        ("team-spare", None, 5.0),
+    ]
+    assert session.evaluate().errors == []
+
+
+def test_the_roster_level_helper_adds_the_groups_default_as_the_session_does(
+    lib: Library, session: EditSession
+) -> None:
+    from armybuilder.editing import add_entry
+    from armybuilder.rosters import Roster
+
+    roster = Roster.from_text("system: sem\nfaction: army\nname: T\nselections: []\n", "t.yaml")
+    index = lib.system("sem").index("army")
+    loc = add_entry(roster, index, (), "team")
+    added = session.node(session.add((), "team"))
+    assert roster.node(loc)["selections"] == added["selections"] == [{"entry": "team-issued"}]
+
+
+def test_the_standard_add_records_the_groups_option_too(session: EditSession) -> None:
+    from armybuilder.building import add_standard
+
+    add_standard(session, SQUAD, "issued-rifle")
+    assert kinds(session) == [("issued-rifle", "weapon", 0.0)]
+    team = add_standard(session, (), "team")
+    assert session.node(team)["selections"] == [{"entry": "team-issued"}]

@@ -181,6 +181,10 @@ def room(budget: int | None, tail: str, lead: int = 0, least: int = 4) -> int | 
     return max(least, budget - lead - cell_len(tail))
 
 
+def fits(budget: int | None, text: str) -> bool:
+    return budget is None or cell_len(text) <= budget
+
+
 def cut_to(text: str, n: int | None) -> str:
     """``text`` in at most ``n`` cells (``None``: as it is), cut with an ellipsis."""
     if n is None or cell_len(text) <= n:
@@ -328,10 +332,16 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
             text.append(cut_to(force_title(ev, node), room(budget, tail, 2)), "bold")
             text.append(tail, "dim")
         elif unknown:
+            # What gives way: "(unknown entry)" to "(unknown)", then to nothing (the "?" and
+            # the colour say it), then the name; the count stays.
+            name = f"? {ev.name(node)}"
             count = f" ×{node.count}" if node.count != 1 else ""
-            tail = " (unknown entry)" + count
-            text.append(cut_to(f"? {ev.name(node)}", room(budget, tail, 0, 3)), "red italic")
-            text.append(" (unknown entry)", "red dim")
+            note = next(
+                (n for n in (" (unknown entry)", " (unknown)") if fits(budget, name + n + count)),
+                "",
+            )
+            text.append(cut_to(name, room(budget, note + count, 0, 3)), "red italic")
+            text.append(note, "red dim")
             text.append(count, "cyan")
         else:
             for part, style in fit_label(unit_summary(ev, node), budget):
