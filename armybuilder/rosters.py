@@ -957,6 +957,14 @@ class Roster:
                 target, "already exists and is not the file this roster was opened from"
             )
         if self.disk_digest is None:
+            if self.converted_from is not None:
+                # Converted from another format: the file beside it was never read here
+                # (another roster, or this one saved earlier from another window).
+                raise ChangedOnDiskError(
+                    target,
+                    f"already exists and is not the file this roster was converted from "
+                    f"({self.converted_from.name})",
+                )
             return  # read from text, not from this file: nothing to compare with
         if file_digest(target) != self.disk_digest:
             raise ChangedOnDiskError(

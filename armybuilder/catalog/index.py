@@ -815,6 +815,26 @@ class CatalogIndex:
         """The child option of ``entry`` with id ``entry_id``, if it is one."""
         return self.child_map(entry).get(entry_id)
 
+    def recorded_id(self, entry: Entry | None, child: Child) -> str:
+        """The id a roster records for a selection of ``child``, an option of ``entry``: the
+        entry's id, or the id of the link it comes through where the entry's id names
+        another option there (an entry offered plainly and, through a link of its own, in a
+        group), so that the selection reads back as the option that was chosen."""
+        link = child.link
+        if link is not None and link.id and self.child(entry, child.entry.id) is not child:
+            return link.id
+        return child.entry.id
+
+    def default_child(self, entry: Entry, group: Group) -> Child | None:
+        """The option ``group`` (a group of ``entry``) chooses by default: the one of that
+        entry in the group itself, else whatever the id names under ``entry``."""
+        if not group.default:
+            return None
+        for c in self.children(entry):
+            if c.group is group and c.entry.id == group.default:
+                return c
+        return self.child(entry, group.default)
+
     def child_map(self, entry: Entry | None) -> dict[str, Child]:
         """The child options of ``entry`` (the roster's top level for ``None``) by id, as
         :meth:`child` finds them. Do not change the dictionary."""

@@ -41,6 +41,7 @@ from ..model.plain import (  # the engine's form: no pydantic (see model/plain.p
 )
 from ..rosters import ForceData as ForceData
 from ..rosters import Loc, Roster, SelectionData
+from ..words import number
 from .state import StateKey, check_state
 
 if TYPE_CHECKING:
@@ -1309,7 +1310,13 @@ class Evaluation:
             return 1.0 if self.is_faction(child[len(FACTION_REF) :], context) else 0.0
         if per_link and field_ != "forces":
             ref0 = child or owner
-            if ref0 is not None and ref0 != "*" and ":" not in ref0:
+            # A category is no link's: counted as it is, per link or not.
+            if (
+                ref0 is not None
+                and ref0 != "*"
+                and ":" not in ref0
+                and (ref0 not in self.index.categories or ref0 in self.index.entries)
+            ):
                 if child is not None:
                     child = f"path:{child}"
                 else:
@@ -1977,13 +1984,13 @@ def constraint_issue_text(
     ``got`` against ``limit`` in ``scope_node`` (tools recognise an issue by them)."""
     what = _ref_name(ev, con.child, owner)
     if con.field == "selections":
-        amount, bound = f"{fmt_num(got)} × {what}", fmt_num(limit)
+        amount, bound = f"{number(got)} × {what}", number(limit)
     else:
         ct = ev.index.cost_types.get(con.field)
         unit = f" {ct.unit}" if ct and ct.unit else ""
         cname = ct.name if ct else con.field
-        amount = f"{cname} {fmt_num(got)}{unit} in {what}"
-        bound = f"{fmt_num(limit)}{unit}"
+        amount = f"{cname} {number(got)}{unit} in {what}"
+        bound = f"{number(limit)}{unit}"
     holder = ev.where(scope_node) if not scope_node.is_root else f"The roster {ev.roster.name!r}"
     if con.type == "max":
         code, text = "max-exceeded", f"{holder} has {amount}; at most {bound} allowed"
@@ -2053,8 +2060,24 @@ def _check_constraint(
     if con.per_link and owner_id is not None and con.child is None and con.field != "forces":
         # Counted per link: the selections made the way this one is (through ``link``).
         owner_id = f"path:{link.id}" if link is not None and link.id else f"path:{owner_id}"
+    # An entry named as ``child`` is counted per link as a condition counts it (the
+    # selections made without a link of their own); a category or group is counted as is.
+    child_per_link = (
+        con.per_link
+        and con.child is not None
+        and (con.child in ev.index.entries or con.child in ev.index.shared)
+        and con.child not in ev.index.categories
+    )
     got = ev.query(
-        context, scope, con.child, con.field, deep, owner_id, con.child_forces, con.percent
+        context,
+        scope,
+        con.child,
+        con.field,
+        deep,
+        owner_id,
+        con.child_forces,
+        con.percent,
+        child_per_link,
     )
     if (con.type == "max" and got > limit) or (con.type == "min" and got < limit):
         _constraint_issue(ev, con, owner, got, limit, scope_node, context)
@@ -2404,8 +2427,8 @@ def _check_roster(ev: Evaluation) -> None:
             unit = f" {limit_ct.unit}" if limit_ct.unit else ""
             ev.error(
                 "cost-limit-exceeded",
-                f"{limit_ct.name} {fmt_num(spent)}{unit} is over the limit "
-                f"of {fmt_num(limit)}{unit} by {fmt_num(spent - limit)}{unit}",
+                f"{limit_ct.name} {number(spent)}{unit} is over the limit "
+                f"of {number(limit)}{unit} by {number(spent - limit)}{unit}",
                 ("limits", ct_id),
             )
 

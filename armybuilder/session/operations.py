@@ -804,13 +804,18 @@ def check_count(count: int) -> None:
 
 
 def build_selection(
-    index: CatalogIndex, entry: Entry, count: int = 1, name: str | None = None
+    index: CatalogIndex,
+    entry: Entry,
+    count: int = 1,
+    name: str | None = None,
+    recorded: str | None = None,
 ) -> CommentedMap:
     """A new selection of ``entry`` with its groups' default choices, recursively.
 
     The same result as :func:`armybuilder.editing.add_entry`, built in memory so that it goes
     into the roster in one step. A count a roster file cannot hold is refused
-    (:func:`check_count`).
+    (:func:`check_count`). ``recorded``: the id the file names it by, where that is not the
+    entry's (:meth:`CatalogIndex.recorded_id`).
     """
     check_count(count)
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -818,7 +823,7 @@ def build_selection(
     from ..catalog import walk_groups
 
     node = CommentedMap()
-    node["entry"] = entry.id
+    node["entry"] = recorded or entry.id
     if count != 1:
         node["count"] = count
     if name:
@@ -826,12 +831,21 @@ def build_selection(
     children = CommentedSeq()
     for group in walk_groups(entry.groups):
         if group.default:
-            child = index.child(entry, group.default)
+            child = index.default_child(entry, group)
             if child is not None:
-                children.append(build_selection(index, child.entry))
+                children.append(
+                    build_selection(
+                        index,
+                        child.entry,
+                        group.default_count,
+                        recorded=index.recorded_id(entry, child),
+                    )
+                )
             else:
                 sub = CommentedMap()
                 sub["entry"] = group.default
+                if group.default_count != 1:
+                    sub["count"] = group.default_count
                 children.append(sub)
     if children:
         node["selections"] = children
