@@ -92,7 +92,10 @@ def entry_cost_text(session: EditSession, entry: Any) -> str:
         if ct.hidden or ct.id not in entry.costs or not entry.costs[ct.id]:
             continue
         value = entry.costs[ct.id]
-        parts.append(f"{format_number(value)}{' ' + ct.unit if ct.unit else ''}")
+        # a cost type without a unit is named ("Value 30"), as session/text.py words it
+        parts.append(
+            f"{format_number(value)} {ct.unit}" if ct.unit else f"{ct.name} {format_number(value)}"
+        )
     return ", ".join(parts)
 
 
@@ -170,8 +173,9 @@ def check_catalog_lines(lines: list[str], options: list[str], width: int) -> lis
     """Problems with the painted catalog tree (empty: it shows the options exactly).
 
     The painted option lines (those drawn with a guide; headings carry an arrow) must be a
-    run of the expected labels, in order, each in full (or cut at the pane's edge): a line
-    of another unit left on screen, or a stale count, fails here.
+    run of the expected labels, in order, each in full or with its name cut ("…") and its
+    price and count after it whole (a label without either may be cut at the pane's edge):
+    a line of another unit left on screen, a stale count or a price cut short fails here.
     """
     leaves: list[tuple[str, bool]] = []
     for raw in lines:
@@ -186,7 +190,18 @@ def check_catalog_lines(lines: list[str], options: list[str], width: int) -> lis
         if k + len(leaves) > len(options):
             return False
         for (text, cut), want in zip(leaves, options[k:], strict=False):
-            if text != want and not (cut and want.startswith(text.rstrip("…"))):
+            if text == want:
+                continue
+            tail = want[want.index("  ") :] if "  " in want else ""
+            if tail:
+                name = text[: len(text) - len(tail)]
+                if not (
+                    text.endswith(tail)
+                    and name.endswith("…")
+                    and want.startswith(name[:-1].rstrip())
+                ):
+                    return False
+            elif not (cut and want.startswith(text.rstrip("…"))):
                 return False
         return True
 
@@ -227,18 +242,28 @@ def expected_tree_label(ev: Evaluation, loc: Loc, budget: int | None) -> str:
         mark = "⚠ "
     elif loc in inner:
         mark = "• "
+    room = None if budget is None else budget - len(mark)
+
+    def head(name: str, tail: str, lead: str = "") -> str:
+        # The name gives way (cut with "…") so that the cost (or count) after it shows whole.
+        if room is not None and len(lead + name + tail) > room:
+            name = name[: max(4, room - len(lead + tail)) - 1].rstrip() + "…"
+        return mark + lead + name + tail
+
     if node.is_root:
         cost = cost_text(ev, ev.totals, limits=True)
-        return mark + ev.name(node) + (f"  {cost}" if cost else "")
+        return head(ev.name(node), f"  {cost}" if cost else "")
     if node.force is not None:  # a force: its name, what it is, its total
         from armybuilder.report import force_title
 
         cost = cost_text(ev, ev.total_cost(node))
-        return f"{mark}⚑ {force_title(ev, node)}" + (f"  {cost}" if cost else "")
-    if node.entry is None:
+        return head(force_title(ev, node), f"  {cost}" if cost else "", "⚑ ")
+    if node.entry is None:  # "(unknown entry)" gives way first, then the name
         count = f" ×{node.count}" if node.count != 1 else ""
-        return f"{mark}? {ev.name(node)} (unknown entry){count}"
-    room = None if budget is None else budget - len(mark)
+        name = f"? {ev.name(node)}"
+        for note in (" (unknown entry)", " (unknown)", ""):
+            if room is None or len(name + note + count) <= room or not note:
+                return head(name, note + count)
     return mark + "".join(t for t, _ in fit_label(unit_summary(ev, node), room))
 
 
