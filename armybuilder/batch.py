@@ -15,11 +15,8 @@ code 130, without a traceback.
 
 from __future__ import annotations
 
-import json
 import os
-import signal
 import sys
-import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -149,6 +146,8 @@ _OPTS = Options()
 
 
 def _worker_init() -> None:
+    import signal
+
     # Ctrl-C goes to the whole process group: the parent stops the workers, they say nothing.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
@@ -168,6 +167,8 @@ def reports(
             yield check_file(lib, file, opts)
         return
     import multiprocessing
+    import signal
+    import threading
 
     global _LIB, _OPTS
     _LIB, _OPTS = lib, opts
@@ -216,6 +217,8 @@ def validate(lib: Library, files: Sequence[str], opts: Options, jobs: int | None
         if report.text:
             out.write(report.text)
     if opts.format == "json":
+        import json
+
         summary = {
             "files": len(records),
             "legal": sum(1 for r in records if r["valid"]),

@@ -78,18 +78,21 @@ def build_standard(
     name: str | None = None,
     count: int = 1,
     items: Sequence[StandardSelection] | None = None,
+    recorded: str | None = None,
 ) -> CommentedMap:
     """A new selection of ``entry`` at its standard strength and loadout, in memory.
 
     ``items`` (default: the entry's own ``standard``) are added after the defaults of the
     groups they do not choose in; an item chosen in a group replaces that group's default.
     Without any standard this is the same selection plain "add" makes (groups' defaults).
+    ``recorded``: the id the file names it by, where that is not the entry's
+    (:meth:`CatalogIndex.recorded_id`).
     """
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
     items = entry.standard if items is None else items
     node = CommentedMap()
-    node["entry"] = entry.id
+    node["entry"] = recorded or entry.id
     if count != 1:
         node["count"] = count
     if name:
@@ -105,25 +108,32 @@ def build_standard(
             )
         if child.group is not None:
             covered.add(child.group.id)
-        resolved.append((item, child.entry))
+        resolved.append((item, child.entry, index.recorded_id(entry, child)))
     children = CommentedSeq()
     for group in walk_groups(entry.groups):
         if group.default and group.id not in covered:
-            child = index.child(entry, group.default)
+            child = index.default_child(entry, group)
             if child is not None:
                 children.append(
-                    build_standard(index, child.entry, count=group.default_count)
-                    if group.default_count != 1
-                    else build_standard(index, child.entry)
+                    build_standard(
+                        index,
+                        child.entry,
+                        count=group.default_count,
+                        recorded=index.recorded_id(entry, child),
+                    )
                 )
-    for item, sub in resolved:
+    for item, sub, as_id in resolved:
         if sub.type == "unit" and item.count > 1 and item.name is None:
             for i in range(item.count):
                 children.append(
-                    build_standard(index, sub, f"{ordinal(i + 1)} {sub.name}", 1, item.selections)
+                    build_standard(
+                        index, sub, f"{ordinal(i + 1)} {sub.name}", 1, item.selections, as_id
+                    )
                 )
         else:
-            children.append(build_standard(index, sub, item.name, item.count, item.selections))
+            children.append(
+                build_standard(index, sub, item.name, item.count, item.selections, as_id)
+            )
     if children:
         node["selections"] = children
     return node
@@ -143,7 +153,9 @@ def add_standard(session: EditSession, parent: Loc, entry_id: str) -> Loc:
         where = "at the top level" if parent_entry is None else f"in {parent_entry.name}"
         raise EditError(f"{session.index.name_of(entry_id)} cannot be selected {where}")
     try:
-        node = build_standard(session.index, child.entry)
+        node = build_standard(
+            session.index, child.entry, recorded=session.index.recorded_id(parent_entry, child)
+        )
     except StandardError as exc:
         raise EditError(str(exc)) from None
     slot = session.slot_for(parent, entry_id)

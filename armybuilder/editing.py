@@ -115,7 +115,8 @@ def _find(root: Node, loc: Loc) -> Node | None:
 def _add_defaults(roster: Roster, index: CatalogIndex, loc: Loc, entry: Entry) -> None:
     for group in walk_groups(entry.groups):
         if group.default:
-            sub = roster.add(loc, group.default, count=group.default_count)
-            child = index.child(entry, group.default)
+            child = index.default_child(entry, group)
+            recorded = index.recorded_id(entry, child) if child is not None else group.default
+            sub = roster.add(loc, recorded, count=group.default_count)
             if child is not None:
                 _add_defaults(roster, index, sub, child.entry)

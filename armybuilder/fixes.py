@@ -6,8 +6,9 @@ An issue offers a fix when what to do is not in doubt:
   the selection's entry id is replaced, and its name, count, experience, notes, campaign state
   and contents stay as they are;
 * a count over the entry's maximum: the count is brought down to it;
-* more choices in a group than it allows, or more of an entry than a constraint allows: the
-  surplus goes (the last ones first; a counted selection is reduced before one is removed);
+* more choices in a group than it allows, or more of an entry than a constraint allows (in
+  the unit, or over the whole roster or force): the surplus goes (the last ones first; a
+  counted selection is reduced before one is removed);
 * fewer choices in a group than it needs, where the group names its usual choice or offers
   only one; fewer of an entry than a constraint needs: that entry is added.
 
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from .catalog import Child
     from .model.catalog import Constraint, Entry, Group
     from .rules.engine import Evaluation, Issue, Node
     from .session import EditSession, Loc
@@ -100,8 +102,8 @@ def _set_entry(loc: Loc, old: str, new: str) -> Callable[[EditSession], Loc]:
 
 def _reduce(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
     entry = node.entry
-    if entry is None:
-        return []
+    if entry is None:  # the roster or a force: a maximum over all of it
+        return _remove_surplus(ev, _wide_constraint(ev, node, issue))
     if not issue.entry and entry.max_count is not None and node.count > entry.max_count:
         most = entry.max_count
         return [Fix(f"Set the count to {most}", _set_count(node.loc, most))]
@@ -113,7 +115,15 @@ def _reduce(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
             what = f"{surplus} choice{'s' if surplus != 1 else ''} of {group.name}"
             return [Fix(f"Remove the last {what}", _trim(chosen, surplus))]
         return []
-    found = _constraint(ev, node, issue) or _own_constraint(ev, node, issue)
+    found = (
+        _constraint(ev, node, issue)
+        or _own_constraint(ev, node, issue)
+        or _wide_constraint(ev, node, issue)
+    )
+    return _remove_surplus(ev, found)
+
+
+def _remove_surplus(ev: Evaluation, found: Found | None) -> list[Fix]:
     if found is None:
         return []
     con, owner, holders, limit, got = found
@@ -170,19 +180,21 @@ def _complete(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
     entry = node.entry
     group = _group(entry, issue.entry) if entry is not None else None
     if group is not None:
-        options = [
-            c.entry.id
-            for c in ev.index.children(entry)
-            if c.group is not None and _in(c.group, group) and not c.entry.hidden
-        ]
+        # The group's options by entry id, each added by the id that reads back as that
+        # option (its link's, where the entry is also offered outside the group).
+        options: dict[str, Child] = {}
+        for c in ev.index.children(entry):
+            if c.group is not None and _in(c.group, group) and not c.entry.hidden:
+                options.setdefault(c.entry.id, c)
         chosen = sum(c.count for c in node.children if c.group is not None and _in(c.group, group))
-        wanted = group.default if group.default in options else None
-        if wanted is None and len(options) == 1:
-            wanted = options[0]
+        pick = options.get(group.default) if group.default else None
+        if pick is None and len(options) == 1:
+            pick = next(iter(options.values()))
         missing = group.min - chosen
-        if wanted is None or missing <= 0:
+        if pick is None or missing <= 0:
             return []
-        return [_add_fix(ev, node.loc, wanted, missing)]
+        wanted = ev.index.recorded_id(entry, pick)
+        return [_add_fix(ev, node.loc, wanted, missing, pick.entry.name)]
     found = _constraint(ev, node, issue) or _own_constraint(ev, node, issue)
     if found is None:
         return []
@@ -206,15 +218,17 @@ def _complete(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
     return [_add_fix(ev, node.loc, wanted_id, missing)]
 
 
-def _add_fix(ev: Evaluation, parent: Loc, entry_id: str, missing: int) -> Fix:
+def _add_fix(
+    ev: Evaluation, parent: Loc, entry_id: str, missing: int, name: str | None = None
+) -> Fix:
     """Add ``missing`` of ``entry_id`` as one selection; at most the count a roster file
     holds (:data:`~armybuilder.model.bounds.MAX_COUNT`), the label saying so when that is
     short of what is missing."""
     from .model.bounds import MAX_COUNT
 
-    name = ev.index.name_of(entry_id)
+    name = name or ev.index.name_of(entry_id)
     n = min(missing, MAX_COUNT)
-    label = f"Add {n} × {name}"
+    label = f"Add {n:,} × {name}"
     if n < missing:
         label += f" (of the {missing:,} missing: one selection holds at most {MAX_COUNT:,})"
 
@@ -326,4 +340,55 @@ def _own_constraint(ev: Evaluation, node: Node, issue: Issue) -> Found | None:
             continue  # (the direct children are not counted as they seem: unsure)
         if constraint_issue_text(ev, con, entry, got, limit, node) == (issue.code, issue.message):
             found.append((con, entry, holders, limit, got))
+    return found[0] if len(found) == 1 else None
+
+
+def _wide_constraint(ev: Evaluation, node: Node, issue: Issue) -> Found | None:
+    """The maximum on how many selections of one entry a whole roster or force may have
+    (scope `roster` or `force`: "at most 1 house rule in the roster") that ``issue`` (at
+    ``node``) reports, with every selection of that entry in the scope, in roster order, as
+    its holders (the last ones go first). Recognised, like :func:`_own_constraint`'s, as the
+    one constraint of the issue's entry whose issue, measured over those selections, is
+    exactly ``issue``; ``None`` when none, or more than one, fits (a count the engine
+    measures otherwise, a category, a percentage: no fix)."""
+    from .rules.engine import constraint_issue_text
+
+    if issue.code != "max-exceeded" or not issue.entry:
+        return None
+    owner = ev.index.entries.get(issue.entry)
+    if owner is None:
+        return None
+    found: list[Found] = []
+    for con in owner.constraints:
+        counted = con.child or owner.id
+        if (
+            con.type != "max"
+            or con.scope not in ("roster", "force")
+            or con.field != "selections"
+            or con.percent
+            or con.per_link
+            or con.child_forces
+            or (con.id or "") != issue.constraint
+            or counted not in ev.index.entries
+        ):
+            continue
+        scope_node = ev.root if con.scope == "roster" else ev.force_of(node)
+        if scope_node is None:
+            continue
+        holders = [
+            n
+            for n in scope_node.walk()
+            if n is not scope_node and n.entry is not None and n.entry.id == counted
+        ]
+        if not holders:
+            continue
+        limit = ev.constraint_value(owner, con, holders[0])
+        got = float(sum(n.count for n in holders))
+        if limit < 0 or got <= limit:
+            continue
+        if constraint_issue_text(ev, con, owner, got, limit, scope_node) == (
+            issue.code,
+            issue.message,
+        ):
+            found.append((con, owner, holders, limit, got))
     return found[0] if len(found) == 1 else None

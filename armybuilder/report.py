@@ -12,7 +12,8 @@ from typing import Any
 from .catalog import CatalogIndex, GameSystem, Library
 from .errors import InputError, Problem, UnknownFactionError, UnknownSystemError
 from .rosters import Roster
-from .rules.engine import Evaluation, Issue, Node, evaluate_roster, fmt_num, format_loc
+from .rules.engine import Evaluation, Issue, Node, evaluate_roster, format_loc
+from .words import number
 
 
 def finite(data: Any) -> Any:
@@ -28,14 +29,14 @@ def finite(data: Any) -> Any:
 
 
 def format_costs(index: CatalogIndex, totals: dict[str, float]) -> str:
-    """Costs per visible cost type, e.g. ``Mass 2380 kg``."""
+    """Costs per visible cost type, e.g. ``Mass 2,380 kg``."""
     parts = []
     for ct in index.cost_types.values():
         if ct.hidden:
             continue
         v = totals.get(ct.id, 0.0)
         unit = f" {ct.unit}" if ct.unit else ""
-        parts.append(f"{ct.name} {fmt_num(v)}{unit}")
+        parts.append(f"{ct.name} {number(v)}{unit}")
     return ", ".join(parts)
 
 

@@ -211,10 +211,12 @@ def inherit_factions(forces: list[ForceData], faction: str) -> None:
         inherit_factions(f.forces, f.faction)
 
 
-def parse_selection(node: Any, loc: Loc) -> SelectionData:
+def parse_selection(node: Any, loc: Loc, kept: list[SelectionData] | None = None) -> SelectionData:
     """One selection of a roster document (a mapping, round trip or plain) as
     :class:`SelectionData`, with its children; what cannot be read becomes a finding on it.
-    Each call builds new objects: an edit session re-reads only the subtree it changed."""
+    Each call builds new objects: an edit session re-reads only the subtree it changed.
+    ``kept``: the children as read before, for a selection whose own keys changed and not
+    its selections (used when the document still holds as many)."""
     if isinstance(node, dict):
         # A str, int, float, bool or None is already plain (to_plain would give it back); only
         # round-trip values (ScalarFloat, CommentedSeq...) and collections are converted.
@@ -288,7 +290,9 @@ def parse_selection(node: Any, loc: Loc) -> SelectionData:
             )
     children = node.get("selections")
     if children is not None:
-        if isinstance(children, list):
+        if isinstance(children, list) and kept is not None and len(kept) == len(children):
+            sel.children = kept
+        elif isinstance(children, list):
             sel.children = [
                 parse_selection(c, (*loc, "selections", i)) for i, c in enumerate(children)
             ]
@@ -953,6 +957,14 @@ class Roster:
                 target, "already exists and is not the file this roster was opened from"
             )
         if self.disk_digest is None:
+            if self.converted_from is not None:
+                # Converted from another format: the file beside it was never read here
+                # (another roster, or this one saved earlier from another window).
+                raise ChangedOnDiskError(
+                    target,
+                    f"already exists and is not the file this roster was converted from "
+                    f"({self.converted_from.name})",
+                )
             return  # read from text, not from this file: nothing to compare with
         if file_digest(target) != self.disk_digest:
             raise ChangedOnDiskError(

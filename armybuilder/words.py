@@ -10,3 +10,19 @@ from __future__ import annotations
 def plural(n: int, word: str) -> str:
     """``n`` and ``word``, with an ``s`` unless ``n`` is one: "1 warning", "0 warnings"."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def number(x: float) -> str:
+    """A quantity as every report prints it (costs, limits, counts): thousands separated and
+    without a useless ``.0``: "2,380", "0.5", "1,234.25". Anything not a finite number is
+    printed as it is."""
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        return str(x)
+    if isinstance(x, int):
+        return f"{x:,}"
+    if x != x or x in (float("inf"), float("-inf")):
+        return str(x)
+    if x.is_integer():
+        return f"{int(x):,}"
+    out = f"{x:,.6f}".rstrip("0").rstrip(".")
+    return "0" if out == "-0" else out

@@ -83,6 +83,31 @@ def walk_groups(groups: Iterable[Group]) -> Iterator[Group]:
             stack.extend(reversed(g.groups))
 
 
+#: A count of selections above a selection, as :meth:`CatalogIndex.outside_counts` gives it:
+#: the arguments of :meth:`Evaluation.query` after its context (scope, child, field, deep,
+#: owner, child forces, percent, per link).
+OutsideCount: TypeAlias = tuple[str, str | None, str, bool | None, str, bool, bool, bool]
+
+#: Scopes that name no entry above a selection (``ancestor`` is a query's own).
+_NOT_AN_ENTRY = frozenset({"self", "parent", "roster", "force", "top", "ancestor"})
+
+
+def _queries(mod: Modifier) -> Iterator[Condition | Repeat]:
+    """The conditions (at any depth of its groups) and repeats of a modifier."""
+
+    def group(g: ConditionGroup) -> Iterator[Condition]:
+        yield from g.conditions
+        for sub in g.groups:
+            yield from group(sub)
+
+    yield from mod.conditions
+    for g in mod.groups:
+        yield from group(g)
+    if mod.repeat is not None:
+        yield mod.repeat
+    yield from mod.repeats
+
+
 def _scopes(mod: Modifier) -> Iterator[str]:
     """The scopes a modifier's conditions and repeat look at."""
 
@@ -173,6 +198,7 @@ class CatalogIndex:
         self._child_ids: dict[int, dict[str, Child]] = {}
         self._child_constraints: dict[int, list[tuple[Child, Constraint]]] = {}
         self._closed: dict[int, bool] = {}
+        self._outside: dict[int, tuple[Entry, tuple[OutsideCount, ...] | None]] = {}
         self._marked: dict[int, list[tuple[Child, Constraint, bool]]] = {}
         self._scope_ids: frozenset[str] | None = None
         self._holders: dict[str, frozenset[int]] = {}
@@ -393,6 +419,84 @@ class CatalogIndex:
                 step = path | {child.entry.id} if child.entry.id in named else path
                 stack.append((child.entry, step, False))
         return True
+
+    def outside_counts(self, entry: Entry | None) -> tuple[OutsideCount, ...] | None:
+        """For a selection of ``entry`` that is not :meth:`closed`: the counts of selections
+        above it that what is checked and costed in it reads, when those are all it reads
+        from outside (each a :meth:`Evaluation.query` of a scope that names an entry above
+        it, as its conditions and repeats ask it); ``None`` when it reads anything else
+        there (a cost, a force, the roster, a category of the selection above, a constraint
+        checked above it), or when a modifier of the catalog reaches across selections or
+        changes categories, or reads a cost anywhere in it. The same counts give the same
+        checks and costs in it (its names above aside): an edit session replays them when
+        the selection is the same object. Worked out once per entry."""
+        if entry is None:
+            return None
+        found = self._outside.get(id(entry))
+        if found is not None and found[0] is entry:
+            return found[1]
+        reads = self._find_outside(entry)
+        self._outside[id(entry)] = (entry, reads)
+        return reads
+
+    def _find_outside(self, root: Entry) -> tuple[OutsideCount, ...] | None:
+        if self.reaching_modifiers or self.category_modifiers:
+            return None
+        named = self._named_scopes()
+        costs = set(self.cost_types)
+        reads: dict[OutsideCount, None] = {}
+        seen: set[tuple[int, frozenset[str], bool]] = set()
+        stack: list[tuple[Entry, frozenset[str], bool]] = [
+            (root, frozenset([root.id]) & named, True)
+        ]
+
+        def counts(mod: Modifier, owner: str, path: frozenset[str], at_root: bool) -> bool:
+            """Add the outside reads of ``mod`` (owned by ``owner``); False if one of them
+            is not a plain count of selections under an entry above."""
+            if reaches(mod) or modifier_reads(mod, costs):
+                return False
+            for q in _queries(mod):
+                scope = q.scope
+                if scope == "self" or (scope == "parent" and not at_root) or scope in path:
+                    continue  # inside
+                if (
+                    scope in _NOT_AN_ENTRY
+                    or scope.startswith("type:")
+                    or q.field != "selections"
+                    or q.percent
+                    or q.child_forces
+                    or (q.child is not None and q.child.startswith("faction:"))
+                    or getattr(q, "type", "") in ("instance-of", "not-instance-of")
+                ):
+                    return False
+                read = (scope, q.child, q.field, q.deep, owner, False, False, q.per_link)
+                reads[read] = None
+            return True
+
+        while stack:
+            entry, path, is_root = stack.pop()
+            key = (id(entry), path, is_root)
+            if key in seen:
+                continue
+            seen.add(key)
+            if any(g.modifiers for g in walk_groups(entry.groups)):
+                return None  # (a group's hidden and messages: not looked into here)
+            for m in entry.modifiers:
+                if not counts(m, entry.id, path, is_root):
+                    return None
+            for child in self.children(entry):
+                for con in child.entry.constraints:
+                    # (checked at this selection: `parent` is this one)
+                    if con.scope not in ("self", "parent") and con.scope not in path:
+                        return None
+                for m in child.entry.modifiers:
+                    if m.field.startswith("constraint:") and not counts(
+                        m, child.entry.id, path, is_root
+                    ):
+                        return None
+                step = path | {child.entry.id} if child.entry.id in named else path
+                stack.append((child.entry, step, False))
+        return tuple(reads)
 
     @property
     def subtree_local(self) -> bool:
@@ -710,6 +814,26 @@ class CatalogIndex:
     def child(self, entry: Entry | None, entry_id: str) -> Child | None:
         """The child option of ``entry`` with id ``entry_id``, if it is one."""
         return self.child_map(entry).get(entry_id)
+
+    def recorded_id(self, entry: Entry | None, child: Child) -> str:
+        """The id a roster records for a selection of ``child``, an option of ``entry``: the
+        entry's id, or the id of the link it comes through where the entry's id names
+        another option there (an entry offered plainly and, through a link of its own, in a
+        group), so that the selection reads back as the option that was chosen."""
+        link = child.link
+        if link is not None and link.id and self.child(entry, child.entry.id) is not child:
+            return link.id
+        return child.entry.id
+
+    def default_child(self, entry: Entry, group: Group) -> Child | None:
+        """The option ``group`` (a group of ``entry``) chooses by default: the one of that
+        entry in the group itself, else whatever the id names under ``entry``."""
+        if not group.default:
+            return None
+        for c in self.children(entry):
+            if c.group is group and c.entry.id == group.default:
+                return c
+        return self.child(entry, group.default)
 
     def child_map(self, entry: Entry | None) -> dict[str, Child]:
         """The child options of ``entry`` (the roster's top level for ``None``) by id, as

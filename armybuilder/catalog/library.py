@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -47,9 +48,24 @@ class Library:
     def __init__(self, roots: Sequence[Path] | None = None, use_cache: bool = True) -> None:
         self.roots: list[Path] = list(roots) if roots is not None else default_roots()
         self.use_cache = use_cache
-        self.systems: dict[str, GameSystem] = {}
+        self._systems: dict[str, GameSystem] = {}
+        #: A snapshot's systems not unpacked yet, in the library's order (see :meth:`system`).
+        self._packed: dict[str, bytes] = {}
+        self._unpacking = threading.Lock()
         self.problems: list[Problem] = []
         self._scanned = False
+
+    @property
+    def systems(self) -> dict[str, GameSystem]:
+        """Every game system found, by id, in the order found."""
+        if self._packed:
+            self._unpack(None)
+        return self._systems
+
+    @systems.setter
+    def systems(self, value: dict[str, GameSystem]) -> None:
+        with self._unpacking:
+            self._systems, self._packed = value, {}
 
     def scan(self) -> Library:
         """Load every catalog on the search path (problems are collected, not raised)."""
@@ -58,16 +74,46 @@ class Library:
         self._scanned = True
         key = libcache.fingerprint(self.roots) if self.use_cache else None
         snapshot = libcache.load(key) if key else None
-        if isinstance(snapshot, tuple) and len(snapshot) == 2:
-            self.systems, self.problems = snapshot
+        if isinstance(snapshot, tuple) and len(snapshot) == 2 and isinstance(snapshot[0], dict):
+            # each system is unpacked when first asked for: a command on one roster reads
+            # only its own system's catalogs (a fifth of the snapshot, or less)
+            self._systems, self._packed = {}, dict(snapshot[0])
+            self.problems = snapshot[1]
             return self
         if self._scan() and key:
-            try:
-                plain = plain_systems(self.systems)
-            except TypeError:
-                return self  # something the engine's form cannot hold: not kept
-            libcache.store(key, (plain, self.problems))
+            self._keep(key)
         return self
+
+    def _keep(self, key: str) -> None:
+        """Store the scan's outcome as the snapshot for ``key``."""
+        try:
+            plain = plain_systems(self._systems)
+            packed = {sid: libcache.pack(gs) for sid, gs in plain.items()}
+        except TypeError:
+            return  # something the engine's form cannot hold: not kept
+        libcache.store(key, (packed, self.problems))
+
+    def _unpack(self, system_id: str | None) -> None:
+        """Unpack one system of the snapshot (``None``: all of them, in the library's order).
+        A system that cannot be unpacked (the snapshot damaged inside) means a new scan."""
+        with self._unpacking:
+            if not self._packed:
+                return
+            wanted = list(self._packed) if system_id is None else [system_id]
+            try:
+                for sid in wanted:
+                    if sid not in self._systems and sid in self._packed:
+                        self._systems[sid] = libcache.unpack(self._packed[sid])
+            except Exception:
+                self._systems, self._packed, self.problems = {}, {}, []
+                key = libcache.fingerprint(self.roots) if self.use_cache else None
+                if self._scan() and key:
+                    self._keep(key)  # the damaged snapshot replaced
+                return
+            if system_id is None or len(self._systems) == len(self._packed):
+                order = list(self._packed)
+                self._systems = {sid: self._systems[sid] for sid in order}
+                self._packed = {}
 
     def _scan(self) -> bool:
         """Scan the search path; whether the outcome may be kept as a snapshot."""
@@ -197,8 +243,10 @@ class Library:
     def system(self, system_id: str) -> GameSystem:
         """The game system with this id (raises :class:`UnknownSystemError`)."""
         self.scan()
+        if system_id in self._packed:
+            self._unpack(system_id)
         try:
-            return self.systems[system_id]
+            return self._systems[system_id]
         except KeyError:
             known = ", ".join(sorted(self.systems)) or "none"
             raise UnknownSystemError(

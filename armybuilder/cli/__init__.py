@@ -14,15 +14,12 @@ machine without Pango. Here: the parser and the commands that read rosters and c
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
-import json
 import math
-import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..batch import Options
@@ -43,6 +40,7 @@ from ..report import load_evaluated as _load
 from ..report import show_json as _show_json
 from ..rules.engine import Evaluation, Node, fmt_num
 from ..rules.state import StateKey, state_help, state_placeholder
+from ..words import number
 from .common import EXIT_ILLEGAL as EXIT_ILLEGAL
 from .common import EXIT_INPUT, EXIT_OK
 from .common import UsageError as UsageError
@@ -52,6 +50,9 @@ from .common import library_for as _library
 from .common import library_for as library_for
 from .common import plural as _plural
 from .common import problems_text as _problems_text
+
+if TYPE_CHECKING:
+    import argparse
 
 # --------------------------------------------------------------------------- commands
 
@@ -101,6 +102,8 @@ def _show_node(ev: Evaluation, node: Node, depth: int, out: list[str]) -> None:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    import json
+
     lib = _library(args)
     _catalog_warnings(lib)
     try:
@@ -138,7 +141,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         verdict += f", {_plural(len(ev.warnings), 'warning')}"
     lines = [roster.name, f"{gs.name} · {ev.index.faction.name} · {verdict}"]
     cost = _fmt_cost(ev.index, ev.totals)
-    limits = ", ".join(f"{k} limit {fmt_num(v)}" for k, v in roster.header.limits.items())
+    limits = ", ".join(f"{k} limit {number(v)}" for k, v in roster.header.limits.items())
     if cost:
         lines.append(cost + (f" ({limits})" if limits else ""))
     for v in ev.roster_values:
@@ -215,6 +218,8 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def _print_state_keys(keys: Sequence[StateKey], fmt: str) -> int:
     """The campaign state keys a system declares, one a line (or as JSON)."""
+    import json
+
     if fmt == "json":
         json.dump({"state_keys": [dataclasses.asdict(k) for k in keys]}, sys.stdout, indent=2)
         print()
@@ -244,6 +249,8 @@ def _print_known_problems(gs: Any, args: argparse.Namespace) -> None:
         *(getattr(args, "global_catalogs", None) or []),
         *(getattr(args, "catalogs", None) or []),
     ]
+    import shlex
+
     folders = " ".join(f"--catalogs {shlex.quote(str(d))}" for d in given)
     for path, n in sorted(known.items()):
         fid = by_path.get(path, first)
@@ -253,6 +260,8 @@ def _print_known_problems(gs: Any, args: argparse.Namespace) -> None:
 
 
 def cmd_catalogs(args: argparse.Namespace) -> int:
+    import json
+
     lib = _library(args)
     if args.paths:
         for root in lib.roots:
@@ -366,6 +375,8 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def cmd_check_catalog(args: argparse.Namespace) -> int:
+    import json
+
     paths = [Path(p) for p in args.paths]
     missing = [p for p in paths if not p.exists()]
     if missing:
@@ -392,6 +403,8 @@ def cmd_check_catalog(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--catalogs",
@@ -493,16 +506,113 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _command_names(parser: argparse.ArgumentParser) -> list[str]:
+    import argparse
+
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             return list(action.choices)
     return []
 
 
+#: ``validate``'s options read by :func:`plain_validate_args`: flags, and options with their
+#: value in the next word and the values they allow (``None``: a whole number of ASCII digits;
+#: a string: any word not starting with ``-``, kept in a list under that name).
+_VALIDATE_FLAGS = {"-q": "quiet", "--quiet": "quiet", "--strict": "strict"}
+_VALIDATE_OPTIONS: dict[str, tuple[str, tuple[str, ...] | str | None]] = {
+    "--format": ("format", ("text", "json")),
+    "-j": ("jobs", None),
+    "--jobs": ("jobs", None),
+    "--catalogs": ("catalogs", "append"),
+}
+
+
+def plain_validate_args(words: Sequence[str]) -> Any | None:
+    """The arguments argparse would make of a plain ``validate`` command line, read without
+    argparse (importing it and building every command's parser is a tenth of the command's
+    start); ``None`` for anything less plain, which goes to the full parser.
+
+    Plain: ``validate`` first, then the options ``-q``/``--quiet``, ``--strict``, ``--format
+    text|json``, ``-j``/``--jobs N`` (ASCII digits), ``--catalogs DIR`` (each option word
+    exactly so, its value in the next word, not starting with ``-``) and one run of files none
+    of which starts with ``-``. Everything else (help, abbreviations, ``--opt=value``, ``--``,
+    a file after an option that follows the files, which argparse refuses...) is argparse's,
+    with its own messages. ``tests/cli/test_plain_args.py`` keeps the two in step.
+    """
+    if not words or words[0] != "validate":
+        return None
+    values: dict[str, Any] = {
+        "global_catalogs": None,
+        "command": "validate",
+        "files": [],
+        "format": "text",
+        "strict": False,
+        "quiet": False,
+        "jobs": 0,
+        "func": cmd_validate,
+    }
+    files: list[str] = values["files"]
+    files_ended = False
+    i = 1
+    while i < len(words):
+        word = words[i]
+        i += 1
+        if not word.startswith("-"):
+            if files_ended:
+                return None  # argparse: "unrecognized arguments"
+            files.append(word)
+            continue
+        if files:
+            files_ended = True
+        if word in _VALIDATE_FLAGS:
+            values[_VALIDATE_FLAGS[word]] = True
+            continue
+        if word not in _VALIDATE_OPTIONS or i >= len(words):
+            return None
+        name, allowed = _VALIDATE_OPTIONS[word]
+        value = words[i]
+        i += 1
+        if value.startswith("-"):
+            return None
+        if allowed is None:
+            if not (value.isascii() and value.isdigit()):
+                return None
+            values[name] = int(value)
+        elif isinstance(allowed, tuple):
+            if value not in allowed:
+                return None
+            values[name] = value
+        else:
+            values.setdefault(name, []).append(value)
+    if not files:
+        return None
+    import types
+
+    return types.SimpleNamespace(**values)
+
+
+def _run(args: Any) -> int:
+    """Run the command the arguments name, with the exit codes of bad input."""
+    try:
+        return int(args.func(args))
+    except InputError as exc:
+        _problems_text(exc.problems, sys.stderr)
+        return EXIT_INPUT
+    except ArmybuilderError as exc:
+        print(f"armybuilder: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except BrokenPipeError:
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``armybuilder`` command."""
-    parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
+    plain = plain_validate_args(words)
+    if plain is not None:
+        return _run(plain)
+    parser = build_parser()
     commands = _command_names(parser)
     found = builder_arguments(words)
     if found is None and words and words[0] not in commands and not words[0].startswith("-"):
@@ -524,18 +634,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(words)
     if not hasattr(args, "func"):  # options only, e.g. `armybuilder --catalogs DIR`
         parser.error(f"a command is needed after the options (commands: {', '.join(commands)})")
-    try:
-        return int(args.func(args))
-    except InputError as exc:
-        _problems_text(exc.problems, sys.stderr)
-        return EXIT_INPUT
-    except ArmybuilderError as exc:
-        print(f"armybuilder: {exc}", file=sys.stderr)
-        return EXIT_INPUT
-    except BrokenPipeError:
-        return EXIT_OK
-    except KeyboardInterrupt:
-        return 130
+    return _run(args)
 
 
 if __name__ == "__main__":

@@ -3,16 +3,18 @@ library a command reads (with ``--catalogs DIR``), and how issues and problems a
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..batch import issue_text as issue_text
 from ..catalog import GameSystem, Library, default_roots
 from ..errors import ArmybuilderError, Problem
 from ..words import plural as plural
+
+if TYPE_CHECKING:
+    import argparse
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT = 0, 1, 2
 

@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..words import plural
+
 EXIT_OK, EXIT_INPUT = 0, 2
 EXPORT_FORMATS = ("text", "markdown", "json", "html")
 #: Where ``render`` writes when no ``-o`` is given (relative to the current folder).
@@ -210,7 +212,9 @@ def cmd_render(args: argparse.Namespace) -> int:
             )
             return EXIT_INPUT
         verdict = (
-            "legal" if ev.valid else f"NOT LEGAL ({len(ev.errors)} errors, on the roster page)"
+            "legal"
+            if ev.valid
+            else f"NOT LEGAL ({plural(len(ev.errors), 'error')}, on the roster page)"
         )
         print(
             f"wrote {target}: {result.pages} page{'s' if result.pages != 1 else ''}, "

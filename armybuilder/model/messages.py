@@ -93,6 +93,13 @@ def _shown(value: Any) -> str:
     return text
 
 
+def _should_be(here: str, value: Any, expected: str) -> str:
+    """``limits: 'x' should be a mapping``; a key left empty says so."""
+    if value is None:
+        return f"{here}: left empty; it should be {expected}"
+    return f"{here}: {_shown(value)} should be {expected}"
+
+
 def describe(error: Any, loc: Sequence[str | int]) -> str:
     """One pydantic error (an item of ``ValidationError.errors()``) as a sentence."""
     kind = error["type"]
@@ -137,7 +144,7 @@ def describe(error: Any, loc: Sequence[str | int]) -> str:
             f"{here}: holds at most {ctx.get('max_length')} item(s), not {ctx.get('actual_length')}"
         )
     if kind in _EXPECTED:
-        return f"{here}: {_shown(value)} should be {_EXPECTED[kind]}"
+        return _should_be(here, value, _EXPECTED[kind])
     msg = str(error.get("msg", "is not valid"))
     msg = msg.replace("Input should be", "should be").replace("Value error, ", "")
     return f"{here}: {msg[0].lower() + msg[1:]}" + (
@@ -163,7 +170,7 @@ def describe_errors(exc: ValidationError, data: Any) -> list[tuple[Loc, str]]:
         if len(errs) > 1 and len(expected) == len(errs):
             words = list(dict.fromkeys(expected))
             joined = ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1]
-            out.append((loc, f"{where(loc)}: {_shown(errs[0].get('input'))} should be {joined}"))
+            out.append((loc, _should_be(where(loc), errs[0].get("input"), joined)))
             continue
         if len(errs) > 1:
             # a union where some member got further: its error says the most

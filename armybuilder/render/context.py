@@ -24,7 +24,7 @@ from typing import Any
 from .. import __version__
 from ..report import force_title, format_costs
 from ..rules.engine import Evaluation, Issue, Node, Value, fmt_num, format_loc
-from ..words import plural
+from ..words import number, plural
 
 #: Value keys that say how many hits a model or unit takes: the generic sheet draws a box
 #: per hit for them (a system's own template may do better).
@@ -102,9 +102,9 @@ class CostView:
     @property
     def text(self) -> str:
         unit = f" {self.unit}" if self.unit else ""
-        out = f"{fmt_num(self.spent)}{unit}"
+        out = f"{number(self.spent)}{unit}"
         if self.limit is not None:
-            out += f" of {fmt_num(self.limit)}{unit}"
+            out += f" of {number(self.limit)}{unit}"
         return out
 
 
@@ -442,7 +442,7 @@ class ForceView:
     @property
     def cost_text(self) -> str:
         return ", ".join(
-            f"{t.name} {fmt_num(t.spent)}{' ' + t.unit if t.unit else ''}" for t in self.totals
+            f"{t.name} {number(t.spent)}{' ' + t.unit if t.unit else ''}" for t in self.totals
         )
 
     def walk(self) -> Iterator[ForceView]:

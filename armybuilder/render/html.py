@@ -39,7 +39,8 @@ from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
 from ..paths import bundled_dir, user_data_dir
-from ..rules.engine import Evaluation, fmt_num
+from ..rules.engine import Evaluation
+from ..words import number
 from .context import RosterView, build_view
 from .safety import inside_folder
 
@@ -86,9 +87,9 @@ def _signed(v: Any) -> str:
 
 
 def _fmt(v: Any) -> str:
-    """A number without a useless ``.0``; anything else as text."""
-    if isinstance(v, float):
-        return fmt_num(v)
+    """A number as the reports print it (``2,380``, ``0.5``); anything else as text."""
+    if isinstance(v, int | float) and not isinstance(v, bool):
+        return number(v)
     if v is None:
         return "—"
     return str(v)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import re
 
-from ..words import plural
+from ..words import number, plural
 from .context import IssueView, RosterView, UnitView, clean
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~#])")
@@ -93,6 +93,8 @@ def export_markdown(view: RosterView) -> str:
     else:
         for u in view.units:
             _unit(u, "##", out)
+    if not view.units:
+        out += ["", "*No units yet: this roster is empty.*"]
     _issues("Errors", view.errors, out)
     _issues("Warnings", view.warnings, out)
     _issues("Notes from the catalog", view.notices, out)
@@ -123,6 +125,4 @@ def _unit(u: UnitView, level: str, out: list[str]) -> None:
 
 
 def _num(x: float) -> str:
-    from ..rules.engine import fmt_num
-
-    return fmt_num(x)
+    return number(x)

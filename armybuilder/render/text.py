@@ -88,6 +88,9 @@ def export_text(view: RosterView) -> str:
         for u in view.units:
             out.append("")
             _lines(u, 0, out)
+    if not view.units:
+        out.append("")
+        out.append("No units yet: this roster is empty.")
     if view.errors:
         out.append("")
         out.append("Errors:")

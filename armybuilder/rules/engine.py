@@ -41,6 +41,7 @@ from ..model.plain import (  # the engine's form: no pydantic (see model/plain.p
 )
 from ..rosters import ForceData as ForceData
 from ..rosters import Loc, Roster, SelectionData
+from ..words import number
 from .state import StateKey, check_state
 
 if TYPE_CHECKING:
@@ -256,10 +257,10 @@ class Node:
     def multiplicity(self, upto: Node | None = None) -> int:
         """How many copies of this node exist per one ``upto`` (counts multiply down)."""
         m = self.count
-        for a in self.ancestors():
-            if a is upto:
-                break
+        a = self.parent
+        while a is not None and a is not upto:
             m *= a.count
+            a = a.parent
         return m
 
     def __repr__(self) -> str:
@@ -363,7 +364,17 @@ class SubtreeMemo:
     (:attr:`SystemRules.subtree_local`).
     """
 
-    __slots__ = ("custom", "hits", "index", "misses", "nodes", "records", "rules", "totals")
+    __slots__ = (
+        "custom",
+        "hits",
+        "index",
+        "keyed",
+        "misses",
+        "nodes",
+        "records",
+        "rules",
+        "totals",
+    )
 
     def __init__(self, index: CatalogIndex | None = None, rules: SystemRules | None = None) -> None:
         self.index = index
@@ -371,6 +382,9 @@ class SubtreeMemo:
         #: Per tag of :meth:`Evaluation.subtree`, by ``id()`` of the subtree's selection.
         self.records: dict[str, dict[int, _Record]] = {}
         self.totals: dict[int, tuple[SelectionData, dict[str, float]]] = {}
+        #: The totals of selections that are not closed but read only counts above them
+        #: (:meth:`CatalogIndex.outside_counts`), with those counts.
+        self.keyed: dict[int, tuple[SelectionData, tuple[float, ...], dict[str, float]]] = {}
         #: Built nodes of selections with children, whose building reported nothing: the
         #: next evaluation takes them over (re-parented) instead of building them again.
         self.nodes: dict[int, Node] = {}
@@ -416,6 +430,14 @@ class Evaluation:
     #: How many :meth:`subtree` computations are under way (their records read the log).
     _computing: int = field(default=0, repr=False)
     _above: dict[int, tuple[Any, ...]] = field(default_factory=dict, repr=False)
+    #: :meth:`_outside_key` per entry and parent (by ``id()``).
+    _outside_keys: dict[tuple[int, int], tuple[float, ...] | None] = field(
+        default_factory=dict, repr=False
+    )
+    #: Per tag of :meth:`subtree`: the previous evaluation's records and this one's.
+    _tag_records: dict[str, tuple[dict[int, _Record] | None, dict[int, _Record]]] = field(
+        default_factory=dict, repr=False
+    )
     _top_names: tuple[str] | None = field(default=None, repr=False)
     #: See :meth:`present_refs`.
     _present: frozenset[str] | None = field(default=None, repr=False)
@@ -773,14 +795,43 @@ class Evaluation:
             and id(node) not in self._opened
         )
 
-    def subtree(self, node: Node, tag: str, compute: Callable[[], T], key: Hashable = None) -> T:
+    def _outside_key(self, node: Node) -> tuple[float, ...] | None:
+        """For a selection that is not closed: the counts above it that its checks and
+        costs read (:meth:`CatalogIndex.outside_counts`), as this evaluation finds them;
+        ``None`` where it reads more than those, or the rules module adds costs."""
+        if self._extra_cost or id(node) in self._opened:
+            return None
+        # The scopes it reads name entries above it: the same for every selection of its
+        # entry under one parent (siblings have the same selections above them).
+        known = self._outside_keys
+        at = (id(node.entry), id(node.parent))
+        if at in known:
+            return known[at]
+        found: tuple[float, ...] | None = None
+        reads = self.index.outside_counts(node.entry)
+        if reads is not None:
+            query = self.query
+            found = tuple([query(node, *r) for r in reads])
+        known[at] = found
+        return found
+
+    def subtree(
+        self,
+        node: Node,
+        tag: str,
+        compute: Callable[[], T],
+        key: Hashable = None,
+        _open: bool = False,
+    ) -> T:
         """``compute()``, a computation over the subtree at ``node`` that reports issues and
         values of that subtree only; or, when the previous evaluation ran it on the same
         selection under the same names (and ``key``), what it found then, replayed.
 
         Rules modules whose analysis folds the tree bottom-up wrap each formation in this and
         set :attr:`SystemRules.subtree_local`; the result is returned as it was, so it must
-        not be changed afterwards.
+        not be changed afterwards. (``_open``: for the engine's own checks, a selection the
+        caller has found closed, or one that is not but whose checks read only counts above
+        it, ``key`` holding them: see :meth:`_outside_key`.)
         """
         out = self.memo_out
         data = node.data
@@ -789,34 +840,46 @@ class Evaluation:
             out is None
             or data is None
             or log is None
-            or not self.index.closed(node.entry)
             or id(node) in self._opened
+            or not (_open or self.index.closed(node.entry))
         ):
             return compute()
-        names = self._names_above(node)
-        memo_in = self.memo_in
-        known = memo_in.records.get(tag) if memo_in is not None else None
+        # (what _names_above gives, read from its caches where it has worked it out)
+        parent = node.parent
+        if parent is None or parent.parent is None:
+            names = self._top_names or self._names_above(node)
+        else:
+            names = self._above.get(id(parent)) or self._names_above(node)
+        # The previous evaluation's records of this tag and this one's (looked up once).
+        pair = self._tag_records.get(tag)
+        if pair is None:
+            memo_in = self.memo_in
+            pair = self._tag_records[tag] = (
+                memo_in.records.get(tag) if memo_in is not None else None,
+                out.records.setdefault(tag, {}),
+            )
+        known, mine = pair
         prev = known.get(id(data)) if known is not None else None
-        mine = out.records.get(tag)
-        if mine is None:
-            mine = out.records[tag] = {}
         if prev is not None and prev.data is data and prev.key == (names, key):
             out.hits += 1
-            self.issues.extend(prev.issues)
+            if prev.issues:
+                self.issues.extend(prev.issues)
             values = self.values
             if prev.node is node:
                 # The same nodes (taken over from the previous evaluation): their values are
                 # filed at once, shared (a node's values grow only by a copy: _put_value).
-                groups = prev.groups()
-                by_id = prev.by_id()
-                if by_id and values.keys().isdisjoint(by_id):
-                    values.update(by_id)
-                elif groups:
-                    _file(values, groups)
-                if groups and self._computing:
-                    # (logged for the computations around this one only: none reads the log
-                    # outside them)
-                    log.append((None, groups))
+                by_id = prev._by_id
+                if by_id is None:
+                    by_id = prev.by_id()
+                if by_id:  # (empty exactly when groups() is)
+                    if values.keys().isdisjoint(by_id):
+                        values.update(by_id)
+                    else:
+                        _file(values, prev.groups())
+                    if self._computing:
+                        # (logged for the computations around this one only: none reads the
+                        # log outside them)
+                        log.append((None, prev.groups()))
                 # The record holds its values itself (groups() read them off the log it was
                 # made on), so it serves the next evaluation as it is.
                 mine[id(data)] = prev
@@ -1047,19 +1110,49 @@ class Evaluation:
     def total_cost(self, node: Node) -> dict[str, float]:
         """The cost of the node with everything under it, times its count."""
         cached = self._total.get(id(node))
+        if cached is not None:
+            return cached
+        data = node.data
+        out = self.memo_out
         if (
-            cached is None
-            and self.memo_out is not None
-            and node.data is not None
-            and self.index.closed(node.entry)
+            out is not None
+            and data is not None
             and id(node) not in self._opened
+            and self.index.closed(node.entry)
         ):
-            data = node.data
-            prev = self.memo_in.totals.get(id(data)) if self.memo_in is not None else None
-            cached = prev[1] if prev is not None and prev[0] is data else self._node_cost(node)
-            self.memo_out.totals[id(data)] = (data, cached)
+            memo_in = self.memo_in
+            prev = memo_in.totals.get(id(data)) if memo_in is not None else None
+            if (
+                prev is not None
+                and prev[0] is data
+                # (costs a rules module adds may read the selections above a nested one,
+                # which are not part of this key: only top-level ones are replayed then)
+                and (not self._extra_cost or node.parent is None or node.parent.entry is None)
+            ):
+                out.totals[id(data)] = prev  # (the same pair serves the next evaluation)
+                cached = prev[1]
+            else:
+                cached = self._node_cost(node)
+                out.totals[id(data)] = (data, cached)
             self._total[id(node)] = cached
-        if cached is None:
+        elif (
+            out is not None
+            and data is not None
+            and node.children
+            and (outside := self._outside_key(node)) is not None
+        ):
+            # Not closed, but what its costs read from above is counts: the same selection
+            # with the same counts above has the same totals.
+            memo_in = self.memo_in
+            was = memo_in.keyed.get(id(data)) if memo_in is not None else None
+            if was is not None and was[0] is data and was[1] == outside:
+                out.keyed[id(data)] = was
+                cached = was[2]
+            else:
+                cached = self._node_cost(node)
+                out.keyed[id(data)] = (data, outside, cached)
+            self._total[id(node)] = cached
+        else:
             cached = self._node_cost(node)
             self._total[id(node)] = cached
         return cached
@@ -1217,7 +1310,13 @@ class Evaluation:
             return 1.0 if self.is_faction(child[len(FACTION_REF) :], context) else 0.0
         if per_link and field_ != "forces":
             ref0 = child or owner
-            if ref0 is not None and ref0 != "*" and ":" not in ref0:
+            # A category is no link's: counted as it is, per link or not.
+            if (
+                ref0 is not None
+                and ref0 != "*"
+                and ":" not in ref0
+                and (ref0 not in self.index.categories or ref0 in self.index.entries)
+            ):
                 if child is not None:
                     child = f"path:{child}"
                 else:
@@ -1743,8 +1842,9 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
             if (
                 prev is not None
                 and prev.data is sel
-                and prev.parent is not None
-                and _same_place(prev.parent, parent)
+                and (was := prev.parent) is not None
+                and was.entry is entry
+                and (entry is not None or _same_place(was, parent))
             ):
                 # The same selection object under a parent of the same entry (or a force of
                 # the same force entry and faction): the same subtree. The previous evaluation
@@ -1884,13 +1984,13 @@ def constraint_issue_text(
     ``got`` against ``limit`` in ``scope_node`` (tools recognise an issue by them)."""
     what = _ref_name(ev, con.child, owner)
     if con.field == "selections":
-        amount, bound = f"{fmt_num(got)} × {what}", fmt_num(limit)
+        amount, bound = f"{number(got)} × {what}", number(limit)
     else:
         ct = ev.index.cost_types.get(con.field)
         unit = f" {ct.unit}" if ct and ct.unit else ""
         cname = ct.name if ct else con.field
-        amount = f"{cname} {fmt_num(got)}{unit} in {what}"
-        bound = f"{fmt_num(limit)}{unit}"
+        amount = f"{cname} {number(got)}{unit} in {what}"
+        bound = f"{number(limit)}{unit}"
     holder = ev.where(scope_node) if not scope_node.is_root else f"The roster {ev.roster.name!r}"
     if con.type == "max":
         code, text = "max-exceeded", f"{holder} has {amount}; at most {bound} allowed"
@@ -1960,8 +2060,24 @@ def _check_constraint(
     if con.per_link and owner_id is not None and con.child is None and con.field != "forces":
         # Counted per link: the selections made the way this one is (through ``link``).
         owner_id = f"path:{link.id}" if link is not None and link.id else f"path:{owner_id}"
+    # An entry named as ``child`` is counted per link as a condition counts it (the
+    # selections made without a link of their own); a category or group is counted as is.
+    child_per_link = (
+        con.per_link
+        and con.child is not None
+        and (con.child in ev.index.entries or con.child in ev.index.shared)
+        and con.child not in ev.index.categories
+    )
     got = ev.query(
-        context, scope, con.child, con.field, deep, owner_id, con.child_forces, con.percent
+        context,
+        scope,
+        con.child,
+        con.field,
+        deep,
+        owner_id,
+        con.child_forces,
+        con.percent,
+        child_per_link,
     )
     if (con.type == "max" and got > limit) or (con.type == "min" and got < limit):
         _constraint_issue(ev, con, owner, got, limit, scope_node, context)
@@ -2120,7 +2236,14 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
                 continue
             _check_node(ev, c, seen_global)
         elif ev.memo_out is not None:
-            ev.subtree(c, "check", lambda c=c: _check_node(ev, c, seen_global))  # type: ignore[misc]
+            check = lambda c=c: _check_node(ev, c, seen_global)  # noqa: E731
+            if ev.index.closed(kind):
+                ev.subtree(c, "check", check, None, _open=True)  # (found closed here)
+            elif (outside := ev._outside_key(c)) is not None:
+                # Not closed, but reading only counts above it: replayed by them.
+                ev.subtree(c, "check", check, outside, _open=True)
+            else:
+                _check_node(ev, c, seen_global)  # (what subtree() would do: no replay)
         else:
             _check_node(ev, c, seen_global)
 
@@ -2304,8 +2427,8 @@ def _check_roster(ev: Evaluation) -> None:
             unit = f" {limit_ct.unit}" if limit_ct.unit else ""
             ev.error(
                 "cost-limit-exceeded",
-                f"{limit_ct.name} {fmt_num(spent)}{unit} is over the limit "
-                f"of {fmt_num(limit)}{unit} by {fmt_num(spent - limit)}{unit}",
+                f"{limit_ct.name} {number(spent)}{unit} is over the limit "
+                f"of {number(limit)}{unit} by {number(spent - limit)}{unit}",
                 ("limits", ct_id),
             )
 

@@ -13,6 +13,7 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -231,6 +232,20 @@ def _scratch_node(
         found = index.child(entry, c.entry) if c.entry else None
         if found is not None:
             node.children.append(_scratch_node(index, c, found.entry, found.group, node, found))
+    return node
+
+
+def _copy_subtree(old: Node, data: Any, parent: Node) -> Node:
+    """A copy of the evaluated ``old`` with everything under it, under ``parent``, its own
+    selection read from ``data`` (its children's as they are): what-if costs of a change to a
+    selection already in the roster."""
+    from ..rules.engine import Node
+
+    node = Node(data, old.entry, old.group, parent, old.index)
+    node.count = old.count
+    node.link = old.link
+    for c in old.children:
+        node.children.append(_copy_subtree(c, c.data, node))
     return node
 
 
@@ -782,7 +797,9 @@ class EditSession:
         if child is None:
             where = "at the top level" if parent_entry is None else f"in {parent_entry.name}"
             raise EditError(f"{self.index.name_of(entry_id)} cannot be selected {where}")
-        node = build_selection(self.index, child.entry, count, name)
+        node = build_selection(
+            self.index, child.entry, count, name, self.index.recorded_id(parent_entry, child)
+        )
         slot = self.slot_for(parent, entry_id, count)
         if slot.full is not None:
             raise EditError(slot.full)
@@ -830,14 +847,18 @@ class EditSession:
         from ..catalog import walk_groups
 
         inside = {id(g) for g in walk_groups([group])}
-        ids = {
-            c.entry.id
-            for c in self.index.children(parent_entry)
-            if c.group is not None and id(c.group) in inside
-        }
+        child_of = self.index.child_map(parent_entry).get
         seq = self.node(parent).get("selections")
         items = list(seq) if isinstance(seq, list) else []
-        return [i for i, s in enumerate(items) if isinstance(s, dict) and s.get("entry") in ids]
+        out = []
+        for i, s in enumerate(items):
+            # A selection is in the group when it reads as one of the group's options (as
+            # the rules engine reads it: an entry also offered plainly is not).
+            ref = s.get("entry") if isinstance(s, dict) else None
+            c = child_of(ref) if isinstance(ref, str) else None
+            if c is not None and c.group is not None and id(c.group) in inside:
+                out.append(i)
+        return out
 
     def slot_for(self, parent: Loc, entry_id: str, count: int = 1) -> Slot:
         """What adding ``count`` × ``entry_id`` under ``parent`` does to the groups it is
@@ -1292,6 +1313,38 @@ class EditSession:
             out[level] = dict(what_if.total_cost(scratch))
         return out
 
+    def experience_rises(
+        self, loc: Loc, ev: Evaluation | None = None
+    ) -> dict[str | None, dict[str, float]]:
+        """What the roster's total rises by, in each cost type the player is shown, were the
+        selection at ``loc`` set to each experience level the system has, or to none of its
+        own (key ``None``: inherited): 0 for the level it has now, less than 0 for a cheaper
+        one. Worked out on a copy of the whole roster's tree (:meth:`Evaluation.rise_with`),
+        since what a level costs may be the rules module's and reach other selections (those
+        under it inherit it)."""
+        ev = ev or self.evaluate()
+        found: dict[str | None, dict[str, float]] = self._cached(
+            ev, ("experience-rise", loc), lambda: self._experience_rises(loc, ev)
+        )
+        return found
+
+    def _experience_rises(self, loc: Loc, ev: Evaluation) -> dict[str | None, dict[str, float]]:
+        node = _ev_node(ev, loc)
+        if node is None or node.entry is None or node.data is None or node.parent is None:
+            return {}
+        shown = self.shown_cost_types
+        now = node.data.experience
+        out: dict[str | None, dict[str, float]] = {}
+        for level in [None, *self.index.experience]:
+            if level == now:
+                out[level] = dict.fromkeys(shown, 0.0)
+                continue
+            data = dataclasses.replace(node.data, experience=level)
+            out[level] = ev.rise_with(
+                node.parent, partial(_copy_subtree, node, data), [node], shown
+            )
+        return out
+
     def remove(self, loc: Loc) -> Loc:
         """Remove the selection at ``loc``; returns the selection to show next."""
         self._check_selection(loc)
@@ -1452,11 +1505,13 @@ class EditSession:
         if entry is None or group is None:
             raise EditError(f"{self.index.name_of(group_id)} is not a choice here")
         inside = {id(g) for g in walk_groups([group])}
-        in_group = {
-            c.entry.id
-            for c in self.index.children(entry)
-            if c.group is not None and id(c.group) in inside
-        }
+        # The group's options by entry id and by their links' own ids.
+        in_group: dict[str, Child] = {}
+        for c in self.index.children(entry):
+            if c.group is not None and id(c.group) in inside:
+                in_group.setdefault(c.entry.id, c)
+                if c.link is not None and c.link.id:
+                    in_group.setdefault(c.link.id, c)
         if entry_id is not None and entry_id not in in_group:
             raise EditError(f"{self.index.name_of(entry_id)} is not a choice of that group")
         seq = self.node(parent).get("selections")
@@ -1472,9 +1527,11 @@ class EditSession:
         at = current[0] if current else len(items)
         new: Loc | None = None
         if entry_id is not None:
-            child = self.index.child(entry, entry_id)
-            assert child is not None
-            ops.append(Insert(parent, at, build_selection(self.index, child.entry)))
+            child = in_group[entry_id]
+            made = build_selection(
+                self.index, child.entry, recorded=self.index.recorded_id(entry, child)
+            )
+            ops.append(Insert(parent, at, made))
             new = (*parent, "selections", at)
             label = f"Choose {child.entry.name}"
         else:

@@ -13,6 +13,7 @@ from .operations import EditError
 # the TUI's home screen (recent files, recovery journals) shows before it is loaded.
 if TYPE_CHECKING:
     from ..catalog import CatalogIndex
+    from ..model.catalog import CostType
     from ..rules.engine import Evaluation, Node
     from ..rules.state import StateKey
 
@@ -100,14 +101,22 @@ def state_warnings(state: dict[str, Any] | None, keys: Sequence[StateKey]) -> li
     return [p.message for p in check_state(keys, state) if p.severity != ERROR]
 
 
+def amount_text(ct: CostType, amount: str) -> str:
+    """An amount of cost type ``ct`` as a player reads it: with its unit (``85 kg``), or,
+    for a cost without a unit, after its name (``Value 180``, ``Cans 5``), never a bare
+    number nobody can tell the meaning of."""
+    return f"{amount} {ct.unit}" if ct.unit else f"{ct.name} {amount}"
+
+
 def costs_text(index: CatalogIndex, costs: dict[str, float]) -> str:
-    """Costs as a player reads them (``85 kg``, ``4 bp``), hidden and zero costs left out."""
+    """Costs as a player reads them (``85 kg``, ``4 bp``, ``Value 30``), hidden and zero
+    costs left out."""
     parts = []
     for ct in index.cost_types.values():
         value = costs.get(ct.id, 0.0)
         if ct.hidden or not value:
             continue
-        parts.append(f"{format_number(value)}{' ' + ct.unit if ct.unit else ''}")
+        parts.append(amount_text(ct, format_number(value)))
     return ", ".join(parts)
 
 
@@ -126,11 +135,10 @@ def cost_text(ev: Evaluation, costs: dict[str, float], limits: bool = False) -> 
             continue
         limit = roster_limits.get(ct.id, ct.default_limit)
         value = costs.get(ct.id, 0.0)
-        unit = f" {ct.unit}" if ct.unit else ""
-        text = f"{format_number(value)}{unit}"
+        amount = format_number(value)
         if limits and limit is not None:
-            text = f"{format_number(value)} / {format_number(limit)}{unit}"
-        parts.append(text)
+            amount = f"{amount} / {format_number(limit)}"
+        parts.append(amount_text(ct, amount))
     return ", ".join(parts)
 
 

@@ -22,7 +22,7 @@ def test_show_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Primary AV: 10" in out
     assert "Support AV: 8 +1D6" in out
     assert "Movement: 1 (2)" in out
-    assert "Mass 2380 kg" in out
+    assert "Mass 2,380 kg" in out
 
 
 def test_show_json_shape(capsys: pytest.CaptureFixture[str]) -> None:

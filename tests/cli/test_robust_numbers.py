@@ -66,7 +66,7 @@ def test_a_count_out_of_bounds_is_an_error_at_its_place(
         "counted as 1 [invalid-value]"
     ) in out
     # counted as 1: the platoon's mass is the example's own 2380 kg
-    assert "Mass 2380 kg" in out
+    assert "Mass 2,380 kg" in out
     for argv in COMMANDS[1:]:
         code, out, _ = run(capsys, *argv, str(path))
         assert code in (0, 1)

@@ -555,3 +555,26 @@ def test_a_ros_force_that_cannot_be_read_is_named_with_its_line(
     assert main(["validate", "--catalogs", str(BSDATA), str(ros)]) == 2
     captured = capsys.readouterr()
     assert f"{ros}:{line}: {says}" in captured.out + captured.err, captured
+
+
+def test_a_ros_converted_beside_another_roster_asks_before_replacing_it(
+    lib: Library, tmp_path: Path
+) -> None:
+    """A .ros saves as YAML beside it; a YAML file of that name already there (another
+    roster, never read here) is not replaced unasked: the save raises ChangedOnDiskError
+    and writes nothing, as a Save as over another file does; replaced once the player says
+    so, it is kept as .bak; the next saves are the roster's own."""
+    from armybuilder.rosters import ChangedOnDiskError
+
+    ros = _gaslands_ros(lib, tmp_path)
+    beside = tmp_path / "team.yaml"
+    beside.write_text("# another roster, kept by the player\n", encoding="utf-8")
+    roster = Roster.from_file(ros, library=lib)
+    with pytest.raises(ChangedOnDiskError, match=r"converted from \(team.ros\)"):
+        roster.save()
+    assert beside.read_text(encoding="utf-8") == "# another roster, kept by the player\n"
+    roster.save(overwrite=True)
+    assert "x-battlescribe:" in beside.read_text(encoding="utf-8")
+    kept = tmp_path / "team.yaml.bak"
+    assert kept.read_text(encoding="utf-8") == "# another roster, kept by the player\n"
+    roster.save()  # (now the roster's own file)

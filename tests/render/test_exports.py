@@ -39,10 +39,10 @@ def test_text_export_is_compact(srm: Evaluation) -> None:
     text = export(srm, "text")
     lines = text.splitlines()
     assert lines[0] == (
-        "Rifle + SRM1 platoon — Infantry Operations, Inner Sphere — Mass 2040 kg — Legal"
+        "Rifle + SRM1 platoon — Infantry Operations, Inner Sphere — Mass 2,040 kg — Legal"
     )
-    assert "Foot Platoon (Rifle + SRM1) [Infantry Platoon] (Regular): Foot [Mass 2040 kg]" in lines
-    assert "  4x Squad [Mass 2040 kg]" in lines
+    assert "Foot Platoon (Rifle + SRM1) [Infantry Platoon] (Regular): Foot [Mass 2,040 kg]" in lines
+    assert "  4x Squad [Mass 2,040 kg]" in lines
     assert (
         "    4x Riflemen (SRM ammunition bearers): Knife/Bayonet, AutoPistol, Auto-Rifle, "
         "SRM1 reload (2 shots), Kevlar Vest and Helmet" in lines
@@ -74,10 +74,10 @@ def test_markdown_export(srm: Evaluation) -> None:
     md = export(srm, "markdown")
     assert md.startswith("# Rifle + SRM1 platoon\n")
     assert "**Legal** (3 warnings)" in md
-    assert "| Mass | 2040 kg | none |" in md
+    assert "| Mass | 2,040 kg | none |" in md
     assert "## Foot Platoon (Rifle + SRM1) \\[Infantry Platoon\\]" in md
     assert "| Support AV | 16 |" in md
-    assert "- **Squad ×4** — Mass 2040 kg" in md
+    assert "- **Squad ×4** — Mass 2,040 kg" in md
     assert "## Warnings (3)" in md
 
 

@@ -103,7 +103,7 @@ def test_roster_page_contents(render: Callable[..., Rendered]) -> None:
     assert "Rifle + SRM1 platoon" in text
     assert "Infantry Operations · Inner Sphere · 2026-01-31" in text
     assert "LEGAL" in text  # the stamp (upper case in print)
-    assert "2040 kg" in text  # the total
+    assert "2,040 kg" in text  # the total
     # one line per unit: the squad's line names its models; their kit is on the sheet
     assert "6 models: Riflemen (SRM ammunition bearers) ×4, SRM1 gunners ×2" in text
     assert "Kevlar Vest" not in text

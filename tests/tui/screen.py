@@ -92,7 +92,10 @@ def entry_cost_text(session: EditSession, entry: Any) -> str:
         if ct.hidden or ct.id not in entry.costs or not entry.costs[ct.id]:
             continue
         value = entry.costs[ct.id]
-        parts.append(f"{format_number(value)}{' ' + ct.unit if ct.unit else ''}")
+        # a cost type without a unit is named ("Value 30"), as session/text.py words it
+        parts.append(
+            f"{format_number(value)} {ct.unit}" if ct.unit else f"{ct.name} {format_number(value)}"
+        )
     return ", ".join(parts)
 
 
@@ -175,12 +178,28 @@ def expected_catalog_headings(session: EditSession, selected: Loc, query: str = 
     return list(headings.values())
 
 
+def label_shows(text: str, guides: int, want: str, width: int) -> bool:
+    """Whether a painted catalog line (its label ``text`` after ``guides`` cells of guides,
+    in a pane ``width`` wide with its scrollbar) shows the label ``want``: in full, with its
+    name cut ("…") and the price and count after it whole, or, a label without either, cut
+    at the pane's edge."""
+    if text == want:
+        return True
+    tail = want[want.index("  ") :] if "  " in want else ""
+    if tail:
+        name = text[: len(text) - len(tail)]
+        return text.endswith(tail) and name.endswith("…") and want.startswith(name[:-1].rstrip())
+    cut = guides + len(want) >= width - 1  # (a scrollbar's column less)
+    return cut and want.startswith(text.rstrip("…"))
+
+
 def check_catalog_lines(lines: list[str], options: list[str], width: int) -> list[str]:
     """Problems with the painted catalog tree (empty: it shows the options exactly).
 
     The painted option lines (those drawn with a guide; headings carry an arrow) must be a
-    run of the expected labels, in order, each in full (or cut at the pane's edge): a line
-    of another unit left on screen, or a stale count, fails here.
+    run of the expected labels, in order, each in full or with its name cut ("…") and its
+    price and count after it whole (a label without either may be cut at the pane's edge):
+    a line of another unit left on screen, a stale count or a price cut short fails here.
     """
     leaves: list[tuple[str, int]] = []
     for raw in lines:
@@ -196,9 +215,7 @@ def check_catalog_lines(lines: list[str], options: list[str], width: int) -> lis
         if k + len(leaves) > len(options):
             return False
         for (text, guides), want in zip(leaves, options[k:], strict=False):
-            # Cut at the pane's edge (a scrollbar's column less): the whole label is wider.
-            cut = guides + len(want) >= width - 1
-            if text != want and not (cut and want.startswith(text.rstrip("…"))):
+            if not label_shows(text, guides, want, width):
                 return False
         return True
 
@@ -241,18 +258,28 @@ def expected_tree_label(ev: Evaluation, loc: Loc, budget: int | None) -> str:
         mark = "⚠ "
     elif loc in inner:
         mark = "• "
+    room = None if budget is None else budget - len(mark)
+
+    def head(name: str, tail: str, lead: str = "") -> str:
+        # The name gives way (cut with "…") so that the cost (or count) after it shows whole.
+        if room is not None and len(lead + name + tail) > room:
+            name = name[: max(4, room - len(lead + tail)) - 1].rstrip() + "…"
+        return mark + lead + name + tail
+
     if node.is_root:
         cost = cost_text(ev, ev.totals, limits=True)
-        return mark + ev.name(node) + (f"  {cost}" if cost else "")
+        return head(ev.name(node), f"  {cost}" if cost else "")
     if node.force is not None:  # a force: its name, what it is, its total
         from armybuilder.report import force_title
 
         cost = cost_text(ev, ev.total_cost(node))
-        return f"{mark}⚑ {force_title(ev, node)}" + (f"  {cost}" if cost else "")
-    if node.entry is None:
+        return head(force_title(ev, node), f"  {cost}" if cost else "", "⚑ ")
+    if node.entry is None:  # "(unknown entry)" gives way first, then the name
         count = f" ×{node.count}" if node.count != 1 else ""
-        return f"{mark}? {ev.name(node)} (unknown entry){count}"
-    room = None if budget is None else budget - len(mark)
+        name = f"? {ev.name(node)}"
+        for note in (" (unknown entry)", " (unknown)", ""):
+            if room is None or len(name + note + count) <= room or not note:
+                return head(name, note + count)
     return mark + "".join(t for t, _ in fit_label(unit_summary(ev, node), room))
 
 
@@ -411,9 +438,7 @@ def check_catalog_rows(lines: list[str], rows: list[str], top: int, width: int) 
     for y, raw in enumerate(lines):
         want = rows[top + y] if top + y < len(rows) else ""
         text = tree_label(raw)
-        # Cut at the pane's edge: what the whole label needs beside its guides is wider.
-        cut = len(raw) - len(text) + len(want) > width
-        if text == want or (cut and want and want.startswith(text.rstrip("…"))):
+        if text == want or (want and label_shows(text, len(raw) - len(text), want, width)):
             continue
         problems.append(f"catalog row {y} shows {text!r}, not {want!r}")
     return problems

@@ -70,7 +70,7 @@ def problems_after(app: ArmyBuilderApp, editor: EditorScreen, typed: str) -> lis
     tree = catalog.catalog_tree
     want = expected_catalog_rows(s, editor.selected, typed)
     lines = pane_lines(app, tree, rows)
-    width = tree.scrollable_content_region.width
+    width = tree.content_region.width
     problems += check_catalog_rows(lines, want, tree.scroll_offset.y, width)
     target = catalog_target(s, editor.selected)
     hits = search_hits(s, target, typed)

@@ -104,3 +104,40 @@ async def test_forces_are_top_level_lines_added_and_removed_with_keys(
             await settle(pilot, editor)
         assert s.roster.dumps() == before
         assert tree_problems(app, editor) == []
+
+
+@run_async
+async def test_roster_and_force_lines_keep_their_cost_at_80x24(
+    make_app: MakeApp, workdir: Any
+) -> None:
+    """At 80x24 the roster tree has 34 columns: a force's title or the roster's name gives way
+    (cut with "…"), never its cost, which was cut off at the pane's edge ("53.5 / 5" for
+    53.5 / 50 BP, a force's cost not shown at all)."""
+    import shutil
+
+    from conftest import EXAMPLES
+
+    from armybuilder.session import cost_text
+
+    path = workdir / "two-fronts.yaml"
+    shutil.copy(EXAMPLES / "starship-troopers" / "two-fronts.yaml", path)
+    app = make_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await wait_editor(pilot)
+        s = editor.session
+        assert s is not None
+        s.rename_force(("forces", 0), "The long northern landing zone")
+        s.rename((), "Two fronts on the far side of Klendathu")
+        editor.after_edit()
+        await settle(pilot, editor)
+        ev = s.evaluate()
+        rows, locs = tree_rows(app, editor)
+        by_loc = {loc: r.rstrip() for r, loc in zip(rows, locs, strict=False) if loc is not None}
+        root = by_loc[()]
+        assert root.endswith("  " + cost_text(ev, ev.totals, limits=True)), root
+        assert "Two fronts on" in root and "…" in root
+        for i, force in enumerate(ev.root.children):
+            line = by_loc[("forces", i)]
+            assert line.endswith("  " + cost_text(ev, ev.total_cost(force))), line
+        assert "⚑ The long" in by_loc[("forces", 0)]
+        assert tree_problems(app, editor) == []

@@ -212,7 +212,13 @@ async def test_required_group_reads_exactly_one(make_app: MakeApp, workdir: Path
 
 
 @run_async
-async def test_experience_choice_shows_its_cost(make_app: MakeApp, workdir: Path) -> None:
+async def test_experience_choice_shows_what_the_total_rises_by(
+    make_app: MakeApp, workdir: Path
+) -> None:
+    """The experience drop-down prices each level as the other options are priced: what the
+    roster's total rises by with the unit at that level (nothing beside the level it has),
+    not what the unit costs at it ("Average · 4.5 BP" for a sergeant whose roster rises by
+    1 BP). Each figure is checked against the edit itself, in the totals."""
     from armybuilder.session import costs_text
 
     path = copy_example(workdir, "starmarines", "starmarines-example.yaml")
@@ -221,27 +227,41 @@ async def test_experience_choice_shows_its_cost(make_app: MakeApp, workdir: Path
         editor = await wait_editor(pilot)
         session = editor.session
         assert session is not None
-        platoon = ("selections", 0)
-        editor.jump_to(platoon)
-        await pilot.pause()
-        costs = session.experience_costs(platoon)
-        # Experience is bought per team or individual (StarMarines X, Soldier Experience
-        # Table): Green 0, Average 1, Veteran 2, Elite 3 build points over Green here.
-        base = costs["green"]["bp"]
-        assert [costs[lv]["bp"] - base for lv in ("green", "average", "veteran", "elite")] == [
-            0,
-            1,
-            2,
-            3,
-        ]
-        exp = editor.query_one("#d-exp", Select)
-        shown = [str(label) for label, value in exp._options if value is not Select.NULL]
         index = session.index
-        assert shown == [
-            f"{index.experience[lv].name} · {costs_text(index, costs[lv])}"
-            for lv in index.experience
+        platoon = ("selections", 0)
+        sergeant = ("selections", 0, "selections", 1)  # inherits Green from the platoon
+        for loc in (platoon, sergeant):
+            editor.jump_to(loc)
+            await pilot.pause()
+            before = session.evaluate().totals["bp"]
+            rises = session.experience_rises(loc)
+            own = session.node(loc).get("experience")
+            exp = editor.query_one("#d-exp", Select)
+            shown = [str(label) for label, value in exp._options if value is not Select.NULL]
+            assert shown == [
+                f"{index.experience[lv].name} · {costs_text(index, rises[lv])}".rstrip(" ·")
+                for lv in index.experience
+            ]
+            assert str(exp.prompt).endswith(")" if own is None else costs_text(index, rises[None]))
+            for level in index.experience:
+                session.set_experience(loc, level)
+                got = session.evaluate().totals["bp"] - before
+                assert got == rises[level]["bp"], (loc, level)
+                session.undo()
+            editor.after_edit()
+            await pilot.pause()
+        # Experience is bought per team or individual (StarMarines X, Soldier Experience
+        # Table): a Green sergeant made Average, Veteran or Elite adds 1, 2 or 3 BP.
+        editor.jump_to(sergeant)
+        await pilot.pause()
+        exp = editor.query_one("#d-exp", Select)
+        assert [str(label) for label, value in exp._options if value is not Select.NULL] == [
+            "Green",
+            "Average · 1 BP",
+            "Veteran · 2 BP",
+            "Elite · 3 BP",
         ]
-        assert str(exp.prompt).endswith(costs_text(index, costs[None]))
+        assert str(exp.prompt) == "(inherited: Green)"
 
 
 # --------------------------------------------------------------------------- campaign state

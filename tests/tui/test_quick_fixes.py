@@ -98,3 +98,35 @@ async def test_the_key_on_the_selected_unit_fixes_its_issue(make_app: Any, workd
         await wait_for(pilot, lambda: editor.shown_generation == session.generation)
         assert not any("Ranged weapon" in t for t in editor.issues.texts())
         assert "Ranged weapon" not in details.plain
+
+
+@run_async
+async def test_a_roster_wide_maximum_fixed_from_the_roster_line(
+    make_app: Any, workdir: Path
+) -> None:
+    """The supertank house rule is selected once per roster (StarMarines IX-A, house rule):
+    on the roster's line, its details offer the fix for three of it and `.` applies it; the
+    tree then shows one, and the issue is gone from every pane."""
+    path = workdir / "platoon.yaml"
+    path.write_text((EXAMPLES / "starmarines" / "starmarines-example.yaml").read_text())
+    app = make_app(path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        session = editor.session
+        assert session is not None
+        rule = session.add((), "supertank-roll-house-rule")
+        session.set_count(rule, 3)
+        editor.after_edit()
+        editor.jump_to(())
+        editor.roster_tree.focus()
+        await pilot.pause()
+        details = editor.details.query_one("#d-issues", LiveStatic)
+        await wait_for(pilot, lambda: "[.] Remove 2 × House rule" in details.plain)
+        await pilot.press("full_stop")
+        await wait_for(pilot, lambda: session.node(rule).get("count", 1) == 1)
+        await wait_for(pilot, lambda: editor.shown_generation == session.generation)
+        assert not any("House rule" in t for t in editor.issues.texts())
+        assert "House rule" not in details.plain
+        assert not any("House rule" in label and "×" in label for label in tree_labels(editor))
+        await pilot.press("ctrl+z")
+        await wait_for(pilot, lambda: session.node(rule).get("count", 1) == 3)

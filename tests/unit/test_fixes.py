@@ -314,7 +314,7 @@ def test_a_minimum_above_what_a_file_holds_adds_at_most_that(
     (short,) = ev.issues
     (fix,) = fixes_for(ev, short)
     assert fix.label == (
-        "Add 10000 × Grunt (of the 20,000 missing: one selection holds at most 10,000)"
+        "Add 10,000 × Grunt (of the 20,000 missing: one selection holds at most 10,000)"
     )
     fix.apply(session)
     assert session.node(("selections", 0, "selections", 0))["count"] == 10_000
@@ -323,7 +323,7 @@ def test_a_minimum_above_what_a_file_holds_adds_at_most_that(
     code = main(["--catalogs", str(root), "validate", str(path)])
     out = capsys.readouterr().out
     assert code == 1 and "invalid-value" not in out, out
-    assert "Horde has 10000 × Grunt; at least 20000 needed" in out
+    assert "Horde has 10,000 × Grunt; at least 20,000 needed" in out
 
 
 def test_a_deep_maximum_of_the_parent_counts_what_the_rules_count(tmp_path: Path) -> None:
@@ -348,3 +348,37 @@ def test_a_deep_maximum_of_the_parent_counts_what_the_rules_count(tmp_path: Path
     assert fix.label == "Remove 4 × Marine (the last first)"
     fix.apply(session)
     assert session.evaluate().issues == []
+
+
+HOUSE_RULE = "supertank-roll-house-rule"
+
+
+@pytest.mark.parametrize("shape", ["counted", "separate"])
+def test_a_roster_wide_maximum_loses_the_surplus(
+    lib: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str], shape: str
+) -> None:
+    """The supertank house rule is selected once per roster (StarMarines IX-A, house rule:
+    `scope: roster`, at most 1): three of it, as one selection counted ×3 or as separate
+    selections, offer the fix that brings it down to one (it offered none), in one step;
+    the roster then validates as the example does."""
+    path = tmp_path / "roster.yaml"
+    path.write_text((EXAMPLES / "starmarines" / "starmarines-example.yaml").read_text())
+    session = EditSession.open(path, lib, autosave=False)
+    if shape == "counted":
+        session.set_count(session.add((), HOUSE_RULE), 3)
+    else:
+        for _ in range(3):
+            session.add((), HOUSE_RULE)
+    code, out = validate(session, capsys)
+    assert code == 1 and "has 3 × House rule" in out and "at most 1 allowed" in out
+    ev = session.evaluate()
+    over = issue(ev, "max-exceeded", ())
+    (fix,) = fixes_for(ev, over)
+    assert fix.label == f"Remove 2 × {ev.index.name_of(HOUSE_RULE)} (the last first)"
+    steps = len(session.history)
+    fix.apply(session)
+    assert len(session.history) == steps + 1
+    kept = [s for s in session.node(())["selections"] if s["entry"] == HOUSE_RULE]
+    assert [s.get("count", 1) for s in kept] == [1]
+    code, out = validate(session, capsys)
+    assert code == 0, out

@@ -113,3 +113,48 @@ def test_a_snapshot_of_another_version_or_key_is_not_trusted(root: Path, which: 
     # the same with the right head is read (so the test above is about the head)
     snapshot.write_bytes(pickle.dumps((head, ({}, []), files)))
     assert Library([root]).scan().systems == {}
+
+
+@pytest.fixture
+def every_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A search path of every bundled system, with a cache folder of its own."""
+    monkeypatch.setenv("ARMYBUILDER_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("ARMYBUILDER_NO_CACHE", raising=False)
+    folder = tmp_path / "catalogs"
+    shutil.copytree(bundled_dir("catalogs"), folder)
+    return folder
+
+
+def test_a_warm_library_unpacks_only_the_systems_asked_for(every_root: Path) -> None:
+    cold = Library([every_root]).scan()
+    assert len(cold.systems) > 1, "needs several systems"
+    warm = Library([every_root]).scan()
+    assert warm._packed and not warm._systems  # nothing unpacked by the scan itself
+    gs = warm.system(SYSTEM)
+    assert list(warm._systems) == [SYSTEM]  # only the roster's system
+    assert gs.model.model_dump() == cold.system(SYSTEM).model.model_dump()
+    assert warm.system(SYSTEM) is gs  # unpacked once
+    # all of them, in the order a scan finds them, the one unpacked kept
+    assert list(warm.systems) == list(cold.systems)
+    assert warm.systems[SYSTEM] is gs
+    for sid, system in cold.systems.items():
+        assert warm.systems[sid].model.model_dump() == system.model.model_dump()
+        assert sorted(warm.systems[sid].factions) == sorted(system.factions)
+
+
+def test_a_system_damaged_inside_the_snapshot_means_a_new_scan(every_root: Path) -> None:
+    cold = Library([every_root]).scan()
+    snapshot = _snapshot(every_root)
+    head, (packed, problems), files = pickle.loads(snapshot.read_bytes())
+    packed[SYSTEM] = packed[SYSTEM][: len(packed[SYSTEM]) // 2]
+    snapshot.write_bytes(pickle.dumps((head, (packed, problems), files)))
+    again = Library([every_root]).scan()
+    gs = again.system(SYSTEM)
+    assert not is_plain(gs.model)  # scanned again, not read from the bad part
+    assert gs.model == cold.system(SYSTEM).model
+    assert list(again.systems) == list(cold.systems)
+    assert [str(p) for p in again.problems] == [str(p) for p in cold.problems]
+    # and the snapshot is written whole again
+    warm = Library([every_root]).scan()
+    assert is_plain(warm.system(SYSTEM).model)
+    assert warm.system(SYSTEM).model.model_dump() == cold.system(SYSTEM).model.model_dump()

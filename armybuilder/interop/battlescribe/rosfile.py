@@ -27,6 +27,7 @@ from xml.parsers import expat
 
 from ...catalog import GameSystem, Library, default_library, default_roots
 from ...errors import ArmybuilderError, Problem, RosterError, UnknownFactionError
+from ...model.bounds import MAX_COUNT
 from ...yamlio import dump_round_trip
 from . import ros
 from .adapter import ActionError, AdapterSession, Force, Sel
@@ -113,8 +114,10 @@ def find_system(library: Library, game_system_id: str) -> BattleScribeSystem | N
     return None
 
 
-def _error(path: Path, message: str, line: int | None = None) -> RosterError:
-    return RosterError([Problem(str(path), message, line, None, "roster-invalid")])
+def _error(
+    path: Path, message: str, line: int | None = None, column: int | None = None
+) -> RosterError:
+    return RosterError([Problem(str(path), message, line, column, "roster-invalid")])
 
 
 class RosText(str):
@@ -151,7 +154,8 @@ def read_roster(path: Path, library: Library | None = None) -> str:
         text = decode(read_bytes(path), name)
         root = parse(text, name)
     except UnsafeFileError as exc:
-        raise _error(path, str(exc).removeprefix(f"{name}: ")) from None
+        reason = exc.reason or str(exc).removeprefix(f"{name}: ")
+        raise _error(path, reason, exc.line, exc.column) from None
     if _local(root) != "roster":
         raise _error(path, f"not a BattleScribe roster: the root element is <{_local(root)}>")
     lines = _element_lines(text, root)
@@ -202,6 +206,24 @@ def read_roster(path: Path, library: Library | None = None) -> str:
     out = RosText(session_yaml(session, gs, fids[0], root, path.name, unknown, lines, positions))
     out.positions = positions
     return out
+
+
+def _odd_count(raw: str) -> int | float | None:
+    """A selection's ``number`` as the file gives it where it is no count a roster holds (not
+    a whole number from 1 up, or too large to read as a float exactly): written as the YAML
+    roster's ``count``, which the roster's checks report at the selection's line (counted
+    as 1), as they report such a count in a YAML roster. ``None``: a plain count."""
+    text = raw.strip()
+    if text.isdigit():
+        whole = int(text)
+        return whole if whole < 1 or whole > MAX_COUNT else None
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    if not math.isfinite(value) or (value.is_integer() and 1 <= value <= MAX_COUNT):
+        return None
+    return int(value) if value.is_integer() else value
 
 
 def _number(raw: str) -> int | None:
@@ -261,15 +283,18 @@ def session_yaml(
                 force_els.setdefault(el.get("id"), el)
 
     def sel_doc(s: Sel) -> dict[str, Any]:
+        el = sel_els.get(s.uid)
+        odd = _odd_count(el.get("number", "1")) if el is not None else None
         d: dict[str, Any] = {"entry": s.our_id}
-        if s.count != 1:
+        if odd is not None:
+            d["count"] = odd
+        elif s.count != 1:
             d["count"] = s.count
         if s.custom_name:
             d["name"] = s.custom_name
         if s.custom_notes:
             d["notes"] = s.custom_notes
         keep: dict[str, Any] = {"id": s.uid}
-        el = sel_els.get(s.uid)
         if el is not None:
             keep.update(_unknown(el, "selection"))
             origin[id(d)] = el
@@ -286,7 +311,8 @@ def session_yaml(
 
     def unknown_doc(el: ET.Element, top: bool) -> dict[str, Any]:
         d: dict[str, Any] = {"entry": el.get("entryId", "")}
-        count = _number(el.get("number", "1")) or 1
+        odd = _odd_count(el.get("number", "1"))
+        count = odd if odd is not None else _number(el.get("number", "1")) or 1
         if count != 1:
             d["count"] = count
         if el.get("customName"):

@@ -30,7 +30,22 @@ _DTD = re.compile(r"<!\s*(DOCTYPE|ENTITY)", re.IGNORECASE)
 
 
 class UnsafeFileError(ValueError):
-    """A file refused as unsafe or unreadable (the message names it and says why)."""
+    """A file refused as unsafe or unreadable (the message names it and says why).
+
+    Where the refusal has a place in the file, ``line`` and ``column`` (1-based) say it and
+    ``reason`` is the message without the file's name and the place."""
+
+    def __init__(
+        self,
+        message: str,
+        line: int | None = None,
+        column: int | None = None,
+        reason: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.line = line
+        self.column = column
+        self.reason = reason
 
 
 def read_bytes(path: Path, limit: int = MAX_BYTES) -> bytes:
@@ -97,10 +112,11 @@ def prepared(text: str, name: str) -> str:
     found = _DTD.search(text)
     if found is not None:
         line = text.count("\n", 0, found.start()) + 1
-        raise UnsafeFileError(
-            f"{name}:{line}: a document type declaration (<!{found.group(1)}) is refused: "
+        reason = (
+            f"a document type declaration (<!{found.group(1)}) is refused: "
             "BattleScribe files have none, and one can hide external entities or entity bombs"
         )
+        raise UnsafeFileError(f"{name}:{line}: {reason}", line, None, reason)
     if text.startswith("<?xml"):
         end = text.find("?>")
         if end != -1:
@@ -116,7 +132,11 @@ def parse(text: str, name: str, check_nesting: bool = True) -> ET.Element:
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
-        raise UnsafeFileError(f"{name}: not well-formed XML: {exc}") from None
+        line, column = exc.position
+        what = re.sub(r": line \d+, column \d+$", "", str(exc))
+        raise UnsafeFileError(
+            f"{name}: not well-formed XML: {exc}", line, column + 1, f"not well-formed XML: {what}"
+        ) from None
     if check_nesting:
         check_depth(root, name)
     return root

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...dice import Dice
 from ...plugin import CatalogFinding, Matchup, SystemRules
+from ...words import number as _number
 from ..engine import Evaluation, Node, Value, fmt_num
 from ..frozen import FrozenDict, FrozenList, freeze
 from ..state import StateKey
@@ -451,90 +452,33 @@ class _Figures:
     read, and the kits' shared parts (held, so that their ids stay theirs)."""
 
     held: list[tuple[Any, Any]]
-    #: (role, value, how to copy its value for another platoon or ``None``), as set
-    before: list[tuple[int, Value, Callable[[Any], Any] | None]] = field(default_factory=list)
-    after: list[tuple[int, Value, Callable[[Any], Any] | None]] = field(default_factory=list)
+    #: (role, value), as set; each value frozen (shared by every platoon of the make-up)
+    before: list[tuple[int, Value]] = field(default_factory=list)
+    after: list[tuple[int, Value]] = field(default_factory=list)
     avs: dict[str, int] = field(default_factory=dict)
     burst: Burst | None = None
     #: ``before`` and ``after`` by role (see :func:`_by_role`), made on first replay
     replay: tuple[_Groups, _Groups] | None = None
 
 
-#: Values per role, in the order set: (role, values, copiers or ``None`` when none copies).
-_Groups = tuple[tuple[int, tuple[Value, ...], tuple[Callable[[Any], Any] | None, ...] | None], ...]
+#: Values per role, in the order set: (role, values).
+_Groups = tuple[tuple[int, tuple[Value, ...]], ...]
 
 
-def _by_role(log: list[tuple[int, Value, Callable[[Any], Any] | None]]) -> _Groups:
+def _by_role(log: list[tuple[int, Value]]) -> _Groups:
     """A make-up's values grouped per role (each role's in the order set: that order is what
     a selection's values keep; the roles are given theirs one after the other)."""
-    per: dict[int, tuple[list[Value], list[Callable[[Any], Any] | None]]] = {}
-    for role, v, copy in log:
-        got = per.setdefault(role, ([], []))
-        got[0].append(v)
-        got[1].append(copy)
-    return tuple(
-        (role, tuple(vs), tuple(copies) if any(copies) else None)
-        for role, (vs, copies) in per.items()
-    )
+    per: dict[int, list[Value]] = {}
+    for role, v in log:
+        per.setdefault(role, []).append(v)
+    return tuple((role, tuple(vs)) for role, vs in per.items())
 
 
 def _replay(ev: Evaluation, targets: list[Node], groups: _Groups) -> None:
-    """Give each role's node its values: the same frozen value where nothing in it can be
-    changed, a new one with its own copy of the lists and dicts otherwise."""
+    """Give each role's node its values: the same objects, frozen (see :func:`_shared`)."""
     put = ev.put_values
-    for role, values, copies in groups:
-        if copies is not None:
-            values = tuple(
-                Value(v.key, v.label, c(v.value), v.text, v.source) if c is not None else v
-                for v, c in zip(values, copies, strict=True)
-            )
+    for role, values in groups:
         put(targets[role], values)
-
-
-def _fresh(value: Any) -> Any:
-    """A copy of a value's lists and dicts (each platoon owns its values)."""
-    if isinstance(value, dict):
-        return {k: _fresh(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_fresh(v) for v in value]
-    return value
-
-
-def _copier(value: Any) -> Callable[[Any], Any] | None:
-    """How to copy ``value`` for another platoon as :func:`_fresh` does, the quick way where
-    its shape allows: ``None`` (nothing to copy, or frozen: shared as it is), a list's or
-    dict's own ``copy`` (nothing inside to copy), a list's dicts or a dict's lists or dicts
-    copied, or :func:`_fresh`."""
-    if type(value) is FrozenDict or type(value) is FrozenList:
-        return None
-    if type(value) is list:
-        if not any(isinstance(v, dict | list) for v in value):
-            return list.copy
-        if all(type(v) is dict and _copier(v) is dict.copy for v in value):
-            return _list_of_dicts
-        return _fresh
-    if type(value) is dict:
-        inside = list(value.values())
-        if not any(isinstance(v, dict | list) for v in inside):
-            return dict.copy
-        if all(type(v) is list and _copier(v) is list.copy for v in inside):
-            return _dict_of_lists
-        if all(type(v) is dict and _copier(v) is dict.copy for v in inside):
-            return _dict_of_dicts
-        return _fresh
-    return _fresh if isinstance(value, dict | list) else None
-
-
-def _dict_of_lists(value: dict[Any, list[Any]]) -> dict[Any, list[Any]]:
-    return {k: v.copy() for k, v in value.items()}
-
-
-def _dict_of_dicts(value: dict[Any, dict[Any, Any]]) -> dict[Any, dict[Any, Any]]:
-    return {k: v.copy() for k, v in value.items()}
-
-
-def _list_of_dicts(value: list[dict[Any, Any]]) -> list[dict[Any, Any]]:
-    return list(map(dict.copy, value))
 
 
 def _kit(ev: Evaluation, trooper: Node) -> Kit:
@@ -770,19 +714,15 @@ def _squad_facts(ev: Evaluation, sq: SquadView) -> _SquadFacts:
     return got
 
 
-#: A value to give each platoon, and how to copy its lists and dicts (``None``: nothing to
-#: copy, the value is shared).
-_Kept = tuple[Value, Callable[[Any], Any] | None]
-
-
-def _keep(v: Value) -> _Kept:
-    copy = _copier(v.value)
-    return (Value(v.key, v.label, copy(v.value), v.text, v.source) if copy else v), copy
-
-
-def _own(v: Value, copy: Callable[[Any], Any] | None) -> Value:
-    """A platoon's own copy of a kept value (see :data:`_Kept`)."""
-    return v if copy is None else Value(v.key, v.label, copy(v.value), v.text, v.source)
+def _shared(v: Value) -> Value:
+    """``v`` with its lists and dicts frozen (:func:`~armybuilder.rules.frozen.freeze`): the
+    same value to every reader (``==``, ``repr``, JSON, templates), and one object that every
+    platoon of a make-up can be given, since none can change it for the others (a change in
+    place raises :class:`~armybuilder.rules.frozen.FrozenValueError`)."""
+    value = v.value
+    if type(value) is FrozenDict or type(value) is FrozenList or not isinstance(value, dict | list):
+        return v
+    return Value(v.key, v.label, freeze(value), v.text, v.source)
 
 
 @dataclass(frozen=True)
@@ -797,9 +737,9 @@ class _Head:
     gun_crew: int
     first: tuple[Value, ...]  # troopers, squads, structure, motive
     second: tuple[Value, ...]  # field guns, gun crew, troopers not crewing, encumbered
-    movement: _Kept | None
+    movement: Value | None
     boxes: tuple[Value, ...]
-    ammo: _Kept | None
+    ammo: Value | None
     ammo_names: list[str]  # the weapons with ammunition (read only)
 
 
@@ -876,7 +816,7 @@ def _head(
         )
     )
     movement = (
-        _keep(_movement_value(motive, encumbered > 0, bool(guns))) if motive is not None else None
+        _shared(_movement_value(motive, encumbered > 0, bool(guns))) if motive is not None else None
     )
     boxes = sum(k.hits * k.node.count * m for k, m in all_kits)
     boxes_value = Value(
@@ -897,7 +837,7 @@ def _head(
         tuple(second),
         movement,
         (boxes_value,),
-        _keep(ammo) if ammo is not None else None,
+        _shared(ammo) if ammo is not None else None,
         names,
     )
     if len(known) >= _KITS_MAX:
@@ -1250,20 +1190,17 @@ class InfantryOperations(SystemRules):
     # ----------------------------------------------------------------- analysis
 
     def analyse(self, ev: Evaluation) -> None:
-        platoons = ev.nodes_in("platoon")
-        roster_troopers = 0
-        roster_av = dict.fromkeys(ATTACK_TYPES, 0)
-        for platoon in platoons:
-            troopers, avs = ev.subtree(
+        roster_platoons = roster_troopers = 0
+        for platoon in ev.nodes_in("platoon"):
+            troopers, _ = ev.subtree(
                 platoon,
                 "infantry-ops",
                 lambda p=platoon: self._platoon(ev, p),  # type: ignore[misc]
             )
             mult = platoon.multiplicity()
+            roster_platoons += mult
             roster_troopers += troopers * mult
-            for k in ATTACK_TYPES:
-                roster_av[k] += avs[k] * mult
-        ev.set_value(ev.root, "platoons", "Platoons", sum(p.multiplicity() for p in platoons))
+        ev.set_value(ev.root, "platoons", "Platoons", roster_platoons)
         ev.set_value(ev.root, "troopers", "Troopers", roster_troopers)
         self._sheet_data(ev)
 
@@ -1335,7 +1272,7 @@ class InfantryOperations(SystemRules):
                 f"{SRC}, Attacks by Gunnery Crews",
             )
         if head.movement is not None:
-            ev.put_values(platoon, (_own(*head.movement),))
+            ev.put_values(platoon, (head.movement,))
 
         # ---- mass and damage track
         mass = ev.total_cost(platoon).get("kg", 0.0) / max(platoon.count, 1)
@@ -1344,7 +1281,7 @@ class InfantryOperations(SystemRules):
             "mass",
             "Mass",
             mass,
-            text=f"{fmt_num(mass)} kg",
+            text=f"{_number(mass)} kg",
             source=f"{SRC}, Movement Points (mass); support weapons' mass not given",
         )
         ev.put_values(platoon, head.boxes)
@@ -1358,7 +1295,7 @@ class InfantryOperations(SystemRules):
             # figures to show): left out where only issues and costs are read (`validate`).
             avs = dict.fromkeys(ATTACK_TYPES, 0)
         if head.ammo is not None:
-            ev.put_values(platoon, (_own(*head.ammo),))
+            ev.put_values(platoon, (head.ammo,))
         self._ammo_state(ev, platoon, head.ammo_names)
         return troopers, avs
 
@@ -1437,9 +1374,9 @@ class InfantryOperations(SystemRules):
 
         Platoons of the same make-up (the same kits, as many of each, the same drivers and
         gun crew) get the same figures: worked out once per catalog index and make-up, and
-        each such platoon (and its squads) then gets its own copy of every value, in the
-        order the first one got them. The odds, which read the platoon's experience, are
-        worked out for each platoon."""
+        each such platoon (and its squads) then gets the same values (frozen, see
+        :func:`_shared`), in the order the first one got them. The odds, which read the
+        platoon's experience, are worked out for each platoon."""
         key = (
             tuple(
                 (sq.node.count, tuple((id(k.dv_cache), id(k.memo), k.node.count) for k in sq.kits))
@@ -1467,10 +1404,10 @@ class InfantryOperations(SystemRules):
         def emit(
             role: int, key: str, label: str, value: Any, text: str = "", source: str = ""
         ) -> None:
-            copy = _copier(value)
-            kept = Value(key, label, copy(value) if copy else value, text, source)
-            log.append((role, kept, copy))
-            ev.set_value(targets[role], key, label, value, text=text, source=source)
+            # Frozen, one object for this platoon and every later one of its make-up.
+            kept = _shared(Value(key, label, value, text, source))
+            log.append((role, kept))
+            ev.put_values(targets[role], (kept,))
 
         def odds(avs: dict[str, int], burst: Burst | None) -> None:
             nonlocal log

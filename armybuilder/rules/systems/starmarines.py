@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...plugin import CatalogFinding, Matchup, SystemRules
+from ...words import number as _number
 from ..engine import Evaluation, Issue, Node, fmt_num
 from ..state import StateKey
 from .starmarines_odds import damage_value, wounding_value
@@ -1048,7 +1049,7 @@ class StarMarines(SystemRules):
             ev.warning(
                 "smr-no-game-size",
                 f"no game size: add `limits: {{bp: {fmt_num(needed)}}}` (build points come in "
-                f"groups of {step}; this army needs at least {fmt_num(needed)})",
+                f"groups of {step}; this army needs at least {_number(needed)})",
                 (),
                 source,
             )
@@ -1056,11 +1057,11 @@ class StarMarines(SystemRules):
         size = limits[COST]
         if size <= 0 or size % step:
             lower = size - size % step
-            options = [fmt_num(x) for x in (lower, lower + step) if x >= step] or [fmt_num(step)]
+            options = [_number(x) for x in (lower, lower + step) if x >= step] or [_number(step)]
             what = (
-                f"game size {fmt_num(size)} BP is not a multiple of {step}"
+                f"game size {_number(size)} BP is not a multiple of {step}"
                 if size > 0
-                else f"game size {fmt_num(size)} BP leaves nothing to buy"
+                else f"game size {_number(size)} BP leaves nothing to buy"
             )
             ev.error(
                 "smr-game-size-not-multiple-of-25",
@@ -1073,8 +1074,8 @@ class StarMarines(SystemRules):
                 Issue(
                     "error",
                     "cost-limit-exceeded",
-                    f"Build points {fmt_num(spent)} BP is over the limit of {fmt_num(size)} BP "
-                    f"by {fmt_num(spent - size)} BP",
+                    f"Build points {_number(spent)} BP is over the limit of {_number(size)} BP "
+                    f"by {_number(spent - size)} BP",
                     ("limits", COST),
                     source,
                 )
@@ -1293,7 +1294,7 @@ class StarMarines(SystemRules):
         if team is not None and team is not n:
             how = f"bought for {ev.label(team)}"
         elif cost:
-            how = f"{fmt_num(cost)} BP" + (" a team" if _is(n, "team") else "")
+            how = f"{_number(cost)} BP" + (" a team" if _is(n, "team") else "")
         else:
             how = "no cost"
         effect = str(level.data.get("soldier_effect", ""))
@@ -1693,12 +1694,12 @@ class StarMarines(SystemRules):
         total = per_copy * n.count
         value = {k: v * n.count for k, v in parts.items()}
         value["total"] = total
-        shown = [f"base {fmt_num(value['base'])}"] + [
-            f"{k} {fmt_num(value[k])}" for k in ("experience", "attributes", "weapons") if value[k]
+        shown = [f"base {_number(value['base'])}"] + [
+            f"{k} {_number(value[k])}" for k in ("experience", "attributes", "weapons") if value[k]
         ]
-        text = f"{fmt_num(total)} BP: " + ", ".join(shown)
+        text = f"{_number(total)} BP: " + ", ".join(shown)
         if n.count > 1:
-            text += f" ({n.count} × {fmt_num(per_copy)})"
+            text += f" ({n.count} × {_number(per_copy)})"
         ev.set_value(n, "cost", "Cost", value, text=text, source=f"{SRC} IV-a, IV-d, IV-e")
 
     # ----------------------------------------------------------------- roster
@@ -1751,7 +1752,7 @@ class StarMarines(SystemRules):
                 "game_size",
                 "Game size",
                 size,
-                text=f"{fmt_num(size)} BP{blocks}",
+                text=f"{_number(size)} BP{blocks}",
                 source=f"{SRC} IV-a, VI",
             )
             ev.set_value(
@@ -1759,7 +1760,7 @@ class StarMarines(SystemRules):
                 "bp_left",
                 "Build points left",
                 size - spent,
-                text=f"{fmt_num(size - spent)} BP of {fmt_num(size)}",
+                text=f"{_number(size - spent)} BP of {_number(size)}",
                 source=f"{SRC} VI",
             )
         if soldiers:

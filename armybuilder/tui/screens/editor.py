@@ -1188,6 +1188,8 @@ class EditorScreen(ArmyScreen):
             own = s.path
             if path is not None and (own is None or not same_file(exc.path, own)):
                 self._ask_replace(path, then)  # another file appeared there meanwhile
+            elif path is None and s.roster.converted_from is not None and not s.roster.disk_digest:
+                self._ask_replace(exc.path, then)  # (converted: the file beside it is not ours)
             else:
                 self._ask_changed_on_disk(exc.path, path, then)
             return

@@ -15,8 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.cells import cell_len
 from rich.console import Group as RichGroup
 from rich.console import RenderableType
+from rich.style import Style
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
@@ -31,15 +33,12 @@ from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
 from ...session import Limit, Loc, OptionInfo, costs_text, limit_text
+from ...session.text import amount_text, format_number
 from .stable import ContentLines, LiveStatic, StableScroll, find, refresh_rows
 
 if TYPE_CHECKING:
     from ...catalog import CatalogIndex, Child
     from ...model.catalog import Entry
-
-
-def _num(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
 
 def entry_cost(index: CatalogIndex, entry: Entry) -> str:
@@ -50,7 +49,7 @@ def entry_cost(index: CatalogIndex, entry: Entry) -> str:
             continue
         value = entry.costs[ct.id]
         if value:
-            parts.append(f"{_num(value)}{' ' + ct.unit if ct.unit else ''}")
+            parts.append(amount_text(ct, format_number(value)))
     return ", ".join(parts)
 
 
@@ -156,6 +155,36 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
             return
         super().watch_virtual_size(size)
 
+    def render_label(self, node: TreeNode[str | None], base_style: Style, style: Style) -> Text:
+        """An entry's line fitted to the pane's width as it is now (it widens with the focus
+        on a small terminal): the name gives way, cut with "…", so that the price and the
+        count after it show whole (cut at the pane's edge, 115 pts read "11")."""
+        text = super().render_label(node, base_style, style)
+        label = node._label
+        if node.data is None or not label.spans or not self.is_mounted:
+            return text
+        depth, up = 0, node.parent
+        while up is not None and (up is not self.root or self.show_root):
+            depth += 1
+            up = up.parent
+        room = self.scrollable_content_region.width - depth * self.guide_depth
+        over = text.cell_len - room
+        if over <= 0 or room <= 0:
+            return text
+        offset = len(text.plain) - len(label.plain)  # (the arrow before a heading's label)
+        name_end = offset + label.spans[0].start  # the price or count is the first span
+        keep = cell_len(text.plain[offset:name_end]) - over - 1
+        if keep < 3:
+            return text  # no room for a name at all: cut at the edge as it was
+        end = offset
+        while end < name_end and cell_len(text.plain[offset : end + 1]) <= keep:
+            end += 1
+        fitted = text[:end]
+        fitted.rstrip()
+        fitted.append("…", style)
+        fitted.append_text(text[name_end:])
+        return fitted
+
     def _is_entry(self, line: int) -> bool:
         node = self.get_node_at_line(line)
         return node is not None and node.data is not None
@@ -165,10 +194,12 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
         while 0 <= line <= self.last_line:
             if self._is_entry(line):
                 self.cursor_line = line
+                self.scroll_to_line(line, animate=False)
                 return
             line += delta
         if 0 <= self.cursor_line + delta <= self.last_line:
             self.cursor_line += delta  # no entry that way: the heading, as a plain tree does
+            self.scroll_to_line(self.cursor_line, animate=False)
 
     def action_cursor_down(self) -> None:
         if self.cursor_line < 0:
@@ -189,6 +220,7 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
                 line += 1
             if line <= self.last_line:
                 self.cursor_line = line
+                self.scroll_to_line(line, animate=False)
 
     async def _on_click(self, event: events.Click) -> None:
         meta = event.style.meta

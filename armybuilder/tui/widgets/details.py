@@ -67,7 +67,8 @@ def group_label(group: Group, limit: Limit | None) -> str:
 
 
 def option_label(name: str, cost: str) -> str:
-    """A drop-down option: the name with what it costs there (``Veteran · 47 bp``)."""
+    """A drop-down option: the name with what choosing it costs there (``Veteran · 2 bp``:
+    what the roster's total rises by)."""
     return f"{name} · {cost}" if cost else name
 
 
@@ -586,10 +587,11 @@ class DetailsPane(VerticalScroll):
         box.display = True
 
     def _experience_costs(self, ev: Evaluation, node: Node) -> dict[str | None, str]:
-        """What the unit costs at each experience level (``None``: its inherited one)."""
+        """What the roster's total rises by with the unit at each experience level (``None``:
+        its inherited one), as an option's price says; nothing for the level it has now."""
         if self.session is None or node.is_root:
             return {}
-        found = self.session.experience_costs(node.loc, ev)
+        found = self.session.experience_rises(node.loc, ev)
         return {level: costs_text(ev.index, costs) for level, costs in found.items()}
 
     def _option_costs(self, ev: Evaluation, node: Node) -> dict[str, str]:

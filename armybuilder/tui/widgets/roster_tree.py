@@ -173,6 +173,27 @@ def fit_label(summary: UnitSummary, budget: int | None) -> list[tuple[str, str]]
     return build(short_exp, "", None)
 
 
+def room(budget: int | None, tail: str, lead: int = 0, least: int = 4) -> int | None:
+    """Cells left for a name on a line of ``budget`` cells that also holds ``lead`` cells
+    before it and ``tail`` (its cost, its count) after it, no fewer than ``least``."""
+    if budget is None:
+        return None
+    return max(least, budget - lead - cell_len(tail))
+
+
+def fits(budget: int | None, text: str) -> bool:
+    return budget is None or cell_len(text) <= budget
+
+
+def cut_to(text: str, n: int | None) -> str:
+    """``text`` in at most ``n`` cells (``None``: as it is), cut with an ellipsis."""
+    if n is None or cell_len(text) <= n:
+        return text
+    while text and cell_len(text) > n - 1:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
 class RosterTree(StableScroll, ContentLines, Tree[Loc]):
     """The roster as a tree; its root is the roster itself."""
 
@@ -299,23 +320,29 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
             budget -= lead
         if node.is_root:
             cost = cost_text(ev, ev.totals, limits=True)
-            text.append(ev.name(node), "bold")
-            if cost:
-                text.append(f"  {cost}", "dim")
+            tail = f"  {cost}" if cost else ""
+            text.append(cut_to(ev.name(node), room(budget, tail)), "bold")
+            text.append(tail, "dim")
         elif node.force is not None:  # a force of a roster of several: its name and total
             from ...report import force_title
 
-            text.append(f"{FORCE_MARK} ", "bold magenta")
-            text.append(force_title(ev, node), "bold")
             cost = cost_text(ev, ev.total_cost(node))
-            if cost:
-                text.append(f"  {cost}", "dim")
+            tail = f"  {cost}" if cost else ""
+            text.append(f"{FORCE_MARK} ", "bold magenta")
+            text.append(cut_to(force_title(ev, node), room(budget, tail, 2)), "bold")
+            text.append(tail, "dim")
         elif unknown:
-            name = ev.name(node)
-            text.append(f"? {name}", "red italic")
-            text.append(" (unknown entry)", "red dim")
-            if node.count != 1:
-                text.append(f" ×{node.count}", "cyan")
+            # What gives way: "(unknown entry)" to "(unknown)", then to nothing (the "?" and
+            # the colour say it), then the name; the count stays.
+            name = f"? {ev.name(node)}"
+            count = f" ×{node.count}" if node.count != 1 else ""
+            note = next(
+                (n for n in (" (unknown entry)", " (unknown)") if fits(budget, name + n + count)),
+                "",
+            )
+            text.append(cut_to(name, room(budget, note + count, 0, 3)), "red italic")
+            text.append(note, "red dim")
+            text.append(count, "cyan")
         else:
             for part, style in fit_label(unit_summary(ev, node), budget):
                 text.append(part, style)

@@ -211,6 +211,7 @@ class ContentLines(LabelWidths):
                 x1,
                 x2,
                 tree.size.width,
+                tree.scrollable_content_region.width,  # (labels may be fitted to it)
                 tree.virtual_size.width,
                 tree._pseudo_class_state,
                 tree.has_focus,

@@ -7,8 +7,8 @@ computes alike (issue 17): each selection must still get what it would get evalu
 * A trooper selection's encumbrance, armour and weapons values are kept with its kit; a
   squad's troopers and crews with its kits; a platoon's head count, structure, guns,
   encumbrance, movement, damage track and ammunition with its make-up (kits, squads, motive
-  and guns): platoons that differ in one of them get their own, and each platoon its own
-  copy of each list or dict.
+  and guns): platoons that differ in one of them get their own. A list or dict among them
+  is frozen and shared (no platoon's reader can change it for the others).
 * A catalog reloaded with another gunnery skill gives the new odds (the kept values go with
   the catalog index).
 """
@@ -20,13 +20,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from armybuilder.catalog import Library, default_roots
 from armybuilder.rosters import Roster
-from armybuilder.rules.engine import Evaluation, evaluate_roster
-from armybuilder.rules.systems.infantry_ops import _copier, _fresh
+from armybuilder.rules.engine import Evaluation, Value, evaluate_roster
+from armybuilder.rules.frozen import FrozenValueError, is_frozen
+from armybuilder.rules.systems.infantry_ops import _shared
 
 HEAD = "format: 1\nsystem: infantry-ops\nfaction: inner-sphere\nname: Test\nselections:\n"
 CACHES = tuple(
@@ -234,16 +236,25 @@ def test_platoons_of_other_make_ups_get_their_own_head_values(
     assert (head("Veteran")["gunnery"], head("Veteran")["morale_tn"]) == ("3", 2)
     assert (head("Foot")["gunnery"], head("Foot")["morale_tn"]) == ("4", 4)
     assert [c for c, _ in issues].count("io-gun-crew-short") == 1
-    # Each platoon its own copy of the lists and dicts: changing one leaves the other.
+    # The lists and dicts a make-up's platoons share are frozen: one platoon's reader (a
+    # template) cannot change them for the others; a change in place is refused.
     platoons = {ev.name(p): p for p in ev.nodes_in("platoon")}
     first = ev.value(platoons["SRM"], "ammo")
     second = ev.value(platoons["SRM again"], "ammo")
-    assert first == second and first is not second
-    next(iter(first.values()))["weapons"] = 99
+    assert first == second and is_frozen(first) and is_frozen(second)
+    with pytest.raises(FrozenValueError):
+        next(iter(first.values()))["weapons"] = 99
     assert next(iter(second.values()))["weapons"] == 1
     moved = ev.value(platoons["Foot"], "movement")
-    moved["mp"] = 99
+    with pytest.raises(FrozenValueError):
+        moved["mp"] = 99
     assert ev.value(platoons["Foot again"], "movement")["mp"] == 1
+    for p in platoons.values():
+        for v in ev.values_of(p):
+            assert is_frozen(v.value), (ev.name(p), v.key)
+    for sq in ev.nodes_in("squad"):
+        for v in ev.values_of(sq):
+            assert is_frozen(v.value), (ev.name(sq), v.key)
 
 
 def _containers(value: Any) -> list[int]:
@@ -264,13 +275,14 @@ _VALUES = st.recursive(
 
 
 @given(_VALUES)
-def test_a_kept_value_is_copied_as_deep_as_it_goes(value: Any) -> None:
-    """Each platoon's copy of a kept value (the quick copiers for lists of dicts, dicts of
-    lists or of dicts) equals the value and shares none of its lists and dicts."""
-    copy = _copier(value)
-    if copy is None:
-        assert not _containers(value)
-        return
-    got = copy(value)
-    assert got == value and got == _fresh(value)
-    assert not set(_containers(got)) & set(_containers(value))
+def test_a_shared_value_is_frozen_as_deep_as_it_goes(value: Any) -> None:
+    """A value handed to every platoon of a make-up (:func:`_shared`) equals the value, prints
+    the same, and no list or dict in it can be changed; one without any is handed on as it
+    is."""
+    v = Value("k", "Label", value, "text", "source")
+    got = _shared(v)
+    assert got.value == value and repr(got.value) == repr(value) and is_frozen(got.value)
+    assert (got.key, got.label, got.text, got.source) == ("k", "Label", "text", "source")
+    if not _containers(value):
+        assert got is v
+    assert _shared(got) is got  # already frozen: the same object

@@ -1,0 +1,39 @@
+"""Costs as the builder words them: a cost type without a unit (Starship Troopers' Value,
+BattleScribe's "pts" or Gaslands' Cans) is named, never printed as a bare number."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from armybuilder.catalog import Library
+from armybuilder.paths import bundled_dir
+from armybuilder.render import load
+from armybuilder.session.text import cost_text, costs_text, plain_text
+
+EXAMPLES = bundled_dir("examples")
+
+
+def test_a_cost_without_a_unit_is_named(library: Library) -> None:
+    # mi-squad: six Cap Troopers of Value 30 each in a 200-Value engagement (Starship
+    # Troopers, Value); the builder once showed "180 / 200" and "30", numbers of nothing.
+    ev = load(Path(EXAMPLES / "starship-troopers" / "mi-squad.yaml"), library)[2]
+    assert cost_text(ev, ev.totals, limits=True) == "Value 180 / 200"
+    squad = ev.root.children[0]
+    assert cost_text(ev, ev.total_cost(squad)) == "Value 180"
+    assert costs_text(ev.index, {"value": 30.0}) == "Value 30"
+    assert "Total: Value 180 / 200" in plain_text(ev).splitlines()
+
+
+def test_a_cost_with_a_unit_keeps_it(library: Library) -> None:
+    # The rules' rifle platoon: 2,380 kg (Infantry Operations, platoon mass).
+    ev = load(Path(EXAMPLES / "infantry-ops" / "rifle-platoon.yaml"), library)[2]
+    assert cost_text(ev, ev.totals) == "2,380 kg"
+    assert costs_text(ev.index, {"kg": 85.0}) == "85 kg"
+
+
+def test_the_catalog_pane_names_a_cost_without_a_unit(library: Library) -> None:
+    from armybuilder.tui.widgets.catalog import entry_cost
+
+    ev = load(Path(EXAMPLES / "starship-troopers" / "mi-squad.yaml"), library)[2]
+    trooper = ev.index.entries["cap-trooper"]
+    assert entry_cost(ev.index, trooper) == "Value 30"
