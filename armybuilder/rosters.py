@@ -211,10 +211,12 @@ def inherit_factions(forces: list[ForceData], faction: str) -> None:
         inherit_factions(f.forces, f.faction)
 
 
-def parse_selection(node: Any, loc: Loc) -> SelectionData:
+def parse_selection(node: Any, loc: Loc, kept: list[SelectionData] | None = None) -> SelectionData:
     """One selection of a roster document (a mapping, round trip or plain) as
     :class:`SelectionData`, with its children; what cannot be read becomes a finding on it.
-    Each call builds new objects: an edit session re-reads only the subtree it changed."""
+    Each call builds new objects: an edit session re-reads only the subtree it changed.
+    ``kept``: the children as read before, for a selection whose own keys changed and not
+    its selections (used when the document still holds as many)."""
     if isinstance(node, dict):
         # A str, int, float, bool or None is already plain (to_plain would give it back); only
         # round-trip values (ScalarFloat, CommentedSeq...) and collections are converted.
@@ -288,7 +290,9 @@ def parse_selection(node: Any, loc: Loc) -> SelectionData:
             )
     children = node.get("selections")
     if children is not None:
-        if isinstance(children, list):
+        if isinstance(children, list) and kept is not None and len(kept) == len(children):
+            sel.children = kept
+        elif isinstance(children, list):
             sel.children = [
                 parse_selection(c, (*loc, "selections", i)) for i, c in enumerate(children)
             ]

@@ -1122,7 +1122,13 @@ class Evaluation:
         ):
             memo_in = self.memo_in
             prev = memo_in.totals.get(id(data)) if memo_in is not None else None
-            if prev is not None and prev[0] is data:
+            if (
+                prev is not None
+                and prev[0] is data
+                # (costs a rules module adds may read the selections above a nested one,
+                # which are not part of this key: only top-level ones are replayed then)
+                and (not self._extra_cost or node.parent is None or node.parent.entry is None)
+            ):
                 out.totals[id(data)] = prev  # (the same pair serves the next evaluation)
                 cached = prev[1]
             else:

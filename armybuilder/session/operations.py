@@ -645,6 +645,11 @@ def refresh_after(roster: Roster, ops: Sequence[Op]) -> None:
             lists[where] = min(start, lists.get(where, start))
         else:
             roots.append(where)
+    # One selection renamed: its children are what they were, so only the selection itself
+    # is read again (see _reparse). (A name is read below it only as part of the names above
+    # a selection, which key every replay of what lies under it; a count or an experience
+    # level may be read by its children's costs, so those still read the subtree again.)
+    shallow = len(ops) == 1 and isinstance(ops[0], SetKey) and ops[0].key == "name" and bool(roots)
     if header:
         data = {k: v for k, v in roster.doc.items() if k not in ("selections", "custom", "forces")}
         roster.header = read_header(to_plain(data))
@@ -655,14 +660,16 @@ def refresh_after(roster: Roster, ops: Sequence[Op]) -> None:
         if roster.forces is None:
             if any(_force_part(loc) for loc in [*lists, *roots]):
                 raise KeyError("forces")  # (the document has become one of several forces)
-            roster.selections = _reparse(roster.doc, roster.selections, (), lists, roots)
+            roster.selections = _reparse(roster.doc, roster.selections, (), lists, roots, shallow)
         else:
-            _reparse_forces(roster, lists, roots)
+            _reparse_forces(roster, lists, roots, shallow)
     except (IndexError, KeyError, TypeError, ValueError):
         roster.refresh()  # the parsed view did not match the document: read it all again
 
 
-def _reparse_forces(roster: Roster, lists: dict[Loc, int], roots: list[Loc]) -> None:
+def _reparse_forces(
+    roster: Roster, lists: dict[Loc, int], roots: list[Loc], shallow: bool = False
+) -> None:
     """:func:`_reparse` in each force of a roster of several that ``lists`` and ``roots`` touch:
     the force (and the forces above it) are replaced, the others kept as they are."""
     by_force: dict[Loc, tuple[dict[Loc, int], list[Loc]]] = {}
@@ -674,7 +681,7 @@ def _reparse_forces(roster: Roster, lists: dict[Loc, int], roots: list[Loc]) -> 
         if not where:
             raise KeyError("selections")  # (a roster of several forces has no top level)
         force = _force_at(roster.forces or [], where)
-        sels = _reparse(roster.doc, force.selections, where, in_lists, in_roots)
+        sels = _reparse(roster.doc, force.selections, where, in_lists, in_roots, shallow)
         roster.forces = _splice_force(roster.forces or [], where, sels)
 
 
@@ -702,11 +709,18 @@ def _splice_force(forces: list[Any], where: Loc, sels: list[Any]) -> list[Any]:
 
 
 def _reparse(
-    doc: Any, sels: list[Any], base: Loc, lists: dict[Loc, int], roots: list[Loc]
+    doc: Any,
+    sels: list[Any],
+    base: Loc,
+    lists: dict[Loc, int],
+    roots: list[Loc],
+    shallow: bool = False,
 ) -> list[Any]:
     """``sels`` (the selections at ``base``: the top level, or a force's) with the selections
     at ``roots`` read again (their subtrees) and, for each ``parent`` in ``lists``, its
-    selections from the given index on (those whose place changed)."""
+    selections from the given index on (those whose place changed). ``shallow``: the one
+    root was renamed: its children are kept (the same objects, so that an evaluation replays
+    what it found in them)."""
     from ..rosters import parse_selection
 
     def covered(loc: Loc, inclusive: bool) -> bool:
@@ -728,7 +742,8 @@ def _reparse(
         rel = loc[b:]
         node = _node_at(doc, loc)
         if start is None:
-            sels = _splice(sels, rel, parse_selection(node, loc))
+            kept = _selection_at(sels, rel).children if shallow else None
+            sels = _splice(sels, rel, parse_selection(node, loc, kept))
             continue
         seq = node.get("selections") if isinstance(node, dict) else None
         if seq is None:

@@ -29,6 +29,7 @@ import pytest
 from armybuilder.catalog import Library, default_roots
 from armybuilder.rosters import Roster
 from armybuilder.rules.engine import Evaluation, evaluate_roster
+from armybuilder.rules.frozen import FrozenValueError, is_frozen
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((REPO / "examples").glob("*/*.yaml"))
@@ -137,7 +138,8 @@ def test_platoons_of_one_make_up_share_a_table_and_others_do_not(
     # Infantry Operations, Infantry Attacks: the last n troopers' DV, rounded up; a mechanised
     # squad's driver adds nothing (Mechanised movement).
     assert tables["Foot 1"] == tables["Foot 2"]
-    assert tables["Foot 1"] is not tables["Foot 2"]  # each platoon's own copy
+    # one table for the make-up, frozen: no platoon's reader can change it for the other
+    assert tables["Foot 1"] is tables["Foot 2"] and is_frozen(tables["Foot 1"])
     assert tables["Wheeled"] != tables["Foot 1"]
     assert len(tables["Bigger"]["primary"]) == 6
     assert len(tables["Foot 1"]["primary"]) == 5
@@ -309,11 +311,13 @@ def test_platoons_of_one_make_up_get_what_each_would_get_alone(
         != dict((k, v) for k, _, v, _, _ in together["Foot 2/0"])["to_hit"]
     )
     assert together["Support 1/0"] != together["Foot 1/0"]
-    # Each platoon owns its values: changing one's table leaves the other's as it was.
+    # The platoons of one make-up share its table, frozen: a change to one platoon's is
+    # refused, so the other's stays as it was.
     first = ev.value(ev.nodes_in("platoon")[3], "av_by_survivors")
     second = ev.value(ev.nodes_in("platoon")[4], "av_by_survivors")
-    assert first == second and first is not second
-    first["primary"].append(99)
+    assert first == second and is_frozen(first) and is_frozen(second)
+    with pytest.raises(FrozenValueError):
+        first["primary"].append(99)
     assert 99 not in second["primary"]
     again = _figures(evaluate_text(IO_HEAD + "".join(platoons)))
     assert again == alone

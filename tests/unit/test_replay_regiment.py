@@ -264,3 +264,24 @@ def test_a_squad_replayed_without_the_counts_above_it_is_caught(
     with pytest.raises(AssertionError) as caught:
         test_a_squad_is_replayed_by_the_counts_of_its_platoon(regiment, library)
     assert "T {'kg'" in str(caught.value)  # (the roster's mass: the squads' stale costs)
+
+
+def test_a_renamed_platoon_keeps_its_squads_and_shows_the_new_name_in_them(
+    regiment: Path, library: Library
+) -> None:
+    """A rename reads the renamed selection again, not what lies under it (the same
+    selections: their costs are replayed); the squads' messages, which name the platoon, are
+    worked out again and show the new name."""
+    s = EditSession.open(regiment, library, autosave=False, lazy=False)
+    s.evaluate()
+    i = next(k for k, sel in enumerate(s.roster.selections) if sel.entry == "platoon")
+    before = s.roster.selections[i].children
+    s.rename(("selections", i), "Renamed platoon")
+    ev = s.evaluate()
+    assert s.roster.selections[i].children is before
+    assert s.roster.selections[i].name == "Renamed platoon"
+    assert exact(ev) == exact(evaluate_roster(s.roster, s.system))
+    fresh = copy.copy(s.roster)
+    fresh.refresh()
+    assert exact(ev) == exact(evaluate_roster(fresh, s.system))
+    assert any("Renamed platoon > " in i.message for i in ev.issues)

@@ -272,7 +272,7 @@ class _CountsEveryForce(StarshipTroopers):
         return got
 
 
-def _stale_forces(roster: Any, lists: Any, roots: Any) -> None:
+def _stale_forces(roster: Any, lists: Any, roots: Any, shallow: bool = False) -> None:
     """A re-read of an edited force that forgets to replace the force (its old selections
     stay in the parsed view)."""
 
