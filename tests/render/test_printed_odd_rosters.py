@@ -51,6 +51,11 @@ def test_an_empty_roster_prints_one_page_that_says_it_is_empty(
     assert "no record sheets to print" in text
     assert "Nobody Yet" in text and system_name in text
     assert "Record sheets" not in text and "Units (0)" not in text
+    # The command to open it names this file, not a placeholder "FILE".
+    # (spaces dropped: the name may wrap after a hyphen)
+    opened = f"Openitinthebuilder(armybuilderempty-{system}.yaml),addunits"
+    assert opened in text.replace(" ", "")
+    assert "FILE" not in text
     assert not doc.alone
     # The box saying so has ink: the page's body holds more than the title block.
     (image,) = doc.images()
@@ -254,3 +259,21 @@ def test_starmarines_build_points_print_thousands_separated(
     assert "Build points 50 BP of 5,000 BP" in text.splitlines()[0]
     assert "Game size 5,000 BP (200 × 25)" in text, text
     assert "5000" not in text
+
+
+@pytest.mark.parametrize(
+    ("file", "command"),
+    [
+        ("/home/me/rosters/my-army.yaml", "armybuilder my-army.yaml"),
+        ("rosters/my army.yaml", "armybuilder 'my army.yaml'"),
+        ("<roster>", None),
+        ("", None),
+    ],
+)
+def test_the_open_command_names_the_roster_s_file(
+    library: Library, file: str, command: str | None
+) -> None:
+    from armybuilder.render.context import build_view
+
+    ev = load(EXAMPLES / "starship-troopers" / "mi-squad.yaml", library)[2]
+    assert build_view(ev, file=file).open_command == command
