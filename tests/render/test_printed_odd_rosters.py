@@ -277,3 +277,50 @@ def test_the_open_command_names_the_roster_s_file(
 
     ev = load(EXAMPLES / "starship-troopers" / "mi-squad.yaml", library)[2]
     assert build_view(ev, file=file).open_command == command
+
+
+@pytest.mark.parametrize(
+    ("example", "find", "replace", "page", "card"),
+    [
+        # StarMarines: a fire team of 300 marines (a row per soldier, about 18 to a page with
+        # the weapons' text): kept whole, the card once left page 2 holding the short
+        # platoon card alone, two-thirds empty.
+        (
+            "starmarines/starmarines-example.yaml",
+            "            count: 3\n",
+            "            count: 300\n",
+            1,
+            "Alpha team",
+        ),
+        # Starship Marine: a group HQ of 300 marines (a row per figure, about 50 to a page):
+        # page 3 once held the group's heading alone.
+        (
+            "starship-marine/martian-boarding-group.yaml",
+            "{entry: marine, count: 5,",
+            "{entry: marine, count: 300,",
+            2,
+            "Group HQ",
+        ),
+    ],
+    ids=["starmarines", "starship-marine"],
+)
+def test_a_card_of_more_rows_than_a_page_starts_where_it_stands(
+    write_roster: Callable[[str, str], Path],
+    render: Callable[..., Rendered],
+    example: str,
+    find: str,
+    replace: str,
+    page: int,
+    card: str,
+) -> None:
+    src = (EXAMPLES / example).read_text(encoding="utf-8")
+    assert find in src
+    text = src.replace(find, replace, 1)
+    doc = render(write_roster(example.replace("/", "-"), text), pieces=False)
+    assert not doc.alone, f"pages {doc.alone} hold only headings or a legend"
+    assert card in " ".join(doc.text(page).split())
+    images = doc.images()
+    # The page the card starts on is filled down to its foot (not left nearly blank).
+    left, top, right, bottom = body_box(images[page])
+    lower = (left, top + 3 * (bottom - top) // 4, right, bottom)
+    assert ink(images[page], lower) > 500, f"page {page + 1} is empty below three quarters"
