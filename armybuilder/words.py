@@ -12,6 +12,18 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+COST_DECIMALS = 9
+"""Decimals a cost sum or product keeps (see :func:`tidy_cost`)."""
+
+
+def tidy_cost(x: float) -> float:
+    """A sum or product of costs as a player works it out: three selections of 0.1 cost 0.3,
+    not the binary float ``0.30000000000000004`` (which is over a limit of 0.3). Rounded to
+    :data:`COST_DECIMALS` decimals; a whole number (any integer result), an infinity or NaN
+    comes back unchanged."""
+    return round(x, COST_DECIMALS) if x % 1 else x
+
+
 def number(x: float) -> str:
     """A quantity as every report prints it (costs, limits, counts): thousands separated and
     without a useless ``.0``: "2,380", "0.5", "1,234.25". Anything not a finite number is

@@ -536,7 +536,8 @@ def plain_validate_args(words: Sequence[str]) -> Any | None:
     exactly so, its value in the next word, not starting with ``-``) and one run of files none
     of which starts with ``-``. Everything else (help, abbreviations, ``--opt=value``, ``--``,
     a file after an option that follows the files, which argparse refuses...) is argparse's,
-    with its own messages. ``tests/cli/test_plain_args.py`` keeps the two in step.
+    with its own messages (a ``-j`` value of more digits than Python converts too).
+    ``tests/cli/test_startup.py`` keeps the two in step.
     """
     if not words or words[0] != "validate":
         return None
@@ -576,7 +577,10 @@ def plain_validate_args(words: Sequence[str]) -> Any | None:
         if allowed is None:
             if not (value.isascii() and value.isdigit()):
                 return None
-            values[name] = int(value)
+            try:
+                values[name] = int(value)
+            except ValueError:  # more digits than Python converts: argparse's usage error
+                return None
         elif isinstance(allowed, tuple):
             if value not in allowed:
                 return None

@@ -504,6 +504,18 @@ class RosterView(_Values):
         n = len(self.errors)
         return f"Not legal: {plural(n, 'error')}"
 
+    @property
+    def open_command(self) -> str | None:
+        """The command that opens this roster's file in the builder, with the file's own name
+        (``armybuilder my-army.yaml``, quoted for a shell where it needs it); ``None`` for a
+        roster not read from a file."""
+        if not self.file or self.file.startswith("<"):
+            return None
+        import shlex
+        from pathlib import PurePath
+
+        return f"armybuilder {shlex.quote(PurePath(self.file).name)}"
+
     def unit_lines(self) -> list[UnitView]:
         """The selections the roster summary gives a line each: every unit at any depth,
         every top-level selection, and every selection of an unknown entry."""

@@ -41,7 +41,7 @@ from ..model.plain import (  # the engine's form: no pydantic (see model/plain.p
 )
 from ..rosters import ForceData as ForceData
 from ..rosters import Loc, Roster, SelectionData
-from ..words import named_amount, number
+from ..words import COST_DECIMALS, named_amount, number, tidy_cost
 from .state import StateKey, check_state
 
 if TYPE_CHECKING:
@@ -608,7 +608,9 @@ class Evaluation:
         if keep is None:
             ev._settle_costs()
             after = ev.total_cost(root)
-            return {ct: after.get(ct, 0.0) - self.totals.get(ct, 0.0) for ct in cost_types}
+            return {
+                ct: tidy_cost(after.get(ct, 0.0) - self.totals.get(ct, 0.0)) for ct in cost_types
+            }
         # Only what can change: the new selection (times the copies of its parent), less
         # what it replaces, and each copied selection whose own cost may read the roster.
         new_parent = copied[id(parent)]
@@ -631,7 +633,7 @@ class Evaluation:
             k = n.multiplicity()
             for ct in cost_types:
                 rise[ct] += (ev.unit_cost(copied[id(n)], ct) - self.unit_cost(n, ct)) * k
-        return rise
+        return {ct: tidy_cost(v) for ct, v in rise.items()}
 
     def _context_nodes(self, fields: frozenset[str]) -> list[tuple[Node, bool]]:
         """The selections whose cost in ``fields``, or whose categories, a modifier may
@@ -1104,7 +1106,7 @@ class Evaluation:
                 if not any(i.code == "rules-module-failed" for i in self.issues):
                     why = f"{type(exc).__name__}: {exc}"
                     self.error("rules-module-failed", _module_failed(self.index, why), node)
-        found = self._unit_cost[key] = float(value)
+        found = self._unit_cost[key] = tidy_cost(float(value))
         return found
 
     def total_cost(self, node: Node) -> dict[str, float]:
@@ -1184,16 +1186,23 @@ class Evaluation:
                         got = static_costs(c.entry)
                         if got is not None:
                             k = c.count
-                            got = dict(got) if k == 1 else {ct: v * k for ct, v in got.items()}
+                            got = (
+                                dict(got)
+                                if k == 1
+                                else {ct: tidy_cost(v * k) for ct, v in got.items()}
+                            )
                             totals[id(c)] = got
                     if got is None:
                         got = total(c)
                 for ct, v in got.items():
                     per_copy[ct] = get(ct, 0.0) + v
+            for ct, v in per_copy.items():
+                if v % 1:
+                    per_copy[ct] = round(v, COST_DECIMALS)  # (tidy_cost, inlined)
         count = node.count
         if count == 1:
             return per_copy  # (each cost times 1: the same floats)
-        return {ct: v * count for ct, v in per_copy.items()}
+        return {ct: tidy_cost(v * count) for ct, v in per_copy.items()}
 
     # ----------------------------------------------------------------- characteristics
 
@@ -2428,7 +2437,7 @@ def _check_roster(ev: Evaluation) -> None:
             ev.error(
                 "cost-limit-exceeded",
                 f"{named_amount(limit_ct.name, limit_ct.unit, number(spent))} is over the limit "
-                f"of {number(limit)}{unit} by {number(spent - limit)}{unit}",
+                f"of {number(limit)}{unit} by {number(tidy_cost(spent - limit))}{unit}",
                 ("limits", ct_id),
             )
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ArmybuilderError
+from ..words import tidy_cost
 from .journal import Journal, RecoveryInfo
 from .operations import (
     Delete,
@@ -316,7 +317,7 @@ def _priced(ev: Evaluation, node: Node, cost_types: Sequence[str]) -> dict[str, 
     for c in node.children:
         for ct, v in _priced(ev, c, cost_types).items():
             per_copy[ct] += v
-    return {ct: v * node.count for ct, v in per_copy.items()}
+    return {ct: tidy_cost(v * node.count) for ct, v in per_copy.items()}
 
 
 class EditSession:
@@ -987,8 +988,10 @@ class EditSession:
                 # the selection it is added under.
                 price = known[1]
                 costs = {
-                    ct: (price[ct] - sum(ev.total_cost(n).get(ct, 0.0) for n in drop))
-                    * multiplicity
+                    ct: tidy_cost(
+                        (price[ct] - sum(ev.total_cost(n).get(ct, 0.0) for n in drop))
+                        * multiplicity
+                    )
                     for ct in shown
                 }
             else:

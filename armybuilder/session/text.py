@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..words import number
 from .operations import EditError
 
 # The roster machinery (ruamel.yaml, pydantic models) is imported where it is used, so that
@@ -121,10 +122,10 @@ def costs_text(index: CatalogIndex, costs: dict[str, float]) -> str:
     return ", ".join(parts)
 
 
-def format_number(x: float) -> str:
-    if float(x).is_integer():
-        return f"{int(x):,}"
-    return f"{x:,.2f}".rstrip("0").rstrip(".")
+format_number = number
+"""A quantity as the builder shows it: :func:`armybuilder.words.number`, the one rule of
+every report (0.125 is "0.125" in the builder as in the PDF, 0.0005 is not "0", and a tiny
+negative is "0", never "-0")."""
 
 
 def cost_text(ev: Evaluation, costs: dict[str, float], limits: bool = False) -> str:

@@ -70,6 +70,7 @@ LESS_PLAIN = [
     ["validate", "-", "a.yaml"],
     ["--catalogs", "dir", "validate", "a.yaml"],
     ["show", "a.yaml"],
+    ["validate", "-j", "9" * 4301, "a.yaml"],  # more digits than int() converts
 ]
 
 
@@ -94,6 +95,18 @@ def test_the_plain_reading_never_differs_from_argparse(words: list[str]) -> None
     plain = plain_validate_args(words)
     if plain is not None:
         assert vars(plain) == _argparse(words), words
+
+
+def test_a_jobs_count_too_long_to_read_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # 4,301 digits: int() refuses them; argparse says "invalid int value", never a traceback.
+    with pytest.raises(SystemExit) as exit_:
+        main(["validate", str(EXAMPLE), "-j", "9" * 4301])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument -j/--jobs: invalid int value" in err
+    assert "Traceback" not in err
 
 
 def test_plain_and_argparse_lines_print_the_same(capsys: pytest.CaptureFixture[str]) -> None:

@@ -51,6 +51,11 @@ def test_an_empty_roster_prints_one_page_that_says_it_is_empty(
     assert "no record sheets to print" in text
     assert "Nobody Yet" in text and system_name in text
     assert "Record sheets" not in text and "Units (0)" not in text
+    # The command to open it names this file, not a placeholder "FILE".
+    # (spaces dropped: the name may wrap after a hyphen)
+    opened = f"Openitinthebuilder(armybuilderempty-{system}.yaml),addunits"
+    assert opened in text.replace(" ", "")
+    assert "FILE" not in text
     assert not doc.alone
     # The box saying so has ink: the page's body holds more than the title block.
     (image,) = doc.images()
@@ -254,3 +259,68 @@ def test_starmarines_build_points_print_thousands_separated(
     assert "Build points 50 BP of 5,000 BP" in text.splitlines()[0]
     assert "Game size 5,000 BP (200 × 25)" in text, text
     assert "5000" not in text
+
+
+@pytest.mark.parametrize(
+    ("file", "command"),
+    [
+        ("/home/me/rosters/my-army.yaml", "armybuilder my-army.yaml"),
+        ("rosters/my army.yaml", "armybuilder 'my army.yaml'"),
+        ("<roster>", None),
+        ("", None),
+    ],
+)
+def test_the_open_command_names_the_roster_s_file(
+    library: Library, file: str, command: str | None
+) -> None:
+    from armybuilder.render.context import build_view
+
+    ev = load(EXAMPLES / "starship-troopers" / "mi-squad.yaml", library)[2]
+    assert build_view(ev, file=file).open_command == command
+
+
+@pytest.mark.parametrize(
+    ("example", "find", "replace", "page", "card"),
+    [
+        # StarMarines: a fire team of 300 marines (a row per soldier, about 18 to a page with
+        # the weapons' text): kept whole, the card once left page 2 holding the short
+        # platoon card alone, two-thirds empty.
+        (
+            "starmarines/starmarines-example.yaml",
+            "            count: 3\n",
+            "            count: 300\n",
+            1,
+            "Alpha team",
+        ),
+        # Starship Marine: a group HQ of 300 marines (a row per figure, about 50 to a page):
+        # page 3 once held the group's heading alone.
+        (
+            "starship-marine/martian-boarding-group.yaml",
+            "{entry: marine, count: 5,",
+            "{entry: marine, count: 300,",
+            2,
+            "Group HQ",
+        ),
+    ],
+    ids=["starmarines", "starship-marine"],
+)
+def test_a_card_of_more_rows_than_a_page_starts_where_it_stands(
+    write_roster: Callable[[str, str], Path],
+    render: Callable[..., Rendered],
+    example: str,
+    find: str,
+    replace: str,
+    page: int,
+    card: str,
+) -> None:
+    src = (EXAMPLES / example).read_text(encoding="utf-8")
+    assert find in src
+    text = src.replace(find, replace, 1)
+    doc = render(write_roster(example.replace("/", "-"), text), pieces=False)
+    assert not doc.alone, f"pages {doc.alone} hold only headings or a legend"
+    assert card in " ".join(doc.text(page).split())
+    images = doc.images()
+    # The page the card starts on is filled down to its foot (not left nearly blank).
+    left, top, right, bottom = body_box(images[page])
+    lower = (left, top + 3 * (bottom - top) // 4, right, bottom)
+    assert ink(images[page], lower) > 500, f"page {page + 1} is empty below three quarters"

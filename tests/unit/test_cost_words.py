@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from armybuilder.catalog import Library
 from armybuilder.paths import bundled_dir
 from armybuilder.render import load
@@ -50,3 +52,19 @@ def test_a_total_names_its_cost_type_once() -> None:
     assert named_amount("pts", "pts", "1,910 / 2,000") == "1,910 / 2,000 pts"
     assert named_amount("Cans", "Cans", "5") == "5 Cans"
     assert named_amount("PL", "pl", "12") == "12 pl"
+
+
+# One rule for a quantity everywhere (the builder once kept 2 decimals, the reports 6).
+SAME = [(0.125, "0.125"), (0.0005, "0.0005"), (-1e-7, "0"), (-0.0, "0"), (2380.0, "2,380")]
+
+
+@pytest.mark.parametrize(("value", "shown"), SAME, ids=[s for _, s in SAME])
+def test_the_builder_words_a_quantity_as_the_reports_do(
+    library: Library, value: float, shown: str
+) -> None:
+    from armybuilder.words import number
+
+    ev = load(Path(EXAMPLES / "starship-troopers" / "mi-squad.yaml"), library)[2]
+    assert number(value) == shown
+    assert costs_text(ev.index, {"value": value}) == ("" if not value else f"Value {shown}")
+    assert cost_text(ev, {"value": value}) == f"Value {shown}"

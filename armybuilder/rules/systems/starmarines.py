@@ -1057,7 +1057,8 @@ class StarMarines(SystemRules):
         size = limits[COST]
         if size <= 0 or size % step:
             lower = size - size % step
-            options = [_number(x) for x in (lower, lower + step) if x >= step] or [_number(step)]
+            # (values a player types back into the file: no thousands separators)
+            options = [fmt_num(x) for x in (lower, lower + step) if x >= step] or [fmt_num(step)]
             what = (
                 f"game size {_number(size)} BP is not a multiple of {step}"
                 if size > 0

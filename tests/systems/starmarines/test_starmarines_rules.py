@@ -839,6 +839,19 @@ def test_zero_game_size_suggests_one_size(run: Any) -> None:
     assert issue.message.endswith("e.g. 50 or 75)")
 
 
+def test_suggested_game_sizes_can_be_typed_back(run: Any) -> None:
+    """IV-a: the sizes a bad game size suggests are YAML a player can paste: "5,025" once read
+    as a text (the roster unreadable); each suggestion, typed back, is a game size."""
+    ev = run(limit=5010)
+    issue = ev.issues[ev.codes().index("smr-game-size-not-multiple-of-25")]
+    assert "game size 5,010 BP" in issue.message  # (the prose keeps its separators)
+    assert issue.message.endswith("e.g. 5000 or 5025)")
+    for typed in issue.message.rsplit("e.g. ", 1)[1].rstrip(")").split(" or "):
+        size = YAML(typ="safe").load(f"limits: {{bp: {typed}}}")["limits"]["bp"]
+        assert isinstance(size, int)
+        assert "smr-game-size-not-multiple-of-25" not in run(limit=size).codes()
+
+
 def test_overrun(run: Any) -> None:
     ev = run([sel("truck"), sel("skimmer"), sel("small-walker")])
     # IX-F: large ground vehicles only; AP 3, 5 points of damage, a 3 or more escapes
