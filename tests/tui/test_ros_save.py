@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_async, wait_editor, wait_screen
+from conftest import run_async, wait_editor, wait_for, wait_screen
 
 from armybuilder.catalog import Library
 
@@ -61,3 +61,70 @@ async def test_ctrl_s_on_a_ros_asks_before_replacing_the_yaml_beside_it(
         await pilot.pause()
     assert "x-battlescribe:" in beside.read_text(encoding="utf-8")
     assert (tmp_path / "team.yaml.bak").read_text(encoding="utf-8").startswith("# another")
+
+
+OTHER = TEAM.replace("name: Team", "name: Other team").replace(
+    "  - entry: b5d8-cf00-181a-b503   # Bike, 5 cans\n", ""
+)
+BIKE = "b5d8-cf00-181a-b503"
+
+
+def _team_beside_other(tmp_path: Path, lib: Library) -> tuple[Path, Path, str]:
+    from armybuilder.interop.battlescribe.rosfile import to_ros
+    from armybuilder.rosters import Roster
+
+    ros = tmp_path / "team.ros"
+    ros.write_text(to_ros(Roster.from_text(TEAM, "t"), lib), encoding="utf-8")
+    beside = tmp_path / "team.yaml"
+    beside.write_text(OTHER, encoding="utf-8")
+    return ros, beside, OTHER
+
+
+def _bikes(text: str) -> int:
+    from armybuilder.rosters import Roster
+
+    sels = Roster.from_text(text, "t").doc["selections"]
+    return sum(int(s.get("count", 1)) for s in sels if s["entry"] == BIKE)
+
+
+@pytest.mark.parametrize("keys", [("f12", "enter", "enter"), ("ctrl+s", "enter")])
+@run_async
+async def test_save_as_over_the_yaml_beside_a_ros_never_reloads_it(
+    make_app: Any, tmp_path: Path, keys: tuple[str, ...]
+) -> None:
+    """Opening team.ros (with another roster saved as team.yaml beside it), adding a Bike and
+    pressing F12, Enter (the proposed team.yaml) showed "Changed on disk" with Reload focused:
+    a second Enter read the other roster in and dropped the converted one and its edit. Now
+    it asks to replace the file, Cancel focused: Enter writes nothing and keeps the edit."""
+    lib = Library([BSDATA]).scan()
+    ros, beside, other = _team_beside_other(tmp_path, lib)
+    app = make_app(ros, library=lib, cwd=tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        editor = await wait_editor(pilot, timeout=30)
+        s = editor.session
+        assert s is not None
+        bikes = _bikes(s.roster.dumps())
+        assert editor._edit(lambda sess: sess.add((), BIKE))
+        await pilot.pause()
+        before = s.roster.dumps()
+        assert _bikes(before) == bikes + 1
+        for key in keys[:-1]:
+            await pilot.press(key)
+            await pilot.pause()
+        await wait_screen(pilot, "confirm-overwrite")
+        assert app.focused is not None and app.focused.id == "cancel"
+        await pilot.press(keys[-1])  # Enter on the focused button: Cancel
+        await wait_for(pilot, lambda: app.screen is editor)
+        await pilot.pause()
+        assert editor.session is s and s.dirty
+        assert s.roster.dumps() == before
+        assert beside.read_text(encoding="utf-8") == other
+        # Asked again, Replace writes this roster (with the added Bike) there.
+        await pilot.press(keys[0])
+        await pilot.pause()
+        if keys[0] == "f12":
+            await pilot.press("enter")
+        await wait_screen(pilot, "confirm-overwrite")
+        await pilot.click("#overwrite")
+        await wait_for(pilot, lambda: not s.dirty)
+    assert _bikes(beside.read_text(encoding="utf-8")) == bikes + 1

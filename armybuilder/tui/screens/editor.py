@@ -1172,6 +1172,7 @@ class EditorScreen(ArmyScreen):
                 f"{path} already exists. Replace it? (The old file is kept as {path.name}.bak.)",
                 [("overwrite", "Replace", "error"), ("cancel", "Cancel", "default")],
                 id="confirm-overwrite",
+                focus="cancel",
             ),
             confirmed,
         )
@@ -1186,10 +1187,13 @@ class EditorScreen(ArmyScreen):
             saved = s.save(path, overwrite=overwrite)
         except ChangedOnDiskError as exc:
             own = s.path
-            if path is not None and (own is None or not same_file(exc.path, own)):
+            if s.roster.converted_from is not None and not s.roster.disk_digest:
+                # Converted from another format and never saved: whatever file is there (the
+                # name proposed beside the original, by Save or Save as) is not this
+                # roster's, so "reload" it would drop this roster: ask to replace it instead.
+                self._ask_replace(exc.path, then)
+            elif path is not None and (own is None or not same_file(exc.path, own)):
                 self._ask_replace(path, then)  # another file appeared there meanwhile
-            elif path is None and s.roster.converted_from is not None and not s.roster.disk_digest:
-                self._ask_replace(exc.path, then)  # (converted: the file beside it is not ours)
             else:
                 self._ask_changed_on_disk(exc.path, path, then)
             return
@@ -1237,6 +1241,7 @@ class EditorScreen(ArmyScreen):
                 ],
                 id="changed-on-disk",
                 wide=True,
+                focus="cancel",  # (Reload drops this window's edits, Overwrite the others')
             ),
             answered,
         )
