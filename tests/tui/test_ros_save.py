@@ -128,3 +128,36 @@ async def test_save_as_over_the_yaml_beside_a_ros_never_reloads_it(
         await pilot.click("#overwrite")
         await wait_for(pilot, lambda: not s.dirty)
     assert _bikes(beside.read_text(encoding="utf-8")) == bikes + 1
+
+
+@run_async
+async def test_the_file_replaced_is_kept_after_the_next_save(make_app: Any, tmp_path: Path) -> None:
+    """Replace kept the other roster only as team.yaml.bak, which the next Ctrl+S overwrote
+    with this roster's previous version: the other roster was gone. Now it is kept as
+    team.yaml.replaced-<date>-<time> (the dialog and the notice say so) and later saves
+    leave it alone."""
+    lib = Library([BSDATA]).scan()
+    ros, _beside, other = _team_beside_other(tmp_path, lib)
+    app = make_app(ros, library=lib, cwd=tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        editor = await wait_editor(pilot, timeout=30)
+        s = editor.session
+        assert s is not None
+        await pilot.press("ctrl+s")
+        await wait_screen(pilot, "confirm-overwrite")
+        assert "team.yaml.replaced-" in str(app.screen.query_one(".dialog-message").render())
+        await pilot.click("#overwrite")
+        await wait_for(pilot, lambda: not s.dirty)
+        kept = sorted(tmp_path.glob("team.yaml.replaced-*"))
+        assert len(kept) == 1 and kept[0].read_text(encoding="utf-8") == other
+        assert any(kept[0].name in n.message for n in app._notifications)
+        # A second save (after another edit) replaces the .bak, not the kept file.
+        assert editor._edit(lambda sess: sess.add((), BIKE))
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: not s.dirty)
+        await pilot.pause()
+        assert app.screen is editor
+    assert "x-battlescribe:" in (tmp_path / "team.yaml.bak").read_text(encoding="utf-8")
+    assert sorted(tmp_path.glob("team.yaml.replaced-*")) == kept
+    assert kept[0].read_text(encoding="utf-8") == other
