@@ -169,12 +169,41 @@ def expected_catalog_headings(session: EditSession, selected: Loc) -> list[str]:
     return list(headings.values())
 
 
+def tail_texts(pieces: list[str]) -> list[str]:
+    """The readable forms a line's tail (cost, count, totals: ``pieces``) may take in a narrow
+    pane, in full first: "3 chosen" as "3", ", at least 3" as ", ≥3", one space between the
+    pieces, and last the numbers alone ("Cans 5 / 4" as "5/4"). Every number whole."""
+
+    def short(p: str) -> str:
+        if p.endswith(" chosen") and p[: -len(" chosen")].replace(",", "").isdigit():
+            p = p[: -len(" chosen")]
+        return p.replace(", at least ", ", ≥")
+
+    def bare(p: str) -> str:
+        out = []
+        for item in p.split(", "):
+            nums = [w for w in item.split() if w == "/" or any(c.isdigit() for c in w)]
+            if nums:
+                out.append("".join(nums) if "/" in nums else " ".join(nums))
+        return ", ".join(out) or p
+
+    full = "".join("  " + p for p in pieces)
+    terse = [short(p) for p in pieces]
+    return [
+        full,
+        "".join("  " + p for p in terse),
+        "".join(" " + p for p in terse),
+        "".join(" " + bare(p) for p in terse),
+    ]
+
+
 def check_catalog_lines(lines: list[str], options: list[str], width: int) -> list[str]:
     """Problems with the painted catalog tree (empty: it shows the options exactly).
 
     The painted option lines (those drawn with a guide; headings carry an arrow) must be a
     run of the expected labels, in order, each in full or with its name cut ("…") and its
-    price and count after it whole (a label without either may be cut at the pane's edge):
+    price and count after it whole, or in one of the shorter forms of :func:`tail_texts`
+    (a label without either may be cut at the pane's edge):
     a line of another unit left on screen, a stale count or a price cut short fails here.
     """
     leaves: list[tuple[str, bool]] = []
@@ -192,14 +221,15 @@ def check_catalog_lines(lines: list[str], options: list[str], width: int) -> lis
         for (text, cut), want in zip(leaves, options[k:], strict=False):
             if text == want:
                 continue
-            tail = want[want.index("  ") :] if "  " in want else ""
-            if tail:
-                name = text[: len(text) - len(tail)]
-                if not (
-                    text.endswith(tail)
-                    and name.endswith("…")
-                    and want.startswith(name[:-1].rstrip())
-                ):
+            name, *pieces = want.split("  ")
+            if pieces:
+                for tail in tail_texts(pieces):
+                    head = text[: len(text) - len(tail)]
+                    if text.endswith(tail) and (
+                        head == name or (head.endswith("…") and name.startswith(head[:-1].rstrip()))
+                    ):
+                        break
+                else:
                     return False
             elif not (cut and want.startswith(text.rstrip("…"))):
                 return False
