@@ -172,7 +172,8 @@ def expected_catalog_headings(session: EditSession, selected: Loc) -> list[str]:
 def tail_texts(pieces: list[str]) -> list[str]:
     """The readable forms a line's tail (cost, count, totals: ``pieces``) may take in a narrow
     pane, in full first: "3 chosen" as "3", ", at least 3" as ", ≥3", one space between the
-    pieces, and last the numbers alone ("Cans 5 / 4" as "5/4"). Every number whole."""
+    pieces, "5 / 4" as "5/4", and last the numbers alone ("Cans 5 / 4" as "5/4"). Every
+    number whole."""
 
     def short(p: str) -> str:
         if p.endswith(" chosen") and p[: -len(" chosen")].replace(",", "").isdigit():
@@ -193,6 +194,7 @@ def tail_texts(pieces: list[str]) -> list[str]:
         full,
         "".join("  " + p for p in terse),
         "".join(" " + p for p in terse),
+        "".join(" " + p.replace(" / ", "/") for p in terse),
         "".join(" " + bare(p) for p in terse),
     ]
 
@@ -274,11 +276,17 @@ def expected_tree_label(ev: Evaluation, loc: Loc, budget: int | None) -> str:
         mark = "• "
     room = None if budget is None else budget - len(mark)
 
-    def head(name: str, tail: str, lead: str = "") -> str:
-        # The name gives way (cut with "…") so that the cost (or count) after it shows whole.
-        if room is not None and len(lead + name + tail) > room:
-            name = name[: max(4, room - len(lead + tail)) - 1].rstrip() + "…"
-        return mark + lead + name + tail
+    def head(name: str, tail: str, lead: str = "", forms: bool = True) -> str:
+        # The name gives way (cut with "…", to 4 cells) so that the cost (or count) after it
+        # shows whole; then the totals take their shorter forms (tail_texts).
+        shapes = tail_texts([tail.lstrip(" ")]) if tail and forms else [tail]
+        for i, short in enumerate(shapes):
+            if room is None or len(lead + name + short) <= room:
+                return mark + lead + name + short
+            space = room - len(lead + short)
+            if space >= 4 or i == len(shapes) - 1:
+                return mark + lead + name[: max(4, space) - 1].rstrip() + "…" + short
+        raise AssertionError("not reached")
 
     if node.is_root:
         cost = cost_text(ev, ev.totals, limits=True)
@@ -293,7 +301,7 @@ def expected_tree_label(ev: Evaluation, loc: Loc, budget: int | None) -> str:
         name = f"? {ev.name(node)}"
         for note in (" (unknown entry)", " (unknown)", ""):
             if room is None or len(name + note + count) <= room or not note:
-                return head(name, note + count)
+                return head(name, note + count, forms=False)
     return mark + "".join(t for t, _ in fit_label(unit_summary(ev, node), room))
 
 

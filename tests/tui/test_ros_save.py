@@ -4,6 +4,7 @@ BattleScribe test data (../shared/bsdata); skips with a message where it is abse
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -161,3 +162,38 @@ async def test_the_file_replaced_is_kept_after_the_next_save(make_app: Any, tmp_
     assert "x-battlescribe:" in (tmp_path / "team.yaml.bak").read_text(encoding="utf-8")
     assert sorted(tmp_path.glob("team.yaml.replaced-*")) == kept
     assert kept[0].read_text(encoding="utf-8") == other
+
+
+@run_async
+async def test_at_80x24_the_roster_line_keeps_its_totals_whole(
+    make_app: Any, tmp_path: Path
+) -> None:
+    """Gaslands team.ros at 80x24: the roster's line read "✖ Team  Cans 5 / 4, Build Slots"
+    (the build slots' numbers cut at the pane's edge), and after adding a Bike "Cans 10 / 4, ".
+    Now the totals take a shorter form that keeps every number ("Cans 5/4, Build Slots 0"),
+    names and all where they fit: the painted line
+    is exactly the label the session's totals make, with no cut."""
+    from screen import expected_tree_label, pane_lines, tree_label
+
+    from armybuilder.session import cost_text
+
+    lib = Library([BSDATA]).scan()
+    ros, _beside, _other = _team_beside_other(tmp_path, lib)
+    app = make_app(ros, library=lib, cwd=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await wait_editor(pilot, timeout=30)
+        s = editor.session
+        assert s is not None
+        tree = editor.roster_tree
+        for _ in range(2):
+            await pilot.pause()
+            ev = s.evaluate()
+            width = tree.scrollable_content_region.width
+            row = pane_lines(app, tree)[0]
+            want = expected_tree_label(ev, (), max(8, width - 2))
+            assert tree_label(row) == want, (row, want)
+            full = cost_text(ev, ev.totals, limits=True)
+            assert full.count(",") >= 1 and full not in want  # (too long at this width)
+            number = re.compile(r"\d+(?:[.,]\d+)*")
+            assert number.findall(want) == number.findall(full)  # every number, whole
+            assert editor._edit(lambda sess: sess.add((), BIKE))

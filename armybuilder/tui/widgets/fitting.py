@@ -2,8 +2,9 @@
 number: shorter forms a player still reads, from the full text to the tersest.
 
 ``3 chosen`` becomes ``3``, ``2, at least 3`` becomes ``2, ≥3``, the two spaces between the
-parts become one, and last the names of the costs go (``Cans 5 / 4, Build Slots 2 / 3``
-becomes ``5/4, 2/3``): every number stays whole in every form."""
+parts become one, ``5 / 4`` becomes ``5/4``, and last the names of the costs go
+(``Cans 5 / 4, Build Slots 2 / 3`` becomes ``5/4, 2/3``): every number stays whole in every
+form."""
 
 from __future__ import annotations
 
@@ -32,9 +33,10 @@ def tail_forms(pieces: list[str]) -> list[tuple[list[str], str]]:
     """The forms of a tail made of ``pieces`` (each shown after a separator), in full first:
     (pieces, separator) each, every one shorter than the one before."""
     short = [terse(p) for p in pieces]
+    tight = [p.replace(" / ", "/") for p in short]
     bare = [numbers(p) for p in short]
     forms: list[tuple[list[str], str]] = [(pieces, "  ")]
-    for form in ((short, "  "), (short, " "), (bare, " ")):
+    for form in ((short, "  "), (short, " "), (tight, " "), (bare, " ")):
         if form != forms[-1]:
             forms.append(form)
     return forms

@@ -24,6 +24,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from ...session import Loc, UnitSummary, cost_text, unit_summary
+from .fitting import tail_forms
 from .stable import ContentLines, StableScroll, refresh_rows
 
 if TYPE_CHECKING:
@@ -181,6 +182,27 @@ def room(budget: int | None, tail: str, lead: int = 0, least: int = 4) -> int | 
     return max(least, budget - lead - cell_len(tail))
 
 
+def fit_head(
+    name: str, tail: str, budget: int | None, lead: int = 0, least: int = 4
+) -> tuple[str, str]:
+    """A name and the tail after it (``"  Cans 5 / 4"``: its totals) in ``budget`` cells,
+    with ``lead`` cells before them: the name gives way first (cut with "…", to no fewer than
+    ``least`` cells), then the tail takes shorter forms that keep every number whole (one
+    space before it, then the numbers alone: ``5/4, 2/3``), never cut at the edge while a
+    form fits."""
+    if budget is None or not tail:
+        return cut_to(name, room(budget, tail, lead, least)), tail
+    forms = tail_forms([tail.lstrip(" ")])
+    for i, (pieces, sep) in enumerate(forms):
+        short = "".join(sep + p for p in pieces)
+        space = budget - lead - cell_len(short)
+        if cell_len(name) <= space:
+            return name, short
+        if space >= least or i == len(forms) - 1:
+            return cut_to(name, max(least, space)), short
+    return cut_to(name, room(budget, tail, lead, least)), tail  # (not reached)
+
+
 def fits(budget: int | None, text: str) -> bool:
     return budget is None or cell_len(text) <= budget
 
@@ -320,16 +342,16 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
             budget -= lead
         if node.is_root:
             cost = cost_text(ev, ev.totals, limits=True)
-            tail = f"  {cost}" if cost else ""
-            text.append(cut_to(ev.name(node), room(budget, tail)), "bold")
+            name, tail = fit_head(ev.name(node), f"  {cost}" if cost else "", budget)
+            text.append(name, "bold")
             text.append(tail, "dim")
         elif node.force is not None:  # a force of a roster of several: its name and total
             from ...report import force_title
 
             cost = cost_text(ev, ev.total_cost(node))
-            tail = f"  {cost}" if cost else ""
+            name, tail = fit_head(force_title(ev, node), f"  {cost}" if cost else "", budget, 2)
             text.append(f"{FORCE_MARK} ", "bold magenta")
-            text.append(cut_to(force_title(ev, node), room(budget, tail, 2)), "bold")
+            text.append(name, "bold")
             text.append(tail, "dim")
         elif unknown:
             # What gives way: "(unknown entry)" to "(unknown)", then to nothing (the "?" and
