@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rich.cells import cell_len
 from textual.app import App
 from textual.widget import Widget
 
@@ -48,8 +49,22 @@ def pane_lines(app: App[Any], widget: Widget, rows: list[str] | None = None) -> 
     out = []
     for y in range(region.y, region.bottom):
         if 0 <= y < len(rows):
-            out.append(rows[y][region.x : region.right].rstrip())
+            out.append(cells_slice(rows[y], region.x, region.right).rstrip())
     return out
+
+
+def cells_slice(row: str, start: int, end: int) -> str:
+    """The characters of a painted row in terminal columns ``start`` to ``end`` (a wide
+    character, CJK or emoji, takes two columns)."""
+    if row.isascii():
+        return row[start:end]
+    out, x = [], 0
+    for ch in row:
+        w = cell_len(ch)
+        if x >= start and x + w <= end:
+            out.append(ch)
+        x += w
+    return "".join(out)
 
 
 def tree_label(line: str) -> str:
@@ -212,7 +227,7 @@ def check_catalog_lines(lines: list[str], options: list[str], width: int) -> lis
     for raw in lines:
         stripped = raw.lstrip(" ")
         if stripped[:1] in set("│├└┃┣┗║╠╚"):
-            leaves.append((tree_label(raw), len(raw) >= width - 1))
+            leaves.append((tree_label(raw), cell_len(raw) >= width - 1))
     if not leaves:
         return []
     texts = [t for t, _ in leaves]
@@ -251,7 +266,7 @@ def check_catalog_headings(lines: list[str], headings: list[str], width: int) ->
         if stripped[:1] not in set("▼▶▾▸"):
             continue
         text = tree_label(raw)
-        cut = len(raw) >= width - 1
+        cut = cell_len(raw) >= width - 1
         if text in headings or (cut and any(h.startswith(text.rstrip("…")) for h in headings)):
             continue
         problems.append(f"catalog heading {text!r}; the headings are {headings!r}")
@@ -281,11 +296,14 @@ def expected_tree_label(ev: Evaluation, loc: Loc, budget: int | None) -> str:
         # shows whole; then the totals take their shorter forms (tail_texts).
         shapes = tail_texts([tail.lstrip(" ")]) if tail and forms else [tail]
         for i, short in enumerate(shapes):
-            if room is None or len(lead + name + short) <= room:
+            if room is None or cell_len(lead + name + short) <= room:
                 return mark + lead + name + short
-            space = room - len(lead + short)
+            space = room - cell_len(lead + short)
             if space >= 4 or i == len(shapes) - 1:
-                return mark + lead + name[: max(4, space) - 1].rstrip() + "…" + short
+                kept = name
+                while kept and cell_len(kept) > max(4, space) - 1:
+                    kept = kept[:-1]
+                return mark + lead + kept.rstrip() + "…" + short
         raise AssertionError("not reached")
 
     if node.is_root:
@@ -320,7 +338,7 @@ def check_tree_lines(
         budget = max(8, width - depth * guide_depth - 2)
         want = expected_tree_label(ev, loc, budget)
         text = tree_label(raw)
-        cut = len(raw) >= width - 1
+        cut = cell_len(raw) >= width - 1
         if text != want and not (cut and want.startswith(text.rstrip("…"))):
             problems.append(f"tree row for {loc} shows {text!r}; expected {want!r}")
     return problems

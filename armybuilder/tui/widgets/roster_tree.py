@@ -98,6 +98,20 @@ def node_at(ev: Evaluation, loc: Loc) -> Node | None:
     return node
 
 
+def cut_cells(text: str, n: int, strip: bool = True) -> str:
+    """``text`` in at most ``n`` terminal cells (a wide character, CJK or emoji, takes two),
+    cut with an ellipsis (spaces before it dropped with ``strip``); at least its first
+    character stays."""
+    if cell_len(text) <= n:
+        return text
+    out = ""
+    for ch in text:
+        if cell_len(out + ch) > n - 1:
+            break
+        out += ch
+    return ((out.rstrip() if strip else out) or text[:1]) + "…"
+
+
 def _shorten(text: str, n: int) -> str:
     """``text`` in at most ``n`` cells: initials of a name of several words (``Storm
     Bolter`` -> ``SB``), else cut with an ellipsis."""
@@ -111,8 +125,8 @@ def _shorten(text: str, n: int) -> str:
         if cell_len(short) <= n:
             return short
     if n <= 1:
-        return text[:n]
-    return text[: n - 1] + "…"
+        return text[:1] if cell_len(text[:1]) <= n else ""
+    return cut_cells(text, n, strip=False)
 
 
 def fit_label(summary: UnitSummary, budget: int | None) -> list[tuple[str, str]]:
@@ -160,7 +174,7 @@ def fit_label(summary: UnitSummary, budget: int | None) -> list[tuple[str, str]]
     # Still too long: the name is cut (to no less than 8 cells while the entry's name can
     # stay, then as far as it must without it); experience, count and cost stay.
     def cut(text: str, n: int) -> str:
-        return text if cell_len(text) <= n else text[: max(1, n - 1)].rstrip() + "…"
+        return cut_cells(text, max(2, n))
 
     def size(parts: list[tuple[str, str]]) -> int:
         return sum(cell_len(t) for t, _ in parts)
