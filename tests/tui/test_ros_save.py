@@ -197,3 +197,31 @@ async def test_at_80x24_the_roster_line_keeps_its_totals_whole(
             number = re.compile(r"\d+(?:[.,]\d+)*")
             assert number.findall(want) == number.findall(full)  # every number, whole
             assert editor._edit(lambda sess: sess.add((), BIKE))
+
+
+@run_async
+async def test_quit_and_save_over_the_yaml_beside_a_ros_asks_first(
+    make_app: Any, tmp_path: Path
+) -> None:
+    """Quitting with unsaved changes and choosing Save, on a roster converted from team.ros
+    with another roster as team.yaml beside it: the replace question comes (Cancel focused);
+    Enter there writes nothing and the builder stays open with the edits."""
+    lib = Library([BSDATA]).scan()
+    ros, beside, other = _team_beside_other(tmp_path, lib)
+    app = make_app(ros, library=lib, cwd=tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        editor = await wait_editor(pilot, timeout=30)
+        s = editor.session
+        assert s is not None
+        assert editor._edit(lambda sess: sess.add((), BIKE))
+        await pilot.pause()
+        assert s.dirty
+        await app.action_quit()
+        await wait_screen(pilot, "confirm-close")
+        await pilot.click("#save")
+        await wait_screen(pilot, "confirm-overwrite")
+        assert app.focused is not None and app.focused.id == "cancel"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is editor)
+        assert app.is_running and editor.session is s and s.dirty and not editor.closed
+        assert beside.read_text(encoding="utf-8") == other
