@@ -41,6 +41,7 @@ __all__ = [
     "describe_os_error",
     "digest",
     "file_digest",
+    "keep_aside",
     "real_path",
     "refuse_input_as_output",
     "same_file",
@@ -246,6 +247,43 @@ def _backup(real: Path) -> None:
         # Also when the .bak already was this very file (a save cut short after making
         # it): renaming a hard link over its twin does nothing and leaves the name.
         tmp.unlink(missing_ok=True)
+
+
+def keep_aside(path: Path | str, when: float | None = None) -> Path:
+    """Keep the file ``path`` (through a link: the file it points to) under a name of its own
+    that no save replaces: ``<name>.replaced-<YYYYMMDD-HHMMSS>`` next to it (``-2``, ``-3``...
+    when taken). For a file about to be replaced that is not a version of the roster saved
+    over it (another roster of that name, another window's save): its ``.bak`` would be
+    overwritten by the next save. A hard link where the disk allows, else a complete copy.
+    Returns the new name; never replaces an existing file."""
+    import shutil
+    import time
+
+    real = real_path(path)
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when))
+    for n in range(1, 1000):
+        dest = real.with_name(f"{real.name}.replaced-{stamp}" + (f"-{n}" if n > 1 else ""))
+        try:
+            os.link(real, dest)  # (fails, never replaces, when dest exists)
+        except FileExistsError:
+            continue
+        except OSError:
+            try:
+                fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            except FileExistsError:
+                continue
+            try:
+                with os.fdopen(fd, "wb") as out, real.open("rb") as src:
+                    shutil.copyfileobj(src, out)
+                    out.flush()
+                    os.fsync(out.fileno())
+                shutil.copystat(real, dest)
+            except BaseException:
+                dest.unlink(missing_ok=True)
+                raise
+        _fsync_dir(real.parent)
+        return dest
+    raise OutputError(real, "cannot be kept aside: too many .replaced- copies of it here")
 
 
 def atomic_write(

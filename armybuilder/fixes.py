@@ -20,7 +20,7 @@ it is one step of the undo history.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -343,6 +343,21 @@ def _own_constraint(ev: Evaluation, node: Node, issue: Issue) -> Found | None:
     return found[0] if len(found) == 1 else None
 
 
+def _reach(scope_node: Node, child_forces: bool) -> Iterator[Node]:
+    """Every selection under ``scope_node``, in roster order, looking into the forces in it as
+    the engine counts them: all of them from the roster, those inside a force only when the
+    constraint says so (``child_forces``)."""
+    stack = list(reversed(scope_node.children))
+    while stack:
+        n = stack.pop()
+        if n.force is not None:
+            if scope_node.is_root or child_forces:
+                stack.extend(reversed(n.children))
+            continue
+        yield n
+        stack.extend(reversed(n.children))
+
+
 def _wide_constraint(ev: Evaluation, node: Node, issue: Issue) -> Found | None:
     """The maximum on how many selections of one entry a whole roster or force may have
     (scope `roster` or `force`: "at most 1 house rule in the roster") that ``issue`` (at
@@ -367,7 +382,6 @@ def _wide_constraint(ev: Evaluation, node: Node, issue: Issue) -> Found | None:
             or con.field != "selections"
             or con.percent
             or con.per_link
-            or con.child_forces
             or (con.id or "") != issue.constraint
             or counted not in ev.index.entries
         ):
@@ -377,8 +391,8 @@ def _wide_constraint(ev: Evaluation, node: Node, issue: Issue) -> Found | None:
             continue
         holders = [
             n
-            for n in scope_node.walk()
-            if n is not scope_node and n.entry is not None and n.entry.id == counted
+            for n in _reach(scope_node, con.child_forces)
+            if n.entry is not None and n.entry.id == counted
         ]
         if not holders:
             continue

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rich.cells import cell_len
 from textual.app import App
 from textual.widget import Widget
 
@@ -49,8 +50,22 @@ def pane_lines(app: App[Any], widget: Widget, rows: list[str] | None = None) -> 
     out = []
     for y in range(region.y, region.bottom):
         if 0 <= y < len(rows):
-            out.append(rows[y][region.x : region.right].rstrip())
+            out.append(cells_slice(rows[y], region.x, region.right).rstrip())
     return out
+
+
+def cells_slice(row: str, start: int, end: int) -> str:
+    """The characters of a painted row in terminal columns ``start`` to ``end`` (a wide
+    character, CJK or emoji, takes two columns)."""
+    if row.isascii():
+        return row[start:end]
+    out, x = [], 0
+    for ch in row:
+        w = cell_len(ch)
+        if x >= start and x + w <= end:
+            out.append(ch)
+        x += w
+    return "".join(out)
 
 
 def tree_label(line: str) -> str:
@@ -179,18 +194,53 @@ def expected_catalog_headings(session: EditSession, selected: Loc, query: str = 
     return list(headings.values())
 
 
+def tail_texts(pieces: list[str]) -> list[str]:
+    """The readable forms a line's tail (cost, count, totals: ``pieces``) may take in a narrow
+    pane, in full first: "3 chosen" as "3", ", at least 3" as ", ≥3", one space between the
+    pieces, "5 / 4" as "5/4", and last the numbers alone ("Cans 5 / 4" as "5/4"). Every
+    number whole."""
+
+    def short(p: str) -> str:
+        if p.endswith(" chosen") and p[: -len(" chosen")].replace(",", "").isdigit():
+            p = p[: -len(" chosen")]
+        return p.replace(", at least ", ", ≥")
+
+    def bare(p: str) -> str:
+        out = []
+        for item in p.split(", "):
+            nums = [w for w in item.split() if w == "/" or any(c.isdigit() for c in w)]
+            if nums:
+                out.append("".join(nums) if "/" in nums else " ".join(nums))
+        return ", ".join(out) or p
+
+    full = "".join("  " + p for p in pieces)
+    terse = [short(p) for p in pieces]
+    return [
+        full,
+        "".join("  " + p for p in terse),
+        "".join(" " + p for p in terse),
+        "".join(" " + p.replace(" / ", "/") for p in terse),
+        "".join(" " + bare(p) for p in terse),
+    ]
+
+
 def label_shows(text: str, guides: int, want: str, width: int) -> bool:
     """Whether a painted catalog line (its label ``text`` after ``guides`` cells of guides,
     in a pane ``width`` wide with its scrollbar) shows the label ``want``: in full, with its
-    name cut ("…") and the price and count after it whole, or, a label without either, cut
-    at the pane's edge."""
+    name cut ("…") and the price and count after it whole or in one of the shorter forms of
+    :func:`tail_texts`, or, a label without either, cut at the pane's edge."""
     if text == want:
         return True
-    tail = want[want.index("  ") :] if "  " in want else ""
-    if tail:
-        name = text[: len(text) - len(tail)]
-        return text.endswith(tail) and name.endswith("…") and want.startswith(name[:-1].rstrip())
-    cut = guides + len(want) >= width - 1  # (a scrollbar's column less)
+    name, *pieces = want.split("  ")
+    if pieces:
+        for tail in tail_texts(pieces):
+            head = text[: len(text) - len(tail)]
+            if text.endswith(tail) and (
+                head == name or (head.endswith("…") and name.startswith(head[:-1].rstrip()))
+            ):
+                return True
+        return False
+    cut = guides + cell_len(want) >= width - 1  # (a scrollbar's column less)
     return cut and want.startswith(text.rstrip("…"))
 
 
@@ -199,7 +249,8 @@ def check_catalog_lines(lines: list[str], options: list[str], width: int) -> lis
 
     The painted option lines (those drawn with a guide; headings carry an arrow) must be a
     run of the expected labels, in order, each in full or with its name cut ("…") and its
-    price and count after it whole (a label without either may be cut at the pane's edge):
+    price and count after it whole, or in one of the shorter forms of :func:`tail_texts`
+    (a label without either may be cut at the pane's edge):
     a line of another unit left on screen, a stale count or a price cut short fails here.
     """
     leaves: list[tuple[str, int]] = []
@@ -207,7 +258,7 @@ def check_catalog_lines(lines: list[str], options: list[str], width: int) -> lis
         stripped = raw.lstrip(" ")
         if stripped[:1] in set("│├└┃┣┗║╠╚"):
             text = tree_label(raw)
-            leaves.append((text, len(raw) - len(text)))  # (and the guides' width)
+            leaves.append((text, cell_len(raw) - cell_len(text)))  # (and the guides' width)
     if not leaves:
         return []
     texts = [t for t, _ in leaves]
@@ -234,9 +285,9 @@ def check_catalog_headings(lines: list[str], headings: list[str], width: int) ->
         if stripped[:1] not in set("▼▶▾▸"):
             continue
         text = tree_label(raw)
-        guides = len(raw) - len(text)
+        guides = cell_len(raw) - cell_len(text)
         if text in headings or any(
-            guides + len(h) >= width - 1 and h.startswith(text.rstrip("…")) for h in headings
+            guides + cell_len(h) >= width - 1 and h.startswith(text.rstrip("…")) for h in headings
         ):
             continue
         problems.append(f"catalog heading {text!r}; the headings are {headings!r}")
@@ -261,11 +312,20 @@ def expected_tree_label(ev: Evaluation, loc: Loc, budget: int | None) -> str:
         mark = "• "
     room = None if budget is None else budget - len(mark)
 
-    def head(name: str, tail: str, lead: str = "") -> str:
-        # The name gives way (cut with "…") so that the cost (or count) after it shows whole.
-        if room is not None and len(lead + name + tail) > room:
-            name = name[: max(4, room - len(lead + tail)) - 1].rstrip() + "…"
-        return mark + lead + name + tail
+    def head(name: str, tail: str, lead: str = "", forms: bool = True) -> str:
+        # The name gives way (cut with "…", to 4 cells) so that the cost (or count) after it
+        # shows whole; then the totals take their shorter forms (tail_texts).
+        shapes = tail_texts([tail.lstrip(" ")]) if tail and forms else [tail]
+        for i, short in enumerate(shapes):
+            if room is None or cell_len(lead + name + short) <= room:
+                return mark + lead + name + short
+            space = room - cell_len(lead + short)
+            if space >= 4 or i == len(shapes) - 1:
+                kept = name
+                while kept and cell_len(kept) > max(4, space) - 1:
+                    kept = kept[:-1]
+                return mark + lead + kept.rstrip() + "…" + short
+        raise AssertionError("not reached")
 
     if node.is_root:
         cost = cost_text(ev, ev.totals, limits=True)
@@ -280,7 +340,7 @@ def expected_tree_label(ev: Evaluation, loc: Loc, budget: int | None) -> str:
         name = f"? {ev.name(node)}"
         for note in (" (unknown entry)", " (unknown)", ""):
             if room is None or len(name + note + count) <= room or not note:
-                return head(name, note + count)
+                return head(name, note + count, forms=False)
     return mark + "".join(t for t, _ in fit_label(unit_summary(ev, node), room))
 
 
@@ -299,7 +359,7 @@ def check_tree_lines(
         budget = max(8, width - depth * guide_depth - 2)
         want = expected_tree_label(ev, loc, budget)
         text = tree_label(raw)
-        cut = len(raw) >= width - 1
+        cut = cell_len(raw) >= width - 1
         if text != want and not (cut and want.startswith(text.rstrip("…"))):
             problems.append(f"tree row for {loc} shows {text!r}; expected {want!r}")
     return problems

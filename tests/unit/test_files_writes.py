@@ -184,3 +184,28 @@ def test_atomic_write_refuses_with_output_errors(tmp_path: Path) -> None:
     with pytest.raises(OutputError, match="is a folder"):
         atomic_write(tmp_path, "x")
     assert isinstance(OutputError(tmp_path, "x"), OSError)
+
+
+def test_keep_aside_never_replaces_and_is_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file a Replace drops is kept under a name of its own: a second one in the same
+    second gets -2 (the first is untouched), and without hard links it is a full copy."""
+    from armybuilder.fileio import keep_aside
+
+    target = tmp_path / "team.yaml"
+    target.write_text("first\n", encoding="utf-8")
+    one = keep_aside(target, when=0)
+    target.unlink()  # (a save renames a new file over it: the kept link is not written to)
+    target.write_text("second\n", encoding="utf-8")
+    two = keep_aside(target, when=0)
+    assert one.name.startswith("team.yaml.replaced-") and two.name == one.name + "-2"
+    assert one.read_text(encoding="utf-8") == "first\n"
+    assert two.read_text(encoding="utf-8") == "second\n"
+
+    def no_links(*args: object) -> None:
+        raise OSError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    three = keep_aside(target, when=0)
+    assert three.name == one.name + "-3" and three.read_text(encoding="utf-8") == "second\n"

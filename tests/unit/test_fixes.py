@@ -382,3 +382,51 @@ def test_a_roster_wide_maximum_loses_the_surplus(
     assert [s.get("count", 1) for s in kept] == [1]
     code, out = validate(session, capsys)
     assert code == 0, out
+
+
+def test_a_roster_wide_maximum_that_reaches_child_forces_loses_the_surplus(
+    tmp_path: Path,
+) -> None:
+    """At most 1 HQ in the roster, counting child forces too (`child_forces: true`, as
+    BattleScribe's data marks its Battle Size): the quick fix skipped every such constraint,
+    although from the roster scope the flag reaches nothing more. Two HQs: remove one."""
+    root = tmp_path / "cats"
+    (root / "toy").mkdir(parents=True)
+    (root / "toy" / "system.yaml").write_text(TOY_SYSTEM)
+    con = "      - {type: max, value: 1, scope: roster, child_forces: true}"
+    (root / "toy" / "army.yaml").write_text(TOY_ARMY.replace("CONSTRAINTS", con))
+    lib = Library([*default_roots(), root]).scan()
+    text = "format: 1\nsystem: toy\nfaction: army\nname: Two\nselections:\n"
+    session = open_text(lib, tmp_path, text + "  - entry: hq\n  - entry: hq\n")
+    ev = session.evaluate()
+    over = issue(ev, "max-exceeded", ())
+    assert over.message == "The roster 'Two' has 2 × HQ; at most 1 allowed"
+    (fix,) = fixes_for(ev, over)
+    assert fix.label == "Remove 1 × HQ (the last first)"
+    fix.apply(session)
+    assert [s["entry"] for s in session.node(())["selections"]] == ["hq"]
+    assert session.evaluate().issues == []
+
+
+BSDATA = Path(__file__).resolve().parents[2].parent / "shared" / "bsdata"
+
+
+@pytest.mark.skipif(not BSDATA.is_dir(), reason=f"the BattleScribe test data is not at {BSDATA}")
+def test_a_second_battle_size_on_the_40k_data_gets_its_fix(tmp_path: Path) -> None:
+    """Warhammer 40,000's data: Battle Size at most once per roster (a constraint that also
+    counts child forces). Two of them offered no fix; now "Remove 1 × Battle Size"."""
+    lib = Library([BSDATA]).scan()
+    text = (
+        "format: 1\nsystem: wh40k-10e\nfaction: imperium-adeptus-astartes-space-marines\n"
+        "name: Sizes\nforce: bb9d-299a-ed60-2d8a\nselections:\n"
+        "  - entry: 564e-fbc6-5266-3ea4   # Battle Size\n"
+    )
+    session = open_text(lib, tmp_path, text + "  - entry: 564e-fbc6-5266-3ea4\n")
+    ev = session.evaluate()
+    over = issue(ev, "max-exceeded", ())
+    assert over.message == "The roster 'Sizes' has 2 × Battle Size; at most 1 allowed"
+    (fix,) = fixes_for(ev, over)
+    assert fix.label == "Remove 1 × Battle Size (the last first)"
+    fix.apply(session)
+    assert len(session.node(())["selections"]) == 1
+    assert not [i for i in session.evaluate().issues if i.code == "max-exceeded"]

@@ -35,13 +35,18 @@ class ConfirmScreen(ModalScreen[str]):
         *,
         id: str | None = None,
         wide: bool = False,
+        focus: str | None = None,
     ) -> None:
-        """``buttons``: (id, label, variant) with variant ``primary``, ``error``, ``default``..."""
+        """``buttons``: (id, label, variant) with variant ``primary``, ``error``, ``default``...
+
+        ``focus``: the id of the button Enter presses at first (the first button without
+        it). A question whose first answer drops work focuses ``cancel`` instead."""
         super().__init__(id=id)
         self.dialog_title = title
         self.message = message
         self.buttons = list(buttons)
         self.wide = wide
+        self.initial_focus = focus
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide" if self.wide else "dialog"):
@@ -52,6 +57,11 @@ class ConfirmScreen(ModalScreen[str]):
                     yield Button(label, id=bid, variant=variant)  # type: ignore[arg-type]
 
     def on_mount(self) -> None:
+        if self.initial_focus is not None:
+            for button in self.query(Button):
+                if button.id == self.initial_focus:
+                    button.focus()
+                    return
         self.query(Button).first().focus()
 
     @on(Button.Pressed)

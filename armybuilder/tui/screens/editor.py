@@ -25,7 +25,7 @@ from textual.widget import Widget
 from textual.widgets import Header, Input
 
 from ...errors import ChangedOnDiskError, RosterError, UnknownFactionError, UnknownSystemError
-from ...fileio import atomic_write, same_file
+from ...fileio import atomic_write, keep_aside, same_file
 from ...session import (
     EditError,
     EditSession,
@@ -1174,41 +1174,63 @@ class EditorScreen(ArmyScreen):
 
         def confirmed(answer: str | None) -> None:
             if answer == "overwrite":
-                self._save_to(path, then, overwrite=True)
+                self._save_to(path, then, overwrite=True, keep=True)
 
         self.app.push_screen(
             ConfirmScreen(
                 "Replace the file?",
-                f"{path} already exists. Replace it? (The old file is kept as {path.name}.bak.)",
+                f"{path} already exists. Replace it? (The old file is kept as "
+                f"{path.name}.replaced-<date>-<time> beside it, which later saves leave alone.)",
                 [("overwrite", "Replace", "error"), ("cancel", "Cancel", "default")],
                 id="confirm-overwrite",
+                focus="cancel",
             ),
             confirmed,
         )
 
     def _save_to(
-        self, path: Path | None, then: Callable[[], None] | None, overwrite: bool = False
+        self,
+        path: Path | None,
+        then: Callable[[], None] | None,
+        overwrite: bool = False,
+        keep: bool = False,
     ) -> None:
+        """Save to ``path`` (the roster's own file if ``None``). ``keep``: the file replaced is
+        not a version of this roster (another roster, another window's save), so it is kept
+        aside under a name of its own (see :func:`keep_aside`), not only as the ``.bak`` the
+        next save overwrites."""
         s = self.session
         if s is None:
             return
+        kept: Path | None = None
         try:
+            target = path if path is not None else s.path
+            if keep and target is not None and target.is_file():
+                kept = keep_aside(target)
             saved = s.save(path, overwrite=overwrite)
         except ChangedOnDiskError as exc:
             own = s.path
-            if path is not None and (own is None or not same_file(exc.path, own)):
+            if s.roster.converted_from is not None and not s.roster.disk_digest:
+                # Converted from another format and never saved: whatever file is there (the
+                # name proposed beside the original, by Save or Save as) is not this
+                # roster's, so "reload" it would drop this roster: ask to replace it instead.
+                self._ask_replace(exc.path, then)
+            elif path is not None and (own is None or not same_file(exc.path, own)):
                 self._ask_replace(path, then)  # another file appeared there meanwhile
-            elif path is None and s.roster.converted_from is not None and not s.roster.disk_digest:
-                self._ask_replace(exc.path, then)  # (converted: the file beside it is not ours)
             else:
                 self._ask_changed_on_disk(exc.path, path, then)
             return
         except (OSError, EditError) as exc:
+            if kept is not None:
+                kept.unlink(missing_ok=True)  # (nothing was replaced)
             self.app.notify(f"Could not save: {exc}", severity="error", timeout=8)
             return
         RecentFiles().add(saved, s.name, s.roster.system, s.roster.faction)
         self._update_title()
-        self.app.notify(f"Saved {saved}", timeout=3)
+        if kept is not None:
+            self.app.notify(f"Saved {saved}; the file it replaced is kept as {kept}", timeout=10)
+        else:
+            self.app.notify(f"Saved {saved}", timeout=3)
         if then is not None:
             then()
 
@@ -1222,7 +1244,7 @@ class EditorScreen(ArmyScreen):
 
         def answered(answer: str | None) -> None:
             if answer == "overwrite":
-                self._save_to(path, then, overwrite=True)
+                self._save_to(path, then, overwrite=True, keep=True)
             elif answer == "save-as":
                 self.save_as(then)
             elif answer == "reload":
@@ -1237,7 +1259,8 @@ class EditorScreen(ArmyScreen):
                 f"Reload: show the file as it is now; this window's {plural(edits, 'edit')} "
                 f"{'is' if edits == 1 else 'are'} dropped.\nOverwrite: replace it with this "
                 "window's roster (the other "
-                f"version is kept as {changed.name}.bak).\nSave as: keep both, this roster "
+                f"version is kept as {changed.name}.replaced-<date>-<time>, which later saves "
+                "leave alone).\nSave as: keep both, this roster "
                 "under another name.",
                 [
                     ("reload", "Reload", "warning"),
@@ -1247,6 +1270,7 @@ class EditorScreen(ArmyScreen):
                 ],
                 id="changed-on-disk",
                 wide=True,
+                focus="cancel",  # (Reload drops this window's edits, Overwrite the others')
             ),
             answered,
         )

@@ -34,6 +34,7 @@ from textual.widgets.tree import TreeNode
 
 from ...session import Limit, Loc, OptionInfo, costs_text, limit_text
 from ...session.text import amount_text, format_number
+from .fitting import tail_forms
 from .stable import ContentLines, LiveStatic, StableScroll, find, refresh_rows
 
 if TYPE_CHECKING:
@@ -158,7 +159,9 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
     def render_label(self, node: TreeNode[str | None], base_style: Style, style: Style) -> Text:
         """An entry's line fitted to the pane's width as it is now (it widens with the focus
         on a small terminal): the name gives way, cut with "…", so that the price and the
-        count after it show whole (cut at the pane's edge, 115 pts read "11")."""
+        count after it show whole (cut at the pane's edge, 115 pts read "11"); where even a
+        name of 3 cells leaves no room for them, they take shorter forms that keep every
+        number ("1 chosen" as "1", see :mod:`.fitting`)."""
         text = super().render_label(node, base_style, style)
         label = node._label
         if node.data is None or not label.spans or not self.is_mounted:
@@ -172,18 +175,32 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
         if over <= 0 or room <= 0:
             return text
         offset = len(text.plain) - len(label.plain)  # (the arrow before a heading's label)
-        name_end = offset + label.spans[0].start  # the price or count is the first span
-        keep = cell_len(text.plain[offset:name_end]) - over - 1
-        if keep < 3:
-            return text  # no room for a name at all: cut at the edge as it was
-        end = offset
-        while end < name_end and cell_len(text.plain[offset : end + 1]) <= keep:
-            end += 1
-        fitted = text[:end]
-        fitted.rstrip()
-        fitted.append("…", style)
-        fitted.append_text(text[name_end:])
-        return fitted
+        name_end = label.spans[0].start  # the price or count is the first span
+        name = label[:name_end]
+        # The tail (price, count), in shorter forms when it leaves no room for a name of 3
+        # cells ("3 chosen" -> "3", one space between): never a number cut at the edge.
+        spans = [(label.plain[sp.start : sp.end].lstrip(" "), sp.style) for sp in label.spans]
+        forms = tail_forms([p for p, _ in spans])
+        for i, (pieces, sep) in enumerate(forms):
+            tail = Text()
+            for piece, (_, piece_style) in zip(pieces, spans, strict=True):
+                tail.append(sep + piece, piece_style)
+            space = room - cell_len(text.plain[:offset]) - tail.cell_len
+            if name.cell_len <= space:
+                fitted = name.copy()
+            elif space - 1 >= (1 if i == len(forms) - 1 else 3):
+                end = 0
+                while end < len(name) and cell_len(name.plain[: end + 1]) <= space - 1:
+                    end += 1
+                fitted = name[:end]
+                fitted.rstrip()
+                fitted.append("…")
+            else:
+                continue
+            fitted.append_text(tail)
+            fitted.stylize(style)
+            return text[:offset] + fitted
+        return text  # no room for a name at all: cut at the edge as it was
 
     def _is_entry(self, line: int) -> bool:
         node = self.get_node_at_line(line)

@@ -24,6 +24,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from ...session import Loc, UnitSummary, cost_text, unit_summary
+from .fitting import tail_forms
 from .stable import ContentLines, StableScroll, refresh_rows
 
 if TYPE_CHECKING:
@@ -97,6 +98,20 @@ def node_at(ev: Evaluation, loc: Loc) -> Node | None:
     return node
 
 
+def cut_cells(text: str, n: int, strip: bool = True) -> str:
+    """``text`` in at most ``n`` terminal cells (a wide character, CJK or emoji, takes two),
+    cut with an ellipsis (spaces before it dropped with ``strip``); at least its first
+    character stays."""
+    if cell_len(text) <= n:
+        return text
+    out = ""
+    for ch in text:
+        if cell_len(out + ch) > n - 1:
+            break
+        out += ch
+    return ((out.rstrip() if strip else out) or text[:1]) + "…"
+
+
 def _shorten(text: str, n: int) -> str:
     """``text`` in at most ``n`` cells: initials of a name of several words (``Storm
     Bolter`` -> ``SB``), else cut with an ellipsis."""
@@ -110,8 +125,8 @@ def _shorten(text: str, n: int) -> str:
         if cell_len(short) <= n:
             return short
     if n <= 1:
-        return text[:n]
-    return text[: n - 1] + "…"
+        return text[:1] if cell_len(text[:1]) <= n else ""
+    return cut_cells(text, n, strip=False)
 
 
 def fit_label(summary: UnitSummary, budget: int | None) -> list[tuple[str, str]]:
@@ -159,7 +174,7 @@ def fit_label(summary: UnitSummary, budget: int | None) -> list[tuple[str, str]]
     # Still too long: the name is cut (to no less than 8 cells while the entry's name can
     # stay, then as far as it must without it); experience, count and cost stay.
     def cut(text: str, n: int) -> str:
-        return text if cell_len(text) <= n else text[: max(1, n - 1)].rstrip() + "…"
+        return cut_cells(text, max(2, n))
 
     def size(parts: list[tuple[str, str]]) -> int:
         return sum(cell_len(t) for t, _ in parts)
@@ -179,6 +194,27 @@ def room(budget: int | None, tail: str, lead: int = 0, least: int = 4) -> int | 
     if budget is None:
         return None
     return max(least, budget - lead - cell_len(tail))
+
+
+def fit_head(
+    name: str, tail: str, budget: int | None, lead: int = 0, least: int = 4
+) -> tuple[str, str]:
+    """A name and the tail after it (``"  Cans 5 / 4"``: its totals) in ``budget`` cells,
+    with ``lead`` cells before them: the name gives way first (cut with "…", to no fewer than
+    ``least`` cells), then the tail takes shorter forms that keep every number whole (one
+    space before it, then the numbers alone: ``5/4, 2/3``), never cut at the edge while a
+    form fits."""
+    if budget is None or not tail:
+        return cut_to(name, room(budget, tail, lead, least)), tail
+    forms = tail_forms([tail.lstrip(" ")])
+    for i, (pieces, sep) in enumerate(forms):
+        short = "".join(sep + p for p in pieces)
+        space = budget - lead - cell_len(short)
+        if cell_len(name) <= space:
+            return name, short
+        if space >= least or i == len(forms) - 1:
+            return cut_to(name, max(least, space)), short
+    return cut_to(name, room(budget, tail, lead, least)), tail  # (not reached)
 
 
 def fits(budget: int | None, text: str) -> bool:
@@ -336,16 +372,16 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
             budget -= lead
         if node.is_root:
             cost = cost_text(ev, ev.totals, limits=True)
-            tail = f"  {cost}" if cost else ""
-            text.append(cut_to(ev.name(node), room(budget, tail)), "bold")
+            name, tail = fit_head(ev.name(node), f"  {cost}" if cost else "", budget)
+            text.append(name, "bold")
             text.append(tail, "dim")
         elif node.force is not None:  # a force of a roster of several: its name and total
             from ...report import force_title
 
             cost = cost_text(ev, ev.total_cost(node))
-            tail = f"  {cost}" if cost else ""
+            name, tail = fit_head(force_title(ev, node), f"  {cost}" if cost else "", budget, 2)
             text.append(f"{FORCE_MARK} ", "bold magenta")
-            text.append(cut_to(force_title(ev, node), room(budget, tail, 2)), "bold")
+            text.append(name, "bold")
             text.append(tail, "dim")
         elif unknown:
             # What gives way: "(unknown entry)" to "(unknown)", then to nothing (the "?" and
