@@ -359,7 +359,12 @@ def check_tree_lines(
         budget = max(8, width - depth * guide_depth - 2)
         want = expected_tree_label(ev, loc, budget)
         text = tree_label(raw)
-        cut = cell_len(raw) >= width - 1
+        # Cut at the pane's edge only where no form of the label fits (the label the session
+        # makes is wider than the line): a label that fits must show exactly, its cost whole.
+        cut = cell_len(raw) >= width - 1 and cell_len(want) > budget
+        if cell_len(want) > budget >= 24:
+            # (room for a name, the count and the cost: the label must fit its line)
+            problems.append(f"tree row for {loc}: label {want!r} wider than its {budget} cells")
         if text != want and not (cut and want.startswith(text.rstrip("…"))):
             problems.append(f"tree row for {loc} shows {text!r}; expected {want!r}")
     return problems
