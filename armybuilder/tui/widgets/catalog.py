@@ -254,6 +254,7 @@ class CatalogBrowser(Vertical):
         self._slot_limits: dict[str, Limit] = {}
         self._signature: object = None
         self._by_id: dict[str, Child] = {}
+        self._ids: list[str] = []
         self._title = ""
         self._leaves_by_id: dict[str, TreeNode[str | None]] = {}
         self._shown_labels: dict[str, str] = {}
@@ -295,12 +296,15 @@ class CatalogBrowser(Vertical):
         infos: list[OptionInfo] | None = None,
         group_limits: dict[str, Limit] | None = None,
         slot_limits: dict[str, Limit] | None = None,
+        ids: list[str] | None = None,
     ) -> None:
         """Show what can be added to ``target`` (rebuilt only if something changed).
 
         ``infos``, ``group_limits``, ``slot_limits``: the session's costs and limits of the
         options, their groups and their categories (at the top of the roster, the force's
-        slots).
+        slots). ``ids``: the id that adds each option (:meth:`EditSession.option_id`; default
+        its entry's id): a line is keyed, priced and added by it, so an entry offered twice
+        there (plainly and through a group's link) is two lines, each adding what it shows.
         """
         self.target = target
         self._index = index
@@ -310,7 +314,8 @@ class CatalogBrowser(Vertical):
         self._infos = {i.entry_id: i for i in infos or []}
         self._group_limits = group_limits or {}
         self._slot_limits = slot_limits or {}
-        self._by_id = {c.entry.id: c for c in options}
+        self._ids = ids if ids is not None else [c.entry.id for c in options]
+        self._by_id = dict(zip(self._ids, options, strict=True))
         self._rebuild()
 
     def _info(self, entry_id: str) -> OptionInfo:
@@ -326,7 +331,12 @@ class CatalogBrowser(Vertical):
         query = self.search.value.strip().lower()
         self._show_title()
         self._show_empty(query)
-        signature = (id(index), tuple(id(c.entry) for c in self._options), query)
+        signature = (
+            id(index),
+            tuple(id(c.entry) for c in self._options),
+            tuple(self._ids),
+            query,
+        )
         if signature == self._signature:
             # Same entries: only counts, limits and costs may differ; relabel those lines.
             for entry_id, leaf in self._leaves_by_id.items():
@@ -356,7 +366,7 @@ class CatalogBrowser(Vertical):
         tree.clear()
         first: TreeNode[str | None] | None = None
         cursor: TreeNode[str | None] | None = None
-        for child in self._options:
+        for child, option_id in zip(self._options, self._ids, strict=True):
             entry = child.entry
             if query and query not in entry.name.lower() and query not in entry.id:
                 continue
@@ -368,12 +378,12 @@ class CatalogBrowser(Vertical):
                 self._sections[key] = node
                 self._section_child[key] = child
                 self._shown_sections[key] = stext.plain
-            label = self._leaf_label(index, child, self._info(entry.id))
-            leaf = node.add_leaf(label, data=entry.id)
-            self._leaves_by_id[entry.id] = leaf
-            self._shown_labels[entry.id] = label.plain
+            label = self._leaf_label(index, child, self._info(option_id))
+            leaf = node.add_leaf(label, data=option_id)
+            self._leaves_by_id[option_id] = leaf
+            self._shown_labels[option_id] = label.plain
             first = first or leaf
-            if entry.id == keep:
+            if option_id == keep:
                 cursor = leaf
         target = cursor or first
         if target is not None:
@@ -472,9 +482,14 @@ class CatalogBrowser(Vertical):
         return index.name_of(cat) if cat else "Entries"
 
     def highlighted(self) -> str | None:
-        """The entry id under the cursor (``None`` on a section line)."""
+        """The id of the option under the cursor, the one that adds it (the entry's id, or
+        its link's: :meth:`show_options`; ``None`` on a section line)."""
         node = self.catalog_tree.cursor_node
         return node.data if node is not None else None
+
+    def option(self, option_id: str) -> Child | None:
+        """The option shown with ``option_id`` (:meth:`highlighted`), if it is shown here."""
+        return self._by_id.get(option_id)
 
     def highlighted_section(self) -> tuple[str, Child] | None:
         """The section line under the cursor: its name and an option of it (``None`` on an
@@ -499,7 +514,7 @@ class CatalogBrowser(Vertical):
         if child is not None and self._index is not None:
             # What the preview shows, not the figures behind it: a count that changes
             # without showing (no limit) does not draw it again.
-            info = self._infos.get(child.entry.id)
+            info = self._infos.get(entry_id) if entry_id else None
             group = self._group_limits.get(child.group.id) if child.group is not None else None
             key = (
                 entry_id,
@@ -515,7 +530,7 @@ class CatalogBrowser(Vertical):
         if child is None or self._index is None:
             static.set_content("")
             return
-        info = self._infos.get(child.entry.id)
+        info = self._infos.get(entry_id) if entry_id else None
         group = self._group_limits.get(child.group.id) if child.group is not None else None
         static.set_content(preview(self._index, child, info, group))
 
