@@ -667,12 +667,13 @@ class EditSession:
         applied: list[Op] = []
         inverses: list[Op] = []
         try:
+            shared = self.roster.may_share
             for op in ops:
-                inverses.append(apply_op(self.roster.doc, op))
+                inverses.append(apply_op(self.roster.doc, op, shared))
                 applied.append(op)
         except Exception:
             for inv in reversed(inverses):  # leave the document as it was
-                apply_op(self.roster.doc, inv)
+                apply_op(self.roster.doc, inv, self.roster.may_share)
             raise
         finally:
             if applied:
@@ -701,8 +702,9 @@ class EditSession:
         return [json.dumps(op_to_json(op)) for op in ops]
 
     def _revert(self, ops: Sequence[Op]) -> None:
+        shared = self.roster.may_share
         for op in ops:
-            apply_op(self.roster.doc, op)
+            apply_op(self.roster.doc, op, shared)
         refresh_after(self.roster, ops)
 
     @staticmethod
@@ -1731,6 +1733,12 @@ class EditSession:
             raise EditError("this roster has no file yet; save it as a new file")
         old_journal = self.journal
         saved = self.roster.save(target, overwrite=overwrite)
+        with self._eval_lock:
+            ev = self._evaluation
+            if ev is not None and self._evaluation_generation == self.generation:
+                # The evaluation shown is of the roster just saved: its exports give the
+                # lines of the file written (none while edits were unsaved).
+                ev.roster.follow_save(self.roster)
         self._saved_token = self._state_token()
         old_journal.discard()
         self.journal = Journal.for_roster(saved, self.session_id)
