@@ -13,7 +13,7 @@ from .catalog import CatalogIndex, GameSystem, Library
 from .errors import InputError, Problem, UnknownFactionError, UnknownSystemError
 from .rosters import Roster
 from .rules.engine import Evaluation, Issue, Node, evaluate_roster, format_loc
-from .words import number
+from .words import named_amount, number
 
 
 def finite(data: Any) -> Any:
@@ -29,14 +29,14 @@ def finite(data: Any) -> Any:
 
 
 def format_costs(index: CatalogIndex, totals: dict[str, float]) -> str:
-    """Costs per visible cost type, e.g. ``Mass 2,380 kg``."""
+    """Costs per visible cost type, e.g. ``Mass 2,380 kg`` (``1,910 pts`` when the unit is the
+    cost type's name)."""
     parts = []
     for ct in index.cost_types.values():
         if ct.hidden:
             continue
         v = totals.get(ct.id, 0.0)
-        unit = f" {ct.unit}" if ct.unit else ""
-        parts.append(f"{ct.name} {number(v)}{unit}")
+        parts.append(named_amount(ct.name, ct.unit, number(v)))
     return ", ".join(parts)
 
 

@@ -26,3 +26,22 @@ def number(x: float) -> str:
         return f"{int(x):,}"
     out = f"{x:,.6f}".rstrip("0").rstrip(".")
     return "0" if out == "-0" else out
+
+
+def named_amount(name: str, unit: str, amount: str) -> str:
+    """An amount of a kind of cost as a report names it, ``amount`` already written out
+    ("2,380", "1,910 / 2,000"): after the kind's name and before its unit ("Mass 2,380 kg"),
+    after the name alone when there is no unit ("Value 180"), and before the unit alone when
+    the unit is the name (a cost type called "pts" counted in pts: "1,910 pts", never
+    "pts 1,910 pts")."""
+    if not unit:
+        return f"{name} {amount}"
+    if unit_is_name(name, unit):
+        return f"{amount} {unit}"
+    return f"{name} {amount} {unit}"
+
+
+def unit_is_name(name: str, unit: str) -> bool:
+    """Whether a kind of cost is named by its unit (a cost type called "pts" counted in pts),
+    so that a report saying the unit need not say the name as well."""
+    return bool(unit) and unit.strip().casefold() == name.strip().casefold()

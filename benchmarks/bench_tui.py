@@ -16,7 +16,8 @@ f. **The details pane** (``--details-only`` for this part alone): on the Earther
    where ``../shared/bsdata`` holds it, a 40k Space Marines roster (``bench_bsdata.py``'s), the
    CPU time from a key (or a change) to the last frame showing its result: the cursor to a unit
    of the same kind (the baseline) and of other option groups, count +1, a drop-down choice,
-   and the quick fix of a misspelt unit.
+   and the quick fix of a misspelt unit; the catalog's search as you type at the top of the
+   roster: each key of a unit's name, three Backspaces and the Esc that clears it.
 
 The roster is the largest landed: the Starship Marine regiment of the examples when that
 system is installed, else a 75-platoon Infantry Operations regiment generated like
@@ -789,6 +790,8 @@ async def _details_roster(
         word = search_word(session, plan["count"])
         out["search"] = {"word": word, "entries": len(catalog._options)}
         keys: list[float] = []
+        backs: list[float] = []
+        clears: list[float] = []
         # A blinking cursor paints a frame twice a second: one falling before the harness
         # stops waiting would count the idle time before it (the harness polls) as the key's.
         catalog.search.cursor_blink = False
@@ -799,16 +802,31 @@ async def _details_roster(
                 frames.arm()
                 await pilot.press(ch)
                 keys.append(await _settled(pilot, editor, frames))
-            shown = {leaf.data for leaf in catalog._leaves()}
-            wanted = {c.entry.id for c in catalog._options
-                      if word in c.entry.name.lower() or word in c.entry.id}  # fmt: skip
-            assert shown == wanted, "the catalog's search shows other entries than it matches"
-            await pilot.press("escape")  # clears the search (untimed)
-            await _settled(pilot, editor, frames)
+            check_search(catalog, word)
+            for _ in range(3):  # letters deleted one by one
+                frames.arm()
+                await pilot.press("backspace")
+                backs.append(await _settled(pilot, editor, frames))
+            check_search(catalog, word[:-3])
+            frames.arm()
+            await pilot.press("escape")  # clears the search: every entry again
+            clears.append(await _settled(pilot, editor, frames))
+            check_search(catalog, "")
             editor.roster_tree.focus()
             await _settled(pilot, editor, frames)
         row(f"catalog search, a key typed ({len(catalog._options)} entries, {word!r})", keys)
+        row("catalog search, Backspace", backs)
+        row("catalog search, Esc clears it", clears)
     return out
+
+
+def check_search(catalog: Any, typed: str) -> None:
+    """The catalog's list holds exactly the entries whose name or id has ``typed``."""
+    shown = {leaf.data for leaf in catalog._leaves()}
+    query = typed.strip().lower()
+    wanted = {c.entry.id for c in catalog._options
+              if query in c.entry.name.lower() or query in c.entry.id}  # fmt: skip
+    assert shown == wanted, f"the catalog's search for {typed!r} shows other entries"
 
 
 def search_word(session: Any, loc: Any) -> str:

@@ -24,7 +24,7 @@ from typing import Any
 from .. import __version__
 from ..report import force_title, format_costs
 from ..rules.engine import Evaluation, Issue, Node, Value, fmt_num, format_loc
-from ..words import number, plural
+from ..words import named_amount, number, plural, unit_is_name
 
 #: Value keys that say how many hits a model or unit takes: the generic sheet draws a box
 #: per hit for them (a system's own template may do better).
@@ -106,6 +106,12 @@ class CostView:
         if self.limit is not None:
             out += f" of {number(self.limit)}{unit}"
         return out
+
+    @property
+    def named_text(self) -> str:
+        """:attr:`text` after the total's name ("Mass 2,380 kg of 3,000 kg"), or alone when
+        the unit is the name ("1,910 pts of 2,000 pts")."""
+        return self.text if unit_is_name(self.name, self.unit) else f"{self.name} {self.text}"
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -441,9 +447,7 @@ class ForceView:
 
     @property
     def cost_text(self) -> str:
-        return ", ".join(
-            f"{t.name} {number(t.spent)}{' ' + t.unit if t.unit else ''}" for t in self.totals
-        )
+        return ", ".join(named_amount(t.name, t.unit, number(t.spent)) for t in self.totals)
 
     def walk(self) -> Iterator[ForceView]:
         yield self

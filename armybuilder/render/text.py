@@ -58,7 +58,7 @@ def _lines(u: UnitView, depth: int, out: list[str]) -> None:
 
 def export_text(view: RosterView) -> str:
     """The roster as compact plain text."""
-    totals = ", ".join(clean(f"{t.name} {t.text}") for t in view.totals)
+    totals = ", ".join(clean(t.named_text) for t in view.totals)
     verdict = "Legal" if view.valid else f"NOT LEGAL ({plural(len(view.errors), 'error')})"
     head = f"{clean(view.name)} — {clean(view.system_name)}, {clean(view.faction_name)}"
     if totals:

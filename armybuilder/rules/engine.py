@@ -41,7 +41,7 @@ from ..model.plain import (  # the engine's form: no pydantic (see model/plain.p
 )
 from ..rosters import ForceData as ForceData
 from ..rosters import Loc, Roster, SelectionData
-from ..words import number
+from ..words import named_amount, number
 from .state import StateKey, check_state
 
 if TYPE_CHECKING:
@@ -1996,7 +1996,7 @@ def constraint_issue_text(
         ct = ev.index.cost_types.get(con.field)
         unit = f" {ct.unit}" if ct and ct.unit else ""
         cname = ct.name if ct else con.field
-        amount = f"{cname} {number(got)}{unit} in {what}"
+        amount = f"{named_amount(cname, ct.unit if ct else '', number(got))} in {what}"
         bound = f"{number(limit)}{unit}"
     holder = ev.where(scope_node) if not scope_node.is_root else f"The roster {ev.roster.name!r}"
     if con.type == "max":
@@ -2429,7 +2429,7 @@ def _check_roster(ev: Evaluation) -> None:
             unit = f" {limit_ct.unit}" if limit_ct.unit else ""
             ev.error(
                 "cost-limit-exceeded",
-                f"{limit_ct.name} {number(spent)}{unit} is over the limit "
+                f"{named_amount(limit_ct.name, limit_ct.unit, number(spent))} is over the limit "
                 f"of {number(limit)}{unit} by {number(spent - limit)}{unit}",
                 ("limits", ct_id),
             )

@@ -102,9 +102,10 @@ def state_warnings(state: dict[str, Any] | None, keys: Sequence[StateKey]) -> li
 
 
 def amount_text(ct: CostType, amount: str) -> str:
-    """An amount of cost type ``ct`` as a player reads it: with its unit (``85 kg``), or,
-    for a cost without a unit, after its name (``Value 180``, ``Cans 5``), never a bare
-    number nobody can tell the meaning of."""
+    """An amount of cost type ``ct`` as a player reads it: with its unit (``85 kg``, and
+    ``80 pts``, ``5 Cans`` from BattleScribe data, whose cost types are named by their unit),
+    or, for a cost without a unit, after its name (``Value 180``), never a bare number nobody
+    can tell the meaning of."""
     return f"{amount} {ct.unit}" if ct.unit else f"{ct.name} {amount}"
 
 

@@ -222,7 +222,7 @@ def test_a_modifier_by_a_number_out_of_bounds_is_left_out(
         "not a finite number within ±1,000,000,000; the modifier is left out (in the data of "
         "Army) [catalog-data-left-out]"
     ) in out
-    assert "legal (1 warning) — Test (Tiny, Army); pts 15" in out
+    assert "legal (1 warning) — Test (Tiny, Army); 15 pts" in out
 
 
 def test_a_bad_attribute_of_the_root_keeps_its_default(tmp_path: Path) -> None:

@@ -114,3 +114,28 @@ def test_an_object_with_extra_fields_is_pickled_as_usual() -> None:
     assert back.items[1] is back.items[2]
     assert back.items[0].model_extra == {"b": "x"}
     assert back.items[1].__pydantic_fields_set__ == {"type", "value", "field", "scope"}
+
+
+def test_a_cache_file_of_another_format_is_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A translation cached by an older armybuilder (before cost types got their name as their
+    # unit: "pts 80" where a player now reads "80 pts") is translated again, not served.
+    folder = BSDATA / "gaslands"
+    if not folder.is_dir():
+        pytest.skip(f"no BattleScribe data at {folder} (../shared/bsdata is not here)")
+    monkeypatch.setenv("ARMYBUILDER_HOME", str(tmp_path))
+    monkeypatch.delenv("ARMYBUILDER_CACHE_DIR", raising=False)
+    now = cachefile.FORMAT
+    monkeypatch.setattr(cachefile, "FORMAT", "models-3")
+    old = _system(folder, use_cache=True)
+    old.load(set(old.files))
+    assert list(user_cache_dir().glob("battlescribe/*.pickle"))
+    monkeypatch.setattr(cachefile, "FORMAT", now)
+    gs = _system(folder, use_cache=True)
+    gs.load(set(gs.files))
+    assert gs.translation is not None  # translated again: the old file is not this format's
+    assert {ct.unit for ct in gs.model.cost_types} == {"Cans", "Build Slots"}
+    again = _system(folder, use_cache=True)
+    again.load(set(again.files))
+    assert again.translation is None  # (and this format's file is read from now on)

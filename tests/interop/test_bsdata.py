@@ -68,7 +68,8 @@ def test_every_catalogue_loads_with_no_error_of_ours(lib: Library, system: str) 
     assert [p for p in gs.problems if p.code != "data-reference"] == []
 
 
-def test_a_2000_point_space_marines_list_is_legal(lib: Library) -> None:
+def _strike_force(lib: Library) -> str:
+    """A legal 1,910-point Space Marines roster, as YAML."""
     gs = lib.system("wh40k-10e")
     assert isinstance(gs, BattleScribeSystem)
     s = new_session(gs, SM)
@@ -97,7 +98,11 @@ def test_a_2000_point_space_marines_list_is_legal(lib: Library) -> None:
         "b5e8-c34b-566b-8bda",
     ):
         select(s, unit)
-    ev = _evaluate(lib, session_yaml(s, gs, SM))
+    return session_yaml(s, gs, SM)
+
+
+def test_a_2000_point_space_marines_list_is_legal(lib: Library) -> None:
+    ev = _evaluate(lib, _strike_force(lib))
     assert [i.message for i in ev.errors] == []
     assert ev.totals["pts"] == 1910
 
@@ -142,7 +147,7 @@ selections:
 def test_gaslands_team_over_its_can_limit(lib: Library) -> None:
     ev = _evaluate(lib, GASLANDS.format(sponsor="3057-1f8e-63b6-95e6"))  # Mishkin
     assert [(i.code, i.message) for i in ev.errors] == [
-        ("cost-limit-exceeded", "Cans 5 is over the limit of 4 by 1")
+        ("cost-limit-exceeded", "5 Cans is over the limit of 4 Cans by 1 Cans")
     ]
 
 
@@ -150,21 +155,45 @@ def test_gaslands_cost_names_lose_the_data_s_padding(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Gaslands.gst names its cost types " Cans" and " Build Slots" (a leading space): a
-    # player reads "Cans 5", in every command and pane, from a fresh load and from the cache.
+    # player reads "5 Cans", in every command and pane, from a fresh load and from the cache.
     for _ in ("fresh", "cached"):
         gs = Library([BSDATA]).scan().system("gaslands")
-        assert sorted(ct.name for ct in gs.index("gaslands").cost_types.values()) == [
-            "Build Slots",
-            "Cans",
+        assert sorted((ct.name, ct.unit) for ct in gs.index("gaslands").cost_types.values()) == [
+            ("Build Slots", "Build Slots"),
+            ("Cans", "Cans"),
         ]
     roster = tmp_path / "team.yaml"
     roster.write_text(GASLANDS.format(sponsor="3057-1f8e-63b6-95e6"), encoding="utf-8")
     assert main(["validate", "--catalogs", str(BSDATA), str(roster)]) == 1
     out = capsys.readouterr().out
-    assert "— Team (Gaslands, Gaslands); Cans 5, Build Slots 0" in out, out
+    assert "— Team (Gaslands, Gaslands); 5 Cans, 0 Build Slots" in out, out
     assert main(["show", "--catalogs", str(BSDATA), str(roster)]) in (0, 1)
     shown = capsys.readouterr().out
-    assert "Cans 5" in shown and " Cans" not in shown.replace(" Cans 5", ""), shown
+    assert "Bike  — 5 Cans, 0 Build Slots" in shown.splitlines(), shown
+    assert "Cans 5" not in shown and "Cans 5 Cans" not in shown, shown
+
+
+def test_a_battlescribe_cost_reads_number_then_name(
+    lib: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # BattleScribe names a cost type by its unit and prints a cost as the number then that
+    # name ("Intercessor Squad [80pts]"): the 40k list reads "1,910 pts" and "Captain — 80
+    # pts", never "pts 1,910" nor the name twice ("pts 80 pts").
+    roster = tmp_path / "strike-force.yaml"
+    roster.write_text(_strike_force(lib), encoding="utf-8")
+    assert main(["show", "--catalogs", str(BSDATA), str(roster)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2] == "1,910 pts", lines[:4]
+    assert "Captain  — 80 pts" in lines, lines
+    assert "Intercessor Squad  — 80 pts" in lines, lines
+    assert not [x for x in lines if "pts " in x], lines  # no "pts 80", no "pts 80 pts"
+    # ... and over a limit the roster sets, in the message and in its summary line.
+    over = roster.read_text(encoding="utf-8").replace("\nname:", "\nlimits: {pts: 1000}\nname:", 1)
+    roster.write_text(over, encoding="utf-8")
+    assert main(["validate", "--catalogs", str(BSDATA), str(roster)]) == 1
+    out = capsys.readouterr().out
+    assert "error: 1,910 pts is over the limit of 1,000 pts by 910 pts" in out, out
+    assert out.rstrip().endswith("; 1,910 pts"), out
 
 
 def test_gaslands_bike_is_hidden_for_rutherford(lib: Library) -> None:
@@ -195,7 +224,7 @@ def test_validate_command_on_a_bsdata_roster(
     roster.write_text(GASLANDS.format(sponsor="3057-1f8e-63b6-95e6"), encoding="utf-8")
     assert main(["validate", "--catalogs", str(BSDATA), str(roster)]) == 1
     out = capsys.readouterr().out
-    assert f"{roster}:5:16: error: Cans 5 is over the limit of 4 by 1" in out
+    assert f"{roster}:5:16: error: 5 Cans is over the limit of 4 Cans by 1 Cans" in out
     assert "NOT LEGAL (1 error) — Team (Gaslands, Gaslands)" in out
 
 
@@ -271,7 +300,7 @@ def test_a_ros_of_two_forces_opens_as_a_roster_of_two_forces(lib: Library, tmp_p
     # Two bikes of 5 cans each against the 4-can limit: the limit is the roster's.
     assert ev.totals["cans"] == 10
     assert [i.message for i in ev.errors if i.code == "cost-limit-exceeded"] == [
-        "Cans 10 is over the limit of 4 by 6"
+        "10 Cans is over the limit of 4 Cans by 6 Cans"
     ]
 
 
@@ -491,7 +520,7 @@ def test_a_ros_over_its_limit_names_the_cost_limits_line(
     limits = 1 + next(i for i, x in enumerate(lines) if "<costLimits>" in x)
     assert main(["validate", "--catalogs", str(BSDATA), str(ros)]) == 1
     out = capsys.readouterr().out
-    assert f"{ros}:{limits}: error: Cans 5 is over the limit of 4 by 1" in out, out
+    assert f"{ros}:{limits}: error: 5 Cans is over the limit of 4 Cans by 1 Cans" in out, out
 
 
 def test_a_kept_unknown_selection_is_written_back_with_its_edits(

@@ -26,6 +26,7 @@ from armybuilder.session import (
     unit_summary,
 )
 from armybuilder.tui.widgets.totals import SHORT_VALUE
+from armybuilder.words import named_amount
 
 #: Tree guide and arrow characters (stripped to read a tree line's label).
 TREE_CHROME = "│├└─┃┣┗━║╠╚═▼▶▾▸ "
@@ -121,16 +122,24 @@ def _section_key(child: Any) -> object:
     )
 
 
-def expected_catalog(session: EditSession, selected: Loc) -> list[str]:
+def search_hits(session: EditSession, target: Loc, query: str = "") -> list[Any]:
+    """The options under ``target`` a search for ``query`` keeps (as typed: spaces around it
+    ignored, any case): those whose name, in lower case, or id holds it; all for none."""
+    q = query.strip().lower()
+    return [c for c in session.options(target) if q in c.entry.name.lower() or q in c.entry.id]
+
+
+def expected_catalog(session: EditSession, selected: Loc, query: str = "") -> list[str]:
     """The label of every option offered for the selection, in the order the catalog lists
     them (grouped by choice group or category, in order of first appearance): its name, its
     cost where it would go (as the session computes it: default choices, modifiers), and how
-    many are selected there against their limit (``2/3``; nothing when none and no limit)."""
+    many are selected there against their limit (``2/3``; nothing when none and no limit).
+    ``query``: only the options a search for it keeps (:func:`search_hits`)."""
     target = catalog_target(session, selected)
     infos = {i.entry_id: i for i in session.option_infos(target)}
     sections: dict[object, list[str]] = {}
-    for c in session.options(target):
-        info = infos[c.entry.id]
+    for c in search_hits(session, target, query):
+        info = infos[session.option_id(target, c)]  # (an entry offered twice: two lines)
         if info.costs:
             cost = costs_text(session.index, info.costs)
         else:
@@ -141,14 +150,15 @@ def expected_catalog(session: EditSession, selected: Loc) -> list[str]:
     return [label for labels in sections.values() for label in labels]
 
 
-def expected_catalog_headings(session: EditSession, selected: Loc) -> list[str]:
+def expected_catalog_headings(session: EditSession, selected: Loc, query: str = "") -> list[str]:
     """The catalog's section lines: the choice group (or category) with how many it allows
-    and how many are chosen there (``Ranged weapon (0-1) 1/1``)."""
+    and how many are chosen there (``Ranged weapon (0-1) 1/1``); with ``query``, those of
+    the options a search for it keeps, in the order of their first match."""
     target = catalog_target(session, selected)
     groups = session.group_limits(target)
     categories = session.category_limits(target)
     headings: dict[object, str] = {}
-    for c in session.options(target):
+    for c in search_hits(session, target, query):
         key = _section_key(c)
         if key in headings:
             continue
@@ -169,6 +179,21 @@ def expected_catalog_headings(session: EditSession, selected: Loc) -> list[str]:
     return list(headings.values())
 
 
+def label_shows(text: str, guides: int, want: str, width: int) -> bool:
+    """Whether a painted catalog line (its label ``text`` after ``guides`` cells of guides,
+    in a pane ``width`` wide with its scrollbar) shows the label ``want``: in full, with its
+    name cut ("…") and the price and count after it whole, or, a label without either, cut
+    at the pane's edge."""
+    if text == want:
+        return True
+    tail = want[want.index("  ") :] if "  " in want else ""
+    if tail:
+        name = text[: len(text) - len(tail)]
+        return text.endswith(tail) and name.endswith("…") and want.startswith(name[:-1].rstrip())
+    cut = guides + len(want) >= width - 1  # (a scrollbar's column less)
+    return cut and want.startswith(text.rstrip("…"))
+
+
 def check_catalog_lines(lines: list[str], options: list[str], width: int) -> list[str]:
     """Problems with the painted catalog tree (empty: it shows the options exactly).
 
@@ -177,11 +202,12 @@ def check_catalog_lines(lines: list[str], options: list[str], width: int) -> lis
     price and count after it whole (a label without either may be cut at the pane's edge):
     a line of another unit left on screen, a stale count or a price cut short fails here.
     """
-    leaves: list[tuple[str, bool]] = []
+    leaves: list[tuple[str, int]] = []
     for raw in lines:
         stripped = raw.lstrip(" ")
         if stripped[:1] in set("│├└┃┣┗║╠╚"):
-            leaves.append((tree_label(raw), len(raw) >= width - 1))
+            text = tree_label(raw)
+            leaves.append((text, len(raw) - len(text)))  # (and the guides' width)
     if not leaves:
         return []
     texts = [t for t, _ in leaves]
@@ -189,19 +215,8 @@ def check_catalog_lines(lines: list[str], options: list[str], width: int) -> lis
     def fits(k: int) -> bool:
         if k + len(leaves) > len(options):
             return False
-        for (text, cut), want in zip(leaves, options[k:], strict=False):
-            if text == want:
-                continue
-            tail = want[want.index("  ") :] if "  " in want else ""
-            if tail:
-                name = text[: len(text) - len(tail)]
-                if not (
-                    text.endswith(tail)
-                    and name.endswith("…")
-                    and want.startswith(name[:-1].rstrip())
-                ):
-                    return False
-            elif not (cut and want.startswith(text.rstrip("…"))):
+        for (text, guides), want in zip(leaves, options[k:], strict=False):
+            if not label_shows(text, guides, want, width):
                 return False
         return True
 
@@ -219,8 +234,10 @@ def check_catalog_headings(lines: list[str], headings: list[str], width: int) ->
         if stripped[:1] not in set("▼▶▾▸"):
             continue
         text = tree_label(raw)
-        cut = len(raw) >= width - 1
-        if text in headings or (cut and any(h.startswith(text.rstrip("…")) for h in headings)):
+        guides = len(raw) - len(text)
+        if text in headings or any(
+            guides + len(h) >= width - 1 and h.startswith(text.rstrip("…")) for h in headings
+        ):
             continue
         problems.append(f"catalog heading {text!r}; the headings are {headings!r}")
     return problems
@@ -298,12 +315,12 @@ def expected_totals(ev: Evaluation) -> tuple[list[str], list[str], int]:
         if ct.hidden:
             continue
         value = ev.totals.get(ct.id, 0.0)
-        unit = f" {ct.unit}" if ct.unit else ""
         limit = limits.get(ct.id, ct.default_limit)
-        if limit is None:
-            parts.append(f"{ct.name} {format_number(value)}{unit}")
-        else:
-            parts.append(f"{ct.name} {format_number(value)} / {format_number(limit)}{unit}")
+        amount = format_number(value)
+        if limit is not None:
+            amount += f" / {format_number(limit)}"
+        # "Mass 2,380 kg", "Value 180", or "1,910 pts" for a cost type named by its unit
+        parts.append(named_amount(ct.name, ct.unit, amount))
     errors = sum(1 for i in ev.issues if i.is_error)
     warnings = len(ev.issues) - errors
     parts.append(f"{errors} error{'s' if errors != 1 else ''}" if errors else "legal")
@@ -392,3 +409,37 @@ def expected_issue_text(ev: Evaluation, limit: int = 100) -> list[str]:
     if len(issues) > limit:
         items.append(f"… and {len(issues) - limit} more")
     return items or ["Nothing to fix."]
+
+
+def expected_catalog_rows(session: EditSession, selected: Loc, query: str = "") -> list[str]:
+    """Every line of the catalog's list, in order, as a search for ``query`` shows it: each
+    section's heading (:func:`expected_catalog_headings`) followed by its entries
+    (:func:`expected_catalog`)."""
+    target = catalog_target(session, selected)
+    labels = expected_catalog(session, selected, query)
+    headings = expected_catalog_headings(session, selected, query)
+    sizes: dict[object, int] = {}
+    for c in search_hits(session, target, query):
+        key = _section_key(c)
+        sizes[key] = sizes.get(key, 0) + 1
+    rows: list[str] = []
+    at = 0
+    for heading, size in zip(headings, sizes.values(), strict=True):
+        rows.append(heading)
+        rows.extend(labels[at : at + size])
+        at += size
+    return rows
+
+
+def check_catalog_rows(lines: list[str], rows: list[str], top: int, width: int) -> list[str]:
+    """Problems with the painted catalog list (``lines``, the rows of its pane): row ``y``
+    must show ``rows[top + y]`` (in full, or cut at the pane's edge), and the rows past the
+    last must be blank."""
+    problems = []
+    for y, raw in enumerate(lines):
+        want = rows[top + y] if top + y < len(rows) else ""
+        text = tree_label(raw)
+        if text == want or (want and label_shows(text, len(raw) - len(text), want, width)):
+            continue
+        problems.append(f"catalog row {y} shows {text!r}, not {want!r}")
+    return problems

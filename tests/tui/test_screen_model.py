@@ -143,10 +143,12 @@ def screen_problems(app: ArmyBuilderApp, editor: EditorScreen) -> list[str]:
     # The catalog: "Add to: <target>" and exactly the options of the target.
     tree = editor.catalog.catalog_tree
     problems += check_catalog_lines(
-        pane_lines(app, tree, rows), expected_catalog(s, loc), tree.content_region.width
+        pane_lines(app, tree, rows), expected_catalog(s, loc), tree.scrollable_content_region.width
     )
     problems += check_catalog_headings(
-        pane_lines(app, tree, rows), expected_catalog_headings(s, loc), tree.content_region.width
+        pane_lines(app, tree, rows),
+        expected_catalog_headings(s, loc),
+        tree.scrollable_content_region.width,
     )
     # The roster tree: every row shows its selection's summary, fitted to the pane.
     rtree = editor.roster_tree

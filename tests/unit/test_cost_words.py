@@ -1,5 +1,6 @@
-"""Costs as the builder words them: a cost type without a unit (Starship Troopers' Value,
-BattleScribe's "pts" or Gaslands' Cans) is named, never printed as a bare number."""
+"""Costs as the builder words them: a cost type without a unit (Starship Troopers' Value) is
+named, never printed as a bare number; one named by its unit (BattleScribe's "pts", Gaslands'
+Cans) reads number then unit, the name not said twice."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from armybuilder.catalog import Library
 from armybuilder.paths import bundled_dir
 from armybuilder.render import load
 from armybuilder.session.text import cost_text, costs_text, plain_text
+from armybuilder.words import named_amount
 
 EXAMPLES = bundled_dir("examples")
 
@@ -37,3 +39,14 @@ def test_the_catalog_pane_names_a_cost_without_a_unit(library: Library) -> None:
     ev = load(Path(EXAMPLES / "starship-troopers" / "mi-squad.yaml"), library)[2]
     trooper = ev.index.entries["cap-trooper"]
     assert entry_cost(ev.index, trooper) == "Value 30"
+
+
+def test_a_total_names_its_cost_type_once() -> None:
+    # A total names its kind unless the unit already does: "Mass 2,380 kg" (Infantry
+    # Operations), "Value 180" (Starship Troopers), "1,910 / 2,000 pts" and "5 Cans" for
+    # BattleScribe cost types, whose unit is their name (never "pts 1,910 pts").
+    assert named_amount("Mass", "kg", "2,380") == "Mass 2,380 kg"
+    assert named_amount("Value", "", "180") == "Value 180"
+    assert named_amount("pts", "pts", "1,910 / 2,000") == "1,910 / 2,000 pts"
+    assert named_amount("Cans", "Cans", "5") == "5 Cans"
+    assert named_amount("PL", "pl", "12") == "12 pl"

@@ -24,7 +24,7 @@ from typing import Any
 from pydantic import BaseModel
 
 #: Goes into the cache key: changed whenever what this module writes changes.
-FORMAT = "models-3"  # 3: cost type names without the data's padding
+FORMAT = "models-4"  # 3: cost type names without the padding; 4: the name is the unit
 
 _new = object.__new__
 _set = object.__setattr__

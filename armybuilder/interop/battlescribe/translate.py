@@ -484,6 +484,9 @@ class Translation:
                 ab.CostType(
                     id=ids.ours(ct.id),
                     name=(ct.name or "").strip() or ct.id,  # the data pads some: " Cans"
+                    # BattleScribe names a cost type by its unit and shows a cost as the
+                    # number then that name ("80pts", "5 Cans"): so do we ("80 pts").
+                    unit=(ct.name or "").strip(),
                     default_limit=None,  # limits are the roster's: the adapter checks them
                     hidden=ct.hidden,
                 )

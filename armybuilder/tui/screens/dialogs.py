@@ -14,6 +14,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, DirectoryTree, Input, Label, Select, Static
 
+from ...words import unit_is_name
+
 if TYPE_CHECKING:
     from ...catalog import GameSystem, Library
 
@@ -235,7 +237,7 @@ class NewRosterScreen(_FormScreen[NewRoster | None]):
         for ct in system.model.cost_types:
             if ct.hidden:
                 continue
-            unit = f" ({ct.unit})" if ct.unit else ""
+            unit = f" ({ct.unit})" if ct.unit and not unit_is_name(ct.name, ct.unit) else ""
             widgets.append(Label(f"{ct.name} limit{unit}", classes="field-label"))
             default = ct.default_limit
             text = "" if default is None else f"{default:g}"

@@ -380,6 +380,12 @@ class EditorScreen(ArmyScreen):
     def _start(self, session: EditSession) -> None:
         self.session = session
         self.details.session = session
+        # The focus moves at once, not after a message (as ``focus()`` does), so that the
+        # first layout with the roster has the roster tree focused: on a narrow terminal the
+        # catalog kept the width it takes with the focus in its search box (focused while
+        # loading) for that frame. The keys of the footer are those of a loaded roster now.
+        self.set_focus(self.roster_tree, scroll_visible=False)
+        self.refresh_bindings()
         self.query_one("#editor-body").loading = False
         if session.path is not None:
             RecentFiles().add(
@@ -390,8 +396,12 @@ class EditorScreen(ArmyScreen):
         self._show(session.evaluate())
         self.roster_tree.root.expand()
         self.roster_tree.select_loc(())
-        self.roster_tree.focus()
-        self.call_after_refresh(settle_heap)
+        # The heap is collected (it holds the app for a moment, seconds on a busy machine)
+        # once the screen shows the roster and the footer its keys: what is on screen
+        # meanwhile is the settled editor, not a frame from before the layout.
+        find(self, StableFooter.__name__, StableFooter).after_keys(
+            settle_heap, lambda: bool(self.roster_tree.region)
+        )
 
     # ----------------------------------------------------------------- showing
 

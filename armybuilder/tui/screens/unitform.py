@@ -34,6 +34,7 @@ from ...unitdef import (
     profile_types,
     user_files,
 )
+from ...words import unit_is_name
 from ...yamlio import dump_round_trip
 from ..widgets.stable import LiveStatic
 
@@ -88,7 +89,7 @@ class UnitFormScreen(ModalScreen[Draft | None]):
                             classes="field",
                         )
             for ct in self.cost_types:
-                unit = f" ({ct.unit})" if ct.unit else ""
+                unit = f" ({ct.unit})" if ct.unit and not unit_is_name(ct.name, ct.unit) else ""
                 yield Label(f"{ct.name}{unit}", classes="field-label")
                 yield Input(name=f"cost:{ct.id}", type="number", classes="field")
             cost = self.cost_types[0].id if self.cost_types else ""

@@ -12,7 +12,7 @@ the highlighted (or first) match. A search that matches nothing here says so.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
@@ -27,12 +27,14 @@ from textual.containers import Vertical, VerticalScroll
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import Reactive
+from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
 from ...session import Limit, Loc, OptionInfo, costs_text, limit_text
 from ...session.text import amount_text, format_number
-from .stable import ContentLines, LiveStatic, StableScroll, find
+from .stable import ContentLines, LiveStatic, StableScroll, find, refresh_rows
 
 if TYPE_CHECKING:
     from ...catalog import CatalogIndex, Child
@@ -138,6 +140,21 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
     arriving on a heading moves the cursor to the first entry under it: what is added is an
     entry, so the keys go where the entries are."""
 
+    #: While the browser hangs its nodes: it repaints the rows that changed at the end.
+    _syncing = False
+
+    def get_label_width(self, node: TreeNode[str | None]) -> int:
+        # The list never scrolls sideways (a label is cut at the pane's edge), so no label
+        # is measured: the lines are as wide as the pane whatever the search shows, and a
+        # line drawn before is drawn the same after a key.
+        return 0
+
+    def watch_virtual_size(self, size: Size) -> None:
+        if self._syncing:
+            self._scroll_update(size)  # (the browser repaints the rows that changed)
+            return
+        super().watch_virtual_size(size)
+
     def render_label(self, node: TreeNode[str | None], base_style: Style, style: Style) -> Text:
         """An entry's line fitted to the pane's width as it is now (it widens with the focus
         on a small terminal): the name gives way, cut with "…", so that the price and the
@@ -216,6 +233,26 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
                 node.toggle()
 
 
+class PreviewStatic(LiveStatic):
+    """The preview's text, padded with blank lines to the height of the box it scrolls in:
+    previews that fit in the box all have its height, so the next entry's preview (at most
+    keys typed in the search the first match changes) is painted in place, without a layout
+    of the screen; only one taller than the box changes the height."""
+
+    def _lines(self, width: int) -> list[Strip]:
+        lines = super()._lines(width)
+        parent = self.parent
+        room = parent.scrollable_content_region.height if isinstance(parent, Widget) else 0
+        if len(lines) >= room or width <= 0:
+            return lines
+        blank = Strip.blank(width, self._style or self.visual_style.rich_style)
+        return [*lines, *[blank] * (room - len(lines))]
+
+    @property
+    def plain(self) -> str:
+        return super().plain.rstrip("\n")
+
+
 class SearchBox(Input):
     """The catalog's search field. Textual's input asks for a layout of the whole screen at
     every key typed (it sets its scroll area again, a reactive that lays out); this box's
@@ -223,6 +260,15 @@ class SearchBox(Input):
     typed repaints the box and the filtered tree, not every widget of the editor."""
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+    def watch_value(self, value: str) -> None:
+        # The list follows in the same step as the text: Textual would paint the box with
+        # its new text first, then the list once the change has reached the browser (two
+        # frames a key, the first showing the text beside the matches of the text before).
+        for node in self.ancestors:
+            if isinstance(node, CatalogBrowser):
+                node.search_typed()
+                break
 
 
 class CatalogBrowser(Vertical):
@@ -256,8 +302,17 @@ class CatalogBrowser(Vertical):
         self._by_id: dict[str, Child] = {}
         self._ids: list[str] = []
         self._title = ""
-        self._leaves_by_id: dict[str, TreeNode[str | None]] = {}
-        self._shown_labels: dict[str, str] = {}
+        #: A node per option (in the options' order), built once per set of options, and
+        #: the section each goes in; the search hangs those it matches under the root.
+        self._rows: list[TreeNode[str | None]] = []
+        self._row_section: list[str] = []
+        self._shown_labels: list[str] = []
+        #: Each option's name in lower case and id: what the search looks in.
+        self._hay: list[tuple[str, str]] = []
+        #: The options the tree shows (places in the list) and the query they match.
+        self._hits: list[int] | None = None
+        self._hits_query: str | None = None
+        self._cursor_keep: str | None = None
         self._sections: dict[str, TreeNode[str | None]] = {}
         self._shown_sections: dict[str, str] = {}
         self._preview_id: object = None
@@ -276,7 +331,7 @@ class CatalogBrowser(Vertical):
         yield tree
         yield LiveStatic("", id="catalog-empty")
         with VerticalScroll(id="catalog-preview-scroll"):
-            yield LiveStatic("", id="catalog-preview")
+            yield PreviewStatic("", id="catalog-preview")
 
     @property
     def catalog_tree(self) -> CatalogTree:
@@ -325,71 +380,167 @@ class CatalogBrowser(Vertical):
         return info
 
     def _rebuild(self) -> None:
+        """Show the options (after :meth:`show_options`): the tree's nodes are built once per
+        set of options, relabelled when their figures change, and filtered by the search."""
         index = self._index
         if index is None:
             return
-        query = self.search.value.strip().lower()
-        self._show_title()
-        self._show_empty(query)
         signature = (
             id(index),
-            tuple(id(c.entry) for c in self._options),
+            tuple((id(c.entry), id(c.group)) for c in self._options),
             tuple(self._ids),
-            query,
         )
-        if signature == self._signature:
-            # Same entries: only counts, limits and costs may differ; relabel those lines.
-            for entry_id, leaf in self._leaves_by_id.items():
-                label = self._leaf_label(index, self._by_id[entry_id], self._info(entry_id))
-                if self._shown_labels.get(entry_id) != label.plain:
-                    self._shown_labels[entry_id] = label.plain
-                    leaf.set_label(label)
-            for key, section in self._sections.items():
-                child = self._section_child.get(key)
-                if child is None:
-                    continue
-                stext = self._section_label(index, child)
-                if self._shown_sections.get(key) != stext.plain:
-                    self._shown_sections[key] = stext.plain
-                    section.set_label(stext)
-            self._show_preview(self.highlighted())
+        if signature != self._signature or not self._nodes_attached():
+            self._build_nodes(index, signature)
+            self._filter(force=True)
             return
+        # Same entries: only counts, limits and costs may differ; relabel those lines
+        # (every option's, shown or filtered out, so that none shows an old figure when
+        # the search lets it in again).
+        for i, (child, leaf) in enumerate(zip(self._options, self._rows, strict=True)):
+            label = self._leaf_label(index, child, self._info(self._ids[i]))
+            if self._shown_labels[i] != label.plain:
+                self._shown_labels[i] = label.plain
+                leaf.set_label(label)
+        for key, section in self._sections.items():
+            child = self._section_child[key]
+            stext = self._section_label(index, child)
+            if self._shown_sections.get(key) != stext.plain:
+                self._shown_sections[key] = stext.plain
+                section.set_label(stext)
+        self._filter()
+        self._show_preview(self.highlighted())
+
+    def _nodes_attached(self) -> bool:
+        rows = self._rows
+        return not rows or rows[0].tree is self.catalog_tree
+
+    def _build_nodes(self, index: CatalogIndex, signature: object) -> None:
+        """A node for every option and section, all under the root (the filter picks)."""
         self._signature = signature
         self.rebuilds += 1
-        self._leaves_by_id = {}
-        self._shown_labels = {}
+        tree = self.catalog_tree
+        self._cursor_keep = tree.cursor_node.data if tree.cursor_node is not None else None
+        self._rows = []
+        self._shown_labels = []
         self._sections = {}
         self._shown_sections = {}
         self._section_child = {}
+        self._row_section = []
+        self._hay = [(c.entry.name.lower(), c.entry.id) for c in self._options]
+        self._hits = None
+        self._hits_query = None
+        tree._syncing = True  # one repaint at the end, not one per node added
+        try:
+            tree.clear()
+            for child, option_id in zip(self._options, self._ids, strict=True):
+                key = self._section(index, child)
+                node = self._sections.get(key)
+                if node is None:
+                    stext = self._section_label(index, child)
+                    node = tree.root.add(stext, data=None, expand=True)
+                    self._sections[key] = node
+                    self._section_child[key] = child
+                    self._shown_sections[key] = stext.plain
+                label = self._leaf_label(index, child, self._info(option_id))
+                self._rows.append(node.add_leaf(label, data=option_id))
+                self._shown_labels.append(label.plain)
+                self._row_section.append(key)
+        finally:
+            tree._syncing = False
+
+    def matches(self, query: str) -> list[int]:
+        """The options (their places in the list) whose name (in lower case) or id holds
+        ``query`` (already stripped and in lower case)."""
+        hay = self._hay
+        if not query:
+            return list(range(len(hay)))
+        base: Iterable[int] = range(len(hay))
+        last = self._hits_query
+        if self._hits is not None and last is not None and last in query:
+            base = self._hits  # the query grew: its matches are among the last ones
+        return [i for i in base if query in hay[i][0] or query in hay[i][1]]
+
+    def _filter(self, force: bool = False) -> None:
+        """Show the options that match the search box's text, the cursor on the entry it
+        was on if still shown, else on the first."""
+        query = self.search.value.strip().lower()
+        self._show_title()
+        if not force and query == self._hits_query:
+            return
+        hits = self.matches(query)
+        self._show_empty(query, bool(hits))
         tree = self.catalog_tree
-        keep = tree.cursor_node.data if tree.cursor_node is not None else None
-        tree.clear()
-        first: TreeNode[str | None] | None = None
-        cursor: TreeNode[str | None] | None = None
-        for child, option_id in zip(self._options, self._ids, strict=True):
-            entry = child.entry
-            if query and query not in entry.name.lower() and query not in entry.id:
-                continue
-            key = self._section(index, child)
-            node = self._sections.get(key)
-            if node is None:
-                stext = self._section_label(index, child)
-                node = tree.root.add(stext, data=None, expand=True)
-                self._sections[key] = node
-                self._section_child[key] = child
-                self._shown_sections[key] = stext.plain
-            label = self._leaf_label(index, child, self._info(option_id))
-            leaf = node.add_leaf(label, data=option_id)
-            self._leaves_by_id[option_id] = leaf
-            self._shown_labels[option_id] = label.plain
-            first = first or leaf
-            if option_id == keep:
-                cursor = leaf
-        target = cursor or first
-        if target is not None:
-            self.call_after_refresh(self._move_to, target)
+        if self._cursor_keep is None and tree.cursor_node is not None:
+            self._cursor_keep = tree.cursor_node.data
+        changed = force or hits != self._hits
+        self._hits, self._hits_query = hits, query
+        before = tree.row_keys()
+        tree._syncing = True
+        try:
+            if changed:
+                self._show_rows(hits)
+            placed = self._place_cursor()
+            after = tree.row_keys() if placed else None
+        finally:
+            tree._syncing = False
+        if before is None or after is None or before[0] != after[0] or len(before) != len(after):
+            tree.refresh()  # (scrolled, resized, or not laid out yet)
         else:
+            refresh_rows(tree, [old != new for old, new in zip(before[1:], after[1:], strict=True)])
+
+    def _show_rows(self, hits: list[int]) -> None:
+        """Hang the rows of ``hits`` (and their sections) under the tree's root, in the
+        catalog's order, sections in the order of their first row shown (as a tree built
+        from the matches alone would have them)."""
+        tree = self.catalog_tree
+        root = tree.root
+        for node in (*self._rows, *self._sections.values()):
+            node._reset()  # as drawn afresh: no cursor, no hover
+        order: list[str] = []
+        kids: dict[str, list[TreeNode[str | None]]] = {}
+        rows, where = self._rows, self._row_section
+        for i in hits:
+            key = where[i]
+            found = kids.get(key)
+            if found is None:
+                found = kids[key] = []
+                order.append(key)
+            found.append(rows[i])
+        for key in order:
+            section = self._sections[key]
+            section._children = kids[key]
+            section._expanded = True
+        root._children = [self._sections[key] for key in order]
+        tree._cursor_node = None
+        tree._invalidate()
+
+    def _place_cursor(self) -> bool:
+        """Put the cursor on the entry it was on if shown, else on the first (``False``:
+        not laid out yet, done once it is)."""
+        tree = self.catalog_tree
+        if not tree.size:
+            self.call_after_refresh(self._place_cursor)
+            return False
+        keep, self._cursor_keep = self._cursor_keep, None
+        leaves = self._leaves()
+        target = next((leaf for leaf in leaves if leaf.data == keep), None) if keep else None
+        target = target or (leaves[0] if leaves else None)
+        lines = tree._tree_lines  # (built now: the cursor goes by line)
+        if target is None:
+            tree.cursor_line = -1
             self._show_preview(None)
+            return True
+        line = tree.cursor_line
+        if tree.cursor_node is not target or not (
+            0 <= line < len(lines) and lines[line].node is target
+        ):
+            # From no line: Tree draws the cursor and says a node is highlighted even when
+            # the new line has the number of the old one.
+            tree.set_reactive(Tree.cursor_line, -1)
+            tree.move_cursor(target)
+        self._show_preview(target.data)
+        return True
 
     def _show_title(self) -> None:
         """``Add to: <unit>``, and the search filter while one is active: it stays when
@@ -408,14 +559,12 @@ class CatalogBrowser(Vertical):
         """The pane's title as shown."""
         return self._title
 
-    def _show_empty(self, query: str) -> None:
+    def _show_empty(self, query: str, found: bool) -> None:
         """Say so when the search matches nothing here (or nothing can be added here)."""
         static = find(self, "#catalog-empty", LiveStatic)
         if not self._options:
             text = "Nothing can be added here."
-        elif query and not any(
-            query in c.entry.name.lower() or query in c.entry.id for c in self._options
-        ):
+        elif query and not found:
             said = self.search.value.strip()
             text = f"No entry matches '{said}' here. (Esc clears the search.)"
         else:
@@ -454,12 +603,6 @@ class CatalogBrowser(Vertical):
             if limit.count_text:
                 text.append(f" {limit.count_text}", "cyan")
         return text
-
-    def _move_to(self, node: TreeNode[str | None]) -> None:
-        tree = self.catalog_tree
-        if node.tree is tree and node.id in {n.id for n in self._leaves()}:
-            tree.move_cursor(node)
-            self._show_preview(node.data)
 
     def _leaves(self) -> list[TreeNode[str | None]]:
         return [leaf for s in self.catalog_tree.root.children for leaf in s.children]
@@ -508,7 +651,7 @@ class CatalogBrowser(Vertical):
         return leaves[0].data if leaves else None
 
     def _show_preview(self, entry_id: str | None) -> None:
-        static = self.query_one("#catalog-preview", LiveStatic)
+        static = find(self, "#catalog-preview", PreviewStatic)
         child = self._by_id.get(entry_id) if entry_id else None
         key: object = None
         if child is not None and self._index is not None:
@@ -534,10 +677,15 @@ class CatalogBrowser(Vertical):
         group = self._group_limits.get(child.group.id) if child.group is not None else None
         static.set_content(preview(self._index, child, info, group))
 
+    def search_typed(self) -> None:
+        """The search box's text changed: show its matches."""
+        if self._index is not None and self.is_mounted:
+            self._filter()
+
     @on(Input.Changed, "#catalog-search")
     def _search_changed(self, event: Input.Changed) -> None:
         event.stop()
-        self._rebuild()
+        self.search_typed()  # (shown already, unless the text was set before mounting)
 
     @on(Input.Submitted, "#catalog-search")
     def _search_submitted(self, event: Input.Submitted) -> None:
@@ -549,7 +697,8 @@ class CatalogBrowser(Vertical):
     @on(Tree.NodeHighlighted, "#catalog-tree")
     def _highlighted(self, event: Tree.NodeHighlighted[str | None]) -> None:
         event.stop()
-        self._show_preview(event.node.data)
+        # The entry under the cursor now (keys typed since may have moved it on).
+        self._show_preview(self.highlighted())
 
     @on(Tree.NodeSelected, "#catalog-tree")
     def _selected(self, event: Tree.NodeSelected[str | None]) -> None:

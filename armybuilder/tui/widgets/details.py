@@ -47,6 +47,7 @@ from ...session import (
     state_text,
     state_warnings,
 )
+from ...words import unit_is_name
 from .catalog import profile_tables
 from .roster_tree import issue_mark, node_at, owner_loc
 from .stable import LiveStatic, find
@@ -363,7 +364,7 @@ class DetailsPane(VerticalScroll):
             self._limits_key = key
             widgets: list[Widget] = []
             for ct in cost_types:
-                unit = f" ({ct.unit})" if ct.unit else ""
+                unit = f" ({ct.unit})" if ct.unit and not unit_is_name(ct.name, ct.unit) else ""
                 widgets.append(Label(f"{ct.name} limit{unit}", classes="field-label"))
                 widgets.append(
                     Input(

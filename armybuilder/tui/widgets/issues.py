@@ -181,7 +181,21 @@ class IssuesList(StableScroll, ScrollView, can_focus=True):
         # set_items repaints the rows that changed; only the scrollbar follows the new length.
         self._scroll_update(size)
 
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        # The lines are wrapped to the new width within the layout: Textual paints the
+        # layout's frame before the Resize event arrives (the first frame of a loaded roster
+        # showed no issues at all, the list having had no width until then).
+        changed = super()._size_updated(size, virtual_size, container_size, layout)
+        if changed:
+            self._fit_width()
+        return changed
+
     def on_resize(self, event: events.Resize) -> None:
+        self._fit_width()
+
+    def _fit_width(self) -> None:
         if self._view_width() != self._width:
             self._layout_lines(self._view_width())
             self.refresh()

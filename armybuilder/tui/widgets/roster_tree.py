@@ -270,8 +270,24 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
             return
         refresh_rows(self, [old != new for old, new in zip(before[1:], after[1:], strict=True)])
 
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        # Textual paints the frame of a layout before the widgets get their Resize event: the
+        # labels are fitted to the new width here, within the layout, so that no frame shows
+        # them fitted to the old one (the first frame of a roster loaded while the tree had
+        # no width showed its labels cut at the pane's edge, seconds on a busy machine).
+        changed = super()._size_updated(size, virtual_size, container_size, layout)
+        if changed:
+            self._fit_labels()
+        return changed
+
     def on_resize(self, event: events.Resize) -> None:
-        """Labels are fitted to the width: fit them again to a new one."""
+        """Labels are fitted to the width: fit them again to a new one (done already within
+        the layout, see :meth:`_size_updated`, where Textual calls it)."""
+        self._fit_labels()
+
+    def _fit_labels(self) -> None:
         width = self.scrollable_content_region.width
         if self._ev is None or width == self._label_width:
             return

@@ -13,6 +13,7 @@ then a full repaint); an edit should not pay for it when no widget changes size.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from rich.cells import cell_len
@@ -428,6 +429,44 @@ class StableFooter(Footer):
     is on top of its own, it waits (the keys are compared again when the focus comes back)."""
 
     _shown: tuple[Any, ...] | None = None
+    #: A new set of keys is being composed (asked for and not mounted yet).
+    _composing = False
+    #: Called once the keys being composed are shown (see :meth:`after_keys`).
+    _waiting: list[tuple[Callable[[], object], Callable[[], bool] | None]] | None = None
+
+    def after_keys(
+        self, callback: Callable[[], object], ready: Callable[[], bool] | None = None
+    ) -> None:
+        """Call ``callback`` once the footer shows the keys of the screen as it is now (and
+        ``ready()`` holds, checked the same way): after the repaint that follows the new
+        keys being laid out. (The screen's bindings reach the footer a message later, so
+        this looks at the footer's state then.)"""
+        self._waiting = [*(self._waiting or []), (callback, ready)]
+        self.call_next(self._release)
+
+    async def recompose(self) -> None:
+        try:
+            await super().recompose()
+        finally:
+            self._composing = False
+            self._release()
+
+    def _release(self, tries: int = 100) -> None:
+        """Call the waiting callbacks after the repaint that shows the new keys, once the
+        screen has laid them out (their mounting asks for a layout by a message of its own,
+        which can come later); checked every 20 ms, for two seconds at most."""
+        waiting = self._waiting
+        if not waiting or (self._composing and tries > 0):
+            return  # (released when the keys are composed)
+        placed = all(key.region for key in self.children) and all(
+            ready() for _, ready in waiting if ready is not None
+        )
+        if tries > 0 and not placed:
+            self.set_timer(0.02, lambda: self._release(tries - 1))
+            return
+        self._waiting = None
+        for callback, _ in waiting:
+            self.call_after_refresh(callback)
 
     def _signature(self) -> tuple[Any, ...]:
         active = self.screen.active_bindings
@@ -449,4 +488,6 @@ class StableFooter(Footer):
         if signature == self._shown and self._bindings_ready:
             return
         self._shown = signature
+        # (Footer composes its keys after the next repaint, when the app has the focus.)
+        self._composing = self._composing or screen.app.app_focus
         super().bindings_changed(screen)

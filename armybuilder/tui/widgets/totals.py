@@ -8,7 +8,7 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from ...session import format_number
-from ...words import plural
+from ...words import named_amount, plural
 from .stable import LiveStatic
 
 if TYPE_CHECKING:
@@ -85,15 +85,16 @@ class TotalsBar(LiveStatic):
             if ct.hidden:
                 continue
             value = ev.totals.get(ct.id, 0.0)
-            unit = f" {ct.unit}" if ct.unit else ""
             limit = limits.get(ct.id, ct.default_limit)
             if limit is None:
-                essential.append((f"{ct.name} {format_number(value)}{unit}", "bold"))
+                essential.append((named_amount(ct.name, ct.unit, format_number(value)), "bold"))
             else:
                 over = value > limit
                 essential.append(
                     (
-                        f"{ct.name} {format_number(value)} / {format_number(limit)}{unit}",
+                        named_amount(
+                            ct.name, ct.unit, f"{format_number(value)} / {format_number(limit)}"
+                        ),
                         "bold red" if over else "bold green",
                     )
                 )

@@ -1,0 +1,251 @@
+"""The catalog's search as you type (issue 18): after every key, whatever was typed before it
+and however fast, the catalog pane paints exactly the options the text in the box matches.
+
+Random key sequences (letters of the catalog's names in both cases, spaces, accented letters,
+Backspace, Esc that clears the search, Enter that adds the highlighted match to the roster)
+are typed into the search box; after each key the painted rows of the catalog's list are
+compared line by line with a filter computed here from the session alone (name in lower case
+or id holding the stripped, lower-cased text; sections in the order of their first match, each
+entry with the cost and count the session gives it), the "No entry matches" line with whether
+anything matches, and the preview with the entry under the cursor. A stale list (the matches
+of an earlier text, or of the options before an edit) fails, and so does an old price.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import EXAMPLES, run_async, wait_editor, wait_for
+from screen import (
+    _section_key,
+    catalog_target,
+    check_catalog_rows,
+    expected_catalog_rows,
+    painted,
+    pane_lines,
+    search_hits,
+)
+from textual.pilot import Pilot
+
+from armybuilder.catalog import Library
+from armybuilder.tui.app import ArmyBuilderApp
+from armybuilder.tui.screens.editor import EditorScreen
+from armybuilder.tui.settings import Settings
+from armybuilder.tui.widgets.stable import LiveStatic
+
+#: A rifle platoon; its first trooper can take 44 options in several sections.
+PLATOON = EXAMPLES / "infantry-ops" / "rifle-platoon.yaml"
+TROOPER = ("selections", 0, "selections", 1, "selections", 0)
+BSDATA = Path(__file__).resolve().parents[3] / "shared" / "bsdata"
+
+NAMED = {" ": "space"}
+
+
+async def settled(pilot: Pilot[Any], editor: EditorScreen) -> None:
+    """Until the editor shows the session's latest evaluation and the keys are handled."""
+    s = editor.session
+    assert s is not None
+    await pilot.pause()
+    await wait_for(
+        pilot,
+        lambda: editor.shown_generation == s.generation and not editor._eval_running,
+        timeout=30,
+    )
+    await pilot.pause()
+
+
+def problems_after(app: ArmyBuilderApp, editor: EditorScreen, typed: str) -> list[str]:
+    """What the catalog pane paints that differs from the session's options for ``typed``."""
+    s = editor.session
+    assert s is not None
+    catalog = editor.catalog
+    problems = []
+    if catalog.search.value != typed:
+        problems.append(f"the search box holds {catalog.search.value!r}, typed {typed!r}")
+        return problems
+    rows = painted(app)
+    tree = catalog.catalog_tree
+    want = expected_catalog_rows(s, editor.selected, typed)
+    lines = pane_lines(app, tree, rows)
+    width = tree.content_region.width
+    problems += check_catalog_rows(lines, want, tree.scroll_offset.y, width)
+    target = catalog_target(s, editor.selected)
+    hits = search_hits(s, target, typed)
+    by_section: dict[object, list[str]] = {}
+    for c in hits:
+        by_section.setdefault(_section_key(c), []).append(s.option_id(target, c))
+    ids = [i for section in by_section.values() for i in section]
+    shown = [leaf.data for leaf in catalog._leaves()]  # (the rows scrolled out of view too)
+    if shown != ids:
+        problems.append(f"the list holds {shown!r}, the matches are {ids!r}")
+    empty = editor.query_one("#catalog-empty", LiveStatic)
+    says = empty.display and "No entry matches" in empty.plain
+    if says != (bool(typed.strip()) and not hits and bool(s.options(target))):
+        problems.append(f"the pane says {empty.plain!r} with {len(hits)} matches")
+    cursor = catalog.highlighted()
+    if hits and cursor not in {c.entry.id for c in hits}:
+        problems.append(f"the cursor is on {cursor!r}, not on a match")
+    preview = catalog.query_one("#catalog-preview", LiveStatic).plain
+    entry = s.index.entries.get(cursor) if cursor else None
+    if entry is not None and not preview.startswith(entry.name):
+        problems.append(f"the preview shows {preview[:40]!r}, the cursor is on {entry.name!r}")
+    if not hits and cursor is not None:
+        problems.append(f"the cursor is on {cursor!r} with nothing matching")
+    return problems
+
+
+def key_script(rnd: random.Random, names: list[str], n: int) -> list[str]:
+    """``n`` keys: letters of the names (mostly lower case, some capitals), spaces, accented
+    letters, Backspace (often, and in runs), Esc and Enter (now and then)."""
+    letters = sorted({ch for name in names for ch in name.lower() if ch.isalpha()})
+    keys: list[str] = []
+    for _ in range(n):
+        r = rnd.random()
+        if r < 0.55:
+            ch = rnd.choice(letters)
+            keys.append(ch.upper() if rnd.random() < 0.15 else ch)
+        elif r < 0.62:
+            keys.append(" ")
+        elif r < 0.66:
+            keys.append(rnd.choice("éüñ"))
+        elif r < 0.9:
+            keys.extend(["backspace"] * rnd.randint(1, 3))
+        elif r < 0.96:
+            keys.append("escape")
+        else:
+            keys.append("enter")
+    return keys
+
+
+async def type_and_check(
+    pilot: Pilot[Any], editor: EditorScreen, keys: list[str], *, every: int = 1
+) -> None:
+    """Type ``keys`` into the search box, checking the pane after every ``every`` keys and
+    at the end (the keys in between arrive before the app has drawn the last one)."""
+    app = pilot.app
+    assert isinstance(app, ArmyBuilderApp)
+    catalog = editor.catalog
+    typed = catalog.search.value
+    for i, key in enumerate(keys):
+        if key == "escape" and not typed:
+            continue  # (an empty search: Esc leaves the catalog)
+        if key == "enter" and not catalog._leaves():
+            continue
+        await pilot.press(NAMED.get(key, key))
+        if key == "backspace":
+            typed = typed[:-1]
+        elif key == "escape":
+            typed = ""
+        elif len(key) == 1:
+            typed += key
+        if key == "enter" or i % every == every - 1 or i == len(keys) - 1:
+            await settled(pilot, editor)
+            if app.focused is not catalog.search:  # (an addition may move the focus)
+                catalog.search.focus()
+                await pilot.pause()
+            problems = problems_after(app, editor, typed)
+            assert not problems, (" ".join(keys[: i + 1]), problems)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@run_async
+async def test_typing_at_random_shows_exactly_the_matches(
+    make_app: Any, tmp_path: Path, seed: int
+) -> None:
+    path = tmp_path / PLATOON.name
+    path.write_bytes(PLATOON.read_bytes())
+    app = make_app(path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        editor.jump_to(TROOPER)
+        await settled(pilot, editor)
+        s = editor.session
+        assert s is not None
+        names = [c.entry.name for c in s.options(catalog_target(s, TROOPER))]
+        assert len(names) > 30
+        editor.catalog.search.focus()
+        await pilot.pause()
+        keys = key_script(random.Random(seed), names, 70)
+        await type_and_check(pilot, editor, keys)
+
+
+@run_async
+async def test_keys_in_one_burst_leave_the_matches_of_the_last(
+    make_app: Any, tmp_path: Path
+) -> None:
+    """Keys typed faster than the app draws (checked only once they are all in): the list
+    holds the matches of the whole text, not of a prefix of it."""
+    path = tmp_path / PLATOON.name
+    path.write_bytes(PLATOON.read_bytes())
+    app = make_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await wait_editor(pilot)
+        editor.jump_to(TROOPER)
+        await settled(pilot, editor)
+        editor.catalog.search.focus()
+        await pilot.pause()
+        rnd = random.Random(7)
+        for _ in range(6):
+            word = rnd.choice(["rifle", "grenade", "smg", "mg", "ammo", "x"])
+            keys = [*word, *["backspace"] * rnd.randint(0, 3), *"a", "escape", *word[:3]]
+            await type_and_check(pilot, editor, keys, every=len(keys))
+
+
+@pytest.mark.skipif(not BSDATA.is_dir(), reason=f"the BattleScribe test data is not at {BSDATA}")
+@run_async
+async def test_the_40k_catalog_shows_exactly_the_matches(tmp_path: Path) -> None:
+    """At the top of a Space Marines roster (about 250 entries, many sections)."""
+    from armybuilder.interop.battlescribe.rosfile import new_session, session_yaml
+
+    library = Library([BSDATA]).scan()
+    system = library.system("wh40k-10e")
+    sm = "imperium-adeptus-astartes-space-marines"
+    path = tmp_path / "sm.yaml"
+    path.write_text(session_yaml(new_session(system, sm), system, sm), encoding="utf-8")
+    app = ArmyBuilderApp(
+        path, cwd=tmp_path, settings=Settings(), catalog_poll_seconds=None, library=library
+    )
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot, timeout=30)
+        editor.jump_to(())
+        await settled(pilot, editor)
+        s = editor.session
+        assert s is not None
+        names = [c.entry.name for c in s.options(catalog_target(s, ()))]
+        assert len(names) > 200
+        editor.catalog.search.focus()
+        await pilot.pause()
+        keys = [*"intercessor", "backspace", "backspace", " ", "escape", *"Marine", "escape"]
+        keys += key_script(random.Random(18), names, 40)
+        await type_and_check(pilot, editor, keys)
+
+
+@run_async
+async def test_an_option_filtered_out_during_an_edit_shows_its_new_count(
+    make_app: Any, tmp_path: Path
+) -> None:
+    """An option added while the search hides it: once the search is cleared its line shows
+    the count after the addition, never the one from before the search."""
+    path = tmp_path / PLATOON.name
+    path.write_bytes(PLATOON.read_bytes())
+    app = make_app(path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        editor.jump_to(TROOPER)
+        await settled(pilot, editor)
+        s = editor.session
+        assert s is not None
+        option = s.options(catalog_target(s, TROOPER))[-1]
+        editor.catalog.search.focus()
+        await type_and_check(pilot, editor, list("zzq"))
+        before = expected_catalog_rows(s, TROOPER)
+        editor.add_entry(option.entry.id, TROOPER)
+        await settled(pilot, editor)
+        after = expected_catalog_rows(s, TROOPER)
+        assert before != after, "the addition must change a line of the catalog"
+        await type_and_check(pilot, editor, ["escape"])
+        shown = [leaf.label.plain for leaf in editor.catalog._leaves()]  # type: ignore[union-attr]
+        assert [r for r in after if r in shown] == shown

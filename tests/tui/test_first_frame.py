@@ -1,0 +1,105 @@
+"""The first frame of a roster opened from a file is right, without a key press (Pilot).
+
+A roster named on the command line is read in a worker while the editor shows "loading";
+when it arrives, the panes are filled and the screen is laid out for the first time with
+them. That frame used to be painted with the catalog's search box still focused (so, at 80
+columns, the catalog wide and the roster tree narrow), the footer without the editing keys,
+and the tree's labels and the issues fitted to no width (cut at the pane's edge: "440 / 1");
+the panes were put right a message later, after the collection of the heap that follows the
+load, seconds on a busy machine. Every frame sent to the terminal once the roster shows is
+compared here with what the session computes.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import EXAMPLES, run_async, wait_editor, wait_for
+from screen import painted
+from test_screen_model import screen_problems
+
+from armybuilder.tui.app import ArmyBuilderApp
+from armybuilder.tui.screens import editor as editor_module
+from armybuilder.tui.screens.editor import EditorScreen
+
+
+def frame_problems(app: ArmyBuilderApp, editor: EditorScreen, footer: bool = True) -> list[str]:
+    """What is wrong with the frame about to be sent: the panes against the session, the
+    focus (the roster tree's, so the catalog is at its unfocused width) and the footer (the
+    editing keys)."""
+    problems = screen_problems(app, editor)
+    if app.focused is not editor.roster_tree:
+        problems.append(f"the focus is on {app.focused!r}, not the roster tree")
+    keys = painted(app)[-1]
+    if footer and ("Add" not in keys or "Save" not in keys):
+        problems.append(f"the footer shows {keys.strip()!r}")
+    return problems
+
+
+@pytest.mark.parametrize(
+    ("roster", "size"),
+    [
+        ("starship-marine/earther-regiment.yaml", (80, 24)),
+        ("space-hulk/standard-squad.yaml", (80, 24)),
+        ("starship-marine/earther-regiment.yaml", (160, 48)),
+    ],
+)
+@run_async
+async def test_the_first_frame_of_a_loaded_roster_matches_the_model(
+    make_app: Any,
+    workdir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    roster: str,
+    size: tuple[int, int],
+) -> None:
+    path = workdir / Path(roster).name
+    shutil.copy(EXAMPLES / roster, path)
+    app = make_app(path)
+    frames: list[tuple[list[str], list[str]]] = []
+    settled: list[list[str]] = []
+
+    def record() -> None:
+        screen = app.screen
+        if (
+            isinstance(screen, EditorScreen)
+            and screen.session is not None
+            and not screen.query_one("#editor-body").loading
+            and screen.roster_tree.region  # laid out (until then the screen shows "loading")
+        ):
+            # (The footer's keys are composed a frame later, as after any focus move.)
+            frames.append((painted(app), frame_problems(app, screen, footer=False)))
+
+    display = app._display
+
+    def spy(screen: Any, renderable: Any) -> None:
+        if renderable is not None:
+            record()
+        display(screen, renderable)
+
+    monkeypatch.setattr(app, "_display", spy)
+    # What the player sees while the heap is collected after the load (it blocks the app
+    # for a moment, seconds on a loaded machine): the frame on screen then.
+    settle = editor_module.settle_heap
+
+    def settle_heap() -> None:
+        screen = app.screen
+        assert isinstance(screen, EditorScreen)
+        settled.append(frame_problems(app, screen))
+        settle()
+
+    monkeypatch.setattr(editor_module, "settle_heap", settle_heap)
+    async with app.run_test(size=size) as pilot:
+        editor = await wait_editor(pilot)
+        await wait_for(pilot, lambda: bool(settled) and bool(frames))
+        await pilot.pause()
+        assert editor.session is not None
+        assert frame_problems(app, editor) == []
+    # The frame on screen while the app is held by the collection: the settled editor.
+    assert settled == [[]], settled
+    # Every frame that shows the roster shows it right, from the first one.
+    first_rows, first_problems = frames[0]
+    assert first_problems == [], "\n".join([*first_problems, *first_rows])
+    assert [p for _, p in frames if p] == []
