@@ -127,7 +127,7 @@ def overview(session: EditSession, ev: Evaluation | None = None) -> Overview:
             out.required.append(f"{mark} {issue.message}")
     infos = {i.entry_id: i for i in session.option_infos((), ev)}
     for child in session.options(()):
-        info = infos.get(child.entry.id)
+        info = infos.get(session.option_id((), child))
         if info is None:
             continue
         lim = info.limit

@@ -303,6 +303,24 @@ def parse_selection(node: Any, loc: Loc, kept: list[SelectionData] | None = None
     return sel
 
 
+def _shares_nodes(doc: Any) -> bool:
+    """Whether one mapping or list is found at two places of ``doc`` (through an alias)."""
+    seen: set[int] = set()
+    stack = [doc]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict | list):
+            if id(node) in seen:
+                return True
+            seen.add(id(node))
+            if isinstance(node, dict):
+                stack.extend(node.values())
+                stack.extend(source for _, source in getattr(node, "merge", None) or ())
+            else:
+                stack.extend(node)
+    return False
+
+
 class _LazyDoc:
     """The round-trip document of a roster opened from the fast parse (see
     :meth:`Roster.from_text`, ``lazy``), built once: by :meth:`start` in a worker thread, or
@@ -390,6 +408,10 @@ class Roster:
         self._base_dump: tuple[str, str] | None = None
         self._last_dump: str | None = None
         self._nodes: Any = None
+        #: The round-trip document's own marks (lines and columns) are of the text it was
+        #: read from, not of :attr:`text`: it was edited and saved since (see :meth:`position`).
+        self._marks_stale = False
+        self._may_share: bool | None = None
         self.header: RosterHeader = self._parse_header()
         self.selections: list[SelectionData] = []
         #: The forces of a roster of several forces (format 2); ``None`` for a roster of one
@@ -536,6 +558,21 @@ class Roster:
     def doc(self, value: Any) -> None:
         self._doc = value
         self._lazy = None
+        self._may_share = None
+
+    @property
+    def may_share(self) -> bool:
+        """Whether two places of the round-trip document may hold one node (a file's
+        anchors and aliases: ``&a`` ... ``*a``, also the ``&id001`` kind that ruamel does not
+        keep the name of), so that an edit must first give the place it changes a copy of
+        its own (:func:`armybuilder.session.operations.unshare`). Worked out once, by one walk
+        of the document, and only for a text with a ``*`` in it (no alias without one): an
+        edit never makes two places share a node."""
+        found = self._may_share
+        if found is None:
+            text = self.text
+            found = self._may_share = (text is None or "*" in text) and _shares_nodes(self.doc)
+        return found
 
     @property
     def doc_ready(self) -> bool:
@@ -750,9 +787,12 @@ class Roster:
         """Line and column of a location (1-based).
 
         An editable roster knows its positions; a read-only one composes its text once (fast)
-        the first time a position is asked for. A roster converted from another format has
-        only the line its reader gave (:attr:`source_lines`) of the innermost part holding the
-        location, and no column (lines of the converted text would point into the wrong file).
+        the first time a position is asked for. A roster with edits not saved has no position
+        to give (``None, None``): its file does not hold them yet, and what was added or moved
+        has no line there; once saved, positions are those of the text saved. A roster
+        converted from another format has only the line its reader gave (:attr:`source_lines`)
+        of the innermost part holding the location, and no column (lines of the converted text
+        would point into the wrong file).
         """
         if self.converted_from is not None:
             for n in range(len(loc), -1, -1):
@@ -760,7 +800,11 @@ class Roster:
                 if line is not None:
                     return line, None
             return None, None
-        if self._positions is None and self._lazy is not None and self._lazy.built:
+        if self.dirty:
+            return None, None
+        if self._marks_stale:
+            self._positions = None
+        elif self._positions is None and self._lazy is not None and self._lazy.built:
             with contextlib.suppress(RosterError):
                 self._adopt()  # (a worker built the document: it knows its positions)
         if self._positions is None:
@@ -774,6 +818,14 @@ class Roster:
                 return None, None
             return locate_node(self._nodes, loc)
         return locate(self._positions, loc)
+
+    def follow_save(self, saved: Roster) -> None:
+        """Take over what saving ``saved`` changed in it (its text, file, and so where things
+        are): this roster is a snapshot of ``saved`` (:meth:`copy.copy`) with no edit since."""
+        for name in ("text", "dirty", "path", "file", "disk_digest", "_marks_stale"):
+            setattr(self, name, getattr(saved, name))
+        self._positions = saved._positions
+        self._nodes = saved._nodes
 
     def node(self, loc: Sequence[str | int]) -> Any:
         """The document node at a location."""
@@ -932,6 +984,12 @@ class Roster:
             self._base_dump = (text.replace("\r\n", "\n"), self._last_dump or "")
             if not self._last_dump:
                 self._base_dump = None
+        if self.dirty:
+            # The document's marks are of the text first read: positions come from the text
+            # written now (composed when first asked for).
+            self._marks_stale = True
+            self._positions = None
+            self._nodes = None
         self.text = text
         self.dirty = False
         self.path = target

@@ -1295,6 +1295,18 @@ class Evaluation:
         factions = named if isinstance(named, list) else [named]
         return faction_id == self.index.faction.id or faction_id in factions
 
+    def counts_per_link(self, ref: str) -> bool:
+        """Whether a query per link (``per_link: true``) counts ``ref`` by the link each
+        selection came through: an entry or a link id. A category or a group belongs to no
+        link: everything in it is counted as it is, per link or not (as are ``*``, a
+        ``type:`` and any other prefixed reference)."""
+        if ref == "*" or ":" in ref:
+            return False
+        index = self.index
+        if ref in index.entries or ref in index.shared:
+            return True
+        return ref not in index.categories and ref not in index.groups
+
     def query(
         self,
         context: Node,
@@ -1314,18 +1326,13 @@ class Evaluation:
         forces (of force entry ``child``, or any) instead of selections. ``percent``: the
         result as a percentage of the same count (or cost) of everything in the scope.
         ``per_link``: selections made through a link count as that link's, not as their
-        entry's (``child`` may name the link)."""
+        entry's (``child`` may name the link; :meth:`counts_per_link` says which references
+        are counted so). Constraints, conditions and repeats all count through here."""
         if child is not None and child.startswith(FACTION_REF):
             return 1.0 if self.is_faction(child[len(FACTION_REF) :], context) else 0.0
         if per_link and field_ != "forces":
             ref0 = child or owner
-            # A category is no link's: counted as it is, per link or not.
-            if (
-                ref0 is not None
-                and ref0 != "*"
-                and ":" not in ref0
-                and (ref0 not in self.index.categories or ref0 in self.index.entries)
-            ):
+            if ref0 is not None and self.counts_per_link(ref0):
                 if child is not None:
                     child = f"path:{child}"
                 else:
@@ -2069,14 +2076,9 @@ def _check_constraint(
     if con.per_link and owner_id is not None and con.child is None and con.field != "forces":
         # Counted per link: the selections made the way this one is (through ``link``).
         owner_id = f"path:{link.id}" if link is not None and link.id else f"path:{owner_id}"
-    # An entry named as ``child`` is counted per link as a condition counts it (the
-    # selections made without a link of their own); a category or group is counted as is.
-    child_per_link = (
-        con.per_link
-        and con.child is not None
-        and (con.child in ev.index.entries or con.child in ev.index.shared)
-        and con.child not in ev.index.categories
-    )
+    # A ``child`` is counted per link exactly as a condition counts it (Evaluation.query
+    # decides: an entry or link per link, a category or group as it is).
+    child_per_link = con.per_link and con.child is not None
     got = ev.query(
         context,
         scope,

@@ -135,6 +135,9 @@ class Limit:
 class OptionInfo:
     """One catalog option under a selection, as the engine sees it there."""
 
+    #: The id that names the option there: the one :meth:`EditSession.add` takes and the
+    #: roster records (:meth:`EditSession.option_id`): the entry's id, or the id of the link
+    #: it comes through where the same entry is offered there twice (plainly and in a group).
     entry_id: str
     limit: Limit
     #: The cost of one added here with its default choices (modifiers and the rules
@@ -356,10 +359,13 @@ class EditSession:
         #: Figures the panes show (limits, what-if costs), per evaluation.
         self._figures: dict[Any, Any] = {}
         self._fresh_data: dict[int, tuple[Entry, Any]] = {}
-        #: Per option (entry and group, by ``id()``): its own price where it can depend on
-        #: nothing but the entry (else ``None``), and whether another selection's cost may
-        #: count it (its rise is then worked out each time: :meth:`_option_infos`).
-        self._fixed_prices: dict[tuple[int, int], tuple[Entry, dict[str, float] | None, bool]] = {}
+        #: Per option (entry, group and link, by ``id()``: a link may set costs of its own):
+        #: its own price where it can depend on nothing but the entry (else ``None``), and
+        #: whether another selection's cost may count it (its rise is then worked out each
+        #: time: :meth:`_option_infos`).
+        self._fixed_prices: dict[
+            tuple[int, int, int], tuple[Entry, dict[str, float] | None, bool]
+        ] = {}
         self._shown_types: tuple[CatalogIndex, tuple[str, ...]] | None = None
         self._groups_of: dict[
             int, tuple[Entry, dict[int, list[Group]], dict[int, frozenset[str]]]
@@ -620,6 +626,13 @@ class EditSession:
         entry = self.entry_at(loc) if loc else None
         return [c for c in self.index.children(entry) if not c.entry.hidden]
 
+    def option_id(self, loc: Loc, child: Child) -> str:
+        """The id that names ``child``, an option under ``loc`` (:meth:`options`): the one
+        :meth:`add` takes and the roster records (:meth:`CatalogIndex.recorded_id`), so that
+        an entry offered there twice (plainly and through a group's link) is two options."""
+        entry = self.entry_at(loc) if loc and not is_force_loc(loc) else None
+        return self.index.recorded_id(entry, child)
+
     def children_locs(self, loc: Loc) -> list[Loc]:
         view = self.roster.view
         seq = (_owner(view, loc) if loc else view).get("selections") if self.exists(loc) else None
@@ -655,12 +668,13 @@ class EditSession:
         applied: list[Op] = []
         inverses: list[Op] = []
         try:
+            shared = self.roster.may_share
             for op in ops:
-                inverses.append(apply_op(self.roster.doc, op))
+                inverses.append(apply_op(self.roster.doc, op, shared))
                 applied.append(op)
         except Exception:
             for inv in reversed(inverses):  # leave the document as it was
-                apply_op(self.roster.doc, inv)
+                apply_op(self.roster.doc, inv, self.roster.may_share)
             raise
         finally:
             if applied:
@@ -689,8 +703,9 @@ class EditSession:
         return [json.dumps(op_to_json(op)) for op in ops]
 
     def _revert(self, ops: Sequence[Op]) -> None:
+        shared = self.roster.may_share
         for op in ops:
-            apply_op(self.roster.doc, op)
+            apply_op(self.roster.doc, op, shared)
         refresh_after(self.roster, ops)
 
     @staticmethod
@@ -944,8 +959,11 @@ class EditSession:
     def _option_infos(self, parent: Loc, ev: Evaluation) -> list[OptionInfo]:
         node = _ev_node(ev, parent)
         options = self.options(parent)
+        # Each option by the id that adds it (an entry offered twice there is two options).
+        parent_entry = self.entry_at(parent) if parent and not is_force_loc(parent) else None
+        ids = [self.index.recorded_id(parent_entry, c) for c in options]
         if node is None:
-            return [OptionInfo(c.entry.id, Limit(0), {}) for c in options]
+            return [OptionInfo(i, Limit(0), {}) for i in ids]
         what_if = _what_if(ev)
         limits = self._limits_under(ev, node, parent)
         shown = self.shown_cost_types
@@ -958,12 +976,12 @@ class EditSession:
         whole = counted is None or what_if.rules_add_costs
         keep: list[Node] = []  # what-if nodes live until the end (ids key the caches)
         out = []
-        for c in options:
+        for c, option_id in zip(options, ids, strict=True):
             drop = replaced(c)
             if drop is None:  # already the choice of its pick-one group: adding changes nothing
-                out.append(OptionInfo(c.entry.id, limits(c), dict.fromkeys(shown, 0.0)))
+                out.append(OptionInfo(option_id, limits(c), dict.fromkeys(shown, 0.0)))
                 continue
-            key = (id(c.entry), id(c.group))
+            key = (id(c.entry), id(c.group), id(c.link))
             known = None if fixed is None else fixed.get(key)
             if known is not None and known[0] is not c.entry:
                 known = None
@@ -997,7 +1015,7 @@ class EditSession:
             else:
                 own = known[1] if known is not None else None
                 costs = self._rise(ev, node, c, drop, shown, whole, own)
-            out.append(OptionInfo(c.entry.id, limits(c), costs))
+            out.append(OptionInfo(option_id, limits(c), costs))
         return out
 
     def _rise(
@@ -1718,6 +1736,12 @@ class EditSession:
             raise EditError("this roster has no file yet; save it as a new file")
         old_journal = self.journal
         saved = self.roster.save(target, overwrite=overwrite)
+        with self._eval_lock:
+            ev = self._evaluation
+            if ev is not None and self._evaluation_generation == self.generation:
+                # The evaluation shown is of the roster just saved: its exports give the
+                # lines of the file written (none while edits were unsaved).
+                ev.roster.follow_save(self.roster)
         self._saved_token = self._state_token()
         old_journal.discard()
         self.journal = Journal.for_roster(saved, self.session_id)

@@ -163,12 +163,14 @@ def _normalised(op: Op) -> Op:
     return op
 
 
-def apply_op(doc: Any, op: Op) -> Op:
-    """Apply ``op`` to a round-trip roster document; returns its inverse."""
+def apply_op(doc: Any, op: Op, may_share: bool = False) -> Op:
+    """Apply ``op`` to a round-trip roster document; returns its inverse. ``may_share``:
+    places of the document may hold one node through an alias whose anchor ruamel does not
+    keep (:attr:`Roster.may_share`; :func:`unshare`)."""
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
     where = op.loc if isinstance(op, SetKey) else (*op.parent, op.key)
-    unshare(doc, where)
+    unshare(doc, where, may_share)
     if isinstance(op, Insert):
         owner = _owner(doc, op.parent)
         seq = owner.get(op.key)
@@ -463,13 +465,15 @@ def detached_copy(node: Any) -> Any:
     return new
 
 
-def unshare(doc: Any, loc: Sequence[str | int]) -> None:
+def unshare(doc: Any, loc: Sequence[str | int], may_share: bool = False) -> None:
     """Make the nodes on the way to ``loc`` the selection's own before it is edited.
 
     In a file with anchors and aliases (``&a`` ... ``*a``) or merge keys (``<<: *a``), two
     selections can share one mapping; editing one must not change its twin. A shared node on
     the path is replaced, at this place only, by a copy (without anchors): the other places
-    keep the original.
+    keep the original. An anchor of ruamel's own form (``&id001``) is not kept on the node
+    it names, so with ``may_share`` (the document holds aliases: :attr:`Roster.may_share`)
+    every node on the path is checked, anchored or not.
     """
     node = doc
     for step in loc:
@@ -479,7 +483,7 @@ def unshare(doc: Any, loc: Sequence[str | int]) -> None:
             return
         if isinstance(child, dict | list):
             shared = (isinstance(node, dict) and not _own(node, step)) or (
-                _anchored(child) and _occurrences(doc, child) > 1
+                (may_share or _anchored(child)) and _occurrences(doc, child) > 1
             )
             if shared:
                 child = copy.deepcopy(child)

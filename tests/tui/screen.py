@@ -154,7 +154,7 @@ def expected_catalog(session: EditSession, selected: Loc, query: str = "") -> li
     infos = {i.entry_id: i for i in session.option_infos(target)}
     sections: dict[object, list[str]] = {}
     for c in search_hits(session, target, query):
-        info = infos[c.entry.id]
+        info = infos[session.option_id(target, c)]  # (an entry offered twice: two lines)
         if info.costs:
             cost = costs_text(session.index, info.costs)
         else:

@@ -76,7 +76,7 @@ def problems_after(app: ArmyBuilderApp, editor: EditorScreen, typed: str) -> lis
     hits = search_hits(s, target, typed)
     by_section: dict[object, list[str]] = {}
     for c in hits:
-        by_section.setdefault(_section_key(c), []).append(c.entry.id)
+        by_section.setdefault(_section_key(c), []).append(s.option_id(target, c))
     ids = [i for section in by_section.values() for i in section]
     shown = [leaf.data for leaf in catalog._leaves()]  # (the rows scrolled out of view too)
     if shown != ids:

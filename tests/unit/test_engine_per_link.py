@@ -5,7 +5,8 @@ BattleScribe identifies a selection made through a link by the link (its composi
 a count per link of an entry's own id sees only the selections made without a link (or
 through a link without an id of its own); ``shared-flag-semantics.md`` of the conformance
 suite's notes. A category is not an entry: it is counted the same way whether per link or
-not (NewRecruit leaves categories alone; BattleScribe's force slots are counted so)."""
+not (NewRecruit leaves categories alone; BattleScribe's force slots are counted so); nor is a
+group: everything chosen in it counts, whichever link it came through."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ shared_entries:
     name: Trooper
     type: model
     categories: [elite]
+  - {id: gun, name: Gun, type: upgrade}
 entries:
   - id: squad
     name: Squad
@@ -46,6 +48,8 @@ entries:
       - {id: one-plain, type: max, value: 1, scope: self, child: trooper, per_link: true}
       # Elite models, whichever way they were taken: at most three.
       - {id: three-elite, type: max, value: 3, scope: self, child: elite, per_link: true}
+      # Guns of the group, whichever link: at most one.
+      - {id: one-gun, type: max, value: 1, scope: self, child: guns, per_link: true}
     modifiers:
       # The same query as `one-plain`, as a condition: "(2+ plain)" in the name.
       - type: append
@@ -61,9 +65,22 @@ entries:
         separator: " "
         conditions:
           - {type: greater-than, value: 3, scope: self, child: elite, per_link: true}
+      # The same query as `one-gun`, as a condition: "(2+ guns)" in the name.
+      - type: append
+        field: name
+        value: (2+ guns)
+        separator: " "
+        conditions:
+          - {type: at-least, value: 2, scope: self, child: guns, per_link: true}
     entries:
       - {link: trooper}
       - {link: trooper, id: veteran, name: Veteran}
+    groups:
+      - id: guns
+        name: Guns
+        entries:
+          - {link: gun}
+          - {link: gun, id: heavy-gun, name: Heavy gun}
 """
 
 
@@ -108,3 +125,16 @@ def test_a_category_counts_every_link(lib: Library) -> None:
     assert [i.constraint for i in ev.errors] == ["three-elite"]
     # The condition counts the four elite models too.
     assert ev.name(ev.root.children[0]) == "Squad (elite)"
+
+
+def test_a_group_counts_every_link_in_it(lib: Library) -> None:
+    """A group belongs to no link: the constraint and the condition both count the two guns
+    chosen in it (one plain, one through the heavy-gun link) (docs/catalog-format.md, Links:
+    identity, counting and costs)."""
+    ev = run(lib, "      - {entry: gun}\n      - {entry: heavy-gun}\n")
+    assert [i.constraint for i in ev.errors] == ["one-gun"]
+    assert "2" in ev.errors[0].message
+    assert ev.name(ev.root.children[0]) == "Squad (2+ guns)"
+    one = run(lib, "      - {entry: heavy-gun}\n")
+    assert [i.constraint for i in one.errors] == []
+    assert one.name(one.root.children[0]) == "Squad"

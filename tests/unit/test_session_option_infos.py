@@ -41,14 +41,16 @@ def plain_infos(s: EditSession, parent: Loc) -> list[OptionInfo]:
     ev = s.evaluate()
     node = _ev_node(ev, parent)
     options = s.options(parent)
+    # Each option by the id that adds it (an entry offered twice is two options).
+    ids = [s.option_id(parent, c) for c in options]
     if node is None:
-        return [OptionInfo(c.entry.id, Limit(0), {}) for c in options]
+        return [OptionInfo(i, Limit(0), {}) for i in ids]
     # The cost types a player is shown (hidden ones, such as a campaign's bookkeeping costs,
     # are not priced for the panes).
     shown = [ct.id for ct in s.index.cost_types.values() if not ct.hidden]
     out = []
-    for c in options:
-        slot = s.slot_for(parent, c.entry.id)
+    for c, option_id in zip(options, ids, strict=True):
+        slot = s.slot_for(parent, option_id)
         if slot.chosen:
             costs = dict.fromkeys(shown, 0.0)
         else:
@@ -58,7 +60,7 @@ def plain_infos(s: EditSession, parent: Loc) -> list[OptionInfo]:
                 return _scratch_node(s.index, s._fresh(c.entry), c.entry, c.group, p, c)
 
             costs = ev.rise_with(node, add, drop, shown)  # the whole tree, costs settled
-        out.append(OptionInfo(c.entry.id, s._entry_limit(ev, node, c), costs))
+        out.append(OptionInfo(option_id, s._entry_limit(ev, node, c), costs))
     return out
 
 

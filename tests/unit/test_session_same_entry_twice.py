@@ -202,3 +202,24 @@ def test_the_standard_add_records_the_groups_option_too(session: EditSession) ->
     assert kinds(session) == [("issued-rifle", "weapon", 0.0)]
     team = add_standard(session, (), "team")
     assert session.node(team)["selections"] == [{"entry": "team-issued"}]
+
+
+def test_each_option_is_priced_and_added_by_the_id_that_names_it(session: EditSession) -> None:
+    """The panes key an option by :meth:`EditSession.option_id` (the catalog pane's lines,
+    the command palette, the group drop-downs): the plain rifle and the group's rifle are two
+    options, each priced at what adding it raises the total by, each added as itself."""
+    options = session.options(SQUAD)
+    ids = [session.option_id(SQUAD, c) for c in options]
+    assert ids == ["rifle", "issued-rifle", "flamer"]
+    infos = session.option_infos(SQUAD)
+    assert [(i.entry_id, i.costs["pts"]) for i in infos] == [
+        ("rifle", 5.0),
+        ("issued-rifle", -3.0),  # the free rifle in the place of the 3-pt flamer
+        ("flamer", 0.0),  # already the group's choice
+    ]
+    for info, link in zip(infos[:2], ["spare-rifle", "issued-rifle"], strict=True):
+        before = session.evaluate().totals["pts"]
+        session.add(SQUAD, info.entry_id)
+        assert session.evaluate().totals["pts"] - before == info.costs["pts"]
+        assert link in [k[0] for k in kinds(session)]
+        session.undo()

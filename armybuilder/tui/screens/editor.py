@@ -63,6 +63,7 @@ from .export import ExportScreen, PdfPathScreen
 if TYPE_CHECKING:
     from ...building import Place
     from ...catalog import Library
+    from ...model.catalog import Group
     from ...rules.engine import Evaluation
     from .summary import SummaryScreen
 
@@ -83,7 +84,9 @@ class CatalogCommands(Provider):
         out = []
         for child in session.options(target):
             cost = entry_cost(index, child.entry)
-            out.append((f"Add {child.entry.name}", child.entry.id, cost, target))
+            # Added by the id that names this option (an entry offered twice there, plainly
+            # and through a group's link, is two commands, each adding what it says).
+            out.append((f"Add {child.entry.name}", session.option_id(target, child), cost, target))
         return out
 
     async def discover(self) -> Hits:
@@ -469,15 +472,17 @@ class EditorScreen(ArmyScreen):
                     n = item.get("count", 1)
                     counts[str(item.get("entry"))] += n if isinstance(n, int) else 1
         ev = s.evaluation or s.evaluate()
+        options = s.options(target)
         self.catalog.show_options(
             s.index,
             target,
             str(name),
-            s.options(target),
+            options,
             dict(counts),
             infos=s.option_infos(target, ev),
             group_limits=s.group_limits(target, ev),
             slot_limits=s.category_limits(target, ev),
+            ids=[s.option_id(target, c) for c in options],
         )
 
     def after_edit(self) -> None:
@@ -749,8 +754,9 @@ class EditorScreen(ArmyScreen):
             section = self.catalog.highlighted_section()
             group = section[1].group if section is not None else None
             if section is not None and group is not None and group.default:
-                # A group's line: add its usual choice (a pick-one group swaps to it).
-                self.add_entry(group.default, self.catalog.target)
+                # A group's line: add its usual choice (a pick-one group swaps to it), by the
+                # id that names the group's own option (not a plain option of that entry).
+                self.add_entry(self._default_id(group), self.catalog.target)
                 return
             if section is not None:
                 self.app.notify(
@@ -765,11 +771,22 @@ class EditorScreen(ArmyScreen):
             return
         self.add_entry(entry_id, self.catalog.target, standard=standard)
 
+    def _default_id(self, group: Group) -> str:
+        """The id that adds ``group``'s usual choice under the catalog's target."""
+        s = self.session
+        target = self.catalog.target
+        if s is None or not target or is_force_loc(target):
+            return group.default or ""
+        entry = s.entry_at(target)
+        child = s.index.default_child(entry, group) if entry is not None else None
+        return s.option_id(target, child) if child is not None else group.default or ""
+
     def action_add_standard(self) -> None:
         s = self.session
         entry_id = self.catalog.highlighted()
         if s is not None and entry_id is not None:
-            entry = s.index.entries.get(entry_id)
+            option = self.catalog.option(entry_id)
+            entry = option.entry if option is not None else s.index.entries.get(entry_id)
             if entry is not None and not _building().has_standard(entry):
                 self.app.notify(
                     f"The catalog declares no standard make-up for {entry.name}: added with "

@@ -317,6 +317,7 @@ class CatalogBrowser(Vertical):
         self._slot_limits: dict[str, Limit] = {}
         self._signature: object = None
         self._by_id: dict[str, Child] = {}
+        self._ids: list[str] = []
         self._title = ""
         #: A node per option (in the options' order), built once per set of options, and
         #: the section each goes in; the search hangs those it matches under the root.
@@ -367,12 +368,15 @@ class CatalogBrowser(Vertical):
         infos: list[OptionInfo] | None = None,
         group_limits: dict[str, Limit] | None = None,
         slot_limits: dict[str, Limit] | None = None,
+        ids: list[str] | None = None,
     ) -> None:
         """Show what can be added to ``target`` (rebuilt only if something changed).
 
         ``infos``, ``group_limits``, ``slot_limits``: the session's costs and limits of the
         options, their groups and their categories (at the top of the roster, the force's
-        slots).
+        slots). ``ids``: the id that adds each option (:meth:`EditSession.option_id`; default
+        its entry's id): a line is keyed, priced and added by it, so an entry offered twice
+        there (plainly and through a group's link) is two lines, each adding what it shows.
         """
         self.target = target
         self._index = index
@@ -382,7 +386,8 @@ class CatalogBrowser(Vertical):
         self._infos = {i.entry_id: i for i in infos or []}
         self._group_limits = group_limits or {}
         self._slot_limits = slot_limits or {}
-        self._by_id = {c.entry.id: c for c in options}
+        self._ids = ids if ids is not None else [c.entry.id for c in options]
+        self._by_id = dict(zip(self._ids, options, strict=True))
         self._rebuild()
 
     def _info(self, entry_id: str) -> OptionInfo:
@@ -397,7 +402,11 @@ class CatalogBrowser(Vertical):
         index = self._index
         if index is None:
             return
-        signature = (id(index), tuple((id(c.entry), id(c.group)) for c in self._options))
+        signature = (
+            id(index),
+            tuple((id(c.entry), id(c.group)) for c in self._options),
+            tuple(self._ids),
+        )
         if signature != self._signature or not self._nodes_attached():
             self._build_nodes(index, signature)
             self._filter(force=True)
@@ -406,7 +415,7 @@ class CatalogBrowser(Vertical):
         # (every option's, shown or filtered out, so that none shows an old figure when
         # the search lets it in again).
         for i, (child, leaf) in enumerate(zip(self._options, self._rows, strict=True)):
-            label = self._leaf_label(index, child, self._info(child.entry.id))
+            label = self._leaf_label(index, child, self._info(self._ids[i]))
             if self._shown_labels[i] != label.plain:
                 self._shown_labels[i] = label.plain
                 leaf.set_label(label)
@@ -441,7 +450,7 @@ class CatalogBrowser(Vertical):
         tree._syncing = True  # one repaint at the end, not one per node added
         try:
             tree.clear()
-            for child in self._options:
+            for child, option_id in zip(self._options, self._ids, strict=True):
                 key = self._section(index, child)
                 node = self._sections.get(key)
                 if node is None:
@@ -450,8 +459,8 @@ class CatalogBrowser(Vertical):
                     self._sections[key] = node
                     self._section_child[key] = child
                     self._shown_sections[key] = stext.plain
-                label = self._leaf_label(index, child, self._info(child.entry.id))
-                self._rows.append(node.add_leaf(label, data=child.entry.id))
+                label = self._leaf_label(index, child, self._info(option_id))
+                self._rows.append(node.add_leaf(label, data=option_id))
                 self._shown_labels.append(label.plain)
                 self._row_section.append(key)
         finally:
@@ -633,9 +642,14 @@ class CatalogBrowser(Vertical):
         return index.name_of(cat) if cat else "Entries"
 
     def highlighted(self) -> str | None:
-        """The entry id under the cursor (``None`` on a section line)."""
+        """The id of the option under the cursor, the one that adds it (the entry's id, or
+        its link's: :meth:`show_options`; ``None`` on a section line)."""
         node = self.catalog_tree.cursor_node
         return node.data if node is not None else None
+
+    def option(self, option_id: str) -> Child | None:
+        """The option shown with ``option_id`` (:meth:`highlighted`), if it is shown here."""
+        return self._by_id.get(option_id)
 
     def highlighted_section(self) -> tuple[str, Child] | None:
         """The section line under the cursor: its name and an option of it (``None`` on an
@@ -660,7 +674,7 @@ class CatalogBrowser(Vertical):
         if child is not None and self._index is not None:
             # What the preview shows, not the figures behind it: a count that changes
             # without showing (no limit) does not draw it again.
-            info = self._infos.get(child.entry.id)
+            info = self._infos.get(entry_id) if entry_id else None
             group = self._group_limits.get(child.group.id) if child.group is not None else None
             key = (
                 entry_id,
@@ -676,7 +690,7 @@ class CatalogBrowser(Vertical):
         if child is None or self._index is None:
             static.set_content("")
             return
-        info = self._infos.get(child.entry.id)
+        info = self._infos.get(entry_id) if entry_id else None
         group = self._group_limits.get(child.group.id) if child.group is not None else None
         static.set_content(preview(self._index, child, info, group))
 

@@ -446,9 +446,12 @@ class DetailsPane(VerticalScroll):
         # The options of each group, in the catalog's order, in one pass over the entry's
         # children (a 40k squad has 48 groups and 241 options).
         by_group: dict[str, list[tuple[str, str]]] = {}
+        recorded = ev.index.recorded_id
         for c in ev.index.children(entry):
             if c.group is not None and not c.entry.hidden:
-                label = option_label(c.entry.name, costs.get(c.entry.id, ""))
+                # Priced by the id that names this option (the session's figures are keyed
+                # so): an entry also offered plainly is priced as the group's link says.
+                label = option_label(c.entry.name, costs.get(recorded(entry, c), ""))
                 by_group.setdefault(c.group.id, []).append((label, c.entry.id))
         shown = [(g, by_group[g.id]) for g in one_of_groups(entry) if by_group.get(g.id)]
         self._groups_memo = (entry, ev.index, costs, shown)
