@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from conftest import run_async, wait_editor, wait_for, wait_screen
+from screen import painted
 
 from armybuilder.catalog import Library
 
@@ -225,3 +226,28 @@ async def test_quit_and_save_over_the_yaml_beside_a_ros_asks_first(
         await wait_for(pilot, lambda: app.screen is editor)
         assert app.is_running and editor.session is s and s.dirty and not editor.closed
         assert beside.read_text(encoding="utf-8") == other
+
+
+@run_async
+async def test_a_ros_names_the_file_opened_and_the_yaml_it_saves_to(
+    make_app: Any, tmp_path: Path
+) -> None:
+    """The sub-title of team.ros said only "team.yaml" (the file Ctrl+S writes), so a player
+    could think another file had opened; it says both until the YAML is written."""
+    from armybuilder.interop.battlescribe.rosfile import to_ros
+    from armybuilder.rosters import Roster
+
+    lib = Library([BSDATA]).scan()
+    ros = tmp_path / "team.ros"
+    ros.write_text(to_ros(Roster.from_text(TEAM, "t"), lib), encoding="utf-8")
+    app = make_app(ros, library=lib, cwd=tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        editor = await wait_editor(pilot, timeout=30)
+        await pilot.pause()
+        assert editor.sub_title == "team.ros → saves as team.yaml"
+        assert "team.ros → saves as team.yaml" in painted(app)[0]
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: (tmp_path / "team.yaml").exists())
+        await pilot.pause()
+        assert editor.sub_title == "team.yaml"
+        assert "team.yaml" in painted(app)[0] and "team.ros" not in painted(app)[0]

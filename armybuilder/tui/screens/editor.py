@@ -412,6 +412,11 @@ class EditorScreen(ArmyScreen):
         mark = " *" if s.dirty else ""
         self.title = f"{s.name}{mark}"
         where = s.path.name if s.path is not None else "not saved yet"
+        source = s.roster.converted_from
+        if source is not None and s.path is not None and not s.roster.disk_digest:
+            # A converted roster (BattleScribe's .ros) not saved yet: the file opened, and
+            # the YAML beside it that Ctrl+S writes (never the .ros itself).
+            where = f"{source.name} → saves as {s.path.name}"
         self.sub_title = f"{where} — unsaved changes" if s.dirty else where
 
     def _show(self, ev: Evaluation, pending: bool = False, generation: int | None = None) -> None:

@@ -533,12 +533,11 @@ class CatalogBrowser(Vertical):
         tree._invalidate()
 
     def _place_cursor(self) -> bool:
-        """Put the cursor on the entry it was on if shown, else on the first (``False``:
-        not laid out yet, done once it is)."""
+        """Put the cursor on the entry it was on if shown, else on the first, and show its
+        preview (``False``: the tree is not laid out yet; it is scrolled to the cursor once
+        it is)."""
         tree = self.catalog_tree
-        if not tree.size:
-            self.call_after_refresh(self._place_cursor)
-            return False
+        laid_out = bool(tree.size)
         keep, self._cursor_keep = self._cursor_keep, None
         leaves = self._leaves()
         target = next((leaf for leaf in leaves if leaf.data == keep), None) if keep else None
@@ -547,7 +546,7 @@ class CatalogBrowser(Vertical):
         if target is None:
             tree.cursor_line = -1
             self._show_preview(None)
-            return True
+            return laid_out
         line = tree.cursor_line
         if tree.cursor_node is not target or not (
             0 <= line < len(lines) and lines[line].node is target
@@ -555,9 +554,31 @@ class CatalogBrowser(Vertical):
             # From no line: Tree draws the cursor and says a node is highlighted even when
             # the new line has the number of the old one.
             tree.set_reactive(Tree.cursor_line, -1)
-            tree.move_cursor(target)
+            if laid_out:
+                tree.move_cursor(target)
+            else:
+                tree.cursor_line = target._line  # (no scrolling in a tree of no size)
+        # Not laid out yet (a roster arriving while the editor showed "loading"): the cursor
+        # and the preview are set all the same, so that the first frame that shows the
+        # catalog shows them (the preview box was blank in it, and until the next refresh).
         self._show_preview(target.data)
-        return True
+        if not laid_out:
+            self.call_after_refresh(self._scroll_to_cursor)
+        return laid_out
+
+    def _scroll_to_cursor(self) -> None:
+        """Once the tree is laid out: bring the cursor's line into view."""
+        tree = self.catalog_tree
+        if not tree.size:
+            self.call_after_refresh(self._scroll_to_cursor)
+            return
+        node = tree.cursor_node
+        if node is not None and node.tree is tree:
+            tree.scroll_to_node(node, animate=False)
+        tree.refresh()  # (lines drawn before the layout were cut to the width of none)
+        # The preview was measured before its box had a height (so not padded to it):
+        # measured again now that it has one.
+        find(self, "#catalog-preview", PreviewStatic).refresh(layout=True)
 
     def _show_title(self) -> None:
         """``Add to: <unit>``, and the search filter while one is active: it stays when
