@@ -194,7 +194,8 @@ async def drive(devtools_port: int, url: str, roster: Path) -> str:
             # The editor on the roster: its name in the tree and its totals at the bottom.
             await dt.wait_screen(r"Standard Terminator squad")
             await dt.wait_screen(r"Models 6")
-            before = await dt.screen()
+            # (the details pane may paint a frame after the totals bar)
+            before = await dt.wait_screen(r"Squads: 1")
             await dt.call("Runtime.evaluate", expression="window.__term.focus()")
             # Build a unit: to the catalog (F4), one down (Grey Knight Squad), add it (a).
             await dt.key("f4")
