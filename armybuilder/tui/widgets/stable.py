@@ -114,6 +114,29 @@ class StableScroll:
         except AttributeError:  # another Textual version
             super()._scroll_update(virtual_size)  # type: ignore[misc]
 
+    def _get_scrollable_region(self, region: Region) -> Region:
+        # The layout places the vertical scrollbar as it was last decided, and decides again
+        # only once it has given the widget its size, asking for another layout if that
+        # changes it: a list mounted under an "always" rule that the width then set to "when
+        # needed" came to its first layout with a scrollbar it did not need, and that frame
+        # showed lines fitted to the whole width under the bar, cut two columns short. It is
+        # decided here, for the region this layout gives, so that the scrollbar this layout
+        # draws is the one the lines are fitted beside.
+        widget: Any = self
+        try:
+            overflow = widget.styles.overflow_y
+            if overflow == "auto":
+                show = widget.virtual_size.height > region.height - widget.scrollbar_size_horizontal
+            else:
+                show = overflow == "scroll"
+            if show != widget.show_vertical_scrollbar:
+                widget.set_reactive(Widget.show_vertical_scrollbar, show)
+                if widget._vertical_scrollbar is not None or show:
+                    widget.vertical_scrollbar.display = show
+        except AttributeError:  # another Textual version
+            pass
+        return super()._get_scrollable_region(region)  # type: ignore[misc,no-any-return]
+
     def _invalidate(self) -> None:
         # Tree asks for a layout whenever a node is added or removed; a repaint is enough for
         # a tree whose own size is set by the layout around it. (Tree internals of Textual
@@ -253,6 +276,13 @@ class ContentLines(LabelWidths):
                 return strip
             strip = remeta(strip, y, node_id)
         else:
+            # Tree's own cache of drawn lines is keyed by the widget's width, which counts
+            # the scrollbar's column: a label fitted before a scrollbar came (or went) would
+            # come back from it fitted to the other width, cut two columns short at the edge.
+            room = tree.scrollable_content_region.width
+            if self.__dict__.get("_drawn_room") != room:
+                self.__dict__["_drawn_room"] = room
+                tree._line_cache.clear()
             strip = Tree._render_line(tree, y, x1, x2, base_style)
             self.lines_drawn += 1
         if len(drawn) > 256 + 4 * tree.size.height:
