@@ -276,13 +276,6 @@ class ContentLines(LabelWidths):
                 return strip
             strip = remeta(strip, y, node_id)
         else:
-            # Tree's own cache of drawn lines is keyed by the widget's width, which counts
-            # the scrollbar's column: a label fitted before a scrollbar came (or went) would
-            # come back from it fitted to the other width, cut two columns short at the edge.
-            room = tree.scrollable_content_region.width
-            if self.__dict__.get("_drawn_room") != room:
-                self.__dict__["_drawn_room"] = room
-                tree._line_cache.clear()
             strip = Tree._render_line(tree, y, x1, x2, base_style)
             self.lines_drawn += 1
         if len(drawn) > 256 + 4 * tree.size.height:
