@@ -114,6 +114,29 @@ class StableScroll:
         except AttributeError:  # another Textual version
             super()._scroll_update(virtual_size)  # type: ignore[misc]
 
+    def _get_scrollable_region(self, region: Region) -> Region:
+        # The layout places the vertical scrollbar as it was last decided, and decides again
+        # only once it has given the widget its size, asking for another layout if that
+        # changes it: a list mounted under an "always" rule that the width then set to "when
+        # needed" came to its first layout with a scrollbar it did not need, and that frame
+        # showed lines fitted to the whole width under the bar, cut two columns short. It is
+        # decided here, for the region this layout gives, so that the scrollbar this layout
+        # draws is the one the lines are fitted beside.
+        widget: Any = self
+        try:
+            overflow = widget.styles.overflow_y
+            if overflow == "auto":
+                show = widget.virtual_size.height > region.height - widget.scrollbar_size_horizontal
+            else:
+                show = overflow == "scroll"
+            if show != widget.show_vertical_scrollbar:
+                widget.set_reactive(Widget.show_vertical_scrollbar, show)
+                if widget._vertical_scrollbar is not None or show:
+                    widget.vertical_scrollbar.display = show
+        except AttributeError:  # another Textual version
+            pass
+        return super()._get_scrollable_region(region)  # type: ignore[misc,no-any-return]
+
     def _invalidate(self) -> None:
         # Tree asks for a layout whenever a node is added or removed; a repaint is enough for
         # a tree whose own size is set by the layout around it. (Tree internals of Textual
