@@ -824,7 +824,9 @@ def check_search(catalog: Any, typed: str) -> None:
     """The catalog's list holds exactly the entries whose name or id has ``typed``."""
     shown = {leaf.data for leaf in catalog._leaves()}
     query = typed.strip().lower()
-    wanted = {c.entry.id for c in catalog._options
+    # (each row holds the id that adds its option: a link's own where the entry is also
+    # offered plainly; the search looks in the entry's name and id)
+    wanted = {oid for c, oid in zip(catalog._options, catalog._ids, strict=True)
               if query in c.entry.name.lower() or query in c.entry.id}  # fmt: skip
     assert shown == wanted, f"the catalog's search for {typed!r} shows other entries"
 
