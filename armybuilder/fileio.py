@@ -215,10 +215,25 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def _copy_whole(real: Path, fd: int, dest: Path) -> None:
+    """Copy ``real`` into the new file ``dest`` open as ``fd``, on disk (fsync) with its
+    times and mode; ``dest`` removed when the copy fails. Where hard links are not to be had."""
+    import shutil
+
+    try:
+        with os.fdopen(fd, "wb") as out, real.open("rb") as src:
+            shutil.copyfileobj(src, out)
+            out.flush()
+            os.fsync(out.fileno())
+        shutil.copystat(real, dest)
+    except BaseException:
+        dest.unlink(missing_ok=True)
+        raise
+
+
 def _backup(real: Path) -> None:
     """Keep the current ``real`` as ``real.bak``, atomically (never a torn ``.bak``)."""
     import secrets
-    import shutil
     import tempfile
 
     bak = real.with_name(real.name + ".bak")
@@ -232,15 +247,7 @@ def _backup(real: Path) -> None:
             prefix=f".{real.name}.bak.{os.getpid()}.", suffix=".tmp", dir=folder
         )
         tmp = Path(name)
-        try:
-            with os.fdopen(fd, "wb") as out, real.open("rb") as src:
-                shutil.copyfileobj(src, out)
-                out.flush()
-                os.fsync(out.fileno())
-            shutil.copystat(real, tmp)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
+        _copy_whole(real, fd, tmp)
     try:
         os.replace(tmp, bak)  # replaces a symbolic link itself, never its target
     finally:
@@ -256,7 +263,6 @@ def keep_aside(path: Path | str, when: float | None = None) -> Path:
     over it (another roster of that name, another window's save): its ``.bak`` would be
     overwritten by the next save. A hard link where the disk allows, else a complete copy.
     Returns the new name; never replaces an existing file."""
-    import shutil
     import time
 
     real = real_path(path)
@@ -272,15 +278,7 @@ def keep_aside(path: Path | str, when: float | None = None) -> Path:
                 fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
             except FileExistsError:
                 continue
-            try:
-                with os.fdopen(fd, "wb") as out, real.open("rb") as src:
-                    shutil.copyfileobj(src, out)
-                    out.flush()
-                    os.fsync(out.fileno())
-                shutil.copystat(real, dest)
-            except BaseException:
-                dest.unlink(missing_ok=True)
-                raise
+            _copy_whole(real, fd, dest)
         _fsync_dir(real.parent)
         return dest
     raise OutputError(real, "cannot be kept aside: too many .replaced- copies of it here")
