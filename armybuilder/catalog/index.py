@@ -49,6 +49,16 @@ class Child:
     group: Group | None = None
     link: EntryLink | None = None
 
+    def path_ref(self) -> str:
+        """What a selection made through this option counts as where counting is per link
+        (``per_link``): ``path:`` and the id of its link, or of its entry when it comes
+        through no link of its own id (as the engine's ``Node.path_ref`` says of a
+        selection)."""
+        link = self.link
+        if link is not None and link.id:
+            return f"path:{link.id}"
+        return f"path:{self.entry.id}"
+
 
 def merge_link(target: Entry, link: EntryLink) -> Entry:
     """The entry a link stands for: the target with the link's own name, hidden flag, costs,

@@ -1123,58 +1123,99 @@ class EditSession:
     def _limits_under(self, ev: Evaluation, node: Node, parent: Loc) -> Callable[[Child], Limit]:
         """:meth:`_entry_limit` of the children of ``node`` (at ``parent``), each worked out
         once per evaluation (the options and the groups both ask; a group asks for its
-        subgroups' entries again), with the counts under ``node`` by entry taken in one walk."""
+        subgroups' entries again), with the counts under ``node`` by entry and by the way
+        each was chosen (:meth:`Node.path_ref`) taken in one walk."""
         memo: dict[Any, Any] = self._cached(ev, ("entry-limits", parent), dict)
         here = memo.get("here")
         if here is None:
             here = memo["here"] = {}
             for n in node.children:
                 here[n.entry_id] = here.get(n.entry_id, 0) + n.count
+                ref = n.path_ref()
+                here[ref] = here.get(ref, 0) + n.count
 
         def limit(child: Child) -> Limit:
-            key = id(child.entry)
+            # An entry offered twice (plainly and through a link, or through two links) is
+            # two options, each with its own limit where a constraint counts per link.
+            key = (id(child.entry), id(child.link))
             found = memo.get(key)
-            if found is None or found[0] is not child.entry:
+            if found is None or found[0] is not child.entry or found[1] is not child.link:
                 found = memo[key] = (
                     child.entry,
-                    self._entry_limit(ev, node, child, here.get(child.entry.id, 0)),
+                    child.link,
+                    self._entry_limit(ev, node, child, here.get),
                 )
-            lim: Limit = found[1]
+            lim: Limit = found[2]
             return lim
 
         return limit
 
     def _entry_limit(
-        self, ev: Evaluation, node: Node, child: Child, here: int | None = None
+        self,
+        ev: Evaluation,
+        node: Node,
+        child: Child,
+        here: Callable[[str, int], int] | None = None,
     ) -> Limit:
-        """How many of ``child`` are under ``node`` (``here``, when known) and the tightest
-        limits on it there."""
+        """How many of ``child`` are under ``node`` and the tightest limits on it there
+        (``here``: the selections directly under ``node`` by entry id and by
+        :meth:`Node.path_ref`, when known). Each limit is against what its constraint counts,
+        as the engine counts it: a constraint counted per link (``per_link``) counts only the
+        selections made the way this option makes them (:meth:`Child.path_ref`), so an entry
+        offered twice shows, on each of its options, that option's count against that
+        option's limit. The count shown is the one the tightest maximum (else the highest
+        minimum) is against; without either, the option's own (made through it)."""
         entry = child.entry
         if here is None:
-            here = sum(n.count for n in node.children if n.entry_id == entry.id)
-        lows: list[int] = []
-        highs: list[tuple[int, int]] = []  # (room left, limit) with the count it is against
+            counted: dict[str, int] = {}
+            for n in node.children:
+                for ref in (n.entry_id, n.path_ref()):
+                    if ref is not None:
+                        counted[ref] = counted.get(ref, 0) + n.count
+            here = counted.get
+        own_ref = child.path_ref()
+        lows: list[tuple[int, int]] = []  # (limit, the count it is against)
+        highs: list[tuple[int, int, int]] = []  # (room left, limit, the count it is against)
 
-        def note(con: Constraint, owner: Entry, got: float) -> None:
+        def note(con: Constraint, owner: Entry, ref: str) -> None:
             value = ev.constraint_value(owner, con, node)
             if value < 0 or not float(value).is_integer():
                 return
+            got = here(ref, 0)
             if con.type == "max":
-                highs.append((int(value) - int(got), int(value)))
+                highs.append((int(value) - got, int(value), got))
             else:
-                lows.append(int(value))
+                lows.append((int(value), got))
 
         for con in entry.constraints:
             if con.field != "selections" or con.child not in (None, entry.id):
                 continue
             if con.scope == "parent":
-                note(con, entry, here)
+                # (the engine counts per link as :meth:`Evaluation.query` does; an entry's
+                # own id, named or not, is counted by the way the selection was made)
+                if not con.per_link:
+                    note(con, entry, entry.id)
+                elif con.child is None or own_ref == f"path:{entry.id}":
+                    note(con, entry, own_ref)
         if node.entry is not None:
+            link_id = child.link.id if child.link else None
             for con in node.entry.constraints:
-                if con.scope == "self" and con.field == "selections" and con.child == entry.id:
-                    note(con, node.entry, here)
-        maximum = min(highs)[1] if highs else None
-        return Limit(here, max(lows) if lows else 0, maximum)
+                if con.scope != "self" or con.field != "selections" or con.child is None:
+                    continue
+                if not con.per_link:
+                    if con.child == entry.id:
+                        note(con, node.entry, entry.id)
+                elif con.child in (entry.id, link_id) and own_ref == f"path:{con.child}":
+                    # Counted per link: the selections made through what it names, which is
+                    # the way this option makes them.
+                    note(con, node.entry, own_ref)
+        if highs:
+            _room, maximum, selected = min(highs)
+            return Limit(selected, max(lo for lo, _ in lows) if lows else 0, maximum)
+        if lows:
+            minimum, selected = max(lows)
+            return Limit(selected, minimum, None)
+        return Limit(here(own_ref, 0), 0, None)
 
     def group_limits(self, parent: Loc, ev: Evaluation | None = None) -> dict[str, Limit]:
         """For each choice group of the selection at ``parent`` (subgroups too): how many are
