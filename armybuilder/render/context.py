@@ -537,7 +537,7 @@ def _profiles(ev: Evaluation, node: Node) -> list[ProfileView]:
     if node.entry is None:
         return []
     out = []
-    for p in node.entry.profiles:
+    for p in ev.visible_profiles(node):  # (a hidden stat line is not the player's)
         ptype = ev.index.profile_types.get(p.type)
         raw = {k: ev.profile_value(node, p, k) for k in p.characteristics}
         if ptype is not None:
