@@ -96,6 +96,12 @@ def profile_hidden_field(profile_id: str) -> str:
     return f"profile:{profile_id}:hidden"
 
 
+def rule_field(rule_id: str, part: str) -> str:
+    """The modifier field of a rule's ``name`` or ``description`` as one entry shows it (the
+    BattleScribe translation's: "Deadly Demise" with ``D6`` appended on a tank)."""
+    return f"rule:{rule_id}:{part}"
+
+
 def reaches(mod: Modifier) -> bool:
     """Whether a modifier changes other selections than its own (its ``scope`` or ``reach``:
     see docs/catalog-format.md, "Modifiers that reach other selections")."""

@@ -37,6 +37,9 @@ GST = """<?xml version="1.0" encoding="UTF-8"?>
       <characteristics><characteristic name="Description" typeId="desc">Knows the old ways.</characteristic></characteristics>
     </profile>
   </sharedProfiles>
+  <sharedRules>
+    <rule id="demise" name="Deadly Demise" hidden="false"><description>Roll when destroyed.</description></rule>
+  </sharedRules>
 </gameSystem>
 """
 
@@ -72,6 +75,12 @@ CAT = f"""<?xml version="1.0" encoding="UTF-8"?>
       <infoLinks>
         <infoLink id="il-lore" name="Linked Lore" targetId="lore" type="profile" hidden="false">
           <modifiers><modifier type="set" field="hidden" value="true">{VETERAN}</modifier></modifiers>
+        </infoLink>
+        <infoLink id="il-demise" name="Deadly Demise" targetId="demise" type="rule" hidden="false">
+          <modifiers>
+            <modifier type="append" value="D6" field="name"/>
+            <modifier type="set" value="Explodes on a 6." field="description">{VETERAN}</modifier>
+          </modifiers>
         </infoLink>
       </infoLinks>
       <selectionEntries>
@@ -181,3 +190,24 @@ entries:
     bad.write_text(base.replace("PID", "p2"), encoding="utf-8")
     assert main(["check-catalog", str(good)]) == 0
     assert main(["check-catalog", str(bad)]) == 2
+
+
+@pytest.mark.parametrize(
+    ("roster", "text"),
+    [(ROOKIE, "Roll when destroyed."), (VETERAN_HERO, "Explodes on a 6.")],
+    ids=["rookie", "veteran"],
+)
+def test_a_rule_prints_with_the_name_and_text_its_entry_gives_it(
+    lib: Library, roster: str, text: str
+) -> None:
+    """An info link's modifiers of a rule's name and description (BattleScribe's "Deadly
+    Demise" with "D6" appended on one vehicle, "D3" on another) print on that unit's card:
+    the player reads how many dice, not the bare rule name."""
+    ev = _evaluate(lib, roster)
+    hero = build_view(ev).units[0]
+    assert hero.rules == ["Deadly Demise D6"]
+    assert hero.rule_texts == [("Deadly Demise D6", text)]
+    printed, data = _pdf(ev)
+    assert "Deadly Demise D6:" in printed and text in printed
+    pages = rasterise(data)
+    assert all(ink(page, body_box(page)) > 200 for page in pages)

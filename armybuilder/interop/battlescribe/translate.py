@@ -22,7 +22,7 @@ from ... import catalog as ab_catalogs
 from ...model import catalog as ab
 from ...model.bounds import MAX_COST, MAX_COUNT, MAX_NUMBER
 from ...model.plain import MESSAGE_FIELDS as OUR_MESSAGE_FIELDS
-from ...model.plain import profile_hidden_field
+from ...model.plain import profile_hidden_field, rule_field
 from . import checking
 from . import model as bs
 
@@ -333,11 +333,6 @@ def scalar(value: Any) -> Any:
         num = float(value)
         return int(num) if num.is_integer() else num
     return value
-
-
-def rule_field(rule_id: str, part: str) -> str:
-    """The modifier field of a rule's ``name`` or ``description`` (read by the adapter)."""
-    return f"rule:{rule_id}:{part}"
 
 
 def _compare(kind: str, got: float, value: float) -> bool:
