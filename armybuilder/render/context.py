@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import __version__
+from ..model.plain import rule_field
 from ..report import force_title, format_costs
 from ..rules.engine import Evaluation, Issue, Node, Value, fmt_num, format_loc
 from ..words import named_amount, number, plural, unit_is_name
@@ -533,11 +534,35 @@ class RosterView(_Values):
 # --------------------------------------------------------------------------- building
 
 
+def _rules(ev: Evaluation, node: Node) -> tuple[list[str], list[tuple[str, str]]]:
+    """The names of the node's rules, and (name, text) of those with a text, as the entry
+    shows them: after its modifiers of ``rule:<id>:name`` / ``rule:<id>:description`` (a
+    rule named "Deadly Demise" in the catalog reads "Deadly Demise D6" on a tank)."""
+    entry = node.entry
+    if entry is None:
+        return [], []
+    names: list[str] = []
+    texts: list[tuple[str, str]] = []
+    for r in entry.rules:
+        rule = ev.index.rules.get(r)
+        if rule is None:
+            continue
+        name, text = rule.name, rule.description
+        if entry.modifiers:
+            name = str(ev.apply_modifiers(entry, rule_field(r, "name"), name, node))
+            if text:
+                text = str(ev.apply_modifiers(entry, rule_field(r, "description"), text, node))
+        names.append(name)
+        if text:
+            texts.append((name, clean(text)))
+    return names, texts
+
+
 def _profiles(ev: Evaluation, node: Node) -> list[ProfileView]:
     if node.entry is None:
         return []
     out = []
-    for p in node.entry.profiles:
+    for p in ev.visible_profiles(node):  # (a hidden stat line is not the player's)
         ptype = ev.index.profile_types.get(p.type)
         raw = {k: ev.profile_value(node, p, k) for k in p.characteristics}
         if ptype is not None:
@@ -609,20 +634,7 @@ class _Builder:
         u.cost_text = format_costs(ev.index, u.costs) if node.entry is not None else ""
         u.values = {v.key: ValueView.of(v) for v in ev.values_of(node)}
         u.profiles = _profiles(ev, node)
-        u.rules = (
-            [ev.index.rules[r].name for r in node.entry.rules if r in ev.index.rules]
-            if node.entry is not None
-            else []
-        )
-        u.rule_texts = (
-            [
-                (ev.index.rules[r].name, clean(ev.index.rules[r].description))
-                for r in node.entry.rules
-                if r in ev.index.rules and ev.index.rules[r].description
-            ]
-            if node.entry is not None
-            else []
-        )
+        u.rules, u.rule_texts = _rules(ev, node)
         u.path = format_loc(node.loc)
         if u.path:
             self.by_path[u.path] = u

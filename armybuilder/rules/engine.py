@@ -37,6 +37,7 @@ from ..model.plain import (  # the engine's form: no pydantic (see model/plain.p
     Modifier,
     Profile,
     Repeat,
+    profile_hidden_field,
     reaches,
 )
 from ..rosters import ForceData as ForceData
@@ -1217,6 +1218,21 @@ class Evaluation:
             node,
             profile.type,
         )
+
+    def profile_hidden(self, node: Node, profile: Profile) -> bool:
+        """Whether one of the node's profiles is hidden: its own ``hidden``, after the
+        entry's modifiers of ``profile:<id>:hidden`` (a profile without an id has none)."""
+        if profile.id is None or node.entry is None:
+            return profile.hidden
+        return bool(
+            self.apply_modifiers(node.entry, profile_hidden_field(profile.id), profile.hidden, node)
+        )
+
+    def visible_profiles(self, node: Node) -> list[Profile]:
+        """The node's profiles a player is shown (printed, listed), in catalog order."""
+        if node.entry is None:
+            return []
+        return [p for p in node.entry.profiles if not self.profile_hidden(node, p)]
 
     def characteristic(self, node: Node, char_id: str, profile_type: str | None = None) -> Any:
         """A characteristic of the node's first profile that has it (modifiers applied)."""

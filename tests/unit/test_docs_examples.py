@@ -47,7 +47,7 @@ PLAIN_FIELDS = {
     "primary-category",
     *MESSAGE_FIELDS,
 }
-NAMED_FIELDS = {"cost", "constraint", "characteristic"}
+NAMED_FIELDS = {"cost", "constraint", "characteristic", "profile"}
 
 
 def load(text: str) -> Any:
