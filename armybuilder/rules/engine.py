@@ -17,7 +17,8 @@ from __future__ import annotations
 import math
 import operator
 import re
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, KeysView, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -272,6 +273,17 @@ class Node:
 #: value, each node's values in the order set).
 _Groups = tuple[tuple["Node", tuple["Value", ...]], ...]
 
+#: Where a read of a traced computation was made, relative to the subtree's node: the path
+#: of child indices down from it (``(0, 2)``), or how many steps up (``-1``: its parent);
+#: ``None`` where the read has no selection.
+_Where = tuple[int, ...] | int | None
+
+#: One read a traced computation made (see :meth:`Evaluation.subtree`): the method, where
+#: its selection argument stands among its arguments and relative to the subtree, the other
+#: arguments, and what it returned; or a test of (``True``/``False``) or an addition to
+#: (``None``) the set of checks made once per roster or force, with its key.
+_Read = tuple[Any, int, _Where, Any, Any]
+
 #: What one evaluation's log holds: a value set on a node, or (``None``) the values of a whole
 #: subtree replayed from a previous evaluation (see :meth:`Evaluation.subtree`).
 _Logged = tuple["Node | None", "Value | _Groups"]
@@ -289,6 +301,7 @@ class _Record:
         "key",
         "log",
         "node",
+        "reads",
         "result",
         "start",
     )
@@ -305,6 +318,7 @@ class _Record:
         result: Any,
         groups: _Groups | None = None,
         by_id: dict[int, tuple[Value, ...]] | None = None,
+        reads: tuple[_Read, ...] | None = None,
     ) -> None:
         self.data = data  # the subtree's selection (holding it keeps its id unique)
         self.key = key  # the names above the subtree and the caller's key
@@ -316,6 +330,9 @@ class _Record:
         self.result = result
         self._groups = groups
         self._by_id = by_id
+        #: For a computation replayed by what it read (see :meth:`Evaluation.subtree`): each
+        #: read from outside the subtree, in order, with what it found.
+        self.reads = reads
 
     def groups(self) -> _Groups:
         """The values the subtree's computation set, per node (nodes in the order first
@@ -440,6 +457,18 @@ class Evaluation:
         default_factory=dict, repr=False
     )
     _top_names: tuple[str] | None = field(default=None, repr=False)
+    #: While a traced computation runs (see :meth:`subtree`): the reads it has made from
+    #: outside the subtree, the subtree's node, and how deep in a traced read the evaluation
+    #: is (only the outermost read is kept: reading it again reads what it read).
+    _trace: list[_Read] | None = field(default=None, repr=False)
+    _trace_node: Node | None = field(default=None, repr=False)
+    _trace_keys: set[Any] = field(default_factory=set, repr=False)
+    #: Subtrees replayed by what their checks read, and checked again (tests, benchmarks).
+    traced_hits: int = field(default=0, repr=False)
+    traced_misses: int = field(default=0, repr=False)
+    _trace_depth: int = field(default=0, repr=False)
+    #: False once a traced computation has read something it cannot name again.
+    _trace_ok: bool = field(default=True, repr=False)
     #: See :meth:`present_refs`.
     _present: frozenset[str] | None = field(default=None, repr=False)
     #: :meth:`where` of the selections that have been a parent, by ``id()``.
@@ -825,6 +854,7 @@ class Evaluation:
         compute: Callable[[], T],
         key: Hashable = None,
         _open: bool = False,
+        _seen: set[Any] | None = None,
     ) -> T:
         """``compute()``, a computation over the subtree at ``node`` that reports issues and
         values of that subtree only; or, when the previous evaluation ran it on the same
@@ -834,7 +864,11 @@ class Evaluation:
         set :attr:`SystemRules.subtree_local`; the result is returned as it was, so it must
         not be changed afterwards. (``_open``: for the engine's own checks, a selection the
         caller has found closed, or one that is not but whose checks read only counts above
-        it, ``key`` holding them: see :meth:`_outside_key`.)
+        it, ``key`` holding them: see :meth:`_outside_key`. ``_seen``: for the engine's own
+        checks of any other selection, the checks made once per roster or force so far: the
+        computation is traced, every read it makes outside the subtree (a count, a modified
+        value, a category, a test of those checks) kept with what it found; it is replayed
+        where each of those reads, made again in this evaluation, finds the same.)
         """
         out = self.memo_out
         data = node.data
@@ -845,6 +879,7 @@ class Evaluation:
             or log is None
             or id(node) in self._opened
             or not (_open or self.index.closed(node.entry))
+            or (_seen is not None and self._trace is not None)  # (inside a traced one)
         ):
             return compute()
         # (what _names_above gives, read from its caches where it has worked it out)
@@ -863,8 +898,15 @@ class Evaluation:
             )
         known, mine = pair
         prev = known.get(id(data)) if known is not None else None
-        if prev is not None and prev.data is data and prev.key == (names, key):
+        if (
+            prev is not None
+            and prev.data is data
+            and prev.key == (names, key)
+            and (prev.reads is None or (_seen is not None and self._same_reads(prev, node, _seen)))
+        ):
             out.hits += 1
+            if _seen is not None:
+                self.traced_hits += 1
             if prev.issues:
                 self.issues.extend(prev.issues)
             values = self.values
@@ -903,21 +945,194 @@ class Evaluation:
                 log.append((None, groups))
             # Recorded again, on this evaluation's nodes: a memo refers to one evaluation only.
             mine[id(data)] = _Record(
-                data, prev.key, prev.issues, node, log, v0, len(log), prev.result, groups
+                data,
+                prev.key,
+                prev.issues,
+                node,
+                log,
+                v0,
+                len(log),
+                prev.result,
+                groups,
+                reads=prev.reads,
             )
             return prev.result  # type: ignore[no-any-return]
         out.misses += 1
+        if _seen is not None:
+            self.traced_misses += 1
         i0 = len(self.issues)
         v0 = len(log)
         self._computing += 1
+        trace: list[_Read] | None = None
+        if _seen is not None:
+            trace = self._trace = []
+            self._trace_node = node
+            self._trace_ok = True
+            self._trace_keys.clear()
         try:
             result = compute()
         finally:
             self._computing -= 1
+            if trace is not None:
+                self._trace = self._trace_node = None
+        if trace is not None and not self._trace_ok:
+            return result  # (it read what cannot be read again: never replayed)
         mine[id(data)] = _Record(
-            data, (names, key), tuple(self.issues[i0:]), node, log, v0, len(log), result
+            data,
+            (names, key),
+            tuple(self.issues[i0:]),
+            node,
+            log,
+            v0,
+            len(log),
+            result,
+            reads=tuple(trace) if trace is not None else None,
         )
         return result
+
+    # The reads a traced computation makes (see :meth:`subtree`).
+
+    def _where_in_trace(self, node: Node) -> _Where:
+        """Where ``node`` stands relative to the traced subtree's node (``_Where``); the
+        trace is spoiled where it is neither in that subtree nor above it."""
+        top = self._trace_node
+        assert top is not None
+        path: list[int] = []
+        n: Node | None = node
+        while n is not None and n is not top:
+            up = n.parent
+            if up is None:
+                break
+            kids = up.children
+            i = n.index
+            if i >= len(kids) or kids[i] is not n:  # (not its place: looked for)
+                i = next((k for k, c in enumerate(kids) if c is n), -1)
+                if i < 0:  # (a what-if node hung under the tree)
+                    self._trace_ok = False
+                    return None
+            path.append(i)
+            n = up
+        if n is top:
+            path.reverse()
+            return tuple(path)
+        steps = 0
+        n = top
+        while n is not None and n is not node:
+            n = n.parent
+            steps -= 1
+        if n is None:
+            self._trace_ok = False
+            return None
+        return steps
+
+    def _reads_inside(
+        self, context: Node, scope: str, ref: str | None, field_: str, percent: bool
+    ) -> bool:
+        """Whether a query of a traced computation counts selections inside its subtree
+        alone, as they are whatever lies outside: of what no modifier can make a selection
+        count as (an entry, link, group, type, or a category no modifier gives or takes),
+        in a scope that is the subtree's node or under it, and no modifier of another
+        selection reaches a selection of the roster. Such a count is not kept in the trace
+        (the same subtree holds the same selections)."""
+        if (
+            field_ != "selections"
+            or percent
+            or scope == "ancestor"
+            or self._reached
+            or (ref is not None and (ref in self.index.added_categories or ":" in ref))
+        ):
+            return False
+        n = self._scope_node(context, scope)
+        top = self._trace_node
+        while n is not None and n is not top:
+            n = n.parent
+        return n is not None
+
+    def _traced(self, fn: Callable[..., Any], at: int, args: tuple[Any, ...]) -> Any:
+        """``fn(self, *args)``, kept in the trace with where its selection (``args[at]``)
+        stands (``at`` < 0: it has none)."""
+        self._trace_depth += 1
+        try:
+            found = fn(self, *args)
+        finally:
+            self._trace_depth -= 1
+        trace = self._trace
+        if trace is not None:
+            where = self._where_in_trace(args[at]) if at >= 0 else None
+            rest = args[:at] + args[at + 1 :] if at >= 0 else args
+            try:
+                once = (fn, where, rest)
+                if once in self._trace_keys:
+                    return found  # (read already: the same read finds the same)
+                self._trace_keys.add(once)
+            except TypeError:
+                pass  # (a list among its arguments: kept as it is)
+            trace.append((fn, at, where, rest, found))
+        return found
+
+    def _node_at(self, node: Node, where: _Where) -> Node | None:
+        """The selection standing ``where`` relative to ``node`` (see ``_Where``)."""
+        if isinstance(where, int):
+            n: Node | None = node
+            for _ in range(-where):
+                n = n.parent if n is not None else None
+            return n
+        n = node
+        for i in where or ():
+            if i >= len(n.children):
+                return None
+            n = n.children[i]
+        return n
+
+    def _same_reads(self, prev: _Record, node: Node, seen: set[Any]) -> bool:
+        """Whether every read of ``prev``'s traced computation, made again here with
+        ``node`` as the subtree's node, finds what it found; if so, the checks it made once
+        per roster or force are marked made in ``seen``."""
+        reads = prev.reads
+        assert reads is not None
+        marked: list[Any] = []
+        for fn, at, where, rest, found in reads:
+            if fn is None:  # a test of ``seen`` (``found``: its answer) or an addition
+                if found is None:
+                    marked.append(rest)
+                elif (rest in seen or rest in marked) is not found:
+                    return False
+                continue
+            if at >= 0:
+                n = self._node_at(node, where)
+                if n is None:
+                    return False
+                args = (*rest[:at], n, *rest[at:])
+            else:
+                args = rest
+            if fn(self, *args) != found:
+                return False
+        seen.update(marked)
+        return True
+
+    def seen_once(self, seen: set[Any], key: Any) -> bool:
+        """Whether a check made once per roster or force (``key``) has been made."""
+        got = key in seen
+        if self._trace is not None:
+            self._trace.append((None, -1, None, key, got))
+        return got
+
+    def mark_once(self, seen: set[Any], key: Any) -> None:
+        """Mark a check made once per roster or force (``key``) as made."""
+        seen.add(key)
+        if self._trace is not None:
+            self._trace.append((None, -1, None, key, None))
+
+    def present_of(self, keys: KeysView[str]) -> AbstractSet[str]:
+        """Which of ``keys`` something in the roster can be counted as (:meth:`present_refs`)."""
+        if self._trace is not None and not self._trace_depth:
+            return self._traced(  # type: ignore[no-any-return]
+                Evaluation._present_of, -1, (frozenset(keys),)
+            )
+        return keys & self.present_refs()
+
+    def _present_of(self, keys: frozenset[str]) -> frozenset[str]:
+        return keys & self.present_refs()
 
     def values_of(self, node: Node) -> list[Value]:
         if node.is_root:
@@ -1344,6 +1559,16 @@ class Evaluation:
         ``per_link``: selections made through a link count as that link's, not as their
         entry's (``child`` may name the link; :meth:`counts_per_link` says which references
         are counted so). Constraints, conditions and repeats all count through here."""
+        if (
+            self._trace is not None
+            and not self._trace_depth
+            and not self._reads_inside(context, scope, child or owner, field_, percent)
+        ):
+            return self._traced(  # type: ignore[no-any-return]
+                Evaluation.query,
+                0,
+                (context, scope, child, field_, deep, owner, child_forces, percent, per_link),
+            )
         if child is not None and child.startswith(FACTION_REF):
             return 1.0 if self.is_faction(child[len(FACTION_REF) :], context) else 0.0
         if per_link and field_ != "forces":
@@ -1552,6 +1777,10 @@ class Evaluation:
 
     def condition_holds(self, cond: Condition, context: Node, owner: str | None) -> bool:
         """Does a modifier condition hold in the context of ``context``?"""
+        if self._trace is not None and not self._trace_depth:
+            return self._traced(  # type: ignore[no-any-return]
+                Evaluation.condition_holds, 1, (cond, context, owner)
+            )
         if cond.type in {"instance-of", "not-instance-of"}:
             ref = cond.child or owner
             if ref is not None and ref.startswith(FACTION_REF):
@@ -1623,6 +1852,17 @@ class Evaluation:
         that applies; for the selection ``context`` of ``entry``, then after the modifiers of
         other selections that reach it. ``profile_type``: of a characteristic, the type of
         the profile it is read from."""
+        if (
+            self._trace is not None
+            and not self._trace_depth
+            and (
+                (entry.modifiers and field_ in self.index.modified_fields(entry))
+                or (self._reached and id(context) in self._reached)
+            )
+        ):  # (what no modifier changes is the value given, read from nowhere)
+            return self._traced(
+                Evaluation.apply_modifiers, 3, (entry, field_, value, context, profile_type)
+            )
         if entry.modifiers:
             mods, scope = self.index.modifiers_on(entry, field_)
             if mods and (scope is None or type(value) not in _SCALARS):
@@ -1733,6 +1973,8 @@ class Evaluation:
             return []
         if not self.index.category_modifiers:
             return node.entry.categories
+        if self._trace is not None and not self._trace_depth:
+            return self._traced(Evaluation.categories, 0, (node,))  # type: ignore[no-any-return]
         if self._reached and id(node) in self._reached:
             states = self._reach_states(node)
             if states is not None:
@@ -2149,22 +2391,23 @@ def _check_children(ev: Evaluation, node: Node, plan: ChildChecks, seen_global: 
     order: list[int] = list(plan.plain)
     # Checked once per roster (or force): after one selection of this entry has had them, the
     # next ones of the same entry (in the same force) find every one of them seen.
-    done: tuple[str, int, int] | None = None
+    done: tuple[str, int, Loc] | None = None
     if plan.once:
-        done = ("plan", id(plan), id(ev.force_of(node)))
-        if done in seen_global:
+        # (the force by its place, not its node: a replayed check names it in the next
+        # evaluation too)
+        done = ("plan", id(plan), ev.force_of(node).loc)
+        if ev.seen_once(seen_global, done):
             done = None
     if plan.keyed or (done is not None and plan.keyed_once):
         # Maxima of what no selection of the roster is: nothing to count.
-        present = ev.present_refs()
-        for k in plan.keyed.keys() & present:
+        for k in ev.present_of(plan.keyed.keys()):
             order.extend(plan.keyed[k])
         if done is not None:
-            for k in plan.keyed_once.keys() & present:
+            for k in ev.present_of(plan.keyed_once.keys()):
                 order.extend(plan.keyed_once[k])
     if done is not None:
         order.extend(plan.plain_once)
-        seen_global.add(done)
+        ev.mark_once(seen_global, done)
     if plan.held:
         # A maximum counting the entry's selections here: with none of them under this
         # selection it counts 0, which no maximum (unlimited when negative) refuses.
@@ -2176,10 +2419,10 @@ def _check_children(ev: Evaluation, node: Node, plan: ChildChecks, seen_global: 
     for i in order:
         child, con, _ = rows[i]
         if con.scope in {"roster", "force"}:
-            key = (id(con), id(ev.force_of(node))) if con.scope == "force" else id(con)
-            if key in seen_global:
+            key = (id(con), ev.force_of(node).loc) if con.scope == "force" else id(con)
+            if ev.seen_once(seen_global, key):
                 continue
-            seen_global.add(key)
+            ev.mark_once(seen_global, key)
         _check_constraint(ev, con, child.entry, node, True, child.link)
 
 
@@ -2270,7 +2513,8 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
                 # Not closed, but reading only counts above it: replayed by them.
                 ev.subtree(c, "check", check, outside, _open=True)
             else:
-                _check_node(ev, c, seen_global)  # (what subtree() would do: no replay)
+                # Reading more: replayed where what it read is found the same again.
+                ev.subtree(c, "check-traced", check, None, _open=True, _seen=seen_global)
         else:
             _check_node(ev, c, seen_global)
 
