@@ -44,6 +44,7 @@ from ..model.plain import (  # the engine's form: no pydantic (see model/plain.p
 from ..rosters import ForceData as ForceData
 from ..rosters import Loc, Roster, SelectionData
 from ..words import COST_DECIMALS, named_amount, number, tidy_cost
+from .frozen import FrozenList
 from .state import StateKey, check_state
 
 if TYPE_CHECKING:
@@ -165,12 +166,15 @@ class Node:
         group: Group | None,
         parent: Node | None,
         index: int = 0,
+        children: list[Node] | None = None,
     ) -> None:
         self.data = data
         self.entry = entry
         self.group = group
         self.parent = parent
-        self.children: list[Node] = []
+        #: (a selection built with nothing under it shares one empty list that refuses
+        #: changes, :data:`NO_CHILDREN`: a node made to be given children gets its own)
+        self.children: list[Node] = [] if children is None else children
         self.count = data.count if data is not None else 1
         self.depth: int = 0 if parent is None else parent.depth + 1
         self.index = index
@@ -268,6 +272,12 @@ class Node:
     def __repr__(self) -> str:
         return f"Node({self.entry_id!r}, count={self.count}, loc={format_loc(self.loc)})"
 
+
+#: The children of every node :func:`evaluate` builds for a selection with nothing under
+#: it: one empty list shared by them all, which refuses to be changed
+#: (:class:`~armybuilder.rules.frozen.FrozenList`); an evaluation's tree is never added to
+#: (what-if nodes are copies, made with lists of their own).
+NO_CHILDREN: list[Node] = FrozenList()
 
 #: The values one computation over a subtree set, per node (nodes in the order first given a
 #: value, each node's values in the order set).
@@ -436,6 +446,10 @@ class Evaluation:
     #: Modified values by (entry, field, the selection their one scope names, value): see
     #: :meth:`apply_modifiers`. Cleared with ``_query`` (what they are worked out from).
     _modified: dict[tuple[Any, ...], Any] = field(default_factory=dict, repr=False)
+    #: One copy's costs of the selections of an entry whose cost modifiers each look at one
+    #: scope, by the entry and those scopes' selections (see :meth:`_scoped_costs`). Cleared
+    #: with ``_modified``.
+    _scoped: dict[tuple[int, ...], dict[str, float]] = field(default_factory=dict, repr=False)
     _counts: dict[tuple[int, bool, bool], dict[str, float]] = field(
         default_factory=dict, repr=False
     )
@@ -1276,6 +1290,7 @@ class Evaluation:
                 self._total.clear()
                 self._query.clear()
                 self._modified.clear()
+                self._scoped.clear()
             if totals == self._settling and not self._cost_capped:
                 return
             names = ", ".join(sorted(self._cost_reads_cost))
@@ -1291,6 +1306,7 @@ class Evaluation:
             self._total.clear()
             self._query.clear()
             self._modified.clear()
+            self._scoped.clear()
             self.total_cost(self.root)
         finally:
             self._settling = None
@@ -1387,8 +1403,17 @@ class Evaluation:
             # gives for it, in any evaluation).
             per_copy = dict(static)
         else:
-            unit = self.unit_cost
-            per_copy = {ct: unit(node, ct) for ct in self.index.cost_types}
+            per_copy = (
+                self._scoped_costs(node, entry)
+                if entry is not None
+                and entry.modifiers
+                and not self._extra_cost
+                and id(node) not in self._reached
+                else None
+            )
+            if per_copy is None:
+                unit = self.unit_cost
+                per_copy = {ct: unit(node, ct) for ct in self.index.cost_types}
         if node.children:
             total, get = self.total_cost, per_copy.get
             totals, static_costs = self._total, self.index.static_costs
@@ -1419,6 +1444,43 @@ class Evaluation:
         if count == 1:
             return per_copy  # (each cost times 1: the same floats)
         return {ct: tidy_cost(v * count) for ct, v in per_copy.items()}
+
+    def _scoped_costs(self, node: Node, entry: Entry) -> dict[str, float] | None:
+        """What ``{ct: unit_cost(node, ct)}`` gives, for a selection of ``entry`` that no
+        modifier of another selection reaches and no rules module adds to, where each cost
+        the entry's modifiers change is changed by modifiers that look at one scope alone
+        (:func:`~armybuilder.catalog.index.shared_scope`): the same for every selection of
+        the entry with the same selections in those scopes (the troopers of one platoon), so
+        worked out for the first and copied for the others. ``None`` where that does not hold.
+        """
+        scopes = _per_entry(self, "engine.cost_scopes", entry, self._cost_scopes)
+        if scopes is None:
+            return None
+        at = self._scope_node
+        key = (id(entry), *[id(at(node, s)) if s else 0 for s in scopes])
+        found = self._scoped.get(key)
+        if found is None:
+            unit = self.unit_cost
+            found = self._scoped[key] = {ct: unit(node, ct) for ct in self.index.cost_types}
+        return dict(found)
+
+    def _cost_scopes(self, entry: Entry) -> tuple[str, ...] | None:
+        """Per cost type, the one scope the entry's modifiers of that cost look at (``""``
+        for a cost no modifier changes); ``None`` if one has no such scope or its catalog
+        cost is not a number (``apply_modifiers`` then keeps nothing)."""
+        index = self.index
+        fields = index.modified_fields(entry)
+        out: list[str] = []
+        for ct in index.cost_types:
+            field_ = index.cost_fields.get(ct) or f"cost:{ct}"
+            if field_ not in fields:
+                out.append("")
+                continue
+            mods, scope = index.modifiers_on(entry, field_)
+            if not mods or scope is None or type(entry.costs.get(ct, 0.0)) not in _SCALARS:
+                return None
+            out.append(scope)
+        return tuple(out)
 
     # ----------------------------------------------------------------- characteristics
 
@@ -2131,11 +2193,14 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
             for f in sel.findings:
                 ev._add(f.severity, f.code, f.message, f.loc, "")
         child: Child | None = child_of(sel.entry) if sel.entry else None
+        # (a selection with nothing under it gets none: the one shared empty list, which
+        # leaves no list per leaf for the collector to track)
+        kids = None if sel.children else NO_CHILDREN
         if child is not None:
-            node = Node(sel, child.entry, child.group, parent, i)
+            node = Node(sel, child.entry, child.group, parent, i, kids)
             node.link = child.link
         else:
-            node = Node(sel, None, None, parent, i)
+            node = Node(sel, None, None, parent, i, kids)
             if sel.entry is not None:
                 _report_unplaced(ev, node, sel.entry, parent)
         siblings.append(node)
