@@ -193,7 +193,9 @@ class UnitView(_Values):
     this selection with everything under it, times its count), ``cost_text``, ``values``
     (key -> :class:`ValueView`, in the order the rules module set them), ``profiles``
     (:class:`ProfileView`), ``rules`` (rule names), ``children``, ``loadout`` (the plain
-    upgrades under it, as labels), ``issues`` (those about this selection or below it).
+    upgrades under it, as labels), ``kit`` (the loadout with the upgrades that hold only
+    upgrades too, each with what it holds: ``Machine Gun (Front)``, for one-line summaries),
+    ``issues`` (those about this selection or below it).
     """
 
     def __init__(self, uid: str, parent: UnitView | None) -> None:
@@ -223,6 +225,7 @@ class UnitView(_Values):
         self.rule_texts: list[tuple[str, str]] = []
         self.children: list[UnitView] = []
         self.loadout: list[str] = []
+        self.kit: list[str] = []
         self.issues: list[IssueView] = []
         self.path = ""
 
@@ -579,6 +582,25 @@ def _profiles(ev: Evaluation, node: Node) -> list[ProfileView]:
     return out
 
 
+def _kit(u: UnitView) -> list[str]:
+    """``u``'s loadout in one line: its plain upgrades, and each upgrade that holds only
+    upgrades (a weapon with its mounting, a wargear option holding its weapons) with what it
+    holds in brackets, in the roster's order."""
+    out: list[str] = []
+    for c in u.children:
+        if c._is_leaf:
+            out.append(c.label)
+        elif (
+            c.type == "upgrade"
+            and c.known
+            and not c.values
+            and not c.state
+            and all(d.type == "upgrade" and d.known for d in c.walk())
+        ):
+            out.append(f"{c.label} ({', '.join(c.kit)})" if c.kit else c.label)
+    return out
+
+
 def _is_leaf(ev: Evaluation, node: Node) -> bool:
     return (
         not node.children
@@ -641,6 +663,7 @@ class _Builder:
         u._is_leaf = _is_leaf(ev, node)
         u.children = [self.unit(c, u) for c in node.children]
         u.loadout = [c.label for c in u.children if c._is_leaf]
+        u.kit = _kit(u)
         return u
 
 

@@ -84,6 +84,11 @@ CAT = f"""<?xml version="1.0" encoding="UTF-8"?>
         </infoLink>
       </infoLinks>
       <selectionEntries>
+        <selectionEntry id="gun" name="Machine Gun" type="upgrade" hidden="false">
+          <selectionEntries>
+            <selectionEntry id="front" name="Front" type="upgrade" hidden="false"/>
+          </selectionEntries>
+        </selectionEntry>
         <selectionEntry id="vet" name="Veteran" type="upgrade" hidden="false">
           <constraints><constraint id="vet-max" type="max" value="1" field="selections" scope="parent"/></constraints>
         </selectionEntry>
@@ -211,3 +216,26 @@ def test_a_rule_prints_with_the_name_and_text_its_entry_gives_it(
     assert "Deadly Demise D6:" in printed and text in printed
     pages = rasterise(data)
     assert all(ink(page, body_box(page)) > 200 for page in pages)
+
+
+GUNNER = ROOKIE + "    selections:\n      - entry: gun\n        selections: [{entry: front}]\n"
+
+
+def test_an_upgrade_holding_upgrades_is_in_the_unit_s_line_and_card(lib: Library) -> None:
+    """A weapon with its mounting (Gaslands: a Machine Gun mounted Front), a wargear option
+    holding its weapons (40k: "Bolt Pistol, Master-crafted Bolter, Melee Weapon"): the roster
+    page's line of the unit and its card say what it carries, the mounting with it, instead of
+    leaving both out because the weapon is no plain upgrade."""
+    from pypdf import PdfReader
+
+    ev = _evaluate(lib, GUNNER)
+    hero = build_view(ev).units[0]
+    assert hero.loadout == []  # (the plain upgrades: the text export lists the gun apart)
+    assert hero.kit == ["Machine Gun (Front)"]
+    out = io.BytesIO()
+    render_pdf(ev, out, date="2026-01-01")
+    reader = PdfReader(io.BytesIO(out.getvalue()))
+    roster_page, card_page = (p.extract_text() for p in reader.pages[:2])
+    assert "with Machine Gun (Front)" in roster_page
+    assert "with: Machine Gun (Front)" in card_page
+    assert all(ink(page, body_box(page)) > 200 for page in rasterise(out.getvalue()))
