@@ -1403,7 +1403,7 @@ class Evaluation:
             # gives for it, in any evaluation).
             per_copy = dict(static)
         else:
-            per_copy = (
+            scoped = (
                 self._scoped_costs(node, entry)
                 if entry is not None
                 and entry.modifiers
@@ -1411,9 +1411,10 @@ class Evaluation:
                 and id(node) not in self._reached
                 else None
             )
-            if per_copy is None:
+            if scoped is None:
                 unit = self.unit_cost
-                per_copy = {ct: unit(node, ct) for ct in self.index.cost_types}
+                scoped = {ct: unit(node, ct) for ct in self.index.cost_types}
+            per_copy = scoped
         if node.children:
             total, get = self.total_cost, per_copy.get
             totals, static_costs = self._total, self.index.static_costs
