@@ -210,3 +210,27 @@ def test_a_group_shown_by_the_roster_follows_an_edit_elsewhere(
     assert messages(session) == ["Team has 0 choices of Heavy weapon; at least 1 needed"]
     session.undo()
     assert messages(session) == []
+
+
+def test_check_catalog_names_a_group_modifier_it_cannot_apply(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    root = tmp_path_factory.mktemp("bad")
+    (root / "sem").mkdir()
+    (root / "sem" / "system.yaml").write_text(SYSTEM)
+    bad = ARMY.replace(
+        "          - type: increment\n            field: max\n            value: 1\n"
+        "            conditions: [{type: at-least, value: 5, scope: self, child: trooper}]\n",
+        "          - {type: append, field: max, value: 1}\n"
+        "          - {type: set, field: 'cost:pts', value: 1}\n"
+        "          - {type: set, field: min, value: lots}\n",
+    )
+    assert bad != ARMY
+    (root / "sem" / "army.yaml").write_text(bad)
+    found = Library([root], use_cache=False).scan()
+    assert [p.message for p in found.problems] == [
+        "a modifier of a group's 'max' changes a number: use set, increment or decrement",
+        "a group's modifier field 'cost:pts' names nothing a group has (use hidden, min, max, "
+        "or error, warning, note for a message)",
+        "a modifier of a group's 'min' needs a number as its value, not 'lots'",
+    ]
