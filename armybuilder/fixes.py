@@ -108,9 +108,10 @@ def _reduce(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
         most = entry.max_count
         return [Fix(f"Set the count to {most}", _set_count(node.loc, most))]
     group = _group(entry, issue.entry)
-    if group is not None and group.max is not None:
+    allowed = ev.group_bounds(group, node)[1] if group is not None else None
+    if group is not None and allowed is not None:
         chosen = [c for c in node.children if c.group is not None and _in(c.group, group)]
-        surplus = sum(c.count for c in chosen) - group.max
+        surplus = sum(c.count for c in chosen) - allowed
         if surplus > 0:
             what = f"{surplus} choice{'s' if surplus != 1 else ''} of {group.name}"
             return [Fix(f"Remove the last {what}", _trim(chosen, surplus))]
@@ -192,7 +193,7 @@ def _complete(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
         pick = options.get(group.default) if group.default else None
         if pick is None and len(options) == 1:
             pick = next(iter(options.values()))
-        missing = group.min - chosen
+        missing = ev.group_bounds(group, node)[0] - chosen
         if pick is None or missing <= 0:
             return []
         wanted = ev.index.recorded_id(entry, pick)

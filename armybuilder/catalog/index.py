@@ -139,6 +139,11 @@ def _scopes(mod: Modifier) -> Iterator[str]:
         yield rep.scope
 
 
+def _limits_modified(group: Group) -> bool:
+    """Whether a modifier of ``group`` changes how many choices it asks for or allows."""
+    return any(m.field in ("min", "max") for m in group.modifiers)
+
+
 def _by_id(children: Iterable[Child]) -> dict[str, Child]:
     """Children by entry id (the first of that entry), then by the id of the link they come
     through (where no entry has that id)."""
@@ -368,10 +373,11 @@ class CatalogIndex:
 
     def closed(self, entry: Entry | None) -> bool:
         """Whether a selection of ``entry`` can be judged on its own: nothing checked or
-        computed in it (constraints, modifier conditions and repeats, in it and under it)
-        looks at a selection outside it. Scopes count as inside when they name the selection
-        itself or one under it on the way: `self`; `parent`, below the selection; an entry id
-        that lies on the path from the selection down to where it is used. An evaluation of an
+        computed in it (constraints, modifier conditions and repeats of its entries and of
+        their groups, in it and under it) looks at a selection outside it. Scopes count as
+        inside when they name the selection itself or one under it on the way: `self`;
+        `parent`, below the selection; an entry id that lies on the path from the selection
+        down to where it is used. An evaluation of an
         edited roster replays the closed subtrees the edit did not touch."""
         if entry is None:
             return False
@@ -387,6 +393,9 @@ class CatalogIndex:
             for entry in [*self.entries.values(), *self.shared.values()]:
                 ids.update(c.scope for c in entry.constraints)
                 ids.update(sc for m in entry.modifiers for sc in _scopes(m))
+                ids.update(
+                    sc for g in walk_groups(entry.groups) for m in g.modifiers for sc in _scopes(m)
+                )
             self._scope_ids = frozenset(ids - {"self", "parent", "roster", "force"})
         return self._scope_ids
 
@@ -410,8 +419,16 @@ class CatalogIndex:
                     return not at_root
                 return scope not in ("roster", "force") and scope in path  # noqa: B023
 
-            # Its own modifiers, with its selection as the context.
+            # Its own modifiers, with its selection as the context; so are its groups' (their
+            # `hidden`, their limits, the messages they add).
             if not all(inside(sc, is_root) for m in entry.modifiers for sc in _scopes(m)):
+                return False
+            if not all(
+                inside(sc, is_root)
+                for g in walk_groups(entry.groups)
+                for m in g.modifiers
+                for sc in _scopes(m)
+            ):
                 return False
             for child in self.children(entry):
                 for con in child.entry.constraints:
@@ -681,15 +698,16 @@ class CatalogIndex:
             stack.extend(self.children(c.entry))
 
     def group_checks(self, entry: Entry) -> tuple[tuple[Group, tuple[int, ...]], ...]:
-        """The groups of ``entry`` a selection can break (those with a maximum, or a minimum
-        above 0), subgroups included in :func:`walk_groups` order, each with the ``id()`` of
-        itself and of every group under it (choices in those count toward it). Cached."""
+        """The groups of ``entry`` a selection can break (those with a maximum, a minimum
+        above 0, or a modifier of either), subgroups included in :func:`walk_groups` order,
+        each with the ``id()`` of itself and of every group under it (choices in those count
+        toward it). Cached."""
         found = self._group_checks.get(id(entry))
         if found is None:
             found = self._group_checks[id(entry)] = tuple(
                 (g, (id(g), *(id(x) for x in walk_groups(g.groups))))
                 for g in walk_groups(entry.groups)
-                if g.max is not None or g.min > 0
+                if g.max is not None or g.min > 0 or _limits_modified(g)
             )
         return found
 
@@ -704,7 +722,7 @@ class CatalogIndex:
         checks = self.group_checks(entry)
         maxima: dict[int, int] | None = {}
         for g, ids in checks:
-            if len(ids) != 1 or g.min > 0 or g.max is None:
+            if len(ids) != 1 or g.min > 0 or g.max is None or _limits_modified(g):
                 maxima = None
                 break
             maxima[ids[0]] = g.max  # type: ignore[index]

@@ -2063,6 +2063,21 @@ class Evaluation:
     def is_hidden(self, entry: Entry, context: Node) -> bool:
         return bool(self.apply_modifiers(entry, "hidden", entry.hidden, context))
 
+    def group_bounds(self, group: Group, context: Node) -> tuple[int, int | None]:
+        """How many choices ``group`` asks for at least and allows at most (``None``: no
+        limit) in the selection ``context``, after the group's modifiers of `min` and `max`
+        (one more choice where the unit has grown; a negative maximum is no limit)."""
+        low, high = group.min, group.max
+        if group.modifiers:
+            fields = self.index.modified_fields(group)
+            if "max" in fields:
+                most = -1 if high is None else high
+                got = float(self.apply_modifiers(group, "max", most, context))
+                high = None if got < 0 else int(got)
+            if "min" in fields:
+                low = max(0, int(float(self.apply_modifiers(group, "min", low, context))))
+        return low, high
+
 
 #: Most rounds costs that depend on costs get to settle (:meth:`Evaluation._settle_costs`).
 MAX_COST_ROUNDS = 20
@@ -2661,23 +2676,24 @@ def _check_groups(ev: Evaluation, node: Node, entry: Entry) -> None:
             got = get(ids[0], 0)
         else:
             got = sum(get(i, 0) for i in ids)
-        if g.max is not None and got > g.max:
+        low, high = ev.group_bounds(g, node) if g.modifiers else (g.min, g.max)
+        if high is not None and got > high:
             ev._add(
                 g.severity,
                 "max-exceeded",
-                f"{ev.where(node)} has {got} choices of {g.name}; at most {g.max} allowed",
+                f"{ev.where(node)} has {got} choices of {g.name}; at most {high} allowed",
                 node,
                 g.source,
                 g.id,
             )
-        if got < g.min and not (
+        if got < low and not (
             (g.hidden or g.modifiers) and ev.apply_modifiers(g, "hidden", g.hidden, node)
         ):
             choice = f" (the usual choice is {ev.index.name_of(g.default)})" if g.default else ""
             ev._add(
                 g.severity,
                 "min-not-met",
-                f"{ev.where(node)} has {got} choices of {g.name}; at least {g.min} needed{choice}",
+                f"{ev.where(node)} has {got} choices of {g.name}; at least {low} needed{choice}",
                 node,
                 g.source,
                 g.id,

@@ -880,14 +880,15 @@ class EditSession:
         """What adding ``count`` × ``entry_id`` under ``parent`` does to the groups it is
         chosen in: fits, replaces the choice of a pick-one group, or finds a group full."""
         for group in reversed(self.group_chain(parent, entry_id)):  # innermost first
-            if group.max is None:
+            most = self._group_max(parent, group)
+            if most is None:
                 continue
             members = self.group_members(parent, group)
             seq = self.node(parent).get("selections")
             chosen = sum(_count_of(seq[i]) for i in members)
-            if chosen + count <= group.max:
+            if chosen + count <= most:
                 continue
-            if group.max == 1 and count == 1 and members:
+            if most == 1 and count == 1 and members:
                 same = [i for i in members if seq[i].get("entry") == entry_id]
                 if same and len(members) == 1:
                     name = self.index.name_of(entry_id)
@@ -902,10 +903,21 @@ class EditSession:
             return Slot(
                 group,
                 [],
-                f"{group.name} is full: {chosen} chosen, at most {group.max} allowed; "
+                f"{group.name} is full: {chosen} chosen, at most {most} allowed; "
                 f"remove one before adding {name}",
             )
         return Slot(None, [], None)
+
+    def _group_max(self, parent: Loc, group: Group) -> int | None:
+        """How many choices ``group`` allows in the selection at ``parent``: its maximum, as
+        its modifiers leave it there (:meth:`Evaluation.group_bounds`) where it has any."""
+        if not group.modifiers:
+            return group.max
+        ev = self.evaluate()
+        node = _ev_node(ev, parent)
+        if node is None:
+            return group.max
+        return ev.group_bounds(group, node)[1]
 
     def where_to_add(self, target: Loc, entry_id: str) -> Loc | None:
         """The selection at or above ``target`` where ``entry_id`` can be added, if any."""
@@ -1047,7 +1059,7 @@ class EditSession:
             found = self._groups_of[id(entry)] = (entry, chains, inside)
         return found[1], found[2]
 
-    def _replaced_by(self, node: Node) -> Callable[[Child], list[Node] | None]:
+    def _replaced_by(self, node: Node, ev: Evaluation) -> Callable[[Child], list[Node] | None]:
         """Per option under ``node``: the choices adding it replaces (a pick-one group's, as
         :meth:`add` swaps them; ``[]``: it is added beside the others, also where a group is
         full and the builder refuses it: priced as if it fitted), or ``None`` where it is the
@@ -1075,12 +1087,13 @@ class EditSession:
             if c.group is None:
                 return []
             for group in reversed(chains.get(id(c.group), [c.group])):  # innermost first
-                if group.max is None:
+                most = ev.group_bounds(group, node)[1] if group.modifiers else group.max
+                if most is None:
                     continue
                 chosen = members_of(group)
-                if sum(n.count for n in chosen) + 1 <= group.max:
+                if sum(n.count for n in chosen) + 1 <= most:
                     continue
-                if group.max == 1 and chosen:
+                if most == 1 and chosen:
                     if len(chosen) == 1 and chosen[0].entry_id == c.entry.id:
                         return None
                     return chosen
@@ -1250,7 +1263,7 @@ class EditSession:
             inside = dict.fromkeys(id(x) for x in walk_groups([g]))
             chosen = sum(counts.get(i, 0) for i in inside)
             members = [lim for i in inside for lim in own.get(i, ())]
-            lo, hi = g.min, g.max
+            lo, hi = ev.group_bounds(g, node) if g.modifiers else (g.min, g.max)
             if hi is None and members and all(lim.maximum is not None for lim in members):
                 hi = sum(lim.maximum or 0 for lim in members)
             lo = max(lo, sum(lim.minimum for lim in members))
@@ -1787,7 +1800,7 @@ class _Pricer:
         # (they may read the whole roster: every price is then the roster's own rise).
         self.fixed = None if what_if.rules_add_costs else session._fixed_prices
         self.counted = session._cost_counts()
-        self.replaced = session._replaced_by(node)
+        self.replaced = session._replaced_by(node, ev)
         self.multiplicity = node.multiplicity()
         self.whole = self.counted is None or what_if.rules_add_costs
         self.keep: list[Node] = []  # what-if nodes live as long as ``what_if``
