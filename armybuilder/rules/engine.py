@@ -1046,14 +1046,20 @@ class Evaluation:
         alone, as they are whatever lies outside: of what no modifier can make a selection
         count as (an entry, link, group, type, or a category no modifier gives or takes),
         in a scope that is the subtree's node or under it, and no modifier of another
-        selection reaches a selection of the roster. Such a count is not kept in the trace
-        (the same subtree holds the same selections)."""
+        selection reaches a selection of the roster; or a sum of a cost no modifier changes
+        (nor the rules module) in such a scope. Such a read is not kept in the trace (the same
+        subtree holds the same selections, at the same costs)."""
         if (
-            field_ != "selections"
-            or percent
+            percent
             or scope == "ancestor"
             or self._reached
             or (ref is not None and (ref in self.index.added_categories or ":" in ref))
+        ):
+            return False
+        if field_ != "selections" and (
+            self._extra_cost
+            or field_ not in self.index.cost_types
+            or field_ in self._modified_costs()
         ):
             return False
         n = self._scope_node(context, scope)
@@ -1061,6 +1067,23 @@ class Evaluation:
         while n is not None and n is not top:
             n = n.parent
         return n is not None
+
+    def _modified_costs(self) -> frozenset[str]:
+        """The cost types a modifier of the catalog changes anywhere (any other cost of a
+        selection is what its entries state, times its count)."""
+        memo: dict[str, frozenset[str]] = self.index.memo("engine.modified_costs")
+        found = memo.get("")
+        if found is None:
+            index = self.index
+            owners = [*index.entries.values(), *index.shared.values()]
+            owners.extend(c.entry for c in index._all_children())
+            fields = {m.field for o in owners for m in o.modifiers}
+            found = memo[""] = frozenset(
+                ct
+                for ct in index.cost_types
+                if (index.cost_fields.get(ct) or f"cost:{ct}") in fields
+            )
+        return found
 
     def _traced(self, fn: Callable[..., Any], at: int, args: tuple[Any, ...]) -> Any:
         """``fn(self, *args)``, kept in the trace with where its selection (``args[at]``)
@@ -1081,7 +1104,8 @@ class Evaluation:
                 self._trace_keys.add(once)
             except TypeError:
                 pass  # (a list among its arguments: kept as it is)
-            trace.append((fn, at, where, rest, found))
+            # (a list found is kept as it was: the caller may change the one it is given)
+            trace.append((fn, at, where, rest, list(found) if type(found) is list else found))
         return found
 
     def _node_at(self, node: Node, where: _Where) -> Node | None:
