@@ -316,6 +316,11 @@ def _check_modifier_field(
         or (kind == "cost" and name in cost_ids)
         or (kind == "constraint" and (name in constraint_ids or reaches(mod)))
         or (kind == "characteristic" and any(name in chars for chars in profile_types.values()))
+        or (
+            kind == "profile"
+            and name.endswith(":hidden")
+            and name.removesuffix(":hidden") in {p.id for p in profiles if p.id}
+        )
     )
     if not ok and kind == "description":
         # Nothing shows a selection's own description (the catalog pane prints the entry's
@@ -336,8 +341,8 @@ def _check_modifier_field(
                 [*loc, "field"],
                 f"modifier field {mod.field!r} names nothing this "
                 "entry has (use name, hidden, categories, primary-category, cost:<cost type>, "
-                "constraint:<constraint id of this entry>, characteristic:<id>, or error, "
-                "warning, note for a message)",
+                "constraint:<constraint id of this entry>, characteristic:<id>, "
+                "profile:<profile id>:hidden, or error, warning, note for a message)",
             )
         )
         return
@@ -391,6 +396,8 @@ def _modifier_type_problem(
     """What the engine could not do with this modifier (adding to a name, appending to a
     cost, hiding with a number), as (key, message); None when it is sound."""
     what = f"a modifier of {mod.field!r}"
+    if kind == "profile":  # (`profile:<id>:hidden`: the same rules as hidden)
+        kind = "hidden"
     if kind in MESSAGE_FIELDS:
         if mod.type != "add":
             return "type", f"{what} raises a message: its type is `add` (the message is its value)"

@@ -11,7 +11,7 @@ import math
 import threading
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -362,7 +362,7 @@ class EditSession:
         #: Per option (entry, group and link, by ``id()``: a link may set costs of its own):
         #: its own price where it can depend on nothing but the entry (else ``None``), and
         #: whether another selection's cost may count it (its rise is then worked out each
-        #: time: :meth:`_option_infos`).
+        #: time: :class:`_Pricer`).
         self._fixed_prices: dict[
             tuple[int, int, int], tuple[Entry, dict[str, float] | None, bool]
         ] = {}
@@ -959,76 +959,42 @@ class EditSession:
             found = self._fresh_data[id(entry)] = (entry, data)
         return found[1]
 
-    def option_infos(self, parent: Loc, ev: Evaluation | None = None) -> list[OptionInfo]:
+    def option_infos(
+        self,
+        parent: Loc,
+        ev: Evaluation | None = None,
+        ids: Collection[str] | None = None,
+    ) -> list[OptionInfo]:
         """Limits and costs of what may be added under ``parent`` (:meth:`options`), as
-        ``ev`` (default: the current evaluation) computes them."""
-        ev = ev or self.evaluate()
-        found: list[OptionInfo] = self._cached(
-            ev, ("options", parent), lambda: self._option_infos(parent, ev)
-        )
+        ``ev`` (default: the current evaluation) computes them.
+
+        ``ids``: only the options named so (:meth:`option_id`), in the order of the whole
+        list: exactly ``[i for i in option_infos(parent, ev) if i.entry_id in ids]``, each
+        option priced only when first asked for under ``ev`` (a pane prices the rows it
+        shows; the rest are priced when scrolled to, or never)."""
+        at: Evaluation = ev or self.evaluate()
+        if ids is None:
+            found: list[OptionInfo] = self._cached(
+                at, ("options", parent), lambda: self._pricer(parent, at).all()
+            )
+            return found
+        cache = self._figures
+        if cache.get("ev") is at:
+            whole: list[OptionInfo] | None = cache.get(("options", parent))
+            if whole is not None:
+                return [i for i in whole if i.entry_id in ids]
+        return self._pricer(parent, at).some(ids)
+
+    def _pricer(self, parent: Loc, ev: Evaluation) -> _Pricer:
+        """The option pricer of ``parent`` under ``ev`` (one per evaluation: what it priced
+        is kept until the next evaluation)."""
+        found: _Pricer = self._cached(ev, ("pricer", parent), lambda: _Pricer(self, parent, ev))
         return found
 
     def _option_infos(self, parent: Loc, ev: Evaluation) -> list[OptionInfo]:
-        node = _ev_node(ev, parent)
-        options = self.options(parent)
-        # Each option by the id that adds it (an entry offered twice there is two options).
-        parent_entry = self.entry_at(parent) if parent and not is_force_loc(parent) else None
-        ids = [self.index.recorded_id(parent_entry, c) for c in options]
-        if node is None:
-            return [OptionInfo(i, Limit(0), {}) for i in ids]
-        what_if = _what_if(ev)
-        limits = self._limits_under(ev, node, parent)
-        shown = self.shown_cost_types
-        # A price kept per entry holds only while the rules module adds no costs of its own
-        # (they may read the whole roster: every price is then the roster's own rise).
-        fixed = None if what_if.rules_add_costs else self._fixed_prices
-        counted = self._cost_counts()
-        replaced = self._replaced_by(node, ev)
-        multiplicity = node.multiplicity()
-        whole = counted is None or what_if.rules_add_costs
-        keep: list[Node] = []  # what-if nodes live until the end (ids key the caches)
-        out = []
-        for c, option_id in zip(options, ids, strict=True):
-            drop = replaced(c)
-            if drop is None:  # already the choice of its pick-one group: adding changes nothing
-                out.append(OptionInfo(option_id, limits(c), dict.fromkeys(shown, 0.0)))
-                continue
-            key = (id(c.entry), id(c.group), id(c.link))
-            known = None if fixed is None else fixed.get(key)
-            if known is not None and known[0] is not c.entry:
-                known = None
-            if known is None and fixed is not None:
-                data = self._fresh(c.entry)
-                scratch = _scratch_node(self.index, data, c.entry, c.group, node, c)
-                keep.append(scratch)
-                own = _priced(what_if, scratch, shown) if self._price_is_fixed(scratch) else None
-                known = fixed[key] = (
-                    c.entry,
-                    own,
-                    own is not None and _counts_in(scratch, counted),
-                )
-            if (
-                known is not None
-                and known[1] is not None
-                and not known[2]
-                and not any(_counts_in(n, counted) for n in drop)
-            ):
-                # Nothing else's cost reads this option or what it replaces: the roster
-                # rises by its own price, less the choices it replaces, times the copies of
-                # the selection it is added under.
-                price = known[1]
-                costs = {
-                    ct: tidy_cost(
-                        (price[ct] - sum(ev.total_cost(n).get(ct, 0.0) for n in drop))
-                        * multiplicity
-                    )
-                    for ct in shown
-                }
-            else:
-                own = known[1] if known is not None else None
-                costs = self._rise(ev, node, c, drop, shown, whole, own)
-            out.append(OptionInfo(option_id, limits(c), costs))
-        return out
+        """Every option under ``parent`` priced, in the order of :meth:`options` (not cached:
+        :meth:`option_infos` keeps them)."""
+        return _Pricer(self, parent, ev).all()
 
     def _rise(
         self,
@@ -1808,3 +1774,90 @@ class EditSession:
             self.journal.close()
         else:
             self.journal.discard()
+
+
+class _Pricer:
+    """The options under one selection and what is shared in pricing them under one
+    evaluation (limits, the choices each would replace, the what-if evaluation and the
+    new nodes priced in it, which must live as long as it: their ids key its caches); each
+    option priced once, when first asked for (:meth:`EditSession.option_infos`)."""
+
+    def __init__(self, session: EditSession, parent: Loc, ev: Evaluation) -> None:
+        self.session = session
+        self.ev = ev
+        self.node = node = _ev_node(ev, parent)
+        self.options = options = session.options(parent)
+        # Each option by the id that adds it (an entry offered twice there is two options).
+        parent_entry = session.entry_at(parent) if parent and not is_force_loc(parent) else None
+        self.ids = [session.index.recorded_id(parent_entry, c) for c in options]
+        self.done: dict[int, OptionInfo] = {}
+        if node is None:
+            return
+        self.what_if = what_if = _what_if(ev)
+        self.limits = session._limits_under(ev, node, parent)
+        self.shown = session.shown_cost_types
+        # A price kept per entry holds only while the rules module adds no costs of its own
+        # (they may read the whole roster: every price is then the roster's own rise).
+        self.fixed = None if what_if.rules_add_costs else session._fixed_prices
+        self.counted = session._cost_counts()
+        self.replaced = session._replaced_by(node, ev)
+        self.multiplicity = node.multiplicity()
+        self.whole = self.counted is None or what_if.rules_add_costs
+        self.keep: list[Node] = []  # what-if nodes live as long as ``what_if``
+
+    def all(self) -> list[OptionInfo]:
+        return [self.info(n) for n in range(len(self.options))]
+
+    def some(self, ids: Collection[str]) -> list[OptionInfo]:
+        return [self.info(n) for n, i in enumerate(self.ids) if i in ids]
+
+    def info(self, n: int) -> OptionInfo:
+        found = self.done.get(n)
+        if found is None:
+            found = self.done[n] = self._price(n)
+        return found
+
+    def _price(self, n: int) -> OptionInfo:
+        c, option_id = self.options[n], self.ids[n]
+        node = self.node
+        if node is None:
+            return OptionInfo(option_id, Limit(0), {})
+        s, ev, shown, fixed, counted = self.session, self.ev, self.shown, self.fixed, self.counted
+        drop = self.replaced(c)
+        if drop is None:  # already the choice of its pick-one group: adding changes nothing
+            return OptionInfo(option_id, self.limits(c), dict.fromkeys(shown, 0.0))
+        key = (id(c.entry), id(c.group), id(c.link))
+        known = None if fixed is None else fixed.get(key)
+        if known is not None and known[0] is not c.entry:
+            known = None
+        if known is None and fixed is not None:
+            data = s._fresh(c.entry)
+            scratch = _scratch_node(s.index, data, c.entry, c.group, node, c)
+            self.keep.append(scratch)
+            own = _priced(self.what_if, scratch, shown) if s._price_is_fixed(scratch) else None
+            known = fixed[key] = (
+                c.entry,
+                own,
+                own is not None and _counts_in(scratch, counted),
+            )
+        if (
+            known is not None
+            and known[1] is not None
+            and not known[2]
+            and not any(_counts_in(d, counted) for d in drop)
+        ):
+            # Nothing else's cost reads this option or what it replaces: the roster rises by
+            # its own price, less the choices it replaces, times the copies of the selection
+            # it is added under.
+            price = known[1]
+            costs = {
+                ct: tidy_cost(
+                    (price[ct] - sum(ev.total_cost(d).get(ct, 0.0) for d in drop))
+                    * self.multiplicity
+                )
+                for ct in shown
+            }
+        else:
+            own = known[1] if known is not None else None
+            costs = s._rise(ev, node, c, drop, shown, self.whole, own)
+        return OptionInfo(option_id, self.limits(c), costs)

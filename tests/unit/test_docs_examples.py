@@ -47,7 +47,7 @@ PLAIN_FIELDS = {
     "primary-category",
     *MESSAGE_FIELDS,
 }
-NAMED_FIELDS = {"cost", "constraint", "characteristic"}
+NAMED_FIELDS = {"cost", "constraint", "characteristic", "profile"}
 # A group's modifiers: of its hidden, its limits, or a message (catalog/checks.py).
 GROUP_FIELDS = {"hidden", "min", "max", *MESSAGE_FIELDS}
 

@@ -12,6 +12,7 @@ the highlighted (or first) match. A search that matches nothing here says so.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
@@ -40,6 +41,16 @@ from .stable import ContentLines, LiveStatic, StableScroll, find, refresh_rows
 if TYPE_CHECKING:
     from ...catalog import CatalogIndex, Child
     from ...model.catalog import Entry
+
+
+def fold(text: str) -> str:
+    """``text`` as the search compares it: case folded and without accents (``Éldar`` and
+    ``ELDAR`` -> ``eldar``, ``Über`` -> ``uber``, ``Straße`` -> ``strasse``): compatibility
+    decomposition (NFKD), combining marks dropped."""
+    if text.isascii():
+        return text.lower()
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.category(ch).startswith("M"))
 
 
 def entry_cost(index: CatalogIndex, entry: Entry) -> str:
@@ -157,14 +168,15 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
         super().watch_virtual_size(size)
 
     def render_label(self, node: TreeNode[str | None], base_style: Style, style: Style) -> Text:
-        """An entry's line fitted to the pane's width as it is now (it widens with the focus
-        on a small terminal): the name gives way, cut with "…", so that the price and the
+        """A line fitted to the pane's width as it is now (it widens with the focus on a
+        small terminal): an entry's name gives way, cut with "…", so that the price and the
         count after it show whole (cut at the pane's edge, 115 pts read "11"); where even a
         name of 3 cells leaves no room for them, they take shorter forms that keep every
-        number ("1 chosen" as "1", see :mod:`.fitting`)."""
+        number ("1 chosen" as "1", see :mod:`.fitting`). A name alone (no price, no count)
+        is cut with "…" at the edge; a section's name gives way to its range and count."""
         text = super().render_label(node, base_style, style)
         label = node._label
-        if node.data is None or not label.spans or not self.is_mounted:
+        if not self.is_mounted:
             return text
         depth, up = 0, node.parent
         while up is not None and (up is not self.root or self.show_root):
@@ -175,6 +187,10 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
         if over <= 0 or room <= 0:
             return text
         offset = len(text.plain) - len(label.plain)  # (the arrow before a heading's label)
+        if node.data is None:
+            return self._fit_heading(text, offset, room)
+        if not label.spans:  # a name alone (no price, no count): cut with "…"
+            return _cut(text, room)
         name_end = label.spans[0].start  # the price or count is the first span
         name = label[:name_end]
         # The tail (price, count), in shorter forms when it leaves no room for a name of 3
@@ -200,7 +216,25 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
             fitted.append_text(tail)
             fitted.stylize(style)
             return text[:offset] + fitted
-        return text  # no room for a name at all: cut at the edge as it was
+        return _cut(text, room)  # no room for a name at all: cut at the edge, with "…"
+
+    @staticmethod
+    def _fit_heading(text: Text, offset: int, room: int) -> Text:
+        """A section's line (its arrow, ``name (range) count``) in ``room`` cells: the name
+        cut with "…" so that the range and the count show whole; where a name of 3 cells
+        leaves no room for them, the line cut at the edge, with "…"."""
+        plain = text.plain
+        # The range comes after the name, last but for the count (a name holding " (" has
+        # it before).
+        name_end = plain.rfind(" (", offset)
+        if name_end > offset:
+            tail = text[name_end:]
+            space = room - tail.cell_len
+            if space - cell_len(plain[:offset]) - 1 >= 3:
+                fitted = _cut(text[:name_end], space)
+                fitted.append_text(tail)
+                return fitted
+        return _cut(text, room)
 
     def _is_entry(self, line: int) -> bool:
         node = self.get_node_at_line(line)
@@ -248,6 +282,20 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
             node = self.get_node_at_line(line)
             if node is not None and node.data is None:
                 node.toggle()
+
+
+def _cut(text: Text, room: int) -> Text:
+    """``text`` cut to ``room`` cells, its last cell a "…" drawn as what it replaces: a
+    line cut at the pane's edge says so."""
+    plain = text.plain
+    if cell_len(plain) <= room:
+        return text
+    end = 0
+    while end < len(plain) and cell_len(plain[: end + 1]) <= room - 1:
+        end += 1
+    cut = text.copy()
+    cut.plain = plain[:end].rstrip() + "…"  # (spans over the end now end at the "…")
+    return cut
 
 
 class PreviewStatic(LiveStatic):
@@ -324,7 +372,7 @@ class CatalogBrowser(Vertical):
         self._rows: list[TreeNode[str | None]] = []
         self._row_section: list[str] = []
         self._shown_labels: list[str] = []
-        #: Each option's name in lower case and id: what the search looks in.
+        #: Each option's name folded (:func:`fold`) and id: what the search looks in.
         self._hay: list[tuple[str, str]] = []
         #: The options the tree shows (places in the list) and the query they match.
         self._hits: list[int] | None = None
@@ -444,7 +492,7 @@ class CatalogBrowser(Vertical):
         self._shown_sections = {}
         self._section_child = {}
         self._row_section = []
-        self._hay = [(c.entry.name.lower(), c.entry.id) for c in self._options]
+        self._hay = [(fold(c.entry.name), c.entry.id) for c in self._options]
         self._hits = None
         self._hits_query = None
         tree._syncing = True  # one repaint at the end, not one per node added
@@ -467,8 +515,8 @@ class CatalogBrowser(Vertical):
             tree._syncing = False
 
     def matches(self, query: str) -> list[int]:
-        """The options (their places in the list) whose name (in lower case) or id holds
-        ``query`` (already stripped and in lower case)."""
+        """The options (their places in the list) whose name or id holds ``query`` (already
+        stripped and folded: :func:`fold`; the names are folded alike)."""
         hay = self._hay
         if not query:
             return list(range(len(hay)))
@@ -481,7 +529,7 @@ class CatalogBrowser(Vertical):
     def _filter(self, force: bool = False) -> None:
         """Show the options that match the search box's text, the cursor on the entry it
         was on if still shown, else on the first."""
-        query = self.search.value.strip().lower()
+        query = fold(self.search.value.strip())
         self._show_title()
         if not force and query == self._hits_query:
             return
