@@ -112,3 +112,37 @@ def test_the_groups_maximum_follows_its_modifier() -> None:
     # With the banner, at most 2 (and at least 3: the minimum's own modifier).
     messages, _ = _errors(banner=True)
     assert messages == ["Army > Squad has 2 choices of Special weapons; at least 3 needed"]
+
+
+def test_the_40k_sergeant_with_twin_claws_needs_no_other_weapon() -> None:
+    """Real data (``../shared/bsdata``, skipped where absent): a Tactical Marine Sergeant's
+    "Weapon 1" and "Weapon 2" groups each ask for exactly one choice, and the data sets both
+    limits to 0 when the sergeant takes Twin lightning claws (a `set` of each group's `min`
+    and `max` constraint with that condition). With the claws, neither group is short."""
+    from pathlib import Path
+
+    import pytest
+
+    from armybuilder.catalog import Library
+    from armybuilder.rosters import Roster
+    from armybuilder.rules.engine import evaluate_roster
+
+    bsdata = Path(__file__).resolve().parents[3] / "shared" / "bsdata"
+    if not (bsdata / "wh40k-10e").is_dir():
+        pytest.skip(f"the BattleScribe 40k test data is not at {bsdata / 'wh40k-10e'}")
+    sm = "imperium-adeptus-astartes-space-marines"
+    system = Library([bsdata]).scan().system("wh40k-10e")
+    groups = {"1f93-c6ec-b867-84dc", "8c57-42-22df-ed09"}  # Weapon 1, Weapon 2
+
+    def short(loadout: str) -> list[str]:
+        text = (
+            f"system: wh40k-10e\nfaction: {sm}\nname: T\nselections:\n"
+            "  - entry: c09a-6504-d25f-477\n"  # Tactical Squad
+            "    selections:\n      - entry: a3e6-65a5-763f-4ac\n"  # Tactical Marine Sergeant
+            f"        selections: {loadout}\n"
+        )
+        ev = evaluate_roster(Roster.from_text(text, "t.yaml"), system)
+        return [i.code for i in ev.issues if i.entry in groups]
+
+    assert short("[]") == ["min-not-met", "min-not-met"]
+    assert short("[{entry: 8bd8-a0de-a0b9-a72e}]") == []  # Twin lightning claws

@@ -38,8 +38,8 @@ from .translate import IdMap, Translation
 
 SYSTEM_SUFFIXES = (".gst", ".gstz")
 CATALOGUE_SUFFIXES = (".cat", ".catz")
-_CACHE_FORMAT = f"{__version__}-bs11"  # 10: profiles that can be hidden keep id, hidden;
-# 11: a group keeps the modifiers of its min / max
+# 10: profiles that can be hidden keep id, hidden; 11: a group keeps the modifiers of its min / max
+_CACHE_FORMAT = f"{__version__}-bs11"
 
 _ROOT = re.compile(r"<(gameSystem|catalogue)\b([^>]*)>", re.S)
 _ATTR = re.compile(r'\b([A-Za-z]+)="([^"]*)"')
