@@ -73,3 +73,23 @@ def test_validate_json_gives_the_catalogue_line(
     assert issue["file"] == str(folder / "army.cat")
     assert issue["line"] == _line_of_medic()
     assert "not well-formed" in issue["message"]
+
+
+def test_a_game_system_with_a_doctype_is_refused_with_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A document type declaration (which can hide entity bombs) in the game system file,
+    whose head still reads: refused at its line when a roster needs the data."""
+    monkeypatch.setenv("ARMYBUILDER_CACHE_DIR", str(tmp_path / "cache"))
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    gst = GST.replace("?>\n", '?>\n<!DOCTYPE g [<!ENTITY a "aaaa">]>\n', 1)
+    (folder / "tiny.gst").write_text(gst, encoding="utf-8")
+    (folder / "army.cat").write_text(CAT, encoding="utf-8")
+    roster = folder / "r.yaml"
+    roster.write_text("name: T\nsystem: tiny\nfaction: army\nselections:\n  - entry: e1\n")
+    code = main(["validate", "--catalogs", str(folder), str(roster)])
+    out = capsys.readouterr()
+    assert code == 2
+    assert "Traceback" not in out.out + out.err
+    assert f"{folder / 'tiny.gst'}:2: a document type declaration" in out.out + out.err

@@ -31,6 +31,11 @@ GST = """<?xml version="1.0" encoding="UTF-8"?>
       <characteristicTypes><characteristicType id="desc" name="Description"/></characteristicTypes>
     </profileType>
   </profileTypes>
+  <categoryEntries>
+    <categoryEntry id="cat-char" name="Character"/>
+    <categoryEntry id="cat-inf" name="Infantry"/>
+    <categoryEntry id="cat-fac" name="Faction: Tiny Guard"/>
+  </categoryEntries>
   <forceEntries><forceEntry id="f1" name="Army"/></forceEntries>
   <sharedProfiles>
     <profile id="lore" name="Linked Lore" typeId="ab" hidden="false">
@@ -56,6 +61,11 @@ CAT = f"""<?xml version="1.0" encoding="UTF-8"?>
   <selectionEntries>
     <selectionEntry id="hero" name="Hero" type="model" hidden="false">
       <costs><cost name="pts" typeId="pts" value="50"/></costs>
+      <categoryLinks>
+        <categoryLink id="cl-1" targetId="cat-char" primary="true"/>
+        <categoryLink id="cl-2" targetId="cat-inf" primary="false"/>
+        <categoryLink id="cl-3" targetId="cat-fac" primary="false"/>
+      </categoryLinks>
       <profiles>
         <profile id="p-always" name="Always" typeId="ab" hidden="false">
           <characteristics><characteristic name="Description" typeId="desc">Stands firm.</characteristic></characteristics>
@@ -238,4 +248,18 @@ def test_an_upgrade_holding_upgrades_is_in_the_unit_s_line_and_card(lib: Library
     roster_page, card_page = (p.extract_text() for p in reader.pages[:2])
     assert "with Machine Gun (Front)" in roster_page
     assert "with: Machine Gun (Front)" in card_page
+    assert all(ink(page, body_box(page)) > 200 for page in rasterise(out.getvalue()))
+
+
+def test_a_card_prints_the_unit_s_categories(lib: Library) -> None:
+    """A datasheet's keywords are the data's categories of the unit (BattleScribe prints them
+    as "Categories" on every selection): the card says them under its title, in the data's
+    order, the faction keyword too."""
+    from pypdf import PdfReader
+
+    ev = _evaluate(lib, ROOKIE)
+    out = io.BytesIO()
+    render_pdf(ev, out, date="2026-01-01")
+    card_page = PdfReader(io.BytesIO(out.getvalue())).pages[1].extract_text()
+    assert "Categories: Character, Infantry, Faction: Tiny Guard" in card_page
     assert all(ink(page, body_box(page)) > 200 for page in rasterise(out.getvalue()))
