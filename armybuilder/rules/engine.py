@@ -432,6 +432,8 @@ class Evaluation:
     #: scope, by the entry and those scopes' selections (see :meth:`_scoped_costs`). Cleared
     #: with ``_modified``.
     _scoped: dict[tuple[int, ...], dict[str, float]] = field(default_factory=dict, repr=False)
+    #: :meth:`_cost_scopes` by the entry's ``id()`` (entries outlive the evaluation).
+    _cost_scope: dict[int, Any] = field(default_factory=dict, repr=False)
     _counts: dict[tuple[int, bool, bool], dict[str, float]] = field(
         default_factory=dict, repr=False
     )
@@ -1187,7 +1189,7 @@ class Evaluation:
             # gives for it, in any evaluation).
             per_copy = dict(static)
         else:
-            per_copy = (
+            scoped = (
                 self._scoped_costs(node, entry)
                 if entry is not None
                 and entry.modifiers
@@ -1195,9 +1197,11 @@ class Evaluation:
                 and id(node) not in self._reached
                 else None
             )
-            if per_copy is None:
+            if scoped is None:
                 unit = self.unit_cost
                 per_copy = {ct: unit(node, ct) for ct in self.index.cost_types}
+            else:
+                per_copy = scoped
         if node.children:
             total, get = self.total_cost, per_copy.get
             totals, static_costs = self._total, self.index.static_costs
@@ -1237,11 +1241,16 @@ class Evaluation:
         the entry with the same selections in those scopes (the troopers of one platoon), so
         worked out for the first and copied for the others. ``None`` where that does not hold.
         """
-        scopes = _per_entry(self, "engine.cost_scopes", entry, self._cost_scopes)
+        scopes = self._cost_scope.get(id(entry), _MISSING)
+        if scopes is _MISSING:
+            scopes = self._cost_scope[id(entry)] = self._cost_scopes(entry)
         if scopes is None:
             return None
         at = self._scope_node
-        key = (id(entry), *[id(at(node, s)) if s else 0 for s in scopes])
+        if len(scopes) == 1:  # (one cost type)
+            key: tuple[int, ...] = (id(entry), id(at(node, scopes[0])))
+        else:
+            key = (id(entry), *[id(at(node, s)) if s else 0 for s in scopes])
         found = self._scoped.get(key)
         if found is None:
             unit = self.unit_cost
@@ -1258,6 +1267,8 @@ class Evaluation:
         for ct in index.cost_types:
             field_ = index.cost_fields.get(ct) or f"cost:{ct}"
             if field_ not in fields:
+                if len(index.cost_types) == 1:
+                    return None  # (then the entry's costs are static)
                 out.append("")
                 continue
             mods, scope = index.modifiers_on(entry, field_)
