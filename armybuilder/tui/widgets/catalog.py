@@ -214,7 +214,8 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
             return text
         offset = len(text.plain) - len(label.plain)  # (the arrow before a heading's label)
         if node.data is None:
-            return self._fit_heading(text, offset, room)
+            name_cells = label.spans[0].end if label.spans else len(label.plain)
+            return self._fit_heading(text, offset, room, offset + name_cells)
         if not label.spans:  # a name alone (no price, no count): cut with "…"
             return _cut(text, room)
         name_end = label.spans[0].start  # the price or count is the first span
@@ -245,15 +246,13 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
         return _cut(text, room)  # no room for a name at all: cut at the edge, with "…"
 
     @staticmethod
-    def _fit_heading(text: Text, offset: int, room: int) -> Text:
-        """A section's line (its arrow, ``name (range) count``) in ``room`` cells: the name
-        cut with "…" so that the range and the count show whole; where a name of 3 cells
-        leaves no room for them, the line cut at the edge, with "…"."""
+    def _fit_heading(text: Text, offset: int, room: int, name_end: int) -> Text:
+        """A section's line (its arrow, ``name (range) count``, the name ending at
+        ``name_end``) in ``room`` cells: the name cut with "…" so that the range and the
+        count show whole; a line without them, or where a name of 3 cells leaves no room
+        for them, cut at the edge, with "…"."""
         plain = text.plain
-        # The range comes after the name, last but for the count (a name holding " (" has
-        # it before).
-        name_end = plain.rfind(" (", offset)
-        if name_end > offset:
+        if offset < name_end < len(plain):
             tail = text[name_end:]
             space = room - tail.cell_len
             if space - cell_len(plain[:offset]) - 1 >= 3:
@@ -700,7 +699,10 @@ class CatalogBrowser(Vertical):
 
     def _section_label(self, index: CatalogIndex, child: Child) -> Text:
         """A section's line: the group (or category) with its limit and how many are chosen."""
-        text = Text(self._section_name(index, child), "bold")
+        # The name is the line's first span: a line too wide is fitted by cutting it
+        # (:meth:`CatalogTree._fit_heading`), whatever the name holds ("Campaign rules (part 4)").
+        text = Text(style="bold")  # (all of it bold, the name a span of its own)
+        text.append(self._section_name(index, child), "bold")
         limit: Limit | None = None
         if child.group is not None:
             g = child.group
