@@ -38,7 +38,8 @@ from .translate import IdMap, Translation
 
 SYSTEM_SUFFIXES = (".gst", ".gstz")
 CATALOGUE_SUFFIXES = (".cat", ".catz")
-_CACHE_FORMAT = f"{__version__}-bs10"  # 10: profiles that can be hidden keep id, hidden
+# 10: profiles that can be hidden keep their id and hidden; 11: and those renamed
+_CACHE_FORMAT = f"{__version__}-bs11"
 
 _ROOT = re.compile(r"<(gameSystem|catalogue)\b([^>]*)>", re.S)
 _ATTR = re.compile(r'\b([A-Za-z]+)="([^"]*)"')
