@@ -218,12 +218,9 @@ def check_references(
                     )
                 for gloc, g in _iter_groups_loc(item.groups, [*loc, "groups"]):
                     for j, mod in enumerate(g.modifiers):
-                        if mod.field in MESSAGE_FIELDS:
-                            problem = _modifier_type_problem(mod, mod.field, "", ())
-                            if problem is not None:
-                                found.append(
-                                    (path, [*gloc, "modifiers", j, problem[0]], problem[1])
-                                )
+                        problem = _group_modifier_problem(mod)
+                        if problem is not None:
+                            found.append((path, [*gloc, "modifiers", j, problem[0]], problem[1]))
                     members = {(c.link if is_link(c) else c.id) for c in g.entries}
                     if g.default and g.default not in members:
                         found.append(
@@ -371,6 +368,26 @@ def _entry_type_scope(scope: str) -> bool:
     """``type:unit``, ``type:model|unit``...: the nearest enclosing selection of a type."""
     kinds = scope.removeprefix("type:").split("|") if scope.startswith("type:") else []
     return bool(kinds) and all(k in {"unit", "model", "upgrade"} for k in kinds)
+
+
+def _group_modifier_problem(mod: Modifier) -> tuple[str, str] | None:
+    """What is wrong with a modifier of a group, as (key, message); None when it is sound. A
+    group's modifiers change its `hidden`, its `min` or `max` (how many choices it asks for
+    and allows: a number; a negative maximum is no limit), or add a message."""
+    if mod.field in MESSAGE_FIELDS or mod.field == "hidden":
+        return _modifier_type_problem(mod, mod.field, "", ())
+    if mod.field in ("min", "max"):
+        what = f"a modifier of a group's {mod.field!r}"
+        if mod.type not in {"set", "increment", "decrement", "floor", "ceil"}:
+            return "type", f"{what} changes a number: use set, increment or decrement"
+        if not _is_number(mod.value):
+            return "value", f"{what} needs a number as its value, not {mod.value!r}"
+        return None
+    return (
+        "field",
+        f"a group's modifier field {mod.field!r} names nothing a group has (use hidden, "
+        "min, max, or error, warning, note for a message)",
+    )
 
 
 def _modifier_type_problem(

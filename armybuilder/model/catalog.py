@@ -378,7 +378,9 @@ class Group(_Model):
     )
     modifiers: list[Modifier] = Field(
         default_factory=list,
-        description="Modifiers of the group's `hidden`, e.g. hidden unless the force holds X.",
+        description="Modifiers of the group's `hidden` (e.g. hidden unless the force holds "
+        "X), of its `min` and `max` (e.g. one more choice where the unit has ten models; a "
+        "negative maximum is no limit), or messages it adds (`error`, `warning`, `note`).",
     )
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import __version__
-from ..model.plain import profile_name_field, rule_field
+from ..model.plain import rule_field
 from ..report import force_title, format_costs
 from ..rules.engine import Evaluation, Issue, Node, Value, fmt_num, format_loc
 from ..words import named_amount, number, plural, unit_is_name
@@ -578,9 +578,7 @@ def _profiles(ev: Evaluation, node: Node) -> list[ProfileView]:
         else:
             cols = tuple((k, clean(_scalar_text(v))) for k, v in raw.items() if v is not None)
             type_name = p.type
-        name = p.name
-        if p.id is not None:  # (the entry's modifiers may rename it: `profile:<id>:name`)
-            name = str(ev.apply_modifiers(node.entry, profile_name_field(p.id), name, node))
+        name = ev.profile_name(node, p)  # (after the entry's modifiers of its name)
         out.append(ProfileView(p.type, type_name, clean_name(name or ev.name(node)), cols, raw))
     return out
 

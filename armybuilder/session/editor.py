@@ -11,7 +11,7 @@ import math
 import threading
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -362,7 +362,7 @@ class EditSession:
         #: Per option (entry, group and link, by ``id()``: a link may set costs of its own):
         #: its own price where it can depend on nothing but the entry (else ``None``), and
         #: whether another selection's cost may count it (its rise is then worked out each
-        #: time: :meth:`_option_infos`).
+        #: time: :class:`_Pricer`).
         self._fixed_prices: dict[
             tuple[int, int, int], tuple[Entry, dict[str, float] | None, bool]
         ] = {}
@@ -497,6 +497,25 @@ class EditSession:
     def history(self) -> list[str]:
         """Labels of the undoable edits, oldest first."""
         return [e.label for e, _ in self._undo]
+
+    @property
+    def unsaved_edits(self) -> int | None:
+        """How many edits (made, or undone) lie between the roster as last saved (or opened)
+        and as it is now: 0 when it is not dirty; ``None`` when the saved state is no longer
+        on the undo path (edits undone past it and others made in their place, or edits
+        recovered from a journal)."""
+        saved = self._saved_token
+        if saved == self._state_token():
+            return 0
+        undo = [token for _, token in self._undo]
+        if saved == 0:
+            return len(undo)
+        if saved in undo:
+            return len(undo) - 1 - undo.index(saved)
+        redo = [token for _, token in self._redo]
+        if saved in redo:
+            return len(redo) - redo.index(saved)
+        return None
 
     # ----------------------------------------------------------------- validation
 
@@ -880,14 +899,15 @@ class EditSession:
         """What adding ``count`` × ``entry_id`` under ``parent`` does to the groups it is
         chosen in: fits, replaces the choice of a pick-one group, or finds a group full."""
         for group in reversed(self.group_chain(parent, entry_id)):  # innermost first
-            if group.max is None:
+            most = self._group_max(parent, group)
+            if most is None:
                 continue
             members = self.group_members(parent, group)
             seq = self.node(parent).get("selections")
             chosen = sum(_count_of(seq[i]) for i in members)
-            if chosen + count <= group.max:
+            if chosen + count <= most:
                 continue
-            if group.max == 1 and count == 1 and members:
+            if most == 1 and count == 1 and members:
                 same = [i for i in members if seq[i].get("entry") == entry_id]
                 if same and len(members) == 1:
                     name = self.index.name_of(entry_id)
@@ -902,10 +922,21 @@ class EditSession:
             return Slot(
                 group,
                 [],
-                f"{group.name} is full: {chosen} chosen, at most {group.max} allowed; "
+                f"{group.name} is full: {chosen} chosen, at most {most} allowed; "
                 f"remove one before adding {name}",
             )
         return Slot(None, [], None)
+
+    def _group_max(self, parent: Loc, group: Group) -> int | None:
+        """How many choices ``group`` allows in the selection at ``parent``: its maximum, as
+        its modifiers leave it there (:meth:`Evaluation.group_bounds`) where it has any."""
+        if not group.modifiers:
+            return group.max
+        ev = self.evaluate()
+        node = _ev_node(ev, parent)
+        if node is None:
+            return group.max
+        return ev.group_bounds(group, node)[1]
 
     def where_to_add(self, target: Loc, entry_id: str) -> Loc | None:
         """The selection at or above ``target`` where ``entry_id`` can be added, if any."""
@@ -947,76 +978,42 @@ class EditSession:
             found = self._fresh_data[id(entry)] = (entry, data)
         return found[1]
 
-    def option_infos(self, parent: Loc, ev: Evaluation | None = None) -> list[OptionInfo]:
+    def option_infos(
+        self,
+        parent: Loc,
+        ev: Evaluation | None = None,
+        ids: Collection[str] | None = None,
+    ) -> list[OptionInfo]:
         """Limits and costs of what may be added under ``parent`` (:meth:`options`), as
-        ``ev`` (default: the current evaluation) computes them."""
-        ev = ev or self.evaluate()
-        found: list[OptionInfo] = self._cached(
-            ev, ("options", parent), lambda: self._option_infos(parent, ev)
-        )
+        ``ev`` (default: the current evaluation) computes them.
+
+        ``ids``: only the options named so (:meth:`option_id`), in the order of the whole
+        list: exactly ``[i for i in option_infos(parent, ev) if i.entry_id in ids]``, each
+        option priced only when first asked for under ``ev`` (a pane prices the rows it
+        shows; the rest are priced when scrolled to, or never)."""
+        at: Evaluation = ev or self.evaluate()
+        if ids is None:
+            found: list[OptionInfo] = self._cached(
+                at, ("options", parent), lambda: self._pricer(parent, at).all()
+            )
+            return found
+        cache = self._figures
+        if cache.get("ev") is at:
+            whole: list[OptionInfo] | None = cache.get(("options", parent))
+            if whole is not None:
+                return [i for i in whole if i.entry_id in ids]
+        return self._pricer(parent, at).some(ids)
+
+    def _pricer(self, parent: Loc, ev: Evaluation) -> _Pricer:
+        """The option pricer of ``parent`` under ``ev`` (one per evaluation: what it priced
+        is kept until the next evaluation)."""
+        found: _Pricer = self._cached(ev, ("pricer", parent), lambda: _Pricer(self, parent, ev))
         return found
 
     def _option_infos(self, parent: Loc, ev: Evaluation) -> list[OptionInfo]:
-        node = _ev_node(ev, parent)
-        options = self.options(parent)
-        # Each option by the id that adds it (an entry offered twice there is two options).
-        parent_entry = self.entry_at(parent) if parent and not is_force_loc(parent) else None
-        ids = [self.index.recorded_id(parent_entry, c) for c in options]
-        if node is None:
-            return [OptionInfo(i, Limit(0), {}) for i in ids]
-        what_if = _what_if(ev)
-        limits = self._limits_under(ev, node, parent)
-        shown = self.shown_cost_types
-        # A price kept per entry holds only while the rules module adds no costs of its own
-        # (they may read the whole roster: every price is then the roster's own rise).
-        fixed = None if what_if.rules_add_costs else self._fixed_prices
-        counted = self._cost_counts()
-        replaced = self._replaced_by(node)
-        multiplicity = node.multiplicity()
-        whole = counted is None or what_if.rules_add_costs
-        keep: list[Node] = []  # what-if nodes live until the end (ids key the caches)
-        out = []
-        for c, option_id in zip(options, ids, strict=True):
-            drop = replaced(c)
-            if drop is None:  # already the choice of its pick-one group: adding changes nothing
-                out.append(OptionInfo(option_id, limits(c), dict.fromkeys(shown, 0.0)))
-                continue
-            key = (id(c.entry), id(c.group), id(c.link))
-            known = None if fixed is None else fixed.get(key)
-            if known is not None and known[0] is not c.entry:
-                known = None
-            if known is None and fixed is not None:
-                data = self._fresh(c.entry)
-                scratch = _scratch_node(self.index, data, c.entry, c.group, node, c)
-                keep.append(scratch)
-                own = _priced(what_if, scratch, shown) if self._price_is_fixed(scratch) else None
-                known = fixed[key] = (
-                    c.entry,
-                    own,
-                    own is not None and _counts_in(scratch, counted),
-                )
-            if (
-                known is not None
-                and known[1] is not None
-                and not known[2]
-                and not any(_counts_in(n, counted) for n in drop)
-            ):
-                # Nothing else's cost reads this option or what it replaces: the roster
-                # rises by its own price, less the choices it replaces, times the copies of
-                # the selection it is added under.
-                price = known[1]
-                costs = {
-                    ct: tidy_cost(
-                        (price[ct] - sum(ev.total_cost(n).get(ct, 0.0) for n in drop))
-                        * multiplicity
-                    )
-                    for ct in shown
-                }
-            else:
-                own = known[1] if known is not None else None
-                costs = self._rise(ev, node, c, drop, shown, whole, own)
-            out.append(OptionInfo(option_id, limits(c), costs))
-        return out
+        """Every option under ``parent`` priced, in the order of :meth:`options` (not cached:
+        :meth:`option_infos` keeps them)."""
+        return _Pricer(self, parent, ev).all()
 
     def _rise(
         self,
@@ -1081,7 +1078,7 @@ class EditSession:
             found = self._groups_of[id(entry)] = (entry, chains, inside)
         return found[1], found[2]
 
-    def _replaced_by(self, node: Node) -> Callable[[Child], list[Node] | None]:
+    def _replaced_by(self, node: Node, ev: Evaluation) -> Callable[[Child], list[Node] | None]:
         """Per option under ``node``: the choices adding it replaces (a pick-one group's, as
         :meth:`add` swaps them; ``[]``: it is added beside the others, also where a group is
         full and the builder refuses it: priced as if it fitted), or ``None`` where it is the
@@ -1109,12 +1106,13 @@ class EditSession:
             if c.group is None:
                 return []
             for group in reversed(chains.get(id(c.group), [c.group])):  # innermost first
-                if group.max is None:
+                most = ev.group_bounds(group, node)[1] if group.modifiers else group.max
+                if most is None:
                     continue
                 chosen = members_of(group)
-                if sum(n.count for n in chosen) + 1 <= group.max:
+                if sum(n.count for n in chosen) + 1 <= most:
                     continue
-                if group.max == 1 and chosen:
+                if most == 1 and chosen:
                     if len(chosen) == 1 and chosen[0].entry_id == c.entry.id:
                         return None
                     return chosen
@@ -1157,58 +1155,99 @@ class EditSession:
     def _limits_under(self, ev: Evaluation, node: Node, parent: Loc) -> Callable[[Child], Limit]:
         """:meth:`_entry_limit` of the children of ``node`` (at ``parent``), each worked out
         once per evaluation (the options and the groups both ask; a group asks for its
-        subgroups' entries again), with the counts under ``node`` by entry taken in one walk."""
+        subgroups' entries again), with the counts under ``node`` by entry and by the way
+        each was chosen (:meth:`Node.path_ref`) taken in one walk."""
         memo: dict[Any, Any] = self._cached(ev, ("entry-limits", parent), dict)
         here = memo.get("here")
         if here is None:
             here = memo["here"] = {}
             for n in node.children:
                 here[n.entry_id] = here.get(n.entry_id, 0) + n.count
+                ref = n.path_ref()
+                here[ref] = here.get(ref, 0) + n.count
 
         def limit(child: Child) -> Limit:
-            key = id(child.entry)
+            # An entry offered twice (plainly and through a link, or through two links) is
+            # two options, each with its own limit where a constraint counts per link.
+            key = (id(child.entry), id(child.link))
             found = memo.get(key)
-            if found is None or found[0] is not child.entry:
+            if found is None or found[0] is not child.entry or found[1] is not child.link:
                 found = memo[key] = (
                     child.entry,
-                    self._entry_limit(ev, node, child, here.get(child.entry.id, 0)),
+                    child.link,
+                    self._entry_limit(ev, node, child, here.get),
                 )
-            lim: Limit = found[1]
+            lim: Limit = found[2]
             return lim
 
         return limit
 
     def _entry_limit(
-        self, ev: Evaluation, node: Node, child: Child, here: int | None = None
+        self,
+        ev: Evaluation,
+        node: Node,
+        child: Child,
+        here: Callable[[str, int], int] | None = None,
     ) -> Limit:
-        """How many of ``child`` are under ``node`` (``here``, when known) and the tightest
-        limits on it there."""
+        """How many of ``child`` are under ``node`` and the tightest limits on it there
+        (``here``: the selections directly under ``node`` by entry id and by
+        :meth:`Node.path_ref`, when known). Each limit is against what its constraint counts,
+        as the engine counts it: a constraint counted per link (``per_link``) counts only the
+        selections made the way this option makes them (:meth:`Child.path_ref`), so an entry
+        offered twice shows, on each of its options, that option's count against that
+        option's limit. The count shown is the one the tightest maximum (else the highest
+        minimum) is against; without either, the option's own (made through it)."""
         entry = child.entry
         if here is None:
-            here = sum(n.count for n in node.children if n.entry_id == entry.id)
-        lows: list[int] = []
-        highs: list[tuple[int, int]] = []  # (room left, limit) with the count it is against
+            counted: dict[str, int] = {}
+            for n in node.children:
+                for ref in (n.entry_id, n.path_ref()):
+                    if ref is not None:
+                        counted[ref] = counted.get(ref, 0) + n.count
+            here = counted.get
+        own_ref = child.path_ref()
+        lows: list[tuple[int, int]] = []  # (limit, the count it is against)
+        highs: list[tuple[int, int, int]] = []  # (room left, limit, the count it is against)
 
-        def note(con: Constraint, owner: Entry, got: float) -> None:
+        def note(con: Constraint, owner: Entry, ref: str) -> None:
             value = ev.constraint_value(owner, con, node)
             if value < 0 or not float(value).is_integer():
                 return
+            got = here(ref, 0)
             if con.type == "max":
-                highs.append((int(value) - int(got), int(value)))
+                highs.append((int(value) - got, int(value), got))
             else:
-                lows.append(int(value))
+                lows.append((int(value), got))
 
         for con in entry.constraints:
             if con.field != "selections" or con.child not in (None, entry.id):
                 continue
             if con.scope == "parent":
-                note(con, entry, here)
+                # (the engine counts per link as :meth:`Evaluation.query` does; an entry's
+                # own id, named or not, is counted by the way the selection was made)
+                if not con.per_link:
+                    note(con, entry, entry.id)
+                elif con.child is None or own_ref == f"path:{entry.id}":
+                    note(con, entry, own_ref)
         if node.entry is not None:
+            link_id = child.link.id if child.link else None
             for con in node.entry.constraints:
-                if con.scope == "self" and con.field == "selections" and con.child == entry.id:
-                    note(con, node.entry, here)
-        maximum = min(highs)[1] if highs else None
-        return Limit(here, max(lows) if lows else 0, maximum)
+                if con.scope != "self" or con.field != "selections" or con.child is None:
+                    continue
+                if not con.per_link:
+                    if con.child == entry.id:
+                        note(con, node.entry, entry.id)
+                elif con.child in (entry.id, link_id) and own_ref == f"path:{con.child}":
+                    # Counted per link: the selections made through what it names, which is
+                    # the way this option makes them.
+                    note(con, node.entry, own_ref)
+        if highs:
+            _room, maximum, selected = min(highs)
+            return Limit(selected, max(lo for lo, _ in lows) if lows else 0, maximum)
+        if lows:
+            minimum, selected = max(lows)
+            return Limit(selected, minimum, None)
+        return Limit(here(own_ref, 0), 0, None)
 
     def group_limits(self, parent: Loc, ev: Evaluation | None = None) -> dict[str, Limit]:
         """For each choice group of the selection at ``parent`` (subgroups too): how many are
@@ -1243,7 +1282,7 @@ class EditSession:
             inside = dict.fromkeys(id(x) for x in walk_groups([g]))
             chosen = sum(counts.get(i, 0) for i in inside)
             members = [lim for i in inside for lim in own.get(i, ())]
-            lo, hi = g.min, g.max
+            lo, hi = ev.group_bounds(g, node) if g.modifiers else (g.min, g.max)
             if hi is None and members and all(lim.maximum is not None for lim in members):
                 hi = sum(lim.maximum or 0 for lim in members)
             lo = max(lo, sum(lim.minimum for lim in members))
@@ -1754,3 +1793,90 @@ class EditSession:
             self.journal.close()
         else:
             self.journal.discard()
+
+
+class _Pricer:
+    """The options under one selection and what is shared in pricing them under one
+    evaluation (limits, the choices each would replace, the what-if evaluation and the
+    new nodes priced in it, which must live as long as it: their ids key its caches); each
+    option priced once, when first asked for (:meth:`EditSession.option_infos`)."""
+
+    def __init__(self, session: EditSession, parent: Loc, ev: Evaluation) -> None:
+        self.session = session
+        self.ev = ev
+        self.node = node = _ev_node(ev, parent)
+        self.options = options = session.options(parent)
+        # Each option by the id that adds it (an entry offered twice there is two options).
+        parent_entry = session.entry_at(parent) if parent and not is_force_loc(parent) else None
+        self.ids = [session.index.recorded_id(parent_entry, c) for c in options]
+        self.done: dict[int, OptionInfo] = {}
+        if node is None:
+            return
+        self.what_if = what_if = _what_if(ev)
+        self.limits = session._limits_under(ev, node, parent)
+        self.shown = session.shown_cost_types
+        # A price kept per entry holds only while the rules module adds no costs of its own
+        # (they may read the whole roster: every price is then the roster's own rise).
+        self.fixed = None if what_if.rules_add_costs else session._fixed_prices
+        self.counted = session._cost_counts()
+        self.replaced = session._replaced_by(node, ev)
+        self.multiplicity = node.multiplicity()
+        self.whole = self.counted is None or what_if.rules_add_costs
+        self.keep: list[Node] = []  # what-if nodes live as long as ``what_if``
+
+    def all(self) -> list[OptionInfo]:
+        return [self.info(n) for n in range(len(self.options))]
+
+    def some(self, ids: Collection[str]) -> list[OptionInfo]:
+        return [self.info(n) for n, i in enumerate(self.ids) if i in ids]
+
+    def info(self, n: int) -> OptionInfo:
+        found = self.done.get(n)
+        if found is None:
+            found = self.done[n] = self._price(n)
+        return found
+
+    def _price(self, n: int) -> OptionInfo:
+        c, option_id = self.options[n], self.ids[n]
+        node = self.node
+        if node is None:
+            return OptionInfo(option_id, Limit(0), {})
+        s, ev, shown, fixed, counted = self.session, self.ev, self.shown, self.fixed, self.counted
+        drop = self.replaced(c)
+        if drop is None:  # already the choice of its pick-one group: adding changes nothing
+            return OptionInfo(option_id, self.limits(c), dict.fromkeys(shown, 0.0))
+        key = (id(c.entry), id(c.group), id(c.link))
+        known = None if fixed is None else fixed.get(key)
+        if known is not None and known[0] is not c.entry:
+            known = None
+        if known is None and fixed is not None:
+            data = s._fresh(c.entry)
+            scratch = _scratch_node(s.index, data, c.entry, c.group, node, c)
+            self.keep.append(scratch)
+            own = _priced(self.what_if, scratch, shown) if s._price_is_fixed(scratch) else None
+            known = fixed[key] = (
+                c.entry,
+                own,
+                own is not None and _counts_in(scratch, counted),
+            )
+        if (
+            known is not None
+            and known[1] is not None
+            and not known[2]
+            and not any(_counts_in(d, counted) for d in drop)
+        ):
+            # Nothing else's cost reads this option or what it replaces: the roster rises by
+            # its own price, less the choices it replaces, times the copies of the selection
+            # it is added under.
+            price = known[1]
+            costs = {
+                ct: tidy_cost(
+                    (price[ct] - sum(ev.total_cost(d).get(ct, 0.0) for d in drop))
+                    * self.multiplicity
+                )
+                for ct in shown
+            }
+        else:
+            own = known[1] if known is not None else None
+            costs = s._rise(ev, node, c, drop, shown, self.whole, own)
+        return OptionInfo(option_id, self.limits(c), costs)

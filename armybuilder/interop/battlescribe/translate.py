@@ -766,8 +766,10 @@ class Translation:
 
     def _translate_group(self, g: bs.EntryBase, link: bs.EntryLink | None) -> ab.Group | None:
         lo, hi = 0, None
+        limits: dict[str, str] = {}  # our id of a constraint that is the group's min / max
         for c in [*g.constraints, *(link.constraints if link else [])]:
             if c.field == "selections" and c.scope == "parent":
+                limits[f"constraint:{self.ids.ours(c.id)}"] = c.type
                 if c.type in ("min", "max") and not _group_count(c.type, c.value):
                     self.value_problem(
                         link if link is not None and c in link.constraints else g,
@@ -811,10 +813,24 @@ class Translation:
             modifiers=[
                 m
                 for h in ([g, link] if link is not None else [g])
-                for m in self._modifiers(h, g)
-                if m.field == "hidden" or m.field in OUR_MESSAGE_FIELDS
+                for m in self._group_modifiers(h, g, limits)
             ],
         )
+
+    def _group_modifiers(
+        self, h: bs.Modifiable, g: bs.EntryBase, limits: dict[str, str]
+    ) -> list[ab.Modifier]:
+        """The modifiers of a group (or of a link to it) we keep: of its `hidden`, the
+        messages it adds, and those of the value of its own `min` / `max` constraint (a
+        modifier of that constraint's id), which become modifiers of the group's `min` /
+        `max`."""
+        out: list[ab.Modifier] = []
+        for m in self._modifiers(h, g):
+            if m.field == "hidden" or m.field in OUR_MESSAGE_FIELDS:
+                out.append(m)
+            elif limits.get(m.field) in ("min", "max"):
+                out.append(m.model_copy(update={"field": limits[m.field]}))
+        return out
 
     def _with_categories(
         self, e: ab.Entry | ab.EntryLink, links: list[bs.CategoryLink]
