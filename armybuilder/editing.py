@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .catalog import CatalogIndex, walk_groups
+from .catalog import CatalogIndex, Child, walk_groups
 from .errors import ArmybuilderError
 from .model.catalog import Entry
 from .rosters import Loc, Roster
@@ -66,43 +66,72 @@ def add_entry(
 
 
 def fill_minimums(roster: Roster, index: CatalogIndex, loc: Loc) -> None:
-    """Add, under the selection at ``loc``, what its catalog minimums still ask for."""
+    """Add, under the selection at ``loc``, what its catalog minimums still ask for.
+
+    Each minimum is counted as the rules engine counts it: one counted per link
+    (``per_link``) sees only the selections made through its own option (an entry offered
+    twice, through two links, is two counts), any other sees every selection of the entry.
+    What is added goes in through the option whose minimum asks for it (by the id that
+    reads back as that option, :meth:`CatalogIndex.recorded_id`), and counts toward every
+    minimum that follows: one shared minimum of an entry offered twice is met once, not once
+    per option."""
     from .rules.engine import evaluate
 
     ev = evaluate(roster, index, None)
     node = _find(ev.root, loc)
     if node is None or node.entry is None:
         return
-    wanted: list[tuple[Entry, int]] = []
+    wanted: list[tuple[Child, int]] = []
+    added: dict[str, int] = {}  # what is to be added, by everything it counts as
+
+    def want(child: Child, need: int) -> None:
+        wanted.append((child, need))
+        refs = {child.entry.id, child.path_ref(), *child.entry.categories}
+        if child.link is not None and child.link.id:
+            refs.add(child.link.id)
+        for ref in refs:
+            added[ref] = added.get(ref, 0) + need
+
     for child, con in index.child_constraints(node.entry):
         if con.type != "min" or con.scope != "parent" or con.child or con.field != "selections":
             continue
-        need = int(ev.constraint_value(child.entry, con, node)) - int(
-            ev.query(node, "self", None, "selections", False, child.entry.id)
-        )
+        # (as the engine checks it: counted per link by the way this option makes them)
+        ref = child.path_ref() if con.per_link else child.entry.id
+        have = int(ev.query(node, "self", None, "selections", bool(con.deep), ref))
+        need = int(ev.constraint_value(child.entry, con, node)) - have - added.get(ref, 0)
         if need > 0:
-            wanted.append((child.entry, need))
+            want(child, need)
     for con in node.entry.constraints:
         if con.type != "min" or con.scope != "self" or not con.child or con.field != "selections":
             continue
+        per_link = con.per_link and ev.counts_per_link(con.child)
         candidates = [
-            c.entry
+            c
             for c in index.children(node.entry)
-            if c.entry.id == con.child or con.child in c.entry.categories
+            if (
+                c.path_ref() == f"path:{con.child}"
+                if per_link
+                else c.entry.id == con.child or con.child in c.entry.categories
+            )
         ]
         if len(candidates) != 1:
             continue  # a choice for the player, not ours to make
-        need = int(ev.constraint_value(node.entry, con, node)) - int(
-            ev.query(node, "self", con.child, "selections", con.deep, node.entry.id)
+        have = int(
+            ev.query(
+                node, "self", con.child, "selections", con.deep, node.entry.id, per_link=per_link
+            )
         )
+        ref = candidates[0].path_ref() if per_link else con.child
+        need = int(ev.constraint_value(node.entry, con, node)) - have - added.get(ref, 0)
         if need > 0:
-            wanted.append((candidates[0], need))
-    for entry, need in wanted:
-        if entry.type == "unit":
+            want(candidates[0], need)
+    for child, need in wanted:
+        option = index.recorded_id(node.entry, child)
+        if child.entry.type == "unit":
             for _ in range(need):
-                add_entry(roster, index, loc, entry.id, fill=True)
+                add_entry(roster, index, loc, option, fill=True)
         else:
-            add_entry(roster, index, loc, entry.id, count=need, fill=True)
+            add_entry(roster, index, loc, option, count=need, fill=True)
 
 
 def _find(root: Node, loc: Loc) -> Node | None:

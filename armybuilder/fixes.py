@@ -108,9 +108,10 @@ def _reduce(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
         most = entry.max_count
         return [Fix(f"Set the count to {most}", _set_count(node.loc, most))]
     group = _group(entry, issue.entry)
-    if group is not None and group.max is not None:
+    allowed = ev.group_bounds(group, node)[1] if group is not None else None
+    if group is not None and allowed is not None:
         chosen = [c for c in node.children if c.group is not None and _in(c.group, group)]
-        surplus = sum(c.count for c in chosen) - group.max
+        surplus = sum(c.count for c in chosen) - allowed
         if surplus > 0:
             what = f"{surplus} choice{'s' if surplus != 1 else ''} of {group.name}"
             return [Fix(f"Remove the last {what}", _trim(chosen, surplus))]
@@ -131,6 +132,8 @@ def _remove_surplus(ev: Evaluation, found: Found | None) -> list[Fix]:
     if surplus <= 0 or not holders or surplus > sum(c.count for c in holders):
         return []  # (more than the direct children hold: which deeper ones go is not obvious)
     name = ev.index.name_of(owner.id if con.child is None else con.child)
+    if con.per_link and con.child is None:
+        name = owner.name  # (the option's own name: an entry's link may rename it)
     return [Fix(f"Remove {surplus} × {name} (the last first)", _trim(holders, surplus))]
 
 
@@ -190,7 +193,7 @@ def _complete(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
         pick = options.get(group.default) if group.default else None
         if pick is None and len(options) == 1:
             pick = next(iter(options.values()))
-        missing = group.min - chosen
+        missing = ev.group_bounds(group, node)[0] - chosen
         if pick is None or missing <= 0:
             return []
         wanted = ev.index.recorded_id(entry, pick)
@@ -215,6 +218,12 @@ def _complete(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
     missing = int(limit) - int(got)
     if missing <= 0:
         return []
+    if con.per_link and con.child is None:
+        # Added through the option whose count it is (the entry may be offered twice).
+        option = next((c for c in ev.index.children(entry) if c.entry is owner), None)
+        if option is None:
+            return []
+        return [_add_fix(ev, node.loc, ev.index.recorded_id(entry, option), missing, owner.name)]
     return [_add_fix(ev, node.loc, wanted_id, missing)]
 
 
@@ -279,6 +288,23 @@ def _constraint(ev: Evaluation, node: Node, issue: Issue) -> Found | None:
             return None
         if con.deep and con.per_link:
             return None  # (counted per link at every depth: unsure)
+        if con.per_link and con.child is None:
+            # Counted per link: the selections made through this option only. An entry offered
+            # twice has the constraint once per option; the one the issue reports is the one
+            # whose own count, measured as the engine measures it, gives the issue's words.
+            from .rules.engine import constraint_issue_text
+
+            ref = child.path_ref()
+            holders = [c for c in node.children if c.entry is not None and c.path_ref() == ref]
+            got = float(sum(c.count for c in holders))
+            at = holders[0] if holders else node
+            limit = ev.constraint_value(child.entry, con, at)
+            said = constraint_issue_text(ev, con, child.entry, got, limit, node)
+            if said != (issue.code, issue.message):
+                continue
+            return con, child.entry, holders, limit, got
+        if con.per_link:
+            return None  # (a named child counted per link: not settled here)
         counted = child.entry.id if con.child is None else con.child
         holders = [c for c in node.children if c.entry is not None and c.entry.id == counted]
         at = holders[0] if holders else node

@@ -10,18 +10,26 @@ b. cold load: scan the folder, then parse, translate and index Space Marines (no
 c. warm load: the same with the cache file written by a cold load (as a new process does: the
    loads this process already made are forgotten first);
 d. validate: a 15-unit, 1,910-point Space Marines roster (the data's wargear) evaluated again,
-   after a first evaluation (the command line's case is (b) or (c) plus one of these).
+   after a first evaluation (the command line's case is (b) or (c) plus one of these);
+e. an edit in an edit session (the builder's +1): the count of the first Intercessor Squad set
+   one higher and back, each change timed with the session's evaluation after it (which
+   replays the units the edit did not change), after ``gc.collect()``; its ratio to (d), a
+   full evaluation of the same roster in the same run, is printed beside it.
 
 Targets (issue 18) are printed beside each figure, and each measure's ratio to the bare parse of
 the same run (a busy machine slows both alike, so the ratio moves less than the seconds). Run
 from the repository root::
 
     python benchmarks/bench_bsdata.py --runs 5
+
+With ``PYTHONPATH`` set, the code measured is the ``armybuilder`` it names (another tree, for
+a before/after pair on the same data); without it, this checkout's.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import statistics
 import sys
@@ -32,7 +40,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+if not os.environ.get("PYTHONPATH"):
+    sys.path.insert(0, str(ROOT))
 
 from armybuilder.catalog import Library  # noqa: E402
 from armybuilder.interop.battlescribe import library as bs_library  # noqa: E402
@@ -40,6 +49,7 @@ from armybuilder.interop.battlescribe.library import BattleScribeSystem  # noqa:
 from armybuilder.interop.battlescribe.rosfile import new_session, select, session_yaml  # noqa: E402
 from armybuilder.rosters import Roster  # noqa: E402
 from armybuilder.rules.engine import evaluate_roster  # noqa: E402
+from armybuilder.session import EditSession  # noqa: E402
 
 BSDATA = ROOT.parent / "shared" / "bsdata"
 SM = "imperium-adeptus-astartes-space-marines"
@@ -150,14 +160,38 @@ def main() -> int:
             f"\nroster: {units} selections at the top, {ev.totals.get('pts', 0):g} pts, "
             f"{len(ev.errors)} errors"
         )
-        line(
+        full = line(
             "d. validate the roster (evaluate again)",
             [cpu(lambda: evaluate_roster(roster, gs)) for _ in range(args.runs)],
             20,
             "ms",
             baseline=parse,
         )
+        edits, replayed = edit_times(text, home, max(args.runs, 20))
+        med = line("e. +1 in an edit session (edit, evaluate)", edits, 16, "ms", baseline=parse)
+        print(f"{'':44}{med / full:5.2f} x (d), {replayed} subtrees replayed after the edit")
     return 0
+
+
+def edit_times(text: str, home: str, edits: int) -> tuple[list[float], int]:
+    """CPU time of each count change of the first Intercessor Squad (one higher, then back)
+    with the session's evaluation after it; and how many units the last one replayed."""
+    path = Path(home) / "space-marines.yaml"
+    path.write_text(text, encoding="utf-8")
+    os.environ["ARMYBUILDER_STATE_DIR"] = home  # (journals out of the player's lists)
+    s = EditSession.open(path, Library([BSDATA]).scan(), autosave=False)
+    ev = s.evaluate()
+    squad = next(n for n in ev.root.children if ev.name(n) == "Intercessor Squad")
+    times: list[float] = []
+    for i in range(edits + 2):
+        gc.collect()
+        t0 = time.process_time()
+        s.set_count(squad.loc, squad.count + 1 if i % 2 == 0 else squad.count)
+        ev = s.evaluate()
+        if i >= 2:  # (the first two fill the memo both ways)
+            times.append(time.process_time() - t0)
+    memo = ev.memo_out
+    return times, memo.hits if memo is not None else 0
 
 
 if __name__ == "__main__":

@@ -45,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -823,12 +824,18 @@ async def _details_roster(
 def check_search(catalog: Any, typed: str) -> None:
     """The catalog's list holds exactly the entries whose name or id has ``typed``."""
     shown = {leaf.data for leaf in catalog._leaves()}
-    query = typed.strip().lower()
+    query = fold(typed.strip())
     # (each row holds the id that adds its option: a link's own where the entry is also
-    # offered plainly; the search looks in the entry's name and id)
+    # offered plainly; the search looks in the entry's name and id, case and accents aside)
     wanted = {oid for c, oid in zip(catalog._options, catalog._ids, strict=True)
-              if query in c.entry.name.lower() or query in c.entry.id}  # fmt: skip
+              if query in fold(c.entry.name) or query in c.entry.id}  # fmt: skip
     assert shown == wanted, f"the catalog's search for {typed!r} shows other entries"
+
+
+def fold(text: str) -> str:
+    """Case and accents dropped, as the catalog's search compares (``Éldar`` -> ``eldar``)."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.category(ch).startswith("M"))
 
 
 def search_word(session: Any, loc: Any) -> str:

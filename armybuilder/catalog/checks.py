@@ -218,12 +218,9 @@ def check_references(
                     )
                 for gloc, g in _iter_groups_loc(item.groups, [*loc, "groups"]):
                     for j, mod in enumerate(g.modifiers):
-                        if mod.field in MESSAGE_FIELDS:
-                            problem = _modifier_type_problem(mod, mod.field, "", ())
-                            if problem is not None:
-                                found.append(
-                                    (path, [*gloc, "modifiers", j, problem[0]], problem[1])
-                                )
+                        problem = _group_modifier_problem(mod)
+                        if problem is not None:
+                            found.append((path, [*gloc, "modifiers", j, problem[0]], problem[1]))
                     members = {(c.link if is_link(c) else c.id) for c in g.entries}
                     if g.default and g.default not in members:
                         found.append(
@@ -319,6 +316,11 @@ def _check_modifier_field(
         or (kind == "cost" and name in cost_ids)
         or (kind == "constraint" and (name in constraint_ids or reaches(mod)))
         or (kind == "characteristic" and any(name in chars for chars in profile_types.values()))
+        or (
+            kind == "profile"
+            and name.endswith(":hidden")
+            and name.removesuffix(":hidden") in {p.id for p in profiles if p.id}
+        )
     )
     if not ok and kind == "description":
         # Nothing shows a selection's own description (the catalog pane prints the entry's
@@ -339,8 +341,8 @@ def _check_modifier_field(
                 [*loc, "field"],
                 f"modifier field {mod.field!r} names nothing this "
                 "entry has (use name, hidden, categories, primary-category, cost:<cost type>, "
-                "constraint:<constraint id of this entry>, characteristic:<id>, or error, "
-                "warning, note for a message)",
+                "constraint:<constraint id of this entry>, characteristic:<id>, "
+                "profile:<profile id>:hidden, or error, warning, note for a message)",
             )
         )
         return
@@ -368,12 +370,34 @@ def _entry_type_scope(scope: str) -> bool:
     return bool(kinds) and all(k in {"unit", "model", "upgrade"} for k in kinds)
 
 
+def _group_modifier_problem(mod: Modifier) -> tuple[str, str] | None:
+    """What is wrong with a modifier of a group, as (key, message); None when it is sound. A
+    group's modifiers change its `hidden`, its `min` or `max` (how many choices it asks for
+    and allows: a number; a negative maximum is no limit), or add a message."""
+    if mod.field in MESSAGE_FIELDS or mod.field == "hidden":
+        return _modifier_type_problem(mod, mod.field, "", ())
+    if mod.field in ("min", "max"):
+        what = f"a modifier of a group's {mod.field!r}"
+        if mod.type not in {"set", "increment", "decrement", "floor", "ceil"}:
+            return "type", f"{what} changes a number: use set, increment or decrement"
+        if not _is_number(mod.value):
+            return "value", f"{what} needs a number as its value, not {mod.value!r}"
+        return None
+    return (
+        "field",
+        f"a group's modifier field {mod.field!r} names nothing a group has (use hidden, "
+        "min, max, or error, warning, note for a message)",
+    )
+
+
 def _modifier_type_problem(
     mod: Modifier, kind: str, name: str, profiles: Sequence[Any]
 ) -> tuple[str, str] | None:
     """What the engine could not do with this modifier (adding to a name, appending to a
     cost, hiding with a number), as (key, message); None when it is sound."""
     what = f"a modifier of {mod.field!r}"
+    if kind == "profile":  # (`profile:<id>:hidden`: the same rules as hidden)
+        kind = "hidden"
     if kind in MESSAGE_FIELDS:
         if mod.type != "add":
             return "type", f"{what} raises a message: its type is `add` (the message is its value)"

@@ -49,6 +49,16 @@ class Child:
     group: Group | None = None
     link: EntryLink | None = None
 
+    def path_ref(self) -> str:
+        """What a selection made through this option counts as where counting is per link
+        (``per_link``): ``path:`` and the id of its link, or of its entry when it comes
+        through no link of its own id (as the engine's ``Node.path_ref`` says of a
+        selection)."""
+        link = self.link
+        if link is not None and link.id:
+            return f"path:{link.id}"
+        return f"path:{self.entry.id}"
+
 
 def merge_link(target: Entry, link: EntryLink) -> Entry:
     """The entry a link stands for: the target with the link's own name, hidden flag, costs,
@@ -127,6 +137,11 @@ def _scopes(mod: Modifier) -> Iterator[str]:
         yield mod.repeat.scope
     for rep in mod.repeats:
         yield rep.scope
+
+
+def _limits_modified(group: Group) -> bool:
+    """Whether a modifier of ``group`` changes how many choices it asks for or allows."""
+    return any(m.field in ("min", "max") for m in group.modifiers)
 
 
 def _by_id(children: Iterable[Child]) -> dict[str, Child]:
@@ -358,10 +373,11 @@ class CatalogIndex:
 
     def closed(self, entry: Entry | None) -> bool:
         """Whether a selection of ``entry`` can be judged on its own: nothing checked or
-        computed in it (constraints, modifier conditions and repeats, in it and under it)
-        looks at a selection outside it. Scopes count as inside when they name the selection
-        itself or one under it on the way: `self`; `parent`, below the selection; an entry id
-        that lies on the path from the selection down to where it is used. An evaluation of an
+        computed in it (constraints, modifier conditions and repeats of its entries and of
+        their groups, in it and under it) looks at a selection outside it. Scopes count as
+        inside when they name the selection itself or one under it on the way: `self`;
+        `parent`, below the selection; an entry id that lies on the path from the selection
+        down to where it is used. An evaluation of an
         edited roster replays the closed subtrees the edit did not touch."""
         if entry is None:
             return False
@@ -377,6 +393,9 @@ class CatalogIndex:
             for entry in [*self.entries.values(), *self.shared.values()]:
                 ids.update(c.scope for c in entry.constraints)
                 ids.update(sc for m in entry.modifiers for sc in _scopes(m))
+                ids.update(
+                    sc for g in walk_groups(entry.groups) for m in g.modifiers for sc in _scopes(m)
+                )
             self._scope_ids = frozenset(ids - {"self", "parent", "roster", "force"})
         return self._scope_ids
 
@@ -400,8 +419,16 @@ class CatalogIndex:
                     return not at_root
                 return scope not in ("roster", "force") and scope in path  # noqa: B023
 
-            # Its own modifiers, with its selection as the context.
+            # Its own modifiers, with its selection as the context; so are its groups' (their
+            # `hidden`, their limits, the messages they add).
             if not all(inside(sc, is_root) for m in entry.modifiers for sc in _scopes(m)):
+                return False
+            if not all(
+                inside(sc, is_root)
+                for g in walk_groups(entry.groups)
+                for m in g.modifiers
+                for sc in _scopes(m)
+            ):
                 return False
             for child in self.children(entry):
                 for con in child.entry.constraints:
@@ -671,15 +698,16 @@ class CatalogIndex:
             stack.extend(self.children(c.entry))
 
     def group_checks(self, entry: Entry) -> tuple[tuple[Group, tuple[int, ...]], ...]:
-        """The groups of ``entry`` a selection can break (those with a maximum, or a minimum
-        above 0), subgroups included in :func:`walk_groups` order, each with the ``id()`` of
-        itself and of every group under it (choices in those count toward it). Cached."""
+        """The groups of ``entry`` a selection can break (those with a maximum, a minimum
+        above 0, or a modifier of either), subgroups included in :func:`walk_groups` order,
+        each with the ``id()`` of itself and of every group under it (choices in those count
+        toward it). Cached."""
         found = self._group_checks.get(id(entry))
         if found is None:
             found = self._group_checks[id(entry)] = tuple(
                 (g, (id(g), *(id(x) for x in walk_groups(g.groups))))
                 for g in walk_groups(entry.groups)
-                if g.max is not None or g.min > 0
+                if g.max is not None or g.min > 0 or _limits_modified(g)
             )
         return found
 
@@ -694,7 +722,7 @@ class CatalogIndex:
         checks = self.group_checks(entry)
         maxima: dict[int, int] | None = {}
         for g, ids in checks:
-            if len(ids) != 1 or g.min > 0 or g.max is None:
+            if len(ids) != 1 or g.min > 0 or g.max is None or _limits_modified(g):
                 maxima = None
                 break
             maxima[ids[0]] = g.max  # type: ignore[index]

@@ -109,6 +109,14 @@ class Profile(_Model):
     type: Id
     name: str = Field("", description="Defaults to the entry's name.")
     characteristics: dict[str, Scalar]
+    id: Id | None = Field(
+        None,
+        description="Names the profile for the entry's modifiers of "
+        "`profile:<id>:hidden` (a stat line shown only when their conditions hold).",
+    )
+    hidden: bool = Field(
+        False, description="Not shown (printed or listed) unless a modifier shows it."
+    )
 
 
 class Condition(_Model):
@@ -179,8 +187,9 @@ class Modifier(_Model):
     """Changes a field of its entry when its conditions hold.
 
     ``field`` is one of: `name`, `hidden`, `cost:<cost type>`, `constraint:<constraint id>`,
-    `characteristic:<characteristic id>`, `categories` (with `add` / `remove` of a category
-    id), `primary-category` (`set` to a category id, or to nothing), `error` / `warning` /
+    `characteristic:<characteristic id>`, `profile:<profile id>:hidden` (`set` to true or
+    false: that profile is not shown, or is), `categories` (with `add` / `remove` of a
+    category id), `primary-category` (`set` to a category id, or to nothing), `error` / `warning` /
     `note` (`add` a message the selection then carries as an issue of that severity; `{name}`
     in it is the selection's name). `floor` and `ceil` keep a
     number at least / at most the value (a characteristic such as `12"` or `3+` by its
@@ -369,7 +378,9 @@ class Group(_Model):
     )
     modifiers: list[Modifier] = Field(
         default_factory=list,
-        description="Modifiers of the group's `hidden`, e.g. hidden unless the force holds X.",
+        description="Modifiers of the group's `hidden` (e.g. hidden unless the force holds "
+        "X), of its `min` and `max` (e.g. one more choice where the unit has ten models; a "
+        "negative maximum is no limit), or messages it adds (`error`, `warning`, `note`).",
     )
 
 

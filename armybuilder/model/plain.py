@@ -58,7 +58,7 @@ SPECS: dict[str, str] = {
     "ProfileType": "id name characteristics",
     "Category": "id name description='' source=''",
     "Rule": "id name description='' source=''",
-    "Profile": "type name='' characteristics",
+    "Profile": "type name='' characteristics id=None hidden=False",
     "Condition": "type value=0 field='selections' scope='self' child=None deep=True "
     "child_forces=False percent=False per_link=False",
     "ConditionGroup": "type='and' conditions=[] groups=[]",
@@ -88,6 +88,18 @@ SPECS: dict[str, str] = {
     "categories=[] rules=[] entries=[] shared_entries=[] data={}",
     "CustomCatalog": "categories=[] rules=[] entries=[] shared_entries=[]",
 }
+
+
+def profile_hidden_field(profile_id: str) -> str:
+    """The modifier field that hides or shows one profile of an entry (docs/catalog-format.md,
+    "Modifiers")."""
+    return f"profile:{profile_id}:hidden"
+
+
+def rule_field(rule_id: str, part: str) -> str:
+    """The modifier field of a rule's ``name`` or ``description`` as one entry shows it (the
+    BattleScribe translation's: "Deadly Demise" with ``D6`` appended on a tank)."""
+    return f"rule:{rule_id}:{part}"
 
 
 def reaches(mod: Modifier) -> bool:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import __version__
+from ..model.plain import rule_field
 from ..report import force_title, format_costs
 from ..rules.engine import Evaluation, Issue, Node, Value, fmt_num, format_loc
 from ..words import named_amount, number, plural, unit_is_name
@@ -192,7 +193,9 @@ class UnitView(_Values):
     this selection with everything under it, times its count), ``cost_text``, ``values``
     (key -> :class:`ValueView`, in the order the rules module set them), ``profiles``
     (:class:`ProfileView`), ``rules`` (rule names), ``children``, ``loadout`` (the plain
-    upgrades under it, as labels), ``issues`` (those about this selection or below it).
+    upgrades under it, as labels), ``kit`` (the loadout with the upgrades that hold only
+    upgrades too, each with what it holds: ``Machine Gun (Front)``, for one-line summaries),
+    ``issues`` (those about this selection or below it).
     """
 
     def __init__(self, uid: str, parent: UnitView | None) -> None:
@@ -222,6 +225,7 @@ class UnitView(_Values):
         self.rule_texts: list[tuple[str, str]] = []
         self.children: list[UnitView] = []
         self.loadout: list[str] = []
+        self.kit: list[str] = []
         self.issues: list[IssueView] = []
         self.path = ""
 
@@ -533,11 +537,35 @@ class RosterView(_Values):
 # --------------------------------------------------------------------------- building
 
 
+def _rules(ev: Evaluation, node: Node) -> tuple[list[str], list[tuple[str, str]]]:
+    """The names of the node's rules, and (name, text) of those with a text, as the entry
+    shows them: after its modifiers of ``rule:<id>:name`` / ``rule:<id>:description`` (a
+    rule named "Deadly Demise" in the catalog reads "Deadly Demise D6" on a tank)."""
+    entry = node.entry
+    if entry is None:
+        return [], []
+    names: list[str] = []
+    texts: list[tuple[str, str]] = []
+    for r in entry.rules:
+        rule = ev.index.rules.get(r)
+        if rule is None:
+            continue
+        name, text = rule.name, rule.description
+        if entry.modifiers:
+            name = str(ev.apply_modifiers(entry, rule_field(r, "name"), name, node))
+            if text:
+                text = str(ev.apply_modifiers(entry, rule_field(r, "description"), text, node))
+        names.append(name)
+        if text:
+            texts.append((name, clean(text)))
+    return names, texts
+
+
 def _profiles(ev: Evaluation, node: Node) -> list[ProfileView]:
     if node.entry is None:
         return []
     out = []
-    for p in node.entry.profiles:
+    for p in ev.visible_profiles(node):  # (a hidden stat line is not the player's)
         ptype = ev.index.profile_types.get(p.type)
         raw = {k: ev.profile_value(node, p, k) for k in p.characteristics}
         if ptype is not None:
@@ -551,6 +579,25 @@ def _profiles(ev: Evaluation, node: Node) -> list[ProfileView]:
             cols = tuple((k, clean(_scalar_text(v))) for k, v in raw.items() if v is not None)
             type_name = p.type
         out.append(ProfileView(p.type, type_name, clean_name(p.name or ev.name(node)), cols, raw))
+    return out
+
+
+def _kit(u: UnitView) -> list[str]:
+    """``u``'s loadout in one line: its plain upgrades, and each upgrade that holds only
+    upgrades (a weapon with its mounting, a wargear option holding its weapons) with what it
+    holds in brackets, in the roster's order."""
+    out: list[str] = []
+    for c in u.children:
+        if c._is_leaf:
+            out.append(c.label)
+        elif (
+            c.type == "upgrade"
+            and c.known
+            and not c.values
+            and not c.state
+            and all(d.type == "upgrade" and d.known for d in c.walk())
+        ):
+            out.append(f"{c.label} ({', '.join(c.kit)})" if c.kit else c.label)
     return out
 
 
@@ -609,26 +656,14 @@ class _Builder:
         u.cost_text = format_costs(ev.index, u.costs) if node.entry is not None else ""
         u.values = {v.key: ValueView.of(v) for v in ev.values_of(node)}
         u.profiles = _profiles(ev, node)
-        u.rules = (
-            [ev.index.rules[r].name for r in node.entry.rules if r in ev.index.rules]
-            if node.entry is not None
-            else []
-        )
-        u.rule_texts = (
-            [
-                (ev.index.rules[r].name, clean(ev.index.rules[r].description))
-                for r in node.entry.rules
-                if r in ev.index.rules and ev.index.rules[r].description
-            ]
-            if node.entry is not None
-            else []
-        )
+        u.rules, u.rule_texts = _rules(ev, node)
         u.path = format_loc(node.loc)
         if u.path:
             self.by_path[u.path] = u
         u._is_leaf = _is_leaf(ev, node)
         u.children = [self.unit(c, u) for c in node.children]
         u.loadout = [c.label for c in u.children if c._is_leaf]
+        u.kit = _kit(u)
         return u
 
 

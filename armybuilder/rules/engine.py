@@ -17,7 +17,8 @@ from __future__ import annotations
 import math
 import operator
 import re
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, KeysView, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -37,11 +38,13 @@ from ..model.plain import (  # the engine's form: no pydantic (see model/plain.p
     Modifier,
     Profile,
     Repeat,
+    profile_hidden_field,
     reaches,
 )
 from ..rosters import ForceData as ForceData
 from ..rosters import Loc, Roster, SelectionData
 from ..words import COST_DECIMALS, named_amount, number, tidy_cost
+from .frozen import FrozenList
 from .state import StateKey, check_state
 
 if TYPE_CHECKING:
@@ -163,12 +166,15 @@ class Node:
         group: Group | None,
         parent: Node | None,
         index: int = 0,
+        children: list[Node] | None = None,
     ) -> None:
         self.data = data
         self.entry = entry
         self.group = group
         self.parent = parent
-        self.children: list[Node] = []
+        #: (a selection built with nothing under it shares one empty list that refuses
+        #: changes, :data:`NO_CHILDREN`: a node made to be given children gets its own)
+        self.children: list[Node] = [] if children is None else children
         self.count = data.count if data is not None else 1
         self.depth: int = 0 if parent is None else parent.depth + 1
         self.index = index
@@ -267,9 +273,26 @@ class Node:
         return f"Node({self.entry_id!r}, count={self.count}, loc={format_loc(self.loc)})"
 
 
+#: The children of every node :func:`evaluate` builds for a selection with nothing under
+#: it: one empty list shared by them all, which refuses to be changed
+#: (:class:`~armybuilder.rules.frozen.FrozenList`); an evaluation's tree is never added to
+#: (what-if nodes are copies, made with lists of their own).
+NO_CHILDREN: list[Node] = FrozenList()
+
 #: The values one computation over a subtree set, per node (nodes in the order first given a
 #: value, each node's values in the order set).
 _Groups = tuple[tuple["Node", tuple["Value", ...]], ...]
+
+#: Where a read of a traced computation was made, relative to the subtree's node: the path
+#: of child indices down from it (``(0, 2)``), or how many steps up (``-1``: its parent);
+#: ``None`` where the read has no selection.
+_Where = tuple[int, ...] | int | None
+
+#: One read a traced computation made (see :meth:`Evaluation.subtree`): the method, where
+#: its selection argument stands among its arguments and relative to the subtree, the other
+#: arguments, and what it returned; or a test of (``True``/``False``) or an addition to
+#: (``None``) the set of checks made once per roster or force, with its key.
+_Read = tuple[Any, int, _Where, Any, Any]
 
 #: What one evaluation's log holds: a value set on a node, or (``None``) the values of a whole
 #: subtree replayed from a previous evaluation (see :meth:`Evaluation.subtree`).
@@ -288,6 +311,7 @@ class _Record:
         "key",
         "log",
         "node",
+        "reads",
         "result",
         "start",
     )
@@ -304,6 +328,7 @@ class _Record:
         result: Any,
         groups: _Groups | None = None,
         by_id: dict[int, tuple[Value, ...]] | None = None,
+        reads: tuple[_Read, ...] | None = None,
     ) -> None:
         self.data = data  # the subtree's selection (holding it keeps its id unique)
         self.key = key  # the names above the subtree and the caller's key
@@ -315,6 +340,9 @@ class _Record:
         self.result = result
         self._groups = groups
         self._by_id = by_id
+        #: For a computation replayed by what it read (see :meth:`Evaluation.subtree`): each
+        #: read from outside the subtree, in order, with what it found.
+        self.reads = reads
 
     def groups(self) -> _Groups:
         """The values the subtree's computation set, per node (nodes in the order first
@@ -418,6 +446,12 @@ class Evaluation:
     #: Modified values by (entry, field, the selection their one scope names, value): see
     #: :meth:`apply_modifiers`. Cleared with ``_query`` (what they are worked out from).
     _modified: dict[tuple[Any, ...], Any] = field(default_factory=dict, repr=False)
+    #: One copy's costs of the selections of an entry whose cost modifiers each look at one
+    #: scope, by the entry and those scopes' selections (see :meth:`_scoped_costs`). Cleared
+    #: with ``_modified``.
+    _scoped: dict[tuple[int, ...], dict[str, float]] = field(default_factory=dict, repr=False)
+    #: :meth:`_cost_scopes` by the entry's ``id()`` (entries outlive the evaluation).
+    _cost_scope: dict[int, Any] = field(default_factory=dict, repr=False)
     _counts: dict[tuple[int, bool, bool], dict[str, float]] = field(
         default_factory=dict, repr=False
     )
@@ -439,6 +473,18 @@ class Evaluation:
         default_factory=dict, repr=False
     )
     _top_names: tuple[str] | None = field(default=None, repr=False)
+    #: While a traced computation runs (see :meth:`subtree`): the reads it has made from
+    #: outside the subtree, the subtree's node, and how deep in a traced read the evaluation
+    #: is (only the outermost read is kept: reading it again reads what it read).
+    _trace: list[_Read] | None = field(default=None, repr=False)
+    _trace_node: Node | None = field(default=None, repr=False)
+    _trace_keys: set[Any] = field(default_factory=set, repr=False)
+    #: Subtrees replayed by what their checks read, and checked again (tests, benchmarks).
+    traced_hits: int = field(default=0, repr=False)
+    traced_misses: int = field(default=0, repr=False)
+    _trace_depth: int = field(default=0, repr=False)
+    #: False once a traced computation has read something it cannot name again.
+    _trace_ok: bool = field(default=True, repr=False)
     #: See :meth:`present_refs`.
     _present: frozenset[str] | None = field(default=None, repr=False)
     #: :meth:`where` of the selections that have been a parent, by ``id()``.
@@ -824,6 +870,7 @@ class Evaluation:
         compute: Callable[[], T],
         key: Hashable = None,
         _open: bool = False,
+        _seen: set[Any] | None = None,
     ) -> T:
         """``compute()``, a computation over the subtree at ``node`` that reports issues and
         values of that subtree only; or, when the previous evaluation ran it on the same
@@ -833,7 +880,11 @@ class Evaluation:
         set :attr:`SystemRules.subtree_local`; the result is returned as it was, so it must
         not be changed afterwards. (``_open``: for the engine's own checks, a selection the
         caller has found closed, or one that is not but whose checks read only counts above
-        it, ``key`` holding them: see :meth:`_outside_key`.)
+        it, ``key`` holding them: see :meth:`_outside_key`. ``_seen``: for the engine's own
+        checks of any other selection, the checks made once per roster or force so far: the
+        computation is traced, every read it makes outside the subtree (a count, a modified
+        value, a category, a test of those checks) kept with what it found; it is replayed
+        where each of those reads, made again in this evaluation, finds the same.)
         """
         out = self.memo_out
         data = node.data
@@ -844,6 +895,7 @@ class Evaluation:
             or log is None
             or id(node) in self._opened
             or not (_open or self.index.closed(node.entry))
+            or (_seen is not None and self._trace is not None)  # (inside a traced one)
         ):
             return compute()
         # (what _names_above gives, read from its caches where it has worked it out)
@@ -862,8 +914,15 @@ class Evaluation:
             )
         known, mine = pair
         prev = known.get(id(data)) if known is not None else None
-        if prev is not None and prev.data is data and prev.key == (names, key):
+        if (
+            prev is not None
+            and prev.data is data
+            and prev.key == (names, key)
+            and (prev.reads is None or (_seen is not None and self._same_reads(prev, node, _seen)))
+        ):
             out.hits += 1
+            if _seen is not None:
+                self.traced_hits += 1
             if prev.issues:
                 self.issues.extend(prev.issues)
             values = self.values
@@ -902,21 +961,218 @@ class Evaluation:
                 log.append((None, groups))
             # Recorded again, on this evaluation's nodes: a memo refers to one evaluation only.
             mine[id(data)] = _Record(
-                data, prev.key, prev.issues, node, log, v0, len(log), prev.result, groups
+                data,
+                prev.key,
+                prev.issues,
+                node,
+                log,
+                v0,
+                len(log),
+                prev.result,
+                groups,
+                reads=prev.reads,
             )
             return prev.result  # type: ignore[no-any-return]
         out.misses += 1
+        if _seen is not None:
+            self.traced_misses += 1
         i0 = len(self.issues)
         v0 = len(log)
         self._computing += 1
+        trace: list[_Read] | None = None
+        if _seen is not None:
+            trace = self._trace = []
+            self._trace_node = node
+            self._trace_ok = True
+            self._trace_keys.clear()
         try:
             result = compute()
         finally:
             self._computing -= 1
+            if trace is not None:
+                self._trace = self._trace_node = None
+        if trace is not None and not self._trace_ok:
+            return result  # (it read what cannot be read again: never replayed)
         mine[id(data)] = _Record(
-            data, (names, key), tuple(self.issues[i0:]), node, log, v0, len(log), result
+            data,
+            (names, key),
+            tuple(self.issues[i0:]),
+            node,
+            log,
+            v0,
+            len(log),
+            result,
+            reads=tuple(trace) if trace is not None else None,
         )
         return result
+
+    # The reads a traced computation makes (see :meth:`subtree`).
+
+    def _where_in_trace(self, node: Node) -> _Where:
+        """Where ``node`` stands relative to the traced subtree's node (``_Where``); the
+        trace is spoiled where it is neither in that subtree nor above it."""
+        top = self._trace_node
+        assert top is not None
+        path: list[int] = []
+        n: Node | None = node
+        while n is not None and n is not top:
+            up = n.parent
+            if up is None:
+                break
+            kids = up.children
+            i = n.index
+            if i >= len(kids) or kids[i] is not n:  # (not its place: looked for)
+                i = next((k for k, c in enumerate(kids) if c is n), -1)
+                if i < 0:  # (a what-if node hung under the tree)
+                    self._trace_ok = False
+                    return None
+            path.append(i)
+            n = up
+        if n is top:
+            path.reverse()
+            return tuple(path)
+        steps = 0
+        n = top
+        while n is not None and n is not node:
+            n = n.parent
+            steps -= 1
+        if n is None:
+            self._trace_ok = False
+            return None
+        return steps
+
+    def _reads_inside(
+        self, context: Node, scope: str, ref: str | None, field_: str, percent: bool
+    ) -> bool:
+        """Whether a query of a traced computation counts selections inside its subtree
+        alone, as they are whatever lies outside: of what no modifier can make a selection
+        count as (an entry, link, group, type, or a category no modifier gives or takes),
+        in a scope that is the subtree's node or under it, and no modifier of another
+        selection reaches a selection of the roster; or a sum of a cost no modifier changes
+        (nor the rules module) in such a scope. Such a read is not kept in the trace (the same
+        subtree holds the same selections, at the same costs)."""
+        if (
+            percent
+            or scope == "ancestor"
+            or self._reached
+            or (ref is not None and (ref in self.index.added_categories or ":" in ref))
+        ):
+            return False
+        if field_ != "selections" and (
+            self._extra_cost
+            or field_ not in self.index.cost_types
+            or field_ in self._modified_costs()
+        ):
+            return False
+        n = self._scope_node(context, scope)
+        top = self._trace_node
+        while n is not None and n is not top:
+            n = n.parent
+        return n is not None
+
+    def _modified_costs(self) -> frozenset[str]:
+        """The cost types a modifier of the catalog changes anywhere (any other cost of a
+        selection is what its entries state, times its count)."""
+        memo: dict[str, frozenset[str]] = self.index.memo("engine.modified_costs")
+        found = memo.get("")
+        if found is None:
+            index = self.index
+            owners = [*index.entries.values(), *index.shared.values()]
+            owners.extend(c.entry for c in index._all_children())
+            fields = {m.field for o in owners for m in o.modifiers}
+            found = memo[""] = frozenset(
+                ct
+                for ct in index.cost_types
+                if (index.cost_fields.get(ct) or f"cost:{ct}") in fields
+            )
+        return found
+
+    def _traced(self, fn: Callable[..., Any], at: int, args: tuple[Any, ...]) -> Any:
+        """``fn(self, *args)``, kept in the trace with where its selection (``args[at]``)
+        stands (``at`` < 0: it has none)."""
+        self._trace_depth += 1
+        try:
+            found = fn(self, *args)
+        finally:
+            self._trace_depth -= 1
+        trace = self._trace
+        if trace is not None:
+            where = self._where_in_trace(args[at]) if at >= 0 else None
+            rest = args[:at] + args[at + 1 :] if at >= 0 else args
+            try:
+                once = (fn, where, rest)
+                if once in self._trace_keys:
+                    return found  # (read already: the same read finds the same)
+                self._trace_keys.add(once)
+            except TypeError:
+                pass  # (a list among its arguments: kept as it is)
+            # (a list found is kept as it was: the caller may change the one it is given)
+            trace.append((fn, at, where, rest, list(found) if type(found) is list else found))
+        return found
+
+    def _node_at(self, node: Node, where: _Where) -> Node | None:
+        """The selection standing ``where`` relative to ``node`` (see ``_Where``)."""
+        if isinstance(where, int):
+            n: Node | None = node
+            for _ in range(-where):
+                n = n.parent if n is not None else None
+            return n
+        n = node
+        for i in where or ():
+            if i >= len(n.children):
+                return None
+            n = n.children[i]
+        return n
+
+    def _same_reads(self, prev: _Record, node: Node, seen: set[Any]) -> bool:
+        """Whether every read of ``prev``'s traced computation, made again here with
+        ``node`` as the subtree's node, finds what it found; if so, the checks it made once
+        per roster or force are marked made in ``seen``."""
+        reads = prev.reads
+        assert reads is not None
+        marked: list[Any] = []
+        for fn, at, where, rest, found in reads:
+            if fn is None:  # a test of ``seen`` (``found``: its answer) or an addition
+                if found is None:
+                    marked.append(rest)
+                elif (rest in seen or rest in marked) is not found:
+                    return False
+                continue
+            if at >= 0:
+                n = self._node_at(node, where)
+                if n is None:
+                    return False
+                args = (*rest[:at], n, *rest[at:])
+            else:
+                args = rest
+            if fn(self, *args) != found:
+                return False
+        seen.update(marked)
+        return True
+
+    def seen_once(self, seen: set[Any], key: Any) -> bool:
+        """Whether a check made once per roster or force (``key``) has been made."""
+        got = key in seen
+        if self._trace is not None:
+            self._trace.append((None, -1, None, key, got))
+        return got
+
+    def mark_once(self, seen: set[Any], key: Any) -> None:
+        """Mark a check made once per roster or force (``key``) as made."""
+        seen.add(key)
+        if self._trace is not None:
+            self._trace.append((None, -1, None, key, None))
+
+    def present_of(self, keys: KeysView[str]) -> AbstractSet[str]:
+        """Which of ``keys`` something in the roster can be counted as (:meth:`present_refs`)."""
+        if self._trace is not None and not self._trace_depth:
+            return self._traced(  # type: ignore[no-any-return]
+                Evaluation._present_of, -1, (frozenset(keys),)
+            )
+        return keys & self.present_refs()
+
+    def _present_of(self, keys: frozenset[str]) -> frozenset[str]:
+        return keys & self.present_refs()
 
     def values_of(self, node: Node) -> list[Value]:
         if node.is_root:
@@ -1060,6 +1316,7 @@ class Evaluation:
                 self._total.clear()
                 self._query.clear()
                 self._modified.clear()
+                self._scoped.clear()
             if totals == self._settling and not self._cost_capped:
                 return
             names = ", ".join(sorted(self._cost_reads_cost))
@@ -1075,6 +1332,7 @@ class Evaluation:
             self._total.clear()
             self._query.clear()
             self._modified.clear()
+            self._scoped.clear()
             self.total_cost(self.root)
         finally:
             self._settling = None
@@ -1171,8 +1429,19 @@ class Evaluation:
             # gives for it, in any evaluation).
             per_copy = dict(static)
         else:
-            unit = self.unit_cost
-            per_copy = {ct: unit(node, ct) for ct in self.index.cost_types}
+            scoped = (
+                self._scoped_costs(node, entry)
+                if entry is not None
+                and entry.modifiers
+                and not self._extra_cost
+                and id(node) not in self._reached
+                else None
+            )
+            if scoped is None:
+                unit = self.unit_cost
+                per_copy = {ct: unit(node, ct) for ct in self.index.cost_types}
+            else:
+                per_copy = scoped
         if node.children:
             total, get = self.total_cost, per_copy.get
             totals, static_costs = self._total, self.index.static_costs
@@ -1204,6 +1473,50 @@ class Evaluation:
             return per_copy  # (each cost times 1: the same floats)
         return {ct: tidy_cost(v * count) for ct, v in per_copy.items()}
 
+    def _scoped_costs(self, node: Node, entry: Entry) -> dict[str, float] | None:
+        """What ``{ct: unit_cost(node, ct)}`` gives, for a selection of ``entry`` that no
+        modifier of another selection reaches and no rules module adds to, where each cost
+        the entry's modifiers change is changed by modifiers that look at one scope alone
+        (:func:`~armybuilder.catalog.index.shared_scope`): the same for every selection of
+        the entry with the same selections in those scopes (the troopers of one platoon), so
+        worked out for the first and copied for the others. ``None`` where that does not hold.
+        """
+        scopes = self._cost_scope.get(id(entry), _MISSING)
+        if scopes is _MISSING:
+            scopes = self._cost_scope[id(entry)] = self._cost_scopes(entry)
+        if scopes is None:
+            return None
+        at = self._scope_node
+        if len(scopes) == 1:  # (one cost type)
+            key: tuple[int, ...] = (id(entry), id(at(node, scopes[0])))
+        else:
+            key = (id(entry), *[id(at(node, s)) if s else 0 for s in scopes])
+        found = self._scoped.get(key)
+        if found is None:
+            unit = self.unit_cost
+            found = self._scoped[key] = {ct: unit(node, ct) for ct in self.index.cost_types}
+        return dict(found)
+
+    def _cost_scopes(self, entry: Entry) -> tuple[str, ...] | None:
+        """Per cost type, the one scope the entry's modifiers of that cost look at (``""``
+        for a cost no modifier changes); ``None`` if one has no such scope or its catalog
+        cost is not a number (``apply_modifiers`` then keeps nothing)."""
+        index = self.index
+        fields = index.modified_fields(entry)
+        out: list[str] = []
+        for ct in index.cost_types:
+            field_ = index.cost_fields.get(ct) or f"cost:{ct}"
+            if field_ not in fields:
+                if len(index.cost_types) == 1:
+                    return None  # (then the entry's costs are static)
+                out.append("")
+                continue
+            mods, scope = index.modifiers_on(entry, field_)
+            if not mods or scope is None or type(entry.costs.get(ct, 0.0)) not in _SCALARS:
+                return None
+            out.append(scope)
+        return tuple(out)
+
     # ----------------------------------------------------------------- characteristics
 
     def profile_value(self, node: Node, profile: Profile, char_id: str) -> Any:
@@ -1217,6 +1530,21 @@ class Evaluation:
             node,
             profile.type,
         )
+
+    def profile_hidden(self, node: Node, profile: Profile) -> bool:
+        """Whether one of the node's profiles is hidden: its own ``hidden``, after the
+        entry's modifiers of ``profile:<id>:hidden`` (a profile without an id has none)."""
+        if profile.id is None or node.entry is None:
+            return profile.hidden
+        return bool(
+            self.apply_modifiers(node.entry, profile_hidden_field(profile.id), profile.hidden, node)
+        )
+
+    def visible_profiles(self, node: Node) -> list[Profile]:
+        """The node's profiles a player is shown (printed, listed), in catalog order."""
+        if node.entry is None:
+            return []
+        return [p for p in node.entry.profiles if not self.profile_hidden(node, p)]
 
     def characteristic(self, node: Node, char_id: str, profile_type: str | None = None) -> Any:
         """A characteristic of the node's first profile that has it (modifiers applied)."""
@@ -1328,6 +1656,16 @@ class Evaluation:
         ``per_link``: selections made through a link count as that link's, not as their
         entry's (``child`` may name the link; :meth:`counts_per_link` says which references
         are counted so). Constraints, conditions and repeats all count through here."""
+        if (
+            self._trace is not None
+            and not self._trace_depth
+            and not self._reads_inside(context, scope, child or owner, field_, percent)
+        ):
+            return self._traced(  # type: ignore[no-any-return]
+                Evaluation.query,
+                0,
+                (context, scope, child, field_, deep, owner, child_forces, percent, per_link),
+            )
         if child is not None and child.startswith(FACTION_REF):
             return 1.0 if self.is_faction(child[len(FACTION_REF) :], context) else 0.0
         if per_link and field_ != "forces":
@@ -1536,6 +1874,10 @@ class Evaluation:
 
     def condition_holds(self, cond: Condition, context: Node, owner: str | None) -> bool:
         """Does a modifier condition hold in the context of ``context``?"""
+        if self._trace is not None and not self._trace_depth:
+            return self._traced(  # type: ignore[no-any-return]
+                Evaluation.condition_holds, 1, (cond, context, owner)
+            )
         if cond.type in {"instance-of", "not-instance-of"}:
             ref = cond.child or owner
             if ref is not None and ref.startswith(FACTION_REF):
@@ -1607,6 +1949,17 @@ class Evaluation:
         that applies; for the selection ``context`` of ``entry``, then after the modifiers of
         other selections that reach it. ``profile_type``: of a characteristic, the type of
         the profile it is read from."""
+        if (
+            self._trace is not None
+            and not self._trace_depth
+            and (
+                (entry.modifiers and field_ in self.index.modified_fields(entry))
+                or (self._reached and id(context) in self._reached)
+            )
+        ):  # (what no modifier changes is the value given, read from nowhere)
+            return self._traced(
+                Evaluation.apply_modifiers, 3, (entry, field_, value, context, profile_type)
+            )
         if entry.modifiers:
             mods, scope = self.index.modifiers_on(entry, field_)
             if mods and (scope is None or type(value) not in _SCALARS):
@@ -1717,6 +2070,8 @@ class Evaluation:
             return []
         if not self.index.category_modifiers:
             return node.entry.categories
+        if self._trace is not None and not self._trace_depth:
+            return self._traced(Evaluation.categories, 0, (node,))  # type: ignore[no-any-return]
         if self._reached and id(node) in self._reached:
             states = self._reach_states(node)
             if states is not None:
@@ -1741,6 +2096,21 @@ class Evaluation:
 
     def is_hidden(self, entry: Entry, context: Node) -> bool:
         return bool(self.apply_modifiers(entry, "hidden", entry.hidden, context))
+
+    def group_bounds(self, group: Group, context: Node) -> tuple[int, int | None]:
+        """How many choices ``group`` asks for at least and allows at most (``None``: no
+        limit) in the selection ``context``, after the group's modifiers of `min` and `max`
+        (one more choice where the unit has grown; a negative maximum is no limit)."""
+        low, high = group.min, group.max
+        if group.modifiers:
+            fields = self.index.modified_fields(group)
+            if "max" in fields:
+                most = -1 if high is None else high
+                got = float(self.apply_modifiers(group, "max", most, context))
+                high = None if got < 0 else int(got)
+            if "min" in fields:
+                low = max(0, int(float(self.apply_modifiers(group, "min", low, context))))
+        return low, high
 
 
 #: Most rounds costs that depend on costs get to settle (:meth:`Evaluation._settle_costs`).
@@ -1873,11 +2243,14 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
             for f in sel.findings:
                 ev._add(f.severity, f.code, f.message, f.loc, "")
         child: Child | None = child_of(sel.entry) if sel.entry else None
+        # (a selection with nothing under it gets none: the one shared empty list, which
+        # leaves no list per leaf for the collector to track)
+        kids = None if sel.children else NO_CHILDREN
         if child is not None:
-            node = Node(sel, child.entry, child.group, parent, i)
+            node = Node(sel, child.entry, child.group, parent, i, kids)
             node.link = child.link
         else:
-            node = Node(sel, None, None, parent, i)
+            node = Node(sel, None, None, parent, i, kids)
             if sel.entry is not None:
                 _report_unplaced(ev, node, sel.entry, parent)
         siblings.append(node)
@@ -2133,22 +2506,23 @@ def _check_children(ev: Evaluation, node: Node, plan: ChildChecks, seen_global: 
     order: list[int] = list(plan.plain)
     # Checked once per roster (or force): after one selection of this entry has had them, the
     # next ones of the same entry (in the same force) find every one of them seen.
-    done: tuple[str, int, int] | None = None
+    done: tuple[str, int, Loc] | None = None
     if plan.once:
-        done = ("plan", id(plan), id(ev.force_of(node)))
-        if done in seen_global:
+        # (the force by its place, not its node: a replayed check names it in the next
+        # evaluation too)
+        done = ("plan", id(plan), ev.force_of(node).loc)
+        if ev.seen_once(seen_global, done):
             done = None
     if plan.keyed or (done is not None and plan.keyed_once):
         # Maxima of what no selection of the roster is: nothing to count.
-        present = ev.present_refs()
-        for k in plan.keyed.keys() & present:
+        for k in ev.present_of(plan.keyed.keys()):
             order.extend(plan.keyed[k])
         if done is not None:
-            for k in plan.keyed_once.keys() & present:
+            for k in ev.present_of(plan.keyed_once.keys()):
                 order.extend(plan.keyed_once[k])
     if done is not None:
         order.extend(plan.plain_once)
-        seen_global.add(done)
+        ev.mark_once(seen_global, done)
     if plan.held:
         # A maximum counting the entry's selections here: with none of them under this
         # selection it counts 0, which no maximum (unlimited when negative) refuses.
@@ -2160,10 +2534,10 @@ def _check_children(ev: Evaluation, node: Node, plan: ChildChecks, seen_global: 
     for i in order:
         child, con, _ = rows[i]
         if con.scope in {"roster", "force"}:
-            key = (id(con), id(ev.force_of(node))) if con.scope == "force" else id(con)
-            if key in seen_global:
+            key = (id(con), ev.force_of(node).loc) if con.scope == "force" else id(con)
+            if ev.seen_once(seen_global, key):
                 continue
-            seen_global.add(key)
+            ev.mark_once(seen_global, key)
         _check_constraint(ev, con, child.entry, node, True, child.link)
 
 
@@ -2254,7 +2628,8 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
                 # Not closed, but reading only counts above it: replayed by them.
                 ev.subtree(c, "check", check, outside, _open=True)
             else:
-                _check_node(ev, c, seen_global)  # (what subtree() would do: no replay)
+                # Reading more: replayed where what it read is found the same again.
+                ev.subtree(c, "check-traced", check, None, _open=True, _seen=seen_global)
         else:
             _check_node(ev, c, seen_global)
 
@@ -2335,23 +2710,24 @@ def _check_groups(ev: Evaluation, node: Node, entry: Entry) -> None:
             got = get(ids[0], 0)
         else:
             got = sum(get(i, 0) for i in ids)
-        if g.max is not None and got > g.max:
+        low, high = ev.group_bounds(g, node) if g.modifiers else (g.min, g.max)
+        if high is not None and got > high:
             ev._add(
                 g.severity,
                 "max-exceeded",
-                f"{ev.where(node)} has {got} choices of {g.name}; at most {g.max} allowed",
+                f"{ev.where(node)} has {got} choices of {g.name}; at most {high} allowed",
                 node,
                 g.source,
                 g.id,
             )
-        if got < g.min and not (
+        if got < low and not (
             (g.hidden or g.modifiers) and ev.apply_modifiers(g, "hidden", g.hidden, node)
         ):
             choice = f" (the usual choice is {ev.index.name_of(g.default)})" if g.default else ""
             ev._add(
                 g.severity,
                 "min-not-met",
-                f"{ev.where(node)} has {got} choices of {g.name}; at least {g.min} needed{choice}",
+                f"{ev.where(node)} has {got} choices of {g.name}; at least {low} needed{choice}",
                 node,
                 g.source,
                 g.id,

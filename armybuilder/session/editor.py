@@ -498,6 +498,25 @@ class EditSession:
         """Labels of the undoable edits, oldest first."""
         return [e.label for e, _ in self._undo]
 
+    @property
+    def unsaved_edits(self) -> int | None:
+        """How many edits (made, or undone) lie between the roster as last saved (or opened)
+        and as it is now: 0 when it is not dirty; ``None`` when the saved state is no longer
+        on the undo path (edits undone past it and others made in their place, or edits
+        recovered from a journal)."""
+        saved = self._saved_token
+        if saved == self._state_token():
+            return 0
+        undo = [token for _, token in self._undo]
+        if saved == 0:
+            return len(undo)
+        if saved in undo:
+            return len(undo) - 1 - undo.index(saved)
+        redo = [token for _, token in self._redo]
+        if saved in redo:
+            return len(redo) - redo.index(saved)
+        return None
+
     # ----------------------------------------------------------------- validation
 
     def evaluate(self) -> Evaluation:
@@ -880,14 +899,15 @@ class EditSession:
         """What adding ``count`` × ``entry_id`` under ``parent`` does to the groups it is
         chosen in: fits, replaces the choice of a pick-one group, or finds a group full."""
         for group in reversed(self.group_chain(parent, entry_id)):  # innermost first
-            if group.max is None:
+            most = self._group_max(parent, group)
+            if most is None:
                 continue
             members = self.group_members(parent, group)
             seq = self.node(parent).get("selections")
             chosen = sum(_count_of(seq[i]) for i in members)
-            if chosen + count <= group.max:
+            if chosen + count <= most:
                 continue
-            if group.max == 1 and count == 1 and members:
+            if most == 1 and count == 1 and members:
                 same = [i for i in members if seq[i].get("entry") == entry_id]
                 if same and len(members) == 1:
                     name = self.index.name_of(entry_id)
@@ -902,10 +922,21 @@ class EditSession:
             return Slot(
                 group,
                 [],
-                f"{group.name} is full: {chosen} chosen, at most {group.max} allowed; "
+                f"{group.name} is full: {chosen} chosen, at most {most} allowed; "
                 f"remove one before adding {name}",
             )
         return Slot(None, [], None)
+
+    def _group_max(self, parent: Loc, group: Group) -> int | None:
+        """How many choices ``group`` allows in the selection at ``parent``: its maximum, as
+        its modifiers leave it there (:meth:`Evaluation.group_bounds`) where it has any."""
+        if not group.modifiers:
+            return group.max
+        ev = self.evaluate()
+        node = _ev_node(ev, parent)
+        if node is None:
+            return group.max
+        return ev.group_bounds(group, node)[1]
 
     def where_to_add(self, target: Loc, entry_id: str) -> Loc | None:
         """The selection at or above ``target`` where ``entry_id`` can be added, if any."""
@@ -1047,7 +1078,7 @@ class EditSession:
             found = self._groups_of[id(entry)] = (entry, chains, inside)
         return found[1], found[2]
 
-    def _replaced_by(self, node: Node) -> Callable[[Child], list[Node] | None]:
+    def _replaced_by(self, node: Node, ev: Evaluation) -> Callable[[Child], list[Node] | None]:
         """Per option under ``node``: the choices adding it replaces (a pick-one group's, as
         :meth:`add` swaps them; ``[]``: it is added beside the others, also where a group is
         full and the builder refuses it: priced as if it fitted), or ``None`` where it is the
@@ -1075,12 +1106,13 @@ class EditSession:
             if c.group is None:
                 return []
             for group in reversed(chains.get(id(c.group), [c.group])):  # innermost first
-                if group.max is None:
+                most = ev.group_bounds(group, node)[1] if group.modifiers else group.max
+                if most is None:
                     continue
                 chosen = members_of(group)
-                if sum(n.count for n in chosen) + 1 <= group.max:
+                if sum(n.count for n in chosen) + 1 <= most:
                     continue
-                if group.max == 1 and chosen:
+                if most == 1 and chosen:
                     if len(chosen) == 1 and chosen[0].entry_id == c.entry.id:
                         return None
                     return chosen
@@ -1123,58 +1155,99 @@ class EditSession:
     def _limits_under(self, ev: Evaluation, node: Node, parent: Loc) -> Callable[[Child], Limit]:
         """:meth:`_entry_limit` of the children of ``node`` (at ``parent``), each worked out
         once per evaluation (the options and the groups both ask; a group asks for its
-        subgroups' entries again), with the counts under ``node`` by entry taken in one walk."""
+        subgroups' entries again), with the counts under ``node`` by entry and by the way
+        each was chosen (:meth:`Node.path_ref`) taken in one walk."""
         memo: dict[Any, Any] = self._cached(ev, ("entry-limits", parent), dict)
         here = memo.get("here")
         if here is None:
             here = memo["here"] = {}
             for n in node.children:
                 here[n.entry_id] = here.get(n.entry_id, 0) + n.count
+                ref = n.path_ref()
+                here[ref] = here.get(ref, 0) + n.count
 
         def limit(child: Child) -> Limit:
-            key = id(child.entry)
+            # An entry offered twice (plainly and through a link, or through two links) is
+            # two options, each with its own limit where a constraint counts per link.
+            key = (id(child.entry), id(child.link))
             found = memo.get(key)
-            if found is None or found[0] is not child.entry:
+            if found is None or found[0] is not child.entry or found[1] is not child.link:
                 found = memo[key] = (
                     child.entry,
-                    self._entry_limit(ev, node, child, here.get(child.entry.id, 0)),
+                    child.link,
+                    self._entry_limit(ev, node, child, here.get),
                 )
-            lim: Limit = found[1]
+            lim: Limit = found[2]
             return lim
 
         return limit
 
     def _entry_limit(
-        self, ev: Evaluation, node: Node, child: Child, here: int | None = None
+        self,
+        ev: Evaluation,
+        node: Node,
+        child: Child,
+        here: Callable[[str, int], int] | None = None,
     ) -> Limit:
-        """How many of ``child`` are under ``node`` (``here``, when known) and the tightest
-        limits on it there."""
+        """How many of ``child`` are under ``node`` and the tightest limits on it there
+        (``here``: the selections directly under ``node`` by entry id and by
+        :meth:`Node.path_ref`, when known). Each limit is against what its constraint counts,
+        as the engine counts it: a constraint counted per link (``per_link``) counts only the
+        selections made the way this option makes them (:meth:`Child.path_ref`), so an entry
+        offered twice shows, on each of its options, that option's count against that
+        option's limit. The count shown is the one the tightest maximum (else the highest
+        minimum) is against; without either, the option's own (made through it)."""
         entry = child.entry
         if here is None:
-            here = sum(n.count for n in node.children if n.entry_id == entry.id)
-        lows: list[int] = []
-        highs: list[tuple[int, int]] = []  # (room left, limit) with the count it is against
+            counted: dict[str, int] = {}
+            for n in node.children:
+                for ref in (n.entry_id, n.path_ref()):
+                    if ref is not None:
+                        counted[ref] = counted.get(ref, 0) + n.count
+            here = counted.get
+        own_ref = child.path_ref()
+        lows: list[tuple[int, int]] = []  # (limit, the count it is against)
+        highs: list[tuple[int, int, int]] = []  # (room left, limit, the count it is against)
 
-        def note(con: Constraint, owner: Entry, got: float) -> None:
+        def note(con: Constraint, owner: Entry, ref: str) -> None:
             value = ev.constraint_value(owner, con, node)
             if value < 0 or not float(value).is_integer():
                 return
+            got = here(ref, 0)
             if con.type == "max":
-                highs.append((int(value) - int(got), int(value)))
+                highs.append((int(value) - got, int(value), got))
             else:
-                lows.append(int(value))
+                lows.append((int(value), got))
 
         for con in entry.constraints:
             if con.field != "selections" or con.child not in (None, entry.id):
                 continue
             if con.scope == "parent":
-                note(con, entry, here)
+                # (the engine counts per link as :meth:`Evaluation.query` does; an entry's
+                # own id, named or not, is counted by the way the selection was made)
+                if not con.per_link:
+                    note(con, entry, entry.id)
+                elif con.child is None or own_ref == f"path:{entry.id}":
+                    note(con, entry, own_ref)
         if node.entry is not None:
+            link_id = child.link.id if child.link else None
             for con in node.entry.constraints:
-                if con.scope == "self" and con.field == "selections" and con.child == entry.id:
-                    note(con, node.entry, here)
-        maximum = min(highs)[1] if highs else None
-        return Limit(here, max(lows) if lows else 0, maximum)
+                if con.scope != "self" or con.field != "selections" or con.child is None:
+                    continue
+                if not con.per_link:
+                    if con.child == entry.id:
+                        note(con, node.entry, entry.id)
+                elif con.child in (entry.id, link_id) and own_ref == f"path:{con.child}":
+                    # Counted per link: the selections made through what it names, which is
+                    # the way this option makes them.
+                    note(con, node.entry, own_ref)
+        if highs:
+            _room, maximum, selected = min(highs)
+            return Limit(selected, max(lo for lo, _ in lows) if lows else 0, maximum)
+        if lows:
+            minimum, selected = max(lows)
+            return Limit(selected, minimum, None)
+        return Limit(here(own_ref, 0), 0, None)
 
     def group_limits(self, parent: Loc, ev: Evaluation | None = None) -> dict[str, Limit]:
         """For each choice group of the selection at ``parent`` (subgroups too): how many are
@@ -1209,7 +1282,7 @@ class EditSession:
             inside = dict.fromkeys(id(x) for x in walk_groups([g]))
             chosen = sum(counts.get(i, 0) for i in inside)
             members = [lim for i in inside for lim in own.get(i, ())]
-            lo, hi = g.min, g.max
+            lo, hi = ev.group_bounds(g, node) if g.modifiers else (g.min, g.max)
             if hi is None and members and all(lim.maximum is not None for lim in members):
                 hi = sum(lim.maximum or 0 for lim in members)
             lo = max(lo, sum(lim.minimum for lim in members))
@@ -1746,7 +1819,7 @@ class _Pricer:
         # (they may read the whole roster: every price is then the roster's own rise).
         self.fixed = None if what_if.rules_add_costs else session._fixed_prices
         self.counted = session._cost_counts()
-        self.replaced = session._replaced_by(node)
+        self.replaced = session._replaced_by(node, ev)
         self.multiplicity = node.multiplicity()
         self.whole = self.counted is None or what_if.rules_add_costs
         self.keep: list[Node] = []  # what-if nodes live as long as ``what_if``

@@ -607,3 +607,23 @@ def test_a_ros_converted_beside_another_roster_asks_before_replacing_it(
     kept = tmp_path / "team.yaml.bak"
     assert kept.read_text(encoding="utf-8") == "# another roster, kept by the player\n"
     roster.save()  # (now the roster's own file)
+
+
+def test_a_space_station_zero_commander_prints_only_the_ability_of_the_ship_type(
+    lib: Library,
+) -> None:
+    """Crew.cat gives the Commander one ability per ship type, each hidden unless that ship
+    type is in the roster (War: Warmaster), and two more hidden until 14 and 28 XP: a War
+    ship's new commander has Warmaster alone (the other seven are not printed)."""
+    from armybuilder.render.context import build_view
+
+    text = (
+        "format: 1\nsystem: space-station-zero\nfaction: crew\nname: T\nselections:\n"
+        "  - entry: c219-e472-b501-4304\n"  # Commander
+        "  - entry: 62cb-4e43-285f-598a\n"  # Ship Type
+        "    selections:\n      - entry: e566-19b3-e3dc-edc9\n"  # War
+    )
+    ctx = build_view(_evaluate(lib, text))
+    commander = next(u for u in ctx.units if u.name == "Commander")
+    abilities = [p.name for p in commander.profiles if p.type_name == "Ability"]
+    assert abilities == ["Warmaster"]

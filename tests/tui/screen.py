@@ -10,6 +10,7 @@ its evaluation alone (the catalog's options, the totals, the issues), not from t
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 from rich.cells import cell_len
@@ -139,9 +140,20 @@ def _section_key(child: Any) -> object:
 
 def search_hits(session: EditSession, target: Loc, query: str = "") -> list[Any]:
     """The options under ``target`` a search for ``query`` keeps (as typed: spaces around it
-    ignored, any case): those whose name, in lower case, or id holds it; all for none."""
-    q = query.strip().lower()
-    return [c for c in session.options(target) if q in c.entry.name.lower() or q in c.entry.id]
+    ignored, any case, any accent): those whose name or id holds it, both folded
+    (:func:`fold`); all for none."""
+    q = fold(query.strip())
+    return [c for c in session.options(target) if q in fold(c.entry.name) or q in c.entry.id]
+
+
+def fold(text: str) -> str:
+    """Case and accents dropped, as the catalog's search compares (``Éldar`` -> ``eldar``):
+    case folded, decomposed (NFKD), combining marks left out."""
+    return "".join(
+        ch
+        for ch in unicodedata.normalize("NFKD", text.casefold())
+        if not unicodedata.category(ch).startswith("M")
+    )
 
 
 def expected_catalog(session: EditSession, selected: Loc, query: str = "") -> list[str]:
@@ -228,7 +240,8 @@ def label_shows(text: str, guides: int, want: str, width: int) -> bool:
     """Whether a painted catalog line (its label ``text`` after ``guides`` cells of guides,
     in a pane ``width`` wide with its scrollbar) shows the label ``want``: in full, with its
     name cut ("…") and the price and count after it whole or in one of the shorter forms of
-    :func:`tail_texts`, or, a label without either, cut at the pane's edge."""
+    :func:`tail_texts`, or, a label without either (a name alone, a section's heading), cut
+    with "…": at the pane's edge, or, a heading, before its range and count, shown whole."""
     if text == want:
         return True
     name, *pieces = want.split("  ")
@@ -241,7 +254,15 @@ def label_shows(text: str, guides: int, want: str, width: int) -> bool:
                 return True
         return False
     cut = guides + cell_len(want) >= width - 1  # (a scrollbar's column less)
-    return cut and want.startswith(text.rstrip("…"))
+    head, ellipsis, tail = text.rpartition("…")
+    return (
+        cut
+        and bool(ellipsis)
+        and guides + cell_len(text) <= width
+        and want.startswith(head.rstrip())
+        and want.endswith(tail)
+        and (not tail or tail.startswith(" ("))
+    )
 
 
 def check_catalog_lines(lines: list[str], options: list[str], width: int) -> list[str]:

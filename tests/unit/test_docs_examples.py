@@ -47,7 +47,9 @@ PLAIN_FIELDS = {
     "primary-category",
     *MESSAGE_FIELDS,
 }
-NAMED_FIELDS = {"cost", "constraint", "characteristic"}
+NAMED_FIELDS = {"cost", "constraint", "characteristic", "profile"}
+# A group's modifiers: of its hidden, its limits, or a message (catalog/checks.py).
+GROUP_FIELDS = {"hidden", "min", "max", *MESSAGE_FIELDS}
 
 
 def load(text: str) -> Any:
@@ -105,7 +107,13 @@ def modifier_fields(data: Any, kind: str) -> list[str]:
         if isinstance(item, dict):
             for key, value in item.items():
                 if key == "modifiers" and isinstance(value, list):
-                    found += [m["field"] for m in value if isinstance(m, dict) and "field" in m]
+                    # (a group's, marked so: a group's fields are its own)
+                    mark = "group/" if item.get("\0group") else ""
+                    found += [
+                        mark + m["field"] for m in value if isinstance(m, dict) and "field" in m
+                    ]
+                elif key == "groups" and isinstance(value, list):
+                    value = [{**g, "\0group": True} if isinstance(g, dict) else g for g in value]
                 stack.append(value)
         elif isinstance(item, list):
             stack.extend(item)
@@ -113,6 +121,8 @@ def modifier_fields(data: Any, kind: str) -> list[str]:
 
 
 def field_known(field: str) -> bool:
+    if field.startswith("group/"):
+        return field[len("group/") :] in GROUP_FIELDS
     kind, _, name = field.partition(":")
     return (kind in PLAIN_FIELDS and not name) or (kind in NAMED_FIELDS and bool(name))
 

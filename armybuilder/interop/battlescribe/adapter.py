@@ -24,12 +24,13 @@ from typing import Any, TextIO
 from pydantic import ValidationError
 
 from ... import __version__
+from ...model.plain import rule_field
 from ...rosters import Roster, SelectionData
 from ...rules.engine import Evaluation, ForceData, Issue, Node, evaluate
 from . import model as bs
 from . import ros
 from .files import DataFileError, read_data
-from .translate import Translation, rule_field, scalar, translate
+from .translate import Translation, scalar, translate
 
 PROTOCOL_VERSION = "1.1"
 

@@ -27,7 +27,7 @@ from xml.parsers.expat import ExpatError
 
 from ... import __version__
 from ...catalog import CatalogIndex, Faction, GameSystem
-from ...errors import Problem, UnknownFactionError
+from ...errors import CatalogError, Problem, UnknownFactionError
 from ...model.catalog import FactionFile, SystemFile
 from ...paths import user_cache_dir
 from . import cachefile, checking
@@ -38,7 +38,8 @@ from .translate import IdMap, Translation
 
 SYSTEM_SUFFIXES = (".gst", ".gstz")
 CATALOGUE_SUFFIXES = (".cat", ".catz")
-_CACHE_FORMAT = f"{__version__}-bs9"
+# 10: profiles that can be hidden keep id, hidden; 11: a group keeps the modifiers of its min / max
+_CACHE_FORMAT = f"{__version__}-bs11"
 
 _ROOT = re.compile(r"<(gameSystem|catalogue)\b([^>]*)>", re.S)
 _ATTR = re.compile(r'\b([A-Za-z]+)="([^"]*)"')
@@ -303,9 +304,18 @@ class BattleScribeSystem(GameSystem):
         links: list[tuple[DataFile, list[tuple[str, dict[str, str]]]]] = []
         data: list[dict[str, Any]] = []
         for f in files:
-            text = f.read_text()
+            try:
+                text = f.read_text()
+                converted, found = read_tree(f, text, known)
+            except UnsafeFileError as exc:
+                # A file whose head read well but whose body is not well-formed (or nests too
+                # deep): its name, line and column, never a traceback.
+                name = str(f.path)
+                reason = exc.reason or str(exc).removeprefix(f"{name}: ")
+                raise CatalogError(
+                    Problem(name, reason, exc.line, exc.column, code="data")
+                ) from None
             texts[f.id] = text
-            converted, found = read_tree(f, text, known)
             data.append(converted)
             links.append((f, found))
         problems.extend(_dangling(links, known, texts))

@@ -22,6 +22,7 @@ from ... import catalog as ab_catalogs
 from ...model import catalog as ab
 from ...model.bounds import MAX_COST, MAX_COUNT, MAX_NUMBER
 from ...model.plain import MESSAGE_FIELDS as OUR_MESSAGE_FIELDS
+from ...model.plain import profile_hidden_field, rule_field
 from . import checking
 from . import model as bs
 
@@ -332,11 +333,6 @@ def scalar(value: Any) -> Any:
         num = float(value)
         return int(num) if num.is_integer() else num
     return value
-
-
-def rule_field(rule_id: str, part: str) -> str:
-    """The modifier field of a rule's ``name`` or ``description`` (read by the adapter)."""
-    return f"rule:{rule_id}:{part}"
 
 
 def _compare(kind: str, got: float, value: float) -> bool:
@@ -692,6 +688,8 @@ class Translation:
                 groups.append(group)
         primary = next((cl.target_id for cl in e.category_links if cl.primary), None)
         known, ours = ids.to_ours.get, ids.ours  # (ours is never "")
+        # Profiles an info link of this entry hides or shows by a modifier keep their id.
+        link_hides = {link.target_id for link in self._own_info_links(e) if _modifies_hidden(link)}
         return _checked(
             ab.Entry,
             id=ours(e.id),
@@ -705,7 +703,7 @@ class Translation:
             costs={known(c.type_id) or ours(c.type_id): c.value for c in e.costs},
             profiles=[self._profile(p) for p in e.profiles if p.type_id in self.profile_types]
             + [
-                self._profile(p)
+                self._profile(p, p.id in link_hides)
                 for p in self._linked(e, bs.Profile)
                 if p.type_id in self.profile_types
             ],
@@ -713,7 +711,7 @@ class Translation:
             constraints=self._constraints(e),
             modifiers=[
                 *self._modifiers(e, e),
-                *(m for p in self._own_profiles(e) for m in self._modifiers(p, e, profile=True)),
+                *(m for p in self._own_profiles(e) for m in self._modifiers(p, e, profile=p.id)),
                 *(m for r in self._own_rules(e) for m in self._modifiers(r, e, r.id)),
                 *(m for link in self._own_info_links(e) for m in self._link_modifiers(link, e)),
             ],
@@ -768,8 +766,10 @@ class Translation:
 
     def _translate_group(self, g: bs.EntryBase, link: bs.EntryLink | None) -> ab.Group | None:
         lo, hi = 0, None
+        limits: dict[str, str] = {}  # our id of a constraint that is the group's min / max
         for c in [*g.constraints, *(link.constraints if link else [])]:
             if c.field == "selections" and c.scope == "parent":
+                limits[f"constraint:{self.ids.ours(c.id)}"] = c.type
                 if c.type in ("min", "max") and not _group_count(c.type, c.value):
                     self.value_problem(
                         link if link is not None and c in link.constraints else g,
@@ -813,10 +813,24 @@ class Translation:
             modifiers=[
                 m
                 for h in ([g, link] if link is not None else [g])
-                for m in self._modifiers(h, g)
-                if m.field == "hidden" or m.field in OUR_MESSAGE_FIELDS
+                for m in self._group_modifiers(h, g, limits)
             ],
         )
+
+    def _group_modifiers(
+        self, h: bs.Modifiable, g: bs.EntryBase, limits: dict[str, str]
+    ) -> list[ab.Modifier]:
+        """The modifiers of a group (or of a link to it) we keep: of its `hidden`, the
+        messages it adds, and those of the value of its own `min` / `max` constraint (a
+        modifier of that constraint's id), which become modifiers of the group's `min` /
+        `max`."""
+        out: list[ab.Modifier] = []
+        for m in self._modifiers(h, g):
+            if m.field == "hidden" or m.field in OUR_MESSAGE_FIELDS:
+                out.append(m)
+            elif limits.get(m.field) in ("min", "max"):
+                out.append(m.model_copy(update={"field": limits[m.field]}))
+        return out
 
     def _with_categories(
         self, e: ab.Entry | ab.EntryLink, links: list[bs.CategoryLink]
@@ -837,8 +851,14 @@ class Translation:
         )
         return e.model_copy(update={"categories": [*have, *(c for c in extra if c not in have)]})
 
-    def _profile(self, p: bs.Profile) -> ab.Profile:
+    def _profile(self, p: bs.Profile, linked_hides: bool = False) -> ab.Profile:
+        """A profile; one that is hidden, or that a modifier (its own, or its info link's:
+        ``linked_hides``) can hide or show, keeps its id and its ``hidden`` (the rest are
+        shared by value, as most profiles are copies)."""
         known, ours = self.ids.to_ours.get, self.ids.ours  # (ours is never "")
+        extra: dict[str, Any] = {}
+        if p.hidden or linked_hides or _modifies_hidden(p):
+            extra = {"id": ours(p.id), "hidden": bool(p.hidden)}
         return self._make(
             ab.Profile,
             type=ours(p.type_id),
@@ -848,6 +868,7 @@ class Translation:
                 for c in p.characteristics
                 if c.type_id
             },
+            **extra,
         )
 
     def _scalar(self, value: str) -> Any:
@@ -1071,15 +1092,21 @@ class Translation:
         target = self.infos.get(link.target_id)
         if isinstance(target, bs.Rule):
             return self._modifiers(link, owner, target.id)
-        return self._modifiers(link, owner, profile=isinstance(target, bs.Profile))
+        return self._modifiers(
+            link, owner, profile=target.id if isinstance(target, bs.Profile) else None
+        )
 
     def _modifiers(
-        self, e: bs.Modifiable, owner: bs.EntryBase, rule: str | None = None, profile: bool = False
+        self,
+        e: bs.Modifiable,
+        owner: bs.EntryBase,
+        rule: str | None = None,
+        profile: str | None = None,
     ) -> list[ab.Modifier]:
         """A BattleScribe object's modifiers (and modifier groups') as the entry's modifiers.
-        ``rule``: they are a rule's, changing its name or description; ``profile``: a
-        profile's, changing its characteristics (its name, hidden... are the profile's own,
-        not kept)."""
+        ``rule``: they are a rule's, changing its name or description; ``profile``: the id
+        of the profile they are of, changing its characteristics or whether it is hidden
+        (its name... are the profile's own, not kept)."""
         out: list[ab.Modifier] = []
 
         def add(
@@ -1115,7 +1142,7 @@ class Translation:
         cgroups: list[bs.ConditionGroup],
         repeats: list[bs.Repeat],
         rule: str | None = None,
-        profile: bool = False,
+        profile: str | None = None,
     ) -> ab.Modifier | list[ab.Modifier] | None:
         """A modifier in our terms, with the conditions, condition groups and repeats of the
         modifier groups around it; equal modifiers (the same in everything the translation
@@ -1153,10 +1180,10 @@ class Translation:
         cgroups: list[bs.ConditionGroup],
         repeats: list[bs.Repeat],
         rule: str | None = None,
-        profile: bool = False,
+        profile: str | None = None,
     ) -> ab.Modifier | list[ab.Modifier] | None:
         extra = m.model_extra or {}
-        if profile and m.field not in self.char_types:
+        if profile and m.field not in self.char_types and m.field != "hidden":
             self.note(f"modifier of a profile's {m.field or 'field'}")
             return None
         # What a modifier changes other than its own selection (a modifier's `scope`, and
@@ -1185,8 +1212,10 @@ class Translation:
         fld = self._mod_field(m.field, owner, rule)
         if fld is None:
             return None
+        if profile and fld == "hidden":
+            fld = profile_hidden_field(self.ids.ours(profile))
         value: Any = m.value
-        if fld == "hidden":
+        if fld == "hidden" or fld.startswith("profile:"):
             value = _bool(value)
         elif fld in ("categories", "primary-category"):
             pass
@@ -1363,7 +1392,7 @@ def _modifier_key(
     cgroups: list[bs.ConditionGroup],
     repeats: list[bs.Repeat],
     rule: str | None,
-    profile: bool,
+    profile: str | None,
 ) -> tuple[Any, ...] | None:
     """What a modifier's translation depends on (its own fields and keys, its conditions,
     condition groups and repeats, those of the groups around it, and whether it is a rule's
@@ -1401,6 +1430,17 @@ def _affects_kind(affects: str) -> str:
     """``affects`` with its ids and profile type names left out (one note per kind)."""
     parts = affects.split(".")
     return ".".join(p if p in _AFFECTS_WORDS else "…" for p in parts)
+
+
+def _modifies_hidden(e: bs.Modifiable) -> bool:
+    """Whether any modifier of ``e`` (or of its modifier groups) sets ``hidden``."""
+
+    def within(mods: list[bs.Modifier], groups: list[bs.ModifierGroup]) -> bool:
+        return any(m.field == "hidden" for m in mods) or any(
+            within(g.modifiers, g.modifier_groups) for g in groups
+        )
+
+    return within(e.modifiers, e.modifier_groups)
 
 
 def _tag_of(e: bs.EntryBase) -> str:

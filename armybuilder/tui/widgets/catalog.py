@@ -12,7 +12,8 @@ the highlighted (or first) match. A search that matches nothing here says so.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
@@ -40,6 +41,17 @@ from .stable import ContentLines, LiveStatic, StableScroll, find, refresh_rows
 if TYPE_CHECKING:
     from ...catalog import CatalogIndex, Child
     from ...model.catalog import Entry
+    from ...rules.engine import Evaluation, Node
+
+
+def fold(text: str) -> str:
+    """``text`` as the search compares it: case folded and without accents (``Éldar`` and
+    ``ELDAR`` -> ``eldar``, ``Über`` -> ``uber``, ``Straße`` -> ``strasse``): compatibility
+    decomposition (NFKD), combining marks dropped."""
+    if text.isascii():
+        return text.lower()
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.category(ch).startswith("M"))
 
 
 def entry_cost(index: CatalogIndex, entry: Entry) -> str:
@@ -85,7 +97,7 @@ def preview(
     cats = [index.name_of(c) for c in entry.categories]
     if cats:
         parts.append(Text("Categories: " + ", ".join(cats), "dim"))
-    parts.extend(profile_tables(index, [entry]))
+    parts.extend(profile_tables(index, catalog_stat_lines([entry])))
     if entry.rules:
         names = [index.rules[r].name if r in index.rules else r for r in entry.rules]
         parts.append(Text("Rules: " + ", ".join(names), "dim"))
@@ -94,18 +106,43 @@ def preview(
     return RichGroup(*parts)
 
 
-def profile_tables(
-    index: CatalogIndex, entries: list[Entry], counts: list[int] | None = None
-) -> list[Text]:
-    """Stat lines of entries, grouped by profile type: ``Name: DV 0.5 · Range 0/1 · …``.
+#: One stat line to show: its profile type, its name, its characteristics and how many.
+StatLine = tuple[str, str, Mapping[str, object], int]
+
+
+def catalog_stat_lines(entries: Sequence[Entry]) -> list[StatLine]:
+    """The stat lines of catalog entries as the catalog gives them, without those the
+    catalog hides (no selection yet: no modifier applies)."""
+    return [
+        (p.type, p.name or entry.name, p.characteristics, 1)
+        for entry in entries
+        for p in entry.profiles
+        if not p.hidden
+    ]
+
+
+def selection_stat_lines(ev: Evaluation, nodes: Sequence[Node]) -> list[StatLine]:
+    """The stat lines of selections as the roster has them: the profiles shown to a player
+    (:meth:`Evaluation.visible_profiles`), each characteristic after its modifiers (what
+    the printed card says), times the selection's count."""
+    out: list[StatLine] = []
+    for node in nodes:
+        if node.entry is None:
+            continue
+        for p in ev.visible_profiles(node):
+            chars = {k: ev.profile_value(node, p, k) for k in p.characteristics}
+            out.append((p.type, p.name or node.entry.name, chars, node.count))
+    return out
+
+
+def profile_tables(index: CatalogIndex, lines: Sequence[StatLine]) -> list[Text]:
+    """Stat lines grouped by profile type: ``Name: DV 0.5 · Range 0/1 · …``.
 
     A line per profile wraps in a narrow pane, where a table of nine columns would not fit.
     """
     by_type: dict[str, list[tuple[str, Mapping[str, object], int]]] = {}
-    for i, entry in enumerate(entries):
-        for p in entry.profiles:
-            n = counts[i] if counts else 1
-            by_type.setdefault(p.type, []).append((p.name or entry.name, p.characteristics, n))
+    for ptype_id, name, chars, n in lines:
+        by_type.setdefault(ptype_id, []).append((name, chars, n))
     out: list[Text] = []
     for type_id, rows in by_type.items():
         ptype = index.profile_types.get(type_id)
@@ -157,14 +194,15 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
         super().watch_virtual_size(size)
 
     def render_label(self, node: TreeNode[str | None], base_style: Style, style: Style) -> Text:
-        """An entry's line fitted to the pane's width as it is now (it widens with the focus
-        on a small terminal): the name gives way, cut with "…", so that the price and the
+        """A line fitted to the pane's width as it is now (it widens with the focus on a
+        small terminal): an entry's name gives way, cut with "…", so that the price and the
         count after it show whole (cut at the pane's edge, 115 pts read "11"); where even a
         name of 3 cells leaves no room for them, they take shorter forms that keep every
-        number ("1 chosen" as "1", see :mod:`.fitting`)."""
+        number ("1 chosen" as "1", see :mod:`.fitting`). A name alone (no price, no count)
+        is cut with "…" at the edge; a section's name gives way to its range and count."""
         text = super().render_label(node, base_style, style)
         label = node._label
-        if node.data is None or not label.spans or not self.is_mounted:
+        if not self.is_mounted:
             return text
         depth, up = 0, node.parent
         while up is not None and (up is not self.root or self.show_root):
@@ -175,6 +213,10 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
         if over <= 0 or room <= 0:
             return text
         offset = len(text.plain) - len(label.plain)  # (the arrow before a heading's label)
+        if node.data is None:
+            return self._fit_heading(text, offset, room)
+        if not label.spans:  # a name alone (no price, no count): cut with "…"
+            return _cut(text, room)
         name_end = label.spans[0].start  # the price or count is the first span
         name = label[:name_end]
         # The tail (price, count), in shorter forms when it leaves no room for a name of 3
@@ -200,7 +242,25 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
             fitted.append_text(tail)
             fitted.stylize(style)
             return text[:offset] + fitted
-        return text  # no room for a name at all: cut at the edge as it was
+        return _cut(text, room)  # no room for a name at all: cut at the edge, with "…"
+
+    @staticmethod
+    def _fit_heading(text: Text, offset: int, room: int) -> Text:
+        """A section's line (its arrow, ``name (range) count``) in ``room`` cells: the name
+        cut with "…" so that the range and the count show whole; where a name of 3 cells
+        leaves no room for them, the line cut at the edge, with "…"."""
+        plain = text.plain
+        # The range comes after the name, last but for the count (a name holding " (" has
+        # it before).
+        name_end = plain.rfind(" (", offset)
+        if name_end > offset:
+            tail = text[name_end:]
+            space = room - tail.cell_len
+            if space - cell_len(plain[:offset]) - 1 >= 3:
+                fitted = _cut(text[:name_end], space)
+                fitted.append_text(tail)
+                return fitted
+        return _cut(text, room)
 
     def _is_entry(self, line: int) -> bool:
         node = self.get_node_at_line(line)
@@ -248,6 +308,20 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
             node = self.get_node_at_line(line)
             if node is not None and node.data is None:
                 node.toggle()
+
+
+def _cut(text: Text, room: int) -> Text:
+    """``text`` cut to ``room`` cells, its last cell a "…" drawn as what it replaces: a
+    line cut at the pane's edge says so."""
+    plain = text.plain
+    if cell_len(plain) <= room:
+        return text
+    end = 0
+    while end < len(plain) and cell_len(plain[: end + 1]) <= room - 1:
+        end += 1
+    cut = text.copy()
+    cut.plain = plain[:end].rstrip() + "…"  # (spans over the end now end at the "…")
+    return cut
 
 
 class PreviewStatic(LiveStatic):
@@ -324,7 +398,7 @@ class CatalogBrowser(Vertical):
         self._rows: list[TreeNode[str | None]] = []
         self._row_section: list[str] = []
         self._shown_labels: list[str] = []
-        #: Each option's name in lower case and id: what the search looks in.
+        #: Each option's name folded (:func:`fold`) and id: what the search looks in.
         self._hay: list[tuple[str, str]] = []
         #: The options the tree shows (places in the list) and the query they match.
         self._hits: list[int] | None = None
@@ -444,7 +518,7 @@ class CatalogBrowser(Vertical):
         self._shown_sections = {}
         self._section_child = {}
         self._row_section = []
-        self._hay = [(c.entry.name.lower(), c.entry.id) for c in self._options]
+        self._hay = [(fold(c.entry.name), c.entry.id) for c in self._options]
         self._hits = None
         self._hits_query = None
         tree._syncing = True  # one repaint at the end, not one per node added
@@ -467,8 +541,8 @@ class CatalogBrowser(Vertical):
             tree._syncing = False
 
     def matches(self, query: str) -> list[int]:
-        """The options (their places in the list) whose name (in lower case) or id holds
-        ``query`` (already stripped and in lower case)."""
+        """The options (their places in the list) whose name or id holds ``query`` (already
+        stripped and folded: :func:`fold`; the names are folded alike)."""
         hay = self._hay
         if not query:
             return list(range(len(hay)))
@@ -481,7 +555,7 @@ class CatalogBrowser(Vertical):
     def _filter(self, force: bool = False) -> None:
         """Show the options that match the search box's text, the cursor on the entry it
         was on if still shown, else on the first."""
-        query = self.search.value.strip().lower()
+        query = fold(self.search.value.strip())
         self._show_title()
         if not force and query == self._hits_query:
             return
