@@ -286,10 +286,15 @@ class ContentLines(LabelWidths):
         else:
             strip = Tree._render_line(tree, y, x1, x2, base_style)
             self.lines_drawn += 1
-        if len(drawn) > 256 + 4 * tree.size.height:
+        if len(drawn) > self.lines_kept():
             drawn.clear()
         drawn[key] = (strip, y, node_id)
         return strip
+
+    def lines_kept(self) -> int:
+        """How many drawn lines are kept (all are dropped past that)."""
+        tree: Any = self
+        return 256 + 4 * int(tree.size.height)
 
     def notify_style_update(self) -> None:
         self.__dict__.pop("_drawn", None)
