@@ -450,6 +450,8 @@ class Evaluation:
     #: scope, by the entry and those scopes' selections (see :meth:`_scoped_costs`). Cleared
     #: with ``_modified``.
     _scoped: dict[tuple[int, ...], dict[str, float]] = field(default_factory=dict, repr=False)
+    #: :meth:`_cost_scopes` by the entry's ``id()`` (entries outlive the evaluation).
+    _cost_scope: dict[int, Any] = field(default_factory=dict, repr=False)
     _counts: dict[tuple[int, bool, bool], dict[str, float]] = field(
         default_factory=dict, repr=False
     )
@@ -1437,8 +1439,9 @@ class Evaluation:
             )
             if scoped is None:
                 unit = self.unit_cost
-                scoped = {ct: unit(node, ct) for ct in self.index.cost_types}
-            per_copy = scoped
+                per_copy = {ct: unit(node, ct) for ct in self.index.cost_types}
+            else:
+                per_copy = scoped
         if node.children:
             total, get = self.total_cost, per_copy.get
             totals, static_costs = self._total, self.index.static_costs
@@ -1478,11 +1481,16 @@ class Evaluation:
         the entry with the same selections in those scopes (the troopers of one platoon), so
         worked out for the first and copied for the others. ``None`` where that does not hold.
         """
-        scopes = _per_entry(self, "engine.cost_scopes", entry, self._cost_scopes)
+        scopes = self._cost_scope.get(id(entry), _MISSING)
+        if scopes is _MISSING:
+            scopes = self._cost_scope[id(entry)] = self._cost_scopes(entry)
         if scopes is None:
             return None
         at = self._scope_node
-        key = (id(entry), *[id(at(node, s)) if s else 0 for s in scopes])
+        if len(scopes) == 1:  # (one cost type)
+            key: tuple[int, ...] = (id(entry), id(at(node, scopes[0])))
+        else:
+            key = (id(entry), *[id(at(node, s)) if s else 0 for s in scopes])
         found = self._scoped.get(key)
         if found is None:
             unit = self.unit_cost
@@ -1499,6 +1507,8 @@ class Evaluation:
         for ct in index.cost_types:
             field_ = index.cost_fields.get(ct) or f"cost:{ct}"
             if field_ not in fields:
+                if len(index.cost_types) == 1:
+                    return None  # (then the entry's costs are static)
                 out.append("")
                 continue
             mods, scope = index.modifiers_on(entry, field_)

@@ -498,6 +498,25 @@ class EditSession:
         """Labels of the undoable edits, oldest first."""
         return [e.label for e, _ in self._undo]
 
+    @property
+    def unsaved_edits(self) -> int | None:
+        """How many edits (made, or undone) lie between the roster as last saved (or opened)
+        and as it is now: 0 when it is not dirty; ``None`` when the saved state is no longer
+        on the undo path (edits undone past it and others made in their place, or edits
+        recovered from a journal)."""
+        saved = self._saved_token
+        if saved == self._state_token():
+            return 0
+        undo = [token for _, token in self._undo]
+        if saved == 0:
+            return len(undo)
+        if saved in undo:
+            return len(undo) - 1 - undo.index(saved)
+        redo = [token for _, token in self._redo]
+        if saved in redo:
+            return len(redo) - redo.index(saved)
+        return None
+
     # ----------------------------------------------------------------- validation
 
     def evaluate(self) -> Evaluation:

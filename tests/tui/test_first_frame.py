@@ -6,8 +6,11 @@ them. That frame used to be painted with the catalog's search box still focused 
 columns, the catalog wide and the roster tree narrow), the footer without the editing keys,
 and the tree's labels and the issues fitted to no width (cut at the pane's edge: "440 / 1");
 the panes were put right a message later, after the collection of the heap that follows the
-load, seconds on a busy machine. Every frame sent to the terminal once the roster shows is
-compared here with what the session computes.
+load, seconds on a busy machine. The footer showed the loading screen's keys in that frame and
+the editing keys half a second to a second later (Textual's footer composes its key widgets
+after the repaint that follows a focus move); it shows them from the first frame now. Every
+frame sent to the terminal once the roster shows is compared here with what the session
+computes, its footer included.
 """
 
 from __future__ import annotations
@@ -33,9 +36,14 @@ def frame_problems(app: ArmyBuilderApp, editor: EditorScreen, footer: bool = Tru
     problems = screen_problems(app, editor)
     if app.focused is not editor.roster_tree:
         problems.append(f"the focus is on {app.focused!r}, not the roster tree")
-    keys = painted(app)[-1]
+    rows = painted(app)
+    keys = rows[-1]
     if footer and ("Add" not in keys or "Save" not in keys):
         problems.append(f"the footer shows {keys.strip()!r}")
+    session = editor.session
+    title = rows[0]
+    if session is not None and (session.name not in title or "loading" in title):
+        problems.append(f"the header shows {title.strip()!r}")
     return problems
 
 
@@ -69,8 +77,7 @@ async def test_the_first_frame_of_a_loaded_roster_matches_the_model(
             and not screen.query_one("#editor-body").loading
             and screen.roster_tree.region  # laid out (until then the screen shows "loading")
         ):
-            # (The footer's keys are composed a frame later, as after any focus move.)
-            frames.append((painted(app), frame_problems(app, screen, footer=False)))
+            frames.append((painted(app), frame_problems(app, screen)))
 
     display = app._display
 

@@ -776,3 +776,38 @@ async def test_campaign_state_is_edited_in_the_details_pane(
         assert "state" not in session.node(corporal)
         session.undo()
         assert session.node(corporal)["state"] == {"actions": 12, "wounds": 1}
+
+
+@run_async
+async def test_quit_counts_the_edits_since_the_save(make_app: MakeApp, workdir: Path) -> None:
+    """The question on quitting counts the edits between the file and the roster, not every
+    edit of the session (it said "4 edits" after three edits, a save and one more edit):
+    "1 edit"; with that edit and one saved edit undone, the roster is one edit (undone) away
+    from the file: "1 edit" again."""
+    path = workdir / "patrol.yaml"
+    app = make_app(path)
+    async with app.run_test() as pilot:
+        editor = await wait_editor(pilot)
+        editor.jump_to(("selections", 1))
+        for key in ["d", "d", "d"]:
+            await pilot.press(key)
+            await pilot.pause()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: editor.session is not None and not editor.session.dirty)
+        await pilot.press("d")
+        await pilot.pause()
+
+        async def asked() -> str:
+            await pilot.press("ctrl+q")
+            await wait_screen(pilot, "confirm-close")
+            message = " ".join(str(s.render()) for s in app.screen.query(".dialog-message"))
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.screen is editor)
+            return message
+
+        said = await asked()
+        assert "has unsaved changes (1 edit since it was saved)" in said, said
+        await pilot.press("ctrl+z", "ctrl+z")  # the new duplicate and a saved one undone
+        await pilot.pause()
+        said = await asked()
+        assert "has unsaved changes (1 edit since it was saved)" in said, said

@@ -274,6 +274,8 @@ def _the_long_way(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(CatalogIndex, "deep_refs", lambda self, entry: _Everything())
     monkeypatch.setattr(CatalogIndex, "group_maxima", lambda self, entry: None)
     monkeypatch.setattr(Evaluation, "_ref_count", _every_ref)
+    # (issue 17, 2026-11-27: one copy's costs once per entry and scope selection)
+    monkeypatch.setattr(Evaluation, "_scoped_costs", lambda self, node, entry: None)
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")

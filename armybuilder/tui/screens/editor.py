@@ -22,7 +22,7 @@ from textual.binding import BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import Header, Input
+from textual.widgets import Input
 
 from ...errors import ChangedOnDiskError, RosterError, UnknownFactionError, UnknownSystemError
 from ...fileio import atomic_write, keep_aside, same_file
@@ -47,7 +47,7 @@ from ..widgets.catalog import CatalogBrowser, entry_cost
 from ..widgets.details import DetailsPane
 from ..widgets.issues import IssuesPanel
 from ..widgets.roster_tree import RosterTree, node_at
-from ..widgets.stable import LiveStatic, StableFooter, find
+from ..widgets.stable import LiveStatic, StableFooter, StableHeader, find
 from ..widgets.totals import TotalsBar
 from .base import ArmyScreen
 from .dialogs import (
@@ -210,7 +210,7 @@ class EditorScreen(ArmyScreen):
     # ----------------------------------------------------------------- layout
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield StableHeader()
         with Horizontal(id="editor-body"):
             yield CatalogBrowser(id="catalog")
             with Vertical(id="center"):
@@ -1420,12 +1420,15 @@ class EditorScreen(ArmyScreen):
                 self.closed = True
                 then()
 
+        count = s.unsaved_edits
+        since = "" if s.is_new else " since it was saved"
+        edits = f" ({plural(count, 'edit')}{since})" if count else ""
         self.app.push_screen(
             ConfirmScreen(
                 "Unsaved changes",
                 Text.assemble(
                     (s.name, "bold"),
-                    f" has unsaved changes ({plural(len(s.history), 'edit')}). Save them first?",
+                    f" has unsaved changes{edits}. Save them first?",
                 ).plain,
                 [
                     ("save", "Save", "primary"),

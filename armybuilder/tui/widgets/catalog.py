@@ -13,7 +13,7 @@ the highlighted (or first) match. A search that matches nothing here says so.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
@@ -41,6 +41,7 @@ from .stable import ContentLines, LiveStatic, StableScroll, find, refresh_rows
 if TYPE_CHECKING:
     from ...catalog import CatalogIndex, Child
     from ...model.catalog import Entry
+    from ...rules.engine import Evaluation, Node
 
 
 def fold(text: str) -> str:
@@ -96,7 +97,7 @@ def preview(
     cats = [index.name_of(c) for c in entry.categories]
     if cats:
         parts.append(Text("Categories: " + ", ".join(cats), "dim"))
-    parts.extend(profile_tables(index, [entry]))
+    parts.extend(profile_tables(index, catalog_stat_lines([entry])))
     if entry.rules:
         names = [index.rules[r].name if r in index.rules else r for r in entry.rules]
         parts.append(Text("Rules: " + ", ".join(names), "dim"))
@@ -105,18 +106,43 @@ def preview(
     return RichGroup(*parts)
 
 
-def profile_tables(
-    index: CatalogIndex, entries: list[Entry], counts: list[int] | None = None
-) -> list[Text]:
-    """Stat lines of entries, grouped by profile type: ``Name: DV 0.5 · Range 0/1 · …``.
+#: One stat line to show: its profile type, its name, its characteristics and how many.
+StatLine = tuple[str, str, Mapping[str, object], int]
+
+
+def catalog_stat_lines(entries: Sequence[Entry]) -> list[StatLine]:
+    """The stat lines of catalog entries as the catalog gives them, without those the
+    catalog hides (no selection yet: no modifier applies)."""
+    return [
+        (p.type, p.name or entry.name, p.characteristics, 1)
+        for entry in entries
+        for p in entry.profiles
+        if not p.hidden
+    ]
+
+
+def selection_stat_lines(ev: Evaluation, nodes: Sequence[Node]) -> list[StatLine]:
+    """The stat lines of selections as the roster has them: the profiles shown to a player
+    (:meth:`Evaluation.visible_profiles`), each characteristic after its modifiers (what
+    the printed card says), times the selection's count."""
+    out: list[StatLine] = []
+    for node in nodes:
+        if node.entry is None:
+            continue
+        for p in ev.visible_profiles(node):
+            chars = {k: ev.profile_value(node, p, k) for k in p.characteristics}
+            out.append((p.type, p.name or node.entry.name, chars, node.count))
+    return out
+
+
+def profile_tables(index: CatalogIndex, lines: Sequence[StatLine]) -> list[Text]:
+    """Stat lines grouped by profile type: ``Name: DV 0.5 · Range 0/1 · …``.
 
     A line per profile wraps in a narrow pane, where a table of nine columns would not fit.
     """
     by_type: dict[str, list[tuple[str, Mapping[str, object], int]]] = {}
-    for i, entry in enumerate(entries):
-        for p in entry.profiles:
-            n = counts[i] if counts else 1
-            by_type.setdefault(p.type, []).append((p.name or entry.name, p.characteristics, n))
+    for ptype_id, name, chars, n in lines:
+        by_type.setdefault(ptype_id, []).append((name, chars, n))
     out: list[Text] = []
     for type_id, rows in by_type.items():
         ptype = index.profile_types.get(type_id)

@@ -57,7 +57,7 @@ from ...session import (
     state_warnings,
 )
 from ...words import unit_is_name
-from .catalog import profile_tables
+from .catalog import profile_tables, selection_stat_lines
 from .roster_tree import issue_mark, node_at, owner_loc
 from .stable import LiveStatic, find
 
@@ -872,20 +872,22 @@ class DetailsPane(VerticalScroll):
         if node.is_root:
             self._set_static("d-loadout", "", "")
             return
-        entries: list[Entry] = []
-        counts: list[int] = []
-        if node.entry is not None:
-            entries.append(node.entry)
-            counts.append(1)
-        for c in node.children:
-            # The loadout: upgrades (weapons, armour, kit), not the units and models inside.
-            if c.entry is not None and c.entry.profiles and c.entry.type == "upgrade":
-                entries.append(c.entry)
-                counts.append(c.count)
-        sig = tuple((e.id, n) for e, n in zip(entries, counts, strict=True))
+        # The selection's own stat lines (one copy of it), then its loadout: upgrades
+        # (weapons, armour, kit), not the units and models inside. Each as the roster has
+        # it: hidden profiles left out, characteristics after their modifiers.
+        lines = [(t, n, chars, 1) for t, n, chars, _ in selection_stat_lines(ev, [node])]
+        lines += selection_stat_lines(
+            ev,
+            [
+                c
+                for c in node.children
+                if c.entry is not None and c.entry.profiles and c.entry.type == "upgrade"
+            ],
+        )
+        sig = tuple((t, n, tuple(chars.items()), k) for t, n, chars, k in lines)
         if self._sigs.get("d-loadout") == sig:
             return  # the same loadout: its tables are not built again
-        tables = profile_tables(ev.index, entries, counts)
+        tables = profile_tables(ev.index, lines)
         self._set_static("d-loadout", Text("\n").join(tables), sig)
 
     def _show_values(self, ev: Evaluation, node: Node) -> None:

@@ -9,10 +9,14 @@ then a full repaint); an edit should not pay for it when no widget changes size.
 * :class:`LiveStatic`: new content is painted in place, with a layout only when its height
   changes;
 * :class:`StableFooter`: the key bar is built again only when its keys change.
+
+And widgets that show a change in the frame that shows its cause, not a frame or more later:
+:class:`StableFooter` (the keys of the focus) and :class:`StableHeader` (the screen's title).
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -21,13 +25,17 @@ from rich.console import RenderableType
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Footer, Tree
+from textual.widgets import Footer, Header, Tree
+from textual.widgets._footer import FooterKey
+from textual.widgets._header import HeaderClock, HeaderClockSpace, HeaderIcon, HeaderTitle
 
 W = TypeVar("W", bound=Widget)
 
@@ -443,27 +451,50 @@ class LiveStatic(Widget):
 
 
 class StableFooter(Footer):
-    """A footer that builds its keys again only when what it shows changes.
+    """A footer whose key widgets are filled in place, in the same frame as the focus move
+    that changes them.
 
     Textual's footer throws away and composes its key widgets whenever the screen's bindings
-    may have changed: every focus move, and twice around every dialog (the focus leaves and
-    comes back), about a tenth of a second each on a busy screen. This one compares the keys
-    it would show with those it shows and composes only on a difference; while another screen
-    is on top of its own, it waits (the keys are compared again when the focus comes back)."""
+    may have changed (every focus move, and twice around every dialog), after the next
+    repaint: about a tenth of a second each on a busy machine, and the frame that showed a
+    loaded roster for the first time showed the keys of the loading screen, the editing keys
+    following half a second to a second later. This one composes a row of key widgets once
+    (more than any area of the builder shows, the unused ones hidden) and, when the keys to
+    show change, writes them into those widgets at once: the next frame, the one that shows
+    the new focus, shows its keys. Only a screen with more keys than the row holds composes
+    again (a frame later, as Textual's own). While another screen is on top of its own, it
+    waits (the keys are compared again when the focus comes back). Binding groups (which the
+    builder does not use) are shown as separate keys."""
+
+    #: Key widgets composed at first (the editor's busiest area shows a dozen keys).
+    SLOTS = 20
 
     _shown: tuple[Any, ...] | None = None
     #: A new set of keys is being composed (asked for and not mounted yet).
     _composing = False
     #: Called once the keys being composed are shown (see :meth:`after_keys`).
     _waiting: list[tuple[Callable[[], object], Callable[[], bool] | None]] | None = None
+    #: Times the key widgets were composed (tests read it).
+    compositions = 0
+
+    def on_mount(self) -> None:
+        # (After Footer's own handler, which subscribes to the screen's bindings by a
+        # message, a message later than the focus move that changes them.)
+        self.call_next(self._follow_bindings)
+
+    def _follow_bindings(self) -> None:
+        """Be told of a change of the screen's bindings at once, within the focus move."""
+        signal = self.screen.bindings_updated_signal
+        signal.unsubscribe(self)
+        signal.subscribe(self, self.bindings_changed, immediate=True)
+        self.bindings_changed(self.screen)
 
     def after_keys(
         self, callback: Callable[[], object], ready: Callable[[], bool] | None = None
     ) -> None:
         """Call ``callback`` once the footer shows the keys of the screen as it is now (and
         ``ready()`` holds, checked the same way): after the repaint that follows the new
-        keys being laid out. (The screen's bindings reach the footer a message later, so
-        this looks at the footer's state then.)"""
+        keys being laid out."""
         self._waiting = [*(self._waiting or []), (callback, ready)]
         self.call_next(self._release)
 
@@ -481,7 +512,7 @@ class StableFooter(Footer):
         waiting = self._waiting
         if not waiting or (self._composing and tries > 0):
             return  # (released when the keys are composed)
-        placed = all(key.region for key in self.children) and all(
+        placed = all(key.region for key in self.children if key.display) and all(
             ready() for _, ready in waiting if ready is not None
         )
         if tries > 0 and not placed:
@@ -491,26 +522,160 @@ class StableFooter(Footer):
         for callback, _ in waiting:
             self.call_after_refresh(callback)
 
-    def _signature(self) -> tuple[Any, ...]:
+    def _keys(self) -> tuple[list[tuple[Binding, bool, str]], tuple[Binding, bool] | None]:
+        """The keys to show (one per action, as Textual's footer shows them) and the command
+        palette's key, if it is shown."""
         active = self.screen.active_bindings
-        keys = tuple(
-            (b.key, b.description, b.action, enabled, tooltip, b.group)
-            for (_, b, enabled, tooltip) in active.values()
-            if b.show
+        first: dict[str, tuple[Binding, bool, str]] = {}
+        for _, binding, enabled, tooltip in active.values():
+            if binding.show and binding.action not in first:
+                first[binding.action] = (binding, enabled, tooltip)
+        palette = None
+        if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
+            found = active.get(self.app.COMMAND_PALETTE_BINDING)
+            if found is not None:
+                palette = (found[1], found[2])
+        return list(first.values()), palette
+
+    def _signature(self) -> tuple[Any, ...]:
+        keys, palette = self._keys()
+        return (
+            tuple(
+                (b.key, b.description, b.action, enabled, tooltip, b.group)
+                for b, enabled, tooltip in keys
+            ),
+            (palette[0].key, palette[1]) if palette is not None else None,
+            self.show_command_palette,
+            self.compact,
         )
-        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
-        extra = (palette[1].key, palette[2]) if palette is not None else None
-        return (keys, extra, self.show_command_palette, self.compact)
+
+    def compose(self) -> ComposeResult:
+        keys, palette = self._keys() if self._bindings_ready else ([], None)
+        slots = [
+            FooterKey("", "", "", "").data_bind(compact=Footer.compact)
+            for _ in range(max(self.SLOTS, len(keys)))
+        ]
+        palette_slot = FooterKey("", "", "", "", classes="-command-palette")
+        for slot in [*slots, palette_slot]:
+            slot.display = False
+        self._fill_keys(keys, palette, slots, palette_slot)
+        self.compositions += 1
+        yield from slots
+        yield palette_slot
+
+    def _fill_keys(
+        self,
+        keys: list[tuple[Binding, bool, str]],
+        palette: tuple[Binding, bool] | None,
+        slots: list[FooterKey] | None = None,
+        palette_slot: FooterKey | None = None,
+    ) -> bool:
+        """Write the keys into the key widgets (the footer's own unless given); ``False`` if
+        there are too few of them."""
+        if slots is None:
+            slots = []
+            for child in self.children:
+                if isinstance(child, FooterKey):
+                    if child.has_class("-command-palette"):
+                        palette_slot = child
+                    else:
+                        slots.append(child)
+        if len(keys) > len(slots) or palette_slot is None:
+            return False
+        for slot, (binding, enabled, tooltip) in zip(slots, keys, strict=False):
+            _set_key(slot, binding, enabled, tooltip)
+        for slot in slots[len(keys) :]:
+            slot.display = False
+        if palette is None:
+            palette_slot.display = False
+        else:
+            binding, enabled = palette
+            _set_key(palette_slot, binding, enabled, binding.tooltip or binding.description)
+        # A widget asks the screen for its repaint and layout when its own messages are
+        # processed, after other widgets' (the tree's new focus, the panes of a roster just
+        # loaded) may have been painted: the keys ask now, so that the frame that shows the
+        # focus shows its keys, laid out at their new widths.
+        for slot in [*slots, palette_slot]:
+            try:
+                slot._check_refresh()
+            except AttributeError:  # another Textual version: asked at its next idle
+                break
+        return True
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         if not (self.is_attached and screen is self.screen):
             return
         if self.app.screen is not self.screen:
             return  # under a dialog: compared again when the focus comes back
+        self._bindings_ready = True
+        if not screen.app.app_focus:
+            return  # (as Textual's footer: the keys follow when the focus comes back)
         signature = self._signature()
-        if signature == self._shown and self._bindings_ready:
+        if signature == self._shown:
             return
         self._shown = signature
-        # (Footer composes its keys after the next repaint, when the app has the focus.)
-        self._composing = self._composing or screen.app.app_focus
-        super().bindings_changed(screen)
+        keys, palette = self._keys()
+        if self._composing or not self._fill_keys(keys, palette):
+            # More keys than widgets to show them: composed again after the next repaint.
+            self._composing = True
+            self.call_after_refresh(self.recompose)
+
+
+def _set_key(key: FooterKey, binding: Binding, enabled: bool, tooltip: str) -> None:
+    """Make a footer key widget show ``binding`` (repainted, and laid out again only if its
+    width changes)."""
+    display = key.app.get_key_display(binding)
+    before = (key.key_display, key.description)
+    key.key = binding.key
+    key.action = binding.action
+    key.key_display = display
+    key.description = binding.description
+    key._disabled = not enabled
+    key.set_class(not enabled, "-disabled")
+    key.tooltip = tooltip or None
+    if not key.display:
+        key.display = True  # (lays the footer out again)
+    elif before != (display, binding.description):
+        width = (cell_len(display), cell_len(binding.description), bool(binding.description))
+        key.refresh(layout=width != (cell_len(before[0]), cell_len(before[1]), bool(before[1])))
+
+
+class _TitleNow(HeaderTitle):
+    """The header's title, repainted in the frame that follows a change of it."""
+
+    _said: object = None
+
+    def update(self, content: Any = "", *, layout: bool = True) -> None:
+        # (Textual's header sets the same title again a message later: nothing to do then.)
+        if content == self._said:
+            return
+        self._said = content
+        super().update(content, layout=layout)
+        with contextlib.suppress(AttributeError):  # another Textual version: at its next idle
+            self._check_refresh()  # (asks for its layout now, not at its next idle)
+
+
+class StableHeader(Header):
+    """A header whose title follows the screen's at once.
+
+    Textual's header updates its title by an asynchronous watcher, a message after the title
+    changes, and the title widget asks for its layout at its own next idle: the frame that
+    showed a roster just loaded still said "loading…" above it. This one's title is set
+    within the change of the screen's title (or subtitle), like the panes it names."""
+
+    def compose(self) -> ComposeResult:
+        yield HeaderIcon().data_bind(Header.icon)
+        yield _TitleNow()
+        yield (
+            HeaderClock().data_bind(Header.time_format) if self._show_clock else HeaderClockSpace()
+        )
+
+    def on_mount(self) -> None:
+        for owner in (self.app, self.screen):
+            for name in ("title", "sub_title"):
+                self.watch(owner, name, self._title_changed, init=False)
+        self._title_changed()
+
+    def _title_changed(self) -> None:
+        for title in self.query(_TitleNow):
+            title.update(self.format_title())
