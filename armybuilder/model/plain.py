@@ -96,6 +96,12 @@ def profile_hidden_field(profile_id: str) -> str:
     return f"profile:{profile_id}:hidden"
 
 
+def profile_name_field(profile_id: str) -> str:
+    """The modifier field of one profile's name as an entry shows it (the BattleScribe
+    translation's: a shared "Crewmember" stat line named "Commander" on the commander)."""
+    return f"profile:{profile_id}:name"
+
+
 def rule_field(rule_id: str, part: str) -> str:
     """The modifier field of a rule's ``name`` or ``description`` as one entry shows it (the
     BattleScribe translation's: "Deadly Demise" with ``D6`` appended on a tank)."""

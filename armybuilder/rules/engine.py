@@ -39,6 +39,7 @@ from ..model.plain import (  # the engine's form: no pydantic (see model/plain.p
     Profile,
     Repeat,
     profile_hidden_field,
+    profile_name_field,
     reaches,
 )
 from ..rosters import ForceData as ForceData
@@ -1538,6 +1539,15 @@ class Evaluation:
             return profile.hidden
         return bool(
             self.apply_modifiers(node.entry, profile_hidden_field(profile.id), profile.hidden, node)
+        )
+
+    def profile_name(self, node: Node, profile: Profile) -> str:
+        """One of the node's profiles' name as the entry shows it: after the entry's modifiers
+        of ``profile:<id>:name`` (empty: the profile has no name of its own)."""
+        if profile.id is None or node.entry is None:
+            return profile.name
+        return str(
+            self.apply_modifiers(node.entry, profile_name_field(profile.id), profile.name, node)
         )
 
     def visible_profiles(self, node: Node) -> list[Profile]:

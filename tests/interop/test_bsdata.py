@@ -668,3 +668,8 @@ def test_a_space_station_zero_commander_prints_only_the_ability_of_the_ship_type
     commander = next(u for u in ctx.units if u.name == "Commander")
     abilities = [p.name for p in commander.profiles if p.type_name == "Ability"]
     assert abilities == ["Warmaster"]
+    # the shared "Crewmember" stat line, named by the Commander's info link; Combat 3 (the
+    # game system's) + 1 (a War ship's commander)
+    (model,) = [p for p in commander.profiles if p.type_name == "Model"]
+    assert model.name == "Commander"
+    assert dict(model.columns)["Combat"] == "4"

@@ -22,7 +22,7 @@ from ... import catalog as ab_catalogs
 from ...model import catalog as ab
 from ...model.bounds import MAX_COST, MAX_COUNT, MAX_NUMBER
 from ...model.plain import MESSAGE_FIELDS as OUR_MESSAGE_FIELDS
-from ...model.plain import profile_hidden_field, rule_field
+from ...model.plain import profile_hidden_field, profile_name_field, rule_field
 from . import checking
 from . import model as bs
 
@@ -701,7 +701,7 @@ class Translation:
         primary = next((cl.target_id for cl in e.category_links if cl.primary), None)
         known, ours = ids.to_ours.get, ids.ours  # (ours is never "")
         # Profiles an info link of this entry hides or shows by a modifier keep their id.
-        link_hides = {link.target_id for link in self._own_info_links(e) if _modifies_hidden(link)}
+        link_hides = {link.target_id for link in self._own_info_links(e) if _modifies_shown(link)}
         return _checked(
             ab.Entry,
             id=ours(e.id),
@@ -882,11 +882,10 @@ class Translation:
 
     def _profile(self, p: bs.Profile, linked_hides: bool = False) -> ab.Profile:
         """A profile; one that is hidden, or that a modifier (its own, or its info link's:
-        ``linked_hides``) can hide or show, keeps its id and its ``hidden`` (the rest are
-        shared by value, as most profiles are copies)."""
+        ``linked_hides``) can hide, show or rename, keeps its id and its ``hidden``."""
         known, ours = self.ids.to_ours.get, self.ids.ours  # (ours is never "")
         extra: dict[str, Any] = {}
-        if p.hidden or linked_hides or _modifies_hidden(p):
+        if p.hidden or linked_hides or _modifies_shown(p):
             extra = {"id": ours(p.id), "hidden": bool(p.hidden)}
         return self._make(
             ab.Profile,
@@ -1212,7 +1211,7 @@ class Translation:
         profile: str | None = None,
     ) -> ab.Modifier | list[ab.Modifier] | None:
         extra = m.model_extra or {}
-        if profile and m.field not in self.char_types and m.field != "hidden":
+        if profile and m.field not in self.char_types and m.field not in ("hidden", "name"):
             self.note(f"modifier of a profile's {m.field or 'field'}")
             return None
         # What a modifier changes other than its own selection (a modifier's `scope`, and
@@ -1243,8 +1242,10 @@ class Translation:
             return None
         if profile and fld == "hidden":
             fld = profile_hidden_field(self.ids.ours(profile))
+        elif profile and fld == "name":
+            fld = profile_name_field(self.ids.ours(profile))
         value: Any = m.value
-        if fld == "hidden" or fld.startswith("profile:"):
+        if fld == "hidden" or (fld.startswith("profile:") and fld.endswith(":hidden")):
             value = _bool(value)
         elif fld in ("categories", "primary-category"):
             pass
@@ -1254,7 +1255,9 @@ class Translation:
                 return None
             # NewRecruit's `{this}`: the name of the selection that carries the message.
             value = str(value).replace("{this}", "{name}")
-        elif fld not in ("name", "page") and not fld.startswith(("characteristic:", "rule:")):
+        elif fld not in ("name", "page") and not fld.startswith(
+            ("characteristic:", "rule:", "profile:")
+        ):
             num = _num(value)
             if num is None or m.type == "replace":
                 self.note(f"non-numeric value for {m.field}")
@@ -1461,11 +1464,12 @@ def _affects_kind(affects: str) -> str:
     return ".".join(p if p in _AFFECTS_WORDS else "…" for p in parts)
 
 
-def _modifies_hidden(e: bs.Modifiable) -> bool:
-    """Whether any modifier of ``e`` (or of its modifier groups) sets ``hidden``."""
+def _modifies_shown(e: bs.Modifiable) -> bool:
+    """Whether any modifier of ``e`` (or of its modifier groups) changes ``hidden`` or
+    ``name`` (of a profile: whether and as what a card shows it)."""
 
     def within(mods: list[bs.Modifier], groups: list[bs.ModifierGroup]) -> bool:
-        return any(m.field == "hidden" for m in mods) or any(
+        return any(m.field in ("hidden", "name") for m in mods) or any(
             within(g.modifiers, g.modifier_groups) for g in groups
         )
 
