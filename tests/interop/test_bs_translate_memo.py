@@ -199,6 +199,7 @@ _GOOD: dict[str, dict[str, Any]] = {
         "groups": [],
         "hidden": False,
         "modifiers": [],
+        "constraints": [],
     },
 }
 _ODD = [
