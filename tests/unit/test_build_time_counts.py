@@ -1,0 +1,117 @@
+"""Counts read while the roster's tree is still being built (reference: the BattleScribe
+data format's constraints and conditions count the selections *in the roster*, never a part
+of it: ../shared/battlescribe-spec, "constraints" and "conditions").
+
+Building reports some problems as it goes: a selection the catalog does not know, or does
+not allow where it stands, is reported under its parent's name. A name may come from a
+modifier that counts the parent's selections ("Squad (full)" with three sisters), and that
+count used to be kept and read again by the parent's constraints after the tree was
+complete: a squad of three sisters and one unknown selection was told it "has 0 × Sister;
+at least 3 needed". Every count is now made on the finished tree.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from textwrap import dedent
+
+import pytest
+
+from armybuilder.catalog import Library
+from armybuilder.rosters import Roster
+from armybuilder.rules.engine import Evaluation, evaluate
+
+SYSTEM = """
+kind: system
+id: counted
+name: Counted
+cost_types:
+  - {id: pts, name: Points}
+forces:
+  - {id: patrol, name: Patrol}
+"""
+
+ARMY = """
+kind: catalog
+id: army
+system: counted
+name: The Army
+entries:
+  - id: squad
+    name: Squad
+    type: unit
+    modifiers:
+      - type: append
+        field: name
+        value: (full)
+        separator: " "
+        conditions: [{type: at-least, value: 3, scope: self, child: sister, deep: true}]
+      - type: increment
+        field: cost:pts
+        value: 5
+        conditions: [{type: at-least, value: 3, scope: self, child: sister}]
+    entries:
+      - id: sister
+        name: Sister
+        type: model
+        costs: {pts: 10}
+        constraints: [{type: min, value: 3, scope: parent}]
+      - id: banner
+        name: Banner
+"""
+
+
+@pytest.fixture
+def counted_lib(tmp_path: Path, _isolated_home: None) -> Library:
+    root = tmp_path / "catalogs"
+    (root / "counted").mkdir(parents=True)
+    (root / "counted" / "system.yaml").write_text(SYSTEM)
+    (root / "counted" / "army.yaml").write_text(ARMY)
+    lib = Library([root], use_cache=False).scan()
+    assert not lib.problems, lib.problems
+    return lib
+
+
+def _run(lib: Library, body: str) -> Evaluation:
+    text = "system: counted\nfaction: army\nname: Test\nselections:\n" + dedent(body)
+    gs = lib.system("counted")
+    return evaluate(Roster.from_text(text, "t.yaml"), gs.index("army"), gs.rules)
+
+
+@pytest.mark.parametrize("first", ["no-such-thing", "banner-typo"])
+def test_an_unknown_selection_first_in_a_squad_does_not_hide_the_squad_s_models(
+    counted_lib: Library, first: str
+) -> None:
+    ev = _run(
+        counted_lib,
+        f"""\
+        - entry: squad
+          selections:
+            - {{entry: {first}}}
+            - {{entry: sister, count: 3}}
+        """,
+    )
+    squad = ev.root.children[0]
+    # The one problem is the unknown selection, named under the squad as the player sees it.
+    assert ev.codes() == ["unknown-entry"], [i.message for i in ev.issues]
+    assert "under Squad (full)" in ev.issues[0].message
+    assert ev.name(squad) == "Squad (full)"
+    # Three sisters at 10 pts and the squad's +5 (three sisters or more).
+    assert ev.totals["pts"] == 35
+    # Every count reads the finished tree.
+    assert ev.query(squad, "self", "sister", "selections", False, None) == 3
+
+
+def test_a_squad_short_of_models_is_still_told_so(counted_lib: Library) -> None:
+    ev = _run(
+        counted_lib,
+        """\
+        - entry: squad
+          selections:
+            - {entry: no-such-thing}
+            - {entry: sister, count: 2}
+        """,
+    )
+    msgs = [i.message for i in ev.issues]
+    assert sorted(ev.codes()) == ["min-not-met", "unknown-entry"], msgs
+    assert any("has 2 × Sister; at least 3 needed" in m for m in msgs), msgs
