@@ -2760,7 +2760,9 @@ def _check_groups(ev: Evaluation, node: Node, entry: Entry) -> None:
         if got < low and not (
             (g.hidden or g.modifiers) and ev.apply_modifiers(g, "hidden", g.hidden, node)
         ):
-            choice = f" (the usual choice is {ev.index.name_of(g.default)})" if g.default else ""
+            # (a default the catalog does not define is no choice to suggest)
+            usual = g.default if g.default and ev.index.knows(g.default) else None
+            choice = f" (the usual choice is {ev.index.name_of(usual)})" if usual else ""
             ev._add(
                 g.severity,
                 "min-not-met",

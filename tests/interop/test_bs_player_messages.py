@@ -4,6 +4,7 @@ with a message where it is absent): no false verdict, no raw id, one message per
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -46,3 +47,32 @@ def test_a_squad_holding_an_unknown_selection_counts_its_six_battle_sisters(
     assert any(c.entry is None for c in squad.children)  # (the trigger is still in the data)
     msgs = [i.message for i in ev.issues]
     assert not any("× Battle Sister;" in m for m in msgs), msgs
+
+
+def test_no_message_about_the_squad_prints_an_id(lib: Library) -> None:
+    # The same squad: its Battle Sisters group's default (ae8a-…) is defined nowhere, so it
+    # is no choice to suggest; the unknown selection itself can only be named by its id.
+    index = lib.system("wh40k-10e").index(SM)
+    roster = Roster.new("wh40k-10e", SM, "T", {})
+    add_entry(roster, index, (), SISTERS_SQUAD, fill=True)
+    ev = evaluate(roster, index, None)
+    msgs = [i.message for i in ev.issues if i.code != "unknown-entry"]
+    assert any("choices of Battle Sisters" in m for m in msgs), msgs
+    assert not any(re.search(ID, m) for m in msgs), msgs
+
+
+def test_a_sergeant_without_his_pistol_is_told_to_take_a_bolt_pistol(lib: Library) -> None:
+    # The sergeant's "Weapon 1" group: defaultSelectionEntryId="206f-d005-75c8-2fe5", the id
+    # of its entry link to the Bolt pistol (Imperium - Space Marines.cat).
+    index = lib.system("wh40k-10e").index(SM)
+    roster = Roster.new("wh40k-10e", SM, "T", {})
+    add_entry(roster, index, (), "c09a-6504-d25f-477", fill=True)  # Tactical Squad
+    sergeant = ("selections", 0, "selections", 2)
+    assert roster.node((*sergeant, "selections", 0))["entry"] == "18b0-8c2-173f-5"
+    roster.remove((*sergeant, "selections", 0))  # his bolt pistol
+    ev = evaluate(roster, index, None)
+    msgs = [i.message for i in ev.issues]
+    assert (
+        "Tactical Squad > Tactical Marine Sergeant has 0 choices of Weapon 1; at least 1 needed"
+        " (the usual choice is Bolt pistol)"
+    ) in msgs

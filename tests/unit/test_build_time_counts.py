@@ -29,6 +29,8 @@ cost_types:
   - {id: pts, name: Points}
 forces:
   - {id: patrol, name: Patrol}
+shared_entries:
+  - {id: pistol-profile, name: Bolt pistol, costs: {pts: 1}}
 """
 
 ARMY = """
@@ -58,6 +60,17 @@ entries:
         constraints: [{type: min, value: 3, scope: parent}]
       - id: banner
         name: Banner
+  - id: sergeant
+    name: Sergeant
+    type: unit
+    groups:
+      - id: sidearm
+        name: Sidearm
+        min: 1
+        max: 1
+        default: sidearm-pistol   # a link's id, as BattleScribe data names its defaults
+        entries:
+          - {link: pistol-profile, id: sidearm-pistol}
 """
 
 
@@ -115,3 +128,20 @@ def test_a_squad_short_of_models_is_still_told_so(counted_lib: Library) -> None:
     msgs = [i.message for i in ev.issues]
     assert sorted(ev.codes()) == ["min-not-met", "unknown-entry"], msgs
     assert any("has 2 × Sister; at least 3 needed" in m for m in msgs), msgs
+
+
+def test_a_missing_choice_names_the_usual_one_by_name(counted_lib: Library) -> None:
+    """The default of a group may be a link's id (BattleScribe's ``defaultSelectionEntryId``
+    names the entry link): the message names what the player would pick, never the id (a
+    default nothing defines is not suggested at all: tests/interop/test_bs_player_messages.py).
+    """
+    ev = _run(counted_lib, "- entry: sergeant\n")
+    msgs = sorted(i.message for i in ev.issues)
+    assert msgs == [
+        "Sergeant has 0 choices of Sidearm; at least 1 needed (the usual choice is Bolt pistol)"
+    ]
+    index = counted_lib.system("counted").index("army")
+    assert index.name_of("sidearm-pistol") == "Bolt pistol"
+    assert index.name_of("path:sidearm-pistol") == "Bolt pistol"
+    assert not index.knows("no-such-relic")
+    assert index.name_of("no-such-relic") == "no-such-relic"
