@@ -2568,8 +2568,20 @@ def _check_children(ev: Evaluation, node: Node, plan: ChildChecks, seen_global: 
                 order.extend(rows_k)
     if len(order) > 1:
         order.sort()
+    # A limit several children share (links to one entry, or one entry in two groups: a
+    # constraint not counted per link) counts the same selections for each: checked once,
+    # under the first of them.
+    shared: set[tuple[int, str]] | None = None
     for i in order:
         child, con, _ = rows[i]
+        if not con.per_link and len(order) > 1:
+            key_shared = (id(con), child.entry.id)
+            if shared is None:
+                shared = {key_shared}
+            elif key_shared in shared:
+                continue
+            else:
+                shared.add(key_shared)
         if con.scope in {"roster", "force"}:
             key = (id(con), ev.force_of(node).loc) if con.scope == "force" else id(con)
             if ev.seen_once(seen_global, key):

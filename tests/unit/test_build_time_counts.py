@@ -31,6 +31,10 @@ forces:
   - {id: patrol, name: Patrol}
 shared_entries:
   - {id: pistol-profile, name: Bolt pistol, costs: {pts: 1}}
+  - id: shield
+    name: Shield
+    # One limit for every way of taking it (BattleScribe: shared="true"): not per link.
+    constraints: [{type: max, value: 1, scope: parent}]
 """
 
 ARMY = """
@@ -71,6 +75,12 @@ entries:
         default: sidearm-pistol   # a link's id, as BattleScribe data names its defaults
         entries:
           - {link: pistol-profile, id: sidearm-pistol}
+      - id: gear
+        name: Gear
+        entries:
+          - {link: shield, id: gear-shield}
+    entries:
+      - {link: shield, id: spare-shield, name: Spare shield}
 """
 
 
@@ -145,3 +155,22 @@ def test_a_missing_choice_names_the_usual_one_by_name(counted_lib: Library) -> N
     assert index.name_of("path:sidearm-pistol") == "Bolt pistol"
     assert not index.knows("no-such-relic")
     assert index.name_of("no-such-relic") == "no-such-relic"
+
+
+def test_a_limit_two_links_share_is_reported_once(counted_lib: Library) -> None:
+    """Two links to one entry whose constraint is not counted per link (BattleScribe's
+    ``shared="true"``; docs/catalog-format.md, links): both links' selections count against
+    the one limit, and breaking it is one problem, not one per link (named as the first of
+    them in the catalog names it)."""
+    ev = _run(
+        counted_lib,
+        """\
+        - entry: sergeant
+          selections:
+            - {entry: sidearm-pistol}
+            - {entry: gear-shield}
+            - {entry: spare-shield}
+        """,
+    )
+    msgs = [i.message for i in ev.issues]
+    assert msgs == ["Sergeant has 2 × Spare shield; at most 1 allowed"], msgs
