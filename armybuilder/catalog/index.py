@@ -699,15 +699,15 @@ class CatalogIndex:
 
     def group_checks(self, entry: Entry) -> tuple[tuple[Group, tuple[int, ...]], ...]:
         """The groups of ``entry`` a selection can break (those with a maximum, a minimum
-        above 0, or a modifier of either), subgroups included in :func:`walk_groups` order,
-        each with the ``id()`` of itself and of every group under it (choices in those count
-        toward it). Cached."""
+        above 0, a modifier of either, or a constraint on a cost of their choices), subgroups
+        included in :func:`walk_groups` order, each with the ``id()`` of itself and of every
+        group under it (choices in those count toward it). Cached."""
         found = self._group_checks.get(id(entry))
         if found is None:
             found = self._group_checks[id(entry)] = tuple(
                 (g, (id(g), *(id(x) for x in walk_groups(g.groups))))
                 for g in walk_groups(entry.groups)
-                if g.max is not None or g.min > 0 or _limits_modified(g)
+                if g.max is not None or g.min > 0 or _limits_modified(g) or g.constraints
             )
         return found
 
@@ -722,7 +722,7 @@ class CatalogIndex:
         checks = self.group_checks(entry)
         maxima: dict[int, int] | None = {}
         for g, ids in checks:
-            if len(ids) != 1 or g.min > 0 or g.max is None or _limits_modified(g):
+            if len(ids) != 1 or g.min > 0 or g.max is None or _limits_modified(g) or g.constraints:
                 maxima = None
                 break
             maxima[ids[0]] = g.max  # type: ignore[index]

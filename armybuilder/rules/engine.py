@@ -40,6 +40,7 @@ from ..model.plain import (  # the engine's form: no pydantic (see model/plain.p
     Profile,
     Repeat,
     profile_hidden_field,
+    profile_name_field,
     reaches,
 )
 from ..rosters import ForceData as ForceData
@@ -1570,6 +1571,15 @@ class Evaluation:
             self.apply_modifiers(node.entry, profile_hidden_field(profile.id), profile.hidden, node)
         )
 
+    def profile_name(self, node: Node, profile: Profile) -> str:
+        """One of the node's profiles' name as the entry shows it: after the entry's modifiers
+        of ``profile:<id>:name`` (empty: the profile has no name of its own)."""
+        if profile.id is None or node.entry is None:
+            return profile.name
+        return str(
+            self.apply_modifiers(node.entry, profile_name_field(profile.id), profile.name, node)
+        )
+
     def visible_profiles(self, node: Node) -> list[Profile]:
         """The node's profiles a player is shown (printed, listed), in catalog order."""
         if node.entry is None:
@@ -2127,6 +2137,20 @@ class Evaluation:
     def is_hidden(self, entry: Entry, context: Node) -> bool:
         return bool(self.apply_modifiers(entry, "hidden", entry.hidden, context))
 
+    def group_constraint_value(self, group: Group, con: Constraint, context: Node) -> float:
+        """The value of ``con``, a constraint of ``group`` on a cost of its choices, in the
+        selection ``context`` holding the group, after the group's modifiers of it (the
+        build slots of one vehicle)."""
+        if con.id and group.modifiers:
+            field_ = f"constraint:{con.id}"
+            if field_ in self.index.modified_fields(group):
+                return float(self.apply_modifiers(group, field_, con.value, context))
+        return float(con.value)
+
+    def is_group_hidden(self, group: Group, context: Node) -> bool:
+        """Whether ``group`` is hidden in the selection ``context`` (after its modifiers)."""
+        return bool(self.apply_modifiers(group, "hidden", group.hidden, context))
+
     def group_bounds(self, group: Group, context: Node) -> tuple[int, int | None]:
         """How many choices ``group`` asks for at least and allows at most (``None``: no
         limit) in the selection ``context``, after the group's modifiers of `min` and `max`
@@ -2399,15 +2423,21 @@ def _close_ids(word: str, options: list[str]) -> list[str]:
 # --------------------------------------------------------------------------- checks
 
 
-def _ref_name(ev: Evaluation, ref: str | None, owner: Entry) -> str:
+def _ref_name(ev: Evaluation, ref: str | None, owner: Entry | Group) -> str:
     return owner.name if ref is None else ev.index.name_of(ref)
 
 
 def constraint_issue_text(
-    ev: Evaluation, con: Constraint, owner: Entry, got: float, limit: float, scope_node: Node
+    ev: Evaluation,
+    con: Constraint,
+    owner: Entry | Group,
+    got: float,
+    limit: float,
+    scope_node: Node,
 ) -> tuple[str, str]:
-    """The code and message of the issue a broken constraint of ``owner`` reports, measuring
-    ``got`` against ``limit`` in ``scope_node`` (tools recognise an issue by them)."""
+    """The code and message of the issue a broken constraint of ``owner`` (an entry, or a
+    group whose choices' cost it bounds) reports, measuring ``got`` against ``limit`` in
+    ``scope_node`` (tools recognise an issue by them)."""
     what = _ref_name(ev, con.child, owner)
     if con.field == "selections":
         amount, bound = f"{number(got)} × {what}", number(limit)
@@ -2759,6 +2789,8 @@ def _check_groups(ev: Evaluation, node: Node, entry: Entry) -> None:
             got = get(ids[0], 0)
         else:
             got = sum(get(i, 0) for i in ids)
+        if g.constraints:
+            _check_group_costs(ev, node, g, ids)
         low, high = ev.group_bounds(g, node) if g.modifiers else (g.min, g.max)
         if high is not None and got > high:
             ev._add(
@@ -2783,6 +2815,23 @@ def _check_groups(ev: Evaluation, node: Node, entry: Entry) -> None:
                 g.source,
                 g.id,
             )
+
+
+def _check_group_costs(ev: Evaluation, node: Node, g: Group, ids: tuple[int, ...]) -> None:
+    """The constraints of group ``g`` on a cost of what is chosen in it (``ids``: it and its
+    subgroups) under ``node``: at most two build slots among a vehicle's options, the value
+    as the group's modifiers leave it for this selection (a negative value is no limit)."""
+    chosen = [c for c in node.children if c.group is not None and id(c.group) in ids]
+    for con in g.constraints:
+        limit = ev.group_constraint_value(g, con, node)
+        if limit < 0:
+            continue
+        got = sum(ev._cost_read(c, con.field) for c in chosen)
+        if (con.type == "max" and got > limit) or (con.type == "min" and got < limit):
+            if con.type == "min" and (g.hidden or g.modifiers) and ev.is_group_hidden(g, node):
+                continue  # (nothing can be chosen in a hidden group)
+            code, text = constraint_issue_text(ev, con, g, got, limit, node)
+            ev._add(con.severity, code, text, node, con.source or g.source, g.id, con.id or "")
 
 
 def _check_force(ev: Evaluation, force: ForceEntry, node: Node) -> None:

@@ -38,8 +38,11 @@ from .translate import IdMap, Translation, slug
 
 SYSTEM_SUFFIXES = (".gst", ".gstz")
 CATALOGUE_SUFFIXES = (".cat", ".catz")
-# 10: profiles that can be hidden keep id, hidden; 11: a group keeps the modifiers of its min / max
-_CACHE_FORMAT = f"{__version__}-bs13"
+# 10: profiles that can be hidden keep id, hidden; 11: a group keeps the modifiers of its min /
+# max; 12: profiles a modifier renames keep their id; 13: a group keeps its constraints on a
+# cost (and the modifiers of their values); 14: a link to nothing is left out, costs in a cost
+# type no file defines are left out when 0, a catalogue's cost types get readable ids
+_CACHE_FORMAT = f"{__version__}-bs14"
 
 _ROOT = re.compile(r"<(gameSystem|catalogue)\b([^>]*)>", re.S)
 _ATTR = re.compile(r'\b([A-Za-z]+)="([^"]*)"')

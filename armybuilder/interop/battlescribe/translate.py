@@ -22,7 +22,7 @@ from ... import catalog as ab_catalogs
 from ...model import catalog as ab
 from ...model.bounds import MAX_COST, MAX_COUNT, MAX_NUMBER
 from ...model.plain import MESSAGE_FIELDS as OUR_MESSAGE_FIELDS
-from ...model.plain import profile_hidden_field, rule_field
+from ...model.plain import profile_hidden_field, profile_name_field, rule_field
 from . import checking
 from . import model as bs
 
@@ -242,6 +242,7 @@ def _group_checked(v: dict[str, Any]) -> bool:
         and v["groups"].__class__ is list
         and v["hidden"].__class__ is bool
         and v["modifiers"].__class__ is list
+        and v["constraints"].__class__ is list
     )
 
 
@@ -271,7 +272,18 @@ _WRITTEN_OUT: dict[type[BaseModel], tuple[tuple[str, ...], Any]] = {
         _link_checked,
     ),
     ab.Group: (
-        ("id", "name", "min", "max", "default", "entries", "groups", "hidden", "modifiers"),
+        (
+            "id",
+            "name",
+            "min",
+            "max",
+            "default",
+            "entries",
+            "groups",
+            "hidden",
+            "modifiers",
+            "constraints",
+        ),
         _group_checked,
     ),
 }
@@ -758,7 +770,7 @@ class Translation:
         primary = next((cl.target_id for cl in e.category_links if cl.primary), None)
         known, ours = ids.to_ours.get, ids.ours  # (ours is never "")
         # Profiles an info link of this entry hides or shows by a modifier keep their id.
-        link_hides = {link.target_id for link in self._own_info_links(e) if _modifies_hidden(link)}
+        link_hides = {link.target_id for link in self._own_info_links(e) if _modifies_shown(link)}
         return _checked(
             ab.Entry,
             id=ours(e.id),
@@ -836,8 +848,22 @@ class Translation:
     def _translate_group(self, g: bs.EntryBase, link: bs.EntryLink | None) -> ab.Group | None:
         lo, hi = 0, None
         limits: dict[str, str] = {}  # our id of a constraint that is the group's min / max
+        costs: list[ab.Constraint] = []  # its constraints on a cost of its choices
         for c in [*g.constraints, *(link.constraints if link else [])]:
-            if c.field == "selections" and c.scope == "parent":
+            if (
+                c.field in self.cost_types
+                and c.scope == "parent"
+                and c.type in ("min", "max")
+                and not c.percent_value
+            ):
+                # "At most 2 build slots among these": the sum of a cost of the choices made
+                # in the group under the selection holding it.
+                got = self._constraint(c, None)
+                if got is not None:
+                    costs.append(got)
+                    if c.id:
+                        limits[f"constraint:{self.ids.ours(c.id)}"] = "cost"
+            elif c.field == "selections" and c.scope == "parent":
                 limits[f"constraint:{self.ids.ours(c.id)}"] = c.type
                 if c.type in ("min", "max") and not _group_count(c.type, c.value):
                     self.value_problem(
@@ -884,18 +910,21 @@ class Translation:
                 for h in ([g, link] if link is not None else [g])
                 for m in self._group_modifiers(h, g, limits)
             ],
+            constraints=costs,
         )
 
     def _group_modifiers(
         self, h: bs.Modifiable, g: bs.EntryBase, limits: dict[str, str]
     ) -> list[ab.Modifier]:
         """The modifiers of a group (or of a link to it) we keep: of its `hidden`, the
-        messages it adds, and those of the value of its own `min` / `max` constraint (a
+        messages it adds, those of the value of its own `min` / `max` constraint (a
         modifier of that constraint's id), which become modifiers of the group's `min` /
-        `max`."""
+        `max`, and those of the value of a constraint on a cost of its choices (kept as
+        they are: the build slots a vehicle's link to its options sets)."""
         out: list[ab.Modifier] = []
         for m in self._modifiers(h, g):
-            if m.field == "hidden" or m.field in OUR_MESSAGE_FIELDS:
+            kept = m.field == "hidden" or m.field in OUR_MESSAGE_FIELDS
+            if kept or limits.get(m.field) == "cost":
                 out.append(m)
             elif limits.get(m.field) in ("min", "max"):
                 out.append(m.model_copy(update={"field": limits[m.field]}))
@@ -922,11 +951,10 @@ class Translation:
 
     def _profile(self, p: bs.Profile, linked_hides: bool = False) -> ab.Profile:
         """A profile; one that is hidden, or that a modifier (its own, or its info link's:
-        ``linked_hides``) can hide or show, keeps its id and its ``hidden`` (the rest are
-        shared by value, as most profiles are copies)."""
+        ``linked_hides``) can hide, show or rename, keeps its id and its ``hidden``."""
         known, ours = self.ids.to_ours.get, self.ids.ours  # (ours is never "")
         extra: dict[str, Any] = {}
-        if p.hidden or linked_hides or _modifies_hidden(p):
+        if p.hidden or linked_hides or _modifies_shown(p):
             extra = {"id": ours(p.id), "hidden": bool(p.hidden)}
         return self._make(
             ab.Profile,
@@ -1252,7 +1280,7 @@ class Translation:
         profile: str | None = None,
     ) -> ab.Modifier | list[ab.Modifier] | None:
         extra = m.model_extra or {}
-        if profile and m.field not in self.char_types and m.field != "hidden":
+        if profile and m.field not in self.char_types and m.field not in ("hidden", "name"):
             self.note(f"modifier of a profile's {m.field or 'field'}")
             return None
         # What a modifier changes other than its own selection (a modifier's `scope`, and
@@ -1283,8 +1311,10 @@ class Translation:
             return None
         if profile and fld == "hidden":
             fld = profile_hidden_field(self.ids.ours(profile))
+        elif profile and fld == "name":
+            fld = profile_name_field(self.ids.ours(profile))
         value: Any = m.value
-        if fld == "hidden" or fld.startswith("profile:"):
+        if fld == "hidden" or (fld.startswith("profile:") and fld.endswith(":hidden")):
             value = _bool(value)
         elif fld in ("categories", "primary-category"):
             pass
@@ -1294,7 +1324,9 @@ class Translation:
                 return None
             # NewRecruit's `{this}`: the name of the selection that carries the message.
             value = str(value).replace("{this}", "{name}")
-        elif fld not in ("name", "page") and not fld.startswith(("characteristic:", "rule:")):
+        elif fld not in ("name", "page") and not fld.startswith(
+            ("characteristic:", "rule:", "profile:")
+        ):
             num = _num(value)
             if num is None or m.type == "replace":
                 self.note(f"non-numeric value for {m.field}")
@@ -1501,11 +1533,12 @@ def _affects_kind(affects: str) -> str:
     return ".".join(p if p in _AFFECTS_WORDS else "…" for p in parts)
 
 
-def _modifies_hidden(e: bs.Modifiable) -> bool:
-    """Whether any modifier of ``e`` (or of its modifier groups) sets ``hidden``."""
+def _modifies_shown(e: bs.Modifiable) -> bool:
+    """Whether any modifier of ``e`` (or of its modifier groups) changes ``hidden`` or
+    ``name`` (of a profile: whether and as what a card shows it)."""
 
     def within(mods: list[bs.Modifier], groups: list[bs.ModifierGroup]) -> bool:
-        return any(m.field == "hidden" for m in mods) or any(
+        return any(m.field in ("hidden", "name") for m in mods) or any(
             within(g.modifiers, g.modifier_groups) for g in groups
         )
 
