@@ -76,3 +76,17 @@ def test_a_sergeant_without_his_pistol_is_told_to_take_a_bolt_pistol(lib: Librar
         "Tactical Squad > Tactical Marine Sergeant has 0 choices of Weapon 1; at least 1 needed"
         " (the usual choice is Bolt pistol)"
     ) in msgs
+
+
+def test_totals_name_every_cost_type_the_data_defines(lib: Library) -> None:
+    # "Honour Points" and "Relic Fragments" are cost types the Space Marines catalogue
+    # defines itself (<costType id="8135-9a2f-6627-09e2" ...>), not the game system: the
+    # totals name them as they name the system's ("pts"), never by a hex id; and the "pl"
+    # costs no file defines (all 0) are left out of them.
+    index = lib.system("wh40k-10e").index(SM)
+    roster = Roster.new("wh40k-10e", SM, "T", {})
+    add_entry(roster, index, (), "c09a-6504-d25f-477", fill=True)  # Tactical Squad
+    ev = evaluate(roster, index, None)
+    assert "honour-points" in ev.totals and "relic-fragments" in ev.totals
+    assert [k for k in ev.totals if re.search(ID, k)] == []
+    assert ev.totals["pts"] > 0
