@@ -9,6 +9,8 @@ An issue offers a fix when what to do is not in doubt:
 * more choices in a group than it allows, or more of an entry than a constraint allows (in
   the unit, or over the whole roster or force): the surplus goes (the last ones first; a
   counted selection is reduced before one is removed);
+* more of a cost among a group's choices than the group allows (build slots of a vehicle):
+  the last choices that cost something go, as few as bring the sum within it;
 * fewer choices in a group than it needs, where the group names its usual choice or offers
   only one; fewer of an entry than a constraint needs: that entry is added.
 
