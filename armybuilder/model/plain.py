@@ -76,7 +76,7 @@ SPECS: dict[str, str] = {
     "EntryLink": "link id=None name=None hidden=None costs=None categories=None constraints=[] "
     "modifiers=[]",
     "Group": "id name min=0 max=None default=None default_count=1 entries=[] groups=[] "
-    "severity='error' description='' source='' hidden=False modifiers=[]",
+    "severity='error' description='' source='' hidden=False modifiers=[] constraints=[]",
     "StandardSelection": "entry count=1 name=None selections=None",
     "Entry": "id name type='upgrade' description='' source='' hidden=False categories=[] "
     "primary_category=None costs={} profiles=[] rules=[] constraints=[] modifiers=[] "

@@ -39,8 +39,9 @@ from .translate import IdMap, Translation
 SYSTEM_SUFFIXES = (".gst", ".gstz")
 CATALOGUE_SUFFIXES = (".cat", ".catz")
 # 10: profiles that can be hidden keep id, hidden; 11: a group keeps the modifiers of its min /
-# max; 12: profiles a modifier renames keep their id
-_CACHE_FORMAT = f"{__version__}-bs12"
+# max; 12: profiles a modifier renames keep their id; 13: a group keeps its constraints on a
+# cost (and the modifiers of their values)
+_CACHE_FORMAT = f"{__version__}-bs13"
 
 _ROOT = re.compile(r"<(gameSystem|catalogue)\b([^>]*)>", re.S)
 _ATTR = re.compile(r'\b([A-Za-z]+)="([^"]*)"')

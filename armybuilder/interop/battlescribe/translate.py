@@ -237,6 +237,7 @@ def _group_checked(v: dict[str, Any]) -> bool:
         and v["groups"].__class__ is list
         and v["hidden"].__class__ is bool
         and v["modifiers"].__class__ is list
+        and v["constraints"].__class__ is list
     )
 
 
@@ -266,7 +267,18 @@ _WRITTEN_OUT: dict[type[BaseModel], tuple[tuple[str, ...], Any]] = {
         _link_checked,
     ),
     ab.Group: (
-        ("id", "name", "min", "max", "default", "entries", "groups", "hidden", "modifiers"),
+        (
+            "id",
+            "name",
+            "min",
+            "max",
+            "default",
+            "entries",
+            "groups",
+            "hidden",
+            "modifiers",
+            "constraints",
+        ),
         _group_checked,
     ),
 }
@@ -767,8 +779,22 @@ class Translation:
     def _translate_group(self, g: bs.EntryBase, link: bs.EntryLink | None) -> ab.Group | None:
         lo, hi = 0, None
         limits: dict[str, str] = {}  # our id of a constraint that is the group's min / max
+        costs: list[ab.Constraint] = []  # its constraints on a cost of its choices
         for c in [*g.constraints, *(link.constraints if link else [])]:
-            if c.field == "selections" and c.scope == "parent":
+            if (
+                c.field in self.cost_types
+                and c.scope == "parent"
+                and c.type in ("min", "max")
+                and not c.percent_value
+            ):
+                # "At most 2 build slots among these": the sum of a cost of the choices made
+                # in the group under the selection holding it.
+                got = self._constraint(c, None)
+                if got is not None:
+                    costs.append(got)
+                    if c.id:
+                        limits[f"constraint:{self.ids.ours(c.id)}"] = "cost"
+            elif c.field == "selections" and c.scope == "parent":
                 limits[f"constraint:{self.ids.ours(c.id)}"] = c.type
                 if c.type in ("min", "max") and not _group_count(c.type, c.value):
                     self.value_problem(
@@ -815,18 +841,21 @@ class Translation:
                 for h in ([g, link] if link is not None else [g])
                 for m in self._group_modifiers(h, g, limits)
             ],
+            constraints=costs,
         )
 
     def _group_modifiers(
         self, h: bs.Modifiable, g: bs.EntryBase, limits: dict[str, str]
     ) -> list[ab.Modifier]:
         """The modifiers of a group (or of a link to it) we keep: of its `hidden`, the
-        messages it adds, and those of the value of its own `min` / `max` constraint (a
+        messages it adds, those of the value of its own `min` / `max` constraint (a
         modifier of that constraint's id), which become modifiers of the group's `min` /
-        `max`."""
+        `max`, and those of the value of a constraint on a cost of its choices (kept as
+        they are: the build slots a vehicle's link to its options sets)."""
         out: list[ab.Modifier] = []
         for m in self._modifiers(h, g):
-            if m.field == "hidden" or m.field in OUR_MESSAGE_FIELDS:
+            kept = m.field == "hidden" or m.field in OUR_MESSAGE_FIELDS
+            if kept or limits.get(m.field) == "cost":
                 out.append(m)
             elif limits.get(m.field) in ("min", "max"):
                 out.append(m.model_copy(update={"field": limits[m.field]}))
