@@ -138,3 +138,47 @@ async def test_random_edits_on_a_40k_roster_leave_no_stale_line(
             ]
             assert not stale, (steps, stale)
         assert edited, steps  # the walk edited something (else it proves little)
+
+
+@run_async
+async def test_tab_reaches_every_drop_down_of_a_40k_squad_at_80x24(
+    make_app: Any, workdir: Path
+) -> None:
+    """Tab from the first field of the details walks through every one of the squad's
+    drop-downs (the pick-one groups), each brought on screen, before it leaves the pane: at
+    80x24 most of them are below the fold (a pane that built only the groups on screen let
+    Tab skip from the last text field to the catalog)."""
+    path, library = space_marines(workdir)
+    app = make_app(path, library=library)
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await wait_editor(pilot)
+        session = editor.session
+        assert session is not None
+        ev = session.evaluate()
+        squad = next(
+            n for n in ev.nodes() if n.entry is not None and n.entry.name == "Intercessor Squad"
+        )
+        editor.jump_to(squad.loc)
+        await settle(pilot, editor)
+        details = editor.query_one(DetailsPane)
+        wanted = [  # (the pane keeps spare slots hidden for the next unit: not these)
+            w
+            for w in details.query(ChoiceSelect)
+            if all(a.display for a in w.ancestors_with_self if a is not details)
+            and details in w.ancestors
+        ]
+        assert len(wanted) >= 5, len(wanted)  # (the squad's pick-one groups)
+        await pilot.press("f6")
+        await pilot.pause()
+        reached: list[ChoiceSelect] = []
+        for _ in range(len(wanted) + 20):
+            await pilot.press("tab")
+            await pilot.pause()
+            focused = app.focused
+            if focused is None or details not in focused.ancestors_with_self:
+                break
+            if isinstance(focused, ChoiceSelect):
+                reached.append(focused)
+                # On screen: inside the pane's visible region.
+                assert details.region.contains_region(focused.region), focused.region
+        assert reached == wanted, (len(reached), len(wanted))
