@@ -30,7 +30,9 @@ GST = """<?xml version="1.0" encoding="UTF-8"?>
 CAT = """<?xml version="1.0" encoding="UTF-8"?>
 <catalogue id="cat-1" name="NAME" gameSystemId="sys-1" revision="1" xmlns="http://www.battlescribe.net/schema/catalogueSchema">
   <selectionEntries>
-    <selectionEntry id="tank" name="Tank" type="model"><costs><cost name="pts" typeId="pts" value="200"/></costs></selectionEntry>
+    <selectionEntry id="tank" name="Tank" type="model">
+      <costs><cost name="pts" typeId="pts" value="200"/></costs>
+    </selectionEntry>
   </selectionEntries>
 </catalogue>
 """
