@@ -9,6 +9,8 @@ An issue offers a fix when what to do is not in doubt:
 * more choices in a group than it allows, or more of an entry than a constraint allows (in
   the unit, or over the whole roster or force): the surplus goes (the last ones first; a
   counted selection is reduced before one is removed);
+* more of a cost among a group's choices than the group allows (build slots of a vehicle):
+  the last choices that cost something go, as few as bring the sum within it;
 * fewer choices in a group than it needs, where the group names its usual choice or offers
   only one; fewer of an entry than a constraint needs: that entry is added.
 
@@ -108,6 +110,10 @@ def _reduce(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
         most = entry.max_count
         return [Fix(f"Set the count to {most}", _set_count(node.loc, most))]
     group = _group(entry, issue.entry)
+    if group is not None and issue.constraint:
+        con = next((c for c in group.constraints if c.id == issue.constraint), None)
+        if con is not None:
+            return _reduce_group_cost(ev, node, group, con)
     allowed = ev.group_bounds(group, node)[1] if group is not None else None
     if group is not None and allowed is not None:
         chosen = [c for c in node.children if c.group is not None and _in(c.group, group)]
@@ -122,6 +128,39 @@ def _reduce(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
         or _wide_constraint(ev, node, issue)
     )
     return _remove_surplus(ev, found)
+
+
+def _reduce_group_cost(ev: Evaluation, node: Node, group: Group, con: Constraint) -> list[Fix]:
+    """Over a group's limit on a cost of its choices (two build slots among a vehicle's
+    options): the last choices that cost something go, as few as bring the sum within it."""
+    from .words import named_amount, number
+
+    limit = ev.group_constraint_value(group, con, node)
+    costly: list[tuple[Node, float]] = []
+    for c in node.children:
+        if c.group is not None and _in(c.group, group):
+            each = ev.total_cost(c).get(con.field, 0.0) / max(c.count, 1)
+            if each > 0:
+                costly.append((c, each))
+    got = sum(each * c.count for c, each in costly)
+    if limit < 0 or got <= limit:
+        return []
+    copies = 0
+    for c, each in reversed(costly):
+        for _ in range(c.count):
+            if got <= limit:
+                break
+            got -= each
+            copies += 1
+    ct = ev.index.cost_types.get(con.field)
+    bound = named_amount(ct.name if ct else con.field, ct.unit if ct else "", number(limit))
+    what = f"{copies} choice{'s' if copies != 1 else ''} of {group.name}"
+    return [
+        Fix(
+            f"Remove the last {what} that cost {ct.name if ct else con.field} (to at most {bound})",
+            _trim([c for c, _ in costly], copies),
+        )
+    ]
 
 
 def _remove_surplus(ev: Evaluation, found: Found | None) -> list[Fix]:
@@ -182,6 +221,12 @@ def _trim(selections: list[Node], surplus: int) -> Callable[[EditSession], Loc]:
 def _complete(ev: Evaluation, node: Node, issue: Issue) -> list[Fix]:
     entry = node.entry
     group = _group(entry, issue.entry) if entry is not None else None
+    if (
+        group is not None
+        and issue.constraint
+        and any(c.id == issue.constraint for c in group.constraints)
+    ):
+        return []  # (short of a cost among its choices: which option to add is not obvious)
     if group is not None:
         # The group's options by entry id, each added by the id that reads back as that
         # option (its link's, where the entry is also offered outside the group).

@@ -4,6 +4,7 @@ and what the system's rules module finds (all with locations)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -25,6 +26,7 @@ from .index import TYPE_REFS, CatalogIndex, Faction, GameSystem
 
 if TYPE_CHECKING:
     from ..model.catalog import (
+        Constraint,
         CustomCatalog,
         Entry,
         EntryLink,
@@ -217,11 +219,18 @@ def check_references(
                         )
                     )
                 for gloc, g in _iter_groups_loc(item.groups, [*loc, "groups"]):
+                    for j, gcon in enumerate(g.constraints):
+                        problem = _group_constraint_problem(gcon, cost_ids)
+                        if problem is not None:
+                            found.append((path, [*gloc, "constraints", j, problem[0]], problem[1]))
+                    group_cons = {c.id for c in g.constraints if c.id}
                     for j, mod in enumerate(g.modifiers):
-                        problem = _group_modifier_problem(mod)
+                        problem = _group_modifier_problem(mod, group_cons)
                         if problem is not None:
                             found.append((path, [*gloc, "modifiers", j, problem[0]], problem[1]))
+                    # (a link is chosen by its target's id, or by its own id where it has one)
                     members = {(c.link if is_link(c) else c.id) for c in g.entries}
+                    members.update(c.id for c in g.entries if is_link(c) and c.id)
                     if g.default and g.default not in members:
                         found.append(
                             (
@@ -370,13 +379,41 @@ def _entry_type_scope(scope: str) -> bool:
     return bool(kinds) and all(k in {"unit", "model", "upgrade"} for k in kinds)
 
 
-def _group_modifier_problem(mod: Modifier) -> tuple[str, str] | None:
+def _group_constraint_problem(con: Constraint, cost_ids: set[str]) -> tuple[str, str] | None:
+    """What is wrong with a constraint of a group, as (key, message); None when it is sound.
+    A group's constraint bounds a cost of what is chosen in it under the selection that holds
+    it (its count is the group's own `min` / `max`)."""
+    if con.field not in cost_ids:
+        return (
+            "field",
+            f"a group's constraint bounds a cost of its choices: its field {con.field!r} is "
+            f"no cost type ({', '.join(sorted(cost_ids)) or 'none defined'}); a count of "
+            "choices is the group's min / max",
+        )
+    if con.scope != "parent":
+        return (
+            "scope",
+            f"a group's constraint counts under the selection holding the group: its scope "
+            f"is `parent`, not {con.scope!r}",
+        )
+    if con.child is not None:
+        return "child", "a group's constraint counts the group's own choices: it names no child"
+    if con.percent:
+        return "percent", "a group's constraint is an amount, not a percentage"
+    return None
+
+
+def _group_modifier_problem(
+    mod: Modifier, constraint_ids: AbstractSet[str] = frozenset()
+) -> tuple[str, str] | None:
     """What is wrong with a modifier of a group, as (key, message); None when it is sound. A
     group's modifiers change its `hidden`, its `min` or `max` (how many choices it asks for
-    and allows: a number; a negative maximum is no limit), or add a message."""
+    and allows: a number; a negative maximum is no limit), the value of one of its
+    constraints (`constraint:<id>`, a number), or add a message."""
     if mod.field in MESSAGE_FIELDS or mod.field == "hidden":
         return _modifier_type_problem(mod, mod.field, "", ())
-    if mod.field in ("min", "max"):
+    con = mod.field.removeprefix("constraint:") if mod.field.startswith("constraint:") else None
+    if mod.field in ("min", "max") or (con is not None and con in constraint_ids):
         what = f"a modifier of a group's {mod.field!r}"
         if mod.type not in {"set", "increment", "decrement", "floor", "ceil"}:
             return "type", f"{what} changes a number: use set, increment or decrement"
@@ -386,7 +423,8 @@ def _group_modifier_problem(mod: Modifier) -> tuple[str, str] | None:
     return (
         "field",
         f"a group's modifier field {mod.field!r} names nothing a group has (use hidden, "
-        "min, max, or error, warning, note for a message)",
+        "min, max, constraint:<id of one of its constraints>, or error, warning, note for a "
+        "message)",
     )
 
 

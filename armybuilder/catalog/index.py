@@ -699,15 +699,15 @@ class CatalogIndex:
 
     def group_checks(self, entry: Entry) -> tuple[tuple[Group, tuple[int, ...]], ...]:
         """The groups of ``entry`` a selection can break (those with a maximum, a minimum
-        above 0, or a modifier of either), subgroups included in :func:`walk_groups` order,
-        each with the ``id()`` of itself and of every group under it (choices in those count
-        toward it). Cached."""
+        above 0, a modifier of either, or a constraint on a cost of their choices), subgroups
+        included in :func:`walk_groups` order, each with the ``id()`` of itself and of every
+        group under it (choices in those count toward it). Cached."""
         found = self._group_checks.get(id(entry))
         if found is None:
             found = self._group_checks[id(entry)] = tuple(
                 (g, (id(g), *(id(x) for x in walk_groups(g.groups))))
                 for g in walk_groups(entry.groups)
-                if g.max is not None or g.min > 0 or _limits_modified(g)
+                if g.max is not None or g.min > 0 or _limits_modified(g) or g.constraints
             )
         return found
 
@@ -722,7 +722,7 @@ class CatalogIndex:
         checks = self.group_checks(entry)
         maxima: dict[int, int] | None = {}
         for g, ids in checks:
-            if len(ids) != 1 or g.min > 0 or g.max is None or _limits_modified(g):
+            if len(ids) != 1 or g.min > 0 or g.max is None or _limits_modified(g) or g.constraints:
                 maxima = None
                 break
             maxima[ids[0]] = g.max  # type: ignore[index]
@@ -875,14 +875,49 @@ class CatalogIndex:
         return by_id
 
     def name_of(self, ref: str) -> str:
-        """The display name of an entry, category or group id."""
-        if ref in self.entries:
-            return self.entries[ref].name
-        if ref in self.categories:
-            return self.categories[ref].name
-        if ref in self.groups:
-            return self.groups[ref].name
-        return ref
+        """The display name of an entry, category, group, link, force entry or cost type id
+        (a ``path:`` reference as the entry or link it names; a ``type:`` one as the type);
+        the id itself where the catalog defines nothing of that id (:meth:`knows`)."""
+        found = self._name(ref)
+        return ref if found is None else found
+
+    def knows(self, ref: str) -> bool:
+        """Whether :meth:`name_of` finds a name for ``ref`` (the catalog defines it)."""
+        return self._name(ref) is not None
+
+    def _name(self, ref: str) -> str | None:
+        if ref.startswith("path:"):
+            ref = ref[5:]
+        elif ref.startswith("type:"):
+            return " or ".join(ref[5:].split("|"))
+        for table in (self.entries, self.shared, self.categories, self.groups, self.forces):
+            found = table.get(ref)
+            if found is not None:
+                return str(found.name)
+        name = self.link_names.get(ref)
+        if name is not None:
+            return name
+        ct = self.cost_types.get(ref)
+        return ct.name if ct is not None else None
+
+    @cached_property
+    def link_names(self) -> dict[str, str]:
+        """The name of each link by the link's id (its own name, else its target's): a
+        group's default choice, or a constraint's child, may name a link."""
+        sf, parts = self.system.model, self._parts
+        out: dict[str, str] = {}
+        items: list[Entry | EntryLink] = [*sf.entries, *(e for p in parts for e in p.entries)]
+        for e, groups in self._defined():
+            items.extend(e.entries)
+            for g in groups:
+                items.extend(g.entries)
+        for item in items:
+            if is_link(item) and item.id and item.id not in out:
+                target = self.shared.get(item.link)
+                name = item.name if item.name is not None else target.name if target else None
+                if name is not None:
+                    out[item.id] = name
+        return out
 
     @cached_property
     def category_modifiers(self) -> bool:

@@ -380,7 +380,15 @@ class Group(_Model):
         default_factory=list,
         description="Modifiers of the group's `hidden` (e.g. hidden unless the force holds "
         "X), of its `min` and `max` (e.g. one more choice where the unit has ten models; a "
-        "negative maximum is no limit), or messages it adds (`error`, `warning`, `note`).",
+        "negative maximum is no limit), of the value of one of its `constraints` "
+        "(`constraint:<id>`: two build slots on this vehicle), or messages it adds (`error`, "
+        "`warning`, `note`).",
+    )
+    constraints: list[Constraint] = Field(
+        default_factory=list,
+        description="Limits on a cost of what is chosen in the group (its subgroups included) "
+        "under one selection holding it: `field` a cost type, `scope: parent`, e.g. at most 2 "
+        "build slots among a vehicle's options. A negative value is no limit.",
     )
 
 

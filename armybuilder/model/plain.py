@@ -76,7 +76,7 @@ SPECS: dict[str, str] = {
     "EntryLink": "link id=None name=None hidden=None costs=None categories=None constraints=[] "
     "modifiers=[]",
     "Group": "id name min=0 max=None default=None default_count=1 entries=[] groups=[] "
-    "severity='error' description='' source='' hidden=False modifiers=[]",
+    "severity='error' description='' source='' hidden=False modifiers=[] constraints=[]",
     "StandardSelection": "entry count=1 name=None selections=None",
     "Entry": "id name type='upgrade' description='' source='' hidden=False categories=[] "
     "primary_category=None costs={} profiles=[] rules=[] constraints=[] modifiers=[] "
@@ -94,6 +94,12 @@ def profile_hidden_field(profile_id: str) -> str:
     """The modifier field that hides or shows one profile of an entry (docs/catalog-format.md,
     "Modifiers")."""
     return f"profile:{profile_id}:hidden"
+
+
+def profile_name_field(profile_id: str) -> str:
+    """The modifier field of one profile's name as an entry shows it (the BattleScribe
+    translation's: a shared "Crewmember" stat line named "Commander" on the commander)."""
+    return f"profile:{profile_id}:name"
 
 
 def rule_field(rule_id: str, part: str) -> str:

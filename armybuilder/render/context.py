@@ -604,7 +604,8 @@ def _profiles(ev: Evaluation, node: Node) -> list[ProfileView]:
         else:
             cols = tuple((k, clean(_scalar_text(v))) for k, v in raw.items() if v is not None)
             type_name = p.type
-        out.append(ProfileView(p.type, type_name, clean_name(p.name or ev.name(node)), cols, raw))
+        name = ev.profile_name(node, p)  # (after the entry's modifiers of its name)
+        out.append(ProfileView(p.type, type_name, clean_name(name or ev.name(node)), cols, raw))
     return out
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
-from textual.app import SystemCommand
+from textual.app import App, SystemCommand
 from textual.binding import BindingType
 from textual.notifications import Notification, Notify, SeverityLevel
 from textual.screen import Screen
@@ -83,6 +83,21 @@ class ArmyBuilderApp(InOrderKeysApp[int]):
         self._notice_last: dict[str, tuple[str, int, float]] = {}
 
     # ----------------------------------------------------------------- notices
+
+    def _check_resize(self) -> None:
+        # The screens take the size classes of the new size before they are laid out for it
+        # (Textual sets them after that layout, which is painted: a frame of narrow panes at
+        # 160 columns, or wide ones at 80, and until the next key on a busy machine).
+        if getattr(self, "_resize_event", None) is not None:
+            for screen in self.screen_stack:
+                fit_breakpoints(self, screen)
+        super()._check_resize()
+
+    def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:
+        """Push a screen (as Textual does) that has its size classes from its first frame."""
+        if isinstance(screen, Screen):
+            fit_breakpoints(self, screen)
+        return super().push_screen(screen, *args, **kwargs)
 
     def notify(
         self,
@@ -400,3 +415,24 @@ def run(path: str | None = None, catalogs: Sequence[Path] = ()) -> int:
     app = build_app(path, catalogs)
     result = app.run()
     return int(result or app.return_code or 0)
+
+
+def fit_breakpoints(app: App[Any], screen: Screen[Any]) -> None:
+    """Give ``screen`` the size classes (``-narrow``, ``-short``, ...) of the terminal now.
+
+    Textual sets them when the screen handles its first resize event, which comes after its
+    first layout: a roster made with the New roster dialog at 80x24 was painted with the
+    side panes of a wide terminal (and the issues cut at the pane's edge) until that event,
+    and on a busy machine until the next key press. So they are set before the screen is
+    shown (Textual's own handler sets the same ones again)."""
+    width, height = app.size
+    for dimension, own, default in (
+        (width, screen.HORIZONTAL_BREAKPOINTS, app.HORIZONTAL_BREAKPOINTS),
+        (height, screen.VERTICAL_BREAKPOINTS, app.VERTICAL_BREAKPOINTS),
+    ):
+        breakpoints = (default if own is None else own) or []
+        chosen = next(
+            (name for at, name in sorted(breakpoints, reverse=True) if dimension >= at), None
+        )
+        for _, name in breakpoints:
+            screen.set_class(name == chosen, name)

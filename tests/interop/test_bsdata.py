@@ -204,6 +204,47 @@ def test_gaslands_bike_is_hidden_for_rutherford(lib: Library) -> None:
     ]
 
 
+#: Gaslands options, each one build slot: Machine Gun, Heavy Machine Gun, Armour Plating.
+MG, HMG, ARMOUR = "bbee-877e-1934-1980", "2930-d6e5-b4c6-1768", "89d7-ec4b-86b1-20fc"
+CAR, WAR_RIG = "5fc8-4273-0b18-c611", "94de-e05a-c0db-5fb6"
+
+
+def _gaslands_vehicle(lib: Library, vehicle: str, options: list[str]) -> Evaluation:
+    """A Gaslands team of one vehicle with these options (each chosen as the adapter chooses
+    it, with what it requires: a weapon's facing)."""
+    gs = lib.system("gaslands")
+    assert isinstance(gs, BattleScribeSystem)
+    s = new_session(gs, "gaslands")
+    held = select(s, vehicle)
+    for option in options:
+        select(s, option, held)
+    return _evaluate(lib, session_yaml(s, gs, "gaslands"))
+
+
+def test_gaslands_car_over_its_build_slots(lib: Library) -> None:
+    # The shared "Options" group: <constraint field="ba54-..." (Build Slots) scope="parent"
+    # value="-1.0" type="max">, set to 2 by the Car's link to it (<modifier type="set"
+    # field="0a0d-4ca7-dc7b-eb21" value="2.0"/>). Four one-slot options are two too many.
+    ev = _gaslands_vehicle(lib, CAR, [MG, HMG, ARMOUR, ARMOUR])
+    assert [(i.code, i.message) for i in ev.errors] == [
+        ("max-exceeded", "Car has 4 Build Slots in Options; at most 2 Build Slots allowed")
+    ]
+    assert [(i.entry, i.constraint) for i in ev.errors] == [
+        ("5707-6abb-7abe-9612", "0a0d-4ca7-dc7b-eb21")
+    ]
+    assert _gaslands_vehicle(lib, CAR, [MG, ARMOUR]).errors == []
+
+
+def test_gaslands_war_rig_has_the_five_slots_its_link_sets(lib: Library) -> None:
+    # The War Rig's link sets the same constraint to 5.0: five options are legal on it (and
+    # would not be on a car), six are not.
+    assert _gaslands_vehicle(lib, WAR_RIG, [MG, HMG, ARMOUR, ARMOUR, ARMOUR]).errors == []
+    ev = _gaslands_vehicle(lib, WAR_RIG, [MG, HMG, ARMOUR, ARMOUR, ARMOUR, ARMOUR])
+    assert [i.message for i in ev.errors] == [
+        "War Rig has 6 Build Slots in Options; at most 5 Build Slots allowed"
+    ]
+
+
 def test_space_station_zero_allows_one_chief_engineer(lib: Library) -> None:
     # Chief Engineer: max 1 in the roster (and Advanced Crew, its category: max 1).
     text = (
@@ -628,3 +669,8 @@ def test_a_space_station_zero_commander_prints_only_the_ability_of_the_ship_type
     commander = next(u for u in ctx.units if u.name == "Commander")
     abilities = [p.name for p in commander.profiles if p.type_name == "Ability"]
     assert abilities == ["Warmaster"]
+    # the shared "Crewmember" stat line, named by the Commander's info link; Combat 3 (the
+    # game system's) + 1 (a War ship's commander)
+    (model,) = [p for p in commander.profiles if p.type_name == "Model"]
+    assert model.name == "Commander"
+    assert dict(model.columns)["Combat"] == "4"

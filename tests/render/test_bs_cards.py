@@ -38,6 +38,9 @@ GST = """<?xml version="1.0" encoding="UTF-8"?>
   </categoryEntries>
   <forceEntries><forceEntry id="f1" name="Army"/></forceEntries>
   <sharedProfiles>
+    <profile id="crewman" name="Crewmember" typeId="ab" hidden="false">
+      <characteristics><characteristic name="Description" typeId="desc">Pulls ropes.</characteristic></characteristics>
+    </profile>
     <profile id="lore" name="Linked Lore" typeId="ab" hidden="false">
       <characteristics><characteristic name="Description" typeId="desc">Knows the old ways.</characteristic></characteristics>
     </profile>
@@ -103,6 +106,13 @@ CAT = f"""<?xml version="1.0" encoding="UTF-8"?>
           <constraints><constraint id="vet-max" type="max" value="1" field="selections" scope="parent"/></constraints>
         </selectionEntry>
       </selectionEntries>
+    </selectionEntry>
+    <selectionEntry id="deckhand" name="Deckhand" type="model" hidden="false">
+      <infoLinks>
+        <infoLink id="il-crew" name="Crewmember" targetId="crewman" type="profile" hidden="false">
+          <modifiers><modifier type="set" field="name" value="Deckhand"/></modifiers>
+        </infoLink>
+      </infoLinks>
     </selectionEntry>
   </selectionEntries>
 </catalogue>
@@ -262,4 +272,19 @@ def test_a_card_prints_the_unit_s_categories(lib: Library) -> None:
     render_pdf(ev, out, date="2026-01-01")
     card_page = PdfReader(io.BytesIO(out.getvalue())).pages[1].extract_text()
     assert "Categories: Character, Infantry, Faction: Tiny Guard" in card_page
+    assert all(ink(page, body_box(page)) > 200 for page in rasterise(out.getvalue()))
+
+
+def test_a_profile_prints_with_the_name_its_entry_gives_it(lib: Library) -> None:
+    """A shared stat line ("Crewmember") that an info link's modifier names after the entry
+    (Space Station Zero: "Commander", "Pilot"...) prints under that name."""
+    from pypdf import PdfReader
+
+    ev = _evaluate(lib, "name: T\nsystem: tiny\nfaction: army\nselections:\n  - entry: deckhand\n")
+    (deckhand,) = build_view(ev).units
+    assert [p.name for p in deckhand.profiles] == ["Deckhand"]
+    out = io.BytesIO()
+    render_pdf(ev, out, date="2026-01-01")
+    card_page = PdfReader(io.BytesIO(out.getvalue())).pages[1].extract_text()
+    assert "Pulls ropes." in card_page and "Crewmember" not in card_page
     assert all(ink(page, body_box(page)) > 200 for page in rasterise(out.getvalue()))

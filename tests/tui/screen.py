@@ -181,10 +181,17 @@ def expected_catalog_headings(session: EditSession, selected: Loc, query: str = 
     """The catalog's section lines: the choice group (or category) with how many it allows
     and how many are chosen there (``Ranged weapon (0-1) 1/1``); with ``query``, those of
     the options a search for it keeps, in the order of their first match."""
+    return [name + tail for name, tail in expected_heading_parts(session, selected, query)]
+
+
+def expected_heading_parts(
+    session: EditSession, selected: Loc, query: str = ""
+) -> list[tuple[str, str]]:
+    """:func:`expected_catalog_headings` as (name, the range and count after it)."""
     target = catalog_target(session, selected)
     groups = session.group_limits(target)
     categories = session.category_limits(target)
-    headings: dict[object, str] = {}
+    headings: dict[object, tuple[str, str]] = {}
     for c in search_hits(session, target, query):
         key = _section_key(c)
         if key in headings:
@@ -197,12 +204,12 @@ def expected_catalog_headings(session: EditSession, selected: Loc, query: str = 
             cat = key[1] if isinstance(key, tuple) else None
             name = session.index.name_of(cat) if isinstance(cat, str) else "Entries"
             limit = categories.get(cat) if isinstance(cat, str) else None
-        text = name
+        tail = ""
         if limit is not None:
-            text += f" ({limit.range_text})"
+            tail += f" ({limit.range_text})"
             if limit.count_text:
-                text += f" {limit.count_text}"
-        headings[key] = text
+                tail += f" {limit.count_text}"
+        headings[key] = (name, tail)
     return list(headings.values())
 
 
@@ -297,9 +304,26 @@ def check_catalog_lines(lines: list[str], options: list[str], width: int) -> lis
     return [f"catalog shows {texts!r}; the options are {options!r}"]
 
 
-def check_catalog_headings(lines: list[str], headings: list[str], width: int) -> list[str]:
+def _heading_shows(text: str, guides: int, name: str, tail: str, width: int) -> bool:
+    """Whether a painted heading ``text`` (after ``guides`` cells) shows ``name + tail``."""
+    whole = name + tail
+    if text == whole:
+        return True
+    if guides + cell_len(whole) < width - 1:  # it fits (a scrollbar's column less): never cut
+        return False
+    if tail and text.endswith("…" + tail):
+        cut = text[: -len(tail) - 1]
+        return bool(cut) and name.startswith(cut.rstrip())
+    return text.endswith("…") and whole.startswith(text[:-1].rstrip())
+
+
+def check_catalog_headings(
+    lines: list[str], headings: list[tuple[str, str]], width: int
+) -> list[str]:
     """Problems with the painted section lines of the catalog (those drawn with an arrow):
-    each must be one of the expected headings, in full or cut at the pane's edge."""
+    each must be one of the expected headings (``(name, tail)``: the range and count after
+    the name, :func:`expected_heading_parts`) in full, or, too wide for the pane, its name
+    cut with "…" before the whole tail, or the line cut with "…" at the pane's edge."""
     problems = []
     for raw in lines:
         stripped = raw.lstrip(" ")
@@ -307,9 +331,7 @@ def check_catalog_headings(lines: list[str], headings: list[str], width: int) ->
             continue
         text = tree_label(raw)
         guides = cell_len(raw) - cell_len(text)
-        if text in headings or any(
-            guides + cell_len(h) >= width - 1 and h.startswith(text.rstrip("…")) for h in headings
-        ):
+        if any(_heading_shows(text, guides, n, t, width) for n, t in headings):
             continue
         problems.append(f"catalog heading {text!r}; the headings are {headings!r}")
     return problems

@@ -249,3 +249,39 @@ async def test_an_option_filtered_out_during_an_edit_shows_its_new_count(
         await type_and_check(pilot, editor, ["escape"])
         shown = [leaf.label.plain for leaf in editor.catalog._leaves()]  # type: ignore[union-attr]
         assert [r for r in after if r in shown] == shown
+
+
+@run_async
+async def test_kept_lines_are_the_lines_the_tree_draws(make_app: Any, tmp_path: Path) -> None:
+    """The catalog's list reuses lines drawn before (told their new line when the search
+    moves them), keyed by what they show with the widget's state looked up once a frame:
+    after each key, every row in view is, segment by segment and style by style, the line
+    Textual's tree draws afresh for it (a line kept under too loose a key, say without the
+    guides, fails here)."""
+    from textual.widgets import Tree
+
+    path = tmp_path / PLATOON.name
+    path.write_bytes(PLATOON.read_bytes())
+    app = make_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await wait_editor(pilot)
+        editor.jump_to(TROOPER)
+        await settled(pilot, editor)
+        catalog = editor.catalog
+        catalog.search.focus()
+        await settled(pilot, editor)
+        tree = catalog.catalog_tree
+        keys = [*"ri", "backspace", "backspace", *"gren", "escape", "m", "escape"]
+        keys += ["down", "down", "down", "up", "down"]  # (into the list, the cursor moving)
+        for key in keys:
+            await pilot.press(key)
+            await settled(pilot, editor)
+            scroll_x, scroll_y = (int(v) for v in tree.scroll_offset)
+            tree._pseudo_class_state = tree.get_pseudo_class_state()
+            for y in range(tree.size.height):
+                kept = tree.render_line(y)
+                tree._line_cache.clear()
+                fresh = Tree._render_line(
+                    tree, y + scroll_y, scroll_x, scroll_x + tree.size.width, tree.rich_style
+                )
+                assert list(kept) == list(fresh), (key, y, kept.text, fresh.text)

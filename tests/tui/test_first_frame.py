@@ -40,6 +40,16 @@ def frame_problems(app: ArmyBuilderApp, editor: EditorScreen, footer: bool = Tru
     keys = rows[-1]
     if footer and ("Add" not in keys or "Save" not in keys):
         problems.append(f"the footer shows {keys.strip()!r}")
+    # The size classes the style sheet reads (the side panes' widths at 80 columns).
+    width, height = app.size
+    for name, wanted in [
+        ("-narrow", width < 110),
+        ("-wide", width >= 110),
+        ("-short", height < 32),
+        ("-tall", height >= 32),
+    ]:
+        if editor.has_class(name) != wanted:
+            problems.append(f"the screen at {width}x{height} {'lacks' if wanted else 'has'} {name}")
     session = editor.session
     title = rows[0]
     if session is not None and (session.name not in title or "loading" in title):
@@ -110,3 +120,94 @@ async def test_the_first_frame_of_a_loaded_roster_matches_the_model(
     first_rows, first_problems = frames[0]
     assert first_problems == [], "\n".join([*first_problems, *first_rows])
     assert [p for _, p in frames if p] == []
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+@run_async
+async def test_the_first_frame_of_a_new_roster_matches_the_model(
+    make_app: Any, workdir: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    """A roster made with the New roster dialog: every frame from the first one that shows
+    it is right (panes, focus, footer, title), without a key press."""
+    from textual.widgets import Select
+
+    from armybuilder.tui.screens.dialogs import NewRosterScreen
+
+    app = make_app()
+    frames: list[tuple[list[str], list[str]]] = []
+
+    def record() -> None:
+        screen = app.screen
+        if (
+            isinstance(screen, EditorScreen)
+            and screen.session is not None
+            and screen.session.evaluation is not None
+            and screen.roster_tree.region
+        ):
+            frames.append((painted(app), frame_problems(app, screen)))
+
+    display = app._display
+
+    def spy(screen: Any, renderable: Any) -> None:
+        if renderable is not None:
+            record()
+        display(screen, renderable)
+
+    monkeypatch.setattr(app, "_display", spy)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, NewRosterScreen))
+        dialog = app.screen
+        dialog.query_one("#new-system", Select).value = "starship-troopers"
+        await pilot.pause()
+        dialog.query_one("#new-faction", Select).value = "mobile-infantry"
+        await pilot.pause()
+        await pilot.press(*"Crew")
+        await pilot.press("enter")
+        editor = await wait_editor(pilot)
+        await wait_for(pilot, lambda: bool(frames))
+        await pilot.pause(0.3)
+        assert frame_problems(app, editor) == []
+    first_rows, first_problems = frames[0]
+    assert first_problems == [], "\n".join([*first_problems, *first_rows])
+    assert [p for _, p in frames if p] == []
+
+
+@run_async
+async def test_every_frame_after_a_resize_has_the_size_classes(
+    make_app: Any, workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Resizing the terminal (160x48 to 80x24 and back, with a dialog open once): no frame is
+    painted with the panes of the other size (Textual laid the screen out for the new size,
+    painted it, then changed the classes the side panes' widths follow)."""
+    path = workdir / "earther-regiment.yaml"
+    shutil.copy(EXAMPLES / "starship-marine" / "earther-regiment.yaml", path)
+    app = make_app(path)
+    problems: list[str] = []
+    watching = False
+    display = app._display
+
+    def spy(screen: Any, renderable: Any) -> None:
+        if watching and renderable is not None:
+            width, height = app.size
+            for name, wanted in [("-narrow", width < 110), ("-short", height < 32)]:
+                for shown in app.screen_stack:
+                    if shown.has_class(name) != wanted:
+                        problems.append(f"{shown!r} at {width}x{height}: {name} {not wanted}")
+        display(screen, renderable)
+
+    monkeypatch.setattr(app, "_display", spy)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        await pilot.pause(0.2)
+        watching = True
+        for size in [(80, 24), (160, 48), (100, 30)]:
+            await pilot.resize_terminal(*size)
+            await wait_for(pilot, lambda s=size: editor.size.width == s[0])  # type: ignore[misc]
+            await pilot.pause(0.1)
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: app.screen is not editor)
+        await pilot.resize_terminal(160, 48)
+        await wait_for(pilot, lambda: app.screen.size.width == 160)
+        await pilot.pause(0.1)
+    assert problems == [], problems

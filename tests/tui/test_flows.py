@@ -811,3 +811,28 @@ async def test_quit_counts_the_edits_since_the_save(make_app: MakeApp, workdir: 
         await pilot.pause()
         said = await asked()
         assert "has unsaved changes (1 edit since it was saved)" in said, said
+
+
+@run_async
+async def test_count_keys_on_the_roster_itself_say_why_nothing_changes(
+    make_app: MakeApp, workdir: Path
+) -> None:
+    """+, − and Ctrl+Up with the roster itself selected (as after adding from the catalog to
+    it) change nothing, and say so (they did nothing, silently, where Del and d explain)."""
+    app = make_app(workdir / "patrol.yaml")
+    async with app.run_test() as pilot:
+        editor = await wait_editor(pilot)
+        assert editor.selected == ()
+        assert editor.session is not None
+        before = editor.session.roster.doc
+        for key, word in [
+            ("plus", "change its count"),
+            ("minus", "change its count"),
+            ("ctrl+up", "move"),
+        ]:
+            app._notifications.clear()
+            await pilot.press(key)
+            await pilot.pause()
+            said = [str(n.message) for n in app._notifications]
+            assert any(f"Select a unit in the roster to {word}" in m for m in said), (key, said)
+        assert editor.session.roster.doc == before and not editor.session.dirty

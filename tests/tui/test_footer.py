@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from conftest import run_async, wait_editor, wait_for
 from screen import painted
 from textual.pilot import Pilot
@@ -109,3 +110,38 @@ async def test_every_frame_shows_the_keys_of_its_focus(
         await pilot.pause()
     assert frames >= 5
     assert problems == [], problems
+
+
+def whole_keys_problem(app: ArmyBuilderApp, rows: list[str]) -> str | None:
+    """The painted key bar must show whole keys, the first ones in their order (never one
+    cut where the width ends: "^q Qui")."""
+    bar = rows[-1].split("▏")[0].strip()
+    shown = [part.strip() for part in bar.split("  ") if part.strip()]
+    expected = expected_keys(app)
+    if shown != expected[: len(shown)]:
+        return f"{bar!r}: not whole keys in order, expected {expected}"
+    return None
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20), (160, 48)])
+@run_async
+async def test_the_footer_shows_whole_keys(
+    make_app: MakeApp, workdir: Any, size: tuple[int, int]
+) -> None:
+    """At any width, the key bar shows the keys that fit whole, in order, for each focus;
+    resizing fits them again."""
+    app = make_app(workdir / "patrol.yaml")
+    async with app.run_test(size=size) as pilot:
+        editor = await wait_editor(pilot)
+        for key in ["f3", "f4", "slash", "f6", "f7", "f3"]:
+            await pilot.press(key)
+            await pilot.pause()
+            await pilot.pause()
+            assert whole_keys_problem(app, painted(app)) is None, key
+        for width, height in [(70, 24), (120, 40), size]:
+            await pilot.resize_terminal(width, height)
+            await wait_for(pilot, lambda w=width: app.screen.size.width == w)  # type: ignore[misc]
+            await pilot.pause()
+            await pilot.pause()
+            assert app.screen is editor
+            assert whole_keys_problem(app, painted(app)) is None, (width, height)

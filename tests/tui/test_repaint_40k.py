@@ -234,9 +234,24 @@ async def test_scrolling_the_40k_squads_details_shows_every_group_priced(
             elif kind == "tab":
                 # Tab from a drop-down on screen goes to the unit's next drop-down, whether
                 # or not it had a slot, and scrolls it into view.
-                selects = [x for x in pane.query(ChoiceSelect) if x.display and x.name]
                 view = pane.scrollable_content_region
-                start = next(x for x in selects if x.region.overlaps(view))
+
+                def on_screen() -> list[ChoiceSelect]:
+                    return [
+                        x
+                        for x in pane.query(ChoiceSelect)
+                        if x.display
+                        and x.name
+                        and x.region.overlaps(pane.scrollable_content_region)
+                    ]
+
+                if not on_screen():  # none on screen: from the top, down to the first
+                    pane.scroll_home(animate=False)
+                    await settle(pilot, editor)
+                    while not on_screen() and pane.scroll_y < pane.max_scroll_y:
+                        pane.scroll_to(y=pane.scroll_y + 5, animate=False)
+                        await settle(pilot, editor)
+                start = on_screen()[0]
                 start.focus()
                 await pilot.pause()
                 at = order.index((start.name or "")[len("grp:") :])

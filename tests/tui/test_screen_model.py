@@ -19,8 +19,8 @@ from screen import (
     check_catalog_lines,
     check_tree_lines,
     expected_catalog,
-    expected_catalog_headings,
     expected_head,
+    expected_heading_parts,
     expected_issue_text,
     node_at,
     normal,
@@ -147,7 +147,7 @@ def screen_problems(app: ArmyBuilderApp, editor: EditorScreen) -> list[str]:
     )
     problems += check_catalog_headings(
         pane_lines(app, tree, rows),
-        expected_catalog_headings(s, loc),
+        expected_heading_parts(s, loc),
         tree.scrollable_content_region.width,
     )
     # The roster tree: every row shows its selection's summary, fitted to the pane.

@@ -122,7 +122,9 @@ def modifier_fields(data: Any, kind: str) -> list[str]:
 
 def field_known(field: str) -> bool:
     if field.startswith("group/"):
-        return field[len("group/") :] in GROUP_FIELDS
+        own = field[len("group/") :]
+        # (and the value of one of its constraints on a cost: `constraint:<id>`)
+        return own in GROUP_FIELDS or (own.startswith("constraint:") and own != "constraint:")
     kind, _, name = field.partition(":")
     return (kind in PLAIN_FIELDS and not name) or (kind in NAMED_FIELDS and bool(name))
 

@@ -231,6 +231,6 @@ def test_check_catalog_names_a_group_modifier_it_cannot_apply(
     assert [p.message for p in found.problems] == [
         "a modifier of a group's 'max' changes a number: use set, increment or decrement",
         "a group's modifier field 'cost:pts' names nothing a group has (use hidden, min, max, "
-        "or error, warning, note for a message)",
+        "constraint:<id of one of its constraints>, or error, warning, note for a message)",
         "a modifier of a group's 'min' needs a number as its value, not 'lots'",
     ]

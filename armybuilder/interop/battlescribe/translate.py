@@ -22,7 +22,7 @@ from ... import catalog as ab_catalogs
 from ...model import catalog as ab
 from ...model.bounds import MAX_COST, MAX_COUNT, MAX_NUMBER
 from ...model.plain import MESSAGE_FIELDS as OUR_MESSAGE_FIELDS
-from ...model.plain import profile_hidden_field, rule_field
+from ...model.plain import profile_hidden_field, profile_name_field, rule_field
 from . import checking
 from . import model as bs
 
@@ -77,6 +77,11 @@ class IdMap:
 
     def bs(self, our_id: str) -> str:
         return self.to_bs.get(our_id, our_id)
+
+
+def slug(text: str) -> str:
+    """An armybuilder id made from a name (``Orks - Library`` -> ``orks-library``)."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
 
 
 _M = TypeVar("_M", bound=BaseModel)
@@ -237,6 +242,7 @@ def _group_checked(v: dict[str, Any]) -> bool:
         and v["groups"].__class__ is list
         and v["hidden"].__class__ is bool
         and v["modifiers"].__class__ is list
+        and v["constraints"].__class__ is list
     )
 
 
@@ -266,7 +272,18 @@ _WRITTEN_OUT: dict[type[BaseModel], tuple[tuple[str, ...], Any]] = {
         _link_checked,
     ),
     ab.Group: (
-        ("id", "name", "min", "max", "default", "entries", "groups", "hidden", "modifiers"),
+        (
+            "id",
+            "name",
+            "min",
+            "max",
+            "default",
+            "entries",
+            "groups",
+            "hidden",
+            "modifiers",
+            "constraints",
+        ),
         _group_checked,
     ),
 }
@@ -369,6 +386,9 @@ class Translation:
     problems: list[str] = field(default_factory=list)
     #: For each line of :attr:`problems` the translation added, the id of the element named.
     problem_ids: list[str] = field(default_factory=list)
+    #: References to what no file defines (a cost type), as :attr:`problems` and
+    #: :attr:`problem_ids` (a data problem of another code: see ``library.DATA_REFERENCE``).
+    reference_problems: list[tuple[str, str]] = field(default_factory=list)
     #: Every selection entry, group and link by BattleScribe id.
     nodes: dict[str, bs.EntryBase] = field(default_factory=dict)
     shared: dict[str, bs.EntryBase] = field(default_factory=dict)
@@ -404,6 +424,11 @@ class Translation:
     _rules: dict[str, ab.Rule] = field(default_factory=dict, repr=False)
     #: Every entry a link points to (a link may point to an entry nested in another).
     _link_targets: dict[str, bs.EntryBase] = field(default_factory=dict, repr=False)
+    #: Cost types the entries' costs name but no file defines, by BattleScribe id: the name
+    #: the first such cost gives, the first entry with one, and whether any is not 0.
+    _undefined_costs: dict[str, tuple[str, bs.EntryBase, bool]] = field(
+        default_factory=dict, repr=False
+    )
 
     # ------------------------------------------------------------------ helpers
 
@@ -504,7 +529,7 @@ class Translation:
                 for c in self.categories.values()
             ],
             forces=[self._force(fe) for fe, _ in self.force_entries.values()],
-            entries=[self._child(e) for e in [*gs.selection_entries, *gs.entry_links]],
+            entries=self._children([*gs.selection_entries, *gs.entry_links]),
             shared_entries=[
                 self._entry(e)
                 for e in gs.shared_selection_entries
@@ -541,7 +566,7 @@ class Translation:
                 id=ids.ours(cat.id),
                 system=system.id,
                 name=cat.name or cat.id,
-                entries=[self._child(e) for e in roots],
+                entries=self._children(roots),
                 shared_entries=shared,
             )
             ours.factions[faction.id] = ab_catalogs.Faction(Path(f"<{cat.id}>"), faction)
@@ -572,8 +597,58 @@ class Translation:
             ),
         )
         ours.factions[every.id] = ab_catalogs.Faction(Path("<every catalogue>"), every)
+        self._report_undefined_costs(system)
         self.system = ours
         return ours
+
+    def _undefined_cost(self, c: bs.CostValue, e: bs.EntryBase) -> None:
+        """Note a cost in a type no file defines; the first time, give the type a readable
+        id from the name the cost gives it (as the defined ones have: ``pts``)."""
+        found = self._undefined_costs.get(c.type_id)
+        if found is None:
+            readable = slug(c.name or c.type_id)
+            ids = self.ids
+            if readable not in ids.to_bs and c.type_id not in ids.to_ours:
+                ids.to_ours[c.type_id] = readable
+                ids.to_bs[readable] = c.type_id
+            found = (c.name, e, False)
+        name, first, used = found
+        self._undefined_costs[c.type_id] = (name or c.name, first, used or bool(c.value))
+
+    def _costs(self, e: bs.EntryBase) -> dict[str, float]:
+        """An entry's costs by our cost type ids; a cost of 0 in a type no file defines is
+        left out (it adds nothing, and would show as a total of 0 under a hex id)."""
+        known, ours = self.ids.to_ours.get, self.ids.ours
+        out: dict[str, float] = {}
+        for c in e.costs:
+            if c.type_id not in self.cost_types:
+                self._undefined_cost(c, e)
+                if not c.value:
+                    continue
+            out[known(c.type_id) or ours(c.type_id)] = c.value
+        return out
+
+    def _report_undefined_costs(self, system: ab.SystemFile) -> None:
+        """One data problem per cost type the costs name but no file defines. One whose
+        costs are all 0 is left out; one with other costs becomes a cost type of the name
+        the costs give it (BattleScribe shows them by that name)."""
+        for type_id, (name, first, used) in self._undefined_costs.items():
+            shown = name.strip() or type_id
+            if used:
+                system.cost_types.append(
+                    ab.CostType(id=self.ids.ours(type_id), name=shown, unit=shown)
+                )
+                what = "it is counted as a cost type of that name"
+            else:
+                what = "every such cost is 0, so it is left out"
+            label = checking.label(first.model_dump(include={"id", "name"}), _tag_of(first))
+            self.reference_problems.append(
+                (
+                    f"{label} has a cost in {shown!r} ({type_id}), a cost type no file "
+                    f"defines: {what}",
+                    first.id,
+                )
+            )
 
     def _walk_forces(self, forces: list[bs.ForceEntry]) -> list[bs.ForceEntry]:
         out: list[bs.ForceEntry] = []
@@ -633,12 +708,18 @@ class Translation:
             modifiers=self._modifiers(fe, bs.SelectionEntry()),
         )
 
-    def _child(self, e: bs.EntryBase) -> ab.Entry | ab.EntryLink:
+    def _children(self, items: list[bs.EntryBase]) -> list[ab.Entry | ab.EntryLink]:
+        """:meth:`_child` of each of ``items``, leaving out the links to nothing."""
+        return [c for e in items if (c := self._child(e)) is not None]
+
+    def _child(self, e: bs.EntryBase) -> ab.Entry | ab.EntryLink | None:
+        """The entry or link ``e`` is; ``None`` for a link whose target no loaded file
+        defines (reported as a data problem: the link is left out, never offered)."""
         if isinstance(e, bs.EntryLink):
             target = self.target(e)
             if target is None:
                 self.note(f"entry link {e.id} to unknown target {e.target_id}")
-                return ab.Entry(id=self.ids.ours(e.id), name=e.name or e.id, hidden=True)
+                return None
             if isinstance(target, bs.SelectionEntryGroup):
                 self.note("entry link to a group at the top of a force")
                 return ab.Entry(id=self.ids.ours(e.id), name=e.name or e.id, hidden=True)
@@ -681,15 +762,15 @@ class Translation:
             if isinstance(target, bs.SelectionEntryGroup):
                 if (group := self._group(target, link)) is not None:
                     groups.append(group)
-            else:
-                entries.append(self._child(link))
+            elif (made := self._child(link)) is not None:
+                entries.append(made)
         for g in e.selection_entry_groups:
             if (group := self._group(g, None)) is not None:
                 groups.append(group)
         primary = next((cl.target_id for cl in e.category_links if cl.primary), None)
         known, ours = ids.to_ours.get, ids.ours  # (ours is never "")
         # Profiles an info link of this entry hides or shows by a modifier keep their id.
-        link_hides = {link.target_id for link in self._own_info_links(e) if _modifies_hidden(link)}
+        link_hides = {link.target_id for link in self._own_info_links(e) if _modifies_shown(link)}
         return _checked(
             ab.Entry,
             id=ours(e.id),
@@ -700,7 +781,7 @@ class Translation:
             hidden=e.hidden,
             categories=[known(cl.target_id) or ours(cl.target_id) for cl in e.category_links],
             primary_category=ours(primary) if primary else None,
-            costs={known(c.type_id) or ours(c.type_id): c.value for c in e.costs},
+            costs=self._costs(e),
             profiles=[self._profile(p) for p in e.profiles if p.type_id in self.profile_types]
             + [
                 self._profile(p, p.id in link_hides)
@@ -767,8 +848,22 @@ class Translation:
     def _translate_group(self, g: bs.EntryBase, link: bs.EntryLink | None) -> ab.Group | None:
         lo, hi = 0, None
         limits: dict[str, str] = {}  # our id of a constraint that is the group's min / max
+        costs: list[ab.Constraint] = []  # its constraints on a cost of its choices
         for c in [*g.constraints, *(link.constraints if link else [])]:
-            if c.field == "selections" and c.scope == "parent":
+            if (
+                c.field in self.cost_types
+                and c.scope == "parent"
+                and c.type in ("min", "max")
+                and not c.percent_value
+            ):
+                # "At most 2 build slots among these": the sum of a cost of the choices made
+                # in the group under the selection holding it.
+                got = self._constraint(c, None)
+                if got is not None:
+                    costs.append(got)
+                    if c.id:
+                        limits[f"constraint:{self.ids.ours(c.id)}"] = "cost"
+            elif c.field == "selections" and c.scope == "parent":
                 limits[f"constraint:{self.ids.ours(c.id)}"] = c.type
                 if c.type in ("min", "max") and not _group_count(c.type, c.value):
                     self.value_problem(
@@ -792,8 +887,8 @@ class Translation:
             if isinstance(target, bs.SelectionEntryGroup):
                 if (group := self._group(target, sub)) is not None:
                     subgroups.append(group)
-            else:
-                entries.append(self._child(sub))
+            elif (child := self._child(sub)) is not None:
+                entries.append(child)
         subgroups += [
             group for s in g.selection_entry_groups if (group := self._group(s, None)) is not None
         ]
@@ -815,18 +910,21 @@ class Translation:
                 for h in ([g, link] if link is not None else [g])
                 for m in self._group_modifiers(h, g, limits)
             ],
+            constraints=costs,
         )
 
     def _group_modifiers(
         self, h: bs.Modifiable, g: bs.EntryBase, limits: dict[str, str]
     ) -> list[ab.Modifier]:
         """The modifiers of a group (or of a link to it) we keep: of its `hidden`, the
-        messages it adds, and those of the value of its own `min` / `max` constraint (a
+        messages it adds, those of the value of its own `min` / `max` constraint (a
         modifier of that constraint's id), which become modifiers of the group's `min` /
-        `max`."""
+        `max`, and those of the value of a constraint on a cost of its choices (kept as
+        they are: the build slots a vehicle's link to its options sets)."""
         out: list[ab.Modifier] = []
         for m in self._modifiers(h, g):
-            if m.field == "hidden" or m.field in OUR_MESSAGE_FIELDS:
+            kept = m.field == "hidden" or m.field in OUR_MESSAGE_FIELDS
+            if kept or limits.get(m.field) == "cost":
                 out.append(m)
             elif limits.get(m.field) in ("min", "max"):
                 out.append(m.model_copy(update={"field": limits[m.field]}))
@@ -853,11 +951,10 @@ class Translation:
 
     def _profile(self, p: bs.Profile, linked_hides: bool = False) -> ab.Profile:
         """A profile; one that is hidden, or that a modifier (its own, or its info link's:
-        ``linked_hides``) can hide or show, keeps its id and its ``hidden`` (the rest are
-        shared by value, as most profiles are copies)."""
+        ``linked_hides``) can hide, show or rename, keeps its id and its ``hidden``."""
         known, ours = self.ids.to_ours.get, self.ids.ours  # (ours is never "")
         extra: dict[str, Any] = {}
-        if p.hidden or linked_hides or _modifies_hidden(p):
+        if p.hidden or linked_hides or _modifies_shown(p):
             extra = {"id": ours(p.id), "hidden": bool(p.hidden)}
         return self._make(
             ab.Profile,
@@ -1183,7 +1280,7 @@ class Translation:
         profile: str | None = None,
     ) -> ab.Modifier | list[ab.Modifier] | None:
         extra = m.model_extra or {}
-        if profile and m.field not in self.char_types and m.field != "hidden":
+        if profile and m.field not in self.char_types and m.field not in ("hidden", "name"):
             self.note(f"modifier of a profile's {m.field or 'field'}")
             return None
         # What a modifier changes other than its own selection (a modifier's `scope`, and
@@ -1214,8 +1311,10 @@ class Translation:
             return None
         if profile and fld == "hidden":
             fld = profile_hidden_field(self.ids.ours(profile))
+        elif profile and fld == "name":
+            fld = profile_name_field(self.ids.ours(profile))
         value: Any = m.value
-        if fld == "hidden" or fld.startswith("profile:"):
+        if fld == "hidden" or (fld.startswith("profile:") and fld.endswith(":hidden")):
             value = _bool(value)
         elif fld in ("categories", "primary-category"):
             pass
@@ -1225,7 +1324,9 @@ class Translation:
                 return None
             # NewRecruit's `{this}`: the name of the selection that carries the message.
             value = str(value).replace("{this}", "{name}")
-        elif fld not in ("name", "page") and not fld.startswith(("characteristic:", "rule:")):
+        elif fld not in ("name", "page") and not fld.startswith(
+            ("characteristic:", "rule:", "profile:")
+        ):
             num = _num(value)
             if num is None or m.type == "replace":
                 self.note(f"non-numeric value for {m.field}")
@@ -1432,11 +1533,12 @@ def _affects_kind(affects: str) -> str:
     return ".".join(p if p in _AFFECTS_WORDS else "…" for p in parts)
 
 
-def _modifies_hidden(e: bs.Modifiable) -> bool:
-    """Whether any modifier of ``e`` (or of its modifier groups) sets ``hidden``."""
+def _modifies_shown(e: bs.Modifiable) -> bool:
+    """Whether any modifier of ``e`` (or of its modifier groups) changes ``hidden`` or
+    ``name`` (of a profile: whether and as what a card shows it)."""
 
     def within(mods: list[bs.Modifier], groups: list[bs.ModifierGroup]) -> bool:
-        return any(m.field == "hidden" for m in mods) or any(
+        return any(m.field in ("hidden", "name") for m in mods) or any(
             within(g.modifiers, g.modifier_groups) for g in groups
         )
 

@@ -921,6 +921,7 @@ class EditorScreen(ArmyScreen):
 
     def action_move(self, delta: int) -> None:
         if not self.selected:
+            self.app.notify("Select a unit in the roster to move it", severity="warning")
             return
         loc = self.selected
         if is_force_loc(loc):
@@ -930,7 +931,10 @@ class EditorScreen(ArmyScreen):
 
     def action_count(self, delta: int) -> None:
         s = self.session
-        if s is None or not self.selected:
+        if s is None:
+            return
+        if not self.selected:
+            self.app.notify("Select a unit in the roster to change its count", severity="warning")
             return
         self._set_count(self.selected, s.count_of(self.selected) + delta)
 

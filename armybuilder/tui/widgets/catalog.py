@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.cells import cell_len
 from rich.console import Group as RichGroup
@@ -25,7 +25,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import Reactive
 from textual.strip import Strip
@@ -181,6 +181,90 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
     #: While the browser hangs its nodes: it repaints the rows that changed at the end.
     _syncing = False
 
+    #: What every line of one drawing (or one comparison of the rows) shares: the widget's
+    #: style and the widths and states :meth:`line_key` reads, looked up once per pass
+    #: rather than once per line (each look-up walks the widget's ancestors).
+    _pass: tuple[Style, tuple[int, int, int, Any, bool, bool, int, int, int]] | None = None
+
+    def _pass_state(self) -> tuple[Style, tuple[int, int, int, Any, bool, bool, int, int, int]]:
+        found = self._pass
+        if found is None:
+            found = (
+                self.rich_style,
+                (
+                    self.size.width,
+                    self.scrollable_content_region.width,
+                    self.virtual_size.width,
+                    getattr(self, "_pseudo_class_state", None),  # (set at the first drawing)
+                    self.has_focus,
+                    self.show_guides,
+                    self.guide_depth,
+                    self.cursor_line,
+                    self.hover_line,
+                ),
+            )
+        return found
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._pseudo_class_state = self.get_pseudo_class_state()
+        self._pass = None
+        self._pass = self._pass_state()
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._pass = None
+
+    def render_line(self, y: int) -> Strip:
+        # As Tree draws a line, with the style of this pass (Tree looks it up per line).
+        scroll_x, scroll_y = self.scroll_offset
+        style = self._pass_state()[0]
+        return self._render_line(y + scroll_y, scroll_x, scroll_x + self.size.width, style)
+
+    def row_keys(self) -> list[object] | None:
+        self._pass = None
+        self._pass = self._pass_state() if self.is_mounted else None
+        try:
+            return super().row_keys()
+        finally:
+            self._pass = None
+
+    def line_key(self, y: int, x1: int, x2: int, base_style: Style) -> tuple[Any, ...] | None:
+        """What line ``y`` shows, by value (as :meth:`ContentLines.line_key`: the same
+        fields, those of the widget looked up once per pass)."""
+        lines = self._tree_lines
+        if y >= len(lines):
+            return None
+        line = lines[y]
+        path = line.path
+        node = path[-1]
+        label = node._label
+        (width, content_width, virtual_width, pseudo, focus, guides, depth, cursor, hover) = (
+            self._pass_state()[1]
+        )
+        return (
+            tuple((n._hover, n._selected, n.is_last) for n in path),
+            label.plain,
+            tuple(label.spans),
+            label.style,
+            label.end,
+            node._allow_expand,
+            node.is_expanded,
+            line.last,
+            y == cursor,
+            y == hover,
+            hover >= 0,
+            x1,
+            x2,
+            width,
+            content_width,
+            virtual_width,
+            pseudo,
+            focus,
+            base_style,
+            guides,
+            depth,
+        ), node._id
+
     def get_label_width(self, node: TreeNode[str | None]) -> int:
         # The list never scrolls sideways (a label is cut at the pane's edge), so no label
         # is measured: the lines are as wide as the pane whatever the search shows, and a
@@ -214,7 +298,8 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
             return text
         offset = len(text.plain) - len(label.plain)  # (the arrow before a heading's label)
         if node.data is None:
-            return self._fit_heading(text, offset, room)
+            name_cells = label.spans[0].end if label.spans else len(label.plain)
+            return self._fit_heading(text, offset, room, offset + name_cells)
         if not label.spans:  # a name alone (no price, no count): cut with "…"
             return _cut(text, room)
         name_end = label.spans[0].start  # the price or count is the first span
@@ -245,15 +330,13 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
         return _cut(text, room)  # no room for a name at all: cut at the edge, with "…"
 
     @staticmethod
-    def _fit_heading(text: Text, offset: int, room: int) -> Text:
-        """A section's line (its arrow, ``name (range) count``) in ``room`` cells: the name
-        cut with "…" so that the range and the count show whole; where a name of 3 cells
-        leaves no room for them, the line cut at the edge, with "…"."""
+    def _fit_heading(text: Text, offset: int, room: int, name_end: int) -> Text:
+        """A section's line (its arrow, ``name (range) count``, the name ending at
+        ``name_end``) in ``room`` cells: the name cut with "…" so that the range and the
+        count show whole; a line without them, or where a name of 3 cells leaves no room
+        for them, cut at the edge, with "…"."""
         plain = text.plain
-        # The range comes after the name, last but for the count (a name holding " (" has
-        # it before).
-        name_end = plain.rfind(" (", offset)
-        if name_end > offset:
+        if offset < name_end < len(plain):
             tail = text[name_end:]
             space = room - tail.cell_len
             if space - cell_len(plain[:offset]) - 1 >= 3:
@@ -700,7 +783,10 @@ class CatalogBrowser(Vertical):
 
     def _section_label(self, index: CatalogIndex, child: Child) -> Text:
         """A section's line: the group (or category) with its limit and how many are chosen."""
-        text = Text(self._section_name(index, child), "bold")
+        # The name is the line's first span: a line too wide is fitted by cutting it
+        # (:meth:`CatalogTree._fit_heading`), whatever the name holds ("Campaign rules (part 4)").
+        text = Text(style="bold")  # (all of it bold, the name a span of its own)
+        text.append(self._section_name(index, child), "bold")
         limit: Limit | None = None
         if child.group is not None:
             g = child.group

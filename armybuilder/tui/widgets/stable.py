@@ -286,10 +286,15 @@ class ContentLines(LabelWidths):
         else:
             strip = Tree._render_line(tree, y, x1, x2, base_style)
             self.lines_drawn += 1
-        if len(drawn) > 256 + 4 * tree.size.height:
+        if len(drawn) > self.lines_kept():
             drawn.clear()
         drawn[key] = (strip, y, node_id)
         return strip
+
+    def lines_kept(self) -> int:
+        """How many drawn lines are kept (all are dropped past that)."""
+        tree: Any = self
+        return 256 + 4 * int(tree.size.height)
 
     def notify_style_update(self) -> None:
         self.__dict__.pop("_drawn", None)
@@ -476,6 +481,8 @@ class StableFooter(Footer):
     _waiting: list[tuple[Callable[[], object], Callable[[], bool] | None]] | None = None
     #: Times the key widgets were composed (tests read it).
     compositions = 0
+    #: How many of the key widgets show a key (the others are hidden).
+    _filled = 0
 
     def on_mount(self) -> None:
         # (After Footer's own handler, which subscribes to the screen's bindings by a
@@ -591,6 +598,8 @@ class StableFooter(Footer):
         else:
             binding, enabled = palette
             _set_key(palette_slot, binding, enabled, binding.tooltip or binding.description)
+        self._filled = len(keys)
+        self._fit(slots, palette_slot)
         # A widget asks the screen for its repaint and layout when its own messages are
         # processed, after other widgets' (the tree's new focus, the panes of a roster just
         # loaded) may have been painted: the keys ask now, so that the frame that shows the
@@ -601,6 +610,31 @@ class StableFooter(Footer):
             except AttributeError:  # another Textual version: asked at its next idle
                 break
         return True
+
+    def _fit(self, slots: list[FooterKey], palette_slot: FooterKey) -> None:
+        """Show the keys that fit whole in the width, in order, and hide the rest (Textual's
+        bar cut the last one where the width ended: "^q Qui" at 80 columns)."""
+        room = self.size.width or (self.app.size.width if self.is_attached else 0)
+        if room <= 0 or not all(slot.is_mounted for slot in slots[: self._filled]):
+            return  # (fitted when the footer is given its size)
+        if palette_slot.display:
+            room -= _key_width(palette_slot, room)
+        used = 0
+        fits = True
+        for slot in slots[: self._filled]:
+            width = _key_width(slot, room)
+            fits = fits and used + width <= room
+            if fits:
+                used += width
+            if slot.display != fits:
+                slot.display = fits
+
+    def on_resize(self) -> None:
+        slots = [c for c in self.children if isinstance(c, FooterKey)]
+        palette = [c for c in slots if c.has_class("-command-palette")]
+        if not palette:
+            return
+        self._fit([c for c in slots if c is not palette[0]], palette[0])
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         if not (self.is_attached and screen is self.screen):
@@ -619,6 +653,13 @@ class StableFooter(Footer):
             # More keys than widgets to show them: composed again after the next repaint.
             self._composing = True
             self.call_after_refresh(self.recompose)
+
+
+def _key_width(key: FooterKey, room: int) -> int:
+    """The columns a footer key takes, with its padding, border and margin."""
+    size = Size(room, 1)
+    styles = key.styles
+    return key.get_content_width(size, size) + styles.gutter.width + styles.margin.width
 
 
 def _set_key(key: FooterKey, binding: Binding, enabled: bool, tooltip: str) -> None:
