@@ -55,8 +55,14 @@ def add_entry(
     child = index.child(parent_entry, entry_id)
     if child is None:
         where = "at the top level" if parent_entry is None else f"in {parent_entry.name}"
-        options = ", ".join(c.entry.id for c in index.children(parent_entry)) or "none"
-        raise NotAnOptionError(f"{entry_id!r} cannot be selected {where} (options: {options})")
+        options = (
+            ", ".join(_id_and_name(c.entry.id, c.entry.name) for c in index.children(parent_entry))
+            or "none"
+        )
+        what = _id_and_name(
+            repr(entry_id), index.name_of(entry_id) if index.knows(entry_id) else ""
+        )
+        raise NotAnOptionError(f"{what} cannot be selected {where} (options: {options})")
     loc = roster.add(parent, entry_id, count=count, name=name)
     if defaults:
         _add_defaults(roster, index, loc, child.entry)
@@ -139,6 +145,11 @@ def _find(root: Node, loc: Loc) -> Node | None:
         if n.loc == loc:
             return n
     return None
+
+
+def _id_and_name(ref: str, name: str) -> str:
+    """An id the player types, with the name it stands for where that says more."""
+    return f"{ref} ({name})" if name and name != ref.strip("'") else ref
 
 
 def _add_defaults(roster: Roster, index: CatalogIndex, loc: Loc, entry: Entry) -> None:

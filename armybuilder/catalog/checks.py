@@ -228,7 +228,9 @@ def check_references(
                         problem = _group_modifier_problem(mod, group_cons)
                         if problem is not None:
                             found.append((path, [*gloc, "modifiers", j, problem[0]], problem[1]))
+                    # (a link is chosen by its target's id, or by its own id where it has one)
                     members = {(c.link if is_link(c) else c.id) for c in g.entries}
+                    members.update(c.id for c in g.entries if is_link(c) and c.id)
                     if g.default and g.default not in members:
                         found.append(
                             (

@@ -875,14 +875,49 @@ class CatalogIndex:
         return by_id
 
     def name_of(self, ref: str) -> str:
-        """The display name of an entry, category or group id."""
-        if ref in self.entries:
-            return self.entries[ref].name
-        if ref in self.categories:
-            return self.categories[ref].name
-        if ref in self.groups:
-            return self.groups[ref].name
-        return ref
+        """The display name of an entry, category, group, link, force entry or cost type id
+        (a ``path:`` reference as the entry or link it names; a ``type:`` one as the type);
+        the id itself where the catalog defines nothing of that id (:meth:`knows`)."""
+        found = self._name(ref)
+        return ref if found is None else found
+
+    def knows(self, ref: str) -> bool:
+        """Whether :meth:`name_of` finds a name for ``ref`` (the catalog defines it)."""
+        return self._name(ref) is not None
+
+    def _name(self, ref: str) -> str | None:
+        if ref.startswith("path:"):
+            ref = ref[5:]
+        elif ref.startswith("type:"):
+            return " or ".join(ref[5:].split("|"))
+        for table in (self.entries, self.shared, self.categories, self.groups, self.forces):
+            found = table.get(ref)
+            if found is not None:
+                return str(found.name)
+        name = self.link_names.get(ref)
+        if name is not None:
+            return name
+        ct = self.cost_types.get(ref)
+        return ct.name if ct is not None else None
+
+    @cached_property
+    def link_names(self) -> dict[str, str]:
+        """The name of each link by the link's id (its own name, else its target's): a
+        group's default choice, or a constraint's child, may name a link."""
+        sf, parts = self.system.model, self._parts
+        out: dict[str, str] = {}
+        items: list[Entry | EntryLink] = [*sf.entries, *(e for p in parts for e in p.entries)]
+        for e, groups in self._defined():
+            items.extend(e.entries)
+            for g in groups:
+                items.extend(g.entries)
+        for item in items:
+            if is_link(item) and item.id and item.id not in out:
+                target = self.shared.get(item.link)
+                name = item.name if item.name is not None else target.name if target else None
+                if name is not None:
+                    out[item.id] = name
+        return out
 
     @cached_property
     def category_modifiers(self) -> bool:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..errors import CatalogError, Problem, UnknownSystemError
+from ..errors import ArmybuilderError, CatalogError, Problem, UnknownSystemError
+from ..formats import catalog_suffixes, reader_for
 from ..model.plain import is_faction_file, is_system_file
 from .checks import _module_problems, _problems_at, check_references, faction_entry_ids
 from .files import LoadedFile, load_catalog_file
@@ -17,14 +18,22 @@ def check_paths(paths: Sequence[Path], library: Library | None = None) -> list[P
     """Lint catalog files or folders a user wrote (``armybuilder check-catalog``).
 
     A faction file is checked against its system, found beside it or on the search path.
+    Data of another format (a folder a registered reader takes, or one of its files: see
+    :func:`other_format_files`) is read as the library reads it, every faction of it
+    translated, and the problems that reading finds in it are returned with the rest.
     """
     files: list[Path] = []
+    problems: list[Problem] = []
+    suffixes = set(catalog_suffixes())
     for p in paths:
         if p.is_dir():
             files.extend(sorted(p.rglob("*.yaml")))
+            for folder, _, _ in other_format_files(p):
+                problems.extend(check_other_format(folder))
+        elif p.suffix.lower() in suffixes:
+            problems.extend(x for x in check_other_format(p.parent) if Path(x.file) == p)
         else:
             files.append(p)
-    problems: list[Problem] = []
     loaded: list[LoadedFile] = []
     failed: set[Path] = set()
     for path in files:
@@ -107,6 +116,45 @@ def check_paths(paths: Sequence[Path], library: Library | None = None) -> list[P
             found = [r for r in _module_problems(gs_opt, faction) if r[0] == lf.path]
         problems.extend(_problems_at(found))
     return problems
+
+
+def other_format_files(root: Path) -> list[tuple[Path, str, list[Path]]]:
+    """The folders under ``root`` (itself included) holding catalog data of another format
+    that a registered reader takes, each with the format's name and its files of it."""
+    out: list[tuple[Path, str, list[Path]]] = []
+    folders = [root, *sorted(d for d in root.rglob("*") if d.is_dir())]
+    for folder in folders:
+        found = reader_for(folder)
+        if found is None:
+            continue
+        suffixes = found[0].suffixes
+        files = sorted(f for f in folder.iterdir() if f.suffix.lower() in suffixes)
+        out.append((folder, found[0].name, files))
+    return out
+
+
+def check_other_format(folder: Path) -> list[Problem]:
+    """The problems reading a folder of another format finds: those of its scan, and those of
+    translating each of its factions (a value refused, a link to nothing, each with its file
+    and line), as ``armybuilder catalogs SYSTEM FACTION`` reports them; each once."""
+    lib = Library([folder], use_cache=False).scan()
+    out: list[Problem] = list(lib.problems)
+    for gs in lib.systems.values():
+        for fid in list(gs.factions):
+            try:
+                gs.index(fid)
+            except ArmybuilderError as exc:
+                path = gs.factions[fid].path if fid in gs.factions else gs.path
+                out.append(Problem(str(path), str(exc)))
+        out.extend(gs.problems)
+    seen: set[tuple[str, int | None, str]] = set()
+    unique: list[Problem] = []
+    for x in out:
+        key = (x.file, x.line, x.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(x)
+    return unique
 
 
 def _faction_ids_beside(gs: GameSystem, lib: Library, checked: set[Path]) -> set[str]:

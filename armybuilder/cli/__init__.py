@@ -391,7 +391,21 @@ def cmd_check_catalog(args: argparse.Namespace) -> int:
         print()
     else:
         _problems_text(problems, sys.stdout)
-        count = sum(len(list(p.rglob("*.yaml"))) if p.is_dir() else 1 for p in paths)
+        from ..catalog.lint import other_format_files
+
+        count = 0
+        for p in paths:
+            if not p.is_dir():
+                count += 1
+                continue
+            count += len(list(p.rglob("*.yaml")))
+            for folder, fmt, files in other_format_files(p):
+                count += len(files)
+                # Said plainly: these are read as the library reads them, not linted as ours.
+                print(
+                    f"{folder}: {fmt} data ({len(files)} file(s)), read and each faction "
+                    "translated as `armybuilder catalogs SYSTEM FACTION` does"
+                )
         print(
             f"{count} file(s) checked: "
             + ("no problems" if not problems else f"{len(problems)} problem(s)")

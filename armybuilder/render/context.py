@@ -324,6 +324,14 @@ class UnitView(_Values):
         return [i for i in self.issues if i.is_error]
 
     @property
+    def roster_option(self) -> bool:
+        """A selection that sets the roster up rather than a unit a player fields: an upgrade
+        (the data's entry type) chosen at the top of a force. A 40k Detachment or Battle Size
+        (BattleScribe data: upgrades in the game system's "Configuration" category), a
+        Gaslands sponsor, a Starship Marine roster's "Campaign rules (part 4)"."""
+        return self.depth == 0 and self.known and self.type == "upgrade"
+
+    @property
     def branches(self) -> list[UnitView]:
         """Children that are not plain upgrades (those are listed in :attr:`loadout`)."""
         return [c for c in self.children if not c._is_leaf]
@@ -459,13 +467,19 @@ class ForceView:
             yield from f.walk()
 
     def unit_lines(self) -> list[UnitView]:
-        """The lines of this force in the roster summary (see :meth:`RosterView.unit_lines`)."""
+        """The lines of this force's units in the roster summary (see
+        :meth:`RosterView.unit_lines`)."""
         return [
             n
             for u in self.units
+            if not u.roster_option
             for n in u.walk()
             if n.depth == 0 or n.type == "unit" or not n.known
         ]
+
+    def option_lines(self) -> list[UnitView]:
+        """This force's roster options (see :attr:`UnitView.roster_option`)."""
+        return [u for u in self.units if u.roster_option]
 
 
 @dataclass
@@ -521,9 +535,21 @@ class RosterView(_Values):
         return f"armybuilder {shlex.quote(PurePath(self.file).name)}"
 
     def unit_lines(self) -> list[UnitView]:
-        """The selections the roster summary gives a line each: every unit at any depth,
-        every top-level selection, and every selection of an unknown entry."""
-        return [u for u in self.all_units() if u.depth == 0 or u.type == "unit" or not u.known]
+        """The selections the roster summary gives a line each under "Units": every unit at
+        any depth, every top-level selection but the roster options (:meth:`option_lines`),
+        and every selection of an unknown entry."""
+        return [
+            n
+            for u in self.units
+            if not u.roster_option
+            for n in u.walk()
+            if n.depth == 0 or n.type == "unit" or not n.known
+        ]
+
+    def option_lines(self) -> list[UnitView]:
+        """The roster options (see :attr:`UnitView.roster_option`): printed apart from the
+        units, and not counted among them."""
+        return [u for u in self.units if u.roster_option]
 
     def all_units(self) -> Iterator[UnitView]:
         for u in self.units:

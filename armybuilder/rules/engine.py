@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Hashable, Iterable, Iterator, KeysView, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..catalog import CatalogIndex, Child, GameSystem, custom_catalog
@@ -528,6 +529,9 @@ class Evaluation:
     #: Whether the rules module adds costs of its own (:meth:`SystemRules.extra_cost`):
     #: worked out from ``rules`` however the evaluation is made (what-if copies too).
     _extra_cost: bool = field(default=False, init=False, repr=False)
+    #: Problems found while the tree is built, reported once it is complete (their messages
+    #: name selections, whose names a modifier may work out by counting the whole tree).
+    _after_build: list[Callable[[], None]] = field(default_factory=list, repr=False)
     #: :meth:`_context_nodes`, per set of cost fields.
     _context: dict[frozenset[str], list[tuple[Node, bool]]] = field(
         default_factory=dict, repr=False
@@ -1239,6 +1243,32 @@ class Evaluation:
             if n.children and id(entry) in holders:
                 stack.extend(reversed(n.children))
         return out
+
+    def tree_complete(self) -> None:
+        """Drop everything worked out from the tree while it was still being built.
+
+        Building reports some problems as it goes (a selection the catalog does not allow
+        where it stands names its parent, whose name a modifier may work out by counting
+        the parent's selections): such counts, names and costs saw only the selections
+        built so far. Every cache of what the tree holds is emptied once the tree (and
+        what reaches across it) is complete, so nothing read later sees a partial tree.
+        """
+        for cache in (
+            self._query,
+            self._modified,
+            self._scoped,
+            self._counts,
+            self._partial,
+            self._where,
+            self._above,
+            self._unit_cost,
+            self._total,
+            self._context,
+            self._outside_keys,
+            self._reach_cats,
+        ):
+            cache.clear()
+        self._present = None
 
     # ----------------------------------------------------------------- names
 
@@ -2276,15 +2306,15 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
         else:
             node = Node(sel, None, None, parent, i, kids)
             if sel.entry is not None:
-                _report_unplaced(ev, node, sel.entry, parent)
+                ev._after_build.append(partial(_report_unplaced, ev, node, sel.entry, parent))
         siblings.append(node)
         if not sel.children:
             continue
         if node.entry is not None:
             if built is not None:
-                before = len(ev.issues)
+                before = len(ev.issues) + len(ev._after_build)
                 _build(ev, node, sel.children)
-                if len(ev.issues) == before and not sel.findings:
+                if len(ev.issues) + len(ev._after_build) == before and not sel.findings:
                     built[id(sel)] = node
             else:
                 _build(ev, node, sel.children)
@@ -2316,15 +2346,7 @@ def _build_forces(ev: Evaluation, parent: Node, forces: list[ForceData]) -> None
         force = ev.index.forces.get(fd.force)
         if force is None:
             if fd.force:  # (a force without `force:` is reported by its finding)
-                known = ", ".join(ev.index.forces) or "none"
-                where = f"force {fd.name!r}" if fd.name else f"force {i + 1}"
-                if not parent.is_root:
-                    where = f"{ev.where(parent)} > {where}"
-                ev.error(
-                    "unknown-force",
-                    f"{where}: unknown force entry {fd.force!r} (force entries: {known})",
-                    (*fd.loc, "force"),
-                )
+                ev._after_build.append(partial(_report_unknown_force, ev, fd, i, parent))
             force = ForceEntry(id=fd.force or "?", name=fd.name or fd.force or "?")
         node.force = force
         node.force_data = fd
@@ -2338,13 +2360,28 @@ def _build_forces(ev: Evaluation, parent: Node, forces: list[ForceData]) -> None
         if roots is not None:
             for c in node.children:
                 if c.entry is not None and c.entry.id not in roots:
-                    ev.error(
-                        "wrong-faction",
-                        f"{ev.where(c)} is not in the {_faction_name(ev, faction)} catalog "
-                        "this force draws on",
-                        c.loc,
-                    )
+                    ev._after_build.append(partial(_report_wrong_faction, ev, c, faction))
         _build_forces(ev, node, fd.forces)
+
+
+def _report_unknown_force(ev: Evaluation, fd: ForceData, i: int, parent: Node) -> None:
+    known = ", ".join(ev.index.forces) or "none"
+    where = f"force {fd.name!r}" if fd.name else f"force {i + 1}"
+    if not parent.is_root:
+        where = f"{ev.where(parent)} > {where}"
+    ev.error(
+        "unknown-force",
+        f"{where}: unknown force entry {fd.force!r} (force entries: {known})",
+        (*fd.loc, "force"),
+    )
+
+
+def _report_wrong_faction(ev: Evaluation, node: Node, faction: str) -> None:
+    ev.error(
+        "wrong-faction",
+        f"{ev.where(node)} is not in the {_faction_name(ev, faction)} catalog this force draws on",
+        node.loc,
+    )
 
 
 def _faction_name(ev: Evaluation, faction: str) -> str:
@@ -2561,8 +2598,20 @@ def _check_children(ev: Evaluation, node: Node, plan: ChildChecks, seen_global: 
                 order.extend(rows_k)
     if len(order) > 1:
         order.sort()
+    # A limit several children share (links to one entry, or one entry in two groups: a
+    # constraint not counted per link) counts the same selections for each: checked once,
+    # under the first of them.
+    shared: set[tuple[int, str]] | None = None
     for i in order:
         child, con, _ = rows[i]
+        if not con.per_link and len(order) > 1:
+            key_shared = (id(con), child.entry.id)
+            if shared is None:
+                shared = {key_shared}
+            elif key_shared in shared:
+                continue
+            else:
+                shared.add(key_shared)
         if con.scope in {"roster", "force"}:
             key = (id(con), ev.force_of(node).loc) if con.scope == "force" else id(con)
             if ev.seen_once(seen_global, key):
@@ -2755,7 +2804,9 @@ def _check_groups(ev: Evaluation, node: Node, entry: Entry) -> None:
         if got < low and not (
             (g.hidden or g.modifiers) and ev.apply_modifiers(g, "hidden", g.hidden, node)
         ):
-            choice = f" (the usual choice is {ev.index.name_of(g.default)})" if g.default else ""
+            # (a default the catalog does not define is no choice to suggest)
+            usual = g.default if g.default and ev.index.knows(g.default) else None
+            choice = f" (the usual choice is {ev.index.name_of(usual)})" if usual else ""
             ev._add(
                 g.severity,
                 "min-not-met",
@@ -2933,7 +2984,12 @@ def evaluate(
         _build_forces(ev, root, forces)
     if index.reaching_modifiers:
         _find_reach(ev)
+    ev.tree_complete()
     ev._settle_costs()
+    # What building found, now that every name and count reads the whole tree.
+    for report in ev._after_build:
+        report()
+    ev._after_build.clear()
     _check_roster(ev)
     _check_node(ev, root, set())
     if rules is not None:

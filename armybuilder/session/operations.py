@@ -137,6 +137,19 @@ def _key_position(mapping: Any, key: str, order: dict[str, int]) -> int:
     return len(keys)
 
 
+def _insert_key(mapping: Any, at: int, key: str, value: Any) -> None:
+    """Put the new ``key`` at position ``at`` of ``mapping``: a round-trip mapping or a plain
+    dict alike (the same order either way, so that the saved file does not depend on which)."""
+    from ruamel.yaml.comments import CommentedMap
+
+    if isinstance(mapping, CommentedMap):
+        mapping.insert(at, key, value)
+        return
+    after = [(k, mapping.pop(k)) for k in list(mapping)[at:]]
+    mapping[key] = value
+    mapping.update(after)
+
+
 def _commented(value: Any) -> Any:
     """Plain data as round-trip nodes (so that it dumps in block style, in order)."""
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -178,7 +191,7 @@ def apply_op(doc: Any, op: Op, may_share: bool = False) -> Op:
         if seq is None:
             seq = CommentedSeq()
             order = _ROSTER_KEY_ORDER if not op.parent else _KEY_ORDER
-            owner.insert(_key_position(owner, op.key, order), op.key, seq)
+            _insert_key(owner, _key_position(owner, op.key, order), op.key, seq)
             created = True
         if not isinstance(seq, list):
             raise EditError(f"`{op.key}` of {_fmt(op.parent)} is not a list; fix it in the file")
@@ -245,11 +258,8 @@ def apply_op(doc: Any, op: Op, may_share: bool = False) -> Op:
         at = min(at, len(own_keys))
         # Comments after the last key are about what follows the mapping: they stay last.
         moved = _take_trailing(mapping) if at == len(own_keys) else None
-        if isinstance(mapping, CommentedMap):
-            mapping.insert(at, op.key, op.value)
-        else:
-            mapping[op.key] = op.value
-        if op.comment is not None:
+        _insert_key(mapping, at, op.key, op.value)
+        if op.comment is not None and isinstance(mapping, CommentedMap):
             mapping.ca.items[op.key] = op.comment
         _give_trailing(mapping, moved)
     return SetKey(op.loc, op.key, old, pos, comment)
@@ -896,7 +906,8 @@ def new_roster(
     roster = Roster.new(system.id, index.faction.id, name, limits, schema=schema, comment=comment)
     start = system.starting_selections(faction_id)
     if start:  # what the catalog requires, chosen as a player would
-        roster.doc["selections"].extend(start)
+        # (as round-trip nodes, like those of the file once saved and opened again)
+        roster.doc["selections"].extend(_commented(sel) for sel in start)
         roster.dirty = True
         roster.refresh()
     return roster

@@ -132,3 +132,70 @@ def test_the_folder_listing_counts_links_to_nothing_too(
     assert main(["catalogs", "--catalogs", str(folder), "--format", "json"]) == 0
     (system,) = [s for s in json.loads(capsys.readouterr().out)["systems"] if s["id"] == "tiny"]
     assert {f["id"]: f.get("data_problems") for f in system["factions"]}["other"] == 1
+
+
+def test_a_link_to_nothing_is_never_offered(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The link the data problem says "is left out" (docs/battlescribe.md, "Data problems")
+    is left out everywhere: not listed among the catalogue's entries, not among the options
+    a message offers, and a roster naming it is told the entry is unknown."""
+    dangling = (
+        '  <entryLinks><entryLink id="dl1" name="Ghost" targetId="dead-beef"'
+        ' type="selectionEntry"/></entryLinks>\n</catalogue>'
+    )
+    (folder / "other.cat").write_text(OTHER.replace("</catalogue>", dangling), encoding="utf-8")
+    assert main(["catalogs", "--catalogs", str(folder), "tiny", "other"]) == 0
+    out = capsys.readouterr().out
+    assert "which no loaded file defines; it is left out" in out
+    assert [line for line in out.splitlines() if "Ghost" in line and "left out" not in line] == []
+    gs = Library([folder], use_cache=False).scan().system("tiny")
+    index = gs.index("other")
+    assert "Ghost" not in [c.entry.name for c in index.children(None)]
+    roster = folder / "r.yaml"
+    roster.write_text("name: T\nsystem: tiny\nfaction: other\nselections:\n  - entry: dl1\n")
+    main(["validate", "--catalogs", str(folder), str(roster)])
+    out = capsys.readouterr().out
+    assert "unknown entry 'dl1' at the top of the roster" in out, out
+    assert "Ghost" not in out
+
+
+def test_a_cost_type_no_file_defines_is_named_or_left_out(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Costs in a cost type neither the game system nor a catalogue defines (the 40k data's
+    "pl", or "Honour Points" in a catalogue loaded without the one defining it): all 0, the
+    type is left out of every total; not all 0, it counts under the name the costs give it,
+    never under its hex id. Either way it is one data problem, listed with the catalogue's."""
+    other = OTHER.replace(
+        '<cost name="pts" typeId="pts" value="10"/>',
+        '<cost name="pts" typeId="pts" value="10"/><cost name="Honour" typeId="ab-1" value="0"/>'
+        '<cost name="Glory " typeId="ab-2" value="2"/>',
+    ).replace(
+        '<cost name="pts" typeId="pts" value="15"/>',
+        '<cost name="pts" typeId="pts" value="15"/><cost name="Honour" typeId="ab-1" value="0"/>',
+    )
+    assert other.count('typeId="ab-1"') == 2
+    (folder / "other.cat").write_text(other, encoding="utf-8")
+    roster = folder / "r.yaml"
+    roster.write_text(
+        "name: T\nsystem: tiny\nfaction: other\nselections:\n  - entry: o2\n  - entry: o3\n"
+    )
+    assert main(["validate", "--catalogs", str(folder), "--format", "json", str(roster)]) == 0
+    (result,) = json.loads(capsys.readouterr().out)["rosters"]
+    assert result["totals"] == {"pts": 25, "glory": 2}
+    assert main(["catalogs", "--catalogs", str(folder), "tiny", "other"]) == 0
+    out = capsys.readouterr().out
+    problems = [line for line in out.splitlines() if "a cost type no file defines" in line]
+    assert problems == [
+        f"{folder / 'other.cat'}:{_line(other, 'o2')}: <selectionEntry id='o2' name='Trooper'>"
+        " has a cost in 'Honour' (ab-1), a cost type no file defines: every such cost is 0,"
+        " so it is left out",
+        f"{folder / 'other.cat'}:{_line(other, 'o2')}: <selectionEntry id='o2' name='Trooper'>"
+        " has a cost in 'Glory' (ab-2), a cost type no file defines: it is counted as a cost"
+        " type of that name",
+    ], out
+
+
+def _line(text: str, element_id: str) -> int:
+    return text[: text.index(f'id="{element_id}"')].count("\n") + 1

@@ -294,7 +294,8 @@ def test_ros_round_trip_keeps_what_we_do_not_read(lib: Library, tmp_path: Path) 
     roster = Roster.from_text(yaml_text, "team.yaml")
     assert roster.system == "gaslands" and roster.faction == "gaslands"
     assert roster.header.limits == {"cans": 4}
-    assert [s.entry for s in roster.selections] == ["dcb1-8c0e-c647-a042", "7209-f619-ccee-874e"]
+    # In the player's order (Sponsor, then Bike), not BattleScribe's sorted one.
+    assert [s.entry for s in roster.selections] == ["7209-f619-ccee-874e", "dcb1-8c0e-c647-a042"]
     back = to_ros(roster, lib)
     assert 'paintScheme="rust"' in back
     assert '<damage hull="2"><note>rolled</note></damage>' in back

@@ -28,10 +28,14 @@ def test_earther_regiment_roster_fits_one_page(
     text = re.sub(r"\s+", " ", pdf.text())
     view = build_view(evaluate_file(EARTHER))
     lines = view.unit_lines()
-    assert len(lines) == 19
-    assert "Units (19)" in text
+    assert len(lines) == 18
+    # the campaign rules (an upgrade at the top: it sets the roster up) is no unit: listed
+    # apart, before the units, and not counted among them
+    assert [u.name for u in view.option_lines()] == ["Campaign rules (part 4)"]
+    assert "Roster options (1) Campaign rules (part 4)" in text
+    assert "Units (18)" in text
     # legality and totals come before the units
-    assert text.index("LEGAL") < text.index("Head count") < text.index("Units (19)")
+    assert text.index("LEGAL") < text.index("Head count") < text.index("Units (18)")
     # every squad's line, with its 11 models (lieutenant, sergeant, corporal, 6 marines and
     # 2 combat robots: the Earther squad of 5.1)
     assert text.count("1st Marine Squad [Marine Squad] · 11 models: Lieutenant, Sergeant") == 3
@@ -49,6 +53,7 @@ def test_five_regiments_roster_fits_four_pages(
     # robot damage); 35 pages before
     assert pdf.pages <= 4
     text = pdf.text()
-    assert "Units (91)" in re.sub(r"\s+", " ", text)
+    assert "Units (90)" in re.sub(r"\s+", " ", text)
+    assert "Roster options (1)" in re.sub(r"\s+", " ", text)
     for n in range(1, 6):
         assert f"Regiment {n} [Marine Regiment]" in text

@@ -253,10 +253,11 @@ async def test_an_option_filtered_out_during_an_edit_shows_its_new_count(
 
 @run_async
 async def test_kept_lines_are_the_lines_the_tree_draws(make_app: Any, tmp_path: Path) -> None:
-    """The catalog's list reuses lines drawn before (warmed when the search box takes the
-    focus, told their new line when the search moves them): after each key, every row in
-    view is, segment by segment and style by style, the line Textual's tree draws afresh
-    for it (a line kept under too loose a key, say without the cursor, fails here)."""
+    """The catalog's list reuses lines drawn before (told their new line when the search
+    moves them), keyed by what they show with the widget's state looked up once a frame:
+    after each key, every row in view is, segment by segment and style by style, the line
+    Textual's tree draws afresh for it (a line kept under too loose a key, say without the
+    guides, fails here)."""
     from textual.widgets import Tree
 
     path = tmp_path / PLATOON.name

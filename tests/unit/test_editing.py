@@ -35,7 +35,12 @@ def test_add_platoon_squads_and_troopers_with_defaults(library: Library) -> None
 def test_add_refuses_what_is_not_an_option(library: Library) -> None:
     index = library.system("infantry-ops").index("clan")
     roster = Roster.new("infantry-ops", "clan", "X")
-    with pytest.raises(NotAnOptionError, match="'auto-rifle' cannot be selected at the top"):
+    # (each id with the name it stands for: a player types the id, and reads the name)
+    with pytest.raises(
+        NotAnOptionError,
+        match=r"'auto-rifle' \(Auto-Rifle\) cannot be selected at the top level "
+        r"\(options: platoon \(Infantry Platoon\)\)",
+    ):
         add_entry(roster, index, (), "auto-rifle")
 
 

@@ -34,23 +34,19 @@ from . import cachefile, checking
 from . import model as bs
 from .files import _convert, _tag, _Unusual, read_noting
 from .safe import UnsafeFileError, check_depth, decode, parse, prepared, read_bytes
-from .translate import IdMap, Translation
+from .translate import IdMap, Translation, slug
 
 SYSTEM_SUFFIXES = (".gst", ".gstz")
 CATALOGUE_SUFFIXES = (".cat", ".catz")
 # 10: profiles that can be hidden keep id, hidden; 11: a group keeps the modifiers of its min /
 # max; 12: profiles a modifier renames keep their id; 13: a group keeps its constraints on a
-# cost (and the modifiers of their values)
-_CACHE_FORMAT = f"{__version__}-bs13"
+# cost (and the modifiers of their values); 14: a link to nothing is left out, costs in a cost
+# type no file defines are left out when 0, a catalogue's cost types get readable ids
+_CACHE_FORMAT = f"{__version__}-bs14"
 
 _ROOT = re.compile(r"<(gameSystem|catalogue)\b([^>]*)>", re.S)
 _ATTR = re.compile(r'\b([A-Za-z]+)="([^"]*)"')
 _LINK = re.compile(r'<catalogueLink\b[^>]*?\btargetId="([^"]+)"')
-
-
-def slug(text: str) -> str:
-    """An armybuilder id made from a name (``Orks - Library`` -> ``orks-library``)."""
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
 
 
 @dataclass
@@ -333,18 +329,27 @@ class BattleScribeSystem(GameSystem):
             fid = self._ours_of(f.id)
             ids.to_ours[f.id] = fid
             ids.to_bs[fid] = f.id
-        for ct in gs.cost_types:  # `pts`, not a hex id, in limits a player types
+        # `pts`, not a hex id, in limits a player types and totals (a catalogue may define
+        # cost types of its own: "Honour Points" in Space Marines)
+        for ct in [*gs.cost_types, *(ct for c in cats for ct in c.cost_types)]:
             readable = slug(ct.name or ct.id)
             if readable not in ids.to_bs and ct.id not in ids.to_ours:
                 ids.to_ours[ct.id] = readable
                 ids.to_bs[readable] = ct.id
         t = Translation(gs, cats, ids)
         system = t.build()
-        for what, owner in zip(t.problems, t.problem_ids, strict=True):
+        translated = [
+            *(
+                (what, owner, DATA_VALUE)
+                for what, owner in zip(t.problems, t.problem_ids, strict=True)
+            ),
+            *((what, owner, DATA_REFERENCE) for what, owner in t.reference_problems),
+        ]
+        for what, owner, code in translated:
             # (the file that defines the element named: the first whose text has its id)
             f = next((f for f in files if owner and f'id="{owner}"' in texts[f.id]), files[0])
             line = _line_of(texts[f.id], owner) if owner else None
-            problems.append(Problem(str(f.path), what, line, None, DATA_VALUE))
+            problems.append(Problem(str(f.path), what, line, None, code))
         self.translation = t
         factions = [f.model for fid, f in system.factions.items() if fid != t.all_id]
         return system.model, factions, problems

@@ -21,9 +21,10 @@ NS = "http://www.battlescribe.net/schema/rosterSchema"
 #: force's, or ``"roster"``): extra attributes, and extra child elements as XML text.
 Keep = dict[str, tuple[list[tuple[str, str]], list[str]]]
 #: Selections of entries the data does not hold, as the file had them (XML text), by the
-#: instance id of the force or selection holding them: written back at the end of its
-#: ``<selections>``.
-Raw = dict[str, list[str]]
+#: instance id of the force or selection holding them, each with its place among its siblings
+#: in the roster: written back there in the roster's order (see :func:`dumps`), else at the end
+#: of its ``<selections>``.
+Raw = dict[str, list[tuple[int, str]]]
 #: What :func:`loads` could not read, by the instance id of the force or selection holding it:
 #: each selection element of an unknown entry with its place among its siblings.
 Unknown = dict[str, list[tuple[int, ET.Element]]]
@@ -56,6 +57,8 @@ class _Writer:
         self.keep: Keep = {}
         self.raw: Raw = {}
         self.lines: list[str] = []
+        #: Forces and selections in the roster's own order (else BattleScribe's: see dumps).
+        self.roster_order = False
 
     def attrs(self, uid: str | None) -> list[tuple[str, str | None]]:
         return list(self.keep.get(uid or "", ([], []))[0])
@@ -77,16 +80,28 @@ class _Writer:
         self.lines.append(f"{'  ' * depth}<{tag}>{escape(text)}</{tag}>")
 
 
-def dumps(session: AdapterSession, keep: Keep | None = None, raw: Raw | None = None) -> str:
+def dumps(
+    session: AdapterSession,
+    keep: Keep | None = None,
+    raw: Raw | None = None,
+    roster_order: bool = False,
+) -> str:
     """The session's roster as ``.ros`` XML, laid out as BattleScribe writes it (``keep``:
     what to put back that this writer does not produce, see :data:`Keep`; ``raw``: selections
-    of unknown entries to write back as they were, see :data:`Raw`)."""
+    of unknown entries to write back as they were, see :data:`Raw`).
+
+    Forces and selections come in BattleScribe's order (forces by name; a force's selections
+    by primary category, in its force entry's order, then by name; a selection's by name), as
+    BattleScribe itself writes a roster; with ``roster_order``, in the session's own order
+    (the player's, which a roster converted from our YAML keeps: BattleScribe sorts what it
+    shows anyway, so the file's order is only what a converted roster reads back)."""
     t = session.t
     assert t is not None
     state = session.state()
     w = _Writer()
     w.keep = keep or {}
     w.raw = raw or {}
+    w.roster_order = roster_order
     gs = t.game_system
     w.open(
         0,
@@ -138,6 +153,8 @@ def _forces(w: _Writer, depth: int, forces: list[Force], states: list[dict[str, 
     if not forces:
         return
     by_id = {f.uid: f for f in forces}
+    if w.roster_order:
+        states = _ordered(states, [f.uid for f in forces])
     w.open(depth, "forces")
     for st in states:
         f = by_id[st["id"]]
@@ -158,7 +175,8 @@ def _forces(w: _Writer, depth: int, forces: list[Force], states: list[dict[str, 
         _custom(w, depth + 2, f.custom_notes)
         w.extra(depth + 2, f.uid)
         sels = {s.uid: s for s in _walk(f.selections)}
-        _selections(w, depth + 2, st["selections"], sels, w.raw.get(f.uid, []))
+        order = [s.uid for s in f.selections] if w.roster_order else None
+        _selections(w, depth + 2, st["selections"], sels, w.raw.get(f.uid, []), order)
         w.open(depth + 2, "categories")
         for i, c in enumerate(st["categories"]):
             w.empty(
@@ -186,17 +204,38 @@ def _walk(sels: list[Sel]) -> list[Sel]:
     return out
 
 
+def _ordered(states: list[dict[str, Any]], uids: list[str]) -> list[dict[str, Any]]:
+    """``states`` in the order of ``uids`` (their instance ids); any other after them, in the
+    order they came."""
+    rank = {uid: i for i, uid in enumerate(uids)}
+    return sorted(states, key=lambda st: rank.get(str(st.get("id", "")), len(rank)))
+
+
 def _selections(
     w: _Writer,
     depth: int,
     states: list[dict[str, Any]],
     sels: dict[str, Sel],
-    raw: list[str] | None = None,
+    raw: list[tuple[int, str]] | None = None,
+    order: list[str] | None = None,
 ) -> None:
+    """``order``: the instance ids of these selections in the roster's order, to write them
+    (and ``raw``, at their places) in that order instead of BattleScribe's."""
     if not states and not raw:
         return
+    items: list[dict[str, Any] | str] = []
+    if order is not None:
+        items.extend(_ordered(states, order))
+        for place, xml in sorted(raw or [], key=lambda r: r[0]):
+            items.insert(min(place, len(items)), xml)
+    else:
+        items.extend(states)
+        items.extend(xml for _, xml in raw or [])
     w.open(depth, "selections")
-    for st in states:
+    for st in items:
+        if isinstance(st, str):
+            w.lines.extend("  " * (depth + 1) + line for line in st.strip().splitlines())
+            continue
         s = sels.get(st.get("id", ""))
         w.open(
             depth + 1,
@@ -214,7 +253,8 @@ def _selections(
         )
         _custom(w, depth + 2, st.get("customNotes"))
         w.extra(depth + 2, st.get("id"))
-        _selections(w, depth + 2, st["children"], sels, w.raw.get(st.get("id") or "", []))
+        inner = [c.uid for c in s.children] if w.roster_order and s is not None else None
+        _selections(w, depth + 2, st["children"], sels, w.raw.get(st.get("id") or "", []), inner)
         _costs(w, depth + 2, st["costs"])
         cats = st.get("categories") or []
         if cats:
@@ -232,8 +272,6 @@ def _selections(
                 )
             w.close(depth + 2, "categories")
         w.close(depth + 1, "selection")
-    for xml in raw or []:
-        w.lines.extend("  " * (depth + 1) + line for line in xml.strip().splitlines())
     w.close(depth, "selections")
 
 

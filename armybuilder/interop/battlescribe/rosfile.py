@@ -516,7 +516,9 @@ def to_ros(roster: Any, library: Library) -> str:
     of several) as ``.ros`` XML, with what the file it came from held that we do not read
     (raises ArmybuilderError when its system is not BattleScribe data or an entry is unknown).
 
-    Ids, names, numbers, costs and categories are BattleScribe's, worked out from the data."""
+    Ids, names, numbers, costs and categories are BattleScribe's, worked out from the data;
+    forces and selections stay in the roster's order (BattleScribe sorts what it shows itself),
+    so the YAML converted back lists them as the player did."""
     from ...yamlio import to_plain
 
     gs: GameSystem = library.system(roster.system)
@@ -591,7 +593,7 @@ def to_ros(roster: Any, library: Library) -> str:
                 # An entry the data does not hold, read from a .ros: written back as it was,
                 # with the count, name and notes the roster gives it now.
                 raw.setdefault(parent.uid if parent is not None else force.uid, []).append(
-                    _edited(element, item)
+                    (i, _edited(element, item))
                 )
                 continue
             if opt is None:
@@ -641,7 +643,7 @@ def to_ros(roster: Any, library: Library) -> str:
     except ActionError as exc:
         raise ArmybuilderError(f"{roster.file}: {exc}") from None
     session.limits = {t.ids.bs(k): float(v) for k, v in roster.header.limits.items()}
-    return ros.dumps(session, keep, raw)
+    return ros.dumps(session, keep, raw, roster_order=True)
 
 
 def to_rosz(roster: Any, library: Library, name: str = "roster.rosz") -> bytes:

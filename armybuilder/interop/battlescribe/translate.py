@@ -79,6 +79,11 @@ class IdMap:
         return self.to_bs.get(our_id, our_id)
 
 
+def slug(text: str) -> str:
+    """An armybuilder id made from a name (``Orks - Library`` -> ``orks-library``)."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
+
+
 _M = TypeVar("_M", bound=BaseModel)
 _FIELDS: dict[type, tuple[dict[str, Any], list[tuple[str, Any]]]] = {}
 #: Value objects made once per translation and shared wherever they are equal: the 40k data
@@ -381,6 +386,9 @@ class Translation:
     problems: list[str] = field(default_factory=list)
     #: For each line of :attr:`problems` the translation added, the id of the element named.
     problem_ids: list[str] = field(default_factory=list)
+    #: References to what no file defines (a cost type), as :attr:`problems` and
+    #: :attr:`problem_ids` (a data problem of another code: see ``library.DATA_REFERENCE``).
+    reference_problems: list[tuple[str, str]] = field(default_factory=list)
     #: Every selection entry, group and link by BattleScribe id.
     nodes: dict[str, bs.EntryBase] = field(default_factory=dict)
     shared: dict[str, bs.EntryBase] = field(default_factory=dict)
@@ -416,6 +424,11 @@ class Translation:
     _rules: dict[str, ab.Rule] = field(default_factory=dict, repr=False)
     #: Every entry a link points to (a link may point to an entry nested in another).
     _link_targets: dict[str, bs.EntryBase] = field(default_factory=dict, repr=False)
+    #: Cost types the entries' costs name but no file defines, by BattleScribe id: the name
+    #: the first such cost gives, the first entry with one, and whether any is not 0.
+    _undefined_costs: dict[str, tuple[str, bs.EntryBase, bool]] = field(
+        default_factory=dict, repr=False
+    )
 
     # ------------------------------------------------------------------ helpers
 
@@ -516,7 +529,7 @@ class Translation:
                 for c in self.categories.values()
             ],
             forces=[self._force(fe) for fe, _ in self.force_entries.values()],
-            entries=[self._child(e) for e in [*gs.selection_entries, *gs.entry_links]],
+            entries=self._children([*gs.selection_entries, *gs.entry_links]),
             shared_entries=[
                 self._entry(e)
                 for e in gs.shared_selection_entries
@@ -553,7 +566,7 @@ class Translation:
                 id=ids.ours(cat.id),
                 system=system.id,
                 name=cat.name or cat.id,
-                entries=[self._child(e) for e in roots],
+                entries=self._children(roots),
                 shared_entries=shared,
             )
             ours.factions[faction.id] = ab_catalogs.Faction(Path(f"<{cat.id}>"), faction)
@@ -584,8 +597,58 @@ class Translation:
             ),
         )
         ours.factions[every.id] = ab_catalogs.Faction(Path("<every catalogue>"), every)
+        self._report_undefined_costs(system)
         self.system = ours
         return ours
+
+    def _undefined_cost(self, c: bs.CostValue, e: bs.EntryBase) -> None:
+        """Note a cost in a type no file defines; the first time, give the type a readable
+        id from the name the cost gives it (as the defined ones have: ``pts``)."""
+        found = self._undefined_costs.get(c.type_id)
+        if found is None:
+            readable = slug(c.name or c.type_id)
+            ids = self.ids
+            if readable not in ids.to_bs and c.type_id not in ids.to_ours:
+                ids.to_ours[c.type_id] = readable
+                ids.to_bs[readable] = c.type_id
+            found = (c.name, e, False)
+        name, first, used = found
+        self._undefined_costs[c.type_id] = (name or c.name, first, used or bool(c.value))
+
+    def _costs(self, e: bs.EntryBase) -> dict[str, float]:
+        """An entry's costs by our cost type ids; a cost of 0 in a type no file defines is
+        left out (it adds nothing, and would show as a total of 0 under a hex id)."""
+        known, ours = self.ids.to_ours.get, self.ids.ours
+        out: dict[str, float] = {}
+        for c in e.costs:
+            if c.type_id not in self.cost_types:
+                self._undefined_cost(c, e)
+                if not c.value:
+                    continue
+            out[known(c.type_id) or ours(c.type_id)] = c.value
+        return out
+
+    def _report_undefined_costs(self, system: ab.SystemFile) -> None:
+        """One data problem per cost type the costs name but no file defines. One whose
+        costs are all 0 is left out; one with other costs becomes a cost type of the name
+        the costs give it (BattleScribe shows them by that name)."""
+        for type_id, (name, first, used) in self._undefined_costs.items():
+            shown = name.strip() or type_id
+            if used:
+                system.cost_types.append(
+                    ab.CostType(id=self.ids.ours(type_id), name=shown, unit=shown)
+                )
+                what = "it is counted as a cost type of that name"
+            else:
+                what = "every such cost is 0, so it is left out"
+            label = checking.label(first.model_dump(include={"id", "name"}), _tag_of(first))
+            self.reference_problems.append(
+                (
+                    f"{label} has a cost in {shown!r} ({type_id}), a cost type no file "
+                    f"defines: {what}",
+                    first.id,
+                )
+            )
 
     def _walk_forces(self, forces: list[bs.ForceEntry]) -> list[bs.ForceEntry]:
         out: list[bs.ForceEntry] = []
@@ -645,12 +708,18 @@ class Translation:
             modifiers=self._modifiers(fe, bs.SelectionEntry()),
         )
 
-    def _child(self, e: bs.EntryBase) -> ab.Entry | ab.EntryLink:
+    def _children(self, items: list[bs.EntryBase]) -> list[ab.Entry | ab.EntryLink]:
+        """:meth:`_child` of each of ``items``, leaving out the links to nothing."""
+        return [c for e in items if (c := self._child(e)) is not None]
+
+    def _child(self, e: bs.EntryBase) -> ab.Entry | ab.EntryLink | None:
+        """The entry or link ``e`` is; ``None`` for a link whose target no loaded file
+        defines (reported as a data problem: the link is left out, never offered)."""
         if isinstance(e, bs.EntryLink):
             target = self.target(e)
             if target is None:
                 self.note(f"entry link {e.id} to unknown target {e.target_id}")
-                return ab.Entry(id=self.ids.ours(e.id), name=e.name or e.id, hidden=True)
+                return None
             if isinstance(target, bs.SelectionEntryGroup):
                 self.note("entry link to a group at the top of a force")
                 return ab.Entry(id=self.ids.ours(e.id), name=e.name or e.id, hidden=True)
@@ -693,8 +762,8 @@ class Translation:
             if isinstance(target, bs.SelectionEntryGroup):
                 if (group := self._group(target, link)) is not None:
                     groups.append(group)
-            else:
-                entries.append(self._child(link))
+            elif (made := self._child(link)) is not None:
+                entries.append(made)
         for g in e.selection_entry_groups:
             if (group := self._group(g, None)) is not None:
                 groups.append(group)
@@ -712,7 +781,7 @@ class Translation:
             hidden=e.hidden,
             categories=[known(cl.target_id) or ours(cl.target_id) for cl in e.category_links],
             primary_category=ours(primary) if primary else None,
-            costs={known(c.type_id) or ours(c.type_id): c.value for c in e.costs},
+            costs=self._costs(e),
             profiles=[self._profile(p) for p in e.profiles if p.type_id in self.profile_types]
             + [
                 self._profile(p, p.id in link_hides)
@@ -818,8 +887,8 @@ class Translation:
             if isinstance(target, bs.SelectionEntryGroup):
                 if (group := self._group(target, sub)) is not None:
                     subgroups.append(group)
-            else:
-                entries.append(self._child(sub))
+            elif (child := self._child(sub)) is not None:
+                entries.append(child)
         subgroups += [
             group for s in g.selection_entry_groups if (group := self._group(s, None)) is not None
         ]

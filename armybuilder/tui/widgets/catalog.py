@@ -265,45 +265,6 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
             depth,
         ), node._id
 
-    #: The warming of the lines (:meth:`warm`): its round (a newer one stops an older)
-    #: and the next line to draw.
-    _warm_round = 0
-    _warm_next = 0
-
-    def lines_kept(self) -> int:
-        # Every line of the whole list twice over (warmed, then drawn with other guides or
-        # the cursor) on top of what any tree keeps.
-        return super().lines_kept() + 2 * len(self._tree_lines)
-
-    def warm(self) -> None:
-        """Draw every line of the list as it is now into the drawn lines kept
-        (:class:`ContentLines`), a few at a time when the app is idle: the search's first
-        keys and Esc (every entry again) then repaint rows that were drawn before (their
-        strips reused, told their new line) instead of drawing them. Lines are kept by
-        what they show, so a warmed line that no longer matches the list is never used."""
-        self._warm_round += 1
-        self._warm_next = 0
-        self.call_after_refresh(self._warm_some, self._warm_round)
-
-    def _warm_some(self, round: int, count: int = 12) -> None:
-        if round != self._warm_round or not self.is_mounted or not self.size:
-            return
-        lines = self._tree_lines
-        start, end = self._warm_next, min(len(lines), self._warm_next + count)
-        self._pseudo_class_state = self.get_pseudo_class_state()  # (as a drawing sets it)
-        self._pass = None
-        self._pass = self._pass_state()
-        try:
-            scroll_x = self.scroll_offset.x
-            style = self._pass[0]
-            for y in range(start, end):
-                self._render_line(y, scroll_x, scroll_x + self.size.width, style)
-        finally:
-            self._pass = None
-        self._warm_next = end
-        if end < len(lines):
-            self.call_later(self._warm_some, round, count)  # (keys come in between)
-
     def get_label_width(self, node: TreeNode[str | None]) -> int:
         # The list never scrolls sideways (a label is cut at the pane's edge), so no label
         # is measured: the lines are as wide as the pane whatever the search shows, and a
@@ -474,13 +435,6 @@ class SearchBox(Input):
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
-    def _on_focus(self, event: events.Focus) -> None:
-        super()._on_focus(event)
-        for node in self.ancestors:
-            if isinstance(node, CatalogBrowser):
-                node.warm_list()
-                break
-
     def watch_value(self, value: str) -> None:
         # The list follows in the same step as the text: Textual would paint the box with
         # its new text first, then the list once the change has reached the browser (two
@@ -613,8 +567,6 @@ class CatalogBrowser(Vertical):
         if signature != self._signature or not self._nodes_attached():
             self._build_nodes(index, signature)
             self._filter(force=True)
-            if self.search.has_focus:
-                self.warm_list()
             return
         # Same entries: only counts, limits and costs may differ; relabel those lines
         # (every option's, shown or filtered out, so that none shows an old figure when
@@ -922,12 +874,6 @@ class CatalogBrowser(Vertical):
         info = self._infos.get(entry_id) if entry_id else None
         group = self._group_limits.get(child.group.id) if child.group is not None else None
         static.set_content(preview(self._index, child, info, group))
-
-    def warm_list(self) -> None:
-        """The search box has the focus: with no text in it, warm the list's lines (the
-        keys typed next show most of them, and Esc all of them)."""
-        if self._index is not None and self.is_mounted and not self.search.value.strip():
-            self.catalog_tree.warm()
 
     def search_typed(self) -> None:
         """The search box's text changed: show its matches."""

@@ -9,18 +9,11 @@ roster.
 
 The widgets are built once and then only updated, value by value, when something they show
 changed; a field being typed in is never overwritten. The choice groups take slots (a
-heading, a drop-down and a list of choices, one of the last two shown), but only the groups
-on screen or within :data:`MARGIN` lines (at least half a screen) of it have one: a 40k
-squad has 48 groups, a screen shows a dozen. The groups before and after that window are
-blank spacers exactly as tall as the groups would be (their headings and lists measured as
-they wrap at the pane's width), so the scrollbar and every line on screen are where they would
-be with all of them built. The window moves when what shows comes within half the margin of
-its edge (a scroll, a resize, Tab into the next drop-down); the slots are then filled again,
-the drop-down that has the focus keeping it, and none moves while a drop-down's list is open.
-Only the drop-downs of the window are priced (:meth:`EditSession.option_infos` with ``ids``);
-the others are priced when scrolled to, from the evaluation shown. Moving between units, an
-edit, a quick fix or an undo therefore mounts nothing, unless the window needs more slots
-than any shown before.
+heading, a drop-down and a list of choices, one of the last two shown): a unit's groups fill
+the first slots in order, each slot told which group it shows, its options (priced for this
+unit) and its choice, and the slots left over are hidden. Moving between units, an edit, a
+quick fix or an undo therefore mounts nothing, unless the unit has more groups than any unit
+shown before.
 
 Widgets are built (mounted) asynchronously, so an evaluation can arrive while they are
 half-built: the box being built (more slots, or the roster's limits) is hidden until it is
@@ -32,16 +25,14 @@ therefore never shows another node's widgets nor touches a widget not yet mounte
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import RenderableType
 from rich.text import Text
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.errors import NoWidget
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select
@@ -92,12 +83,6 @@ def one_of_groups(entry: Entry) -> list[Group]:
 #: A drop-down option: (label, entry id).
 Option = tuple[str, str]
 
-#: An option of a group before it is priced: (name, entry id, the id the session prices it by).
-RawOption = tuple[str, str, str]
-
-#: What follows the list of a group of several.
-LIST_HINT = "  (add from the catalog)"
-
 
 class ChoiceSelect(Select[str]):
     """A group's drop-down whose list of options is built when it is opened, not each time
@@ -124,11 +109,6 @@ class ChoiceSelect(Select[str]):
             super()._setup_options_renderables()
             self._list_stale = False
         super()._watch_expanded(expanded)
-        if not expanded:  # the pane kept its window of groups while the list was open
-            for pane in self.ancestors:
-                if isinstance(pane, DetailsPane):
-                    pane.call_after_refresh(pane._rewindow)
-                    break
 
     def _watch_prompt(self, prompt: str) -> None:
         if not self._list_stale:
@@ -155,50 +135,6 @@ class _GroupSlot:
         self.label_text: str | None = ""
         self.listing_text: str | None = ""
         self.options: tuple[Option, ...] = ()
-
-
-class _Spacer(Widget):
-    """Blank lines standing for the groups off screen (as tall as they would be)."""
-
-    DEFAULT_CSS = """
-    _Spacer {
-        height: 0;
-        display: none;
-    }
-    """
-
-    #: The lines it stands for.
-    lines = 0
-
-    def stand_for(self, lines: int) -> None:
-        if lines != self.lines:
-            self.lines = lines
-            self.styles.height = lines
-        if self.display != (lines > 0):
-            self.display = lines > 0
-
-
-@dataclass
-class _Row:
-    """One choice group of the unit shown, as its slot shows it, priced or not: its heading,
-    its drop-down's choice (a group of at most one) or its list of what is chosen, and how
-    many lines it takes in the pane at the width it was measured for."""
-
-    group: Group
-    #: Its options: (name, entry id, the id the session prices it by).
-    options: list[RawOption]
-    label: str
-    #: A drop-down's choice (a group of at most one), else ``None``.
-    value: str | None
-    #: A list's text (a group of several), else ``None``.
-    listing: str | None
-    height: int
-
-
-#: Lines of the pane (at least) kept built beyond what shows, above and below: groups
-#: scrolled into view within them show at once; the window moves when what shows comes
-#: within half of it of its edge.
-MARGIN = 12
 
 
 class DetailsPane(VerticalScroll):
@@ -248,17 +184,8 @@ class DetailsPane(VerticalScroll):
         #: The groups last worked out (:meth:`_groups_of`): for the entry, in the catalog,
         #: with the option prices they were labelled with.
         self._groups_memo: (
-            tuple[Entry, CatalogIndex, list[tuple[Group, list[RawOption]]]] | None
+            tuple[Entry, CatalogIndex, dict[str, str], list[tuple[Group, list[Option]]]] | None
         ) = None
-        #: The groups of the unit shown (:meth:`_rows_of`), the width they were measured at
-        #: and the node they are of; the window of them that has slots (first, last), and the
-        #: rows it was placed for.
-        self._rows: list[_Row] = []
-        self._rows_width = 0
-        self._rows_node: Node | None = None
-        self._window: tuple[int, int] = (0, 0)
-        self._window_rows: list[_Row] | None = None
-        self._line_counts: dict[tuple[str, int], int] = {}
         #: The session whose limits and what-if costs the pane shows (set by the editor).
         self.session: EditSession | None = None
         #: (loc, text) of campaign state typed but refused: kept in the field as typed.
@@ -296,9 +223,7 @@ class DetailsPane(VerticalScroll):
                 "spent...): the keys its game system reads; printed sheets tick them off.",
             )
             yield LiveStatic("", id="d-state-why")
-            yield _Spacer(id="d-groups-above")
             yield Vertical(id="d-groups")
-            yield _Spacer(id="d-groups-below")
         yield LiveStatic("", id="d-loadout")
         yield LiveStatic("", id="d-values")
         yield LiveStatic("", id="d-issues")
@@ -508,180 +433,42 @@ class DetailsPane(VerticalScroll):
             self._set_select(select, own if own in levels else None)
         self._show_groups(ev, node)
 
-    def _groups_of(self, ev: Evaluation, node: Node) -> list[tuple[Group, list[RawOption]]]:
-        """The unit's one-of groups that offer something, each with its options (name, entry
-        id, the id the session prices it by), in the catalog's order; kept per entry."""
+    def _groups_of(self, ev: Evaluation, node: Node) -> list[tuple[Group, list[Option]]]:
+        """The unit's one-of groups that offer something, each with its drop-down options
+        (``name · cost``, entry id), as the session prices them for this unit."""
         entry = node.entry
         if entry is None:
             return []
+        costs = self._option_costs(ev, node)
         last = self._groups_memo
-        if last is not None and last[0] is entry and last[1] is ev.index:
-            return last[2]
-        # The options of each group in one pass over the entry's children (a 40k squad has
-        # 48 groups and 241 options).
-        by_group: dict[str, list[RawOption]] = {}
+        if last is not None and last[0] is entry and last[1] is ev.index and last[2] == costs:
+            return last[3]  # the same unit's entry, priced the same: the same drop-downs
+        # The options of each group, in the catalog's order, in one pass over the entry's
+        # children (a 40k squad has 48 groups and 241 options).
+        by_group: dict[str, list[tuple[str, str]]] = {}
         recorded = ev.index.recorded_id
         for c in ev.index.children(entry):
             if c.group is not None and not c.entry.hidden:
                 # Priced by the id that names this option (the session's figures are keyed
                 # so): an entry also offered plainly is priced as the group's link says.
-                by_group.setdefault(c.group.id, []).append(
-                    (c.entry.name, c.entry.id, recorded(entry, c))
-                )
+                label = option_label(c.entry.name, costs.get(recorded(entry, c), ""))
+                by_group.setdefault(c.group.id, []).append((label, c.entry.id))
         shown = [(g, by_group[g.id]) for g in one_of_groups(entry) if by_group.get(g.id)]
-        self._groups_memo = (entry, ev.index, shown)
+        self._groups_memo = (entry, ev.index, costs, shown)
         return shown
 
-    def _text_lines(self, text: str, width: int) -> int:
-        """How many lines ``text`` takes in a :class:`LiveStatic` ``width`` wide (as it draws
-        it: Rich's wrapping)."""
-        key = (text, width)
-        found = self._line_counts.get(key)
-        if found is None:
-            if len(self._line_counts) > 4096:
-                self._line_counts.clear()
-            console = self.app.console
-            options = console.options.update(width=width, height=None, highlight=False)
-            found = len(console.render_lines(Text(text), options, pad=False)) if text else 0
-            self._line_counts[key] = found
-        return found
-
-    def _groups_width(self) -> int:
-        box = find(self, "#d-groups", Vertical)
-        width = box.size.width or self.scrollable_content_region.width
-        return max(width, 1)
-
-    def _rows_of(self, ev: Evaluation, node: Node) -> list[_Row]:
-        """Each group of the unit as its slot shows it (unpriced), with its height."""
-        groups = self._groups_of(ev, node)
-        if not groups:
-            return []
-        limits = self._group_limits(ev, node)
-        width = self._groups_width()
-        chosen_by: dict[str, list[Node]] = {}
-        for c in node.children:
-            if c.group is not None:
-                chosen_by.setdefault(c.group.id, []).append(c)
-        rows: list[_Row] = []
-        for g, options in groups:
-            chosen = chosen_by.get(g.id, [])
-            label = group_label(g, limits.get(g.id))
-            height = 1 + self._text_lines(label, width)  # the heading's margin, the heading
-            value: str | None = None
-            listing: str | None = None
-            if g.max == 1:
-                value = chosen[0].entry_id if len(chosen) == 1 else None
-                if value is not None and all(value != v for _, v, _ in options):
-                    value = None  # chosen but not offered (hidden): shown as no choice
-                height += 1
-            else:
-                listing = (", ".join(ev.label(c) for c in chosen) or "none") + LIST_HINT
-                height += self._text_lines(listing, width)
-            rows.append(_Row(g, options, label, value, listing, height))
-        return rows
-
     def _show_groups(self, ev: Evaluation, node: Node) -> None:
-        """The unit's groups: worked out (unpriced) each time, then the slots of those on
-        screen or near it filled (:meth:`_place_window`)."""
-        self._rows = self._rows_of(ev, node)
-        self._rows_width = self._groups_width()
-        self._rows_node = node
-        self._place_window(ev, node, moved=False)
-
-    def _window_for(self, rows: list[_Row]) -> tuple[int, int]:
-        """The groups to build: those within :data:`MARGIN` lines (or half a screen) of what
-        the pane shows, as [first, last); the window kept where it still covers what shows
-        with half the margin to spare. The focused group's slot stays in it."""
-        if not rows:
-            return (0, 0)
-        view = self.scrollable_content_region.height or self.app.size.height
-        margin = max(MARGIN, view // 2)
-        top = self.scroll_offset.y
-        origin = self._groups_origin()
-        if origin is not None:
-            lo, hi = top - origin, top - origin + view
-        else:  # not laid out yet: assume the groups start at the pane's top at the latest
-            lo, hi = 0, top + view
-        starts = []
-        y = 0
-        for row in rows:
-            starts.append(y)
-            y += row.height
-        first, last = self._window
-        if last > len(rows) or first >= last or self._window_rows is not rows:
-            first = last = -1
-        if first >= 0:
-            covered_lo = starts[first]
-            covered_hi = starts[last - 1] + rows[last - 1].height
-            need_lo = max(lo - margin // 2, 0)
-            need_hi = min(hi + margin // 2, y)
-            if covered_lo <= need_lo and covered_hi >= need_hi:
-                return self._with_focus(first, last)
-        first = next(
-            (n for n, row in enumerate(rows) if starts[n] + row.height > lo - margin), len(rows)
-        )
-        last = next((n for n in range(first, len(rows)) if starts[n] >= hi + margin), len(rows))
-        if first >= last:
-            first, last = max(0, min(first, len(rows) - 1)), max(1, min(last, len(rows)))
-            first = min(first, last - 1)
-        return self._with_focus(first, last)
-
-    def _groups_origin(self) -> int | None:
-        """Where the first group starts in the pane's content (scrolled or not), as last laid
-        out (``None`` where the groups are not laid out): from the regions of the boxes
-        within their containers, which do not lag behind the scroll as their places on
-        screen do until the next frame."""
-        screen = self.screen
-        try:
-            unit = screen.find_widget(find(self, "#d-unit", Widget))
-            box = screen.find_widget(find(self, "#d-groups", Vertical))
-        except NoWidget:
-            return None
-        try:
-            above = screen.find_widget(find(self, "#d-groups-above", _Spacer)).virtual_region
-        except NoWidget:
-            above = None  # hidden when laid out: it took no lines
-        return unit.virtual_region.y + box.virtual_region.y - (above.height if above else 0)
-
-    def _focused_group(self) -> int | None:
-        """The index (among the unit's groups) of the group whose drop-down has the focus."""
-        try:
-            focused = self.screen.focused
-        except Exception:  # not on a screen (yet)
-            return None
-        if focused is None:
-            return None
-        for n, slot in enumerate(self._slots):
-            if focused is slot.select and slot.select.display:
-                first, last = self._window
-                return first + n if first + n < last else None
-        return None
-
-    def _with_focus(self, first: int, last: int) -> tuple[int, int]:
-        at = self._focused_group()
-        if at is not None and at < len(self._rows):
-            first, last = min(first, at), max(last, at + 1)
-        return first, last
-
-    def _place_window(self, ev: Evaluation, node: Node, *, moved: bool) -> None:
-        """Fill the slots of the groups on screen or near it (more slots mounted first where
-        there are too few), the spacers standing for the others. ``moved``: only the scroll
-        or the size changed (nothing is filled again unless the window moves)."""
-        rows = self._rows
-        if moved and any(slot.select.expanded for slot in self._slots):
-            return  # a drop-down is open: its list stays where it is until it closes
-        window = self._window_for(rows)
-        if moved and window == self._window and self._window_rows is rows:
-            return
-        first, last = window
-        missing = (last - first) - len(self._slots)
+        """The unit's groups in the slots there are: more slots are built (mounted) only when
+        this unit has more groups than any unit shown before; the rest are filled in place."""
+        shown = self._groups_of(ev, node)
+        missing = len(shown) - len(self._slots)
         if missing > 0:
             new = [_GroupSlot() for _ in range(missing)]
             self._slots.extend(new)
             self._grow(find(self, "#d-groups", Vertical), [w for s in new for w in s.widgets])
             return
         if "groups" not in self._building:
-            self._fill_slots(ev, node, window)
+            self._fill_slots(ev, node, shown)
 
     def _grow(self, box: Vertical, widgets: list[Widget]) -> None:
         """Mount more slots once the current message is handled; the box is hidden until they
@@ -702,85 +489,43 @@ class DetailsPane(VerticalScroll):
         if self._latest is not None:
             ev, node = self._latest
             if not node.is_root and node.force is None and node.loc == self.loc:
-                self._place_window(ev, node, moved=False)
+                self._fill_slots(ev, node, self._groups_of(ev, node))
         box.display = True
 
-    def _fill_slots(self, ev: Evaluation, node: Node, window: tuple[int, int]) -> None:
-        """Fill slot n with group first + n of the unit (its heading, its drop-down priced as
-        the session prices it here, or its list of choices), hide the slots left over, and
-        size the spacers for the groups before and after; a widget is touched only where
-        what it shows differs. Only the drop-downs filled are priced."""
-        rows = self._rows
-        first, last = window
-        if last - first > len(self._slots):
+    def _fill_slots(
+        self, ev: Evaluation, node: Node, shown: list[tuple[Group, list[Option]]]
+    ) -> None:
+        """Fill slot n with group n of the unit (its heading, its drop-down or its list of
+        choices), hide the slots left over; a widget is touched only where what it shows
+        differs."""
+        if len(shown) > len(self._slots):
             return  # more slots are being mounted: they are filled then
-        focused = self._focused_group()
-        self._window = window
-        self._window_rows = rows
-        shown = rows[first:last]
-        ids = {
-            i
-            for row in shown
-            if row.value is not None or row.listing is None
-            for _, _, i in row.options
-        }
-        costs = self._option_costs(ev, node, ids) if ids else {}
+        limits = self._group_limits(ev, node) if shown else {}
         for n, slot in enumerate(self._slots):
             if n >= len(shown):
                 self._hide_slot(slot)
                 continue
-            row = shown[n]
-            g = row.group
+            g, options = shown[n]
+            chosen = [c for c in node.children if c.group is not None and c.group.id == g.id]
             self._display(slot.label, True, f"grplabel:{g.id}")
-            if slot.label_text != row.label:
-                slot.label_text = row.label
-                slot.label.set_content(row.label)
+            text = group_label(g, limits.get(g.id))
+            if slot.label_text != text:
+                slot.label_text = text
+                slot.label.set_content(text)
                 self.updates += 1
-            if row.listing is None:
+            if g.max == 1:
                 self._display(slot.listing, False, None)
                 self._display(slot.select, True, f"grp:{g.id}")
-                options = [
-                    (option_label(name, costs.get(key, "")), value)
-                    for name, value, key in row.options
-                ]
-                self._fill_select(slot, options, row.value)
+                value = chosen[0].entry_id if len(chosen) == 1 else None
+                self._fill_select(slot, options, value)
             else:
                 self._display(slot.select, False, None)
                 self._display(slot.listing, True, f"grp:{g.id}")
-                if slot.listing_text != row.listing:
-                    slot.listing_text = row.listing
-                    slot.listing.set_content(Text(row.listing))
+                listed = ", ".join(ev.label(c) for c in chosen) or "none"
+                if slot.listing_text != listed:
+                    slot.listing_text = listed
+                    slot.listing.set_content(Text(listed + "  (add from the catalog)"))
                     self.updates += 1
-        find(self, "#d-groups-above", _Spacer).stand_for(sum(r.height for r in rows[:first]))
-        find(self, "#d-groups-below", _Spacer).stand_for(sum(r.height for r in rows[last:]))
-        if focused is not None and first <= focused < last:
-            select = self._slots[focused - first].select
-            if self.screen.focused is not select:
-                select.focus(scroll_visible=False)  # the same group keeps the focus
-
-    def _rewindow(self) -> None:
-        """The pane scrolled or changed size: fill the slots of the groups now near what
-        shows (the rows worked out again first if the width changed)."""
-        latest = self._latest
-        if latest is None or not self.is_attached:
-            return
-        ev, node = latest
-        if node.is_root or node.force is not None or node is not self._rows_node:
-            return
-        if "groups" in self._building:
-            return  # the build under way fills them when done
-        if self._rows_width != self._groups_width():
-            self._show_groups(ev, node)
-            return
-        self._place_window(ev, node, moved=True)
-
-    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
-        super().watch_scroll_y(old_value, new_value)
-        if round(old_value) != round(new_value):
-            self._rewindow()
-
-    def on_resize(self, event: events.Resize) -> None:
-        self._rewindow()  # laid out at the new size: the window follows before it paints
 
     def _fill_select(self, slot: _GroupSlot, options: list[Option], value: str | None) -> None:
         """A group's drop-down: its options (labels carry what each costs, so they change
@@ -853,14 +598,13 @@ class DetailsPane(VerticalScroll):
         found = self.session.experience_rises(node.loc, ev)
         return {level: costs_text(ev.index, costs) for level, costs in found.items()}
 
-    def _option_costs(self, ev: Evaluation, node: Node, ids: set[str]) -> dict[str, str]:
-        """What each option named in ``ids`` costs added there (the session's figures, only
-        those asked for priced)."""
+    def _option_costs(self, ev: Evaluation, node: Node) -> dict[str, str]:
+        """What each option of the unit's groups costs added there (session's figures)."""
         if self.session is None or node.entry is None:
             return {}
         return {
             info.entry_id: costs_text(ev.index, info.costs)
-            for info in self.session.option_infos(node.loc, ev, ids=ids)
+            for info in self.session.option_infos(node.loc, ev)
         }
 
     def _group_limits(self, ev: Evaluation, node: Node) -> dict[str, Limit]:

@@ -1,0 +1,92 @@
+"""What a player reads about real BattleScribe data (``../shared/bsdata``; the tests skip
+with a message where it is absent): no false verdict, no raw id, one message per limit.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from armybuilder.catalog import Library
+from armybuilder.editing import add_entry
+from armybuilder.rosters import Roster
+from armybuilder.rules.engine import evaluate
+
+ROOT = Path(__file__).resolve().parents[2]
+BSDATA = ROOT.parent / "shared" / "bsdata"
+SM = "imperium-adeptus-astartes-space-marines"
+SISTERS_SQUAD = "73fc-a193-7da1-d9c4"  # Sisters of Battle Squad (in the Space Marines data)
+BATTLE_SISTER = "b938-9487-0dc2-5cc3"
+ID = r"[0-9a-f]{3,4}-[0-9a-f]{3,4}-[0-9a-f]{3,4}-[0-9a-f]{3,4}"
+
+pytestmark = pytest.mark.skipif(
+    not BSDATA.is_dir(), reason=f"the BattleScribe test data is not at {BSDATA}"
+)
+
+
+@pytest.fixture(scope="module")
+def lib() -> Library:
+    return Library([BSDATA]).scan()
+
+
+def test_a_squad_holding_an_unknown_selection_counts_its_six_battle_sisters(
+    lib: Library,
+) -> None:
+    # The squad's default choice of its Battle Sisters group names an entry the data does
+    # not define: it is kept as an unknown selection, first among the squad's. The squad's
+    # constraint (min 6 Battle Sister, scope parent) must read the six that are there.
+    index = lib.system("wh40k-10e").index(SM)
+    roster = Roster.new("wh40k-10e", SM, "T", {})
+    add_entry(roster, index, (), SISTERS_SQUAD, fill=True)
+    ev = evaluate(roster, index, None)
+    squad = ev.root.children[0]
+    sisters = [c for c in squad.children if c.entry_id == BATTLE_SISTER]
+    assert sum(c.count for c in sisters) == 6
+    assert any(c.entry is None for c in squad.children)  # (the trigger is still in the data)
+    msgs = [i.message for i in ev.issues]
+    assert not any("× Battle Sister;" in m for m in msgs), msgs
+
+
+def test_no_message_about_the_squad_prints_an_id(lib: Library) -> None:
+    # The same squad: its Battle Sisters group's default (ae8a-…) is defined nowhere, so it
+    # is no choice to suggest; the unknown selection itself can only be named by its id.
+    index = lib.system("wh40k-10e").index(SM)
+    roster = Roster.new("wh40k-10e", SM, "T", {})
+    add_entry(roster, index, (), SISTERS_SQUAD, fill=True)
+    ev = evaluate(roster, index, None)
+    msgs = [i.message for i in ev.issues if i.code != "unknown-entry"]
+    assert any("choices of Battle Sisters" in m for m in msgs), msgs
+    assert not any(re.search(ID, m) for m in msgs), msgs
+
+
+def test_a_sergeant_without_his_pistol_is_told_to_take_a_bolt_pistol(lib: Library) -> None:
+    # The sergeant's "Weapon 1" group: defaultSelectionEntryId="206f-d005-75c8-2fe5", the id
+    # of its entry link to the Bolt pistol (Imperium - Space Marines.cat).
+    index = lib.system("wh40k-10e").index(SM)
+    roster = Roster.new("wh40k-10e", SM, "T", {})
+    add_entry(roster, index, (), "c09a-6504-d25f-477", fill=True)  # Tactical Squad
+    sergeant = ("selections", 0, "selections", 2)
+    assert roster.node((*sergeant, "selections", 0))["entry"] == "18b0-8c2-173f-5"
+    roster.remove((*sergeant, "selections", 0))  # his bolt pistol
+    ev = evaluate(roster, index, None)
+    msgs = [i.message for i in ev.issues]
+    assert (
+        "Tactical Squad > Tactical Marine Sergeant has 0 choices of Weapon 1; at least 1 needed"
+        " (the usual choice is Bolt pistol)"
+    ) in msgs
+
+
+def test_totals_name_every_cost_type_the_data_defines(lib: Library) -> None:
+    # "Honour Points" and "Relic Fragments" are cost types the Space Marines catalogue
+    # defines itself (<costType id="8135-9a2f-6627-09e2" ...>), not the game system: the
+    # totals name them as they name the system's ("pts"), never by a hex id; and the "pl"
+    # costs no file defines (all 0) are left out of them.
+    index = lib.system("wh40k-10e").index(SM)
+    roster = Roster.new("wh40k-10e", SM, "T", {})
+    add_entry(roster, index, (), "c09a-6504-d25f-477", fill=True)  # Tactical Squad
+    ev = evaluate(roster, index, None)
+    assert "honour-points" in ev.totals and "relic-fragments" in ev.totals
+    assert [k for k in ev.totals if re.search(ID, k)] == []
+    assert ev.totals["pts"] > 0
