@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from armybuilder.cli import main
-from tests.interop.test_bs_bad_values import CAT, GST
+from interop.test_bs_bad_values import CAT, GST
 
 
 def _folder(tmp: Path, cat: str) -> Path:
