@@ -326,9 +326,8 @@ class UnitView(_Values):
     @property
     def roster_option(self) -> bool:
         """A selection that sets the roster up rather than a unit a player fields: an upgrade
-        (the data's entry type) chosen at the top of a force. A 40k Detachment or Battle Size
-        (BattleScribe data: upgrades in the game system's "Configuration" category), a
-        Gaslands sponsor, a Starship Marine roster's "Campaign rules (part 4)"."""
+        (the data's entry type) chosen at the top of a force: a detachment or a game size
+        picked once for the whole army, a sponsor, the campaign rules a roster plays."""
         return self.depth == 0 and self.known and self.type == "upgrade"
 
     @property
