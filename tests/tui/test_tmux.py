@@ -248,6 +248,14 @@ def test_enter_escape_and_ctrl_keys_in_a_field(term: Terminal, tmp_path: Path) -
     term.wait(w, lambda rows: sum("Bravo Two" in r for r in rows) >= 2, "Bravo Two kept")
 
 
+def _dialog_whole(buttons: tuple[str, ...]) -> Callable[[list[str]], bool]:
+    def whole(rows: list[str]) -> bool:
+        text = "\n".join(rows)
+        return "Changed on disk" in text and all(b in text for b in buttons)
+
+    return whole
+
+
 def test_two_windows_saving_one_roster(term: Terminal, tmp_path: Path) -> None:
     """Item 5: window B saves after window A saved the same file: B asks (reload, overwrite,
     save as, cancel); cancel writes nothing, overwrite writes B's roster."""
@@ -270,9 +278,12 @@ def test_two_windows_saving_one_roster(term: Terminal, tmp_path: Path) -> None:
     term.keys(b, "Down")
     term.wait_text(b, "Terminator Squad")
     term.keys(b, "d", "C-s")
-    rows = term.wait_text(b, "Changed on disk")
+    # tmux can catch the dialog half painted (the CI run of 048a680 did): wait for the whole
+    # dialog, every button drawn, before reading it.
+    buttons = ("Reload", "Overwrite", "Save as", "Cancel")
+    rows = term.wait(b, _dialog_whole(buttons), "the whole Changed on disk dialog")
     text = "\n".join(rows)
-    for button in ("Reload", "Overwrite", "Save as", "Cancel"):
+    for button in buttons:
         assert button in text, text
     term.keys(b, "Escape")
     term.wait(b, lambda rows: not any("Changed on disk" in r for r in rows), "the prompt gone")
@@ -280,7 +291,7 @@ def test_two_windows_saving_one_roster(term: Terminal, tmp_path: Path) -> None:
     # Again, and overwrite (the second button; Cancel has the focus at first, since Reload
     # and Overwrite each drop a version).
     term.keys(b, "C-s")
-    term.wait_text(b, "Changed on disk")
+    term.wait(b, _dialog_whole(buttons), "the dialog again")
     term.keys(b, "BTab", "BTab", "Enter")
     term.wait_text(b, "Saved")
     mine = path.read_text(encoding="utf-8")
