@@ -328,8 +328,16 @@ class UnitView(_Values):
     def roster_option(self) -> bool:
         """A selection that sets the roster up rather than a unit a player fields: an upgrade
         (the data's entry type) chosen at the top of a force: a detachment or a game size
-        picked once for the whole army, a sponsor, the campaign rules a roster plays."""
-        return self.depth == 0 and self.known and self.type == "upgrade"
+        picked once for the whole army, a sponsor, the campaign rules a roster plays. An
+        upgrade with a stat line of its own, or a model or unit under it, is fielded (data
+        that makes each crew member an upgrade with a profile): a unit, not an option."""
+        return (
+            self.depth == 0
+            and self.known
+            and self.type == "upgrade"
+            and not self.profiles
+            and not any(n.type in ("model", "unit") for n in self.walk())
+        )
 
     @property
     def branches(self) -> list[UnitView]:
