@@ -802,7 +802,9 @@ async def _details_roster(
             await _settled(pilot, editor, frames)
             # A person looks at the list before typing: by then the catalog has priced the
             # options off screen (while idle; those on screen are priced as they show).
-            while getattr(catalog, "unpriced", 0):
+            for _ in range(200):  # (10 s at most)
+                if not getattr(catalog, "unpriced", 0):
+                    break
                 await pilot.pause(0.05)
             await _settled(pilot, editor, frames)
             for i, ch in enumerate(word):

@@ -527,6 +527,8 @@ class CatalogBrowser(Vertical):
         self._figures = 0
         #: The next round of pricing the options off screen, while idle (if any is due).
         self._later: Timer | None = None
+        self._later_at = 0.0
+        self._asked: set[str] = set()
         #: Whether the options off screen are priced while idle (a test turns it off, to
         #: have every row priced as it comes into view).
         self.price_off_screen = True
@@ -611,6 +613,7 @@ class CatalogBrowser(Vertical):
         self._counts = counts
         self._infos = {i.entry_id: i for i in infos or []}
         self._price = price
+        self._asked = set()  # (options asked for while idle, priced or not)
         self._figures += 1  # (every row's label is of the figures before)
         self._group_limits = group_limits or {}
         self._slot_limits = slot_limits or {}
@@ -621,8 +624,11 @@ class CatalogBrowser(Vertical):
 
     def _price_later(self) -> None:
         """Price the options not priced yet while the app is idle, a few at a time."""
-        if self._price is not None and self._later is None and self.price_off_screen:
-            self._later = self.set_timer(IDLE_PAUSE_S, self._price_some)
+        if self._price is None or not self.price_off_screen:
+            return
+        now = time.perf_counter()
+        if self._later is None or now - self._later_at > 1.0:  # (none due, or one lost)
+            self._later, self._later_at = self.set_timer(IDLE_PAUSE_S, self._price_some), now
 
     def _price_some(self) -> None:
         """One round of pricing the options not priced yet (their figures are kept, for
@@ -631,14 +637,15 @@ class CatalogBrowser(Vertical):
         price = self._price
         if price is None or not self.is_attached or not self.price_off_screen:
             return
-        infos = self._infos
+        infos, asked = self._infos, self._asked
         end = time.perf_counter() + IDLE_ROUND_S
         for option_id in self._ids:
-            if option_id in infos:
+            if option_id in infos or option_id in asked:
                 continue
             if time.perf_counter() >= end:
                 self._price_later()
                 return
+            asked.add(option_id)  # (one the session does not price is not asked again)
             for info in price([option_id]):
                 infos[info.entry_id] = info
 
@@ -646,9 +653,10 @@ class CatalogBrowser(Vertical):
     def unpriced(self) -> int:
         """How many options are not priced yet with the figures shown (a benchmark waits
         for none, as a person pausing before typing)."""
-        if self._price is None:
+        if self._price is None or not self.price_off_screen:
             return 0
-        return sum(1 for i in self._ids if i not in self._infos)
+        infos, asked = self._infos, self._asked
+        return sum(1 for i in self._ids if i not in infos and i not in asked)
 
     def _info(self, entry_id: str) -> OptionInfo:
         info = self._priced(entry_id)
