@@ -1614,7 +1614,7 @@ class Evaluation:
             while n is not None and n.parent is not None and n.parent.entry is not None:
                 n = n.parent
             return n if n is not None and n.entry is not None else None
-        if scope.startswith("type:"):  # the nearest enclosing selection of these types
+        if ":" in scope and scope.startswith("type:"):  # the nearest of these types
             kinds = scope[5:].split("|")
             n = context
             while n is not None and n.entry is not None:
@@ -1622,7 +1622,14 @@ class Evaluation:
                     return n
                 n = n.parent
             return None
-        return context.ancestor(scope)
+        # the nearest selection of entry ``scope``, this one or above (Node.ancestor, inlined)
+        at: Node | None = context
+        while at is not None:
+            entry = at.entry
+            if entry is not None and entry.id == scope:
+                return at
+            at = at.parent
+        return None
 
     def force_nodes(self) -> list[Node]:
         """The nodes of the roster's forces (child forces after their parent); none for a

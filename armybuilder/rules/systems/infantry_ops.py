@@ -940,7 +940,11 @@ def _ammo_value(ev: Evaluation, kits: list[tuple[Kit, int]]) -> tuple[Value | No
 
 
 def _squads(platoon: Node) -> list[SquadView]:
-    return [SquadView(s, []) for s in platoon.children if s.has_category("squad")]
+    return [
+        SquadView(s, [])
+        for s in platoon.children
+        if s.entry is not None and "squad" in s.entry.categories
+    ]
 
 
 @dataclass
@@ -1235,12 +1239,21 @@ class InfantryOperations(SystemRules):
         squads = _squads(platoon)
         per_squad: list[int] = []  # troopers in one copy of each squad
         for sq in squads:
-            sq.kits = [_kit(ev, t) for t in sq.node.children if t.has_category("trooper")]
+            # (t.has_category("trooper"), inlined: a squad holds dozens of troopers)
+            sq.kits = [
+                _kit(ev, t)
+                for t in sq.node.children
+                if t.entry is not None and "trooper" in t.entry.categories
+            ]
             per_squad.append(self._squad(ev, sq, motive))
 
         # ---- head count, structure, guns, encumbrance, movement, damage track: the same
         # for every platoon of one make-up (see :func:`_head`)
-        guns = [(g, g.count) for g in platoon.children if g.has_category("field-gun")]
+        guns = [
+            (g, g.count)
+            for g in platoon.children
+            if g.entry is not None and "field-gun" in g.entry.categories
+        ]
         head = _head(ev, motive, squads, per_squad, guns)
         troopers, squad_count, gun_crew = head.troopers, head.squad_count, head.gun_crew
         ev.put_values(platoon, head.first)
