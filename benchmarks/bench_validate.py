@@ -1173,6 +1173,13 @@ def table(results: dict[str, Any], settings: Settings) -> str:
         f"{r['regiment_load_round_trip_ms']:.0f} ms / {r['regiment_load_fast_ms']:.0f} ms "
         f"({r['regiment_load_round_trip_ms'] / r['regiment_load_fast_ms']:.1f}x)",
     )
+    if "regiment_load_round_trip_ruamel_ms" in r:
+        row(
+            "round-trip with ruamel's own reader (before)",
+            f"{r['regiment_load_round_trip_ruamel_ms']:.0f} ms "
+            f"({r['regiment_load_round_trip_ruamel_ms'] / r['regiment_load_round_trip_ms']:.1f}x "
+            "the round-trip load)",
+        )
     row(
         "lazy open (fast parse; document built later)",
         f"{r['regiment_load_lazy_ms']:.0f} ms; a first edit that must build it "
