@@ -890,7 +890,21 @@ def measure_regiment(settings: Settings, lib: Library, corpus: Corpus) -> dict[s
     rt = repeat(lambda: Roster.from_file(path, lazy=False), settings.load_runs)
     fast = repeat(lambda: Roster.from_file(path, round_trip=False), settings.load_runs)
     lazy = repeat(lambda: Roster.from_file(path, lazy=True), settings.load_runs)
+
+    from armybuilder import yamlio
+
+    def ruamel_only() -> None:
+        # the same load with ruamel's own round-trip reader (before libyaml's events were
+        # built into the document): this run's baseline for regiment_load_round_trip_ms
+        yamlio.ROUND_TRIP_FAST = False
+        try:
+            Roster.from_file(path, lazy=False)
+        finally:
+            yamlio.ROUND_TRIP_FAST = True
+
+    ruamel = repeat(ruamel_only, max(settings.load_runs // 2, 1))
     res["regiment_load_round_trip_ms"] = 1000 * median(rt)
+    res["regiment_load_round_trip_ruamel_ms"] = 1000 * median(ruamel)
     res["regiment_load_fast_ms"] = 1000 * median(fast)
     res["regiment_load_lazy_ms"] = 1000 * median(lazy)
 
@@ -1195,6 +1209,13 @@ def table(results: dict[str, Any], settings: Settings) -> str:
         f"{r['regiment_load_round_trip_ms']:.0f} ms / {r['regiment_load_fast_ms']:.0f} ms "
         f"({r['regiment_load_round_trip_ms'] / r['regiment_load_fast_ms']:.1f}x)",
     )
+    if "regiment_load_round_trip_ruamel_ms" in r:
+        row(
+            "round-trip with ruamel's own reader (before)",
+            f"{r['regiment_load_round_trip_ruamel_ms']:.0f} ms "
+            f"({r['regiment_load_round_trip_ruamel_ms'] / r['regiment_load_round_trip_ms']:.1f}x "
+            "the round-trip load)",
+        )
     row(
         "lazy open (fast parse; document built later)",
         f"{r['regiment_load_lazy_ms']:.0f} ms; a first edit that must build it "
