@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from armybuilder.catalog import Library
+from armybuilder.catalog import Library, walk_groups
 from armybuilder.editing import add_entry
 from armybuilder.interop.battlescribe.adapter import AdapterSession
 from armybuilder.rosters import Roster
@@ -205,3 +205,48 @@ def test_gaslands_a_middleweight_trailer_is_one_more_build_slot_for_its_own_car(
     assert [i.message for i in ev.issues if i.code == "max-exceeded"] == [
         "B has 3 Build Slots in Options; at most 2 Build Slots allowed"
     ]
+
+
+@pytest.fixture(scope="module")
+def lib40k() -> Library:
+    if not (BSDATA / "wh40k-10e").is_dir():
+        pytest.skip(f"the BattleScribe 40k test data is not at {BSDATA / 'wh40k-10e'}")
+    return Library([BSDATA]).scan()
+
+
+def test_a_knight_with_chivalric_points_must_choose_a_mastery(lib40k: Library) -> None:
+    """Imperium - Imperial Knights - Library.cat, group "Masteries" (``3ac2-3c01-db7a-48cb``,
+    min 1 / max 1): hidden, and its minimum set to 0, where its `parent` holds fewer than 1
+    "Allocated Chivalric Points" (``e7fb-9519-7cd7-9c10``, children only). The knight holding
+    the group is that parent: with the points allocated to it, a mastery is needed (read from
+    the force, which holds the knight and not the points, the group stayed hidden)."""
+    faction = "imperium-imperial-knights-library"
+    index = lib40k.system("wh40k-10e").index(faction)
+    roster = Roster.new("wh40k-10e", faction, "T", {})
+    knight = add_entry(roster, index, (), "10d8-d702-f556-5d3c", fill=True)  # Knight Destrier
+
+    def masteries() -> list[str]:
+        ev = evaluate(roster, index, None)
+        return [i.message for i in ev.issues if i.entry == "3ac2-3c01-db7a-48cb"]
+
+    assert masteries() == []  # no points: hidden, nothing needed
+    add_entry(roster, index, knight, "e7fb-9519-7cd7-9c10")
+    assert masteries() == ["Knight Destrier has 0 choices of Masteries; at least 1 needed"]
+    add_entry(roster, index, knight, "32b3-12f5-c2bc-22f5")  # Master of Obduracy
+    assert masteries() == []
+
+
+def test_a_character_is_offered_vermillion_level_assets(lib40k: Library) -> None:
+    """Imperium - Agents of the Imperium.cat, group "Vermillion-level Assets"
+    (``731a-6069-5afb-247f``): hidden where its `parent` is not a Character
+    (``9cfd-1c32-585f-7d5c``). An Inquisitor holding it is a Character: shown (read from the
+    force, which is no Character, it was hidden from every unit)."""
+    faction = "imperium-agents-of-the-imperium"
+    index = lib40k.system("wh40k-10e").index(faction)
+    roster = Roster.new("wh40k-10e", faction, "T", {})
+    add_entry(roster, index, (), "3e57-b15c-5580-1de1", fill=True)  # Inquisitor
+    ev = evaluate(roster, index, None)
+    inquisitor = ev.root.children[0]
+    assert inquisitor.entry is not None
+    [assets] = [g for g in walk_groups(inquisitor.entry.groups) if g.id == "731a-6069-5afb-247f"]
+    assert ev.is_group_hidden(assets, inquisitor) is False
