@@ -250,3 +250,24 @@ def test_a_character_is_offered_vermillion_level_assets(lib40k: Library) -> None
     assert inquisitor.entry is not None
     [assets] = [g for g in walk_groups(inquisitor.entry.groups) if g.id == "731a-6069-5afb-247f"]
     assert ev.is_group_hidden(assets, inquisitor) is False
+
+
+@pytest.mark.skipif(
+    not (BSDATA / "space-station-zero").is_dir(),
+    reason=f"the Space Station Zero test data is not at {BSDATA}",
+)
+def test_ssz_five_xp_ask_an_advancement_of_their_own_crew_member_only() -> None:
+    """Crew.cat, group "05 XP Total" (``bbf3-8285-42e6-12e7``, in "Crew Experience"): shown,
+    and its minimum (``bbb1-8cd1-30c6-b2dc``) set to 1, where its `parent` holds at least 5
+    XP (``d5f4-349d-8e78-07c8``, deep). 5 XP on the Chief Engineer ask him for an
+    advancement; the Soldier beside him, with none, is asked for nothing (read from the
+    crew, every member was)."""
+    index = Library([BSDATA]).scan().system("space-station-zero").index("crew")
+    roster = Roster.new("space-station-zero", "crew", "T", {})
+    engineer = add_entry(roster, index, (), "330b-fb87-d060-d287", fill=True)  # Chief Engineer
+    add_entry(roster, index, (), "29c1-a82a-1972-389a", fill=True)  # Soldier
+    add_entry(roster, index, engineer, "d5f4-349d-8e78-07c8", count=5)  # XP
+    ev = evaluate(roster, index, None)
+    assert [i.message for i in ev.issues if i.entry == "bbf3-8285-42e6-12e7"] == [
+        "Chief Engineer has 0 choices of 05 XP Total; at least 1 needed"
+    ]
