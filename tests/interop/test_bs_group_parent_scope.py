@@ -271,3 +271,31 @@ def test_ssz_five_xp_ask_an_advancement_of_their_own_crew_member_only() -> None:
     assert [i.message for i in ev.issues if i.entry == "bbf3-8285-42e6-12e7"] == [
         "Chief Engineer has 0 choices of 05 XP Total; at least 1 needed"
     ]
+
+
+def test_a_grot_tanks_unit_of_eight_may_take_two_additional_weapons(lib40k: Library) -> None:
+    """Orks.cat, group "Grot Tank w/ additional weapon" (``ecdf-ba8b-e77f-cd26``, max 2 by
+    ``a0ac-5f6a-bc4e-c05b``) in Grot Tanks [Legends]: the maximum is decremented by 1 where
+    its `parent` holds fewer than 8 models. The unit is that parent: with 6 Grot Tanks and 2
+    with an additional weapon (8 models) both are allowed, with 4 and 2 (6) one is. (Read
+    from the force, whose top level holds the unit and no model, it was always 1; in a
+    roster with eight models of other units at the top it was always 2.)"""
+    index = lib40k.system("wh40k-10e").index("xenos-orks")
+
+    def verdict(tanks: int) -> list[str]:
+        roster = Roster.new("wh40k-10e", "xenos-orks", "T", {})
+        unit = add_entry(roster, index, (), "6cc1-586e-5d7c-9a34", fill=True)
+        [at] = [
+            i
+            for i, s in enumerate(roster.node(unit)["selections"])
+            if s["entry"] == "d98a-6d3b-b2ef-96ae"  # Grot Tank
+        ]
+        roster.set((*unit, "selections", at), "count", tanks)
+        add_entry(roster, index, unit, "8754-700f-73fd-23a9", count=2, fill=True)
+        ev = evaluate(roster, index, None)
+        return [i.message for i in ev.issues if i.entry == "ecdf-ba8b-e77f-cd26"]
+
+    assert verdict(6) == []
+    assert verdict(4) == [
+        "Grot Tanks [Legends] has 2 choices of Grot Tank w/ additional weapon; at most 1 allowed"
+    ]
