@@ -438,7 +438,7 @@ class UnitView(_Values):
         """The models on this unit's card, one entry per name with how many of it the card
         holds (``Marine ×6``: two selections of three Marines, or three under a group taken
         twice, count as the card counts them), in order of first appearance; a model at the
-        top level summarises itself."""
+        top level summarises itself (what it controls is in its :attr:`kit`)."""
         if self.type == "model":
             return []
         return tally((m.name, m.multiplicity(self)) for m in self.members())
@@ -682,12 +682,14 @@ def _kit(u: UnitView) -> list[str]:
     """``u``'s loadout in one line: its plain upgrades, and each upgrade that holds only
     upgrades (a weapon with its mounting, a wargear option holding its weapons) with what it
     holds in brackets, in the roster's order; the same thing twice is listed once with how
-    many there are (``Lascannon ×2``, ``Sponson ×2 (Heavy Bolter)``)."""
+    many there are (``Lascannon ×2``, ``Sponson ×2 (Heavy Bolter)``). A model's models (a
+    turret its operator controls) are listed too, with what they carry: a model's summary
+    line lists no models of its own."""
     items: dict[tuple[str, str], int] = {}
     for c in u.children:
         if c._is_leaf:
             key = (c.name, "")
-        elif (
+        elif (u.type == "model" and c.type == "model" and c.known) or (
             c.type == "upgrade"
             and c.known
             and not c.values
