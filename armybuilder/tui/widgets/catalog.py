@@ -228,42 +228,10 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
         finally:
             self._pass = None
 
-    def line_key(self, y: int, x1: int, x2: int, base_style: Style) -> tuple[Any, ...] | None:
-        """What line ``y`` shows, by value (as :meth:`ContentLines.line_key`: the same
-        fields, those of the widget looked up once per pass)."""
-        lines = self._tree_lines
-        if y >= len(lines):
-            return None
-        line = lines[y]
-        path = line.path
-        node = path[-1]
-        label = node._label
-        (width, content_width, virtual_width, pseudo, focus, guides, depth, cursor, hover) = (
-            self._pass_state()[1]
-        )
-        return (
-            tuple((n._hover, n._selected, n.is_last) for n in path),
-            label.plain,
-            tuple(label.spans),
-            label.style,
-            label.end,
-            node._allow_expand,
-            node.is_expanded,
-            line.last,
-            y == cursor,
-            y == hover,
-            hover >= 0,
-            x1,
-            x2,
-            width,
-            content_width,
-            virtual_width,
-            pseudo,
-            focus,
-            base_style,
-            guides,
-            depth,
-        ), node._id
+    def line_state(self) -> tuple[int, int, int, Any, bool, bool, int, int, int]:
+        # (The key of each line is :meth:`ContentLines.line_key`'s, with this state looked
+        # up once per pass.)
+        return self._pass_state()[1]
 
     def get_label_width(self, node: TreeNode[str | None]) -> int:
         # The list never scrolls sideways (a label is cut at the pane's edge), so no label
