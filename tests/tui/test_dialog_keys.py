@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLES, run_async, wait_editor, wait_for
+from conftest import run_async, wait_editor, wait_for
 from screen import painted
+from test_conflict import roster_copy
 from textual.binding import Binding
 from textual.pilot import Pilot
 from textual.screen import ModalScreen
@@ -123,12 +124,6 @@ async def test_home_dialogs_show_their_own_keys(make_app: MakeApp, size: tuple[i
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.id == "home")
         assert await bar_after(pilot) == home
-
-
-def roster_copy(folder: Path) -> Path:
-    path = folder / "squad.yaml"
-    path.write_bytes((EXAMPLES / "space-hulk/standard-squad.yaml").read_bytes())
-    return path
 
 
 @run_async
