@@ -84,6 +84,17 @@ def drop_down_problems(editor: EditorScreen) -> list[str]:
     return problems
 
 
+def catalog_id_problems(editor: EditorScreen) -> list[str]:
+    """The ids the catalog's rows add are those the session names its options by (an entry
+    offered twice under the target is two options, two ids)."""
+    s = editor.session
+    assert s is not None
+    target = editor.catalog_target()
+    want = [s.option_id(target, c) for c in s.options(target)]
+    have = list(editor.catalog._ids)
+    return [] if have == want else [f"catalog ids {have[:5]!r}..., the session's {want[:5]!r}..."]
+
+
 def closed_problems(
     editor: EditorScreen, select: ChoiceSelect, gid: str, want: list[tuple[str, str]], value: Any
 ) -> list[str]:
@@ -150,7 +161,11 @@ async def test_random_edits_on_a_40k_roster_leave_no_stale_line(
             for key in keys:
                 await pilot.press(key)
             await settle(pilot, editor)
-            problems = screen_problems(app, editor) + drop_down_problems(editor)
+            problems = (
+                screen_problems(app, editor)
+                + drop_down_problems(editor)
+                + catalog_id_problems(editor)
+            )
             assert not problems, (steps, editor.selected, problems)
             before_rows = painted(app)
             after = await repainted_whole(pilot)
@@ -242,7 +257,7 @@ async def test_drop_downs_given_new_options_paint_the_roster_choice(
                 if key:
                     await pilot.press(key)
                     await settle(pilot, editor)
-                problems = drop_down_problems(editor)
+                problems = drop_down_problems(editor) + catalog_id_problems(editor)
                 assert not problems, (loc, key, problems)
                 checked += sum(
                     1 for s in editor.details.query(ChoiceSelect) if s.display and s.name
