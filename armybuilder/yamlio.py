@@ -29,10 +29,11 @@ from ruamel.yaml.composer import Composer, ComposerError
 from ruamel.yaml.constructor import RoundTripConstructor, SafeConstructor
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent
-from ruamel.yaml.nodes import MappingNode, SequenceNode
+from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.representer import RoundTripRepresenter
 from ruamel.yaml.scalarfloat import ScalarFloat
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString, SingleQuotedScalarString
 
 from .errors import InputError, Problem
 
@@ -416,8 +417,6 @@ def _may_be_deep(text: str) -> bool:
 def _value_problem(text: str, file: str, exc: Exception) -> Problem:
     """A scalar the loader could not turn into a value (``!!int abc``, an integer of 5,000
     digits): find it in the node graph so the message has its line and column."""
-    from ruamel.yaml.nodes import ScalarNode
-
     try:
         root = _safe_yaml().compose(text)
     except Exception:
@@ -504,6 +503,9 @@ _NAN = -_INF / _INF
 #: Collections open at once beyond which the fast path leaves the file to ruamel (and to
 #: :func:`check_limits`, which refuses more than :data:`MAX_DEPTH`).
 _FAST_MAX_OPEN = MAX_DEPTH - 4
+#: Whether :func:`load_round_trip` tries the fast round-trip loader first (tests turn it off
+#: to compare with ruamel's own reading).
+ROUND_TRIP_FAST = True
 
 
 class _Declined(Exception):
@@ -619,7 +621,7 @@ def _fast_parser() -> _Parser | None:
 
 
 #: How many texts the fast loader read and how many it left to ruamel (for tests and tools).
-fast_stats = {"loaded": 0, "declined": 0}
+fast_stats = {"loaded": 0, "declined": 0, "round_trip_loaded": 0, "round_trip_declined": 0}
 
 
 def load_fast(text: str) -> Any:
@@ -725,6 +727,244 @@ def _load_events(get: Any, events: Any) -> Any:
     return root
 
 
+# ------------------------------------------------------------------ the fast round-trip loader
+#
+# ruamel's round-trip loader reads with its own scanner and parser, written in Python (a
+# regiment of 75 platoons: about 1.5 s, nine tenths of it scanning). Most roster files are in
+# a small part of YAML where libyaml's parser (ruamel.yaml.clib, in C) reads exactly the same
+# nodes at the same places, and all that ruamel's scanner adds is comments and blank lines,
+# which such a file has none of below its opening comment lines. `_load_round_trip_fast`
+# builds the round-trip document of such a file from libyaml's events: the same objects ruamel
+# builds (CommentedMap and CommentedSeq with their lines, columns and style, quoted strings as
+# ruamel's quoted string classes, numbers and booleans through ruamel's own round-trip
+# constructor), and the opening comment lines as ruamel reads them (by ruamel, from those
+# lines alone). Anything else it declines, and ruamel reads the file as before: a comment or
+# a blank line below the first key, an empty value (`key:`, placed at another column by each
+# parser), a plain scalar in a flow collection that the two may read apart (with `:` or
+# `?`), a mapping of one pair without braces in a flow list, a scalar over several lines or in
+# block style (`|`, `>`), tags, anchors and aliases, merge keys, timestamps, directives,
+# `---` or `...`, tabs and characters outside printable Unicode, duplicate keys, a collection
+# as a key, a root that is not a mapping at column 1, deep nesting, too many values, any
+# parse error. So a file it reads saves exactly as before, and a file it declines is read,
+# refused or reported exactly as before (tests/unit/test_round_trip_fast.py compares both
+# loaders' documents attribute by attribute, and the bytes saved after random edits).
+
+#: Characters that make the fast round-trip loader leave a text to ruamel: a tab, a carriage
+#: return or other control character, a line separator libyaml and ruamel may count apart,
+#: a byte order mark, a surrogate, a non-character.
+_RT_FAST_REFUSED = re.compile(
+    r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]"
+)
+#: A blank line (ruamel keeps it as a comment of the node above).
+_RT_BLANK_LINE = re.compile(r"\n *\n|\n +\Z")
+_RT_STR = "tag:yaml.org,2002:str"
+#: Tags of plain scalars the fast round-trip loader builds with ruamel's constructor.
+_RT_SCALAR_TAGS = frozenset(
+    ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool")
+)
+_RT_NULL = "tag:yaml.org,2002:null"
+
+
+class _RoundTripKit:
+    """What the fast round-trip loader reuses of ruamel's: a constructor and a resolver of a
+    round-trip YAML instance (YAML 1.2, no directive), and the tags plain scalars resolve to."""
+
+    def __init__(self) -> None:
+        yaml = round_trip_yaml()
+        self.constructor = yaml.constructor
+        self.resolver = yaml.resolver
+        self.tags: dict[str, str] = {}
+
+    def tag(self, value: str) -> str:
+        tag = self.tags.get(value)
+        if tag is None:
+            found = self.resolver.resolve(ScalarNode, value, (True, False))
+            tag = str(getattr(found, "value", found))
+            if len(self.tags) < 4096:
+                self.tags[value] = tag
+        return tag
+
+
+_RT_KIT: _RoundTripKit | None = None
+
+
+def _rt_kit() -> _RoundTripKit:
+    global _RT_KIT
+    if _RT_KIT is None:
+        _RT_KIT = _RoundTripKit()
+    return _RT_KIT
+
+
+def _leading_comments(text: str) -> int:
+    """Where the first line that is neither blank nor a comment starts."""
+    pos = 0
+    n = len(text)
+    while pos < n:
+        end = text.find("\n", pos)
+        end = n if end < 0 else end + 1
+        line = text[pos:end].lstrip(" ")
+        if line and line[0] not in "#\n":
+            break
+        pos = end
+    return pos
+
+
+def _load_round_trip_fast(text: str, file: str) -> Any:
+    """The round-trip document of ``text`` built from libyaml's events, or ``_DECLINED``
+    (see above). Never raises."""
+    try:
+        return _build_round_trip(text, file)
+    except Exception:  # a parse error, _Declined, a number Python cannot read...
+        return _DECLINED
+
+
+def _build_round_trip(text: str, file: str) -> Any:
+    fp = _FAST_PARSER.binding("ruamel.yaml.clib")
+    if fp is None or _RT_FAST_REFUSED.search(text):
+        return _DECLINED
+    start = _leading_comments(text)
+    if start >= len(text) or _RT_BLANK_LINE.search(text, start):
+        return _DECLINED
+    hashes = text.count("#", start)  # each must be inside a scalar (else: a comment)
+    events = fp.events
+    scalar_event = events.ScalarEvent
+    mapping_start = events.MappingStartEvent
+    sequence_start = events.SequenceStartEvent
+    collection_end = (events.MappingEndEvent, events.SequenceEndEvent)
+    get = fp.parser(text).get_event
+    kit = _rt_kit()
+    tag_of = kit.tag
+    tags = kit.tags
+    constructor = kit.constructor
+    constructors = constructor.yaml_constructors
+    get()  # StreamStartEvent
+    ev = get()
+    if ev.__class__ is not events.DocumentStartEvent or ev.explicit or ev.version or ev.tags:
+        return _DECLINED
+    ev = get()
+    if ev.__class__ is not mapping_start or ev.start_mark.column != 0:
+        return _DECLINED
+    stack: list[tuple[Any, Any, Any, int]] = []
+    cur: Any = None  # the collection being filled
+    key: Any = None  # its pending key, or _SEQ
+    key_mark: Any = None
+    want_key = False
+    flow = 0  # flow collections (`[...]`, `{...}`) open around the current node
+    budget = MAX_NODES
+    str_tag = _RT_STR
+    null_tag = _RT_NULL
+    scalar_tags = _RT_SCALAR_TAGS
+    single = SingleQuotedScalarString
+    double = DoubleQuotedScalarString
+    while True:
+        cls = ev.__class__
+        budget -= 1
+        if cls is scalar_event:
+            mark = ev.start_mark
+            value = ev.value
+            if ev.anchor is not None or ev.tag is not None or mark.line != ev.end_mark.line:
+                return _DECLINED
+            style = ev.style
+            if not style:
+                if not value or (flow and (":" in value or "?" in value)):
+                    # libyaml and ruamel may read these apart; an empty value (`key:`) is
+                    # placed at another column by each
+                    return _DECLINED
+                tag = tags.get(value) or tag_of(value)
+                if tag != str_tag:
+                    if tag == null_tag:
+                        value = None
+                    elif tag in scalar_tags:
+                        node = ScalarNode(tag, value, mark, ev.end_mark)
+                        value = constructors[tag](constructor, node)
+                    else:
+                        return _DECLINED  # a timestamp, merge key, `=`...
+            elif style == '"':
+                value = double(value)
+            elif style == "'":
+                value = single(value)
+            else:
+                return _DECLINED  # a block scalar
+            if "#" in ev.value:
+                hashes -= text.count("#", mark.index, ev.end_mark.index)
+            if isinstance(value, str) and not value.isascii():
+                value.encode("utf-8")  # a lone surrogate from an escape: ruamel says it
+            if want_key:
+                key = value
+                key_mark = mark
+                want_key = False
+            elif key is _SEQ:
+                cur._yaml_set_idx_line_col(len(cur), [mark.line, mark.column])
+                cur.append(value)
+            else:
+                if key in cur:
+                    return _DECLINED  # a duplicate key (ruamel words it)
+                cur._yaml_set_kv_line_col(
+                    key, [key_mark.line, key_mark.column, mark.line, mark.column]
+                )
+                cur[key] = value
+                want_key = True
+        elif cls is mapping_start or cls is sequence_start:
+            if ev.anchor is not None or ev.tag is not None or want_key:
+                return _DECLINED  # a collection as a key, an anchor, a tag
+            mark = ev.start_mark
+            if ev.flow_style and text[mark.index] not in "[{":
+                return _DECLINED  # `[a: 1]`, a mapping of one pair without braces
+            new: Any = CommentedMap() if cls is mapping_start else CommentedSeq()
+            new._yaml_set_line_col(mark.line, mark.column)
+            if cur is not None:
+                if key is _SEQ:
+                    cur._yaml_set_idx_line_col(len(cur), [mark.line, mark.column])
+                    cur.append(new)
+                else:
+                    if key in cur:
+                        return _DECLINED
+                    cur._yaml_set_kv_line_col(
+                        key, [key_mark.line, key_mark.column, mark.line, mark.column]
+                    )
+                    cur[key] = new
+            stack.append((cur, key, key_mark, flow))
+            if ev.flow_style:
+                flow += 1
+            if len(stack) > _FAST_MAX_OPEN or budget < 0:
+                return _DECLINED
+            cur = new
+            if cls is mapping_start:
+                key, want_key = None, True
+            else:
+                key, want_key = _SEQ, False
+        elif cls in collection_end:
+            done = cur
+            inner = flow
+            cur, key, key_mark, flow = stack.pop()
+            if done:  # ruamel's set_collection_style: an empty collection is left alone
+                if inner > flow:
+                    done.fa.set_flow_style()
+                else:
+                    done.fa.set_block_style()
+            if cur is None:
+                root = done
+                break
+            want_key = key is not _SEQ
+        else:
+            return _DECLINED  # an alias
+        ev = get()
+    if budget < 0 or hashes:
+        return _DECLINED  # too many values; a comment
+    end = get()
+    if end.__class__ is not events.DocumentEndEvent or end.explicit:
+        return _DECLINED
+    if get().__class__ is not events.StreamEndEvent:
+        return _DECLINED  # several documents
+    if start:
+        # The opening comment lines, as ruamel reads them (alone: they are all it reads).
+        probe = _load_round_trip_ruamel(text[:start] + "x: 0\n", file)
+        if probe.ca.items or probe.ca.end:
+            return _DECLINED
+        root.ca.comment = probe.ca.comment
+    return root
+
+
 def load_safe(text: str, file: str) -> Any:
     """Parse untrusted YAML into plain Python data (dict, list, str, int, float, bool, None)."""
     doc = load_fast(text)
@@ -757,8 +997,22 @@ def _load_safe_ruamel(text: str, file: str) -> Any:
     return doc
 
 
-def load_round_trip(text: str, file: str) -> Any:
-    """Parse YAML keeping comments, order and positions (for editing and for error positions)."""
+def load_round_trip(text: str, file: str, fast: bool = True) -> Any:
+    """Parse YAML keeping comments, order and positions (for editing and for error positions).
+
+    ``fast``: build the document from libyaml's events where that gives exactly ruamel's
+    document (see :func:`_load_round_trip_fast`); ``False``: always ruamel's own reading."""
+    if fast and ROUND_TRIP_FAST:
+        doc = _load_round_trip_fast(text, file)
+        if doc is not _DECLINED:
+            fast_stats["round_trip_loaded"] += 1
+            return doc
+        fast_stats["round_trip_declined"] += 1
+    return _load_round_trip_ruamel(text, file)
+
+
+def _load_round_trip_ruamel(text: str, file: str) -> Any:
+    """:func:`load_round_trip` through ruamel.yaml's round-trip loader."""
     if _may_be_deep(text):
         deep = _depth_problem(text, file)
         if deep is not None:

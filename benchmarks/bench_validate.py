@@ -14,6 +14,7 @@ d. loading the regiment roster with the round-trip loader vs the fast loader.
 Run from the repository root::
 
     python benchmarks/bench_validate.py [--rosters N] [--out DIR] [--quick] [--json FILE]
+    python benchmarks/bench_validate.py --counts   # the regiment's counted figures alone
 
 Only the standard library and armybuilder are used. See benchmarks/README.md.
 """
@@ -853,6 +854,33 @@ def measure_cli(
     }
 
 
+def evaluation_work(roster: Roster, index: Any, rules: Any) -> dict[str, float]:
+    """What one evaluation of ``roster`` does, counted rather than timed (the same in any run,
+    however busy the machine): the Python function calls of one ``evaluate`` (cProfile's
+    ``total_calls``, built-ins included), with the rules module and without it (the generic
+    engine alone), and the objects the collector tracks that one evaluation leaves alive (what
+    an ``Evaluation`` keeps: its tree, issues, values and caches). Each is counted after a
+    first evaluation, as the timed runs are."""
+    import cProfile
+    import pstats
+
+    out: dict[str, float] = {}
+    for key, mod in (("eval_calls", rules), ("eval_calls_generic", None)):
+        evaluate(roster, index, mod)  # (warm: what is kept per catalog is built)
+        prof = cProfile.Profile()
+        prof.enable()
+        evaluate(roster, index, mod)
+        prof.disable()
+        out[key] = pstats.Stats(prof).total_calls  # type: ignore[attr-defined]
+    gc.collect()
+    before = len(gc.get_objects())
+    kept = evaluate(roster, index, rules)
+    gc.collect()
+    out["eval_objects_kept"] = len(gc.get_objects()) - before
+    del kept
+    return out
+
+
 def measure_regiment(settings: Settings, lib: Library, corpus: Corpus) -> dict[str, float]:
     """Re-validation and edits of the regiment roster; round-trip vs fast load."""
     path = corpus.regiment
@@ -888,6 +916,7 @@ def measure_regiment(settings: Settings, lib: Library, corpus: Corpus) -> dict[s
     res["regiment_troopers"] = sum(n.multiplicity() for n in ev.nodes() if n.entry_id == "trooper")
     res["regiment_errors"] = len(ev.errors)
     res["regiment_warnings"] = len(ev.warnings)
+    res.update(evaluation_work(roster, index, rules))
     gc.collect()
     runs = repeat(lambda: evaluate(roster, index, rules), settings.reval_runs)
     res["reval_median_ms"] = 1000 * median(runs)
@@ -1141,6 +1170,13 @@ def table(results: dict[str, Any], settings: Settings) -> str:
         "  generic engine only (no rules module)",
         f"{r['reval_generic_median_ms']:.1f} ms",
     )
+    if "eval_calls" in r:
+        row(
+            "  Python calls per evaluation (with / without rules)",
+            f"{r['eval_calls']:,.0f} / {r['eval_calls_generic']:,.0f} "
+            "(counted, not timed: the same in any run)",
+        )
+        row("  objects one evaluation keeps alive", f"{r['eval_objects_kept']:,.0f}")
     row(
         "rename a platoon + evaluate",
         f"{r['edit_rename_reval_ms']:.1f} ms (edit alone {r['edit_rename_ms']:.1f} ms)",
@@ -1370,6 +1406,26 @@ def targets_table(r: dict[str, Any]) -> str:
 # --------------------------------------------------------------------------- main
 
 
+def print_counts() -> int:
+    """``--counts``: what :func:`evaluation_work` counts for the regiment, alone (no timing)."""
+    for key in _ENV_OVERRIDES:
+        os.environ.pop(key, None)
+    with tempfile.TemporaryDirectory(prefix="armybuilder-bench-") as scratch:
+        path = Path(scratch) / "regiment.yaml"
+        path.write_text(regiment_roster(), encoding="utf-8")
+        with armybuilder_home(Path(scratch) / "home"):
+            lib = Library().scan()
+            roster = Roster.from_file(path)
+            gs = lib.system(roster.system)
+            got = evaluation_work(roster, gs.index(roster.faction), gs.rules)
+    print(
+        f"regiment, one evaluation: {got['eval_calls']:,.0f} Python calls "
+        f"({got['eval_calls_generic']:,.0f} without the rules module), "
+        f"{got['eval_objects_kept']:,.0f} objects kept alive"
+    )
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--rosters", type=int, metavar="N", help="varied rosters (default 300)")
@@ -1377,7 +1433,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="30 rosters, fewer repeats")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument("--seed", type=int, default=20240601, help="corpus seed")
+    parser.add_argument(
+        "--counts",
+        action="store_true",
+        help="only the regiment's counted figures (calls, objects kept): seconds, not minutes",
+    )
     args = parser.parse_args(argv)
+    if args.counts:
+        return print_counts()
     settings = QUICK if args.quick else FULL
     if args.rosters is not None:
         if args.rosters < 1:

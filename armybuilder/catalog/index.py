@@ -231,6 +231,8 @@ class CatalogIndex:
         self._held_refs: dict[int, tuple[object, frozenset[str]]] = {}
         self._deep_refs: dict[int, tuple[object, frozenset[str]]] = {}
         self._group_maxima: dict[int, tuple[object, dict[int, int] | None]] = {}
+        self._facts: dict[int, EntryFacts] = {}
+        self._root_facts: dict[str, tuple[Child, EntryFacts]] | None = None
         self.roots: list[Child] = [
             self._resolve(c, None) for c in [*sf.entries, *(c for p in parts for c in p.entries)]
         ]
@@ -839,6 +841,28 @@ class CatalogIndex:
             found = self._static_costs[id(entry)] = (entry, costs)
         return found[1]
 
+    def facts(self, entry: Entry) -> EntryFacts:
+        """What the engine reads of ``entry`` at each of its selections, gathered once per
+        entry (by ``id()``, the entry kept beside to tell a reused id apart): see
+        :class:`EntryFacts`. The engine keeps it on each node it builds, so that a node's
+        checks and costs read it without looking the entry up again."""
+        found = self._facts.get(id(entry))
+        if found is None or found.entry is not entry:
+            found = self._facts[id(entry)] = EntryFacts(self, entry)
+        return found
+
+    def child_facts(self, entry: Entry | None) -> dict[str, tuple[Child, EntryFacts]]:
+        """:meth:`child_map` of ``entry`` with each option's :meth:`facts` beside it (the
+        roster's top level for ``None``). Do not change the dictionary."""
+        if entry is not None:
+            return self.facts(entry).kids()
+        found = self._root_facts
+        if found is None:
+            found = self._root_facts = {
+                k: (c, self.facts(c.entry)) for k, c in self._root_ids.items()
+            }
+        return found
+
     def child(self, entry: Entry | None, entry_id: str) -> Child | None:
         """The child option of ``entry`` with id ``entry_id``, if it is one."""
         return self.child_map(entry).get(entry_id)
@@ -970,6 +994,48 @@ class ChildChecks:
     @property
     def once(self) -> bool:
         return bool(self.keyed_once or self.plain_once)
+
+
+class EntryFacts:
+    """What the engine reads of one entry at every selection of it, worked out once per
+    entry and catalog index (:meth:`CatalogIndex.facts`): each field is what the index's
+    method of that name gives for the entry (``static``: :meth:`~CatalogIndex.static_costs`,
+    ``quiet``: :meth:`~CatalogIndex.quiet_leaf`, ``checks``: :meth:`~CatalogIndex.entry_checks`,
+    ``child_checks``, ``group_checks``, ``group_maxima``), and :meth:`kids` its options with
+    their own facts (:meth:`CatalogIndex.child_facts`). Nothing in it is ever changed."""
+
+    __slots__ = (
+        "_index",
+        "_kids",
+        "checks",
+        "child_checks",
+        "entry",
+        "group_checks",
+        "group_maxima",
+        "quiet",
+        "static",
+    )
+
+    def __init__(self, index: CatalogIndex, entry: Entry) -> None:
+        self.entry = entry
+        self._index = index
+        self.static = index.static_costs(entry)
+        self.quiet = index.quiet_leaf(entry)
+        self.checks = index.entry_checks(entry)
+        self.child_checks = index.child_checks(entry)
+        self.group_checks = index.group_checks(entry)
+        self.group_maxima = index.group_maxima(entry)
+        self._kids: dict[str, tuple[Child, EntryFacts]] | None = None
+
+    def kids(self) -> dict[str, tuple[Child, EntryFacts]]:
+        """The entry's options by id (:meth:`CatalogIndex.child_map`), each with its facts."""
+        found = self._kids
+        if found is None:
+            index = self._index
+            found = self._kids = {
+                k: (c, index.facts(c.entry)) for k, c in index.child_map(self.entry).items()
+            }
+        return found
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -193,8 +193,9 @@ class UnitView(_Values):
     this selection with everything under it, times its count), ``cost_text``, ``values``
     (key -> :class:`ValueView`, in the order the rules module set them), ``profiles``
     (:class:`ProfileView`), ``rules`` (rule names), ``children``, ``loadout`` (the plain
-    upgrades under it, as labels), ``kit`` (the loadout with the upgrades that hold only
-    upgrades too, each with what it holds: ``Machine Gun (Front)``, for one-line summaries),
+    upgrades under it, as labels, one per name with how many: ``Lascannon ×2``), ``kit``
+    (the loadout with the upgrades that hold only upgrades too, each with what it holds:
+    ``Machine Gun (Front)``, for one-line summaries),
     ``issues`` (those about this selection or below it).
     """
 
@@ -327,8 +328,16 @@ class UnitView(_Values):
     def roster_option(self) -> bool:
         """A selection that sets the roster up rather than a unit a player fields: an upgrade
         (the data's entry type) chosen at the top of a force: a detachment or a game size
-        picked once for the whole army, a sponsor, the campaign rules a roster plays."""
-        return self.depth == 0 and self.known and self.type == "upgrade"
+        picked once for the whole army, a sponsor, the campaign rules a roster plays. An
+        upgrade with a stat line of its own, or a model or unit under it, is fielded (data
+        that makes each crew member an upgrade with a profile): a unit, not an option."""
+        return (
+            self.depth == 0
+            and self.known
+            and self.type == "upgrade"
+            and not self.profiles
+            and not any(n.type in ("model", "unit") for n in self.walk())
+        )
 
     @property
     def branches(self) -> list[UnitView]:
@@ -372,6 +381,24 @@ class UnitView(_Values):
             (n, n.multiplicity(self)) for n in self._below() if n.type == "upgrade" and n.profiles
         ]
 
+    def carried(self, profile_name: str, upto: UnitView | None = None) -> int:
+        """How many upgrades with a stat line called ``profile_name`` (a weapon) this
+        selection holds (not those of models or units under it), per one ``upto`` (default:
+        in the whole roster): a model ×3 with a rifle each carries 3; 0 when none of its
+        upgrades has such a stat line."""
+
+        def held(node: UnitView) -> Iterator[UnitView]:
+            for c in node.children:
+                if c.type not in ("unit", "model"):
+                    yield c
+                    yield from held(c)
+
+        return sum(
+            n.multiplicity(upto)
+            for n in held(self)
+            if n.type == "upgrade" and any(p.name == profile_name for p in n.profiles)
+        )
+
     # ------------------------------------------------------------------ roster summary
 
     def short_values(self, limit: int = 48) -> list[ValueView]:
@@ -388,11 +415,13 @@ class UnitView(_Values):
         return sum(m.multiplicity(self) for m in self.members())
 
     def model_summary(self) -> list[str]:
-        """The models on this unit's card, one entry per selection (``Marine ×6``), in order;
-        a model at the top level summarises itself."""
+        """The models on this unit's card, one entry per name with how many of it the card
+        holds (``Marine ×6``: two selections of three Marines, or three under a group taken
+        twice, count as the card counts them), in order of first appearance; a model at the
+        top level summarises itself."""
         if self.type == "model":
             return []
-        return [m.label for m in self.members()]
+        return tally((m.name, m.multiplicity(self)) for m in self.members())
 
     @property
     def size(self) -> int:
@@ -608,14 +637,36 @@ def _profiles(ev: Evaluation, node: Node) -> list[ProfileView]:
     return out
 
 
+def counted(name: str, count: int) -> str:
+    """A name with how many there are, as every label prints it: ``Lascannon ×2``, the name
+    alone for one."""
+    return name + (f" ×{count}" if count != 1 else "")
+
+
+def tally(items: Iterable[tuple[str, int]]) -> list[str]:
+    """``(name, count)`` pairs as a list's labels, the same name once with the counts added
+    (two selections of one Lascannon each read ``Lascannon ×2``, as a card counts them), in
+    order of first appearance."""
+    counts: dict[str, int] = {}
+    for name, n in items:
+        counts[name] = counts.get(name, 0) + n
+    return [counted(name, n) for name, n in counts.items()]
+
+
+def _loadout(u: UnitView) -> list[str]:
+    """``u``'s plain upgrades as labels, each name once with how many there are."""
+    return tally((c.name, c.count) for c in u.children if c._is_leaf)
+
+
 def _kit(u: UnitView) -> list[str]:
     """``u``'s loadout in one line: its plain upgrades, and each upgrade that holds only
     upgrades (a weapon with its mounting, a wargear option holding its weapons) with what it
-    holds in brackets, in the roster's order."""
-    out: list[str] = []
+    holds in brackets, in the roster's order; the same thing twice is listed once with how
+    many there are (``Lascannon ×2``, ``Sponson ×2 (Heavy Bolter)``)."""
+    items: dict[tuple[str, str], int] = {}
     for c in u.children:
         if c._is_leaf:
-            out.append(c.label)
+            key = (c.name, "")
         elif (
             c.type == "upgrade"
             and c.known
@@ -623,8 +674,11 @@ def _kit(u: UnitView) -> list[str]:
             and not c.state
             and all(d.type == "upgrade" and d.known for d in c.walk())
         ):
-            out.append(f"{c.label} ({', '.join(c.kit)})" if c.kit else c.label)
-    return out
+            key = (c.name, f" ({', '.join(c.kit)})" if c.kit else "")
+        else:
+            continue
+        items[key] = items.get(key, 0) + c.count
+    return [counted(name, n) + held for (name, held), n in items.items()]
 
 
 def _is_leaf(ev: Evaluation, node: Node) -> bool:
@@ -662,7 +716,7 @@ class _Builder:
         self.n += 1
         u = UnitView(f"u{self.n}", parent)
         u.name = clean_name(ev.name(node))
-        u.label = u.name + (f" ×{node.count}" if node.count != 1 else "")
+        u.label = counted(u.name, node.count)
         u.entry_id = clean_name(node.entry_id or "")
         u.known = node.entry is not None
         u.entry_name = clean_name(node.entry.name if node.entry is not None else u.entry_id)
@@ -688,7 +742,7 @@ class _Builder:
             self.by_path[u.path] = u
         u._is_leaf = _is_leaf(ev, node)
         u.children = [self.unit(c, u) for c in node.children]
-        u.loadout = [c.label for c in u.children if c._is_leaf]
+        u.loadout = _loadout(u)
         u.kit = _kit(u)
         return u
 

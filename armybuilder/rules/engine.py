@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..catalog import CatalogIndex, Child, GameSystem, custom_catalog
-from ..catalog.index import ChildChecks, modifier_queries, modifier_reads
+from ..catalog import CatalogIndex, GameSystem, custom_catalog
+from ..catalog.index import ChildChecks, EntryFacts, modifier_queries, modifier_reads
 from ..model.plain import (  # the engine's form: no pydantic (see model/plain.py)
     MESSAGE_FIELDS,
     Condition,
@@ -152,6 +152,7 @@ class Node:
         "data",
         "depth",
         "entry",
+        "facts",
         "force",
         "force_data",
         "force_loc",
@@ -187,6 +188,10 @@ class Node:
         self.force_loc: Loc = ()
         #: The link the selection was made through, if any.
         self.link: EntryLink | None = None
+        #: What the engine reads of ``entry`` at every selection of it, from the catalog
+        #: index (:meth:`CatalogIndex.facts`): set where the tree is built (``None`` on a
+        #: node made elsewhere, whose entry's facts are then looked up in the index).
+        self.facts: EntryFacts | None = None
 
     def path_ref(self) -> str:
         """What the selection counts as where counting is per link: ``path:`` and the id of
@@ -1450,8 +1455,9 @@ class Evaluation:
 
     def _node_cost(self, node: Node) -> dict[str, float]:
         entry = node.entry
+        facts = node.facts
         static = (
-            self.index.static_costs(entry)
+            (facts.static if facts is not None else self.index.static_costs(entry))
             if entry is not None and not self._extra_cost and id(node) not in self._reached
             else None
         )
@@ -1483,7 +1489,8 @@ class Evaluation:
                 got = totals.get(id(c))
                 if got is None:
                     if leaves and not c.children and c.entry is not None:
-                        got = static_costs(c.entry)
+                        f = c.facts
+                        got = f.static if f is not None else static_costs(c.entry)
                         if got is not None:
                             k = c.count
                             got = (
@@ -2271,7 +2278,11 @@ def _clamp(value: Any, bound: Any, floor: bool) -> Any:
 
 def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> None:
     entry = parent.entry
-    child_of = ev.index.child_map(entry).get  # (the parent's possible children by id)
+    # (the parent's possible children by id, each with what the engine reads of its entry)
+    facts = parent.facts
+    child_of = (
+        facts.kids() if facts is not None and facts.entry is entry else ev.index.child_facts(entry)
+    ).get
     siblings = parent.children
     out = ev.memo_out
     built = out.nodes if out is not None else None
@@ -2296,13 +2307,15 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
         if sel.findings:
             for f in sel.findings:
                 ev._add(f.severity, f.code, f.message, f.loc, "")
-        child: Child | None = child_of(sel.entry) if sel.entry else None
+        found = child_of(sel.entry) if sel.entry else None
         # (a selection with nothing under it gets none: the one shared empty list, which
         # leaves no list per leaf for the collector to track)
         kids = None if sel.children else NO_CHILDREN
-        if child is not None:
+        if found is not None:
+            child = found[0]
             node = Node(sel, child.entry, child.group, parent, i, kids)
             node.link = child.link
+            node.facts = found[1]
         else:
             node = Node(sel, None, None, parent, i, kids)
             if sel.entry is not None:
@@ -2625,19 +2638,21 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
     # In a roster of several forces, the top-level entries' constraints are checked in each
     # force (the root holds forces, not selections).
     held = not (node.is_root and ev.forces is not None)
-    plan = idx.child_checks(node.entry) if held else None
-    if plan is not None and plan.rows:
-        _check_children(ev, node, plan, seen_global)
+    facts = node.facts
+    if held:
+        plan = facts.child_checks if facts is not None else idx.child_checks(node.entry)
+        if plan.rows:
+            _check_children(ev, node, plan, seen_global)
     if node.entry is not None:
         entry = node.entry
-        plain = idx.entry_checks(entry)
+        plain = facts.checks if facts is not None else idx.entry_checks(entry)
         reached = bool(ev._reached) and id(node) in ev._reached
         if ev.state_keys and node.data is not None and node.data.state:
             _check_state(ev, node, node.data.state)
         for con in plain.self_constraints:
             _check_constraint(ev, con, entry, node, False, node.link)
         if plain.groups:
-            _check_groups(ev, node, entry)
+            _check_groups(ev, node, entry, facts)
         if plain.messages or plain.message_groups or reached:
             _check_messages(ev, node, entry, reached)
         # (no modifier of it on `hidden`: the catalog's flag)
@@ -2691,8 +2706,9 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
             # A selection with nothing under it, of an entry with nothing to check there:
             # only what is its own can be wrong (what _check_node would find, skipped).
             data = c.data
+            f = c.facts
             if (
-                quiet(kind)
+                (f.quiet if f is not None else quiet(kind))
                 and (kind.max_count is None or c.count <= kind.max_count)
                 and (data is None or not (data.experience or (ev.state_keys and data.state)))
                 and not (reached_any and id(c) in reached_any)
@@ -2765,21 +2781,32 @@ def _per_entry(ev: Evaluation, name: str, entry: Entry, work: Callable[[Entry], 
     return found
 
 
-def _check_groups(ev: Evaluation, node: Node, entry: Entry) -> None:
+def _check_groups(
+    ev: Evaluation, node: Node, entry: Entry, facts: EntryFacts | None = None
+) -> None:
     """The minimum and maximum choices of the groups of ``node``'s entry (a parent group
-    before its subgroups; choices in a subgroup count toward the groups above it)."""
-    checks = ev.index.group_checks(entry)
+    before its subgroups; choices in a subgroup count toward the groups above it).
+    ``facts``: the entry's (:meth:`CatalogIndex.facts`), where the caller has them."""
+    if facts is None:
+        facts = ev.index.facts(entry)
+    checks = facts.group_checks
     if not checks:
         return
     by_group: dict[int, int] = {}
+    had = by_group.get
     for c in node.children:
-        if c.group is not None:
-            by_group[id(c.group)] = by_group.get(id(c.group), 0) + c.count
-    maxima = ev.index.group_maxima(entry)
+        chosen_in = c.group
+        if chosen_in is not None:
+            k = id(chosen_in)
+            by_group[k] = had(k, 0) + c.count
+    maxima = facts.group_maxima
     if maxima is not None:
         # Only maxima to check: nothing to report unless a group holds more than its own.
         over = maxima.get
-        if not any(got > over(gid, got) for gid, got in by_group.items()):
+        for gid, got in by_group.items():
+            if got > over(gid, got):
+                break
+        else:
             return
     get = by_group.get
     for g, ids in checks:

@@ -66,8 +66,13 @@ def test_a_sergeant_without_his_pistol_is_told_to_take_a_bolt_pistol(lib: Librar
     # of its entry link to the Bolt pistol (Imperium - Space Marines.cat).
     index = lib.system("wh40k-10e").index(SM)
     roster = Roster.new("wh40k-10e", SM, "T", {})
-    add_entry(roster, index, (), "c09a-6504-d25f-477", fill=True)  # Tactical Squad
-    sergeant = ("selections", 0, "selections", 2)
+    squad = add_entry(roster, index, (), "c09a-6504-d25f-477", fill=True)  # Tactical Squad
+    [at] = [
+        i
+        for i, s in enumerate(roster.node(squad)["selections"])
+        if s["entry"] == "a3e6-65a5-763f-4ac"  # Tactical Marine Sergeant
+    ]
+    sergeant = (*squad, "selections", at)
     assert roster.node((*sergeant, "selections", 0))["entry"] == "18b0-8c2-173f-5"
     roster.remove((*sergeant, "selections", 0))  # his bolt pistol
     ev = evaluate(roster, index, None)

@@ -138,3 +138,41 @@ def test_a_weapon_carried_twice_is_printed_with_its_count(lib: Library, roster: 
 def test_a_squad_card_counts_what_its_models_carry(lib: Library) -> None:
     card, _ = _card_text(lib, SQUAD)
     assert re.search(r'5× Rifle\s+24"', card), card
+
+
+#: A squad whose troopers are two selections (as a player who gives two of them another weapon
+#: gets): the summary counts the models by name, as the card's model count does.
+SQUAD_SPLIT = HEAD + (
+    "  - entry: squad\n    selections:\n"
+    "      - entry: sarge\n        selections: [{entry: sarge-rifle}]\n"
+    "      - entry: trooper\n        count: 2\n        selections: [{entry: trooper-rifle}]\n"
+    "      - entry: trooper\n        count: 2\n        selections: [{entry: trooper-rifle}]\n"
+)
+
+
+@pytest.mark.parametrize("roster", [TWO_SELECTIONS, COUNT_TWO], ids=["two-selections", "count-2"])
+def test_the_summary_counts_a_weapon_carried_twice_as_the_card_does(
+    lib: Library, roster: str
+) -> None:
+    """The roster page's line of the tank and its card's "with:" line say "Lascannon ×2" (it
+    read "Lascannon, Lascannon" for the two selections the 40k data gives a Land Raider)."""
+    from pypdf import PdfReader
+
+    card, data = _card_text(lib, roster)
+    summary = PdfReader(io.BytesIO(data)).pages[0].extract_text()
+    for page in (summary, card):
+        flat = " ".join(page.split())
+        assert (
+            "with Lascannon ×2, Heavy Bolter" in flat or "with: Lascannon ×2, Heavy Bolter" in flat
+        ), page
+        assert "Lascannon, Lascannon" not in flat
+    assert "2× Lascannon" in card  # the weapon table's count, the same number
+
+
+def test_the_summary_counts_models_of_one_name_together(lib: Library) -> None:
+    from pypdf import PdfReader
+
+    _, data = _card_text(lib, SQUAD_SPLIT)
+    summary = " ".join(PdfReader(io.BytesIO(data)).pages[0].extract_text().split())
+    assert "5 models: Sergeant, Trooper ×4" in summary, summary
+    assert "Trooper ×2, Trooper ×2" not in summary

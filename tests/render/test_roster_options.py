@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the data files are written as BattleScribe writes them: one element a line)
 """What sets a roster up is printed apart from its units, and not counted among them (QA of
 printing, item 3).
 
@@ -31,8 +32,20 @@ GST = """<?xml version="1.0" encoding="UTF-8"?>
     <categoryEntry id="config" name="Configuration"/>
     <categoryEntry id="inf" name="Infantry"/>
   </categoryEntries>
+  <profileTypes>
+    <profileType id="crew-p" name="Crew">
+      <characteristicTypes><characteristicType id="life" name="Life"/></characteristicTypes>
+    </profileType>
+  </profileTypes>
   <forceEntries><forceEntry id="f1" name="Army"/></forceEntries>
   <selectionEntries>
+    <selectionEntry id="pilot" name="Pilot" type="upgrade">
+      <profiles>
+        <profile id="p-pilot" name="Pilot" typeId="crew-p" hidden="false">
+          <characteristics><characteristic name="Life" typeId="life">4</characteristic></characteristics>
+        </profile>
+      </profiles>
+    </selectionEntry>
     <selectionEntry id="size" name="Battle Size" type="upgrade">
       <categoryLinks><categoryLink id="cl-1" targetId="config" primary="true"/></categoryLinks>
       <selectionEntries>
@@ -133,3 +146,12 @@ def test_a_force_counts_its_units_and_its_options_apart(lib: Library) -> None:
     text, _ = _page(lib, two)
     assert "· 3 units, 2 roster options" in text, text
     assert "· 1 unit" in text, text
+
+
+def test_a_crew_member_with_a_stat_line_is_a_unit(lib: Library) -> None:
+    """Space Station Zero's data makes each crew member an upgrade with a stat line (Life,
+    Move, Combat...) at the top of the force: the roster page listed a crew of eight as
+    "Roster options (8)" and no units. An upgrade with a profile of its own is fielded."""
+    text, _ = _page(lib, ONE_FORCE + "  - entry: pilot\n  - entry: pilot\n")
+    assert "Units (5)" in text and "Roster options (2)" in text, text
+    assert text.index("Units (5)") < text.index("Pilot"), text

@@ -82,3 +82,40 @@ def test_arachnid_warriors_flinch_and_carry_no_ammunition(library: Library) -> N
     html = sheet_html(ST / "arachnid-swarm.yaml", library)
     row = _row(html, "Arachnid Warrior")
     assert row.count(">F<") == 6 and ">A<" not in row
+
+
+def _pdf_lines(pdf: bytes) -> list[str]:
+    """The PDF's text, line by line, as pypdfium2 reads it back."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(pdf)
+    return [
+        line.strip()
+        for i in range(len(doc))
+        for line in doc[i].get_textpage().get_text_range().splitlines()
+    ]
+
+
+def test_the_weapon_table_counts_each_weapon_and_names_who_carries_it(library: Library) -> None:
+    """Characteristics chapter, Weapon Characteristics: a unit's models often carry different
+    weapons, and each fires on its own. The weapon table printed each weapon once with no
+    number: the fire team's Morita is carried by the sergeant and two troopers, three guns."""
+    lines = _pdf_lines(printed(ST / "mi-with-own-units.yaml", library).result.pdf)
+    assert "Qty Weapon Carried by Range Damage Type Traits" in lines
+    text = "\n".join(lines)
+    assert any(
+        line.startswith("3 TW-203-a Morita Assault Rifle Example MI Sergeant, MI Cap")
+        for line in lines
+    ), text
+    assert '1 Example support gun Gunner 36" 3xD6+1 Crew Accurate, Piercing/1, Ready' in lines
+
+
+def test_the_weapon_count_is_per_copy_of_a_unit(library: Library, tmp_path: Path) -> None:
+    """A squad of six bought twice prints two cards of six Moritas each (not twelve); a card
+    of one model line needs no "Carried by" column."""
+    twice = ("    name: 1st Squad\n", "    name: 1st Squad\n    count: 2\n")
+    path = variant(ST / "mi-squad.yaml", tmp_path, twice)
+    lines = _pdf_lines(printed(path, library).result.pdf)
+    rows = [line for line in lines if line.startswith(("6 TW-203-a", "12 TW-203-a"))]
+    assert rows == ['6 TW-203-a Morita Assault Rifle 20" 2xD6 Squad Auto'] * 2, rows
+    assert "Qty Weapon Range Damage Type Traits" in lines

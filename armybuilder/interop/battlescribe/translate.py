@@ -407,6 +407,9 @@ class Translation:
     _make: _Maker = field(default_factory=_Maker, repr=False)
     _cond_memo: dict[tuple[Any, ...], ab.Condition | None] = field(default_factory=dict, repr=False)
     _group_memo: dict[tuple[int, int], ab.Group | None] = field(default_factory=dict, repr=False)
+    _holder_memo: dict[int, tuple[ab.Modifier, ab.Modifier]] = field(
+        default_factory=dict, repr=False
+    )
     _cgroup_memo: dict[tuple[Any, ...], ab.ConditionGroup | None] = field(
         default_factory=dict, repr=False
     )
@@ -923,12 +926,37 @@ class Translation:
         they are: the build slots a vehicle's link to its options sets)."""
         out: list[ab.Modifier] = []
         for m in self._modifiers(h, g):
+            m = self._read_from_holder(m)
             kept = m.field == "hidden" or m.field in OUR_MESSAGE_FIELDS
             if kept or limits.get(m.field) == "cost":
                 out.append(m)
             elif limits.get(m.field) in ("min", "max"):
                 out.append(m.model_copy(update={"field": limits[m.field]}))
         return out
+
+    def _read_from_holder(self, m: ab.Modifier) -> ab.Modifier:
+        """A group's modifier with each query of scope `parent` made one of scope `self`.
+
+        A group stands between the selection holding it and what is chosen in it, so
+        BattleScribe counts a group's `parent` in the selection holding the group (as it does
+        for a group's own constraints: "at most 1 choice" in scope `parent` is in that
+        selection; NewRecruit makes the group a node of the roster whose parent is that
+        selection, the suite's ``nr-export-internals.md``). Our engine reads a group's
+        modifiers from the selection holding it, where that selection is scope `self`; its
+        `parent` would be the selection's own parent (the force, for a unit)."""
+        if not _reads_parent(m):
+            return m
+        found = self._holder_memo.get(id(m))
+        if found is None or found[0] is not m:
+            update: dict[str, Any] = {
+                "conditions": [_query_from_holder(c) for c in m.conditions],
+                "groups": [_cgroup_from_holder(g) for g in m.groups],
+                "repeats": [_query_from_holder(r) for r in m.repeats],
+            }
+            if m.repeat is not None:
+                update["repeat"] = _query_from_holder(m.repeat)
+            found = self._holder_memo[id(m)] = (m, m.model_copy(update=update))
+        return found[1]
 
     def _with_categories(
         self, e: ab.Entry | ab.EntryLink, links: list[bs.CategoryLink]
@@ -1443,6 +1471,40 @@ class Translation:
 
 
 _MISSING = object()
+
+
+_Query = TypeVar("_Query", ab.Condition, ab.Repeat)
+
+
+def _query_from_holder(q: _Query) -> _Query:
+    """A query of a group's modifier as read from the selection holding the group
+    (:meth:`Translation._read_from_holder`)."""
+    return q.model_copy(update={"scope": "self"}) if q.scope == "parent" else q
+
+
+def _cgroup_from_holder(g: ab.ConditionGroup) -> ab.ConditionGroup:
+    return g.model_copy(
+        update={
+            "conditions": [_query_from_holder(c) for c in g.conditions],
+            "groups": [_cgroup_from_holder(s) for s in g.groups],
+        }
+    )
+
+
+def _cgroup_reads_parent(g: ab.ConditionGroup) -> bool:
+    return any(c.scope == "parent" for c in g.conditions) or any(
+        _cgroup_reads_parent(s) for s in g.groups
+    )
+
+
+def _reads_parent(m: ab.Modifier) -> bool:
+    """Whether a condition, condition group or repeat of ``m`` queries scope `parent`."""
+    return (
+        any(c.scope == "parent" for c in m.conditions)
+        or any(_cgroup_reads_parent(g) for g in m.groups)
+        or (m.repeat is not None and m.repeat.scope == "parent")
+        or any(r.scope == "parent" for r in m.repeats)
+    )
 
 
 def _condition_key(c: bs.Condition) -> tuple[Any, ...]:
