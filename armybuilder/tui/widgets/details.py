@@ -116,6 +116,11 @@ class ChoiceSelect(Select[str]):
         clears the value and sets it again, which lays the whole screen out twice even when
         the choice and its label are the same. Whether what it shows closed changed."""
         target: Any = value if value is not None else self.NULL
+        if self.expanded:  # open: rebuilt as Select does, its highlight on the choice
+            with self.prevent(Select.Changed):
+                self.set_options(options)
+                self.value = target
+            return True
         before = self.value
         shown_before = self._label_of(before)
         self._setup_variables_for_options(options)
