@@ -110,6 +110,35 @@ class ChoiceSelect(Select[str]):
             self._list_stale = False
         super()._watch_expanded(expanded)
 
+    def refill(self, options: list[Option], value: str | None) -> bool:
+        """New options (their labels carry prices, which an edit changes) and the choice,
+        touching what the drop-down shows closed only where it changes: ``set_options``
+        clears the value and sets it again, which lays the whole screen out twice even when
+        the choice and its label are the same. Whether what it shows closed changed."""
+        target: Any = value if value is not None else self.NULL
+        if self.expanded:  # open: rebuilt as Select does, its highlight on the choice
+            with self.prevent(Select.Changed):
+                self.set_options(options)
+                self.value = target
+            return True
+        before = self.value
+        shown_before = self._label_of(before)
+        self._setup_variables_for_options(options)
+        self._setup_options_renderables()  # (only marked stale while closed)
+        if before != target:
+            with self.prevent(Select.Changed):
+                self.value = target  # its watcher shows the new choice's label
+            return True
+        if target != self.NULL and self._label_of(target) != shown_before and self.is_mounted:
+            # The same choice at another price: its label again (the watcher does not run).
+            with self.prevent(Select.Changed):
+                self._watch_value(target)
+            return True
+        return False
+
+    def _label_of(self, value: object) -> object:
+        return next((label for label, v in self._options if v == value), None)
+
     def _watch_prompt(self, prompt: str) -> None:
         if not self._list_stale:
             super()._watch_prompt(prompt)
@@ -536,10 +565,13 @@ class DetailsPane(VerticalScroll):
         key = tuple(options)
         if slot.options != key:
             slot.options = key
-            with select.prevent(Select.Changed):
-                select.set_options(options)  # resets the value: set again below
-                if value is not None:
-                    select.value = value
+            if isinstance(select, ChoiceSelect) and select.is_mounted:
+                select.refill(options, value)
+            else:
+                with select.prevent(Select.Changed):
+                    select.set_options(options)  # resets the value: set again below
+                    if value is not None:
+                        select.value = value
             self.updates += 1
             return
         self._set_select(select, value)
