@@ -604,3 +604,17 @@ def check_catalog_rows(lines: list[str], rows: list[str], top: int, width: int) 
             continue
         problems.append(f"catalog row {y} shows {text!r}, not {want!r}")
     return problems
+
+
+def catalog_view_problems(app: App[Any], editor: Any, query: str | None = None) -> list[str]:
+    """Problems with the rows the catalog's list paints where it is scrolled to now: each
+    must be the row the session computes there (:func:`expected_catalog_rows` for the
+    search box's text, or ``query``), an old price, a row left unpriced or a row of
+    another place in the list fails."""
+    session = editor.session
+    catalog = editor.catalog
+    tree = catalog.catalog_tree
+    typed = catalog.search.value if query is None else query
+    want = expected_catalog_rows(session, editor.selected, typed)
+    lines = pane_lines(app, tree, painted(app))
+    return check_catalog_rows(lines, want, tree.scroll_offset.y, tree.content_region.width)

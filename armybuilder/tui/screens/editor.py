@@ -485,7 +485,8 @@ class EditorScreen(ArmyScreen):
             str(name),
             options,
             dict(counts),
-            infos=s.option_infos(target, ev),
+            # Only the rows that come into view are priced (the catalog asks for them).
+            price=lambda ids: s.option_infos(target, ev, ids=ids),
             group_limits=s.group_limits(target, ev),
             slot_limits=s.category_limits(target, ev),
             # What ``s.option_id(target, c)`` names, with the target's entry found once
