@@ -23,7 +23,6 @@ from __future__ import annotations
 import bisect
 import difflib
 import math
-import operator
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -46,6 +45,7 @@ from .infantry_ops_odds import (
 
 if TYPE_CHECKING:
     from ...catalog import CatalogIndex
+    from ...catalog.index import EntryFacts
     from ...model.catalog import Entry, FactionFile, SystemFile
 
 SRC = "Infantry Operations"
@@ -484,27 +484,31 @@ def _replay(ev: Evaluation, targets: list[Node], groups: _Groups) -> None:
 def _kit(ev: Evaluation, trooper: Node) -> Kit:
     """What one trooper of ``trooper`` carries. Where nothing it holds has modifiers (so
     nothing depends on where it stands), the same holdings give the same kit: worked out
-    once per catalog index and shared (a kit's parts are never changed once made)."""
-    key: list[tuple[int, int, str | None]] = []
-    entries: list[Entry] = []
+    once per catalog index and shared (a kit's parts are never changed once made).
+
+    The holdings are keyed by each item's entry facts (:class:`EntryFacts`, one object per
+    entry and index, hashed by identity and holding its entry, so a key cannot stand for
+    another entry), the count and the name given to the selection."""
+    key: list[tuple[EntryFacts, int, str | None]] = []
+    index = ev.index
     for item in trooper.children:
         entry = item.entry
         if entry is None:
             continue
         if entry.modifiers:
             return _kit_uncached(ev, trooper)
+        facts = item.facts
+        if facts is None or facts.entry is not entry:
+            facts = index.facts(entry)
         data = item.data
-        key.append((id(entry), item.count, data.name if data is not None else None))
-        entries.append(entry)
-    kits: dict[Any, tuple[tuple[Entry, ...], Kit]] = ev.index.memo(_KITS)
-    cached = kits.get(tuple(key))
-    # (the same length as the key: the entries are compared one by one)
-    if cached is None or not all(map(operator.is_, cached[0], entries)):
+        key.append((facts, item.count, data.name if data is not None else None))
+    kits: dict[Any, Kit] = index.memo(_KITS)
+    k = tuple(key)
+    t = kits.get(k)
+    if t is None:
         if len(kits) >= _KITS_MAX:
             kits.clear()
-        cached = (tuple(entries), _kit_uncached(ev, trooper))
-        kits[tuple(key)] = cached
-    t = cached[1]
+        t = kits[k] = _kit_uncached(ev, trooper)
     return Kit(
         trooper,
         t.weapons,

@@ -286,3 +286,33 @@ def test_a_shared_value_is_frozen_as_deep_as_it_goes(value: Any) -> None:
     if not _containers(value):
         assert got is v
     assert _shared(got) is got  # already frozen: the same object
+
+
+def test_troopers_named_and_counted_alike_get_the_kit_of_what_they_hold(
+    evaluate_text: Callable[[str], Evaluation],
+) -> None:
+    """A trooper's kit is kept per holdings (each item's entry, count and name): two troopers
+    of the same name and count holding other weapons each get their own (Weapon Statistics:
+    the light MG has burst fire, the support small laser none), the same holdings share the
+    one kit, and a selection made outside the tree (no entry facts kept on it) gets the kit
+    the tree's selections of those holdings got."""
+    from armybuilder.rules.systems.infantry_ops import _kit
+
+    mg = [("Gunners", 2, ["light-mg", "kevlar-vest"])]
+    laser = [("Gunners", 2, ["support-small-laser", "kevlar-vest"])]
+    platoons = [_platoon("MG", mg), _platoon("Laser", laser), _platoon("MG again", mg)]
+    ev = evaluate_text(HEAD + "".join(platoons))
+    got = _values(ev)
+    weapons = {
+        name: next(v[3] for v in got[f"{name}:selections/1/selections/0"] if v[0] == "weapons")
+        for name in ("MG", "Laser", "MG again")
+    }
+    assert "Light MG (DV 1 DB +1D6 burst" in weapons["MG"] and weapons["Laser"].startswith("Support Small")
+    assert weapons["MG again"] == weapons["MG"]
+    troopers = [p.children[1].children[0] for p in ev.nodes_in("platoon")]
+    kits = [_kit(ev, t) for t in troopers]
+    assert kits[0].weapons is kits[2].weapons and kits[0].weapons is not kits[1].weapons
+    assert [w[0].name for w in kits[1].weapons] == ["Support Small Laser"], kits[1].weapons
+    for item in troopers[0].children:
+        item.facts = None  # (as on a node made outside the tree)
+    assert _kit(ev, troopers[0]).weapons is kits[0].weapons
