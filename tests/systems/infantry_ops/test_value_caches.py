@@ -307,7 +307,8 @@ def test_troopers_named_and_counted_alike_get_the_kit_of_what_they_hold(
         name: next(v[3] for v in got[f"{name}:selections/1/selections/0"] if v[0] == "weapons")
         for name in ("MG", "Laser", "MG again")
     }
-    assert "Light MG (DV 1 DB +1D6 burst" in weapons["MG"] and weapons["Laser"].startswith("Support Small")
+    assert "Light MG (DV 1 DB +1D6 burst" in weapons["MG"]
+    assert weapons["Laser"].startswith("Support Small Laser")
     assert weapons["MG again"] == weapons["MG"]
     troopers = [p.children[1].children[0] for p in ev.nodes_in("platoon")]
     kits = [_kit(ev, t) for t in troopers]
