@@ -342,6 +342,18 @@ def dv_against(w: WeaponStats, target: str | None = None) -> float:
     return max(dv + FLECHETTE[target], 0.0)
 
 
+class _KitMemo(dict[str, Any]):
+    """A kit's memo (:attr:`Kit.memo`), shared by the troopers that carry the same kit:
+    hashed and compared by identity (never by what it holds, which grows as it is read), so
+    that a key of what is kept per set of kits can hold the memo itself; the key keeps it
+    alive, so no other kit's memo can stand for it."""
+
+    __slots__ = ()
+    __hash__ = object.__hash__  # type: ignore[assignment]
+    __eq__ = object.__eq__
+    __ne__ = object.__ne__
+
+
 @dataclass
 class Kit:
     """What one trooper of a trooper selection carries, and what it adds up to."""
@@ -359,7 +371,7 @@ class Kit:
     )
     #: What is worked out from the kit alone (its support weapons, its weapons' value),
     #: shared by the troopers that carry the same kit.
-    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    memo: dict[str, Any] = field(default_factory=_KitMemo, repr=False, compare=False)
 
     def dv(self, attack: str, target: str | None = None) -> float:
         """This trooper's contribution to one attack type (``target``: ``"unarmoured"`` or
@@ -683,10 +695,11 @@ class _SquadFacts:
 def _squad_facts(ev: Evaluation, sq: SquadView) -> _SquadFacts:
     """A squad's troopers and crews, and its first values: worked out once per catalog index
     and set of kits (as many troopers of each) and shared (frozen values of numbers)."""
-    key = tuple((id(k.memo), k.node.count) for k in sq.kits)
+    # (each kit by its memo, hashed by identity and held by the key: see :class:`_KitMemo`)
+    key = tuple((k.memo, k.node.count) for k in sq.kits)
     known: dict[Any, _SquadFacts] = ev.index.memo(_SQUADS)
     got = known.get(key)
-    if got is not None and all(a is b.memo for a, b in zip(got.held, sq.kits, strict=True)):
+    if got is not None:
         return got
     n = sq.troopers
     carry = sum(w.cc * c * k.node.count for k in sq.kits for w, c in k.support)

@@ -317,3 +317,35 @@ def test_troopers_named_and_counted_alike_get_the_kit_of_what_they_hold(
     for item in troopers[0].children:
         item.facts = None  # (as on a node made outside the tree)
     assert _kit(ev, troopers[0]).weapons is kits[0].weapons
+
+
+def test_squads_of_other_kits_alike_in_count_get_their_own_crews(
+    evaluate_text: Callable[[str], Evaluation],
+) -> None:
+    """A squad's troopers and crews are kept per set of kits, each kit by its memo, hashed
+    and compared by identity: two memos holding the same (both empty when first made) stay
+    two keys, so squads of two gunners with a light MG and with a support small laser each
+    get the crews their weapon asks (Weapon Statistics: crew to carry and to fire), as they
+    do evaluated alone."""
+    from armybuilder.rules.systems.infantry_ops import _KitMemo
+
+    a, b = _KitMemo(), _KitMemo()
+    assert a == a and a != b and len({a, b}) == 2 and hash(a) != hash(b)
+    a["x"] = b["x"] = 1
+    assert a != b and {a: 1}.get(b) is None
+
+    mg = [("Gunners", 2, ["light-mg", "kevlar-vest"])]
+    laser = [("Gunners", 2, ["support-small-laser", "kevlar-vest"])]
+    platoons = [_platoon("MG", mg), _platoon("Laser", laser)]
+    together = _values(evaluate_text(HEAD + "".join(platoons)))
+    alone: dict[str, list[tuple[str, str, Any, str, str]]] = {}
+    for text in platoons:
+        for cache in CACHES:
+            evaluate_text(HEAD).index.memo(cache).clear()
+        alone.update(_values(evaluate_text(HEAD + text)))
+    assert together == alone
+
+    def crews(name: str) -> dict[str, Any]:
+        return {k: v for k, _, v, _, _ in together[f"{name}:selections/1"] if "crew" in k}
+
+    assert crews("MG") != crews("Laser")
