@@ -1000,6 +1000,31 @@ def measure_regiment(settings: Settings, lib: Library, corpus: Corpus) -> dict[s
         session.evaluate()
     res["session_rename_ms"] = 1000 * median(s_rename)
     res["session_add_ms"] = 1000 * median(s_add)
+
+    # Saving after one edit (issue 17, save path): the whole document is written once by
+    # ruamel's emitter; saved to a copy (the first save is a "save as" to a new file).
+    saves = []
+    with tempfile.TemporaryDirectory() as scratch:
+        copy_path = Path(scratch) / path.name
+        for i in range(max(settings.load_runs // 2, 1)):
+            session.rename(("selections", 37), f"Saved platoon {i}")
+            t0 = clock()
+            session.save(copy_path)
+            saves.append(clock() - t0)
+        session.close()
+    res["session_save_ms"] = 1000 * median(saves)
+    # Opening the regiment again when its text was never found to be as armybuilder writes
+    # it (the record of armybuilder/ownform.py off): the merge base is dumped as it opens.
+    os.environ["ARMYBUILDER_NO_CACHE"] = "1"
+    try:
+        first = []
+        for _ in range(max(settings.load_runs // 2, 1)):
+            t0 = clock()
+            EditSession.open(path, lib, autosave=False, lazy=False).evaluate()
+            first.append(clock() - t0)
+    finally:
+        del os.environ["ARMYBUILDER_NO_CACHE"]
+    res["session_open_unknown_ms"] = 1000 * median(first)
     return res
 
 
@@ -1204,6 +1229,11 @@ def table(results: dict[str, Any], settings: Settings) -> str:
         "edit session open + evaluate, eager / lazy",
         f"{r['session_open_ms']:.0f} ms / {r['session_open_lazy_ms']:.0f} ms",
     )
+    if "session_save_ms" in r:
+        row(
+            "  eager, text not known as armybuilder's own; a save after one edit",
+            f"{r['session_open_unknown_ms']:.0f} ms; {r['session_save_ms']:.0f} ms",
+        )
     width = max(len(label) for label, value in rows if value) + 2
     out = []
     for label, value in rows:
