@@ -490,7 +490,7 @@ class EditorScreen(ArmyScreen):
             group_limits=s.group_limits(target, ev),
             slot_limits=s.category_limits(target, ev),
             # What ``s.option_id(target, c)`` names, with the target's entry found once
-            # rather than once per option (a 40k squad has 241).
+            # rather than once per option (a large squad of BattleScribe data has 241).
             ids=[s.index.recorded_id(entry, c) for c in options],
         )
 

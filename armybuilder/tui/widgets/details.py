@@ -85,11 +85,12 @@ Option = tuple[str, str]
 
 
 class ChoiceSelect(Select[str]):
-    """A group's drop-down whose list of options is built when it is opened, not each time
-    its options change: a unit can have dozens of groups (a 40k squad has 39), their options
-    are priced for the unit, so moving to another unit or an edit that changes a price would
-    otherwise rebuild every closed list. What it shows closed (the choice, or the prompt) and
-    its options (``_options``, its legal values) always follow at once, as in a ``Select``."""
+    """A group's drop-down whose list of options is built when it is opened, not each time its
+    options change: a unit can have dozens of groups (a large squad of BattleScribe data has
+    39), their options are priced for the unit, so moving to another unit or an edit that
+    changes a price would otherwise rebuild every closed list. What it shows closed (the choice,
+    or the prompt) and its options (``_options``, its legal values) always follow at once, as in
+    a ``Select``."""
 
     #: The open list does not hold the current options yet.
     _list_stale = True
@@ -473,7 +474,7 @@ class DetailsPane(VerticalScroll):
         if last is not None and last[0] is entry and last[1] is ev.index and last[2] == costs:
             return last[3]  # the same unit's entry, priced the same: the same drop-downs
         # The options of each group, in the catalog's order, in one pass over the entry's
-        # children (a 40k squad has 48 groups and 241 options).
+        # children (a large squad of BattleScribe data has 48 groups and 241 options).
         by_group: dict[str, list[tuple[str, str]]] = {}
         recorded = ev.index.recorded_id
         for c in ev.index.children(entry):
