@@ -18,10 +18,11 @@ from typing import Any
 
 import pytest
 from conftest import run_async, wait_editor
-from screen import catalog_view_problems, painted
+from screen import catalog_view_problems, normal, painted, pane_lines
 from test_screen_model import repainted_whole, screen_problems, settle
 from textual import events
 from textual.widgets import Select
+from textual.widgets._select import SelectCurrent
 
 from armybuilder.catalog import Library
 from armybuilder.session import costs_text
@@ -82,7 +83,38 @@ def drop_down_problems(editor: EditorScreen) -> list[str]:
         shown = None if select.value == Select.NULL else select.value
         if shown != value:
             problems.append(f"drop-down {gid} shows {shown!r}; the roster has {value!r}")
+        problems += closed_problems(editor, select, gid, want, value)
     return problems
+
+
+def catalog_id_problems(editor: EditorScreen) -> list[str]:
+    """The ids the catalog's rows add are those the session names its options by (an entry
+    offered twice under the target is two options, two ids)."""
+    s = editor.session
+    assert s is not None
+    target = editor.catalog_target()
+    want = [s.option_id(target, c) for c in s.options(target)]
+    have = list(editor.catalog._ids)
+    return [] if have == want else [f"catalog ids {have[:5]!r}..., the session's {want[:5]!r}..."]
+
+
+def closed_problems(
+    editor: EditorScreen, select: ChoiceSelect, gid: str, want: list[tuple[str, str]], value: Any
+) -> list[str]:
+    """What a closed drop-down paints, where it is on screen: the label (name and price) of
+    the roster's choice as the session prices it now, or the prompt (a drop-down given new
+    options in place must never keep the label of an earlier price)."""
+    details = editor.details
+    region = select.query_one(SelectCurrent).content_region
+    if select.expanded or not details.content_region.contains_region(region):
+        return []
+    label = next((lab for lab, v in want if v == value), None) if value is not None else None
+    expected = normal(label if label is not None else str(select.prompt))
+    rows = [normal(r) for r in pane_lines(editor.app, select.query_one(SelectCurrent))]
+    painted_text = normal(" ".join(r.replace("▼", " ") for r in rows))
+    if expected not in painted_text:
+        return [f"drop-down {gid} paints {painted_text!r} closed; it should show {expected!r}"]
+    return []
 
 
 def choose(editor: EditorScreen, rng: random.Random) -> bool:
@@ -132,7 +164,11 @@ async def test_random_edits_on_a_40k_roster_leave_no_stale_line(
             for key in keys:
                 await pilot.press(key)
             await settle(pilot, editor)
-            problems = screen_problems(app, editor) + drop_down_problems(editor)
+            problems = (
+                screen_problems(app, editor)
+                + drop_down_problems(editor)
+                + catalog_id_problems(editor)
+            )
             assert not problems, (steps, editor.selected, problems)
             before_rows = painted(app)
             after = await repainted_whole(pilot)
@@ -185,6 +221,51 @@ async def test_tab_reaches_every_drop_down_of_a_40k_squad_at_80x24(
                 # On screen: inside the pane's visible region.
                 assert details.region.contains_region(focused.region), focused.region
         assert reached == wanted, (len(reached), len(wanted))
+
+
+@run_async
+async def test_drop_downs_given_new_options_paint_the_roster_choice(
+    make_app: Any, workdir: Path
+) -> None:
+    """A drop-down given other options in place (another unit's group in its slot, prices
+    changed by an edit) paints closed the label of the roster's choice: the squad, units of
+    other option groups and back, a count +1 and its undo, each checked on screen."""
+    path, library = space_marines(workdir)
+    app = make_app(path, library=library)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        session = editor.session
+        assert session is not None
+        ev = session.evaluate()
+        units = [
+            n
+            for n in ev.nodes()
+            if n.entry is not None and not n.is_root and n.force is None and n.entry.groups
+        ]
+        squad = next(
+            n for n in units if n.entry is not None and n.entry.name == "Intercessor Squad"
+        )
+        others: list[Any] = []
+        for n in units:
+            if n.entry is not None and all(n.entry.id != o.entry.id for o in [squad, *others]):
+                others.append(n)
+            if len(others) == 3:
+                break
+        editor.roster_tree.focus()
+        checked = 0
+        for loc in [squad.loc, *(o.loc for o in others), squad.loc]:
+            editor.jump_to(loc)
+            await settle(pilot, editor)
+            for key in ["", "plus", "ctrl+z"]:
+                if key:
+                    await pilot.press(key)
+                    await settle(pilot, editor)
+                problems = drop_down_problems(editor) + catalog_id_problems(editor)
+                assert not problems, (loc, key, problems)
+                checked += sum(
+                    1 for s in editor.details.query(ChoiceSelect) if s.display and s.name
+                )
+        assert checked > 20, checked  # drop-downs were on screen to check
 
 
 #: Ways of scrolling the catalog's list (the list focused; "wheel": the mouse's wheel).

@@ -263,42 +263,10 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
         finally:
             self._pass = None
 
-    def line_key(self, y: int, x1: int, x2: int, base_style: Style) -> tuple[Any, ...] | None:
-        """What line ``y`` shows, by value (as :meth:`ContentLines.line_key`: the same
-        fields, those of the widget looked up once per pass)."""
-        lines = self._tree_lines
-        if y >= len(lines):
-            return None
-        line = lines[y]
-        path = line.path
-        node = path[-1]
-        label = node._label
-        (width, content_width, virtual_width, pseudo, focus, guides, depth, cursor, hover) = (
-            self._pass_state()[1]
-        )
-        return (
-            tuple((n._hover, n._selected, n.is_last) for n in path),
-            label.plain,
-            tuple(label.spans),
-            label.style,
-            label.end,
-            node._allow_expand,
-            node.is_expanded,
-            line.last,
-            y == cursor,
-            y == hover,
-            hover >= 0,
-            x1,
-            x2,
-            width,
-            content_width,
-            virtual_width,
-            pseudo,
-            focus,
-            base_style,
-            guides,
-            depth,
-        ), node._id
+    def line_state(self) -> tuple[int, int, int, Any, bool, bool, int, int, int]:
+        # (The key of each line is :meth:`ContentLines.line_key`'s, with this state looked
+        # up once per pass.)
+        return self._pass_state()[1]
 
     def get_label_width(self, node: TreeNode[str | None]) -> int:
         # The list never scrolls sideways (a label is cut at the pane's edge), so no label
@@ -314,10 +282,11 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
 
     def render_label(self, node: TreeNode[str | None], base_style: Style, style: Style) -> Text:
         """A line fitted to the pane's width as it is now (it widens with the focus on a
-        small terminal): an entry's name gives way, cut with "…", so that the price and the
-        count after it show whole (cut at the pane's edge, 115 pts read "11"); where even a
-        name of 3 cells leaves no room for them, they take shorter forms that keep every
-        number ("1 chosen" as "1", see :mod:`.fitting`). A name alone (no price, no count)
+        small terminal): the price and the count after an entry's name show whole (cut at the
+        pane's edge, 115 pts read "11"), in the fullest of their shorter forms (every number
+        labelled: "1 chosen" as "×1", "4 Cans, 1 Build Slots" as "4C·1BS", see
+        :mod:`.fitting`) that leaves room for the whole name; where none does, the name gives
+        way, cut with "…" to 3 cells at least. A name alone (no price, no count)
         is cut with "…" at the edge; a section's name gives way to its range and count."""
         text = super().render_label(node, base_style, style)
         label = node._label
@@ -339,15 +308,25 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
             return _cut(text, room)
         name_end = label.spans[0].start  # the price or count is the first span
         name = label[:name_end]
-        # The tail (price, count), in shorter forms when it leaves no room for a name of 3
-        # cells ("3 chosen" -> "3", one space between): never a number cut at the edge.
+        # The tail (price, count), in shorter forms that keep every number labelled ("3
+        # chosen" -> "×3", "1 Build Slots" -> "1 Slots" -> "1BS"): never a number cut at the
+        # edge, nor one left without what it counts.
         spans = [(label.plain[sp.start : sp.end].lstrip(" "), sp.style) for sp in label.spans]
         forms = tail_forms([p for p, _ in spans])
-        for i, (pieces, sep) in enumerate(forms):
+        tails = []
+        for pieces, sep in forms:
             tail = Text()
             for piece, (_, piece_style) in zip(pieces, spans, strict=True):
                 tail.append(sep + piece, piece_style)
-            space = room - cell_len(text.plain[:offset]) - tail.cell_len
+            tails.append(tail)
+        lead = cell_len(text.plain[:offset])
+        # The whole name with the fullest tail that leaves room for it ("Machine Gun 2 Cans·1
+        # Slots", not "Mac…  2 Cans, 1 Build Slots"); where none does, the name gives way to
+        # the fullest tail that leaves it 3 cells.
+        whole = [i for i, t in enumerate(tails) if name.cell_len <= room - lead - t.cell_len]
+        for i in [*whole[:1], *range(len(tails))]:
+            tail = tails[i]
+            space = room - lead - tail.cell_len
             if name.cell_len <= space:
                 fitted = name.copy()
             elif space - 1 >= (1 if i == len(forms) - 1 else 3):
