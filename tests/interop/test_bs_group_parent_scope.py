@@ -299,3 +299,115 @@ def test_a_grot_tanks_unit_of_eight_may_take_two_additional_weapons(lib40k: Libr
     assert verdict(4) == [
         "Grot Tanks [Legends] has 2 choices of Grot Tank w/ additional weapon; at most 1 allowed"
     ]
+
+
+# A profile (or rule) is not a selection either: the selection holding it shows it, so the
+# `parent` of its modifiers' conditions is that selection, as a group's is. Gaslands writes
+# the trailer's extra build slot twice on each vehicle: on its link to Options (above) and on
+# its profile's "Build Slots" characteristic, both reading scope `parent`.
+
+SLOTS_CHAR = "2e81-f353-ccec-4cb9"  # Gaslands.gst, characteristic type "Build Slots"
+
+
+def _profile_setup(scope: str) -> Any:
+    """Cars whose stat line shows 2 build slots, one more where the condition of the
+    profile's modifier (in ``scope``) finds a trailer."""
+    return {
+        "gameSystem": {
+            "id": "gs",
+            "forceEntries": [{"id": "fe-1", "name": "Team"}],
+            "profileTypes": [
+                {
+                    "id": "pt-vehicle",
+                    "name": "Vehicle",
+                    "characteristicTypes": [{"id": "char-slots", "name": "Build Slots"}],
+                }
+            ],
+        },
+        "catalogues": [
+            {
+                "id": "cat-1",
+                "selectionEntries": [
+                    {
+                        "id": "se-car",
+                        "name": "Car",
+                        "type": "model",
+                        "profiles": [
+                            {
+                                "id": "prof-car",
+                                "name": "Car",
+                                "typeId": "pt-vehicle",
+                                "typeName": "Vehicle",
+                                "characteristics": [
+                                    {"name": "Build Slots", "typeId": "char-slots", "value": "2"}
+                                ],
+                                "modifiers": [
+                                    {
+                                        "type": "increment",
+                                        "field": "char-slots",
+                                        "value": 1,
+                                        "conditions": _condition(scope, "se-trailer"),
+                                    }
+                                ],
+                            }
+                        ],
+                        "selectionEntries": [
+                            {"id": "se-trailer", "name": "Trailer", "type": "upgrade"}
+                        ],
+                    }
+                ],
+            }
+        ],
+    }
+
+
+def _slots(scope: str, trailers: list[bool]) -> list[str]:
+    """The Build Slots each car of a team shows (the conformance suite's view of profiles)."""
+    s = AdapterSession()
+    got = s.handle({"type": "setup", **_profile_setup(scope)})
+    assert got["type"] == "setupResult", got
+    force = s.handle({"type": "action", "action": "addForce", "forceEntryId": "fe-1"})
+    fid = force["outputs"]["forceId"]
+    for trailer in trailers:
+        out = s.handle(
+            {"type": "action", "action": "selectEntry", "forceId": fid, "entryId": "se-car"}
+        )
+        assert out["ok"], out
+        if trailer:
+            car = out["outputs"]["selectionId"]
+            kw = {"forceId": fid, "selectionId": car, "entryId": "se-trailer"}
+            assert s.handle({"type": "action", "action": "selectChildEntry", **kw})["ok"]
+    state = s.handle({"type": "getState"})
+    cars = state["forces"][0]["selections"]
+    return [
+        c["value"]
+        for car in cars
+        for p in car["profiles"]
+        for c in p["characteristics"]
+        if c["name"] == "Build Slots"
+    ]
+
+
+def test_a_trailer_shows_on_its_own_cars_stat_line_only() -> None:
+    assert _slots("parent", [True, False]) == ["3", "2"]
+    assert _slots("parent", [False, False]) == ["2", "2"]
+    assert _slots("roster", [True, False]) == ["3", "3"]  # (anywhere: unchanged)
+
+
+@pytest.mark.skipif(
+    not (BSDATA / "gaslands").is_dir(), reason=f"the Gaslands test data is not at {BSDATA}"
+)
+def test_gaslands_only_the_car_towing_a_middleweight_trailer_shows_three_build_slots() -> None:
+    """Gaslands.gst, Car (``5fc8-4273-0b18-c611``): its profile's Build Slots is 2, and 1 more
+    where scope `parent` holds a Middleweight Trailer (``e44a-e5fc-d07b-86c5``). In a team of
+    two cars where A tows one, A's card reads 3 and B's 2."""
+    index = Library([BSDATA]).scan().system("gaslands").index("gaslands")
+    roster = Roster.new("gaslands", "gaslands", "T", {})
+    sponsor = add_entry(roster, index, (), "9318-eb03-9bdd-ec00")
+    add_entry(roster, index, sponsor, "e91f-341e-63b4-6539")  # Rusty's Bootleggers: trailers
+    a = add_entry(roster, index, (), "5fc8-4273-0b18-c611", name="A")
+    add_entry(roster, index, a, "e44a-e5fc-d07b-86c5")
+    add_entry(roster, index, (), "5fc8-4273-0b18-c611", name="B")
+    ev = evaluate(roster, index, None)
+    cars = [n for n in ev.root.children if n.entry_id == "5fc8-4273-0b18-c611"]  # A, then B
+    assert [ev.characteristic(n, SLOTS_CHAR) for n in cars] == [3, 2]
