@@ -24,6 +24,7 @@ import pytest
 from armybuilder.catalog import Library, walk_groups
 from armybuilder.editing import add_entry
 from armybuilder.interop.battlescribe.adapter import AdapterSession
+from armybuilder.render.context import build_view
 from armybuilder.rosters import Roster
 from armybuilder.rules.engine import evaluate
 
@@ -411,3 +412,10 @@ def test_gaslands_only_the_car_towing_a_middleweight_trailer_shows_three_build_s
     ev = evaluate(roster, index, None)
     cars = [n for n in ev.root.children if n.entry_id == "5fc8-4273-0b18-c611"]  # A, then B
     assert [ev.characteristic(n, SLOTS_CHAR) for n in cars] == [3, 2]
+    # What the printed card (and the details pane, reading the same profile values) shows.
+    units = {u.name: u for u in build_view(ev, date="2026-01-01").units}
+    shown = {
+        name: [v for p in units[name].profiles for k, v in p.columns if k == "Build Slots"]
+        for name in ("A", "B")
+    }
+    assert shown == {"A": ["3"], "B": ["2"]}
