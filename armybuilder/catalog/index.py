@@ -232,7 +232,7 @@ class CatalogIndex:
         self._deep_refs: dict[int, tuple[object, frozenset[str]]] = {}
         self._group_maxima: dict[int, tuple[object, dict[int, int] | None]] = {}
         self._facts: dict[int, EntryFacts] = {}
-        self._root_facts: dict[str, tuple[Child, EntryFacts]] | None = None
+        self._root_facts: dict[str, ChildFacts] | None = None
         self.roots: list[Child] = [
             self._resolve(c, None) for c in [*sf.entries, *(c for p in parts for c in p.entries)]
         ]
@@ -851,17 +851,38 @@ class CatalogIndex:
             found = self._facts[id(entry)] = EntryFacts(self, entry)
         return found
 
-    def child_facts(self, entry: Entry | None) -> dict[str, tuple[Child, EntryFacts]]:
-        """:meth:`child_map` of ``entry`` with each option's :meth:`facts` beside it (the
-        roster's top level for ``None``). Do not change the dictionary."""
+    def child_facts(self, entry: Entry | None) -> dict[str, ChildFacts]:
+        """:meth:`child_map` of ``entry`` with each option's :meth:`facts` and
+        :func:`counted_as` beside it (the roster's top level for ``None``). Do not change
+        the dictionary."""
         if entry is not None:
             return self.facts(entry).kids()
         found = self._root_facts
         if found is None:
             found = self._root_facts = {
-                k: (c, self.facts(c.entry)) for k, c in self._root_ids.items()
+                k: (c, self.facts(c.entry), counted_as(c)) for k, c in self._root_ids.items()
             }
         return found
+
+    def cost_scopes(self, entry: Entry) -> tuple[str, ...] | None:
+        """Per cost type, the one scope the entry's modifiers of that cost look at (``""``
+        for a cost no modifier changes); ``None`` if one has no such scope or its catalog
+        cost is not a number (the engine then works each selection's cost out on its own).
+        Kept in :meth:`facts`."""
+        fields = self.modified_fields(entry)
+        out: list[str] = []
+        for ct in self.cost_types:
+            field_ = self.cost_fields.get(ct) or f"cost:{ct}"
+            if field_ not in fields:
+                if len(self.cost_types) == 1:
+                    return None  # (then the entry's costs are static)
+                out.append("")
+                continue
+            mods, scope = self.modifiers_on(entry, field_)
+            if not mods or scope is None or type(entry.costs.get(ct, 0.0)) not in _SCALARS:
+                return None
+            out.append(scope)
+        return tuple(out)
 
     def child(self, entry: Entry | None, entry_id: str) -> Child | None:
         """The child option of ``entry`` with id ``entry_id``, if it is one."""
@@ -1009,6 +1030,7 @@ class EntryFacts:
         "_kids",
         "checks",
         "child_checks",
+        "cost_scopes",
         "entry",
         "group_checks",
         "group_maxima",
@@ -1025,17 +1047,41 @@ class EntryFacts:
         self.child_checks = index.child_checks(entry)
         self.group_checks = index.group_checks(entry)
         self.group_maxima = index.group_maxima(entry)
-        self._kids: dict[str, tuple[Child, EntryFacts]] | None = None
+        self.cost_scopes = index.cost_scopes(entry)
+        self._kids: dict[str, ChildFacts] | None = None
 
-    def kids(self) -> dict[str, tuple[Child, EntryFacts]]:
-        """The entry's options by id (:meth:`CatalogIndex.child_map`), each with its facts."""
+    def kids(self) -> dict[str, ChildFacts]:
+        """The entry's options by id (:meth:`CatalogIndex.child_map`), each with its facts
+        and what a selection of it counts as (:func:`counted_as`)."""
         found = self._kids
         if found is None:
             index = self._index
             found = self._kids = {
-                k: (c, index.facts(c.entry)) for k, c in index.child_map(self.entry).items()
+                k: (c, index.facts(c.entry), counted_as(c))
+                for k, c in index.child_map(self.entry).items()
             }
         return found
+
+
+#: An option with what the engine reads of it: the option, its entry's facts, and the
+#: references a selection of it counts as (:func:`counted_as`).
+ChildFacts: TypeAlias = "tuple[Child, EntryFacts, frozenset[str]]"
+
+#: The types of a catalog value that the engine may keep per scope (see ``cost_scopes``).
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def counted_as(child: Child) -> frozenset[str]:
+    """Everything a selection of ``child`` counts as where selections are counted, its
+    categories as its entry states them: its entry, categories, group, link, ``type:``,
+    ``path:`` and ``*`` (what the engine's ``_node_refs`` gives such a selection)."""
+    entry, link = child.entry, child.link
+    refs = {entry.id, *entry.categories, f"type:{entry.type}", "*", child.path_ref()}
+    if link is not None and link.id:
+        refs.add(link.id)
+    if child.group is not None:
+        refs.add(child.group.id)
+    return frozenset(refs)
 
 
 @dataclass(frozen=True)

@@ -160,6 +160,7 @@ class Node:
         "index",
         "link",
         "parent",
+        "refs",
     )
 
     def __init__(
@@ -192,6 +193,9 @@ class Node:
         #: index (:meth:`CatalogIndex.facts`): set where the tree is built (``None`` on a
         #: node made elsewhere, whose entry's facts are then looked up in the index).
         self.facts: EntryFacts | None = None
+        #: What the selection counts as, its categories as its entry states them (see
+        #: :func:`~armybuilder.catalog.index.counted_as`), set with ``facts``.
+        self.refs: frozenset[str] | None = None
 
     def path_ref(self) -> str:
         """What the selection counts as where counting is per link: ``path:`` and the id of
@@ -457,8 +461,6 @@ class Evaluation:
     #: scope, by the entry and those scopes' selections (see :meth:`_scoped_costs`). Cleared
     #: with ``_modified``.
     _scoped: dict[tuple[int, ...], dict[str, float]] = field(default_factory=dict, repr=False)
-    #: :meth:`_cost_scopes` by the entry's ``id()`` (entries outlive the evaluation).
-    _cost_scope: dict[int, Any] = field(default_factory=dict, repr=False)
     _counts: dict[tuple[int, bool, bool], dict[str, float]] = field(
         default_factory=dict, repr=False
     )
@@ -608,6 +610,7 @@ class Evaluation:
             n = Node(old.data, old.entry, old.group, new_parent, old.index)
             n.count = old.count
             n.link = old.link
+            n.facts, n.refs = old.facts, old.refs  # (of the same entry, link and group)
             n.force, n.force_data, n.force_loc = old.force, old.force_data, old.force_loc
             found = self.force_faction.get(id(old))
             if found is not None:
@@ -786,13 +789,14 @@ class Evaluation:
             self.roster_values.append(v)
             return
         values = self.values
-        got = values.get(id(node))
+        key = id(node)
+        got = values.get(key)
         if got is None:
-            values[id(node)] = [v]
+            values[key] = [v]
         elif type(got) is list:
             got.append(v)
         else:  # values replayed whole (shared with the memo): copied before they grow
-            values[id(node)] = [*got, v]
+            values[key] = [*got, v]
         if self._value_log is not None:
             self._value_log.append((node, v))
 
@@ -804,13 +808,14 @@ class Evaluation:
             return
         if not values:
             return
-        got = self.values.get(id(node))
+        key = id(node)
+        got = self.values.get(key)
         if got is None:
-            self.values[id(node)] = values  # (shared, as replayed values are: _put_value)
+            self.values[key] = values  # (shared, as replayed values are: _put_value)
         elif type(got) is list:
             got.extend(values)
         else:  # values replayed whole (shared with the memo): copied before they grow
-            self.values[id(node)] = [*got, *values]
+            self.values[key] = [*got, *values]
         if self._value_log is not None:
             # Logged as one group (see _Logged): the values of one node, in order.
             self._value_log.append((None, ((node, values),)))
@@ -1456,11 +1461,14 @@ class Evaluation:
     def _node_cost(self, node: Node) -> dict[str, float]:
         entry = node.entry
         facts = node.facts
-        static = (
-            (facts.static if facts is not None else self.index.static_costs(entry))
-            if entry is not None and not self._extra_cost and id(node) not in self._reached
-            else None
-        )
+        reached = self._reached
+        # (own: costs of the entry's own, which no rules module adds to and no modifier of
+        # another selection reaches)
+        own = False
+        static: dict[str, float] | None = None
+        if entry is not None and not self._extra_cost and not (reached and id(node) in reached):
+            own = True
+            static = facts.static if facts is not None else self.index.static_costs(entry)
         if static is not None:
             # No modifier changes the entry's costs: each is the catalog's (what unit_cost
             # gives for it, in any evaluation).
@@ -1468,10 +1476,7 @@ class Evaluation:
         else:
             scoped = (
                 self._scoped_costs(node, entry)
-                if entry is not None
-                and entry.modifiers
-                and not self._extra_cost
-                and id(node) not in self._reached
+                if own and entry is not None and entry.modifiers
                 else None
             )
             if scoped is None:
@@ -1483,24 +1488,30 @@ class Evaluation:
             total, get = self.total_cost, per_copy.get
             totals, static_costs = self._total, self.index.static_costs
             # A selection with nothing under it, whose costs no modifier changes: its totals
-            # are the catalog's costs times its count (what total_cost works out for it).
-            leaves = self.memo_out is None and not self._extra_cost and not self._reached
+            # are the catalog's costs times its count (what total_cost works out for it, in
+            # any round: added here, and worked out again only if something asks for them).
+            leaves = self.memo_out is None and not self._extra_cost and not reached
             for c in node.children:
+                if leaves and not c.children:
+                    f = c.facts
+                    if f is not None:
+                        got = f.static
+                    elif c.entry is not None:
+                        got = static_costs(c.entry)
+                    else:
+                        got = None
+                    if got is not None:
+                        k = c.count
+                        if k == 1:
+                            for ct, v in got.items():
+                                per_copy[ct] = get(ct, 0.0) + v
+                        else:
+                            for ct, v in got.items():
+                                per_copy[ct] = get(ct, 0.0) + tidy_cost(v * k)
+                        continue
                 got = totals.get(id(c))
                 if got is None:
-                    if leaves and not c.children and c.entry is not None:
-                        f = c.facts
-                        got = f.static if f is not None else static_costs(c.entry)
-                        if got is not None:
-                            k = c.count
-                            got = (
-                                dict(got)
-                                if k == 1
-                                else {ct: tidy_cost(v * k) for ct, v in got.items()}
-                            )
-                            totals[id(c)] = got
-                    if got is None:
-                        got = total(c)
+                    got = total(c)
                 for ct, v in got.items():
                     per_copy[ct] = get(ct, 0.0) + v
             for ct, v in per_copy.items():
@@ -1519,9 +1530,8 @@ class Evaluation:
         the entry with the same selections in those scopes (the troopers of one platoon), so
         worked out for the first and copied for the others. ``None`` where that does not hold.
         """
-        scopes = self._cost_scope.get(id(entry), _MISSING)
-        if scopes is _MISSING:
-            scopes = self._cost_scope[id(entry)] = self._cost_scopes(entry)
+        facts = node.facts
+        scopes = (facts if facts is not None else self.index.facts(entry)).cost_scopes
         if scopes is None:
             return None
         at = self._scope_node
@@ -1534,26 +1544,6 @@ class Evaluation:
             unit = self.unit_cost
             found = self._scoped[key] = {ct: unit(node, ct) for ct in self.index.cost_types}
         return dict(found)
-
-    def _cost_scopes(self, entry: Entry) -> tuple[str, ...] | None:
-        """Per cost type, the one scope the entry's modifiers of that cost look at (``""``
-        for a cost no modifier changes); ``None`` if one has no such scope or its catalog
-        cost is not a number (``apply_modifiers`` then keeps nothing)."""
-        index = self.index
-        fields = index.modified_fields(entry)
-        out: list[str] = []
-        for ct in index.cost_types:
-            field_ = index.cost_fields.get(ct) or f"cost:{ct}"
-            if field_ not in fields:
-                if len(index.cost_types) == 1:
-                    return None  # (then the entry's costs are static)
-                out.append("")
-                continue
-            mods, scope = index.modifiers_on(entry, field_)
-            if not mods or scope is None or type(entry.costs.get(ct, 0.0)) not in _SCALARS:
-                return None
-            out.append(scope)
-        return tuple(out)
 
     # ----------------------------------------------------------------- characteristics
 
@@ -1624,7 +1614,7 @@ class Evaluation:
             while n is not None and n.parent is not None and n.parent.entry is not None:
                 n = n.parent
             return n if n is not None and n.entry is not None else None
-        if scope.startswith("type:"):  # the nearest enclosing selection of these types
+        if ":" in scope and scope.startswith("type:"):  # the nearest of these types
             kinds = scope[5:].split("|")
             n = context
             while n is not None and n.entry is not None:
@@ -1632,7 +1622,14 @@ class Evaluation:
                     return n
                 n = n.parent
             return None
-        return context.ancestor(scope)
+        # the nearest selection of entry ``scope``, this one or above (Node.ancestor, inlined)
+        at: Node | None = context
+        while at is not None:
+            entry = at.entry
+            if entry is not None and entry.id == scope:
+                return at
+            at = at.parent
+        return None
 
     def force_nodes(self) -> list[Node]:
         """The nodes of the roster's forces (child forces after their parent); none for a
@@ -1865,10 +1862,12 @@ class Evaluation:
                 refs = self._node_refs(n, self.categories(n))
             else:
                 # (no modifier changes its categories: the entry's, as the catalog states)
-                rkey = (id(entry), id(n.link), id(n.group))
-                found = refs_of.get(rkey)
+                found = n.refs
                 if found is None:
-                    found = refs_of[rkey] = self._node_refs(n, entry.categories)
+                    rkey = (id(entry), id(n.link), id(n.group))
+                    found = refs_of.get(rkey)
+                    if found is None:
+                        found = refs_of[rkey] = self._node_refs(n, entry.categories)
                 refs = found
             by_refs[refs] = by_refs.get(refs, 0.0) + mult
             if deep and n.children:
@@ -1898,10 +1897,12 @@ class Evaluation:
             entry = n.entry
             if entry is None:
                 continue  # (a selection the catalog does not know; no force under a selection)
-            rkey = (id(entry), id(n.link), id(n.group))
-            refs = refs_of.get(rkey)
+            refs = n.refs
             if refs is None:
-                refs = refs_of[rkey] = self._node_refs(n, entry.categories)
+                rkey = (id(entry), id(n.link), id(n.group))
+                refs = refs_of.get(rkey)
+                if refs is None:
+                    refs = refs_of[rkey] = self._node_refs(n, entry.categories)
             if ref in refs:
                 total += mult
             if n.children and ref in held(entry):
@@ -2316,6 +2317,7 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
             node = Node(sel, child.entry, child.group, parent, i, kids)
             node.link = child.link
             node.facts = found[1]
+            node.refs = found[2]
         else:
             node = Node(sel, None, None, parent, i, kids)
             if sel.entry is not None:

@@ -2,6 +2,9 @@
 catalog index (:meth:`CatalogIndex.facts`, issue 17) and kept on every node it builds
 (``Node.facts``), so that costs and checks read it without looking the entry up again.
 
+So is what a selection counts as where selections are counted (``Node.refs``: its entry,
+categories, group, link...), per option of its parent.
+
 The facts must be exactly what the index's own methods give for the node's entry (a fact
 of another entry would give a selection another entry's costs or checks), a reused ``id()``
 must not hand over another entry's facts, and an evaluation with no facts on its nodes (the
@@ -62,8 +65,11 @@ def test_every_node_holds_the_facts_of_its_own_entry(lib: Library, path: Path) -
         assert facts.group_checks == index.group_checks(n.entry)
         assert facts.group_maxima == index.group_maxima(n.entry)
         kids = facts.kids()
-        assert {k: c for k, (c, _) in kids.items()} == index.child_map(n.entry)
-        assert all(f is index.facts(c.entry) for c, f in kids.values())
+        assert {k: c for k, (c, _, _) in kids.items()} == index.child_map(n.entry)
+        assert all(f is index.facts(c.entry) for c, f, _ in kids.values())
+        assert facts.cost_scopes == index.cost_scopes(n.entry)
+        # what the selection counts as: entry, categories, group, link, type, path, "*"
+        assert n.refs == Evaluation._node_refs(n, n.entry.categories)
     assert built, "no node of a catalog entry in this example"
 
 
@@ -94,11 +100,11 @@ def test_the_long_way_without_facts_finds_the_same(
 
     def no_facts(
         self: CatalogIndex, entry: Entry | None
-    ) -> dict[str, tuple[Child, EntryFacts | None]]:
-        return {k: (c, None) for k, c in self.child_map(entry).items()}
+    ) -> dict[str, tuple[Child, EntryFacts | None, frozenset[str] | None]]:
+        return {k: (c, None, None) for k, c in self.child_map(entry).items()}
 
     monkeypatch.setattr(CatalogIndex, "child_facts", no_facts)
     monkeypatch.setattr(EntryFacts, "kids", lambda self: no_facts(self._index, self.entry))
     ev = evaluate_roster(roster, gs)
-    assert all(n.facts is None for n in ev.nodes())
+    assert all(n.facts is None and n.refs is None for n in ev.nodes())
     assert _seen(ev) == short

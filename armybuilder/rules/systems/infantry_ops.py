@@ -23,7 +23,6 @@ from __future__ import annotations
 import bisect
 import difflib
 import math
-import operator
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -46,6 +45,7 @@ from .infantry_ops_odds import (
 
 if TYPE_CHECKING:
     from ...catalog import CatalogIndex
+    from ...catalog.index import EntryFacts
     from ...model.catalog import Entry, FactionFile, SystemFile
 
 SRC = "Infantry Operations"
@@ -342,6 +342,18 @@ def dv_against(w: WeaponStats, target: str | None = None) -> float:
     return max(dv + FLECHETTE[target], 0.0)
 
 
+class _KitMemo(dict[str, Any]):
+    """A kit's memo (:attr:`Kit.memo`), shared by the troopers that carry the same kit:
+    hashed and compared by identity (never by what it holds, which grows as it is read), so
+    that a key of what is kept per set of kits can hold the memo itself; the key keeps it
+    alive, so no other kit's memo can stand for it."""
+
+    __slots__ = ()
+    __hash__ = object.__hash__  # type: ignore[assignment]
+    __eq__ = object.__eq__
+    __ne__ = object.__ne__
+
+
 @dataclass
 class Kit:
     """What one trooper of a trooper selection carries, and what it adds up to."""
@@ -359,7 +371,7 @@ class Kit:
     )
     #: What is worked out from the kit alone (its support weapons, its weapons' value),
     #: shared by the troopers that carry the same kit.
-    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    memo: dict[str, Any] = field(default_factory=_KitMemo, repr=False, compare=False)
 
     def dv(self, attack: str, target: str | None = None) -> float:
         """This trooper's contribution to one attack type (``target``: ``"unarmoured"`` or
@@ -484,27 +496,31 @@ def _replay(ev: Evaluation, targets: list[Node], groups: _Groups) -> None:
 def _kit(ev: Evaluation, trooper: Node) -> Kit:
     """What one trooper of ``trooper`` carries. Where nothing it holds has modifiers (so
     nothing depends on where it stands), the same holdings give the same kit: worked out
-    once per catalog index and shared (a kit's parts are never changed once made)."""
-    key: list[tuple[int, int, str | None]] = []
-    entries: list[Entry] = []
+    once per catalog index and shared (a kit's parts are never changed once made).
+
+    The holdings are keyed by each item's entry facts (:class:`EntryFacts`, one object per
+    entry and index, hashed by identity and holding its entry, so a key cannot stand for
+    another entry), the count and the name given to the selection."""
+    key: list[tuple[EntryFacts, int, str | None]] = []
+    index = ev.index
     for item in trooper.children:
         entry = item.entry
         if entry is None:
             continue
         if entry.modifiers:
             return _kit_uncached(ev, trooper)
+        facts = item.facts
+        if facts is None or facts.entry is not entry:
+            facts = index.facts(entry)
         data = item.data
-        key.append((id(entry), item.count, data.name if data is not None else None))
-        entries.append(entry)
-    kits: dict[Any, tuple[tuple[Entry, ...], Kit]] = ev.index.memo(_KITS)
-    cached = kits.get(tuple(key))
-    # (the same length as the key: the entries are compared one by one)
-    if cached is None or not all(map(operator.is_, cached[0], entries)):
+        key.append((facts, item.count, data.name if data is not None else None))
+    kits: dict[Any, Kit] = index.memo(_KITS)
+    k = tuple(key)
+    t = kits.get(k)
+    if t is None:
         if len(kits) >= _KITS_MAX:
             kits.clear()
-        cached = (tuple(entries), _kit_uncached(ev, trooper))
-        kits[tuple(key)] = cached
-    t = cached[1]
+        t = kits[k] = _kit_uncached(ev, trooper)
     return Kit(
         trooper,
         t.weapons,
@@ -679,10 +695,11 @@ class _SquadFacts:
 def _squad_facts(ev: Evaluation, sq: SquadView) -> _SquadFacts:
     """A squad's troopers and crews, and its first values: worked out once per catalog index
     and set of kits (as many troopers of each) and shared (frozen values of numbers)."""
-    key = tuple((id(k.memo), k.node.count) for k in sq.kits)
+    # (each kit by its memo, hashed by identity and held by the key: see :class:`_KitMemo`)
+    key = tuple((k.memo, k.node.count) for k in sq.kits)
     known: dict[Any, _SquadFacts] = ev.index.memo(_SQUADS)
     got = known.get(key)
-    if got is not None and all(a is b.memo for a, b in zip(got.held, sq.kits, strict=True)):
+    if got is not None:
         return got
     n = sq.troopers
     carry = sum(w.cc * c * k.node.count for k in sq.kits for w, c in k.support)
@@ -940,7 +957,11 @@ def _ammo_value(ev: Evaluation, kits: list[tuple[Kit, int]]) -> tuple[Value | No
 
 
 def _squads(platoon: Node) -> list[SquadView]:
-    return [SquadView(s, []) for s in platoon.children if s.has_category("squad")]
+    return [
+        SquadView(s, [])
+        for s in platoon.children
+        if s.entry is not None and "squad" in s.entry.categories
+    ]
 
 
 @dataclass
@@ -1235,12 +1256,21 @@ class InfantryOperations(SystemRules):
         squads = _squads(platoon)
         per_squad: list[int] = []  # troopers in one copy of each squad
         for sq in squads:
-            sq.kits = [_kit(ev, t) for t in sq.node.children if t.has_category("trooper")]
+            # (t.has_category("trooper"), inlined: a squad holds dozens of troopers)
+            sq.kits = [
+                _kit(ev, t)
+                for t in sq.node.children
+                if t.entry is not None and "trooper" in t.entry.categories
+            ]
             per_squad.append(self._squad(ev, sq, motive))
 
         # ---- head count, structure, guns, encumbrance, movement, damage track: the same
         # for every platoon of one make-up (see :func:`_head`)
-        guns = [(g, g.count) for g in platoon.children if g.has_category("field-gun")]
+        guns = [
+            (g, g.count)
+            for g in platoon.children
+            if g.entry is not None and "field-gun" in g.entry.categories
+        ]
         head = _head(ev, motive, squads, per_squad, guns)
         troopers, squad_count, gun_crew = head.troopers, head.squad_count, head.gun_crew
         ev.put_values(platoon, head.first)

@@ -286,3 +286,66 @@ def test_a_shared_value_is_frozen_as_deep_as_it_goes(value: Any) -> None:
     if not _containers(value):
         assert got is v
     assert _shared(got) is got  # already frozen: the same object
+
+
+def test_troopers_named_and_counted_alike_get_the_kit_of_what_they_hold(
+    evaluate_text: Callable[[str], Evaluation],
+) -> None:
+    """A trooper's kit is kept per holdings (each item's entry, count and name): two troopers
+    of the same name and count holding other weapons each get their own (Weapon Statistics:
+    the light MG has burst fire, the support small laser none), the same holdings share the
+    one kit, and a selection made outside the tree (no entry facts kept on it) gets the kit
+    the tree's selections of those holdings got."""
+    from armybuilder.rules.systems.infantry_ops import _kit
+
+    mg = [("Gunners", 2, ["light-mg", "kevlar-vest"])]
+    laser = [("Gunners", 2, ["support-small-laser", "kevlar-vest"])]
+    platoons = [_platoon("MG", mg), _platoon("Laser", laser), _platoon("MG again", mg)]
+    ev = evaluate_text(HEAD + "".join(platoons))
+    got = _values(ev)
+    weapons = {
+        name: next(v[3] for v in got[f"{name}:selections/1/selections/0"] if v[0] == "weapons")
+        for name in ("MG", "Laser", "MG again")
+    }
+    assert "Light MG (DV 1 DB +1D6 burst" in weapons["MG"]
+    assert weapons["Laser"].startswith("Support Small Laser")
+    assert weapons["MG again"] == weapons["MG"]
+    troopers = [p.children[1].children[0] for p in ev.nodes_in("platoon")]
+    kits = [_kit(ev, t) for t in troopers]
+    assert kits[0].weapons is kits[2].weapons and kits[0].weapons is not kits[1].weapons
+    assert [w[0].name for w in kits[1].weapons] == ["Support Small Laser"], kits[1].weapons
+    for item in troopers[0].children:
+        item.facts = None  # (as on a node made outside the tree)
+    assert _kit(ev, troopers[0]).weapons is kits[0].weapons
+
+
+def test_squads_of_other_kits_alike_in_count_get_their_own_crews(
+    evaluate_text: Callable[[str], Evaluation],
+) -> None:
+    """A squad's troopers and crews are kept per set of kits, each kit by its memo, hashed
+    and compared by identity: two memos holding the same (both empty when first made) stay
+    two keys, so squads of two gunners with a light MG and with a support small laser each
+    get the crews their weapon asks (Weapon Statistics: crew to carry and to fire), as they
+    do evaluated alone."""
+    from armybuilder.rules.systems.infantry_ops import _KitMemo
+
+    a, b = _KitMemo(), _KitMemo()
+    assert a == a and a != b and len({a, b}) == 2 and hash(a) != hash(b)
+    a["x"] = b["x"] = 1
+    assert a != b and {a: 1}.get(b) is None
+
+    mg = [("Gunners", 2, ["light-mg", "kevlar-vest"])]
+    laser = [("Gunners", 2, ["support-small-laser", "kevlar-vest"])]
+    platoons = [_platoon("MG", mg), _platoon("Laser", laser)]
+    together = _values(evaluate_text(HEAD + "".join(platoons)))
+    alone: dict[str, list[tuple[str, str, Any, str, str]]] = {}
+    for text in platoons:
+        for cache in CACHES:
+            evaluate_text(HEAD).index.memo(cache).clear()
+        alone.update(_values(evaluate_text(HEAD + text)))
+    assert together == alone
+
+    def crews(name: str) -> dict[str, Any]:
+        return {k: v for k, _, v, _, _ in together[f"{name}:selections/1"] if "crew" in k}
+
+    assert crews("MG") != crews("Laser")
