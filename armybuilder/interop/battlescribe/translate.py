@@ -804,18 +804,16 @@ class Translation:
     def _info_modifiers(self, e: bs.EntryBase) -> list[ab.Modifier]:
         """The modifiers of an entry's profiles, rules and info links, as the entry's.
 
-        A profile or rule is not a selection: it is shown by the selection holding it, so its
-        `parent` is that selection, as a group's is (a Gaslands car's Build Slots characteristic
-        goes up by one "where its parent holds a middleweight trailer": that car's own trailer,
-        the same condition its Options link reads). Our engine reads these modifiers from that
-        selection, where it is scope `self` (:meth:`_read_from_holder`)."""
+        Unlike a group's (:meth:`_read_from_holder`), they are read as the selection's own:
+        their scope `parent` is the parent of the selection showing them. The data relies on
+        it: an Imperial Knight's Mastery (an upgrade) shows its Aspiring, Esteemed or
+        Virtuous ability by the Chivalric Points "in its parent", the Knight holding it
+        (``Imperium - Imperial Knights - Library.cat``, eight Masteries, three profiles each;
+        read from the Mastery itself, only Aspiring would ever show)."""
         return [
-            self._read_from_holder(m)
-            for m in (
-                *(m for p in self._own_profiles(e) for m in self._modifiers(p, e, profile=p.id)),
-                *(m for r in self._own_rules(e) for m in self._modifiers(r, e, r.id)),
-                *(m for link in self._own_info_links(e) for m in self._link_modifiers(link, e)),
-            )
+            *(m for p in self._own_profiles(e) for m in self._modifiers(p, e, profile=p.id)),
+            *(m for r in self._own_rules(e) for m in self._modifiers(r, e, r.id)),
+            *(m for link in self._own_info_links(e) for m in self._link_modifiers(link, e)),
         ]
 
     def _linked(self, h: bs.InfoHolder, kind: type[Any]) -> list[Any]:
