@@ -358,6 +358,7 @@ class _LazyDoc:
                     else:
                         if self.want_base:
                             self.base = dump_round_trip(doc)
+                            _remember_own(self.source, self.base)
                         self.same = to_plain(doc) == self.plain
                         self._doc = doc
         if self._error is not None:
@@ -910,12 +911,19 @@ class Roster:
         dump (a regiment: under a second); the edit session does it when it opens a file."""
         if self.dirty or self.text is None or not self.round_trip:
             return
+        ours = self.text.replace("\r\n", "\n")
+        if self._base_dump is not None and self._base_dump[0] == ours:
+            return
+        from . import ownform
+
+        if ownform.known(ours):  # computed before: the text is its own base
+            self._base_dump = (ours, ours)
+            return
         if self._doc is None and self._lazy is not None:
             self._lazy.want_base = True  # written down when the document is built
             return
-        ours = self.text.replace("\r\n", "\n")
-        if self._base_dump is None or self._base_dump[0] != ours:
-            self._base_dump = (ours, dump_round_trip(self.doc))
+        self._base_dump = (ours, dump_round_trip(self.doc))
+        _remember_own(ours, self._base_dump[1])
 
     def _keep_user_text(self, edited: str) -> str:
         """``edited`` (ruamel's text of the edited roster) with the user's own lines kept
@@ -928,11 +936,17 @@ class Roster:
         assert self.text is not None
         ours = self.text.replace("\r\n", "\n")
         if self._base_dump is None or self._base_dump[0] != ours:
+            from . import ownform
+
+            if ownform.known(ours):  # computed before: the text is its own base
+                self._base_dump = (ours, ours)
+                return edited
             try:
                 base = dump_round_trip(load_round_trip(ours, self.file))
             except InputError:
                 return edited
             self._base_dump = (ours, base)
+            _remember_own(ours, base)
         base = self._base_dump[1]
         if base == ours:
             return edited  # the file is exactly as ruamel writes it
@@ -1030,6 +1044,15 @@ class Roster:
                 "changed on disk since it was opened (saved from another window or edited "
                 "in another program)",
             )
+
+
+def _remember_own(text: str, base: str) -> None:
+    """Write down (:mod:`armybuilder.ownform`) that ``text`` is its own merge base, when the
+    dump ``base`` of it just computed says so."""
+    if base == text:
+        from . import ownform
+
+        ownform.remember(text)
 
 
 def _markers(lines: list[str]) -> tuple[list[str], list[str], list[str]]:

@@ -890,7 +890,21 @@ def measure_regiment(settings: Settings, lib: Library, corpus: Corpus) -> dict[s
     rt = repeat(lambda: Roster.from_file(path, lazy=False), settings.load_runs)
     fast = repeat(lambda: Roster.from_file(path, round_trip=False), settings.load_runs)
     lazy = repeat(lambda: Roster.from_file(path, lazy=True), settings.load_runs)
+
+    from armybuilder import yamlio
+
+    def ruamel_only() -> None:
+        # the same load with ruamel's own round-trip reader (before libyaml's events were
+        # built into the document): this run's baseline for regiment_load_round_trip_ms
+        yamlio.ROUND_TRIP_FAST = False
+        try:
+            Roster.from_file(path, lazy=False)
+        finally:
+            yamlio.ROUND_TRIP_FAST = True
+
+    ruamel = repeat(ruamel_only, max(settings.load_runs // 2, 1))
     res["regiment_load_round_trip_ms"] = 1000 * median(rt)
+    res["regiment_load_round_trip_ruamel_ms"] = 1000 * median(ruamel)
     res["regiment_load_fast_ms"] = 1000 * median(fast)
     res["regiment_load_lazy_ms"] = 1000 * median(lazy)
 
@@ -971,6 +985,9 @@ def measure_regiment(settings: Settings, lib: Library, corpus: Corpus) -> dict[s
     from armybuilder.session import EditSession
 
     opens, shown = [], []
+    # (the text as if never opened before: the record of armybuilder/ownform.py off, so that
+    # the eager open dumps its merge base as it always did; the known case is timed below)
+    os.environ["ARMYBUILDER_NO_CACHE"] = "1"
     for _ in range(max(settings.load_runs // 2, 1)):
         t0 = clock()
         session = EditSession.open(path, lib, autosave=False, lazy=False)
@@ -983,6 +1000,7 @@ def measure_regiment(settings: Settings, lib: Library, corpus: Corpus) -> dict[s
         later.prepare_merge_base()
         EditSession(later, lib.system(later.system), autosave=False).evaluate()
         shown.append(clock() - t0)
+    del os.environ["ARMYBUILDER_NO_CACHE"]
     res["session_open_ms"] = 1000 * median(opens)
     res["session_open_lazy_ms"] = 1000 * median(shown)
     s_rename, s_add = [], []
@@ -1000,6 +1018,28 @@ def measure_regiment(settings: Settings, lib: Library, corpus: Corpus) -> dict[s
         session.evaluate()
     res["session_rename_ms"] = 1000 * median(s_rename)
     res["session_add_ms"] = 1000 * median(s_add)
+
+    # Saving after one edit (issue 17, save path): the whole document is written once by
+    # ruamel's emitter; saved to a copy (the first save is a "save as" to a new file).
+    saves = []
+    with tempfile.TemporaryDirectory() as scratch:
+        copy_path = Path(scratch) / path.name
+        for i in range(max(settings.load_runs // 2, 1)):
+            session.rename(("selections", 37), f"Saved platoon {i}")
+            t0 = clock()
+            session.save(copy_path)
+            saves.append(clock() - t0)
+        session.close()
+    res["session_save_ms"] = 1000 * median(saves)
+    # Opening the regiment again when its text was found to be as armybuilder writes it
+    # (written down by a first open, untimed): no dump of the merge base.
+    EditSession.open(path, lib, autosave=False, lazy=False).close()
+    known = []
+    for _ in range(max(settings.load_runs // 2, 1)):
+        t0 = clock()
+        EditSession.open(path, lib, autosave=False, lazy=False).evaluate()
+        known.append(clock() - t0)
+    res["session_open_known_ms"] = 1000 * median(known)
     return res
 
 
@@ -1195,6 +1235,13 @@ def table(results: dict[str, Any], settings: Settings) -> str:
         f"{r['regiment_load_round_trip_ms']:.0f} ms / {r['regiment_load_fast_ms']:.0f} ms "
         f"({r['regiment_load_round_trip_ms'] / r['regiment_load_fast_ms']:.1f}x)",
     )
+    if "regiment_load_round_trip_ruamel_ms" in r:
+        row(
+            "round-trip with ruamel's own reader (before)",
+            f"{r['regiment_load_round_trip_ruamel_ms']:.0f} ms "
+            f"({r['regiment_load_round_trip_ruamel_ms'] / r['regiment_load_round_trip_ms']:.1f}x "
+            "the round-trip load)",
+        )
     row(
         "lazy open (fast parse; document built later)",
         f"{r['regiment_load_lazy_ms']:.0f} ms; a first edit that must build it "
@@ -1204,6 +1251,11 @@ def table(results: dict[str, Any], settings: Settings) -> str:
         "edit session open + evaluate, eager / lazy",
         f"{r['session_open_ms']:.0f} ms / {r['session_open_lazy_ms']:.0f} ms",
     )
+    if "session_save_ms" in r:
+        row(
+            "  eager, a text known as armybuilder's own; a save after one edit",
+            f"{r['session_open_known_ms']:.0f} ms; {r['session_save_ms']:.0f} ms",
+        )
     width = max(len(label) for label, value in rows if value) + 2
     out = []
     for label, value in rows:

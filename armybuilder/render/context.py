@@ -30,6 +30,12 @@ from ..words import named_amount, number, plural, unit_is_name
 #: Value keys that say how many hits a model or unit takes: the generic sheet draws a box
 #: per hit for them (a system's own template may do better).
 HIT_KEYS = ("hits", "hit_boxes", "wounds", "damage_boxes", "boxes")
+#: Names of stat line columns that say how many hits a model takes, in data whose
+#: characteristics have ids of their own (BattleScribe's): a vehicle's "Hull Points", a
+#: model's "Wounds" or "W", a crew member's "Life". Compared without case.
+HIT_NAMES = frozenset(
+    ("hits", "hit points", "hull points", "wounds", "w", "life", "structure points", "damage boxes")
+)
 #: Campaign state keys that mark hit boxes as already ticked.
 DAMAGE_STATE_KEYS = ("wounds", "hits", "damage")
 
@@ -250,15 +256,29 @@ class UnitView(_Values):
 
     def hits(self) -> int:
         """How many hits one copy takes, from the first of :data:`HIT_KEYS` it has (or a
-        profile characteristic of that name); 0 when nothing says."""
+        profile characteristic of that id, or one named in :data:`HIT_NAMES`: "Hull Points"
+        12); 0 when nothing says."""
+        return self._hits()[0]
+
+    def hit_label(self) -> str:
+        """What :meth:`hits` counts, as the data names it ("Hull Points", "Wounds"), or
+        "Hits" when it has no name of its own."""
+        return self._hits()[1]
+
+    def _hits(self) -> tuple[int, str]:
         for key in HIT_KEYS:
             if key in self.values:
-                return _as_int(self.values[key].value)
+                v = self.values[key]
+                return _as_int(v.value), v.label or "Hits"
         for p in self.profiles:
             for key in HIT_KEYS:
                 if key in p.raw:
-                    return _as_int(p.raw[key])
-        return 0
+                    return _as_int(p.raw[key]), "Hits"
+        for p in self.profiles:
+            for name, text in p.columns:
+                if name.strip().casefold() in HIT_NAMES and _as_int(text) > 0:
+                    return _as_int(text), name
+        return 0, "Hits"
 
     # ------------------------------------------------------------------ campaign state
 
@@ -418,7 +438,7 @@ class UnitView(_Values):
         """The models on this unit's card, one entry per name with how many of it the card
         holds (``Marine ×6``: two selections of three Marines, or three under a group taken
         twice, count as the card counts them), in order of first appearance; a model at the
-        top level summarises itself."""
+        top level summarises itself (what it controls is in its :attr:`kit`)."""
         if self.type == "model":
             return []
         return tally((m.name, m.multiplicity(self)) for m in self.members())
@@ -662,12 +682,14 @@ def _kit(u: UnitView) -> list[str]:
     """``u``'s loadout in one line: its plain upgrades, and each upgrade that holds only
     upgrades (a weapon with its mounting, a wargear option holding its weapons) with what it
     holds in brackets, in the roster's order; the same thing twice is listed once with how
-    many there are (``Lascannon ×2``, ``Sponson ×2 (Heavy Bolter)``)."""
+    many there are (``Lascannon ×2``, ``Sponson ×2 (Heavy Bolter)``). A model's models (a
+    turret its operator controls) are listed too, with what they carry: a model's summary
+    line lists no models of its own."""
     items: dict[tuple[str, str], int] = {}
     for c in u.children:
         if c._is_leaf:
             key = (c.name, "")
-        elif (
+        elif (u.type == "model" and c.type == "model" and c.known) or (
             c.type == "upgrade"
             and c.known
             and not c.values

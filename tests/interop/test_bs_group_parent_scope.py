@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from armybuilder.catalog import Library
+from armybuilder.catalog import Library, walk_groups
 from armybuilder.editing import add_entry
 from armybuilder.interop.battlescribe.adapter import AdapterSession
 from armybuilder.rosters import Roster
@@ -204,4 +204,98 @@ def test_gaslands_a_middleweight_trailer_is_one_more_build_slot_for_its_own_car(
     ev = evaluate(roster, index, None)
     assert [i.message for i in ev.issues if i.code == "max-exceeded"] == [
         "B has 3 Build Slots in Options; at most 2 Build Slots allowed"
+    ]
+
+
+@pytest.fixture(scope="module")
+def lib40k() -> Library:
+    if not (BSDATA / "wh40k-10e").is_dir():
+        pytest.skip(f"the BattleScribe 40k test data is not at {BSDATA / 'wh40k-10e'}")
+    return Library([BSDATA]).scan()
+
+
+def test_a_knight_with_chivalric_points_must_choose_a_mastery(lib40k: Library) -> None:
+    """Imperium - Imperial Knights - Library.cat, group "Masteries" (``3ac2-3c01-db7a-48cb``,
+    min 1 / max 1): hidden, and its minimum set to 0, where its `parent` holds fewer than 1
+    "Allocated Chivalric Points" (``e7fb-9519-7cd7-9c10``, children only). The knight holding
+    the group is that parent: with the points allocated to it, a mastery is needed (read from
+    the force, which holds the knight and not the points, the group stayed hidden)."""
+    faction = "imperium-imperial-knights-library"
+    index = lib40k.system("wh40k-10e").index(faction)
+    roster = Roster.new("wh40k-10e", faction, "T", {})
+    knight = add_entry(roster, index, (), "10d8-d702-f556-5d3c", fill=True)  # Knight Destrier
+
+    def masteries() -> list[str]:
+        ev = evaluate(roster, index, None)
+        return [i.message for i in ev.issues if i.entry == "3ac2-3c01-db7a-48cb"]
+
+    assert masteries() == []  # no points: hidden, nothing needed
+    add_entry(roster, index, knight, "e7fb-9519-7cd7-9c10")
+    assert masteries() == ["Knight Destrier has 0 choices of Masteries; at least 1 needed"]
+    add_entry(roster, index, knight, "32b3-12f5-c2bc-22f5")  # Master of Obduracy
+    assert masteries() == []
+
+
+def test_a_character_is_offered_vermillion_level_assets(lib40k: Library) -> None:
+    """Imperium - Agents of the Imperium.cat, group "Vermillion-level Assets"
+    (``731a-6069-5afb-247f``): hidden where its `parent` is not a Character
+    (``9cfd-1c32-585f-7d5c``). An Inquisitor holding it is a Character: shown (read from the
+    force, which is no Character, it was hidden from every unit)."""
+    faction = "imperium-agents-of-the-imperium"
+    index = lib40k.system("wh40k-10e").index(faction)
+    roster = Roster.new("wh40k-10e", faction, "T", {})
+    add_entry(roster, index, (), "3e57-b15c-5580-1de1", fill=True)  # Inquisitor
+    ev = evaluate(roster, index, None)
+    inquisitor = ev.root.children[0]
+    assert inquisitor.entry is not None
+    [assets] = [g for g in walk_groups(inquisitor.entry.groups) if g.id == "731a-6069-5afb-247f"]
+    assert ev.is_group_hidden(assets, inquisitor) is False
+
+
+@pytest.mark.skipif(
+    not (BSDATA / "space-station-zero").is_dir(),
+    reason=f"the Space Station Zero test data is not at {BSDATA}",
+)
+def test_ssz_five_xp_ask_an_advancement_of_their_own_crew_member_only() -> None:
+    """Crew.cat, group "05 XP Total" (``bbf3-8285-42e6-12e7``, in "Crew Experience"): shown,
+    and its minimum (``bbb1-8cd1-30c6-b2dc``) set to 1, where its `parent` holds at least 5
+    XP (``d5f4-349d-8e78-07c8``, deep). 5 XP on the Chief Engineer ask him for an
+    advancement; the Soldier beside him, with none, is asked for nothing (read from the
+    crew, every member was)."""
+    index = Library([BSDATA]).scan().system("space-station-zero").index("crew")
+    roster = Roster.new("space-station-zero", "crew", "T", {})
+    engineer = add_entry(roster, index, (), "330b-fb87-d060-d287", fill=True)  # Chief Engineer
+    add_entry(roster, index, (), "29c1-a82a-1972-389a", fill=True)  # Soldier
+    add_entry(roster, index, engineer, "d5f4-349d-8e78-07c8", count=5)  # XP
+    ev = evaluate(roster, index, None)
+    assert [i.message for i in ev.issues if i.entry == "bbf3-8285-42e6-12e7"] == [
+        "Chief Engineer has 0 choices of 05 XP Total; at least 1 needed"
+    ]
+
+
+def test_a_grot_tanks_unit_of_eight_may_take_two_additional_weapons(lib40k: Library) -> None:
+    """Orks.cat, group "Grot Tank w/ additional weapon" (``ecdf-ba8b-e77f-cd26``, max 2 by
+    ``a0ac-5f6a-bc4e-c05b``) in Grot Tanks [Legends]: the maximum is decremented by 1 where
+    its `parent` holds fewer than 8 models. The unit is that parent: with 6 Grot Tanks and 2
+    with an additional weapon (8 models) both are allowed, with 4 and 2 (6) one is. (Read
+    from the force, whose top level holds the unit and no model, it was always 1; in a
+    roster with eight models of other units at the top it was always 2.)"""
+    index = lib40k.system("wh40k-10e").index("xenos-orks")
+
+    def verdict(tanks: int) -> list[str]:
+        roster = Roster.new("wh40k-10e", "xenos-orks", "T", {})
+        unit = add_entry(roster, index, (), "6cc1-586e-5d7c-9a34", fill=True)
+        [at] = [
+            i
+            for i, s in enumerate(roster.node(unit)["selections"])
+            if s["entry"] == "d98a-6d3b-b2ef-96ae"  # Grot Tank
+        ]
+        roster.set((*unit, "selections", at), "count", tanks)
+        add_entry(roster, index, unit, "8754-700f-73fd-23a9", count=2, fill=True)
+        ev = evaluate(roster, index, None)
+        return [i.message for i in ev.issues if i.entry == "ecdf-ba8b-e77f-cd26"]
+
+    assert verdict(6) == []
+    assert verdict(4) == [
+        "Grot Tanks [Legends] has 2 choices of Grot Tank w/ additional weapon; at most 1 allowed"
     ]

@@ -57,3 +57,17 @@ def test_five_regiments_roster_fits_four_pages(
     assert "Roster options (1)" in re.sub(r"\s+", " ", text)
     for n in range(1, 6):
         assert f"Regiment {n} [Marine Regiment]" in text
+
+
+def test_a_models_summary_line_names_the_model_it_controls(
+    render: Callable[..., Rendered],
+) -> None:
+    """Space Hulk special units: the Techmarine's Tarantula turret is a model under him. His
+    line on the roster page read "with Bolt Gun" and left the turret out (a model's line
+    lists no models); it now names it among what he has, with its guns counted."""
+    import pypdfium2 as pdfium
+
+    done = render(EXAMPLES / "space-hulk" / "techmarine-tarantula.yaml", sheets=False)
+    doc = pdfium.PdfDocument(done.result.pdf)
+    page = " ".join(doc[0].get_textpage().get_text_range().split())
+    assert "with Bolt Gun, Tarantula Turret (Heavy Bolter ×2)" in page, page

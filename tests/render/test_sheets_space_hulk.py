@@ -87,3 +87,33 @@ def test_techmarine_and_tarantula_without_a_squad(library: Library) -> None:
     ferro = layout.cards[0].text
     assert "Go on overwatch 2" in ferro and "Clear a jam" not in ferro  # a bolt gun never jams
     assert "Actions (AP)" not in layout.cards[1].text  # the turret acts on its own
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_weapons_salvo_line_stays_on_its_odds_table_page(library: Library, paper: str) -> None:
+    """The squad with a librarian filled page 2 to its foot: the exact odds table broke
+    before the Cyclone Missile Launcher's salvo line, leaving an empty row frame at the foot
+    of page 2 and the salvo line alone (no weapon named) at the top of page 3. The table is
+    kept on one page, each weapon's lines together."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(printed(SH / "squad-with-librarian.yaml", library, paper).result.pdf)
+    pages = [doc[i].get_textpage().get_text_range() for i in range(len(doc))]
+    (salvo,) = [p for p in pages if "Salvo: 1 missile" in p]
+    assert "Cyclone Missile Launcher 5/6" in salvo, salvo
+    assert "Storm Bolter 11/36" in salvo, salvo
+
+
+@pytest.mark.parametrize("name", ["squad-with-librarian", "standard-squad"])
+def test_the_odds_table_is_never_split(library: Library, name: str) -> None:
+    """The standard squad's odds table broke after its first row (Storm Bolter at the foot of
+    page 2, the Assault Cannon and Heavy Flamer under a repeated header on page 3): a table
+    of a few lines reads on one page, its header printed once."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(printed(SH / f"{name}.yaml", library).result.pdf)
+    pages = [doc[i].get_textpage().get_text_range() for i in range(len(doc))]
+    odds = [p for p in pages if "Odds (exact)" in p]
+    assert len(odds) == 1, odds
+    for row in ("Storm Bolter 11/36", "Assault Cannon 19/27"):
+        assert row in odds[0], odds[0]

@@ -265,3 +265,19 @@ def test_without_campaign_rules_every_figure_is_experienced(
     assert "Sticker" not in card.text and "Record" not in card.text
     hale = card.text.split("Lt Hale", 1)[1].split("Sgt Kowalski", 1)[0]
     assert "Experienced" in hale and "Veteran" not in hale and "fought" not in hale
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_logistics_group_fits_one_page(library: Library, paper: str) -> None:
+    """The Logistics Group's card (31 figures, 18 pallets: 3.18) ran over a page: its last
+    pallets and its odds line sat at the top of the next page, above the campaign rules. The
+    pallets now stand in two columns across the card, and the card fits its page."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(printed(SMR / "earther-regiment.yaml", library, paper).result.pdf)
+    pages = [doc[i].get_textpage().get_text_range() for i in range(len(doc))]
+    (card,) = [p for p in pages if "31 TRUC" in p]
+    for text in ("1 Naval Lieutenant", "Grenades pallet 1 (24)", "SuperCharges pallet 2 (1)"):
+        assert text in card, card
+    assert "Odds (force sheet)" in " ".join(card.split())
+    assert sum(re.search(r"pallet \d \(", p) is not None for p in pages) == 1

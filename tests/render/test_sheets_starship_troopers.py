@@ -119,3 +119,13 @@ def test_the_weapon_count_is_per_copy_of_a_unit(library: Library, tmp_path: Path
     rows = [line for line in lines if line.startswith(("6 TW-203-a", "12 TW-203-a"))]
     assert rows == ['6 TW-203-a Morita Assault Rifle 20" 2xD6 Squad Auto'] * 2, rows
     assert "Qty Weapon Range Damage Type Traits" in lines
+
+
+def test_an_attack_made_by_one_model_has_no_count(library: Library) -> None:
+    """The damage table named each attack with how many models make it ("TW-203-a Morita
+    Assault Rifle ×3"), and "×1" for one model (the gunner's support gun): one is printed
+    bare, as every label prints it."""
+    lines = _pdf_lines(printed(ST / "mi-with-own-units.yaml", library).result.pdf)
+    text = " ".join(lines)
+    assert "×1 " not in text and not any(line.endswith("×1") for line in lines), text
+    assert "TW-203-a Morita Assault Rifle ×3" in text, text

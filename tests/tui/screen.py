@@ -213,34 +213,87 @@ def expected_heading_parts(
     return list(headings.values())
 
 
+#: A cost item: the words before its amount (a cost without a unit: "Value 30"), the amount
+#: ("4", "5 / 4", "1,910"), the words after it (its unit: "Build Slots").
+COST_ITEM = re.compile(r"(?P<before>\D+ )?(?P<amount>\d[\d,.]*(?: / \d[\d,.]*)?)(?P<after> \D+)?")
+#: A count as a tail shows it: "3 chosen" or "×3", "2/3", "2, at least 3" or "2, ≥3".
+COUNT = re.compile(r"\d[\d,.]* chosen|×\d[\d,.]*|\d+/\d+|\d+, (?:at least |≥)\d+")
+
+
+def _initials(words: str) -> str:
+    words = words.strip()
+    return words if len(words) <= 3 else "".join(w[0] for w in words.split()).upper()
+
+
+def _cost_item(text: str, how: str) -> str:
+    m = COST_ITEM.fullmatch(text)
+    if m is None:
+        return text
+    before, after = (m.group("before") or "").strip(), (m.group("after") or "").strip()
+    amount = m.group("amount").replace(" / ", "/")
+    if how == "tight":
+        return " ".join(x for x in (before, amount, after) if x)
+    if how == "short":
+        return " ".join(x for x in ([*before.split()[-1:], amount, *after.split()[-1:]]) if x)
+    return (_initials(before) if before else "") + amount + (_initials(after) if after else "")
+
+
+def tail_pieces(pieces: list[str]) -> list[tuple[list[str], str]]:
+    """The forms of :func:`tail_texts` as (pieces, separator)."""
+    terse = [
+        "×" + p[: -len(" chosen")] if COUNT.fullmatch(p) and p.endswith(" chosen") else p
+        for p in pieces
+    ]
+    terse = [p.replace(", at least ", ", ≥") for p in terse]
+    costs = [not COUNT.fullmatch(p) for p in terse]
+
+    def each(how: str) -> list[str]:
+        return [
+            "·".join(_cost_item(i, how) for i in p.split(", ")) if cost else p
+            for p, cost in zip(terse, costs, strict=True)
+        ]
+
+    units = set()
+    for p, cost in zip(terse, costs, strict=True):
+        for i in p.split(", ") if cost else []:
+            m = COST_ITEM.fullmatch(i)
+            if m is not None:
+                units |= {w.strip() for w in (m.group("before"), m.group("after")) if w}
+    forms = [
+        (pieces, "  "),
+        (terse, "  "),
+        (terse, " "),
+        (each("tight"), " "),
+        (each("short"), " "),
+    ]
+    if len({_initials(u) for u in units}) == len(units):
+        forms.append((each("tiny"), " "))
+    kept = [f for i, f in enumerate(forms) if i == 0 or f != forms[i - 1]]
+    return [f for f in kept if not unlabelled(f[0], pieces)]
+
+
+def unlabelled(shown: list[str], pieces: list[str]) -> list[str]:
+    """What a form of a tail (``shown``, one piece each of ``pieces``) shows of a number
+    without what it counts: a cost item without a unit or a name ("4" of "4, 1"), or a count
+    neither "×3", "2/3" nor "2, ≥3" (a bare "2" of "2 chosen")."""
+    bad = []
+    for form, full in zip(shown, pieces, strict=True):
+        if COUNT.fullmatch(full):
+            if not COUNT.fullmatch(form) or form.isdigit():
+                bad.append(form)
+            continue
+        bad += [i for i in re.split(r"·|, ", form) if not re.search(r"[^\W\d_]", i)]
+    return bad
+
+
 def tail_texts(pieces: list[str]) -> list[str]:
     """The readable forms a line's tail (cost, count, totals: ``pieces``) may take in a narrow
-    pane, in full first: "3 chosen" as "3", ", at least 3" as ", ≥3", one space between the
-    pieces, "5 / 4" as "5/4", and last the numbers alone ("Cans 5 / 4" as "5/4"). Every
-    number whole."""
-
-    def short(p: str) -> str:
-        if p.endswith(" chosen") and p[: -len(" chosen")].replace(",", "").isdigit():
-            p = p[: -len(" chosen")]
-        return p.replace(", at least ", ", ≥")
-
-    def bare(p: str) -> str:
-        out = []
-        for item in p.split(", "):
-            nums = [w for w in item.split() if w == "/" or any(c.isdigit() for c in w)]
-            if nums:
-                out.append("".join(nums) if "/" in nums else " ".join(nums))
-        return ", ".join(out) or p
-
-    full = "".join("  " + p for p in pieces)
-    terse = [short(p) for p in pieces]
-    return [
-        full,
-        "".join("  " + p for p in terse),
-        "".join(" " + p for p in terse),
-        "".join(" " + p.replace(" / ", "/") for p in terse),
-        "".join(" " + bare(p) for p in terse),
-    ]
+    pane, in full first: "3 chosen" as "×3", ", at least 3" as ", ≥3", one space between the
+    pieces; then the costs: "5 / 4" as "5/4" and joined by "·", a unit of several words by its
+    last word ("1 Build Slots" as "1 Slots"), last by its initials against the number
+    ("4C·1BS", "85kg", "V30"; a unit of three letters or fewer whole), unless two units of
+    the tail share their initials. Every number whole and labelled (:func:`unlabelled`)."""
+    return ["".join(sep + p for p in form) for form, sep in tail_pieces(pieces)]
 
 
 def label_shows(text: str, guides: int, want: str, width: int) -> bool:
@@ -551,3 +604,17 @@ def check_catalog_rows(lines: list[str], rows: list[str], top: int, width: int) 
             continue
         problems.append(f"catalog row {y} shows {text!r}, not {want!r}")
     return problems
+
+
+def catalog_view_problems(app: App[Any], editor: Any, query: str | None = None) -> list[str]:
+    """Problems with the rows the catalog's list paints where it is scrolled to now: each
+    must be the row the session computes there (:func:`expected_catalog_rows` for the
+    search box's text, or ``query``), an old price, a row left unpriced or a row of
+    another place in the list fails."""
+    session = editor.session
+    catalog = editor.catalog
+    tree = catalog.catalog_tree
+    typed = catalog.search.value if query is None else query
+    want = expected_catalog_rows(session, editor.selected, typed)
+    lines = pane_lines(app, tree, painted(app))
+    return check_catalog_rows(lines, want, tree.scroll_offset.y, tree.content_region.width)

@@ -1,5 +1,5 @@
 """At 80x24 (Pilot, headless) a line's figures show whole: a catalog line keeps its price and
-count (in a shorter form a player still reads: "1 chosen" as "1") when its name is short,
+count (in a shorter form a player still reads: "1 chosen" as "×1") when its name is short,
 rather than losing them at the pane's edge; the painted lines are compared with the labels
 the session computes (tests/tui/screen.py)."""
 
@@ -46,8 +46,8 @@ async def test_at_80x24_catalog_lines_keep_price_and_count_for_every_unit(
             for raw in lines:
                 label = tree_label(raw)
                 assert " ch" not in label or "chosen" in label, (loc, label)
-                if label.endswith("  1") and "  " in label[:-3]:
-                    shortened += 1  # ("1 chosen" as "1": the count kept, in short)
+                if label.endswith(" ×1"):
+                    shortened += 1  # ("1 chosen" as "×1": the count kept, in short)
         assert shortened, "no line needed a shorter tail: the test shows nothing"
 
 

@@ -18,9 +18,11 @@ from typing import Any
 
 import pytest
 from conftest import run_async, wait_editor
-from screen import painted
+from screen import catalog_view_problems, normal, painted, pane_lines
 from test_screen_model import repainted_whole, screen_problems, settle
+from textual import events
 from textual.widgets import Select
+from textual.widgets._select import SelectCurrent
 
 from armybuilder.catalog import Library
 from armybuilder.session import costs_text
@@ -31,6 +33,8 @@ from armybuilder.tui.widgets.roster_tree import node_at
 ROOT = Path(__file__).resolve().parents[2]
 BSDATA = ROOT.parent / "shared" / "bsdata"
 STEPS = int(os.environ.get("ARMYBUILDER_40K_STEPS", "10"))
+#: Steps of each catalog walk (ARMYBUILDER_40K_CATALOG_STEPS for a longer one).
+CATALOG_STEPS = int(os.environ.get("ARMYBUILDER_40K_CATALOG_STEPS", "16"))
 SEED = os.environ.get("ARMYBUILDER_SCREEN_SEED", "")
 MOVES = ["down", "down", "down", "up", "right", "right", "left"]
 EDITS = ["plus", "plus", "minus", "ctrl+z", "ctrl+y", "d", "delete", "add", "choose"]
@@ -79,7 +83,38 @@ def drop_down_problems(editor: EditorScreen) -> list[str]:
         shown = None if select.value == Select.NULL else select.value
         if shown != value:
             problems.append(f"drop-down {gid} shows {shown!r}; the roster has {value!r}")
+        problems += closed_problems(editor, select, gid, want, value)
     return problems
+
+
+def catalog_id_problems(editor: EditorScreen) -> list[str]:
+    """The ids the catalog's rows add are those the session names its options by (an entry
+    offered twice under the target is two options, two ids)."""
+    s = editor.session
+    assert s is not None
+    target = editor.catalog_target()
+    want = [s.option_id(target, c) for c in s.options(target)]
+    have = list(editor.catalog._ids)
+    return [] if have == want else [f"catalog ids {have[:5]!r}..., the session's {want[:5]!r}..."]
+
+
+def closed_problems(
+    editor: EditorScreen, select: ChoiceSelect, gid: str, want: list[tuple[str, str]], value: Any
+) -> list[str]:
+    """What a closed drop-down paints, where it is on screen: the label (name and price) of
+    the roster's choice as the session prices it now, or the prompt (a drop-down given new
+    options in place must never keep the label of an earlier price)."""
+    details = editor.details
+    region = select.query_one(SelectCurrent).content_region
+    if select.expanded or not details.content_region.contains_region(region):
+        return []
+    label = next((lab for lab, v in want if v == value), None) if value is not None else None
+    expected = normal(label if label is not None else str(select.prompt))
+    rows = [normal(r) for r in pane_lines(editor.app, select.query_one(SelectCurrent))]
+    painted_text = normal(" ".join(r.replace("▼", " ") for r in rows))
+    if expected not in painted_text:
+        return [f"drop-down {gid} paints {painted_text!r} closed; it should show {expected!r}"]
+    return []
 
 
 def choose(editor: EditorScreen, rng: random.Random) -> bool:
@@ -129,7 +164,11 @@ async def test_random_edits_on_a_40k_roster_leave_no_stale_line(
             for key in keys:
                 await pilot.press(key)
             await settle(pilot, editor)
-            problems = screen_problems(app, editor) + drop_down_problems(editor)
+            problems = (
+                screen_problems(app, editor)
+                + drop_down_problems(editor)
+                + catalog_id_problems(editor)
+            )
             assert not problems, (steps, editor.selected, problems)
             before_rows = painted(app)
             after = await repainted_whole(pilot)
@@ -182,3 +221,169 @@ async def test_tab_reaches_every_drop_down_of_a_40k_squad_at_80x24(
                 # On screen: inside the pane's visible region.
                 assert details.region.contains_region(focused.region), focused.region
         assert reached == wanted, (len(reached), len(wanted))
+
+
+@run_async
+async def test_drop_downs_given_new_options_paint_the_roster_choice(
+    make_app: Any, workdir: Path
+) -> None:
+    """A drop-down given other options in place (another unit's group in its slot, prices
+    changed by an edit) paints closed the label of the roster's choice: the squad, units of
+    other option groups and back, a count +1 and its undo, each checked on screen."""
+    path, library = space_marines(workdir)
+    app = make_app(path, library=library)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        session = editor.session
+        assert session is not None
+        ev = session.evaluate()
+        units = [
+            n
+            for n in ev.nodes()
+            if n.entry is not None and not n.is_root and n.force is None and n.entry.groups
+        ]
+        squad = next(
+            n for n in units if n.entry is not None and n.entry.name == "Intercessor Squad"
+        )
+        others: list[Any] = []
+        for n in units:
+            if n.entry is not None and all(n.entry.id != o.entry.id for o in [squad, *others]):
+                others.append(n)
+            if len(others) == 3:
+                break
+        editor.roster_tree.focus()
+        checked = 0
+        for loc in [squad.loc, *(o.loc for o in others), squad.loc]:
+            editor.jump_to(loc)
+            await settle(pilot, editor)
+            for key in ["", "plus", "ctrl+z"]:
+                if key:
+                    await pilot.press(key)
+                    await settle(pilot, editor)
+                problems = drop_down_problems(editor) + catalog_id_problems(editor)
+                assert not problems, (loc, key, problems)
+                checked += sum(
+                    1 for s in editor.details.query(ChoiceSelect) if s.display and s.name
+                )
+        assert checked > 20, checked  # drop-downs were on screen to check
+
+
+#: Ways of scrolling the catalog's list (the list focused; "wheel": the mouse's wheel).
+SCROLLS = ["pagedown", "pagedown", "pageup", "end", "home", "down", "up", "wheel+", "wheel-"]
+SIZES = [(160, 48), (80, 24)]
+
+
+def wheel(widget: Any, down: bool) -> None:
+    """One notch of the mouse wheel over ``widget``, as the terminal reports it."""
+    kind = events.MouseScrollDown if down else events.MouseScrollUp
+    widget.post_message(kind(widget, 2, 2, 0, 1 if down else -1, 0, False, False, False))
+
+
+def catalog_steps(editor: EditorScreen, rng: random.Random) -> list[str]:
+    """A random step of a walk in the catalog: a scroll, keys of a search (a few letters of
+    an option's name, Backspace, Esc), a resize, or an edit that changes figures."""
+    catalog = editor.catalog
+    r = rng.random()
+    if r < 0.5:
+        return [rng.choice(SCROLLS) for _ in range(rng.choice([1, 1, 2]))]
+    if r < 0.72:  # a search of one to three letters (a long list, or a short one), or less
+        names = [c.entry.name.lower() for c in catalog._options]
+        name = rng.choice(names)
+        at = rng.randrange(max(1, len(name) - 2))
+        word = [*name[at : at + rng.randint(1, 3)].replace(" ", "")]
+        if catalog.search.value:
+            return rng.choice([["backspace"], ["escape"], ["escape", *word]])
+        return word
+    if r < 0.82:
+        return ["resize"]
+    return [rng.choice(["add", "add", "undo"])]
+
+
+async def catalog_walk(
+    pilot: Any, editor: EditorScreen, rng: random.Random, steps: int
+) -> list[str]:
+    """``steps`` random steps (:func:`catalog_steps`); after each every row the catalog's
+    list paints is the session's (no old price, no unpriced row, none of another place), no
+    row of the screen differs from a repaint from scratch, and no row came into view
+    unpriced (the tree never had to price a row at the last moment)."""
+    app = pilot.app
+    catalog = editor.catalog
+    tree = catalog.catalog_tree
+    done: list[str] = []
+    # First down the whole list (no search), then at random.
+    first = [["pagedown"], ["wheel+"], ["pagedown", "pagedown"], ["end"], ["wheel-"]]
+    for step in range(steps):
+        keys = first[step] if step < len(first) else catalog_steps(editor, rng)
+        done.append(" ".join(keys))
+        for key in keys:
+            if key in SCROLLS:
+                if app.focused is not tree:
+                    tree.focus()
+                    await pilot.pause()
+                if key.startswith("wheel"):
+                    wheel(tree, key == "wheel+")
+                else:
+                    await pilot.press(key)
+            elif key == "resize":
+                width, height = app.size
+                new = SIZES[1] if (width, height) == SIZES[0] else SIZES[0]
+                await pilot.resize_terminal(*new)
+            elif key == "add":  # what the list highlights, added where it adds
+                option = catalog.highlighted() or catalog.first_match()
+                if option is not None:
+                    editor.add_entry(option, catalog.target)
+            elif key == "undo":
+                editor.roster_tree.focus()
+                await pilot.pause()
+                await pilot.press("ctrl+z")
+            else:
+                if app.focused is not catalog.search:
+                    catalog.search.focus()
+                    await pilot.pause()
+                await pilot.press(key)
+        await settle(pilot, editor)
+        problems = catalog_view_problems(app, editor)
+        assert not problems, (done, tree.scroll_offset.y, problems)
+        assert tree.late_lines == 0, (done, "a row came into view unpriced")
+        before = painted(app)
+        after = await repainted_whole(pilot)
+        stale = [(y, a, b) for y, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
+        assert not stale, (done, stale)
+    return done
+
+
+@pytest.mark.parametrize(
+    ("where", "size", "idle"), [("top", SIZES[0], False), ("squad", SIZES[1], True)]
+)
+@run_async
+async def test_scrolling_and_searching_the_40k_catalog_paints_the_sessions_prices(
+    make_app: Any, workdir: Path, where: str, size: tuple[int, int], idle: bool
+) -> None:
+    """The catalog prices the rows in view (and a margin) when they come into view, the
+    others while idle: random walks over the 40k catalog (the roster's top, about 250
+    entries, and an Intercessor Squad's 240 options) that scroll it (PageDown, PageUp,
+    End, Home, the cursor, the mouse wheel), search and clear the search, resize the
+    terminal between 160x48 and 80x24 and edit the roster (an entry added, undone), after
+    each step every painted row of the list being the session's
+    (:func:`screen.catalog_view_problems`). ``idle``: off, no option is priced but as its
+    row comes into view (so every row on screen was priced by the scroll, the search, the
+    resize or the edit that showed it)."""
+    path, library = space_marines(workdir)
+    rng = random.Random(SEED + "catalog" + where)
+    app = make_app(path, library=library)
+    async with app.run_test(size=size) as pilot:
+        editor = await wait_editor(pilot)
+        editor.catalog.price_off_screen = idle
+        session = editor.session
+        assert session is not None
+        if where == "squad":
+            ev = session.evaluate()
+            squad = next(
+                n for n in ev.nodes() if n.entry is not None and n.entry.name == "Intercessor Squad"
+            )
+            editor.jump_to(squad.loc)
+        else:
+            editor.jump_to(())
+        await settle(pilot, editor)
+        assert len(editor.catalog._options) > 200
+        await catalog_walk(pilot, editor, rng, CATALOG_STEPS)

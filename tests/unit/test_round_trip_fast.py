@@ -151,6 +151,14 @@ def test_every_yaml_file_of_the_repository(path: Path) -> None:
         "a: [a, ]\n",
         "",
         "# only a comment\n",
+        # read by both the same way (explicit keys, compact lists, odd spacing, empty flows)
+        "? a\n: 1\nb: 2\n",
+        "a:\n  ? x\n  : y\n",
+        "a:\n  - - x\n    - y\n",
+        "a:\n  -   k: v\n      j: w\n",
+        "a : 1\nb:  'x''y'\n",
+        "a: [  1 ,2 ]\nb: {c: [d, e], f: {}}\ng: []\n",
+        "a: ...\nb: ---\nc: -1.5e+3\nd: +.5\n",
     ],
 )
 def test_what_it_declines_or_reads_as_ruamel(text: str) -> None:

@@ -1,13 +1,21 @@
-"""What the builder's full screens share."""
+"""What the builder's screens share: the full screens' application, and the dialogs' key bar."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from textual.screen import Screen
+from textual.app import ComposeResult
+from textual.binding import ActiveBinding
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Checkbox, Input, OptionList, Select, Tree
+
+from ..widgets.stable import StableFooter
 
 if TYPE_CHECKING:
     from ..app import ArmyBuilderApp
+
+R = TypeVar("R")
 
 
 class ArmyScreen(Screen[None]):
@@ -20,3 +28,85 @@ class ArmyScreen(Screen[None]):
 
         assert isinstance(self.app, ArmyBuilderApp)
         return self.app
+
+
+class DialogFooter(StableFooter):
+    """A dialog's key bar: its own keys, without the command palette's."""
+
+    SLOTS = 8
+
+    def __init__(self) -> None:
+        super().__init__(show_command_palette=False)
+
+
+class Dialog(ModalScreen[R]):
+    """A dialog over another screen, with a key bar of its own.
+
+    The screen below keeps its key bar, whose keys do nothing while a dialog is open (the
+    home screen's "n New roster" stayed at the bottom of the New roster dialog): a dialog
+    covers it with one that shows the keys that work in the dialog, for the focus where it
+    is: what Enter does there (the button's label, the form's action in a field, "Choose" in
+    a list), Tab to the next field, and Esc (cancel, or close an open list). Only keys
+    bound where the focus is are shown, so the bar never offers a key that does nothing.
+    Subclasses compose their content in :meth:`compose_dialog`."""
+
+    #: What Tab is said to do.
+    TAB_LABEL = "Next"
+    #: What Enter in a text field does (a form's action, "Create"); ``None``: nothing.
+    submit_label: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield from self.compose_dialog()
+        yield DialogFooter()
+
+    def compose_dialog(self) -> ComposeResult:
+        """The dialog's own widgets (the key bar follows them)."""
+        return iter(())
+
+    def key_label(self, key: str, found: ActiveBinding) -> str | None:
+        """What ``key`` does with the focus where it is (``found``: the binding it runs), as
+        the key bar says it; ``None``: not shown."""
+        node: Any = found.node
+        binding = found.binding
+        if key == "enter":
+            if isinstance(node, Input):
+                return self.submit_label
+            if isinstance(node, Button):
+                return str(node.label)
+            if isinstance(node, (Select, OptionList)):
+                return "Choose"
+            if isinstance(node, Tree):
+                return "Open"
+            if isinstance(node, Checkbox):
+                return "Toggle"
+        elif key == "tab":
+            if isinstance(node, Screen) and len(self.focus_chain) > 1:
+                return self.TAB_LABEL
+            return None
+        elif key == "escape":
+            if isinstance(node, OptionList):  # a Select's open list
+                return "Close list"
+            if node is self:
+                return binding.description
+        return binding.description if binding.show else None
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """The bindings where the focus is, Enter, Tab and Esc first, each labelled with what
+        it does there (:meth:`key_label`)."""
+        active = super().active_bindings
+        shown: dict[str, ActiveBinding] = {}
+        for key in ("enter", "tab", "escape"):
+            found = active.get(key)
+            if found is None:
+                continue
+            label = self.key_label(key, found)
+            binding = found.binding
+            if label:
+                binding = replace(binding, description=label, show=True)
+            elif binding.show:
+                binding = replace(binding, show=False)
+            shown[key] = found._replace(binding=binding)
+        for key, found in active.items():
+            shown.setdefault(key, found)
+        return shown

@@ -11,10 +11,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, DirectoryTree, Input, Label, Select, Static
 
 from ...words import unit_is_name
+from .base import Dialog
 
 if TYPE_CHECKING:
     from ...catalog import GameSystem, Library
@@ -22,10 +22,11 @@ if TYPE_CHECKING:
 R = TypeVar("R")
 
 
-class ConfirmScreen(ModalScreen[str]):
-    """A question and a row of buttons; returns the id of the button (``cancel`` on Escape)."""
+class ConfirmScreen(Dialog[str]):
+    """A question and a row of buttons; returns the id of the button (``cancel`` on Escape).
+    Its key bar says what Enter does (the focused button's label), Tab and Esc."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(
         self,
@@ -48,7 +49,7 @@ class ConfirmScreen(ModalScreen[str]):
         self.wide = wide
         self.initial_focus = focus
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with Vertical(classes="dialog wide" if self.wide else "dialog"):
             yield Label(self.dialog_title, classes="dialog-title")
             yield Static(self.message, classes="dialog-message")
@@ -73,11 +74,13 @@ class ConfirmScreen(ModalScreen[str]):
         self.dismiss("cancel")
 
 
-class _FormScreen(ModalScreen[R]):
+class _FormScreen(Dialog[R]):
     """A dialog with fields: Enter in a field or the first button submits, Cancel or Escape
-    closes it with ``None``."""
+    closes it with ``None``. The key bar says what Enter does in a field
+    (:attr:`submit_label`, the first button's label)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    TAB_LABEL = "Next field"
 
     def _finish(self) -> None:
         raise NotImplementedError
@@ -127,10 +130,11 @@ class PathScreen(_FormScreen[Path | None]):
         self.dialog_title = title
         self.default = default
         self.action_label = action
+        self.submit_label = action
         self.browse = browse
         self.must_exist = must_exist
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
             yield Label(self.dialog_title, classes="dialog-title")
             yield Input(self.default, id="path-input", placeholder="path/to/roster.yaml")
@@ -184,10 +188,11 @@ class NewRosterScreen(_FormScreen[NewRoster | None]):
     def __init__(self, library: Library, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.library = library
+        self.submit_label = "Create"
         #: What the dialog says is missing or wrong ("" when nothing).
         self.error_text = ""
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         systems = sorted(self.library.systems.values(), key=lambda s: s.name)
         with Vertical(classes="dialog wide", id="new-roster"):
             yield Label("New roster", classes="dialog-title")
@@ -327,10 +332,11 @@ class AddForceScreen(_FormScreen[NewForce | None]):
         chosen at first."""
         super().__init__(id=id)
         self.forces = forces
+        self.submit_label = "Add"
         self.factions = factions
         self.faction = faction
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with Vertical(classes="dialog", id="add-force"):
             yield Label("Add a force", classes="dialog-title")
             yield Label("Force", classes="field-label")
@@ -365,8 +371,9 @@ class RenameScreen(_FormScreen[str | None]):
         self.dialog_title = title
         self.current = current
         self.placeholder = placeholder
+        self.submit_label = "Rename"
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with Vertical(classes="dialog", id="rename"):
             yield Label(self.dialog_title, classes="dialog-title")
             yield Input(self.current, id="rename-name", placeholder=self.placeholder)
@@ -402,7 +409,7 @@ class FactionScreen(_FormScreen[str | None]):
         self.current = current
         self.preview = preview
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with Vertical(classes="dialog wide", id="change-faction"):
             yield Label(self.dialog_title, classes="dialog-title")
             yield Label("Faction", classes="field-label")

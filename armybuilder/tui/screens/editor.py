@@ -462,6 +462,7 @@ class EditorScreen(ArmyScreen):
         if s is None:
             return
         target = self.catalog_target()
+        entry = None
         if is_force_loc(target):
             name = s.force_label(target)
         elif target:
@@ -484,10 +485,13 @@ class EditorScreen(ArmyScreen):
             str(name),
             options,
             dict(counts),
-            infos=s.option_infos(target, ev),
+            # Only the rows that come into view are priced (the catalog asks for them).
+            price=lambda ids: s.option_infos(target, ev, ids=ids),
             group_limits=s.group_limits(target, ev),
             slot_limits=s.category_limits(target, ev),
-            ids=[s.option_id(target, c) for c in options],
+            # What ``s.option_id(target, c)`` names, with the target's entry found once
+            # rather than once per option (a large squad of BattleScribe data has 241).
+            ids=[s.index.recorded_id(entry, c) for c in options],
         )
 
     def after_edit(self) -> None:

@@ -10,13 +10,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, ProgressBar, Select, Static
 
+from .base import Dialog
 from .dialogs import PathScreen
 
 
-class ExportScreen(ModalScreen[None]):
+class ExportScreen(Dialog[None]):
     """A progress bar for a running export."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "hide", "Hide", show=False)]
@@ -25,7 +25,7 @@ class ExportScreen(ModalScreen[None]):
         super().__init__()
         self.out = out
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
             yield Label("Export PDF", classes="dialog-title")
             yield Static(f"Rendering {self.out} …", id="export-message")
@@ -63,7 +63,7 @@ class PdfPathScreen(PathScreen):
         super().__init__("Export PDF to", default, "Export", id=id)
         self.paper = paper if paper in {p for _, p in PAPERS} else "a4"
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
             yield Label(self.dialog_title, classes="dialog-title")
             yield Input(self.default, id="path-input", placeholder="path/to/roster.pdf")

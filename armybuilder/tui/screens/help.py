@@ -9,11 +9,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from ..bindings import APP_ACTIONS, EDITOR_ACTIONS, HOME_ACTIONS, ActionSpec
 from ..settings import settings_path
+from .base import Dialog
 
 SECTIONS: list[tuple[str, list[ActionSpec]]] = [
     ("Everywhere", APP_ACTIONS),
@@ -71,7 +71,7 @@ def bindings_table(keymap: dict[str, str]) -> Table:
     return table
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Dialog[None]):
     """Key bindings and where to change them."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -82,7 +82,7 @@ class HelpScreen(ModalScreen[None]):
         super().__init__()
         self.keymap = keymap or {}
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with Vertical(classes="dialog help"):
             yield Label("Key bindings", classes="dialog-title")
             with VerticalScroll(id="help-scroll"):

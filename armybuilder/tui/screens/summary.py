@@ -12,10 +12,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from ...overview import Overview
+from .base import Dialog
 
 _HEADINGS = ("Category:", "Still required:", "Cannot be added now:")
 #: What the summary says while the roster's latest state is being checked.
@@ -39,7 +39,7 @@ def overview_text(view: Overview) -> Text:
     return text
 
 
-class SummaryScreen(ModalScreen[None]):
+class SummaryScreen(Dialog[None]):
     """The roster at a glance (Esc closes)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,g,f9,q", "close", "Close", show=False)]
@@ -51,7 +51,7 @@ class SummaryScreen(ModalScreen[None]):
         self.roster_name = name
         self.view = view
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with Vertical(classes="dialog summary"):
             yield Label(self._title(), classes="dialog-title", id="summary-title")
             with VerticalScroll(id="summary-scroll"):

@@ -22,7 +22,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static, TextArea
 
 from ...unitdef import (
@@ -37,6 +36,7 @@ from ...unitdef import (
 from ...words import unit_is_name
 from ...yamlio import dump_round_trip
 from ..widgets.stable import LiveStatic
+from .base import Dialog
 
 if TYPE_CHECKING:
     from ...session import EditSession
@@ -45,13 +45,15 @@ KINDS = [("Model (one figure or counter)", "model"), ("Unit (holds models)", "un
          ("Upgrade (weapon, kit)", "upgrade")]  # fmt: skip
 
 
-class UnitFormScreen(ModalScreen[Draft | None]):
+class UnitFormScreen(Dialog[Draft | None]):
     """The form; dismissed with the draft to add (``None``: cancelled)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", show=False),
         Binding("ctrl+s", "add", "Add", priority=True),
     ]
+    #: Enter in a field goes to the next one.
+    submit_label = "Next field"
 
     def __init__(self, session: EditSession) -> None:
         super().__init__()
@@ -63,7 +65,7 @@ class UnitFormScreen(ModalScreen[Draft | None]):
         #: The problems of the draft as last checked: (field, message).
         self.problems: list[tuple[str, str]] = []
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         index = self.session.index
         with VerticalScroll(classes="dialog wide unit-form"):
             yield Label(

@@ -5,15 +5,19 @@ allows and how many are chosen (``Ranged weapon (0-1) 1/1``, ``Sergeant (exactly
 each entry line shows its cost as the engine computes it there (with its default choices,
 modifiers applied) and how many are selected against their limit (``Trooper 85 kg 6/7``). The
 editor hands these numbers over from the session (:meth:`EditSession.option_infos`); nothing
-here computes them. The preview under the tree shows the highlighted entry's stat lines, costs
-and limits before it is added. Typing in the search box filters as you type; Enter there adds
-the highlighted (or first) match. A search that matches nothing here says so.
+here computes them. Only the rows on screen (and a margin around them) are priced: when they
+come into view, before the frame that shows them is drawn (:meth:`CatalogBrowser.price_view`);
+a row off screen keeps the label it last had until a scroll or the search brings it into
+view. The preview under the tree shows the highlighted entry's stat lines, costs and limits
+before it is added. Typing in the search box filters as you type; Enter there adds the
+highlighted (or first) match. A search that matches nothing here says so.
 """
 
 from __future__ import annotations
 
+import time
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.cells import cell_len
@@ -29,6 +33,7 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import Reactive
 from textual.strip import Strip
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
@@ -181,6 +186,16 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
     #: While the browser hangs its nodes: it repaints the rows that changed at the end.
     _syncing = False
 
+    #: Called with the tree's lines that are about to show (first, end: a scroll, a frame
+    #: drawn): the browser labels (prices) those not labelled with its current figures,
+    #: and says which lines it changed.
+    on_view: Callable[[int, int], list[int]] | None = None
+
+    #: Lines found labelled with old figures while a frame was being drawn, outside the part
+    #: being drawn (repainted at once; a test reads it: every path that brings a row into
+    #: view prices it before).
+    late_lines = 0
+
     #: What every line of one drawing (or one comparison of the rows) shares: the widget's
     #: style and the widths and states :meth:`line_key` reads, looked up once per pass
     #: rather than once per line (each look-up walks the widget's ancestors).
@@ -206,6 +221,18 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
         return found
 
     def render_lines(self, crop: Region) -> list[Strip]:
+        # The rows about to be drawn are labelled with the browser's figures first (they
+        # were when they came into view; this is the guarantee that no row is drawn with
+        # an old price or none, whatever brought it into view).
+        hook = self.on_view
+        if hook is not None and self.size.height > 0:
+            top = self.scroll_offset.y
+            changed = hook(top, top + self.size.height)
+            for line in changed:
+                y = line - top
+                if 0 <= y < self.size.height and not crop.y <= y < crop.bottom:
+                    self.late_lines += 1
+                    self.refresh(Region(0, y, self.size.width, 1))
         self._pseudo_class_state = self.get_pseudo_class_state()
         self._pass = None
         self._pass = self._pass_state()
@@ -213,6 +240,14 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
             return super().render_lines(crop)
         finally:
             self._pass = None
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        # The rows scrolled into view are priced now, before the frame that shows them.
+        hook = self.on_view
+        if hook is not None and round(old_value) != round(new_value) and self.size.height > 0:
+            top = self.scroll_offset.y
+            hook(top, top + self.size.height)
 
     def render_line(self, y: int) -> Strip:
         # As Tree draws a line, with the style of this pass (Tree looks it up per line).
@@ -228,42 +263,10 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
         finally:
             self._pass = None
 
-    def line_key(self, y: int, x1: int, x2: int, base_style: Style) -> tuple[Any, ...] | None:
-        """What line ``y`` shows, by value (as :meth:`ContentLines.line_key`: the same
-        fields, those of the widget looked up once per pass)."""
-        lines = self._tree_lines
-        if y >= len(lines):
-            return None
-        line = lines[y]
-        path = line.path
-        node = path[-1]
-        label = node._label
-        (width, content_width, virtual_width, pseudo, focus, guides, depth, cursor, hover) = (
-            self._pass_state()[1]
-        )
-        return (
-            tuple((n._hover, n._selected, n.is_last) for n in path),
-            label.plain,
-            tuple(label.spans),
-            label.style,
-            label.end,
-            node._allow_expand,
-            node.is_expanded,
-            line.last,
-            y == cursor,
-            y == hover,
-            hover >= 0,
-            x1,
-            x2,
-            width,
-            content_width,
-            virtual_width,
-            pseudo,
-            focus,
-            base_style,
-            guides,
-            depth,
-        ), node._id
+    def line_state(self) -> tuple[int, int, int, Any, bool, bool, int, int, int]:
+        # (The key of each line is :meth:`ContentLines.line_key`'s, with this state looked
+        # up once per pass.)
+        return self._pass_state()[1]
 
     def get_label_width(self, node: TreeNode[str | None]) -> int:
         # The list never scrolls sideways (a label is cut at the pane's edge), so no label
@@ -279,10 +282,11 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
 
     def render_label(self, node: TreeNode[str | None], base_style: Style, style: Style) -> Text:
         """A line fitted to the pane's width as it is now (it widens with the focus on a
-        small terminal): an entry's name gives way, cut with "…", so that the price and the
-        count after it show whole (cut at the pane's edge, 115 pts read "11"); where even a
-        name of 3 cells leaves no room for them, they take shorter forms that keep every
-        number ("1 chosen" as "1", see :mod:`.fitting`). A name alone (no price, no count)
+        small terminal): the price and the count after an entry's name show whole (cut at the
+        pane's edge, 115 pts read "11"), in the fullest of their shorter forms (every number
+        labelled: "1 chosen" as "×1", "4 Cans, 1 Build Slots" as "4C·1BS", see
+        :mod:`.fitting`) that leaves room for the whole name; where none does, the name gives
+        way, cut with "…" to 3 cells at least. A name alone (no price, no count)
         is cut with "…" at the edge; a section's name gives way to its range and count."""
         text = super().render_label(node, base_style, style)
         label = node._label
@@ -304,15 +308,25 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
             return _cut(text, room)
         name_end = label.spans[0].start  # the price or count is the first span
         name = label[:name_end]
-        # The tail (price, count), in shorter forms when it leaves no room for a name of 3
-        # cells ("3 chosen" -> "3", one space between): never a number cut at the edge.
+        # The tail (price, count), in shorter forms that keep every number labelled ("3
+        # chosen" -> "×3", "1 Build Slots" -> "1 Slots" -> "1BS"): never a number cut at the
+        # edge, nor one left without what it counts.
         spans = [(label.plain[sp.start : sp.end].lstrip(" "), sp.style) for sp in label.spans]
         forms = tail_forms([p for p, _ in spans])
-        for i, (pieces, sep) in enumerate(forms):
+        tails = []
+        for pieces, sep in forms:
             tail = Text()
             for piece, (_, piece_style) in zip(pieces, spans, strict=True):
                 tail.append(sep + piece, piece_style)
-            space = room - cell_len(text.plain[:offset]) - tail.cell_len
+            tails.append(tail)
+        lead = cell_len(text.plain[:offset])
+        # The whole name with the fullest tail that leaves room for it ("Machine Gun 2 Cans·1
+        # Slots", not "Mac…  2 Cans, 1 Build Slots"); where none does, the name gives way to
+        # the fullest tail that leaves it 3 cells.
+        whole = [i for i, t in enumerate(tails) if name.cell_len <= room - lead - t.cell_len]
+        for i in [*whole[:1], *range(len(tails))]:
+            tail = tails[i]
+            space = room - lead - tail.cell_len
             if name.cell_len <= space:
                 fitted = name.copy()
             elif space - 1 >= (1 if i == len(forms) - 1 else 3):
@@ -445,6 +459,21 @@ class SearchBox(Input):
                 break
 
 
+#: Rows priced beyond each edge of the view when rows come into view: a notch of the mouse
+#: wheel (3 lines) finds its rows priced already. (The rest are priced while idle.)
+PRICE_MARGIN = 3
+
+#: The options off screen are priced while the app is idle, in rounds of this many seconds at
+#: most (a key typed meanwhile waits for one round), this long apart: the search then finds
+#: them priced. (Their rows are labelled when they come into view, from these figures.)
+IDLE_ROUND_S = 0.003
+IDLE_PAUSE_S = 0.02
+
+#: What prices options: given the ids of some (:meth:`EditSession.option_id`), their figures
+#: (:meth:`EditSession.option_infos` with ``ids``).
+Pricer = Callable[[Collection[str]], list[OptionInfo]]
+
+
 class CatalogBrowser(Vertical):
     """Search box, tree of options and preview."""
 
@@ -469,7 +498,17 @@ class CatalogBrowser(Vertical):
         self._index: CatalogIndex | None = None
         self._options: list[Child] = []
         self._counts: dict[str, int] = {}
+        #: The options' figures asked for so far (all of them when handed over whole).
         self._infos: dict[str, OptionInfo] = {}
+        #: What prices the others when their rows come into view (``None``: all handed over).
+        self._price: Pricer | None = None
+        #: The figures handed over: a number that changes with each :meth:`show_options`.
+        self._figures = 0
+        #: The next round of pricing the options off screen, while idle (if any is due).
+        self._later: Timer | None = None
+        #: Whether the options off screen are priced while idle (a test turns it off, to
+        #: have every row priced as it comes into view).
+        self.price_off_screen = True
         self._group_limits: dict[str, Limit] = {}
         self._slot_limits: dict[str, Limit] = {}
         self._signature: object = None
@@ -481,6 +520,11 @@ class CatalogBrowser(Vertical):
         self._rows: list[TreeNode[str | None]] = []
         self._row_section: list[str] = []
         self._shown_labels: list[str] = []
+        #: The figures each row's label shows (:attr:`_figures` when it was labelled; -1:
+        #: a name alone, never labelled): a row is labelled again when it comes into view.
+        self._row_figures: list[int] = []
+        #: A row's place in the options, by its node's id.
+        self._row_of: dict[int, int] = {}
         #: Each option's name folded (:func:`fold`) and id: what the search looks in.
         self._hay: list[tuple[str, str]] = []
         #: The options the tree shows (places in the list) and the query they match.
@@ -502,6 +546,7 @@ class CatalogBrowser(Vertical):
         tree: CatalogTree = CatalogTree("Catalog", id="catalog-tree")
         tree.show_root = False
         tree.guide_depth = 2
+        tree.on_view = self._label_lines
         yield tree
         yield LiveStatic("", id="catalog-empty")
         with VerticalScroll(id="catalog-preview-scroll"):
@@ -526,14 +571,17 @@ class CatalogBrowser(Vertical):
         group_limits: dict[str, Limit] | None = None,
         slot_limits: dict[str, Limit] | None = None,
         ids: list[str] | None = None,
+        price: Pricer | None = None,
     ) -> None:
         """Show what can be added to ``target`` (rebuilt only if something changed).
 
         ``infos``, ``group_limits``, ``slot_limits``: the session's costs and limits of the
         options, their groups and their categories (at the top of the roster, the force's
-        slots). ``ids``: the id that adds each option (:meth:`EditSession.option_id`; default
-        its entry's id): a line is keyed, priced and added by it, so an entry offered twice
-        there (plainly and through a group's link) is two lines, each adding what it shows.
+        slots). ``price``: in place of ``infos``, what prices the options whose rows come
+        into view (the rest are not priced). ``ids``: the id that adds each option
+        (:meth:`EditSession.option_id`; default its entry's id): a line is keyed, priced and
+        added by it, so an entry offered twice there (plainly and through a group's link) is
+        two lines, each adding what it shows.
         """
         self.target = target
         self._index = index
@@ -541,17 +589,109 @@ class CatalogBrowser(Vertical):
         self._options = options
         self._counts = counts
         self._infos = {i.entry_id: i for i in infos or []}
+        self._price = price
+        self._figures += 1  # (every row's label is of the figures before)
         self._group_limits = group_limits or {}
         self._slot_limits = slot_limits or {}
         self._ids = ids if ids is not None else [c.entry.id for c in options]
         self._by_id = dict(zip(self._ids, options, strict=True))
         self._rebuild()
+        self._price_later()
+
+    def _price_later(self) -> None:
+        """Price the options not priced yet while the app is idle, a few at a time."""
+        if self._price is not None and self._later is None and self.price_off_screen:
+            self._later = self.set_timer(IDLE_PAUSE_S, self._price_some)
+
+    def _price_some(self) -> None:
+        """One round of pricing the options not priced yet (their figures are kept, for
+        their rows to be labelled with when they come into view; no row changes now)."""
+        self._later = None
+        price = self._price
+        if price is None or not self.is_attached or not self.price_off_screen:
+            return
+        infos = self._infos
+        end = time.perf_counter() + IDLE_ROUND_S
+        for option_id in self._ids:
+            if option_id in infos:
+                continue
+            if time.perf_counter() >= end:
+                self._price_later()
+                return
+            for info in price([option_id]):
+                infos[info.entry_id] = info
+
+    @property
+    def unpriced(self) -> int:
+        """How many options are not priced yet with the figures shown (a benchmark waits
+        for none, as a person pausing before typing)."""
+        if self._price is None:
+            return 0
+        return sum(1 for i in self._ids if i not in self._infos)
 
     def _info(self, entry_id: str) -> OptionInfo:
-        info = self._infos.get(entry_id)
+        info = self._priced(entry_id)
         if info is None:  # no figures from the session: the count alone
             info = OptionInfo(entry_id, Limit(self._counts.get(entry_id, 0)), {})
         return info
+
+    def _priced(self, entry_id: str) -> OptionInfo | None:
+        """The session's figures of an option (priced now if not yet), if it gives them."""
+        info = self._infos.get(entry_id)
+        if info is None and self._price is not None:
+            self._price_ids([entry_id])
+            info = self._infos.get(entry_id)
+        return info
+
+    def _price_ids(self, ids: Iterable[str]) -> None:
+        """Have the figures of the options ``ids`` (those not priced yet priced now, at once)."""
+        price = self._price
+        if price is None:
+            return
+        infos = self._infos
+        missing = [i for i in dict.fromkeys(ids) if i not in infos]
+        if missing:
+            for info in price(missing):
+                infos[info.entry_id] = info
+
+    def _label_lines(self, first: int, end: int) -> list[int]:
+        """Label (pricing them) the rows of the tree's lines ``first`` to ``end`` and a
+        margin around them, those not labelled with the current figures; the lines whose
+        label changed."""
+        index = self._index
+        if index is None or not self._rows:
+            return []
+        tree = self.catalog_tree
+        lines = tree._tree_lines
+        margin = PRICE_MARGIN
+        row_of, figures, row_figures = self._row_of, self._figures, self._row_figures
+        stale: list[tuple[int, int]] = []
+        for y in range(max(0, first - margin), min(len(lines), end + margin)):
+            i = row_of.get(lines[y].path[-1]._id)
+            if i is not None and row_figures[i] != figures:
+                stale.append((y, i))
+        if not stale:
+            return []
+        ids = self._ids
+        self._price_ids(ids[i] for _, i in stale)
+        changed: list[int] = []
+        for y, i in stale:
+            row_figures[i] = figures
+            label = self._leaf_label(index, self._options[i], self._info(ids[i]))
+            if self._shown_labels[i] != label.plain:
+                self._shown_labels[i] = label.plain
+                leaf = self._rows[i]
+                leaf._label = tree.process_label(label)  # (set as Tree does, not repainted:
+                leaf._updates += 1  # the caller repaints the lines that changed)
+                changed.append(y)
+        return changed
+
+    def price_view(self) -> list[int]:
+        """Label (and price) the rows in view and a margin around them (as the tree does
+        before it draws a frame); the lines whose label changed."""
+        tree = self.catalog_tree
+        top = tree.scroll_offset.y
+        return self._label_lines(top, top + max(tree.size.height, 1))
 
     def _rebuild(self) -> None:
         """Show the options (after :meth:`show_options`): the tree's nodes are built once per
@@ -568,14 +708,13 @@ class CatalogBrowser(Vertical):
             self._build_nodes(index, signature)
             self._filter(force=True)
             return
-        # Same entries: only counts, limits and costs may differ; relabel those lines
-        # (every option's, shown or filtered out, so that none shows an old figure when
-        # the search lets it in again).
-        for i, (child, leaf) in enumerate(zip(self._options, self._rows, strict=True)):
-            label = self._leaf_label(index, child, self._info(self._ids[i]))
-            if self._shown_labels[i] != label.plain:
-                self._shown_labels[i] = label.plain
-                leaf.set_label(label)
+        # Same entries: only counts, limits and costs may differ. The rows in view are
+        # labelled (priced) again now and those that changed repainted; the others, shown
+        # or filtered out, are when they come into view (their figures are old: no row
+        # shows an old figure once the search or a scroll lets it in again).
+        tree = self.catalog_tree
+        for line in self.price_view():
+            tree._refresh_line(line)
         for key, section in self._sections.items():
             child = self._section_child[key]
             stext = self._section_label(index, child)
@@ -597,6 +736,8 @@ class CatalogBrowser(Vertical):
         self._cursor_keep = tree.cursor_node.data if tree.cursor_node is not None else None
         self._rows = []
         self._shown_labels = []
+        self._row_figures = []
+        self._row_of = {}
         self._sections = {}
         self._shown_sections = {}
         self._section_child = {}
@@ -616,9 +757,13 @@ class CatalogBrowser(Vertical):
                     self._sections[key] = node
                     self._section_child[key] = child
                     self._shown_sections[key] = stext.plain
-                label = self._leaf_label(index, child, self._info(option_id))
-                self._rows.append(node.add_leaf(label, data=option_id))
+                # The name alone: the row is priced when it comes into view.
+                label = Text(child.entry.name)
+                leaf = node.add_leaf(label, data=option_id)
+                self._row_of[leaf._id] = len(self._rows)
+                self._rows.append(leaf)
                 self._shown_labels.append(label.plain)
+                self._row_figures.append(-1)
                 self._row_section.append(key)
         finally:
             tree._syncing = False
@@ -655,6 +800,7 @@ class CatalogBrowser(Vertical):
             if changed:
                 self._show_rows(hits)
             placed = self._place_cursor()
+            self.price_view()  # (the rows now in view, before they are compared and drawn)
             after = tree.row_keys() if placed else None
         finally:
             tree._syncing = False
@@ -855,7 +1001,7 @@ class CatalogBrowser(Vertical):
         if child is not None and self._index is not None:
             # What the preview shows, not the figures behind it: a count that changes
             # without showing (no limit) does not draw it again.
-            info = self._infos.get(entry_id) if entry_id else None
+            info = self._priced(entry_id) if entry_id else None
             group = self._group_limits.get(child.group.id) if child.group is not None else None
             key = (
                 entry_id,
@@ -871,7 +1017,7 @@ class CatalogBrowser(Vertical):
         if child is None or self._index is None:
             static.set_content("")
             return
-        info = self._infos.get(entry_id) if entry_id else None
+        info = self._priced(entry_id) if entry_id else None
         group = self._group_limits.get(child.group.id) if child.group is not None else None
         static.set_content(preview(self._index, child, info, group))
 

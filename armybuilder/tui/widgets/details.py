@@ -85,11 +85,12 @@ Option = tuple[str, str]
 
 
 class ChoiceSelect(Select[str]):
-    """A group's drop-down whose list of options is built when it is opened, not each time
-    its options change: a unit can have dozens of groups (a 40k squad has 39), their options
-    are priced for the unit, so moving to another unit or an edit that changes a price would
-    otherwise rebuild every closed list. What it shows closed (the choice, or the prompt) and
-    its options (``_options``, its legal values) always follow at once, as in a ``Select``."""
+    """A group's drop-down whose list of options is built when it is opened, not each time its
+    options change: a unit can have dozens of groups (a large squad of BattleScribe data has
+    39), their options are priced for the unit, so moving to another unit or an edit that
+    changes a price would otherwise rebuild every closed list. What it shows closed (the choice,
+    or the prompt) and its options (``_options``, its legal values) always follow at once, as in
+    a ``Select``."""
 
     #: The open list does not hold the current options yet.
     _list_stale = True
@@ -109,6 +110,35 @@ class ChoiceSelect(Select[str]):
             super()._setup_options_renderables()
             self._list_stale = False
         super()._watch_expanded(expanded)
+
+    def refill(self, options: list[Option], value: str | None) -> bool:
+        """New options (their labels carry prices, which an edit changes) and the choice,
+        touching what the drop-down shows closed only where it changes: ``set_options``
+        clears the value and sets it again, which lays the whole screen out twice even when
+        the choice and its label are the same. Whether what it shows closed changed."""
+        target: Any = value if value is not None else self.NULL
+        if self.expanded:  # open: rebuilt as Select does, its highlight on the choice
+            with self.prevent(Select.Changed):
+                self.set_options(options)
+                self.value = target
+            return True
+        before = self.value
+        shown_before = self._label_of(before)
+        self._setup_variables_for_options(options)
+        self._setup_options_renderables()  # (only marked stale while closed)
+        if before != target:
+            with self.prevent(Select.Changed):
+                self.value = target  # its watcher shows the new choice's label
+            return True
+        if target != self.NULL and self._label_of(target) != shown_before and self.is_mounted:
+            # The same choice at another price: its label again (the watcher does not run).
+            with self.prevent(Select.Changed):
+                self._watch_value(target)
+            return True
+        return False
+
+    def _label_of(self, value: object) -> object:
+        return next((label for label, v in self._options if v == value), None)
 
     def _watch_prompt(self, prompt: str) -> None:
         if not self._list_stale:
@@ -444,7 +474,7 @@ class DetailsPane(VerticalScroll):
         if last is not None and last[0] is entry and last[1] is ev.index and last[2] == costs:
             return last[3]  # the same unit's entry, priced the same: the same drop-downs
         # The options of each group, in the catalog's order, in one pass over the entry's
-        # children (a 40k squad has 48 groups and 241 options).
+        # children (a large squad of BattleScribe data has 48 groups and 241 options).
         by_group: dict[str, list[tuple[str, str]]] = {}
         recorded = ev.index.recorded_id
         for c in ev.index.children(entry):
@@ -536,10 +566,13 @@ class DetailsPane(VerticalScroll):
         key = tuple(options)
         if slot.options != key:
             slot.options = key
-            with select.prevent(Select.Changed):
-                select.set_options(options)  # resets the value: set again below
-                if value is not None:
-                    select.value = value
+            if isinstance(select, ChoiceSelect) and select.is_mounted:
+                select.refill(options, value)
+            else:
+                with select.prevent(Select.Changed):
+                    select.set_options(options)  # resets the value: set again below
+                    if value is not None:
+                        select.value = value
             self.updates += 1
             return
         self._set_select(select, value)

@@ -216,6 +216,23 @@ class ContentLines(LabelWidths):
     #: Lines drawn by Tree (not reused) since mounting (a benchmark may read it).
     lines_drawn = 0
 
+    def line_state(self) -> tuple[int, int, int, Any, bool, bool, int, int, int]:
+        """What every line's drawing reads of the widget itself: its widths (the labels may
+        be fitted to the content width), pseudo-classes, focus, guides, cursor and hover
+        lines. (A tree may look it up once per drawing pass: :class:`CatalogTree`.)"""
+        tree: Any = self
+        return (
+            tree.size.width,
+            tree.scrollable_content_region.width,
+            tree.virtual_size.width,
+            tree._pseudo_class_state,  # (set at the first drawing; before it, no key)
+            tree.has_focus,
+            tree.show_guides,
+            tree.guide_depth,
+            tree.cursor_line,
+            tree.hover_line,
+        )
+
     def line_key(self, y: int, x1: int, x2: int, base_style: Style) -> tuple[Any, ...] | None:
         """What line ``y`` shows, by value, and the node it is drawn for (``None``: past the
         last line, or another Textual's tree)."""
@@ -228,6 +245,9 @@ class ContentLines(LabelWidths):
             path = line.path
             node = path[-1]
             label = node._label
+            (width, content_width, virtual_width, pseudo, focus, guides, depth, cursor, hover) = (
+                self.line_state()
+            )
             return (
                 tuple((n._hover, n._selected, n.is_last) for n in path),
                 label.plain,
@@ -237,19 +257,19 @@ class ContentLines(LabelWidths):
                 node._allow_expand,
                 node.is_expanded,
                 line.last,
-                y == tree.cursor_line,
-                y == tree.hover_line,
-                tree.hover_line >= 0,
+                y == cursor,
+                y == hover,
+                hover >= 0,
                 x1,
                 x2,
-                tree.size.width,
-                tree.scrollable_content_region.width,  # (labels may be fitted to it)
-                tree.virtual_size.width,
-                tree._pseudo_class_state,
-                tree.has_focus,
+                width,
+                content_width,
+                virtual_width,
+                pseudo,
+                focus,
                 base_style,
-                tree.show_guides,
-                tree.guide_depth,
+                guides,
+                depth,
             ), node._id
         except AttributeError:
             return None
