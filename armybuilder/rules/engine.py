@@ -3028,7 +3028,36 @@ def evaluate(
             ev.error("rules-module-failed", _module_failed(index, "nested too deeply"))
         except Exception as exc:  # a value its checks did not foresee: report, never crash
             ev.error("rules-module-failed", _module_failed(index, f"{type(exc).__name__}: {exc}"))
+    _merge_repeated(ev)
     return ev
+
+
+def _merge_repeated(ev: Evaluation) -> None:
+    """One issue per problem: where several rules of the catalog report the same message at
+    the same place (a limit written on a slot of the force and again on the entry that fills
+    it), the player reads it once; one rule's issues are all kept. The one kept points at an
+    entry the player can add, where one of them does (its ``entry`` and ``constraint``), else
+    the first."""
+    issues = ev.issues
+    if len(issues) < 2:
+        return
+    first: dict[tuple[str, str, str, Loc], int] = {}
+    out: list[Issue] = []
+    entries, shared = ev.index.entries, ev.index.shared
+    for issue in issues:
+        key = (issue.severity, issue.code, issue.message, issue.path)
+        at = first.get(key)
+        if at is None:
+            first[key] = len(out)
+            out.append(issue)
+        elif (out[at].entry, out[at].constraint) == (issue.entry, issue.constraint):
+            out.append(issue)  # (one rule, reported for each of two selections)
+        elif (issue.entry in entries or issue.entry in shared) and not (
+            out[at].entry in entries or out[at].entry in shared
+        ):
+            out[at] = issue
+    if len(out) < len(issues):
+        issues[:] = out
 
 
 def _is_of(node: Node, ref: str) -> bool:

@@ -31,12 +31,13 @@ def lib() -> Library:
     return Library([BSDATA]).scan()
 
 
-def test_a_squad_holding_an_unknown_selection_counts_its_six_battle_sisters(
+def test_a_squad_whose_default_is_defined_nowhere_counts_its_six_battle_sisters(
     lib: Library,
 ) -> None:
     # The squad's default choice of its Battle Sisters group names an entry the data does
-    # not define: it is kept as an unknown selection, first among the squad's. The squad's
-    # constraint (min 6 Battle Sister, scope parent) must read the six that are there.
+    # not define: BattleScribe drops such a default, so nothing unknown is added
+    # (tests/interop/test_bs_group_default.py). The squad's constraint (min 6 Battle Sister,
+    # scope parent) must read the six that are there.
     index = lib.system("wh40k-10e").index(SM)
     roster = Roster.new("wh40k-10e", SM, "T", {})
     add_entry(roster, index, (), SISTERS_SQUAD, fill=True)
@@ -44,19 +45,19 @@ def test_a_squad_holding_an_unknown_selection_counts_its_six_battle_sisters(
     squad = ev.root.children[0]
     sisters = [c for c in squad.children if c.entry_id == BATTLE_SISTER]
     assert sum(c.count for c in sisters) == 6
-    assert any(c.entry is None for c in squad.children)  # (the trigger is still in the data)
+    assert all(c.entry is not None for c in squad.children)
     msgs = [i.message for i in ev.issues]
     assert not any("× Battle Sister;" in m for m in msgs), msgs
 
 
 def test_no_message_about_the_squad_prints_an_id(lib: Library) -> None:
     # The same squad: its Battle Sisters group's default (ae8a-…) is defined nowhere, so it
-    # is no choice to suggest; the unknown selection itself can only be named by its id.
+    # is no choice to suggest (and, dropped, it adds no unknown selection to name by its id).
     index = lib.system("wh40k-10e").index(SM)
     roster = Roster.new("wh40k-10e", SM, "T", {})
     add_entry(roster, index, (), SISTERS_SQUAD, fill=True)
     ev = evaluate(roster, index, None)
-    msgs = [i.message for i in ev.issues if i.code != "unknown-entry"]
+    msgs = [i.message for i in ev.issues]
     assert any("choices of Battle Sisters" in m for m in msgs), msgs
     assert not any(re.search(ID, m) for m in msgs), msgs
 
@@ -95,3 +96,21 @@ def test_totals_name_every_cost_type_the_data_defines(lib: Library) -> None:
     assert "honour-points" in ev.totals and "relic-fragments" in ev.totals
     assert [k for k in ev.totals if re.search(ID, k)] == []
     assert ev.totals["pts"] > 0
+
+
+SSZ = BSDATA / "space-station-zero"
+
+
+@pytest.mark.skipif(not SSZ.is_dir(), reason=f"the Space Station Zero test data is not at {SSZ}")
+def test_a_crew_without_a_ship_type_is_told_once(lib: Library) -> None:
+    # Space Station Zero.gst asks for a Ship Type three times: the force entry's category
+    # link "Ship Type" (min 1, scope roster) and the root entry link to the Ship Type entry
+    # (min 1 in scope parent, min 1 in scope roster). All three read the same "0 × Ship
+    # Type" at the roster: the player reads it once, pointing at the Ship Type entry
+    # (``f29d-d46d-a874-0e17``), which is what they add to fix it.
+    roster = Roster.new("space-station-zero", "crew", "T", {})
+    ev = evaluate(roster, lib.system("space-station-zero").index("crew"), None)
+    ship = [i for i in ev.issues if "Ship Type" in i.message]
+    assert [(i.message, i.entry) for i in ship] == [
+        ("The roster 'T' has 0 × Ship Type; at least 1 needed", "f29d-d46d-a874-0e17")
+    ]

@@ -42,8 +42,10 @@ CATALOGUE_SUFFIXES = (".cat", ".catz")
 # max; 12: profiles a modifier renames keep their id; 13: a group keeps its constraints on a
 # cost (and the modifiers of their values); 14: a link to nothing is left out, costs in a cost
 # type no file defines are left out when 0, a catalogue's cost types get readable ids; 15: a
-# group's modifiers query its `parent` as the selection holding it
-_CACHE_FORMAT = f"{__version__}-bs15"
+# group's modifiers query its `parent` as the selection holding it; 16: a group's default that
+# is not one of its entries is dropped (17: as 16, whose first build also moved a profile's
+# `parent`, undone)
+_CACHE_FORMAT = f"{__version__}-bs17"
 
 _ROOT = re.compile(r"<(gameSystem|catalogue)\b([^>]*)>", re.S)
 _ATTR = re.compile(r'\b([A-Za-z]+)="([^"]*)"')

@@ -795,13 +795,26 @@ class Translation:
             constraints=self._constraints(e),
             modifiers=[
                 *self._modifiers(e, e),
-                *(m for p in self._own_profiles(e) for m in self._modifiers(p, e, profile=p.id)),
-                *(m for r in self._own_rules(e) for m in self._modifiers(r, e, r.id)),
-                *(m for link in self._own_info_links(e) for m in self._link_modifiers(link, e)),
+                *self._info_modifiers(e),
             ],
             entries=entries,
             groups=groups,
         )
+
+    def _info_modifiers(self, e: bs.EntryBase) -> list[ab.Modifier]:
+        """The modifiers of an entry's profiles, rules and info links, as the entry's.
+
+        Unlike a group's (:meth:`_read_from_holder`), they are read as the selection's own:
+        their scope `parent` is the parent of the selection showing them. The data relies on
+        it: an Imperial Knight's Mastery (an upgrade) shows its Aspiring, Esteemed or
+        Virtuous ability by the Chivalric Points "in its parent", the Knight holding it
+        (``Imperium - Imperial Knights - Library.cat``, eight Masteries, three profiles each;
+        read from the Mastery itself, only Aspiring would ever show)."""
+        return [
+            *(m for p in self._own_profiles(e) for m in self._modifiers(p, e, profile=p.id)),
+            *(m for r in self._own_rules(e) for m in self._modifiers(r, e, r.id)),
+            *(m for link in self._own_info_links(e) for m in self._link_modifiers(link, e)),
+        ]
 
     def _linked(self, h: bs.InfoHolder, kind: type[Any]) -> list[Any]:
         """The shared profiles or rules an entry's info links show (not hidden)."""
@@ -897,6 +910,12 @@ class Translation:
         ]
         default = g.default_selection_entry_id if isinstance(g, bs.SelectionEntryGroup) else None
         if default == "none":  # BattleScribe writes "none" for no default
+            default = None
+        if default and not _is_option(g, default):
+            # BattleScribe clears a default that is not one of the group's own entries when it
+            # loads the data (the suite's ``gamedata-coverage.md``), so nothing is chosen by
+            # default: the group is left to the player (its minimum still reported).
+            self.note("group default that is not one of its entries (dropped)")
             default = None
         return _checked(
             ab.Group,
@@ -1471,6 +1490,14 @@ class Translation:
 
 
 _MISSING = object()
+
+
+def _is_option(g: bs.EntryBase, entry_id: str) -> bool:
+    """Whether ``entry_id`` names one of group ``g``'s own entries: an entry of it, or an
+    entry link of it (by the link's id or its target's)."""
+    return any(e.id == entry_id for e in g.selection_entries) or any(
+        entry_id in (link.id, link.target_id) for link in g.entry_links
+    )
 
 
 _Query = TypeVar("_Query", ab.Condition, ab.Repeat)

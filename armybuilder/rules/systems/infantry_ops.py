@@ -1407,28 +1407,25 @@ class InfantryOperations(SystemRules):
         each such platoon (and its squads) then gets the same values (frozen, see
         :func:`_shared`), in the order the first one got them. The odds, which read the
         platoon's experience, are worked out for each platoon."""
+        # (each kit by its memo, hashed by identity and held by the key, see :class:`_KitMemo`;
+        # a kit's DV cache is made with its memo and shared with it, so the memo stands for
+        # both)
         key = (
-            tuple(
-                (sq.node.count, tuple((id(k.dv_cache), id(k.memo), k.node.count) for k in sq.kits))
-                for sq in squads
-            ),
+            tuple((sq.node.count, tuple((k.memo, k.node.count) for k in sq.kits)) for sq in squads),
             drivers,
             gun_crew,
         )
-        held = [(k.dv_cache, k.memo) for sq in squads for k in sq.kits]
         known: dict[Any, _Figures] = ev.index.memo(_ATTACKS)
         targets = [platoon, *(sq.node for sq in squads)]
         got = known.get(key)
-        if got is not None and all(
-            a[0] is b[0] and a[1] is b[1] for a, b in zip(got.held, held, strict=True)
-        ):
+        if got is not None:
             if got.replay is None:
                 got.replay = (_by_role(got.before), _by_role(got.after))
             _replay(ev, targets, got.replay[0])
             self._odds(ev, platoon, got.avs, got.burst)
             _replay(ev, targets, got.replay[1])
             return dict(got.avs)
-        figures = _Figures(held)
+        figures = _Figures([(k.dv_cache, k.memo) for sq in squads for k in sq.kits])
         log = figures.before
 
         def emit(
@@ -1733,17 +1730,15 @@ class InfantryOperations(SystemRules):
         :meth:`_survivor_values`). Platoons of the same make-up (the same kits, as many of
         each, the same drivers and gun crew) have the same table: worked out once."""
         kits = [k for sq in squads for k in sq.kits]
+        # (each kit by its memo, which stands for its DV cache too: see _attack_values)
         key = (
-            tuple(
-                (sq.node.count, tuple((id(k.dv_cache), k.node.count) for k in sq.kits))
-                for sq in squads
-            ),
+            tuple((sq.node.count, tuple((k.memo, k.node.count) for k in sq.kits)) for sq in squads),
             drivers,
             gun_crew,
         )
         tables: dict[Any, tuple[list[Any], dict[str, list[int]]]] = ev.index.memo(_SURVIVORS)
         got = tables.get(key)
-        if got is not None and all(a is b.dv_cache for a, b in zip(got[0], kits, strict=True)):
+        if got is not None:
             return got[1]
         # Loss order, as the sheet's damage track: squads in order, troopers without support
         # weapons first, support weapon troopers last.

@@ -313,6 +313,10 @@ def test_troopers_named_and_counted_alike_get_the_kit_of_what_they_hold(
     troopers = [p.children[1].children[0] for p in ev.nodes_in("platoon")]
     kits = [_kit(ev, t) for t in troopers]
     assert kits[0].weapons is kits[2].weapons and kits[0].weapons is not kits[1].weapons
+    # (a kit's memo stands for its DV cache in the attack and survivor keys: made together,
+    # shared together)
+    assert kits[0].memo is kits[2].memo and kits[0].dv_cache is kits[2].dv_cache
+    assert kits[0].memo is not kits[1].memo and kits[0].dv_cache is not kits[1].dv_cache
     assert [w[0].name for w in kits[1].weapons] == ["Support Small Laser"], kits[1].weapons
     for item in troopers[0].children:
         item.facts = None  # (as on a node made outside the tree)
