@@ -50,6 +50,7 @@ ROOMS = {
     "armybuilder.yamlio": "base",
     "armybuilder.fileio": "base",
     "armybuilder.textmerge": "base",
+    "armybuilder.ownform": "base",
     "armybuilder.dice": "base",
     "armybuilder.words": "base",
     "armybuilder.model": "model",
