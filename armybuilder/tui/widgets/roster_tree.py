@@ -132,15 +132,21 @@ def _shorten(text: str, n: int) -> str:
 def fit_label(summary: UnitSummary, budget: int | None) -> list[tuple[str, str]]:
     """The parts of a roster line (text, style) for ``summary``, fitted into ``budget``
     cells (``None``: no limit). What gives way first: the loadout (abbreviated, then
-    counted), then the experience (its first letters), then the entry's name; the name,
-    count and cost stay."""
+    counted), then the experience (its first letters), then the entry's name, then the cost
+    takes the catalog's shorter forms (``20 Cans·2 Slots``, ``20C·2BS``: :mod:`.fitting`,
+    every number keeping its unit), last the name is cut with "…"; the count and the cost's
+    numbers stay."""
     name = [(summary.name, "")]
-    if summary.entry_name:
-        name.append((f" ({summary.entry_name})", "dim"))
     count = [(f" ×{summary.count}", "cyan")] if summary.count != 1 else []
-    cost = [(f"  {summary.cost}", "dim")] if summary.cost else []
+    cost_forms = (
+        ["".join(sep + p for p in pieces) for pieces, sep in tail_forms([summary.cost])]
+        if summary.cost
+        else [""]
+    )
 
-    def build(exp: str, loadout: str, entry: str | None) -> list[tuple[str, str]]:
+    def build(
+        exp: str, loadout: str, entry: str | None, tail: str = cost_forms[0]
+    ) -> list[tuple[str, str]]:
         parts = [name[0]]
         if entry:
             parts.append((f" ({entry})", "dim"))
@@ -149,7 +155,10 @@ def fit_label(summary: UnitSummary, budget: int | None) -> list[tuple[str, str]]
             parts.append((f" · {exp}", "green"))
         if loadout:
             parts.append((f" · {loadout}", "italic"))
-        return parts + cost
+        return [*parts, (tail, "dim")] if tail else parts
+
+    def size(parts: list[tuple[str, str]]) -> int:
+        return sum(cell_len(t) for t, _ in parts)
 
     exp_full = summary.experience
     items = summary.loadout
@@ -168,24 +177,31 @@ def fit_label(summary: UnitSummary, budget: int | None) -> list[tuple[str, str]]
             tries.append((short_exp, "", _shorten(entry, n)))
     for exp, loadout, ent in tries:
         parts = build(exp, loadout, ent)
-        if budget is None or sum(cell_len(t) for t, _ in parts) <= budget:
+        if budget is None or size(parts) <= budget:
             return parts
+    # The cost's shorter forms, the name whole (with the entry's name shortened, then
+    # without it).
+    limit = budget or 0
+    for tail in cost_forms[1:]:
+        for ent in [_shorten(entry, 4), None] if entry else [None]:
+            parts = build(short_exp, "", ent, tail)
+            if size(parts) <= limit:
+                return parts
 
-    # Still too long: the name is cut (to no less than 8 cells while the entry's name can
-    # stay, then as far as it must without it); experience, count and cost stay.
+    # Still too long: the name is cut, to no less than 8 cells with the fullest form of
+    # the cost that leaves them (the entry's name shortened, then without it), else as far
+    # as it must with the tersest; experience, count and cost stay.
     def cut(text: str, n: int) -> str:
         return cut_cells(text, max(2, n))
 
-    def size(parts: list[tuple[str, str]]) -> int:
-        return sum(cell_len(t) for t, _ in parts)
-
-    limit = budget or 0
-    for ent in [_shorten(entry, 4), None] if entry else [None]:
-        rest = build(short_exp, "", ent)[1:]
-        room = limit - size(rest)
-        if room >= min(8, cell_len(summary.name)) or ent is None:
-            return [(cut(summary.name, max(3, room)), ""), *rest]
-    return build(short_exp, "", None)
+    least = min(8, cell_len(summary.name))
+    for tail in cost_forms:
+        for ent in [_shorten(entry, 4), None] if entry else [None]:
+            rest = build(short_exp, "", ent, tail)[1:]
+            if limit - size(rest) >= least:
+                return [(cut(summary.name, limit - size(rest)), ""), *rest]
+    rest = build(short_exp, "", None, cost_forms[-1])[1:]
+    return [(cut(summary.name, limit - size(rest)), ""), *rest]
 
 
 def room(budget: int | None, tail: str, lead: int = 0, least: int = 4) -> int | None:
