@@ -11,15 +11,9 @@ PDF's text is read back with pypdfium2 and its pages rasterised.
 
 from __future__ import annotations
 
-import io
-
 import pytest
+from bs_tiny import render_legal, tiny_library
 from raster_helpers import body_box, ink, rasterise
-
-from armybuilder.catalog import Library
-from armybuilder.render import render_pdf
-from armybuilder.rosters import Roster
-from armybuilder.rules.engine import evaluate_roster
 
 GST = """<?xml version="1.0" encoding="UTF-8"?>
 <gameSystem id="sys-1" name="Tiny" revision="1" xmlns="http://www.battlescribe.net/schema/gameSystemSchema">
@@ -84,17 +78,7 @@ ROSTER = (
 
 @pytest.fixture(scope="module")
 def pdf(tmp_path_factory: pytest.TempPathFactory) -> bytes:
-    folder = tmp_path_factory.mktemp("bs") / "tiny"
-    folder.mkdir()
-    (folder / "tiny.gst").write_text(GST, encoding="utf-8")
-    (folder / "army.cat").write_text(CAT, encoding="utf-8")
-    lib = Library([folder], use_cache=False).scan()
-    roster = Roster.from_text(ROSTER, "<test>")
-    ev = evaluate_roster(roster, lib.system(roster.system))
-    assert not ev.errors, [i.message for i in ev.errors]
-    out = io.BytesIO()
-    render_pdf(ev, out, date="2026-01-01")
-    return out.getvalue()
+    return render_legal(tiny_library(tmp_path_factory, GST, CAT), ROSTER)
 
 
 def _lines(pdf: bytes) -> list[str]:

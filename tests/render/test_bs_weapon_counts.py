@@ -15,12 +15,10 @@ import io
 import re
 
 import pytest
+from bs_tiny import render_legal, tiny_library
 from raster_helpers import body_box, ink, rasterise
 
 from armybuilder.catalog import Library
-from armybuilder.render import render_pdf
-from armybuilder.rosters import Roster
-from armybuilder.rules.engine import evaluate_roster
 
 GST = """<?xml version="1.0" encoding="UTF-8"?>
 <gameSystem id="sys-1" name="Tiny" revision="1" xmlns="http://www.battlescribe.net/schema/gameSystemSchema">
@@ -103,23 +101,14 @@ SQUAD = HEAD + (
 
 @pytest.fixture(scope="module")
 def lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
-    folder = tmp_path_factory.mktemp("bs") / "tiny"
-    folder.mkdir()
-    (folder / "tiny.gst").write_text(GST, encoding="utf-8")
-    (folder / "army.cat").write_text(CAT, encoding="utf-8")
-    return Library([folder], use_cache=False).scan()
+    return tiny_library(tmp_path_factory, GST, CAT)
 
 
 def _card_text(lib: Library, text: str) -> tuple[str, bytes]:
     """The text of the record sheet page (the last), and the whole PDF."""
     from pypdf import PdfReader
 
-    roster = Roster.from_text(text, "<test>")
-    ev = evaluate_roster(roster, lib.system(roster.system))
-    assert not ev.errors, [i.message for i in ev.errors]
-    out = io.BytesIO()
-    render_pdf(ev, out, date="2026-01-01")
-    data = out.getvalue()
+    data = render_legal(lib, text)
     return PdfReader(io.BytesIO(data)).pages[-1].extract_text(), data
 
 

@@ -17,10 +17,10 @@ import io
 import re
 
 import pytest
+from bs_tiny import render_legal, tiny_library
 from raster_helpers import body_box, ink, rasterise
 
 from armybuilder.catalog import Library
-from armybuilder.render import render_pdf
 from armybuilder.render.context import build_view
 from armybuilder.rosters import Roster
 from armybuilder.rules.engine import evaluate_roster
@@ -94,22 +94,13 @@ ONE_FORCE = "name: T\nsystem: tiny\nfaction: army\nselections:\n" + OPTIONS + UN
 
 @pytest.fixture(scope="module")
 def lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
-    folder = tmp_path_factory.mktemp("bs") / "tiny"
-    folder.mkdir()
-    (folder / "tiny.gst").write_text(GST, encoding="utf-8")
-    (folder / "army.cat").write_text(CAT, encoding="utf-8")
-    return Library([folder], use_cache=False).scan()
+    return tiny_library(tmp_path_factory, GST, CAT)
 
 
 def _page(lib: Library, text: str) -> tuple[str, bytes]:
     from pypdf import PdfReader
 
-    roster = Roster.from_text(text, "<test>")
-    ev = evaluate_roster(roster, lib.system(roster.system))
-    assert not ev.errors, [i.message for i in ev.errors]
-    out = io.BytesIO()
-    render_pdf(ev, out, date="2026-01-01", sheets=False)
-    data = out.getvalue()
+    data = render_legal(lib, text, sheets=False)
     page = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
     return re.sub(r"\s+", " ", page), data
 
