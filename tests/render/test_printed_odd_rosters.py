@@ -116,7 +116,8 @@ def test_large_numbers_print_with_thousands_separators_everywhere(
     assert main(["show", str(path)]) in (0, 1)
     shown = capsys.readouterr().out
     assert message in shown and "Mass 2,380 kg (kg limit 2,000)" in shown, shown
-    assert "2380" not in shown and "2000" not in shown
+    numbers = shown.replace(str(path), "FILE")  # the temporary folder's name may hold "2000"
+    assert "2380" not in numbers and "2000" not in numbers, shown
     doc = render(path, pieces=False)
     text = " ".join(doc.text().split())
     assert message in text
