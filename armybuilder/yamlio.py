@@ -332,8 +332,13 @@ class _Representer(RoundTripRepresenter):
     def represent_scalar_float(self, data: Any) -> Any:
         """A float read from a file keeps its written form, unless ruamel's re-formatting of
         that form would change its value (it does for some exponents: 6.307285941258735e+27
-        came back as ...734e+27); then the shortest exact form is written instead."""
-        node = super().represent_scalar_float(data)
+        came back as ...734e+27); then the shortest exact form is written instead. So is a
+        float whose written form ruamel cannot re-format at all (``-1e-400``, ``0.e+308``: it
+        raises on them)."""
+        try:
+            node = super().represent_scalar_float(data)
+        except (ValueError, IndexError):
+            return self.represent_float(float(data))
         try:
             exact = float(str(node.value).replace("_", "")) == float(data)
         except ValueError:  # .inf, .nan and other special forms are written exactly
