@@ -984,6 +984,19 @@ class Roster:
         A path that is a symbolic link is written through: the file it points to is replaced
         and the link kept.
         """
+        return self.commit_save(self.write_save(path, backup, overwrite=overwrite))
+
+    def write_save(
+        self,
+        path: Path | str | None = None,
+        backup: bool = True,
+        *,
+        overwrite: bool = False,
+    ) -> WrittenSave:
+        """The slow half of :meth:`save` (the dump, the conflict check, the atomic write),
+        which may run in a worker thread while nothing edits the roster: it changes nothing
+        a reader of the roster sees (only what the next save's merge reuses). The roster
+        takes the file as saved in :meth:`commit_save`, called next, on the caller's thread."""
         target = Path(path) if path is not None else self.path
         if target is None:
             raise ValueError("no path to save to")
@@ -992,11 +1005,16 @@ class Roster:
         text = self.dumps()
         data = (("\ufeff" if self.bom else "") + text).encode("utf-8")
         atomic_write(target, data, backup=backup)
+        return WrittenSave(target, text, data, self._last_dump if self.dirty else None)
+
+    def commit_save(self, written: WrittenSave) -> Path:
+        """The roster's own file is now ``written`` (see :meth:`write_save`)."""
+        target, text, data = written.target, written.text, written.data
         if self.dirty and self.round_trip:
             # What was written reads back as the document: ruamel's text of it is the base
             # of the next save's merge (no need to parse the file again).
-            self._base_dump = (text.replace("\r\n", "\n"), self._last_dump or "")
-            if not self._last_dump:
+            self._base_dump = (text.replace("\r\n", "\n"), written.dump or "")
+            if not written.dump:
                 self._base_dump = None
         if self.dirty:
             # The document's marks are of the text first read: positions come from the text
@@ -1044,6 +1062,17 @@ class Roster:
                 "changed on disk since it was opened (saved from another window or edited "
                 "in another program)",
             )
+
+
+@dataclass(frozen=True)
+class WrittenSave:
+    """A roster's text written to ``target`` by :meth:`Roster.write_save`: ``data`` the
+    bytes, ``dump`` ruamel's text of the edited document (``None``: nothing was edited)."""
+
+    target: Path
+    text: str
+    data: bytes
+    dump: str | None
 
 
 def _remember_own(text: str, base: str) -> None:

@@ -220,6 +220,8 @@ class CatalogIndex:
         #: Per owner of modifiers (entry, group, force entry; by ``id()``, with the owner to
         #: tell a reused id apart): its modifiers by field, each marked whether it reads a cost.
         self._mods: dict[int, tuple[object, dict[str, _FieldMods]]] = {}
+        #: :meth:`count_refs`, per owner (with it) and field.
+        self._count_refs: dict[tuple[int, str], tuple[object, _CountRefs]] = {}
         self._memos: dict[str, dict[Any, Any]] = {}
         self._group_checks: dict[int, tuple[tuple[Group, tuple[int, ...]], ...]] = {}
         self._child_checks: dict[int, tuple[object, ChildChecks]] = {}
@@ -767,6 +769,44 @@ class CatalogIndex:
             self._mods[id(owner)] = found
         return found[1].get(field_, ((), None))
 
+    def count_refs(self, owner: Entry | ForceEntry | Group, field_: str) -> _CountRefs:
+        """Where what the modifiers of ``owner`` on ``field_`` find depends on counts alone:
+        each has conditions only (no condition groups, no repeats), and each condition
+        compares a count of selections of one named entry, category or group (not a
+        faction, not per link, not a percentage, no child forces) in the modifiers' one
+        scope (:meth:`modifiers_on`). Then the references counted, in order, each with
+        whether it is counted deep; else ``None``. Worked out once per owner and field."""
+        key = (id(owner), field_)
+        found = self._count_refs.get(key)
+        if found is not None and found[0] is owner:
+            return found[1]
+        mods, scope = self.modifiers_on(owner, field_)
+        refs: list[tuple[str, bool]] | None = [] if mods and scope is not None else None
+        for m, reads_cost in mods:
+            if refs is None:
+                break
+            if reads_cost or m.groups or m.repeat is not None or m.repeats:
+                refs = None
+                break
+            for c in m.conditions:
+                ref = c.child or owner.id
+                if (
+                    c.type not in _COUNT_COMPARISONS
+                    or c.field != "selections"
+                    or c.scope != scope
+                    or c.percent
+                    or c.per_link
+                    or c.child_forces
+                    or ":" in ref
+                    or ref == "*"
+                ):
+                    refs = None
+                    break
+                refs.append((ref, c.deep if c.deep is not None else c.scope != "parent"))
+        got = tuple(refs) if refs is not None else None
+        self._count_refs[key] = (owner, got)
+        return got
+
     def modified_fields(self, owner: Entry | ForceEntry | Group) -> Container[str]:
         """The fields the modifiers of ``owner`` change where it is selected (those that
         reach other selections left out): any other field of it is as the catalog states it,
@@ -1225,6 +1265,12 @@ _merge_link = merge_link
 
 
 #: An owner's modifiers on one field (each marked whether it reads a cost) and their one scope.
+#: The condition types that compare a count with a value (see :meth:`CatalogIndex.count_refs`).
+_COUNT_COMPARISONS = frozenset(
+    {"less-than", "greater-than", "equal-to", "not-equal-to", "at-least", "at-most"}
+)
+
+_CountRefs: TypeAlias = "tuple[tuple[str, bool], ...] | None"
 _FieldMods: TypeAlias = "tuple[tuple[tuple[Modifier, bool], ...], str | None]"
 
 

@@ -2015,12 +2015,12 @@ class Evaluation:
             elif mods:
                 # What the modifiers find depends on their scope's selection alone: the same
                 # entry, field and value there give the same result (the troopers of a platoon).
-                at = id(self._scope_node(context, scope))  # type: ignore[arg-type]
-                key = (id(entry), field_, at, type(value), value, profile_type)
+                scope_node = self._scope_node(context, scope)  # type: ignore[arg-type]
+                key = (id(entry), field_, id(scope_node), type(value), value, profile_type)
                 found = self._modified.get(key, _MISSING)
                 if found is _MISSING:
-                    found = self._modified[key] = self._apply_modifiers(
-                        entry, mods, field_, value, context, profile_type
+                    found = self._modified[key] = self._by_counts(
+                        entry, mods, field_, value, context, profile_type, scope_node
                     )
                 value = found
         if self._reached and context.entry is entry and field_ != "categories":
@@ -2036,6 +2036,55 @@ class Evaluation:
                     assert source.entry is not None
                     value = self._apply_one(mod, value, source, source.entry)
         return value
+
+    def _by_counts(
+        self,
+        entry: Entry | ForceEntry | Group,
+        mods: tuple[tuple[Modifier, bool], ...],
+        field_: str,
+        value: Any,
+        context: Node,
+        profile_type: str | None,
+        scope_node: Node | None,
+    ) -> Any:
+        """:meth:`_apply_modifiers` for modifiers that all look at one scope, whose selection
+        is ``scope_node``. Where their conditions only compare counts of selections there
+        (:meth:`CatalogIndex.count_refs`), what they find is the same for every scope
+        selection with the same counts (the troopers of every platoon of one motive): worked
+        out for the first and kept by those counts, with the entry, field and value, for
+        the rest of the evaluation (in ``_modified``, emptied with the counts)."""
+        index = self.index
+        refs = (
+            index.count_refs(entry, field_)
+            if (
+                scope_node is not None
+                and scope_node.entry is not None
+                and self._trace is None
+                and not self._reached
+                and not index.category_modifiers
+            )
+            else None
+        )
+        if refs is None:
+            return self._apply_modifiers(entry, mods, field_, value, context, profile_type)
+        assert scope_node is not None and scope_node.entry is not None
+        # What each condition's query gives (see :meth:`query`): a count of the scope's
+        # children, or of everything under it where nothing below its children can be of
+        # the reference (:meth:`CatalogIndex.deep_refs`).
+        counts = self._ref_counts(scope_node, False).get
+        deep_refs = index.deep_refs(scope_node.entry)
+        found: list[float] = []
+        for ref, deep in refs:
+            if deep and ref in deep_refs:
+                return self._apply_modifiers(entry, mods, field_, value, context, profile_type)
+            found.append(counts(ref, 0.0))
+        key = (id(entry), field_, type(value), value, profile_type, tuple(found), _BY_COUNTS)
+        got = self._modified.get(key, _MISSING)
+        if got is _MISSING:
+            got = self._modified[key] = self._apply_modifiers(
+                entry, mods, field_, value, context, profile_type
+            )
+        return got
 
     def _apply_modifiers(
         self,
@@ -2184,6 +2233,8 @@ MAX_TIMES = 1_000_000
 #: Values :meth:`Evaluation.apply_modifiers` keeps once worked out (hashable, immutable).
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 _MISSING = object()
+#: Marks a key of :meth:`Evaluation._by_counts` in ``Evaluation._modified``.
+_BY_COUNTS = object()
 
 #: A condition's comparison of what its query found with its value, by condition type.
 _COMPARE: dict[str, Callable[[float, float], bool]] = {

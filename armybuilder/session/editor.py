@@ -50,7 +50,7 @@ from .text import costs_text, limit_text, parse_state, state_warnings
 if TYPE_CHECKING:
     from ..catalog import CatalogIndex, Child, GameSystem, Library
     from ..model.catalog import Constraint, Entry, ForceEntry, Group
-    from ..rosters import ForceData, Roster
+    from ..rosters import ForceData, Roster, WrittenSave
     from ..rules.engine import Evaluation, Node, SubtreeMemo
     from ..rules.state import StateKey
 
@@ -345,6 +345,8 @@ class EditSession:
         self._undo: list[tuple[Edit, int]] = []
         self._redo: list[tuple[Edit, int]] = []
         self._saved_token = 0
+        #: Between :meth:`start_save` and :meth:`end_save`: edits are refused.
+        self.saving = False
         self._evaluation: Evaluation | None = None
         self._evaluation_generation = -1
         self._eval_lock = threading.Lock()
@@ -672,6 +674,7 @@ class EditSession:
         focus_before: Loc | None,
         focus_after: Loc | None,
     ) -> Edit:
+        self._not_saving()
         t0 = time.perf_counter()
         ops = [_normalised(op) for op in ops]
         # Before anything changes: a value that cannot be recorded is refused, and what is
@@ -759,6 +762,7 @@ class EditSession:
 
     def undo(self) -> Loc | None:
         """Undo the last edit; returns the selection it was about (``None``: nothing to undo)."""
+        self._not_saving()
         if not self._undo:
             return None
         edit, token = self._undo[-1]
@@ -780,6 +784,7 @@ class EditSession:
 
     def redo(self) -> Loc | None:
         """Redo the last undone edit; returns the selection it was about."""
+        self._not_saving()
         if not self._redo:
             return None
         edit, token = self._redo[-1]
@@ -1770,22 +1775,55 @@ class EditSession:
         window, a text editor), or when ``path`` is another file that exists: ask the user,
         then save again with ``overwrite=True`` (or to another path).
         """
+        job = self.start_save(path, overwrite=overwrite)
+        try:
+            job.run()
+        except BaseException:  # (run keeps an Exception for end_save; this is Ctrl+C)
+            self.saving = False
+            raise
+        return self.end_save(job)
+
+    def start_save(self, path: Path | str | None = None, *, overwrite: bool = False) -> SaveJob:
+        """Begin a save in three steps, for a caller that writes the file in a worker thread:
+        this (on the session's thread), :meth:`SaveJob.run` (on any thread: the dump and the
+        atomic write, the slow part), then :meth:`end_save` (on the session's thread again).
+        Until :meth:`end_save`, edits, undo and redo are refused (:class:`EditError`): what
+        is written is the roster as it was here, and no edit can slip in unsaved."""
         target = Path(path) if path is not None else self.roster.path
         if target is None:
             raise EditError("this roster has no file yet; save it as a new file")
+        if self.saving:
+            raise EditError("the roster is being saved already")
+        self.saving = True
+        return SaveJob(self.roster, target, overwrite, self._state_token())
+
+    def end_save(self, job: SaveJob) -> Path:
+        """Finish the save begun by :meth:`start_save`: edits are allowed again, and the
+        session takes the file as saved; raises what :meth:`SaveJob.run` met (the roster
+        then stays as it was: unsaved)."""
+        self.saving = False
+        if job.error is not None:
+            raise job.error
+        written = job.written
+        if written is None:
+            raise EditError("the save did not run")
         old_journal = self.journal
-        saved = self.roster.save(target, overwrite=overwrite)
+        saved = self.roster.commit_save(written)
         with self._eval_lock:
             ev = self._evaluation
             if ev is not None and self._evaluation_generation == self.generation:
                 # The evaluation shown is of the roster just saved: its exports give the
                 # lines of the file written (none while edits were unsaved).
                 ev.roster.follow_save(self.roster)
-        self._saved_token = self._state_token()
+        self._saved_token = job.token
         old_journal.discard()
         self.journal = Journal.for_roster(saved, self.session_id)
         self.journal.discard()
         return saved
+
+    def _not_saving(self) -> None:
+        if self.saving:
+            raise EditError("the roster is being saved; edit it again once it is written")
 
     def close(self, keep_recovery: bool = False) -> None:
         """End the session. Without unsaved changes (or unless asked), the journal goes."""
@@ -1793,6 +1831,26 @@ class EditSession:
             self.journal.close()
         else:
             self.journal.discard()
+
+
+class SaveJob:
+    """The slow part of a save (:meth:`EditSession.start_save`): :meth:`run` dumps the
+    roster and writes the file atomically, on any thread; what it met is kept for
+    :meth:`EditSession.end_save`."""
+
+    def __init__(self, roster: Roster, target: Path, overwrite: bool, token: int) -> None:
+        self.roster = roster
+        self.target = target
+        self.overwrite = overwrite
+        self.token = token
+        self.written: WrittenSave | None = None
+        self.error: Exception | None = None
+
+    def run(self) -> None:
+        try:
+            self.written = self.roster.write_save(self.target, overwrite=self.overwrite)
+        except Exception as exc:  # handed to end_save, on the session's thread
+            self.error = exc
 
 
 class _Pricer:

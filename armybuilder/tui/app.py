@@ -99,6 +99,11 @@ class ArmyBuilderApp(InOrderKeysApp[int]):
             fit_breakpoints(self, screen)
         return super().push_screen(screen, *args, **kwargs)
 
+    def click_refused(self) -> None:
+        """A click while a large roster is written (:meth:`hold_input`): say why nothing
+        happened."""
+        self.notify("Saving the roster: click again once it is written", timeout=3)
+
     def notify(
         self,
         message: str,

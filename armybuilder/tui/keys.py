@@ -20,6 +20,13 @@ meanwhile. A key whose marker never comes back (its widget was removed) holds th
 for at most :attr:`InOrderKeysApp.KEY_FALLBACK_SECONDS`.
 
 Mouse events are not held: a click acts at once, as it always did.
+
+:meth:`InOrderKeysApp.hold_input` holds every key while a slow job must not be disturbed (a
+large roster written in a worker thread): the screen keeps painting, the keys typed meanwhile
+wait in order and go on once :meth:`InOrderKeysApp.release_input` is called (as keys typed
+while the app was busy always did), and a click (a mouse button pressed) is refused with
+:meth:`InOrderKeysApp.click_refused` (a click cannot wait: what is under the pointer may
+have moved by then). Scrolling with the wheel still acts.
 """
 
 from __future__ import annotations
@@ -105,6 +112,33 @@ class InOrderKeysApp(App[ReturnType]):
         self._key_batch_since: float | None = None
         #: How many keys were let go by the fallback (a marker that never came back).
         self.key_fallbacks = 0
+        #: How many :meth:`hold_input` calls wait for their :meth:`release_input`.
+        self._input_holds = 0
+        #: A mouse button pressed while input was held: its release is not a click either.
+        self._mouse_down_refused = False
+
+    @property
+    def input_held(self) -> bool:
+        """Keys wait and clicks are refused (:meth:`hold_input`)."""
+        return self._input_holds > 0
+
+    def hold_input(self) -> None:
+        """Hold keys (in order) and refuse clicks until :meth:`release_input`; the screen
+        keeps painting meanwhile."""
+        self._input_holds += 1
+        self._paint_keys()  # (a burst of keys held the repaints back: not now)
+
+    def release_input(self) -> None:
+        """End a :meth:`hold_input`: the keys held go on, in order."""
+        self._input_holds = max(0, self._input_holds - 1)
+        if self._input_holds or self._key_in_flight is not None or self._keys_released:
+            return
+        if self._keys_waiting:
+            self._watch_keys()
+            self._release_key()
+
+    def click_refused(self) -> None:
+        """A mouse button was pressed while input was held (and ignored): say so."""
 
     @property
     def keys_held(self) -> int:
@@ -120,6 +154,12 @@ class InOrderKeysApp(App[ReturnType]):
         if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
             if self._keys_released and event is self._keys_released[0]:
                 self._keys_released.popleft()
+                if self._input_holds:  # let go before the hold: first in line after it
+                    self._keys_waiting.appendleft(event)
+                    return
+            elif self._input_holds:
+                self._keys_waiting.append(event)
+                return
             elif self._key_in_flight is not None or self._keys_waiting or self._keys_released:
                 self._keys_waiting.append(event)
                 self._watch_keys()
@@ -127,6 +167,14 @@ class InOrderKeysApp(App[ReturnType]):
                 return
             await self._deliver_key(event)
             return
+        if isinstance(event, (events.MouseDown, events.MouseUp)) and not event.is_forwarded:
+            if isinstance(event, events.MouseDown) and self._input_holds:
+                self._mouse_down_refused = True
+                self.click_refused()
+                return
+            if isinstance(event, events.MouseUp) and self._mouse_down_refused:
+                self._mouse_down_refused = False
+                return
         await super().on_event(event)
 
     async def _deliver_key(self, event: events.Key | events.Paste) -> None:
@@ -192,7 +240,10 @@ class InOrderKeysApp(App[ReturnType]):
 
     def _release_key(self, run: int = 0) -> None:
         """Post the next waiting key (or a run of one cursor key) to the app's own queue,
-        behind any focus change queued there."""
+        behind any focus change queued there (none while input is held)."""
+        if self._input_holds:
+            self._keys_done()  # (release_input lets them go)
+            return
         if not self._keys_waiting:
             self._keys_done()
             return
@@ -233,6 +284,9 @@ class InOrderKeysApp(App[ReturnType]):
 
     def _check_keys(self) -> None:
         """The fallback: a key whose marker is lost must not hold the keyboard up."""
+        if self._input_holds:
+            self._keys_done()  # (release_input lets the keys go, and watches them again)
+            return
         since = self._key_batch_since
         if since is not None and monotonic() - since > self.KEY_PAINT_SECONDS:
             self._paint_keys()  # a long burst (a paste) shows how it goes: one frame

@@ -276,6 +276,8 @@ def _the_long_way(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Evaluation, "_ref_count", _every_ref)
     # (issue 17, 2026-11-27: one copy's costs once per entry and scope selection)
     monkeypatch.setattr(Evaluation, "_scoped_costs", lambda self, node, entry: None)
+    # (issue 17, 2026-11-27: what modifiers find, once per evaluation and counts they read)
+    monkeypatch.setattr(CatalogIndex, "count_refs", lambda self, owner, field_: None)
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
