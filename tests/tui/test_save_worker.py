@@ -124,13 +124,13 @@ async def test_the_app_goes_on_while_the_regiment_is_written(
         await pilot.pause()
         assert s.dirty
         await pilot.press("ctrl+s")
-        await wait_for(pilot, gate.entered.is_set)
+        await wait_for(pilot, gate.entered.is_set, timeout=30)
         # The save waits at the gate, in a thread of its own; meanwhile the app goes on.
         assert gate.threads[0] is not threading.current_thread()
         assert s.saving and editor.sub_title == "regiment.yaml — saving…"
         ticks: list[int] = []
         app.set_timer(0.01, lambda: ticks.append(1))
-        await wait_for(pilot, lambda: bool(ticks))
+        await wait_for(pilot, lambda: bool(ticks), timeout=30)
         await pilot.pause()
         assert "regiment.yaml — saving…" in painted(app)[0]  # the header says so
         assert path.read_text(encoding="utf-8") == regiment  # nothing written yet
