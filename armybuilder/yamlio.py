@@ -1061,7 +1061,7 @@ def _dump_round_trip_ruamel(doc: Any) -> str:
 DUMP_FAST = True
 
 
-class _Declined(Exception):
+class _NotPlain(Exception):
     """The document holds something :func:`_dump_plain` leaves to ruamel."""
 
 
@@ -1100,42 +1100,42 @@ def _plain_ok(value: str) -> bool:
 
 def _scalar_text(value: Any) -> str | None:
     """How ruamel writes a scalar value of a block collection; ``None``: not a scalar;
-    raises :class:`_Declined` for a scalar left to ruamel."""
+    raises :class:`_NotPlain` for a scalar left to ruamel."""
     cls = value.__class__
     if cls is str:
         if _plain_ok(value):
-            return value
-        raise _Declined
+            return str(value)
+        raise _NotPlain
     if cls is int:
         return str(value)
     if cls is bool:
         return "true" if value else "false"
     if cls is DoubleQuotedScalarString or cls is SingleQuotedScalarString:
         if not _QUOTED_TEXT.fullmatch(value) or _marked(value):
-            raise _Declined
+            raise _NotPlain
         quote = '"' if cls is DoubleQuotedScalarString else "'"
         return f"{quote}{value}{quote}"
     if cls is CommentedMap or cls is CommentedSeq:
         return None
-    raise _Declined  # None, floats, dates, block scalars, other types
+    raise _NotPlain  # None, floats, dates, block scalars, other types
 
 
 def _block(node: Any, seen: set[int]) -> None:
     """Decline a collection ruamel writes otherwise than as a plain block (or as an alias:
     one met before, which ruamel writes with an anchor, ``&id001``, and ``*id001``)."""
     if id(node) in seen:
-        raise _Declined
+        raise _NotPlain
     seen.add(id(node))
     if not node:
-        raise _Declined  # empty: `{}`, `[]`
+        raise _NotPlain  # empty: `{}`, `[]`
     ca = getattr(node, "_yaml_comment", None)
     if ca is not None and (ca.comment is not None or ca._items or ca._post or ca._pre):
-        raise _Declined  # a comment
+        raise _NotPlain  # a comment
     fa = getattr(node, "_yaml_format", None)
     if fa is not None and fa._flow_style:
-        raise _Declined
+        raise _NotPlain
     if _marked(node):
-        raise _Declined
+        raise _NotPlain
 
 
 def _dump_plain(doc: Any) -> str | None:
@@ -1156,13 +1156,13 @@ def _dump_plain(doc: Any) -> str | None:
             seen.add(id(doc))
             fa = getattr(doc, "_yaml_format", None)
             if (fa is not None and fa._flow_style) or not doc:
-                raise _Declined
+                raise _NotPlain
             if _marked(doc):
-                raise _Declined
+                raise _NotPlain
         else:
             _block(doc, seen)
         _plain_mapping(doc, 0, out, False, seen)
-    except _Declined:
+    except _NotPlain:
         return None
     return "".join(out)
 
@@ -1171,7 +1171,7 @@ def _head_comments(ca: Any) -> list[str]:
     """The comment lines above a document's first key, as ruamel writes them (each token's
     text as read: whole lines from the first column); declines any other comment."""
     if ca._items or ca._post or ca._pre:
-        raise _Declined
+        raise _NotPlain
     comment = ca.comment
     if comment is None:
         return []
@@ -1182,7 +1182,7 @@ def _head_comments(ca: Any) -> list[str]:
         or not isinstance(comment[1], list)
         or any(comment[2:])
     ):
-        raise _Declined
+        raise _NotPlain
     lines: list[str] = []
     for token in comment[1]:
         value = getattr(token, "value", None)
@@ -1194,7 +1194,7 @@ def _head_comments(ca: Any) -> list[str]:
             or "\n" in value[:-1]
             or not (value.startswith("#") or value == "\n")
         ):
-            raise _Declined
+            raise _NotPlain
         lines.append(value)
     return lines
 
@@ -1204,7 +1204,7 @@ def _plain_mapping(node: Any, indent: int, out: list[str], inline: bool, seen: s
     child = indent + 2
     for key, value in node.items():
         if key.__class__ is not str or not _plain_ok(key) or len(key) > 100:
-            raise _Declined
+            raise _NotPlain
         text = _scalar_text(value)
         lead = "" if inline else pad
         inline = False
@@ -1227,7 +1227,7 @@ def _plain_sequence(node: Any, dash: int, out: list[str], seen: set[int]) -> Non
             out.append(f"{lead}{text}\n")
             continue
         if item.__class__ is not CommentedMap:
-            raise _Declined  # a sequence in a sequence
+            raise _NotPlain  # a sequence in a sequence
         _block(item, seen)
         out.append(lead)
         _plain_mapping(item, dash + 2, out, True, seen)
