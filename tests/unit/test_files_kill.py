@@ -189,32 +189,6 @@ def _big_text() -> str:
     return str(regiment_roster(companies=2))
 
 
-def _reference(lib: Library, folder: Path, text: str, ruamel: bool = True) -> dict[int, bytes]:
-    """The file after each save, without the record (``ruamel``: by ruamel's own loader,
-    eagerly; else as the builder opens it)."""
-    from armybuilder import yamlio
-
-    folder.mkdir()
-    path = folder / "r.yaml"
-    path.write_bytes(text.encode("utf-8"))
-    saved = {0: path.read_bytes()}
-    fast, os.environ["ARMYBUILDER_NO_CACHE"] = yamlio.ROUND_TRIP_FAST, "1"
-    yamlio.ROUND_TRIP_FAST = not ruamel
-    try:
-        session = EditSession.open(path, lib, lazy=not ruamel, autosave=False)
-
-        def report(event: str) -> None:
-            if event.startswith("s"):
-                saved[int(event[1:])] = path.read_bytes()
-
-        _big_steps(session, report)
-        session.close()
-    finally:
-        yamlio.ROUND_TRIP_FAST = fast
-        del os.environ["ARMYBUILDER_NO_CACHE"]
-    return saved
-
-
 class _SlowDisk:
     """A disk that takes :attr:`DELAY` seconds per 8 KiB written to the roster's files
     (``r.yaml``: the temporary file a save writes, and its backup), in the editing process
