@@ -13,7 +13,8 @@ takes the text as its base without dumping it. Only a computed equality is ever 
 would give, and a save writes the same bytes either way
 (``tests/unit/test_files_ownform.py``). The record is kept apart per version of ruamel.yaml,
 of Python and of armybuilder's reader and writer (``yamlio.py``): a new writer starts a new
-record. A missing, unreadable or damaged record only costs the dump again;
+record, and so does another build of libyaml's parser (ruamel.yaml.clib), which reads plain
+rosters. A missing, unreadable or damaged record only costs the dump again;
 ``ARMYBUILDER_NO_CACHE`` turns it off.
 """
 
@@ -43,7 +44,7 @@ def _record() -> Path | None:
         from . import yamlio
 
         h = hashlib.sha256()
-        h.update(f"{ruamel.yaml.__version__} {sys.version}\n".encode())
+        h.update(f"{ruamel.yaml.__version__} {sys.version} {_libyaml()}\n".encode())
         try:
             h.update(Path(yamlio.__file__).read_bytes())
         except OSError:
@@ -52,6 +53,22 @@ def _record() -> Path | None:
     from .paths import user_cache_dir
 
     return user_cache_dir() / "round-trip" / f"own-{_key}.txt"
+
+
+def _libyaml() -> str:
+    """Which build of libyaml's parser (ruamel.yaml.clib) reads plain rosters (yamlio's fast
+    round-trip loader): its libyaml version and the binding's file (size, time), so that an
+    upgrade of either starts a new record."""
+    try:
+        import _ruamel_yaml
+    except ImportError:
+        return "no-clib"
+    try:
+        st = os.stat(str(_ruamel_yaml.__file__))
+        where = f"{st.st_size}:{st.st_mtime_ns}"
+    except (OSError, TypeError):
+        where = "?"
+    return f"libyaml {_ruamel_yaml.get_version_string()} {where}"
 
 
 def _fingerprint(text: str) -> str:

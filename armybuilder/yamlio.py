@@ -1044,10 +1044,198 @@ def _load_round_trip_ruamel(text: str, file: str) -> Any:
 
 
 def dump_round_trip(doc: Any) -> str:
-    """Serialise a round-trip document."""
+    """Serialise a round-trip document: ruamel.yaml's text of it, byte for byte (a plain
+    document is written by :func:`_dump_plain`, which gives the same text in a tenth of the
+    time, or declines)."""
+    if DUMP_FAST:
+        text = _dump_plain(doc)
+        if text is not None:
+            return text
+    return _dump_round_trip_ruamel(doc)
+
+
+def _dump_round_trip_ruamel(doc: Any) -> str:
+    """:func:`dump_round_trip` through ruamel.yaml's representer, serializer and emitter."""
     buf = io.StringIO()
     round_trip_yaml().dump(doc, buf)
     return buf.getvalue()
+
+
+#: Whether :func:`dump_round_trip` writes plain documents itself (tests and benchmarks turn it
+#: off to compare with ruamel's own writer).
+DUMP_FAST = True
+
+
+class _NotPlain(Exception):
+    """The document holds something :func:`_dump_plain` leaves to ruamel."""
+
+
+#: A string ruamel writes as it is (plain) or between quotes with nothing escaped: ASCII
+#: letters, digits and a few marks, starting with a letter or digit, not ending with a space;
+#: no ``:``, ``#``, quotes or backslash, no line break (each of those changes how ruamel writes
+#: it), at most 200 characters (a simple key must stay under 128; width is 4096).
+_PLAIN_TEXT = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9 _.,()/&+'-]{0,198}[A-Za-z0-9_.,()/&+'-])?")
+_QUOTED_TEXT = re.compile(r"[A-Za-z0-9 _.,()/&+-]{0,200}")
+#: Strings checked (ruamel's resolver reads them as strings, not as numbers, dates,
+#: booleans or null): computed once each.
+_PLAIN_OK: dict[str, bool] = {}
+_STR_TAG = "tag:yaml.org,2002:str"
+
+
+def _marked(node: Any) -> bool:
+    """An anchor, a tag or merge keys (ruamel leaves empty ones behind after a dump)."""
+    for attrib in ("_yaml_anchor", "_yaml_tag"):
+        mark = getattr(node, attrib, None)
+        if mark is not None and mark.value is not None:
+            return True
+    return bool(getattr(node, "_yaml_merge", None))
+
+
+def _plain_ok(value: str) -> bool:
+    ok = _PLAIN_OK.get(value)
+    if ok is None:
+        ok = False
+        if _PLAIN_TEXT.fullmatch(value):
+            ok = _rt_kit().tag(value) == _STR_TAG
+        if len(_PLAIN_OK) > 100_000:
+            _PLAIN_OK.clear()
+        _PLAIN_OK[value] = ok
+    return ok
+
+
+def _scalar_text(value: Any) -> str | None:
+    """How ruamel writes a scalar value of a block collection; ``None``: not a scalar;
+    raises :class:`_NotPlain` for a scalar left to ruamel."""
+    cls = value.__class__
+    if cls is str:
+        if _plain_ok(value):
+            return str(value)
+        raise _NotPlain
+    if cls is int:
+        return str(value)
+    if cls is bool:
+        return "true" if value else "false"
+    if cls is DoubleQuotedScalarString or cls is SingleQuotedScalarString:
+        if not _QUOTED_TEXT.fullmatch(value) or _marked(value):
+            raise _NotPlain
+        quote = '"' if cls is DoubleQuotedScalarString else "'"
+        return f"{quote}{value}{quote}"
+    if cls is CommentedMap or cls is CommentedSeq:
+        return None
+    raise _NotPlain  # None, floats, dates, block scalars, other types
+
+
+def _block(node: Any, seen: set[int]) -> None:
+    """Decline a collection ruamel writes otherwise than as a plain block (or as an alias:
+    one met before, which ruamel writes with an anchor, ``&id001``, and ``*id001``)."""
+    if id(node) in seen:
+        raise _NotPlain
+    seen.add(id(node))
+    if not node:
+        raise _NotPlain  # empty: `{}`, `[]`
+    ca = getattr(node, "_yaml_comment", None)
+    if ca is not None and (ca.comment is not None or ca._items or ca._post or ca._pre):
+        raise _NotPlain  # a comment
+    fa = getattr(node, "_yaml_format", None)
+    if fa is not None and fa._flow_style:
+        raise _NotPlain
+    if _marked(node):
+        raise _NotPlain
+
+
+def _dump_plain(doc: Any) -> str | None:
+    """ruamel.yaml's text of ``doc`` (as :func:`round_trip_yaml` writes it: mappings indented
+    by 2, sequences by 4 with the dash at 2) when ``doc`` is a plain document: a mapping of
+    block mappings and sequences (none empty, none in a sequence directly) of strings that
+    need no quoting (:data:`_PLAIN_TEXT`) or keep simple quotes, integers and booleans,
+    with no comments except whole lines above the first key, no anchors, tags or merge
+    keys. Anything else: ``None`` (ruamel writes it)."""
+    if doc.__class__ is not CommentedMap:
+        return None
+    out: list[str] = []
+    seen: set[int] = set()
+    ca = getattr(doc, "_yaml_comment", None)
+    try:
+        if ca is not None:
+            out.extend(_head_comments(ca))
+            seen.add(id(doc))
+            fa = getattr(doc, "_yaml_format", None)
+            if (fa is not None and fa._flow_style) or not doc:
+                raise _NotPlain
+            if _marked(doc):
+                raise _NotPlain
+        else:
+            _block(doc, seen)
+        _plain_mapping(doc, 0, out, False, seen)
+    except _NotPlain:
+        return None
+    return "".join(out)
+
+
+def _head_comments(ca: Any) -> list[str]:
+    """The comment lines above a document's first key, as ruamel writes them (each token's
+    text as read: whole lines from the first column); declines any other comment."""
+    if ca._items or ca._post or ca._pre:
+        raise _NotPlain
+    comment = ca.comment
+    if comment is None:
+        return []
+    # [post, pre]; a dump by ruamel appends two empty lists (and writes the same)
+    if (
+        len(comment) < 2
+        or comment[0] is not None
+        or not isinstance(comment[1], list)
+        or any(comment[2:])
+    ):
+        raise _NotPlain
+    lines: list[str] = []
+    for token in comment[1]:
+        value = getattr(token, "value", None)
+        if (
+            token.__class__.__name__ != "CommentToken"
+            or not isinstance(value, str)
+            or token.start_mark.column != 0
+            or not value.endswith("\n")
+            or "\n" in value[:-1]
+            or not (value.startswith("#") or value == "\n")
+        ):
+            raise _NotPlain
+        lines.append(value)
+    return lines
+
+
+def _plain_mapping(node: Any, indent: int, out: list[str], inline: bool, seen: set[int]) -> None:
+    pad = " " * indent
+    child = indent + 2
+    for key, value in node.items():
+        if key.__class__ is not str or not _plain_ok(key) or len(key) > 100:
+            raise _NotPlain
+        text = _scalar_text(value)
+        lead = "" if inline else pad
+        inline = False
+        if text is not None:
+            out.append(f"{lead}{key}: {text}\n")
+            continue
+        _block(value, seen)
+        out.append(f"{lead}{key}:\n")
+        if value.__class__ is CommentedMap:
+            _plain_mapping(value, child, out, False, seen)
+        else:
+            _plain_sequence(value, child, out, seen)
+
+
+def _plain_sequence(node: Any, dash: int, out: list[str], seen: set[int]) -> None:
+    lead = " " * dash + "- "
+    for item in node:
+        text = _scalar_text(item)
+        if text is not None:
+            out.append(f"{lead}{text}\n")
+            continue
+        if item.__class__ is not CommentedMap:
+            raise _NotPlain  # a sequence in a sequence
+        _block(item, seen)
+        out.append(lead)
+        _plain_mapping(item, dash + 2, out, True, seen)
 
 
 def to_plain(node: Any) -> Any:

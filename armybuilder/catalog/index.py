@@ -832,15 +832,37 @@ class CatalogIndex:
                 severities = tuple(f for f in MESSAGE_FIELDS if f in on)
                 if severities:
                     groups.append((g, severities))
+        own = tuple(c for c in entry.constraints if c.scope == "self")
         plan = EntryChecks(
-            tuple(c for c in entry.constraints if c.scope == "self"),
+            own,
             bool(self.group_checks(entry)),
             tuple(f for f in MESSAGE_FIELDS if f in fields),
             tuple(groups),
             "hidden" in fields,
+            tuple(self._own_count(entry, c) for c in own),
         )
         self._entry_checks[id(entry)] = (entry, plan)
         return plan
+
+    def _own_count(self, entry: Entry, con: Constraint) -> str | None:
+        """For :attr:`EntryChecks.self_counts`: the reference a constraint of scope `self`
+        counts among the children of a selection of ``entry`` (a count of selections of a
+        named child, not per link, not a percentage, no child forces, no faction; deep only
+        where nothing below the children can be of it), else ``None``."""
+        ref = con.child
+        if (
+            ref is None
+            or con.field != "selections"
+            or con.per_link
+            or con.percent
+            or con.child_forces
+            or ref.startswith("faction:")
+        ):
+            return None
+        deep = con.deep if con.deep is not None else True
+        if deep and ref in self.deep_refs(entry):
+            return None
+        return ref
 
     def quiet_leaf(self, entry: Entry) -> bool:
         """Whether a selection of ``entry`` with nothing under it has nothing of the entry's to
@@ -1138,6 +1160,11 @@ class EntryChecks:
     messages: tuple[str, ...]
     message_groups: tuple[tuple[Group, tuple[str, ...]], ...]
     hidden_modified: bool
+    #: Per constraint of ``self_constraints``: where it counts the selections of one
+    #: reference among the selection's own children (shallow, or deep where nothing below
+    #: its children can be of that reference), that reference; else ``None``. Empty: none
+    #: is known to (every constraint is then checked the long way).
+    self_counts: tuple[str | None, ...] = ()
 
 
 def _groups_level_by_level(groups: Iterable[Group]) -> Iterator[Group]:

@@ -3,7 +3,8 @@ the same figure table under different titles).
 
 A template marks a block with :data:`SAME_MARK` ... :data:`SAME_END` (``same()`` and
 ``same_end()`` in a template). When a document holds the same marked block, in the same
-surroundings (its enclosing elements, ``id`` aside), more than once:
+surroundings (its enclosing elements, ``id`` and the running title's ``data-page-title``
+aside), more than once:
 
 1. each such block is laid out once, in a small document of its own that has the same page
    setup and the same enclosing elements, and measured (``Page.anchors`` of two markers);
@@ -46,7 +47,10 @@ _TAG = re.compile(
 #: copy has no annotations, and links to it would point nowhere), a heading (a bookmark in the
 #: outline) or a numbered list (its numbers would be the first layout's).
 _PLACE_BOUND = re.compile(r"<(?:a|h[1-6]|ol)[\s>/]|\sid\s*=", re.I)
-_ID_ATTR = re.compile(r"""\s+id\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)""", re.I)
+#: Attributes of the enclosing elements that do not change how a block looks: its ``id`` and
+#: the unit it names in the running title (``data-page-title``: the squads of two groups are
+#: the same block).
+_ID_ATTR = re.compile(r"""\s+(?:id|data-page-title)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)""", re.I)
 _MARGIN_BOXES = (
     *("top-left-corner", "top-left", "top-center", "top-right", "top-right-corner"),
     *("left-top", "left-middle", "left-bottom", "right-top", "right-middle", "right-bottom"),
@@ -62,7 +66,8 @@ _PT = 0.75
 
 @dataclass
 class Block:
-    """One distinct marked block: its HTML, the open tags around it (``id`` removed), and
+    """One distinct marked block: its HTML, the open tags around it (``id`` and
+    ``data-page-title`` removed), and
     where it occurs (``(start, end)`` of the marks in the document)."""
 
     content: str

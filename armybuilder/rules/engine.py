@@ -2702,8 +2702,25 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
         reached = bool(ev._reached) and id(node) in ev._reached
         if ev.state_keys and node.data is not None and node.data.state:
             _check_state(ev, node, node.data.state)
-        for con in plain.self_constraints:
-            _check_constraint(ev, con, entry, node, False, node.link)
+        own = plain.self_constraints
+        if own:
+            counts = plain.self_counts
+            if counts and ev._trace is None and not ev._reached and not idx.category_modifiers:
+                # (what _check_constraint does for a constraint that counts one reference
+                # among the selection's own children: that count, read straight)
+                for con, ref in zip(own, counts, strict=True):
+                    if ref is None:
+                        _check_constraint(ev, con, entry, node, False, node.link)
+                        continue
+                    limit = ev.constraint_value(entry, con, node)
+                    if limit < 0:  # BattleScribe: -1 means unlimited
+                        continue
+                    got = ev._ref_counts(node, False).get(ref, 0.0)
+                    if (con.type == "max" and got > limit) or (con.type == "min" and got < limit):
+                        _constraint_issue(ev, con, entry, got, limit, node, node)
+            else:
+                for con in own:
+                    _check_constraint(ev, con, entry, node, False, node.link)
         if plain.groups:
             _check_groups(ev, node, entry, facts)
         if plain.messages or plain.message_groups or reached:

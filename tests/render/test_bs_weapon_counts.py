@@ -4,8 +4,9 @@
 A 40k Land Raider carries two Godhammer lascannons (two selections of one entry); its card's
 weapon table had one "Godhammer Lascannon" row, so the table read as one gun, and only the
 "with:" line below it showed both. A card's weapon table now has a row per weapon profile with
-its count in front, "2× Lascannon", as a datasheet's wargear list counts them (a squad's card
-counts what its models carry together: a sergeant and four troopers with rifles, "5× Rifle").
+its count, "Lascannon ×2" (a squad's card counts what its models carry together: a sergeant and
+four troopers with rifles, "Rifle ×5"), in the form the card's model rows ("Trooper ×4") and its
+"with:" line use: it said "2× Lascannon" above "with: Lascannon ×2" on the same card.
 Every data file is made here; the PDF's text is read back and its pages rasterised.
 """
 
@@ -117,16 +118,17 @@ def test_a_weapon_carried_twice_is_printed_with_its_count(lib: Library, roster: 
     card, data = _card_text(lib, roster)
     rows = [line for line in card.splitlines() if "Lascannon" in line and '48"' in line]
     assert len(rows) == 1, card
-    assert re.match(r"\s*2× Lascannon\b", rows[0]), rows
+    assert re.match(r"\s*Lascannon ×2\s", rows[0]), rows
     # one heavy bolter: no count in front of it
     assert re.search(r'(^|\n)\s*Heavy Bolter\s+36"', card), card
-    assert "× Heavy Bolter" not in card
+    assert "Heavy Bolter ×" not in card
+    assert not re.search(r"\d× ", card), card  # one form of a count on the card
     assert all(ink(page, body_box(page)) > 200 for page in rasterise(data))
 
 
 def test_a_squad_card_counts_what_its_models_carry(lib: Library) -> None:
     card, _ = _card_text(lib, SQUAD)
-    assert re.search(r'5× Rifle\s+24"', card), card
+    assert re.search(r'Rifle ×5\s+24"', card), card
 
 
 #: A squad whose troopers are two selections (as a player who gives two of them another weapon
@@ -155,7 +157,8 @@ def test_the_summary_counts_a_weapon_carried_twice_as_the_card_does(
             "with Lascannon ×2, Heavy Bolter" in flat or "with: Lascannon ×2, Heavy Bolter" in flat
         ), page
         assert "Lascannon, Lascannon" not in flat
-    assert "2× Lascannon" in card  # the weapon table's count, the same number
+    # the weapon table's count, the same number in the same form
+    assert re.search(r'Lascannon ×2\s+48"', card), card
 
 
 def test_the_summary_counts_models_of_one_name_together(lib: Library) -> None:

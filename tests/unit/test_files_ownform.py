@@ -232,3 +232,18 @@ def test_only_texts_that_are_their_own_base_are_written_down(
     for fp in written:
         text = seen[fp]
         assert dump_round_trip(load_round_trip(text, "t.yaml")) == text
+
+
+def test_another_libyaml_starts_a_new_record(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The record says what dump(load(text)) gave, and a plain roster is loaded from the events
+    # of libyaml (ruamel.yaml.clib, yamlio's fast round-trip loader): another build of it (an
+    # upgrade) starts a new record, as another ruamel.yaml or another yamlio.py does.
+    import _ruamel_yaml
+
+    text = regiment_roster(companies=1)
+    monkeypatch.setattr(ownform, "_key", None)
+    ownform.remember(text)
+    assert ownform.known(text)
+    monkeypatch.setattr(ownform, "_key", None)
+    monkeypatch.setattr(_ruamel_yaml, "get_version_string", lambda: "9.9.9")
+    assert not ownform.known(text)

@@ -669,10 +669,12 @@ def _weapon_uncached(ev: Evaluation, node: Node) -> WeaponStats | None:
 # --------------------------------------------------------------------------- platoon
 
 
-@dataclass
+@dataclass(slots=True)
 class SquadView:
     node: Node
     kits: list[Kit]
+    #: Its kits, each by its memo with its count (see :func:`_kits_key`), once worked out.
+    key: tuple[tuple[dict[str, Any], int], ...] | None = None
 
     @property
     def troopers(self) -> int:
@@ -692,11 +694,25 @@ class _SquadFacts:
     values: tuple[Value, ...]  # troopers, and crew to carry and to fire when it has any
 
 
+def _kits_key(sq: SquadView) -> tuple[tuple[dict[str, Any], int], ...]:
+    """A squad's kits, each by its memo (hashed by identity and held by the key: see
+    :class:`_KitMemo`) with as many troopers as carry it; worked out once per squad."""
+    key = sq.key
+    if key is None:
+        key = sq.key = tuple((k.memo, k.node.count) for k in sq.kits)
+    return key
+
+
+def _make_up(squads: list[SquadView]) -> tuple[Any, ...]:
+    """A platoon's squads, each by its copies and kits (:func:`_kits_key`): what the figures
+    kept per make-up are keyed by."""
+    return tuple((sq.node.count, _kits_key(sq)) for sq in squads)
+
+
 def _squad_facts(ev: Evaluation, sq: SquadView) -> _SquadFacts:
     """A squad's troopers and crews, and its first values: worked out once per catalog index
     and set of kits (as many troopers of each) and shared (frozen values of numbers)."""
-    # (each kit by its memo, hashed by identity and held by the key: see :class:`_KitMemo`)
-    key = tuple((k.memo, k.node.count) for k in sq.kits)
+    key = _kits_key(sq)
     known: dict[Any, _SquadFacts] = ev.index.memo(_SQUADS)
     got = known.get(key)
     if got is not None:
@@ -747,7 +763,6 @@ class _Head:
     """A platoon make-up's head count, structure, guns, encumbrance, movement, damage track
     and ammunition (see :func:`_head`)."""
 
-    held: tuple[Any, ...]  # what the key's ids are of (so that they stay theirs)
     troopers: int
     squad_count: int
     gun_count: int
@@ -770,17 +785,16 @@ def _head(
     """What a platoon's make-up (its kits, as many of each, in squads of as many copies, its
     motive and its field guns) gives alike to every platoon of that make-up: worked out once
     per catalog index and make-up."""
-    motive_entry = motive.node.entry if motive is not None and motive.node is not None else None
-    gun_entries = tuple(g.entry for g, _ in guns)
+    # (the kits by their memos, the motive and guns by their entries' facts: objects hashed
+    # by identity and held by the key, so that no other entry or kit can stand for them)
     key = (
-        tuple((sq.node.count, tuple((id(k.memo), k.node.count) for k in sq.kits)) for sq in squads),
-        (id(motive_entry), motive.name) if motive is not None else None,
-        tuple((id(e), n) for e, (_, n) in zip(gun_entries, guns, strict=True)),
+        _make_up(squads),
+        (_facts(ev, motive.node), motive.name) if motive is not None else None,
+        tuple((_facts(ev, g), n) for g, n in guns),
     )
-    held = (tuple(k.memo for sq in squads for k in sq.kits), motive_entry, gun_entries)
     known: dict[Any, _Head] = ev.index.memo(_HEADS)
     got = known.get(key)
-    if got is not None and _same(got.held, held):
+    if got is not None:
         return got
 
     troopers = sum(n * sq.node.count for n, sq in zip(per_squad, squads, strict=True))
@@ -845,7 +859,6 @@ def _head(
     )
     ammo, names = _ammo_value(ev, all_kits)
     got = _Head(
-        held,
         troopers,
         squad_count,
         gun_count,
@@ -863,17 +876,15 @@ def _head(
     return got
 
 
-def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
-    """Whether two ``held`` tuples hold the same objects (nested tuples item by item)."""
-    if len(a) != len(b):
-        return False
-    for x, y in zip(a, b, strict=True):
-        if type(x) is tuple and type(y) is tuple:
-            if not _same(x, y):
-                return False
-        elif x is not y:
-            return False
-    return True
+def _facts(ev: Evaluation, node: Node | None) -> EntryFacts | None:
+    """The entry facts of a selection's entry (one object per entry and catalog index,
+    hashed by identity and holding its entry), for keys of what is kept per entry."""
+    if node is None or node.entry is None:
+        return None
+    facts = node.facts
+    if facts is None or facts.entry is not node.entry:
+        facts = ev.index.facts(node.entry)
+    return facts
 
 
 def _level_values(ev: Evaluation, level: Any) -> tuple[Value, ...]:
@@ -1410,11 +1421,7 @@ class InfantryOperations(SystemRules):
         # (each kit by its memo, hashed by identity and held by the key, see :class:`_KitMemo`;
         # a kit's DV cache is made with its memo and shared with it, so the memo stands for
         # both)
-        key = (
-            tuple((sq.node.count, tuple((k.memo, k.node.count) for k in sq.kits)) for sq in squads),
-            drivers,
-            gun_crew,
-        )
+        key = (_make_up(squads), drivers, gun_crew)
         known: dict[Any, _Figures] = ev.index.memo(_ATTACKS)
         targets = [platoon, *(sq.node for sq in squads)]
         got = known.get(key)
@@ -1731,11 +1738,7 @@ class InfantryOperations(SystemRules):
         each, the same drivers and gun crew) have the same table: worked out once."""
         kits = [k for sq in squads for k in sq.kits]
         # (each kit by its memo, which stands for its DV cache too: see _attack_values)
-        key = (
-            tuple((sq.node.count, tuple((k.memo, k.node.count) for k in sq.kits)) for sq in squads),
-            drivers,
-            gun_crew,
-        )
+        key = (_make_up(squads), drivers, gun_crew)
         tables: dict[Any, tuple[list[Any], dict[str, list[int]]]] = ev.index.memo(_SURVIVORS)
         got = tables.get(key)
         if got is not None:
