@@ -21,6 +21,7 @@ import datetime as _dt
 import io
 import re
 import stat
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -1082,6 +1083,10 @@ _PLAIN_OK: dict[str, bool] = {}
 _STR_TAG = "tag:yaml.org,2002:str"
 
 
+_odict_items = OrderedDict.items
+_list_iter = list.__iter__
+
+
 def _marked(node: Any) -> bool:
     """An anchor, a tag or merge keys (ruamel leaves empty ones behind after a dump)."""
     for attrib in ("_yaml_anchor", "_yaml_tag"):
@@ -1207,7 +1212,9 @@ def _head_comments(ca: Any) -> list[str]:
 def _plain_mapping(node: Any, indent: int, out: list[str], inline: bool, seen: set[int]) -> None:
     pad = " " * indent
     child = indent + 2
-    for key, value in node.items():
+    # (OrderedDict's own order and values: CommentedMap's views add what merge keys bring,
+    # declined here, at a Python call per key)
+    for key, value in _odict_items(node):
         if key.__class__ is not str or not _plain_ok(key) or len(key) > 100:
             raise _NotPlain
         text = _scalar_text(value)
@@ -1226,7 +1233,7 @@ def _plain_mapping(node: Any, indent: int, out: list[str], inline: bool, seen: s
 
 def _plain_sequence(node: Any, dash: int, out: list[str], seen: set[int]) -> None:
     lead = " " * dash + "- "
-    for item in node:
+    for item in _list_iter(node):  # (not MutableSequence's, an index at a time)
         text = _scalar_text(item)
         if text is not None:
             out.append(f"{lead}{text}\n")
