@@ -1511,7 +1511,11 @@ class Evaluation:
                         continue
                 got = totals.get(id(c))
                 if got is None:
-                    got = total(c)
+                    if leaves:
+                        # (what total_cost does with no memo to fill: its own costs, kept)
+                        got = totals[id(c)] = self._node_cost(c)
+                    else:
+                        got = total(c)
                 for ct, v in got.items():
                     per_copy[ct] = get(ct, 0.0) + v
             for ct, v in per_copy.items():
