@@ -785,7 +785,7 @@ class Evaluation:
         self._put_value(node, Value(key, label, value, text, source))
 
     def _put_value(self, node: Node, v: Value) -> None:
-        if node.is_root:
+        if node.parent is None:  # (the root)
             self.roster_values.append(v)
             return
         values = self.values
@@ -1284,7 +1284,7 @@ class Evaluation:
 
     def name(self, node: Node) -> str:
         """The node's display name: custom name, else the (modified) entry name."""
-        if node.is_root:
+        if node.parent is None:  # (the root; Node.is_root, inlined)
             return self.roster.name
         if node.force is not None:
             fd = node.force_data
@@ -1511,7 +1511,11 @@ class Evaluation:
                         continue
                 got = totals.get(id(c))
                 if got is None:
-                    got = total(c)
+                    if leaves:
+                        # (what total_cost does with no memo to fill: its own costs, kept)
+                        got = totals[id(c)] = self._node_cost(c)
+                    else:
+                        got = total(c)
                 for ct, v in got.items():
                     per_copy[ct] = get(ct, 0.0) + v
             for ct, v in per_copy.items():
@@ -2690,7 +2694,7 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
     idx = ev.index
     # In a roster of several forces, the top-level entries' constraints are checked in each
     # force (the root holds forces, not selections).
-    held = not (node.is_root and ev.forces is not None)
+    held = node.parent is not None or ev.forces is None
     facts = node.facts
     if held:
         plan = facts.child_checks if facts is not None else idx.child_checks(node.entry)

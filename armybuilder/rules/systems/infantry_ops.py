@@ -354,9 +354,10 @@ class _KitMemo(dict[str, Any]):
     __ne__ = object.__ne__
 
 
-@dataclass
+@dataclass(slots=True)
 class Kit:
-    """What one trooper of a trooper selection carries, and what it adds up to."""
+    """What one trooper of a trooper selection carries, and what it adds up to (one per
+    trooper selection and evaluation: slotted, no dict of its own)."""
 
     node: Node
     weapons: list[tuple[WeaponStats, int]] = field(default_factory=list)  # (stats, number)
