@@ -26,6 +26,7 @@ from textual.widgets import Input, Select
 from armybuilder.catalog import walk_groups
 from armybuilder.session import EditSession, Loc, SetKey, costs_text, limit_text
 from armybuilder.tui.screens.editor import EditorScreen
+from armybuilder.tui.widgets.details import ChoiceSelect
 from armybuilder.tui.widgets.stable import LiveStatic
 
 #: What a walk does, as often as each is listed.
@@ -168,15 +169,15 @@ def problems(app: Any, editor: EditorScreen) -> list[str]:
     if len(selects) != len(dropdowns):
         out.append(f"{len(selects)} drop-downs show, {len(dropdowns)} expected")
     for select, (heading, shown, options) in zip(selects, dropdowns, strict=False):
-        held = [str(p) for p, v in select._options if v is not Select.NULL]
+        # What it lists open (its options are priced when it opens), and what it holds
+        # closed (the choice's label priced).
+        assert isinstance(select, ChoiceSelect)
+        held = [label for label, _ in select.offered()]
         if held != options:
             out.append(f"{heading}: the drop-down offers {held}, expected {options}")
         value = select.value
-        label = (
-            "(none)"
-            if value is Select.NULL
-            else held[[v for _, v in select._options[1:]].index(value)]
-        )
+        closed = select.held
+        label = "(none)" if value is Select.NULL else closed[[v for _, v in closed].index(value)][0]
         if label != shown:
             out.append(f"{heading}: the drop-down holds {label!r}, expected {shown!r}")
     count = details.query_one("#d-count", Input)
@@ -289,7 +290,7 @@ async def test_a_drop_down_filled_for_another_unit_is_caught(
     from armybuilder.tui.widgets import details
 
     monkeypatch.setattr(
-        details.DetailsPane, "_fill_select", lambda self, slot, options, value: None
+        details.DetailsPane, "_fill_select", lambda self, slot, options, value, pricer=None: None
     )
     path = workdir / "squad-with-librarian.yaml"
     shutil.copy(EXAMPLES / "space-hulk" / "squad-with-librarian.yaml", path)

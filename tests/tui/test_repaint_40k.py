@@ -22,7 +22,7 @@ from screen import catalog_view_problems, normal, painted, pane_lines
 from test_screen_model import repainted_whole, screen_problems, settle
 from textual import events
 from textual.widgets import Select
-from textual.widgets._select import SelectCurrent
+from textual.widgets._select import SelectCurrent, SelectOverlay
 
 from armybuilder.catalog import Library
 from armybuilder.session import costs_text
@@ -54,9 +54,10 @@ def space_marines(folder: Path) -> tuple[Path, Library]:
     return path, library
 
 
-def drop_down_problems(editor: EditorScreen) -> list[str]:
+def drop_down_problems(editor: EditorScreen, closed: bool = True) -> list[str]:
     """Each drop-down shown in the details pane against the session: the options of its
-    group, each labelled with what the session says adding it costs here, and the choice."""
+    group, each labelled with what the session says adding it costs here, and the choice
+    (``closed``: also what each closed one paints; an open list covers those below it)."""
     s = editor.session
     assert s is not None
     ev = s.evaluation
@@ -75,16 +76,46 @@ def drop_down_problems(editor: EditorScreen) -> list[str]:
             for c in ev.index.children(node.entry)
             if c.group is not None and c.group.id == gid and not c.entry.hidden
         ]
-        have = [(str(label), v) for label, v in select._options if v != Select.NULL]
+        # What it shows open (every option priced when the list opens), and what it holds
+        # closed: the same options, the choice's label priced (see closed_problems).
+        have = [(str(label), v) for label, v in select.offered()]
         if have != want:
             problems.append(f"drop-down {gid}: {have!r}, the session offers {want!r}")
+        if [v for _, v in select.held] != [v for _, v in want]:
+            problems.append(f"drop-down {gid} holds {select.held!r}; the session offers {want!r}")
+        if select.expanded:
+            problems += open_problems(select, gid, want)
         chosen = [c.entry_id for c in node.children if c.group is not None and c.group.id == gid]
         value = chosen[0] if len(chosen) == 1 and any(v == chosen[0] for _, v in want) else None
         shown = None if select.value == Select.NULL else select.value
         if shown != value:
             problems.append(f"drop-down {gid} shows {shown!r}; the roster has {value!r}")
-        problems += closed_problems(editor, select, gid, want, value)
+        if closed:
+            problems += closed_problems(editor, select, gid, want, value)
     return problems
+
+
+def open_problems(select: ChoiceSelect, gid: str, want: list[tuple[str, str]]) -> list[str]:
+    """The open list of a drop-down: the rows it draws are the session's options, priced."""
+    overlay = select.query_one(SelectOverlay)
+    rows = [str(overlay.get_option_at_index(i).prompt) for i in range(overlay.option_count)]
+    expected = [label for label, _ in want]
+    if rows[1:] != expected:  # (row 0: the prompt, no choice)
+        return [f"drop-down {gid} lists {rows[1:]!r} open; the session offers {expected!r}"]
+    return []
+
+
+async def opened_problems(pilot: Any, editor: EditorScreen, select: ChoiceSelect) -> list[str]:
+    """Open ``select`` (focused, Enter), check every drop-down, close it again (Escape)."""
+    select.focus()
+    await pilot.pause()
+    await pilot.press("enter")
+    await settle(pilot, editor)
+    assert select.expanded
+    problems = drop_down_problems(editor, closed=False)
+    await pilot.press("escape")
+    await settle(pilot, editor)
+    return problems + drop_down_problems(editor)  # closed again: each paints its choice
 
 
 def catalog_id_problems(editor: EditorScreen) -> list[str]:
@@ -170,6 +201,18 @@ async def test_random_edits_on_a_40k_roster_leave_no_stale_line(
                 + catalog_id_problems(editor)
             )
             assert not problems, (steps, editor.selected, problems)
+            on_screen = [
+                w
+                for w in editor.details.query(ChoiceSelect)
+                if w.display and w.name and editor.details.region.contains_region(w.region)
+            ]
+            if on_screen and rng.random() < 0.4:  # a drop-down opened: its list, priced
+                select = rng.choice(on_screen)
+                steps.append(f"open {select.name}")
+                problems = await opened_problems(pilot, editor, select)
+                assert not problems, (steps, editor.selected, problems)
+                editor.roster_tree.focus()
+                await settle(pilot, editor)
             before_rows = painted(app)
             after = await repainted_whole(pilot)
             stale = [
@@ -266,6 +309,55 @@ async def test_drop_downs_given_new_options_paint_the_roster_choice(
                     1 for s in editor.details.query(ChoiceSelect) if s.display and s.name
                 )
         assert checked > 20, checked  # drop-downs were on screen to check
+
+
+@run_async
+async def test_an_open_drop_down_lists_the_prices_of_the_latest_edit(
+    make_app: Any, workdir: Path
+) -> None:
+    """The details pane prices a drop-down's options when it opens (closed, it shows its
+    choice only): opened after another choice in its group, after a count +1 and after undo,
+    its list shows what adding each option costs now, never the prices of an earlier opening."""
+    path, library = space_marines(workdir)
+    app = make_app(path, library=library)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        session = editor.session
+        assert session is not None
+        editor.roster_tree.focus()
+        found = None
+        for node in session.evaluate().nodes():
+            if node.entry is None or node.is_root or node.force is not None:
+                continue
+            editor.jump_to(node.loc)
+            await settle(pilot, editor)
+            for select in editor.details.query(ChoiceSelect):
+                labels = [label for label, _ in select.offered()] if select.display else []
+                if sum(" · " in label for label in labels) >= 2:
+                    found = (node.loc, select)
+                    break
+            if found:
+                break
+        assert found, "no unit of the roster offers two priced options in a drop-down"
+        loc, select = found
+        gid = (select.name or "")[len("grp:") :]
+        others = [v for _, v in select.offered()]
+        checked = 0
+        for step in ["", "choose", "choose", "plus", "ctrl+z", "ctrl+z"]:
+            if step == "choose":
+                value = next(v for v in others if v != select.value)
+                others.remove(value)
+                editor.details.post_message(DetailsPane.Edit(loc, f"choice:{gid}", value))
+            elif step:
+                editor.roster_tree.focus()
+                await pilot.press(step)
+            await settle(pilot, editor)
+            editor.details.scroll_to_widget(select, animate=False)
+            await settle(pilot, editor)
+            problems = await opened_problems(pilot, editor, select)
+            assert not problems, (step, problems)
+            checked += 1
+        assert checked == 6
 
 
 #: Ways of scrolling the catalog's list (the list focused; "wheel": the mouse's wheel).

@@ -10,8 +10,10 @@ roster.
 The widgets are built once and then only updated, value by value, when something they show
 changed; a field being typed in is never overwritten. The choice groups take slots (a
 heading, a drop-down and a list of choices, one of the last two shown): a unit's groups fill
-the first slots in order, each slot told which group it shows, its options (priced for this
-unit) and its choice, and the slots left over are hidden. Moving between units, an edit, a
+the first slots in order, each slot told which group it shows, its options and its choice,
+and the slots left over are hidden. Closed, a drop-down shows only its choice, so only the
+chosen options are priced when the unit is shown or edited; the others are priced (by the
+session, for the evaluation shown) when a drop-down is opened. Moving between units, an edit, a
 quick fix or an undo therefore mounts nothing, unless the unit has more groups than any unit
 shown before.
 
@@ -25,6 +27,7 @@ therefore never shows another node's widgets nor touches a widget not yet mounte
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import RenderableType
@@ -82,6 +85,8 @@ def one_of_groups(entry: Entry) -> list[Group]:
 
 #: A drop-down option: (label, entry id).
 Option = tuple[str, str]
+#: An option of a group before it is priced: (name, entry id, the id the session prices it by).
+_Row = tuple[str, str, str]
 
 
 class ChoiceSelect(Select[str]):
@@ -94,6 +99,11 @@ class ChoiceSelect(Select[str]):
 
     #: The open list does not hold the current options yet.
     _list_stale = True
+    #: Prices every option as the pane's latest evaluation does (given at each fill), called
+    #: when the list opens: closed, a drop-down shows only its choice, whose label carries
+    #: its price already, so the other options are priced only when a person looks at them.
+    #: ``None`` once the options held are those it gives.
+    _pricer: Callable[[], list[Option]] | None = None
 
     def __init__(self, *, classes: str | None = None) -> None:
         super().__init__([], allow_blank=True, prompt="(none)", classes=classes)
@@ -105,7 +115,42 @@ class ChoiceSelect(Select[str]):
         else:
             self._list_stale = True
 
+    @property
+    def held(self) -> tuple[Option, ...]:
+        """The options it holds now (labels and values, the blank one left out)."""
+        return tuple((str(label), str(v)) for label, v in self._options if v != self.NULL)
+
+    def arm(self, pricer: Callable[[], list[Option]]) -> None:
+        """The pricer of the evaluation shown now (see ``_pricer``); an open list is priced
+        again at once."""
+        self._pricer = pricer
+        if self.expanded and self.is_mounted:
+            self._price_now()
+
+    def offered(self) -> list[Option]:
+        """The options as the open list shows them: every one priced (what opening it gives)."""
+        return self._pricer() if self._pricer is not None else list(self.held)
+
+    def _price_now(self) -> None:
+        pricer, self._pricer = self._pricer, None
+        if pricer is None:
+            return
+        options = pricer()
+        if tuple(options) == self.held:
+            return
+        value = self.value
+        self._setup_variables_for_options(options)
+        self._list_stale = True
+        if self.expanded:
+            super()._setup_options_renderables()
+            self._list_stale = False
+        if value != self.NULL and value in self._legal_values:
+            with self.prevent(Select.Changed):
+                self._watch_value(value)  # its label as priced (the same, but never stale)
+
     def _watch_expanded(self, expanded: bool) -> None:
+        if expanded and self._pricer is not None and self.is_mounted:
+            self._price_now()
         if expanded and self._list_stale and self.is_mounted:
             super()._setup_options_renderables()
             self._list_stale = False
@@ -212,10 +257,8 @@ class DetailsPane(VerticalScroll):
         self._building: set[str] = set()
         self._latest: tuple[Evaluation, Node] | None = None
         #: The groups last worked out (:meth:`_groups_of`): for the entry, in the catalog,
-        #: with the option prices they were labelled with.
-        self._groups_memo: (
-            tuple[Entry, CatalogIndex, dict[str, str], list[tuple[Group, list[Option]]]] | None
-        ) = None
+        #: with its groups and their options (unpriced).
+        self._groups_memo: tuple[Entry, CatalogIndex, list[tuple[Group, list[_Row]]]] | None = None
         #: The session whose limits and what-if costs the pane shows (set by the editor).
         self.session: EditSession | None = None
         #: (loc, text) of campaign state typed but refused: kept in the field as typed.
@@ -463,29 +506,48 @@ class DetailsPane(VerticalScroll):
             self._set_select(select, own if own in levels else None)
         self._show_groups(ev, node)
 
-    def _groups_of(self, ev: Evaluation, node: Node) -> list[tuple[Group, list[Option]]]:
-        """The unit's one-of groups that offer something, each with its drop-down options
-        (``name · cost``, entry id), as the session prices them for this unit."""
+    def _groups_of(self, ev: Evaluation, node: Node) -> list[tuple[Group, list[_Row]]]:
+        """The unit's one-of groups that offer something, each with its options (name, entry
+        id, the id the session prices it by); their prices are asked for where they show
+        (:meth:`_fill_slots`, :meth:`_pricer`). Kept while the unit's entry is the same."""
         entry = node.entry
         if entry is None:
             return []
-        costs = self._option_costs(ev, node)
         last = self._groups_memo
-        if last is not None and last[0] is entry and last[1] is ev.index and last[2] == costs:
-            return last[3]  # the same unit's entry, priced the same: the same drop-downs
+        if last is not None and last[0] is entry and last[1] is ev.index:
+            return last[2]
         # The options of each group, in the catalog's order, in one pass over the entry's
         # children (a large squad of BattleScribe data has 48 groups and 241 options).
-        by_group: dict[str, list[tuple[str, str]]] = {}
+        by_group: dict[str, list[_Row]] = {}
         recorded = ev.index.recorded_id
         for c in ev.index.children(entry):
             if c.group is not None and not c.entry.hidden:
                 # Priced by the id that names this option (the session's figures are keyed
                 # so): an entry also offered plainly is priced as the group's link says.
-                label = option_label(c.entry.name, costs.get(recorded(entry, c), ""))
-                by_group.setdefault(c.group.id, []).append((label, c.entry.id))
+                row = (c.entry.name, c.entry.id, recorded(entry, c))
+                by_group.setdefault(c.group.id, []).append(row)
         shown = [(g, by_group[g.id]) for g in one_of_groups(entry) if by_group.get(g.id)]
-        self._groups_memo = (entry, ev.index, costs, shown)
+        self._groups_memo = (entry, ev.index, shown)
         return shown
+
+    def _prices(self, ev: Evaluation, node: Node, ids: set[str]) -> dict[str, str]:
+        """What adding each option named in ``ids`` costs under ``node`` (the session's
+        figures for ``ev``), as text, by option id."""
+        if self.session is None or node.entry is None or not ids:
+            return {}
+        return {
+            info.entry_id: costs_text(ev.index, info.costs)
+            for info in self.session.option_infos(node.loc, ev, ids=ids)
+        }
+
+    def _pricer(self, ev: Evaluation, node: Node, rows: list[_Row]) -> Callable[[], list[Option]]:
+        """Every option of a group priced under ``ev`` (what its drop-down shows open)."""
+
+        def price() -> list[Option]:
+            costs = self._prices(ev, node, {oid for _, _, oid in rows})
+            return [(option_label(name, costs.get(oid, "")), eid) for name, eid, oid in rows]
+
+        return price
 
     def _show_groups(self, ev: Evaluation, node: Node) -> None:
         """The unit's groups in the slots there are: more slots are built (mounted) only when
@@ -523,7 +585,7 @@ class DetailsPane(VerticalScroll):
         box.display = True
 
     def _fill_slots(
-        self, ev: Evaluation, node: Node, shown: list[tuple[Group, list[Option]]]
+        self, ev: Evaluation, node: Node, shown: list[tuple[Group, list[_Row]]]
     ) -> None:
         """Fill slot n with group n of the unit (its heading, its drop-down or its list of
         choices), hide the slots left over; a widget is touched only where what it shows
@@ -531,12 +593,25 @@ class DetailsPane(VerticalScroll):
         if len(shown) > len(self._slots):
             return  # more slots are being mounted: they are filled then
         limits = self._group_limits(ev, node) if shown else {}
+        # Closed, a drop-down shows its choice: only the chosen options are priced now.
+        chosen_of: dict[str, list[Node]] = {}
+        for c in node.children:
+            if c.group is not None:
+                chosen_of.setdefault(c.group.id, []).append(c)
+        picked = {
+            oid
+            for g, rows in shown
+            if g.max == 1 and len(chosen_of.get(g.id, ())) == 1
+            for _, eid, oid in rows
+            if eid == chosen_of[g.id][0].entry_id
+        }
+        prices = self._prices(ev, node, picked)
         for n, slot in enumerate(self._slots):
             if n >= len(shown):
                 self._hide_slot(slot)
                 continue
-            g, options = shown[n]
-            chosen = [c for c in node.children if c.group is not None and c.group.id == g.id]
+            g, rows = shown[n]
+            chosen = chosen_of.get(g.id, [])
             self._display(slot.label, True, f"grplabel:{g.id}")
             text = group_label(g, limits.get(g.id))
             if slot.label_text != text:
@@ -547,7 +622,11 @@ class DetailsPane(VerticalScroll):
                 self._display(slot.listing, False, None)
                 self._display(slot.select, True, f"grp:{g.id}")
                 value = chosen[0].entry_id if len(chosen) == 1 else None
-                self._fill_select(slot, options, value)
+                options = [
+                    (option_label(name, prices.get(oid, "") if eid == value else ""), eid)
+                    for name, eid, oid in rows
+                ]
+                self._fill_select(slot, options, value, self._pricer(ev, node, rows))
             else:
                 self._display(slot.select, False, None)
                 self._display(slot.listing, True, f"grp:{g.id}")
@@ -557,22 +636,34 @@ class DetailsPane(VerticalScroll):
                     slot.listing.set_content(Text(listed + "  (add from the catalog)"))
                     self.updates += 1
 
-    def _fill_select(self, slot: _GroupSlot, options: list[Option], value: str | None) -> None:
-        """A group's drop-down: its options (labels carry what each costs, so they change
-        with the unit and with edits) and the entry chosen."""
+    def _fill_select(
+        self,
+        slot: _GroupSlot,
+        options: list[Option],
+        value: str | None,
+        pricer: Callable[[], list[Option]] | None = None,
+    ) -> None:
+        """A group's drop-down: its options (the choice's label with what it costs, the
+        others priced by ``pricer`` when the list opens) and the entry chosen."""
         select = slot.select
         if value is not None and all(value != v for _, v in options):
             value = None  # chosen but not offered (hidden): shown as no choice, never a crash
+        if isinstance(select, ChoiceSelect) and select.is_mounted:
+            if select.held != tuple(options):
+                select.refill(options, value)
+                self.updates += 1
+            else:
+                self._set_select(select, value)
+            if pricer is not None:
+                select.arm(pricer)
+            return
         key = tuple(options)
         if slot.options != key:
             slot.options = key
-            if isinstance(select, ChoiceSelect) and select.is_mounted:
-                select.refill(options, value)
-            else:
-                with select.prevent(Select.Changed):
-                    select.set_options(options)  # resets the value: set again below
-                    if value is not None:
-                        select.value = value
+            with select.prevent(Select.Changed):
+                select.set_options(options)  # resets the value: set again below
+                if value is not None:
+                    select.value = value
             self.updates += 1
             return
         self._set_select(select, value)
@@ -630,15 +721,6 @@ class DetailsPane(VerticalScroll):
             return {}
         found = self.session.experience_rises(node.loc, ev)
         return {level: costs_text(ev.index, costs) for level, costs in found.items()}
-
-    def _option_costs(self, ev: Evaluation, node: Node) -> dict[str, str]:
-        """What each option of the unit's groups costs added there (session's figures)."""
-        if self.session is None or node.entry is None:
-            return {}
-        return {
-            info.entry_id: costs_text(ev.index, info.costs)
-            for info in self.session.option_infos(node.loc, ev)
-        }
 
     def _group_limits(self, ev: Evaluation, node: Node) -> dict[str, Limit]:
         if self.session is None or node.entry is None:
