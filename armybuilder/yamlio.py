@@ -34,6 +34,7 @@ from ruamel.yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEv
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.representer import RoundTripRepresenter
+from ruamel.yaml.scalarbool import ScalarBoolean
 from ruamel.yaml.scalarfloat import ScalarFloat
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString, SingleQuotedScalarString
 
@@ -1061,6 +1062,8 @@ def to_plain(node: Any) -> Any:
         return [to_plain(v) for v in node]
     if isinstance(node, bool) or node is None:
         return node
+    if isinstance(node, ScalarBoolean):  # a boolean with an anchor (`&t true`): an int to ruamel
+        return bool(node)
     if isinstance(node, int):
         return int(node)
     if isinstance(node, float):
