@@ -1086,8 +1086,12 @@ def locate(doc: Any, loc: Loc) -> tuple[int | None, int | None]:
             if step not in node:
                 break
             pos = _pos_value(node, step)
-            if pos is not None and isinstance(node[step], CommentedMap | CommentedSeq):
-                # For a nested block, point at its key: that line names what is wrong.
+            if pos is not None and (
+                isinstance(node[step], CommentedMap | CommentedSeq) or node[step] is None
+            ):
+                # For a nested block, point at its key: that line names what is wrong. So for
+                # an empty value (`notes:`), which ruamel marks where the next token starts
+                # (the next line's key), and libyaml right after the colon.
                 pos = _pos_key(node, step) or pos
             best = pos or best
             node = node[step]
@@ -1114,6 +1118,12 @@ def compose(text: str, file: str) -> Any:
         raise InputError(_yaml_problem(exc, file, text)) from None
 
 
+def _is_null(node: Any) -> bool:
+    """Whether a scalar node of :func:`compose` is a null (`~`, `null`, or nothing)."""
+    tag = getattr(node, "tag", None)
+    return isinstance(node, ScalarNode) and str(getattr(tag, "value", tag)).endswith(":null")
+
+
 def locate_node(root: Any, loc: Loc) -> tuple[int | None, int | None]:
     """Like :func:`locate`, on a node graph from :func:`compose`."""
     node = root
@@ -1126,7 +1136,7 @@ def locate_node(root: Any, loc: Loc) -> tuple[int | None, int | None]:
             key, value = pair
             mark = (
                 key.start_mark
-                if isinstance(value, MappingNode | SequenceNode)
+                if isinstance(value, MappingNode | SequenceNode) or _is_null(value)
                 else (value.start_mark)
             )
             best = (mark.line + 1, mark.column + 1)
