@@ -16,6 +16,7 @@ temporary file in the same folder, fsync, rename) and keep the previous file as 
 from __future__ import annotations
 
 import contextlib
+import math
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -965,7 +966,7 @@ class Roster:
             again = load_safe(merged, self.file)
         except InputError:
             return edited
-        if again != to_plain(self.doc):
+        if not _same_data(again, to_plain(self.doc)):
             return edited
         return merged
 
@@ -1073,6 +1074,43 @@ class WrittenSave:
     text: str
     data: bytes
     dump: str | None
+
+
+def _same_data(a: Any, b: Any) -> bool:
+    """Whether two plain documents hold the same data: as ``==`` says, except that a boolean
+    is never equal to a number nor an integer to a float (``==`` says ``True == 1 == 1.0``),
+    ``0.0`` is not ``-0.0``, and a NaN equals a NaN (``==`` says never, which made every save
+    of a roster holding ``.nan`` drop the player's own lines)."""
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if isinstance(x, dict) or isinstance(y, dict):
+            if not (isinstance(x, dict) and isinstance(y, dict)) or x.keys() != y.keys():
+                return False
+            stack.extend((x[k], y[k]) for k in x)
+        elif isinstance(x, list) or isinstance(y, list):
+            if not (isinstance(x, list) and isinstance(y, list)) or len(x) != len(y):
+                return False
+            stack.extend(zip(x, y, strict=True))
+        elif _kind(x) is not _kind(y):
+            return False
+        elif isinstance(x, float):
+            if math.isnan(x) or math.isnan(y):
+                if not (math.isnan(x) and math.isnan(y)):
+                    return False
+            elif x != y or math.copysign(1.0, x) != math.copysign(1.0, y):
+                return False
+        elif x != y:
+            return False
+    return True
+
+
+def _kind(value: Any) -> type:
+    """bool, int, float, or (anything else) object."""
+    for kind in (bool, int, float):
+        if isinstance(value, kind):
+            return kind
+    return object
 
 
 def _remember_own(text: str, base: str) -> None:

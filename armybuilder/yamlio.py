@@ -35,6 +35,7 @@ from ruamel.yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEv
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.representer import RoundTripRepresenter
+from ruamel.yaml.scalarbool import ScalarBoolean
 from ruamel.yaml.scalarfloat import ScalarFloat
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString, SingleQuotedScalarString
 
@@ -1256,6 +1257,8 @@ def to_plain(node: Any) -> Any:
         return [to_plain(v) for v in node]
     if isinstance(node, bool) or node is None:
         return node
+    if isinstance(node, ScalarBoolean):  # a boolean with an anchor (`&t true`): an int to ruamel
+        return bool(node)
     if isinstance(node, int):
         return int(node)
     if isinstance(node, float):
@@ -1278,8 +1281,12 @@ def locate(doc: Any, loc: Loc) -> tuple[int | None, int | None]:
             if step not in node:
                 break
             pos = _pos_value(node, step)
-            if pos is not None and isinstance(node[step], CommentedMap | CommentedSeq):
-                # For a nested block, point at its key: that line names what is wrong.
+            if pos is not None and (
+                isinstance(node[step], CommentedMap | CommentedSeq) or node[step] is None
+            ):
+                # For a nested block, point at its key: that line names what is wrong. So for
+                # an empty value (`notes:`), which ruamel marks where the next token starts
+                # (the next line's key), and libyaml right after the colon.
                 pos = _pos_key(node, step) or pos
             best = pos or best
             node = node[step]
@@ -1306,6 +1313,12 @@ def compose(text: str, file: str) -> Any:
         raise InputError(_yaml_problem(exc, file, text)) from None
 
 
+def _is_null(node: Any) -> bool:
+    """Whether a scalar node of :func:`compose` is a null (`~`, `null`, or nothing)."""
+    tag = getattr(node, "tag", None)
+    return isinstance(node, ScalarNode) and str(getattr(tag, "value", tag)).endswith(":null")
+
+
 def locate_node(root: Any, loc: Loc) -> tuple[int | None, int | None]:
     """Like :func:`locate`, on a node graph from :func:`compose`."""
     node = root
@@ -1318,7 +1331,7 @@ def locate_node(root: Any, loc: Loc) -> tuple[int | None, int | None]:
             key, value = pair
             mark = (
                 key.start_mark
-                if isinstance(value, MappingNode | SequenceNode)
+                if isinstance(value, MappingNode | SequenceNode) or _is_null(value)
                 else (value.start_mark)
             )
             best = (mark.line + 1, mark.column + 1)

@@ -87,3 +87,41 @@ def test_a_float_of_any_written_form_in_a_new_selection(form: str) -> None:
     got = yamlio.load_safe(saved, "r.yaml")["selections"]
     assert len(got) == 2
     assert all(_same(s["state"]["x"], want) for s in got), (form, saved)
+
+
+def test_a_roster_holding_nan_keeps_the_players_own_lines_on_save() -> None:
+    # A save keeps the player's own text (a comment above `---`, spacing) where the merge of
+    # it with ruamel's text reads back as the edited roster; `.nan` is not equal to itself,
+    # so that check used to fail and the plain ruamel text was written instead.
+    for value in (".nan", "[1, .NaN]", "{a: -.inf, b: .nan}"):
+        text = f"# kept above the marker\n---\n{HEAD.replace('name: ', 'name:   ')}x: {value}\n"
+        roster = Roster.from_text(text + "selections: []\n", "r.yaml")
+        roster.set((), "faction", "blue-army")
+        saved = roster.dumps()
+        assert saved.startswith("# kept above the marker\n---\n"), (value, saved)
+        assert "name:   Patrol\n" in saved and "faction: blue-army\n" in saved
+
+
+def test_the_merge_check_tells_apart_what_equality_would_not() -> None:
+    from armybuilder.rosters import _same_data
+
+    nan = float("nan")
+    assert _same_data({"a": [nan, 1.5]}, {"a": [float("nan"), 1.5]})
+    assert not _same_data({"a": 1, "b": 2}, {"a": 1, "c": 2})
+    assert not _same_data({"a": True}, {"a": 1})
+    assert not _same_data({"a": 1}, {"a": 1.0})
+    assert not _same_data([0.0], [-0.0])
+    assert not _same_data({"a": 1.5}, {"a": "1.5"})
+    assert not _same_data({"a": [1]}, {"a": {1: 1}})
+    assert _same_data([None, "x", {"k": []}], [None, "x", {"k": []}])
+
+
+def test_an_anchored_boolean_reads_as_a_boolean_and_keeps_the_players_lines() -> None:
+    # ruamel gives a boolean with an anchor (`&t true`) as a number-like ScalarBoolean: the
+    # plain view must say True (as validate's loader does), and a save keep the player's text.
+    text = f"# kept above the marker\n---\n{HEAD}a: &t true\nb: *t\nselections: []\n"
+    roster = Roster.from_text(text, "r.yaml")
+    plain = yamlio.to_plain(roster.doc)
+    assert plain["a"] is True and plain["b"] is True
+    roster.set((), "faction", "blue-army")
+    assert roster.dumps().startswith("# kept above the marker\n---\n")
