@@ -167,7 +167,7 @@ def unit_summary(ev: Evaluation, node: Node) -> UnitSummary:
     Experience: the class the rules module computes for it (a value keyed ``experience``:
     a text, or a mapping with a ``class``), else the level that applies to an entry that
     records experience (its own, or inherited). Loadout: its chosen upgrades (weapons,
-    armour, kit), with counts.
+    armour, kit), each name once with how many there are.
     """
     name = ev.name(node)
     entry = node.entry
@@ -186,11 +186,14 @@ def unit_summary(ev: Evaluation, node: Node) -> UnitSummary:
         if entry.experience or own:
             level = ev.experience(node)
             experience = level.name if level is not None else ""
-    loadout = tuple(
-        ev.label(c)
-        for c in node.children
-        if c.entry is not None and c.entry.type == "upgrade" and not c.children
-    )
+    # The same upgrade taken in several selections is counted once ("Lightning Claw ×2"),
+    # in the order of its first selection, as the printed roster counts it.
+    counts: dict[str, int] = {}
+    for c in node.children:
+        if c.entry is not None and c.entry.type == "upgrade" and not c.children:
+            label = ev.name(c)
+            counts[label] = counts.get(label, 0) + c.count
+    loadout = tuple(f"{label} ×{n}" if n != 1 else label for label, n in counts.items())
     costs = ev.total_cost(node) if not node.is_root else ev.totals
     return UnitSummary(
         name, entry_name, node.count, experience, loadout, costs_text(ev.index, costs)
