@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ArmybuilderError
-from ..words import tidy_cost
+from ..words import tally, tidy_cost
 from .journal import Journal, RecoveryInfo
 from .operations import (
     Delete,
@@ -188,12 +188,13 @@ def unit_summary(ev: Evaluation, node: Node) -> UnitSummary:
             experience = level.name if level is not None else ""
     # The same upgrade taken in several selections is counted once ("Lightning Claw ×2"),
     # in the order of its first selection, as the printed roster counts it.
-    counts: dict[str, int] = {}
-    for c in node.children:
-        if c.entry is not None and c.entry.type == "upgrade" and not c.children:
-            label = ev.name(c)
-            counts[label] = counts.get(label, 0) + c.count
-    loadout = tuple(f"{label} ×{n}" if n != 1 else label for label, n in counts.items())
+    loadout = tuple(
+        tally(
+            (ev.name(c), c.count)
+            for c in node.children
+            if c.entry is not None and c.entry.type == "upgrade" and not c.children
+        )
+    )
     costs = ev.total_cost(node) if not node.is_root else ev.totals
     return UnitSummary(
         name, entry_name, node.count, experience, loadout, costs_text(ev.index, costs)
