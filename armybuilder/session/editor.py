@@ -157,8 +157,12 @@ class UnitSummary:
     count: int
     #: The experience level or class that applies ("" when it records none).
     experience: str
+    #: Each upgrade once, with how many there are ("Lightning Claw ×2").
     loadout: tuple[str, ...]
     cost: str
+    #: How many upgrades the loadout holds in all (a line too narrow for their names says
+    #: "4 kit"); 0: one per name of :attr:`loadout`.
+    pieces: int = 0
 
 
 def unit_summary(ev: Evaluation, node: Node) -> UnitSummary:
@@ -188,16 +192,21 @@ def unit_summary(ev: Evaluation, node: Node) -> UnitSummary:
             experience = level.name if level is not None else ""
     # The same upgrade taken in several selections is counted once ("Lightning Claw ×2"),
     # in the order of its first selection, as the printed roster counts it.
-    loadout = tuple(
-        tally(
-            (ev.name(c), c.count)
-            for c in node.children
-            if c.entry is not None and c.entry.type == "upgrade" and not c.children
-        )
-    )
+    upgrades = [
+        (ev.name(c), c.count)
+        for c in node.children
+        if c.entry is not None and c.entry.type == "upgrade" and not c.children
+    ]
+    loadout = tuple(tally(upgrades))
     costs = ev.total_cost(node) if not node.is_root else ev.totals
     return UnitSummary(
-        name, entry_name, node.count, experience, loadout, costs_text(ev.index, costs)
+        name,
+        entry_name,
+        node.count,
+        experience,
+        loadout,
+        costs_text(ev.index, costs),
+        sum(n for _, n in upgrades),
     )
 
 
