@@ -6,6 +6,8 @@ the builder all count things the same way without importing one another.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 def plural(n: int, word: str) -> str:
     """``n`` and ``word``, with an ``s`` unless ``n`` is one: "1 warning", "0 warnings"."""
@@ -14,6 +16,16 @@ def plural(n: int, word: str) -> str:
 
 COST_DECIMALS = 9
 """Decimals a cost sum or product keeps (see :func:`tidy_cost`)."""
+
+
+def tally(items: Iterable[tuple[str, int]]) -> list[str]:
+    """``(name, count)`` pairs as the labels of a loadout: each name once, with how many
+    there are after it when more than one ("Lightning Claw ×2": two selections of one claw,
+    or one of two), in the order of its first appearance."""
+    counts: dict[str, int] = {}
+    for name, n in items:
+        counts[name] = counts.get(name, 0) + n
+    return [name + (f" ×{n}" if n != 1 else "") for name, n in counts.items()]
 
 
 def tidy_cost(x: float) -> float:

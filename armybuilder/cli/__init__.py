@@ -40,7 +40,7 @@ from ..report import load_evaluated as _load
 from ..report import show_json as _show_json
 from ..rules.engine import Evaluation, Node, fmt_num
 from ..rules.state import StateKey, state_help, state_placeholder
-from ..words import number
+from ..words import number, tally
 from .common import EXIT_ILLEGAL as EXIT_ILLEGAL
 from .common import EXIT_INPUT, EXIT_OK
 from .common import UsageError as UsageError
@@ -94,7 +94,8 @@ def _show_node(ev: Evaluation, node: Node, depth: int, out: list[str]) -> None:
         head += f"  — {cost}"
     out.append(head)
     if leaves:
-        out.append(f"{pad}    with: " + ", ".join(ev.label(c) for c in leaves))
+        # the same upgrade in several selections once, counted: "+1 Life ×3"
+        out.append(f"{pad}    with: " + ", ".join(tally((ev.name(c), c.count) for c in leaves)))
     for v in ev.values_of(node):
         out.append(f"{pad}    {v.label}: {v.display()}")
     for c in branches:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ArmybuilderError
-from ..words import tidy_cost
+from ..words import tally, tidy_cost
 from .journal import Journal, RecoveryInfo
 from .operations import (
     Delete,
@@ -157,8 +157,12 @@ class UnitSummary:
     count: int
     #: The experience level or class that applies ("" when it records none).
     experience: str
+    #: Each upgrade once, with how many there are ("Lightning Claw ×2").
     loadout: tuple[str, ...]
     cost: str
+    #: How many upgrades the loadout holds in all (a line too narrow for their names says
+    #: "4 kit"); 0: one per name of :attr:`loadout`.
+    pieces: int = 0
 
 
 def unit_summary(ev: Evaluation, node: Node) -> UnitSummary:
@@ -167,7 +171,7 @@ def unit_summary(ev: Evaluation, node: Node) -> UnitSummary:
     Experience: the class the rules module computes for it (a value keyed ``experience``:
     a text, or a mapping with a ``class``), else the level that applies to an entry that
     records experience (its own, or inherited). Loadout: its chosen upgrades (weapons,
-    armour, kit), with counts.
+    armour, kit), each name once with how many there are.
     """
     name = ev.name(node)
     entry = node.entry
@@ -186,14 +190,23 @@ def unit_summary(ev: Evaluation, node: Node) -> UnitSummary:
         if entry.experience or own:
             level = ev.experience(node)
             experience = level.name if level is not None else ""
-    loadout = tuple(
-        ev.label(c)
+    # The same upgrade taken in several selections is counted once ("Lightning Claw ×2"),
+    # in the order of its first selection, as the printed roster counts it.
+    upgrades = [
+        (ev.name(c), c.count)
         for c in node.children
         if c.entry is not None and c.entry.type == "upgrade" and not c.children
-    )
+    ]
+    loadout = tuple(tally(upgrades))
     costs = ev.total_cost(node) if not node.is_root else ev.totals
     return UnitSummary(
-        name, entry_name, node.count, experience, loadout, costs_text(ev.index, costs)
+        name,
+        entry_name,
+        node.count,
+        experience,
+        loadout,
+        costs_text(ev.index, costs),
+        sum(n for _, n in upgrades),
     )
 
 

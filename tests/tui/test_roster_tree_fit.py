@@ -163,3 +163,20 @@ def test_cost_forms_come_before_the_name_is_cut() -> None:
     assert said[19] == "Car 20 Cans·2 Slots"
     assert said[11] == "Car 20C·2BS"
     assert said[10] == "C… 20C·2BS"
+
+
+def test_a_narrow_line_counts_every_piece_of_kit() -> None:
+    """A Land Raider's line too narrow for its loadout says "4 kit" for its two lascannons,
+    tracks and heavy bolter (the loadout counts the lascannons once: "GL×2,AT,THB")."""
+    raider = UnitSummary(
+        "Land Raider",
+        "",
+        1,
+        "",
+        ("Godhammer Lascannon ×2", "Armoured Tracks", "Twin heavy bolter"),
+        "220 pts",
+        4,
+    )
+    said = {n: "".join(t for t, _ in fit_label(raider, n)) for n in range(8, 60)}
+    assert said[40] == "Land Raider · GL×2,AT,THB  220 pts"
+    assert said[30] == "Land Raider · 4 kit  220 pts"

@@ -170,7 +170,7 @@ def fit_label(summary: UnitSummary, budget: int | None) -> list[tuple[str, str]]
     for n in (4, 2):
         tries.append((short_exp, ",".join(_shorten(i, n) for i in items), entry))
     if items:
-        tries.append((short_exp, f"{len(items)} kit", entry))
+        tries.append((short_exp, f"{summary.pieces or len(items)} kit", entry))
     tries.append((short_exp, "", entry))
     if entry:
         for n in (8, 4):
