@@ -1281,13 +1281,15 @@ def locate(doc: Any, loc: Loc) -> tuple[int | None, int | None]:
             if step not in node:
                 break
             pos = _pos_value(node, step)
-            if pos is not None and (
-                isinstance(node[step], CommentedMap | CommentedSeq) or node[step] is None
-            ):
-                # For a nested block, point at its key: that line names what is wrong. So for
-                # an empty value (`notes:`), which ruamel marks where the next token starts
-                # (the next line's key), and libyaml right after the colon.
+            if pos is not None and isinstance(node[step], CommentedMap | CommentedSeq):
+                # For a nested block, point at its key: that line names what is wrong.
                 pos = _pos_key(node, step) or pos
+            elif pos is not None and node[step] is None:
+                # So for an empty value (`notes:` at the end of its line), which ruamel marks
+                # where the next token starts: the next line's key.
+                key = _pos_key(node, step)
+                if key is not None and key[0] != pos[0]:
+                    pos = key
             best = pos or best
             node = node[step]
         elif isinstance(node, CommentedSeq | list) and isinstance(step, int):
@@ -1313,10 +1315,10 @@ def compose(text: str, file: str) -> Any:
         raise InputError(_yaml_problem(exc, file, text)) from None
 
 
-def _is_null(node: Any) -> bool:
-    """Whether a scalar node of :func:`compose` is a null (`~`, `null`, or nothing)."""
-    tag = getattr(node, "tag", None)
-    return isinstance(node, ScalarNode) and str(getattr(tag, "value", tag)).endswith(":null")
+def _is_empty(node: Any) -> bool:
+    """Whether a scalar node of :func:`compose` is an empty value (`key:`, no `~`), which
+    libyaml marks right after the colon: :func:`locate` gives its key (see there)."""
+    return isinstance(node, ScalarNode) and node.value == "" and not node.style
 
 
 def locate_node(root: Any, loc: Loc) -> tuple[int | None, int | None]:
@@ -1331,7 +1333,8 @@ def locate_node(root: Any, loc: Loc) -> tuple[int | None, int | None]:
             key, value = pair
             mark = (
                 key.start_mark
-                if isinstance(value, MappingNode | SequenceNode) or _is_null(value)
+                if isinstance(value, MappingNode | SequenceNode)
+                or (_is_empty(value) and not node.flow_style)
                 else (value.start_mark)
             )
             best = (mark.line + 1, mark.column + 1)
