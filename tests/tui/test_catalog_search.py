@@ -300,3 +300,71 @@ async def test_kept_lines_are_the_lines_the_tree_draws(make_app: Any, tmp_path: 
                     tree, y + scroll_y, scroll_x, scroll_x + tree.size.width, tree.rich_style
                 )
                 assert list(kept) == list(fresh), (key, y, kept.text, fresh.text)
+            # The list's lines are those Tree builds (the catalog builds them itself).
+            ours = [(tuple(id(n) for n in t.path), t.last) for t in tree._tree_lines]
+            places = [tuple(n._line for n in t.path) for t in tree._tree_lines]
+            size, cursor = tree.virtual_size, tree.cursor_line
+            Tree._build(tree)
+            assert [(tuple(id(n) for n in t.path), t.last) for t in tree._tree_lines] == ours
+            assert [tuple(n._line for n in t.path) for t in tree._tree_lines] == places
+            assert (tree.virtual_size, tree.cursor_line) == (size, cursor), key
+
+
+@run_async
+async def test_the_lists_scrollbar_is_drawn_as_textuals(make_app: Any, tmp_path: Path) -> None:
+    """The catalog list's scrollbar is drawn straight from its thumb's segments, and its
+    lines and the list's are styled without looking up their styles line by line: for thumbs
+    of every size and place (and the bar hovered or grabbed), the scrollbar's lines are,
+    segment by segment and style by style, those Textual's own scrollbar draws, and the
+    lines of both those Textual's cache of styled lines gives."""
+    from textual._styles_cache import StylesCache
+    from textual.geometry import Offset, Region
+    from textual.scrollbar import ScrollBar
+    from textual.widget import Widget
+
+    from armybuilder.tui.widgets.catalog import PlainLinesCache, QuickScrollBar
+
+    def styled(widget: Widget) -> list[list[Any]]:
+        """The widget's lines as Textual's cache styles them; and as this one does."""
+        crop = Region(0, 0, widget.size.width, widget.size.height)
+        widget._styles_cache = StylesCache()
+        textual = [list(strip) for strip in widget.render_lines(crop)]
+        widget._styles_cache = PlainLinesCache()
+        plain = [list(strip) for strip in widget.render_lines(crop)]
+        assert plain == textual, type(widget).__name__
+        return plain
+
+    path = tmp_path / PLATOON.name
+    path.write_bytes(PLATOON.read_bytes())
+    app = make_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await wait_editor(pilot)
+        editor.jump_to(TROOPER)
+        await settled(pilot, editor)
+        bar = editor.catalog.catalog_tree.vertical_scrollbar
+        assert isinstance(bar, QuickScrollBar) and bar.size.height > 3
+        window = bar.size.height
+        compared = 0
+        for state in ("plain", "hover", "grabbed"):
+            bar.set_reactive(ScrollBar.mouse_over, state == "hover")
+            bar.set_reactive(ScrollBar.grabbed, Offset(0, 0) if state == "grabbed" else None)
+            for virtual in (0, window - 1, window, window + 1, 2 * window + 3, 249, 1000):
+                for position in (0, 0.125, 1, 2.5, max(0, virtual - window) / 2, virtual):
+                    bar.set_reactive(ScrollBar.window_virtual_size, virtual)
+                    bar.set_reactive(ScrollBar.window_size, window)
+                    bar.set_reactive(ScrollBar.position, position)
+                    bar._layout_cache.clear()
+                    bar._render_content()
+                    quick = [list(strip) for strip in bar._render_cache.lines]
+                    ScrollBar._render_content(bar)
+                    textual = [list(strip) for strip in bar._render_cache.lines]
+                    assert quick == textual, (state, virtual, position)
+                    styled(bar)
+                    compared += 1
+        assert compared == 3 * 7 * 6
+        tree = editor.catalog.catalog_tree
+        editor.catalog.search.focus()
+        for key in [*"ri", "backspace", "escape", "down", "down"]:
+            await pilot.press(key)
+            await settled(pilot, editor)
+            assert any(line for line in styled(tree))

@@ -15,23 +15,30 @@ highlighted (or first) match. A search that matches nothing here says so.
 
 from __future__ import annotations
 
+import gc
 import time
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.cells import cell_len
+from rich.color import Color as RichColor
 from rich.console import Group as RichGroup
 from rich.console import RenderableType
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events, on
+from textual._styles_cache import StylesCache
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.color import Color as TextualColor
 from textual.containers import Vertical, VerticalScroll
-from textual.geometry import Region, Size
+from textual.css.styles import StylesBase
+from textual.geometry import Region, Size, Spacing
 from textual.message import Message
 from textual.reactive import Reactive
+from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
@@ -175,6 +182,125 @@ def profile_tables(index: CatalogIndex, lines: Sequence[StatLine]) -> list[Text]
     return out
 
 
+class PlainLinesCache(StylesCache):
+    """Textual's cache of a widget's styled lines, for a widget without border, outline,
+    padding, tint, hatch or opacity: a content line is used as it is (padded to the width),
+    without looking those styles up again for every line (about 0.05 ms a line, the bulk of
+    drawing the list's scrollbar). Anything else, and the caching, the line filters and the
+    crop, are Textual's."""
+
+    _plain = False
+
+    def render(self, styles: StylesBase, size: Size, *args: Any, **kwargs: Any) -> list[Strip]:
+        try:
+            hatch = styles.hatch if styles.has_rule("hatch") else "none"
+            self._plain = (
+                kwargs.get("opacity", 1.0) == 1.0
+                and kwargs.get("padding") in (None, Spacing(0, 0, 0, 0))
+                and not any(edge for edge, _ in styles.border)
+                and not any(edge for edge, _ in styles.outline)
+                and styles.padding == Spacing(0, 0, 0, 0)
+                and not styles.tint.a
+                and styles.text_opacity == 1.0
+                and hatch == "none"
+            )
+        except AttributeError:  # another Textual version
+            self._plain = False
+        try:
+            return super().render(styles, size, *args, **kwargs)
+        finally:
+            self._plain = False
+
+    def render_line(
+        self,
+        styles: StylesBase,
+        y: int,
+        size: Size,
+        content_size: Size,
+        padding: Spacing,
+        base_background: TextualColor,
+        background: TextualColor,
+        render_content_line: Callable[[int], Strip],
+        border_title: Any,
+        border_subtitle: Any,
+        opacity: float,
+        ansi_theme: Any,
+        native_ansi: bool,
+    ) -> Strip:
+        if not self._plain or border_title is not None or border_subtitle is not None:
+            return super().render_line(
+                styles,
+                y,
+                size,
+                content_size,
+                padding,
+                base_background,
+                background,
+                render_content_line,
+                border_title,
+                border_subtitle,
+                opacity,
+                ansi_theme,
+                native_ansi,
+            )
+        inner = self.get_inner_outer(base_background, background)[0].rich_style
+        content_width, content_height = content_size
+        if y < content_height:
+            line = render_content_line(y).adjust_cell_length(content_width, inner)
+        else:
+            line = Strip.blank(content_width, inner)
+        return line if line.cell_length == size.width else Strip(line, size.width)
+
+
+class QuickScrollBar(ScrollBar):
+    """A vertical scrollbar drawn straight from its thumb's segments: what Textual's draws
+    (the same strips: ``tests/tui/test_catalog_search.py`` compares them), without
+    passing them through Rich's console, nor looking its styles up for every line (3 ms a
+    drawing on this machine, at every key of a search that changes the thumb)."""
+
+    def __init__(self, vertical: bool = True, name: str | None = None, *, thickness: int = 1):
+        super().__init__(vertical, name, thickness=thickness)
+        self._styles_cache = PlainLinesCache()
+
+    def _render_content(self) -> None:
+        width, height = self.size
+        bar = self.render()
+        if (
+            type(bar) is not ScrollBarRender
+            or not self.vertical
+            or width <= 0
+            or height <= 0
+            or not isinstance(bar.style, Style)
+            or self.text_selection is not None
+            or self.styles.content_align != ("left", "top")
+        ):
+            super()._render_content()  # (anything else: Textual's own drawing)
+            return
+        base = self.visual_style.rich_style
+        segments = ScrollBarRender.render_bar(
+            size=height,
+            virtual_size=bar.virtual_size,
+            window_size=bar.window_size,
+            position=bar.position,
+            thickness=width,
+            vertical=True,
+            back_color=bar.style.bgcolor or RichColor.parse("#555555"),
+            bar_color=bar.style.color or RichColor.parse("bright_magenta"),
+        ).segments
+        strips = []
+        for text, style, _ in segments[:height]:
+            if base:
+                style = base + style
+            strips.append(Strip([Segment(text[:width], style)]))
+        try:
+            from textual.widget import _RenderCache
+
+            self._render_cache = _RenderCache(self.size, strips)
+            self._dirty_regions.clear()
+        except (ImportError, AttributeError):  # another Textual version
+            super()._render_content()
+
+
 class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
     """Sections and entries; a click highlights, a double click (or Enter) adds.
 
@@ -220,6 +346,70 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
             )
         return found
 
+    #: During one drawing (or one comparison of the rows): the widget's size, regions and
+    #: component styles as looked up once (Tree's drawing looks them up for every line,
+    #: each look-up walking the screen's map or the widget's ancestors; ``None``: no pass).
+    _memo: dict[object, Any] | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._styles_cache = PlainLinesCache()
+
+    @property
+    def size(self) -> Size:
+        memo = self._memo
+        if memo is None:
+            return Widget.size.fget(self)  # type: ignore[attr-defined,no-any-return]
+        found = memo.get("size")
+        if found is None:
+            found = memo["size"] = Widget.size.fget(self)  # type: ignore[attr-defined]
+        return found  # type: ignore[no-any-return]
+
+    @property
+    def scrollable_content_region(self) -> Region:
+        memo = self._memo
+        get = Widget.scrollable_content_region.fget  # type: ignore[attr-defined]
+        if memo is None:
+            return get(self)  # type: ignore[no-any-return]
+        found = memo.get("scrollable")
+        if found is None:
+            found = memo["scrollable"] = get(self)
+        return found  # type: ignore[no-any-return]
+
+    def get_component_styles(self, *names: str) -> Any:
+        memo = self._memo
+        if memo is None:
+            return super().get_component_styles(*names)
+        key = ("styles", names)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = super().get_component_styles(*names)
+        return found
+
+    def get_component_rich_style(
+        self, *names: str, partial: bool = False, default: Style | None = None
+    ) -> Style:
+        memo = self._memo
+        if memo is None or default is not None:
+            return super().get_component_rich_style(*names, partial=partial, default=default)
+        key = ("rich", names, partial)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = super().get_component_rich_style(*names, partial=partial)
+        return found
+
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        # Textual's property, with a scrollbar drawn straight from its segments.
+        bar = self._vertical_scrollbar
+        if bar is None:
+            bar = self._vertical_scrollbar = QuickScrollBar(
+                vertical=True, name="vertical", thickness=self.scrollbar_size_vertical
+            )
+            bar.display = False
+            self.app._start_widget(self, bar)
+        return bar
+
     def render_lines(self, crop: Region) -> list[Strip]:
         # The rows about to be drawn are labelled with the browser's figures first (they
         # were when they came into view; this is the guarantee that no row is drawn with
@@ -235,11 +425,53 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
                     self.refresh(Region(0, y, self.size.width, 1))
         self._pseudo_class_state = self.get_pseudo_class_state()
         self._pass = None
+        self._memo = None
         self._pass = self._pass_state()
+        self._memo = {}
         try:
             return super().render_lines(crop)
         finally:
             self._pass = None
+            self._memo = None
+
+    def _build(self) -> None:
+        # Tree's lines, built for the catalog's two levels (sections and their entries)
+        # without measuring labels (none is: the lines are as wide as the pane) nor a call
+        # per node: the whole list is built again at each key of the search.
+        try:
+            from textual.widgets._tree import _TreeLine
+        except ImportError:  # another Textual version
+            super()._build()
+            return
+        if self.show_root:
+            super()._build()
+            return
+        lines: list[_TreeLine[str | None]] = []
+        add = lines.append
+        for section in self.root._children:
+            section._line = len(lines)
+            add(_TreeLine([section], True))
+            if not section._expanded:
+                continue
+            kids = section._children
+            end = len(kids) - 1
+            for i, child in enumerate(kids):
+                if child._expanded and child._children:  # (deeper: Tree's own)
+                    super()._build()
+                    return
+                child._line = len(lines)
+                add(_TreeLine([section, child], i == end))
+        self._tree_lines_cached = lines
+        if lines:
+            width = self.guide_depth if any(len(line.path) > 1 for line in lines) else 0
+        else:
+            width = self.size.width
+        self.virtual_size = Size(width, len(lines))
+        if self.cursor_line != -1:
+            if self.cursor_node is not None:
+                self.cursor_line = self.cursor_node._line
+            if self.cursor_line >= len(lines):
+                self.cursor_line = -1
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
@@ -257,11 +489,14 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
 
     def row_keys(self) -> list[object] | None:
         self._pass = None
+        self._memo = None
         self._pass = self._pass_state() if self.is_mounted else None
+        self._memo = {} if self.is_mounted else None
         try:
             return super().row_keys()
         finally:
             self._pass = None
+            self._memo = None
 
     def line_state(self) -> tuple[int, int, int, Any, bool, bool, int, int, int]:
         # (The key of each line is :meth:`ContentLines.line_key`'s, with this state looked
@@ -541,6 +776,8 @@ class CatalogBrowser(Vertical):
         self._section_child: dict[str, Child] = {}
         #: Times the tree was rebuilt (a benchmark reads it).
         self.rebuilds = 0
+        #: The garbage collector is paused until the frame of a key typed is painted.
+        self._collector_held = False
 
     def compose(self) -> ComposeResult:
         yield LiveStatic("Catalog", id="catalog-title", classes="pane-title")
@@ -1032,7 +1269,33 @@ class CatalogBrowser(Vertical):
     def search_typed(self) -> None:
         """The search box's text changed: show its matches."""
         if self._index is not None and self.is_mounted:
+            self._hold_collector()
             self._filter()
+
+    def _hold_collector(self) -> None:
+        """Keep Python's garbage collector out of the frame that shows a key's matches: it
+        is paused until that frame is painted (or a quarter of a second at most), and
+        collects after it, as it would have (the matches drawn make thousands of short-lived
+        objects: a young-generation pass or two, 2-9 ms, fell inside most keys' frame).
+        Textual pauses it likewise while a scroll is animated."""
+        if self._collector_held or not gc.isenabled():
+            return
+        gc.disable()
+        self._collector_held = True
+        try:
+            self.call_after_refresh(self._release_collector)
+            self.set_timer(0.25, self._release_collector)
+        except Exception:
+            self._release_collector()
+            raise
+
+    def _release_collector(self) -> None:
+        if self._collector_held:
+            self._collector_held = False
+            gc.enable()
+
+    def on_unmount(self) -> None:
+        self._release_collector()
 
     @on(Input.Changed, "#catalog-search")
     def _search_changed(self, event: Input.Changed) -> None:
