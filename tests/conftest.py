@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from armybuilder.catalog import Library, default_roots
 from armybuilder.rosters import Roster
@@ -14,6 +15,11 @@ from armybuilder.rules import Evaluation, evaluate
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
 SEEDS = REPO.parent / "shared" / "seeds"
+
+# Hypothesis's default deadline (200 ms an example) fails a correct test when the CI machine is
+# busy; the tests that guard against hangs set a deadline of their own (30-60 s).
+settings.register_profile("armybuilder", deadline=None)
+settings.load_profile("armybuilder")
 
 
 @pytest.fixture(autouse=True, scope="session")
