@@ -15,6 +15,7 @@ from textual.widgets import Select
 
 from armybuilder.tui.app import ArmyBuilderApp
 from armybuilder.tui.screens.editor import EditorScreen
+from armybuilder.tui.widgets.details import ChoiceSelect
 from armybuilder.tui.widgets.stable import LiveStatic
 
 MakeApp = Callable[..., ArmyBuilderApp]
@@ -596,7 +597,9 @@ async def test_a_transport_is_offered_at_what_it_adds_to_the_platoon(
         # the choice already made: choosing it again adds nothing, and no price is shown
         assert any(r.endswith("Foot 1 chosen") for r in rows), rows
         motive = choice(editor, "motive")
-        labels = {value: str(label) for label, value in motive._options}
+        assert isinstance(motive, ChoiceSelect)
+        # (what its list shows when opened: the drop-down prices its options then)
+        labels = {value: str(label) for label, value in motive.offered()}
         assert labels["jump"] == "Jump · 2,240 kg"
         assert labels["foot"] == "Foot"
         before = session.evaluate().totals["kg"]

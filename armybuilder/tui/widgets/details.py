@@ -629,6 +629,7 @@ class DetailsPane(VerticalScroll):
                 self._fill_select(slot, options, value, self._pricer(ev, node, rows))
             else:
                 self._display(slot.select, False, None)
+                self._disarm(slot)
                 self._display(slot.listing, True, f"grp:{g.id}")
                 listed = ", ".join(ev.label(c) for c in chosen) or "none"
                 if slot.listing_text != listed:
@@ -678,6 +679,13 @@ class DetailsPane(VerticalScroll):
     def _hide_slot(self, slot: _GroupSlot) -> None:
         for widget in slot.widgets:
             self._display(widget, False, None)
+        self._disarm(slot)
+
+    def _disarm(self, slot: _GroupSlot) -> None:
+        """A hidden drop-down keeps no pricer (nor the evaluation it holds); it is given one
+        again when it shows."""
+        if isinstance(slot.select, ChoiceSelect):
+            slot.select._pricer = None
 
     def _rebuild_limits(self, box: Vertical, widgets: list[Widget], key: object) -> None:
         """Replace the roster's limit fields (built for ``key``) once the current message is
