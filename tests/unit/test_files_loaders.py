@@ -76,7 +76,7 @@ def test_a_surrogate_pair_escape_is_the_character_it_encodes(
     """A JSON-style pair of escapes (``"\\ud83d\\ude00"``: valid YAML, two halves of one
     emoji) was refused as "half of a character (a lone surrogate)". Both loaders (the
     builder's round-trip one, fast or not, and validate's safe one) now read it as the
-    character, and the builder saves the character itself."""
+    character, and a document written again holds the character itself."""
     path = tmp_path / "pair.yaml"
     path.write_text(HEAD + f"selections:\n  - entry: captain\n    {field}: {written}\n", "utf-8")
     want = written.replace("\\ud83d\\ude00", "😀").replace("\\uD83C\\uDFC1", "🏁")
