@@ -186,22 +186,64 @@ def _check_tag(node: Any, file: str, where: tuple[int, int] | None) -> None:
     )
 
 
-def _check_text(text: str, file: str, where: tuple[int, int] | None) -> None:
-    """Refuse text that cannot be written back as UTF-8 (a ``"\\ud83d"`` escape: half of a
-    character), as the safe loader does."""
+def _joined(text: str) -> str:
+    """``text`` with each pair of surrogate escapes (``"\\ud83d\\ude00"``, as JSON writes a
+    character beyond U+FFFF) read as the one character it encodes (😀); a lone half is left
+    as it is (:func:`_check_text` refuses it)."""
+    return re.sub(
+        "[\ud800-\udbff][\udc00-\udfff]",
+        lambda m: m.group().encode("utf-16-le", "surrogatepass").decode("utf-16-le"),
+        text,
+    )
+
+
+def _check_text(text: str, file: str, where: tuple[int, int] | None) -> str:
+    """``text`` with its surrogate pairs joined (:func:`_joined`); refuse text that cannot be
+    written back as UTF-8 even so (a lone ``"\\ud83d"`` escape: half of a character), as the
+    safe loader does."""
     try:
         text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
+    text = _joined(text)
+    try:
+        text.encode("utf-8")
+        return text
     except UnicodeEncodeError as exc:
         line, col = where if where else (None, None)
         code = ord(text[exc.start])
+        if code < 0xDC00:
+            why = (
+                "the first half of a character (a surrogate) without its second half: "
+                "a \\udc00 to \\udfff escape right after it"
+            )
+        else:
+            why = (
+                "the second half of a character (a surrogate) without its first half: "
+                "a \\ud800 to \\udbff escape right before it"
+            )
         raise InputError.single(
             file,
-            f"YAML syntax error: the escape \\u{code:04x} is half of a character (a lone "
-            "surrogate), which no file can hold; write the character itself",
+            f"YAML syntax error: the escape \\u{code:04x} is {why}, and half a character "
+            "is no text a file can hold; write the character itself (or both halves)",
             line,
             col,
             code="yaml-syntax",
         ) from None
+
+
+def _rename_key(node: Any, old: Any, new: Any) -> None:
+    """Key ``old`` of mapping ``node`` renamed ``new`` in its place (with its position and
+    comments in a round-trip mapping)."""
+    items = list(node.items())
+    node.clear()
+    for k, v in items:
+        node[new if k == old else k] = v
+    for attr in ("lc", "ca"):
+        data = getattr(getattr(node, attr, None), "data" if attr == "lc" else "items", None)
+        if isinstance(data, dict) and old in data:
+            data[new] = data.pop(old)
 
 
 def check_limits(doc: Any, file: str, max_nodes: int = MAX_NODES) -> None:
@@ -241,20 +283,41 @@ def check_limits(doc: Any, file: str, max_nodes: int = MAX_NODES) -> None:
             )
         _check_tag(node, file, where)
         if isinstance(node, str) and not node.isascii():
-            _check_text(node, file, where)
+            _check_text(node, file, where)  # (the root: a text alone, no roster)
         if isinstance(node, dict | list):
             if id(node) in seen:
                 shared = True
             seen.add(id(node))
         if isinstance(node, dict):
-            for key, value in node.items():
+            for key in list(node):
                 if isinstance(key, str) and not key.isascii():
-                    _check_text(key, file, _pos_key(node, key) or where)
+                    whole = _check_text(key, file, _pos_key(node, key) or where)
+                    if whole != key:
+                        if whole in node:
+                            line, col = _pos_key(node, key) or where or (None, None)
+                            raise InputError.single(
+                                file,
+                                f"YAML syntax error: duplicate key {whole!r}",
+                                line,
+                                col,
+                                code="yaml-syntax",
+                            )
+                        _rename_key(node, key, whole)
+                        key = whole
+                value = node[key]
                 pos = _pos_value(node, key)
+                if isinstance(value, str) and not value.isascii():
+                    whole = _check_text(value, file, pos or where)
+                    if whole != value:
+                        node[key] = value = type(value)(whole)
                 stack.append((value, depth + 1, pos or where))
         elif isinstance(node, list):
             for i, value in enumerate(node):
                 pos = _pos_item(node, i)
+                if isinstance(value, str) and not value.isascii():
+                    whole = _check_text(value, file, pos or where)
+                    if whole != value:
+                        node[i] = value = type(value)(whole)
                 stack.append((value, depth + 1, pos or where))
 
 
@@ -994,7 +1057,12 @@ def _load_safe_ruamel(text: str, file: str) -> Any:
     try:
         doc = _safe_yaml().load(text)
     except YAMLError as exc:
-        if any(m in str(exc) for m in ("duplicate anchor", "Unicode character escape")):
+        if "Unicode character escape" in str(exc):
+            # ruamel's safe loader refuses a surrogate escape, even one of a pair
+            # (``"\\ud83d\\ude00"``: one character, as JSON writes it); the round-trip
+            # loader reads the pair as its character and refuses a lone half, said precisely.
+            return to_plain(load_round_trip(text, file))
+        if "duplicate anchor" in str(exc):
             load_round_trip(text, file)  # the same verdict, said the same way (it raises)
         raise InputError(_yaml_problem(exc, file, text)) from None
     except RecursionError:

@@ -384,12 +384,32 @@ class UnitView(_Values):
         A unit with no unit under it gets one card (its models are rows on it); a unit that
         holds other units (a company of platoons) gets a card only if it has a stat line or
         computed values of its own, and its units get theirs; a model or anything else at
-        the top level gets a card.
+        the top level gets a card, but a roster option (:attr:`roster_option`) only when it
+        has something to print besides its name and cost (:meth:`prints_little`): a bare
+        Gaslands "Sponsor" with no sponsor chosen is listed with the roster's options on
+        the first page, not printed as an empty box among the record sheets.
         """
         if not self._has_unit_below():
+            if self.roster_option and self.prints_little():
+                return []
             return [self] if self.type in ("unit", "model") or self.depth == 0 else []
         own = [self] if (self.profiles or self.values or self.hits()) else []
         return own + [card for c in self.children for card in c.cards()]
+
+    def prints_little(self) -> bool:
+        """Whether this selection's card would show only its name, cost and categories: no
+        stat line, hit track, models, weapons, chosen upgrades, computed values, rule texts
+        or notes (see templates/generic/cards.html)."""
+        return not (
+            self.profiles
+            or self.hits() > 0
+            or self.members()
+            or self.gear()
+            or self.kit
+            or self.values
+            or self.rule_texts
+            or self.notes
+        )
 
     def members(self) -> list[UnitView]:
         """The models on this unit's card (not those of units nested in it)."""

@@ -18,9 +18,9 @@ from rich.cells import cell_len
 from screen import pane_lines, tail_texts, tree_label
 
 from armybuilder.catalog import Library
-from armybuilder.session import EditSession, UnitSummary, unit_summary
+from armybuilder.session import EditSession, UnitSummary, cost_text, unit_summary
 from armybuilder.tui.app import ArmyBuilderApp
-from armybuilder.tui.widgets.roster_tree import fit_label
+from armybuilder.tui.widgets.roster_tree import fit_head, fit_label
 
 MakeApp = Callable[..., ArmyBuilderApp]
 ROOT = Path(__file__).resolve().parents[2]
@@ -180,3 +180,65 @@ def test_a_narrow_line_counts_every_piece_of_kit() -> None:
     said = {n: "".join(t for t, _ in fit_label(raider, n)) for n in range(8, 60)}
     assert said[40] == "Land Raider · GL×2,AT,THB  220 pts"
     assert said[30] == "Land Raider · 4 kit  220 pts"
+
+
+@pytest.mark.parametrize("size", SIZES)
+@run_async
+async def test_the_roster_line_shortens_its_totals_before_its_name(
+    make_app: MakeApp, gaslands: Library, tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """The roster's own top line read "Road W…  29 Cans, 2 Build Slots" at 80x24 with the
+    catalog widened: the name cut to six letters while the totals kept their long form. Now
+    the totals take their shorter labelled forms first (as a unit line's cost does), and the
+    name is cut only where even the tersest form leaves it no room."""
+    s = EditSession.new(gaslands, "gaslands", "gaslands", "Road Warriors", autosave=False)
+    for _ in range(2):
+        car = next(c for c in s.options(()) if c.entry.name == "Car")
+        loc = s.add((), s.option_id((), car))
+        plating = next(c for c in s.options(loc) if c.entry.name == "Armour Plating")
+        s.add(loc, s.option_id(loc, plating))
+    path = s.save(tmp_path / "team.yaml")
+    s.close()
+    app = make_app(path, library=gaslands)
+    async with app.run_test(size=size) as pilot:
+        editor = await wait_editor(pilot, timeout=60)
+        for widen in (False, True):
+            if widen:
+                editor.jump_to(("selections", 1))
+                await pilot.pause()
+                await pilot.press("f4")  # (the catalog widened: the roster pane narrows)
+                await pilot.pause(0.2)
+            await pilot.pause()
+            await pilot.pause()
+            session = editor.session
+            assert session is not None
+            ev = session.evaluate()
+            totals = cost_text(ev, ev.totals, limits=True)
+            tree = editor.roster_tree
+            top = tree_label(pane_lines(app, tree)[0])
+            width = tree.scrollable_content_region.width - 2  # (less the arrow)
+            forms = tail_texts([totals])
+            assert any(top.endswith(f) for f in forms), (top, forms)
+            name = "Road Warriors"
+            if any(cell_len(name + f) <= width for f in forms):
+                assert top.startswith(name), (widen, width, top, forms)
+            elif any(cell_len(name[:7] + "…" + f) <= width for f in forms):
+                assert re.match(r"Road W\w+…", top), (widen, width, top, forms)
+
+
+def test_head_totals_shorten_before_the_name_is_cut() -> None:
+    """The roster's (and a force's) line fitter on its own, at every budget: the totals are
+    always one of their whole forms, the name whole wherever a form leaves room for it, and
+    cut below eight cells only where even the tersest form leaves no more."""
+    name, totals = "Road Warriors", "29 Cans, 2 Build Slots"
+    forms = tail_texts([totals])
+    for n in range(10, 50):
+        for lead in (0, 2):
+            head, tail = fit_head(name, "  " + totals, n, lead)
+            assert tail in forms, (n, lead, head, tail)
+            if any(cell_len(name + f) <= n - lead for f in forms):
+                assert head == name, (n, lead, head, tail)
+            elif cell_len(forms[-1]) + 8 <= n - lead:
+                assert cell_len(head) >= 8 and head.endswith("…"), (n, lead, head, tail)
+    assert "".join(fit_head(name, "  " + totals, 31)) == "Road Warriors 29 Cans·2 Slots"
+    assert "".join(fit_head(name, "  " + totals, 16)) == "Road Wa… 29C·2BS"

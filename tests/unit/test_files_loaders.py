@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from armybuilder import yamlio
 from armybuilder.cli import main
 from armybuilder.errors import RosterError
 from armybuilder.rosters import Roster
@@ -20,11 +21,15 @@ BAD = {
         7,
         "duplicate anchor &a",
     ),
-    "lone-surrogate": (HEAD + 'selections:\n  - entry: captain\n    name: "\\ud83d"\n', 7, "half"),
-    "surrogate-pair": (
-        HEAD + 'selections:\n  - entry: captain\n    notes: "\\ud83d\\ude00"\n',
+    "lone-surrogate": (
+        HEAD + 'selections:\n  - entry: captain\n    name: "\\ud83d"\n',
         7,
-        "half",
+        "\\ud83d is the first half of a character (a surrogate) without its second half",
+    ),
+    "low-before-high": (
+        HEAD + 'selections:\n  - entry: captain\n    notes: "\\ude00\\ud83d"\n',
+        7,
+        "\\ude00 is the second half of a character (a surrogate) without its first half",
     ),
     "surrogate-key": (HEAD + 'selections:\n  - entry: captain\n    "\\udc00": 1\n', 7, "half"),
 }
@@ -56,3 +61,33 @@ def test_an_alias_used_twice_is_fine(tmp_path: Path) -> None:
     path.write_text(HEAD + "selections:\n  - &a {entry: captain}\n  - *a\n  - *a\n", "utf-8")
     for round_trip in (True, False):
         assert len(Roster.from_file(path, round_trip=round_trip).selections) == 3
+
+
+@pytest.mark.parametrize(
+    ("field", "written"),
+    [
+        ("notes", '"Fast \\ud83d\\ude00"'),  # (as JSON writes a character beyond U+FFFF)
+        ("name", '"\\ud83d\\ude00 \\uD83C\\uDFC1 Vos"'),
+    ],
+)
+def test_a_surrogate_pair_escape_is_the_character_it_encodes(
+    field: str, written: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A JSON-style pair of escapes (``"\\ud83d\\ude00"``: valid YAML, two halves of one
+    emoji) was refused as "half of a character (a lone surrogate)". Both loaders (the
+    builder's round-trip one, fast or not, and validate's safe one) now read it as the
+    character, and a document written again holds the character itself."""
+    path = tmp_path / "pair.yaml"
+    path.write_text(HEAD + f"selections:\n  - entry: captain\n    {field}: {written}\n", "utf-8")
+    want = written.replace("\\ud83d\\ude00", "😀").replace("\\uD83C\\uDFC1", "🏁")
+    read = []
+    for round_trip in (True, False):
+        roster = Roster.from_file(path, round_trip=round_trip)
+        read.append(getattr(roster.selections[0], field))
+    assert read == [want.strip('"')] * 2
+    main(["validate", str(path)])  # (read, to find no system "demo-wars")
+    out = capsys.readouterr()
+    assert "no game system 'demo-wars'" in out.out and "half" not in out.out + out.err, out
+    doc = yamlio.load_round_trip(path.read_text("utf-8"), str(path), fast=False)
+    saved = yamlio.dump_round_trip(doc)
+    assert want in saved and "\\ud8" not in saved.lower(), saved

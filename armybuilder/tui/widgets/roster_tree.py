@@ -213,24 +213,26 @@ def room(budget: int | None, tail: str, lead: int = 0, least: int = 4) -> int | 
 
 
 def fit_head(
-    name: str, tail: str, budget: int | None, lead: int = 0, least: int = 4
+    name: str, tail: str, budget: int | None, lead: int = 0, least: int = 4, readable: int = 8
 ) -> tuple[str, str]:
     """A name and the tail after it (``"  Cans 5 / 4"``: its totals) in ``budget`` cells,
-    with ``lead`` cells before them: the name gives way first (cut with "…", to no fewer than
-    ``least`` cells), then the tail takes shorter forms that keep every number whole (one
-    space before it, then the numbers alone: ``5/4, 2/3``), never cut at the edge while a
-    form fits."""
+    with ``lead`` cells before them. As on a unit's line (:func:`fit_label`), the tail gives
+    way first, taking shorter forms that keep every number whole and labelled (one space
+    before it, ``5/4``, ``29 Cans·2 Slots``, ``29C·2BS``: :mod:`.fitting`) while the name
+    stays whole; where no form leaves room for the whole name, it is cut with "…" to no
+    fewer than ``readable`` cells with the fullest form that leaves them, else with the
+    tersest form to no fewer than ``least`` cells. The tail is never cut at the edge."""
     if budget is None or not tail:
         return cut_to(name, room(budget, tail, lead, least)), tail
-    forms = tail_forms([tail.lstrip(" ")])
-    for i, (pieces, sep) in enumerate(forms):
-        short = "".join(sep + p for p in pieces)
-        space = budget - lead - cell_len(short)
-        if cell_len(name) <= space:
+    forms = ["".join(sep + p for p in pieces) for pieces, sep in tail_forms([tail.lstrip(" ")])]
+    for short in forms:
+        if cell_len(name) <= budget - lead - cell_len(short):
             return name, short
-        if space >= least or i == len(forms) - 1:
-            return cut_to(name, max(least, space)), short
-    return cut_to(name, room(budget, tail, lead, least)), tail  # (not reached)
+    for short in forms:
+        space = budget - lead - cell_len(short)
+        if space >= readable:
+            return cut_to(name, space), short
+    return cut_to(name, max(least, budget - lead - cell_len(forms[-1]))), forms[-1]
 
 
 def fits(budget: int | None, text: str) -> bool:

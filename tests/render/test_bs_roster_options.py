@@ -1,0 +1,75 @@
+"""A roster option with nothing to print gets no record-sheet card (real Gaslands data).
+
+A Gaslands team starts with its "Sponsor" (the data asks for one), an upgrade at the top of
+the roster that holds the sponsor chosen. Before one is chosen it has no stat line, no rules
+and nothing under it: the PDF printed it as an empty "Sponsor" box at the top of the record
+sheets, and the sheets' running title read "Sponsor". It is now listed with the roster's
+options on the first page only; once a sponsor is chosen its card says which ("with:
+Rutherford")."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from armybuilder.catalog import Library
+from armybuilder.render import render_pdf
+from armybuilder.session import EditSession
+
+ROOT = Path(__file__).resolve().parents[2]
+BSDATA = ROOT.parent / "shared" / "bsdata"
+
+
+@pytest.fixture(scope="module")
+def gaslands(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    if not (BSDATA / "gaslands").is_dir():
+        pytest.skip(f"the Gaslands BattleScribe data are not in {BSDATA}")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("ARMYBUILDER_CACHE_DIR", str(tmp_path_factory.mktemp("bs-cache")))
+    yield Library([BSDATA]).scan()
+    mp.undo()
+
+
+def team_pages(library: Library, sponsor: str | None) -> list[str]:
+    """The text of each page of a team's PDF: a Car with Armour Plating, and the Sponsor
+    (with ``sponsor`` chosen in it, or bare)."""
+    from pypdf import PdfReader
+
+    s = EditSession.new(library, "gaslands", "gaslands", "Road Warriors", autosave=False)
+    car = next(c for c in s.options(()) if c.entry.name == "Car")
+    loc = s.add((), s.option_id((), car))
+    plating = next(c for c in s.options(loc) if c.entry.name == "Armour Plating")
+    s.add(loc, s.option_id(loc, plating))
+    sponsor_loc = ("selections", 0)
+    if sponsor is not None:
+        pick = next(c for c in s.options(sponsor_loc) if c.entry.name == sponsor)
+        s.add(sponsor_loc, s.option_id(sponsor_loc, pick))
+    ev = s.evaluate()
+    assert ev.name(ev.root.children[0]) == "Sponsor"
+    out = io.BytesIO()
+    render_pdf(ev, out, date="2026-01-01")
+    s.close()
+    return [p.extract_text() for p in PdfReader(io.BytesIO(out.getvalue())).pages]
+
+
+def sheets(pages: list[str]) -> str:
+    """The record sheets' text (from their heading on)."""
+    text = "\n".join(pages)
+    assert "Record sheets" in text, text
+    return text[text.index("Record sheets") :]
+
+
+def test_a_bare_sponsor_prints_no_empty_card(gaslands: Library) -> None:
+    pages = team_pages(gaslands, None)
+    assert "Sponsor" in pages[0]  # (listed with the roster's options)
+    printed = sheets(pages)
+    assert "Car" in printed and "Armour Plating" in printed, printed
+    assert "Sponsor" not in printed, printed  # (neither a card nor the running title)
+
+
+def test_a_chosen_sponsor_prints_its_card(gaslands: Library) -> None:
+    printed = sheets(team_pages(gaslands, "Rutherford"))
+    assert "Sponsor" in printed and "with: Rutherford" in printed, printed
