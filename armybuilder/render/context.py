@@ -386,8 +386,8 @@ class UnitView(_Values):
         computed values of its own, and its units get theirs; a model or anything else at
         the top level gets a card, but a roster option (:attr:`roster_option`) only when it
         has something to print besides its name and cost (:meth:`prints_little`): a bare
-        Gaslands "Sponsor" with no sponsor chosen is listed with the roster's options on
-        the first page, not printed as an empty box among the record sheets.
+        option with nothing chosen in it (a sponsor not picked yet) is listed with the
+        roster's options on the first page, not printed as an empty box among the sheets.
         """
         if not self._has_unit_below():
             if self.roster_option and self.prints_little():
