@@ -409,19 +409,28 @@ def expected_tree_label(ev: Evaluation, loc: Loc, budget: int | None) -> str:
     room = None if budget is None else budget - len(mark)
 
     def head(name: str, tail: str, lead: str = "", forms: bool = True) -> str:
-        # The name gives way (cut with "…", to 4 cells) so that the cost (or count) after it
-        # shows whole; then the totals take their shorter forms (tail_texts).
+        # As on a unit's line, the totals give way first: their shorter forms
+        # (tail_texts: every number whole and labelled) while the name stays whole; where
+        # none leaves room for it, the name is cut with "…" to no fewer than 8 cells with the
+        # fullest form that leaves them, else to 4 cells with the tersest form.
         shapes = tail_texts([tail.lstrip(" ")]) if tail and forms else [tail]
-        for i, short in enumerate(shapes):
+
+        def cut(n: int) -> str:
+            kept = name
+            while kept and cell_len(kept) > n - 1:
+                kept = kept[:-1]
+            return kept.rstrip() + "…"
+
+        for short in shapes:
             if room is None or cell_len(lead + name + short) <= room:
                 return mark + lead + name + short
+        assert room is not None
+        for short in shapes:
             space = room - cell_len(lead + short)
-            if space >= 4 or i == len(shapes) - 1:
-                kept = name
-                while kept and cell_len(kept) > max(4, space) - 1:
-                    kept = kept[:-1]
-                return mark + lead + kept.rstrip() + "…" + short
-        raise AssertionError("not reached")
+            if space >= 8:
+                return mark + lead + cut(space) + short
+        short = shapes[-1]
+        return mark + lead + cut(max(4, room - cell_len(lead + short))) + short
 
     if node.is_root:
         cost = cost_text(ev, ev.totals, limits=True)
