@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +25,7 @@ from .. import __version__
 from ..model.plain import rule_field
 from ..report import force_title, format_costs
 from ..rules.engine import Evaluation, Issue, Node, Value, fmt_num, format_loc
-from ..words import named_amount, number, plural, unit_is_name
+from ..words import named_amount, number, plural, tally, unit_is_name
 
 #: Value keys that say how many hits a model or unit takes: the generic sheet draws a box
 #: per hit for them (a system's own template may do better).
@@ -681,16 +681,6 @@ def counted(name: str, count: int) -> str:
     """A name with how many there are, as every label prints it: ``Lascannon ×2``, the name
     alone for one."""
     return name + (f" ×{count}" if count != 1 else "")
-
-
-def tally(items: Iterable[tuple[str, int]]) -> list[str]:
-    """``(name, count)`` pairs as a list's labels, the same name once with the counts added
-    (two selections of one Lascannon each read ``Lascannon ×2``, as a card counts them), in
-    order of first appearance."""
-    counts: dict[str, int] = {}
-    for name, n in items:
-        counts[name] = counts.get(name, 0) + n
-    return [counted(name, n) for name, n in counts.items()]
 
 
 def _loadout(u: UnitView) -> list[str]:
