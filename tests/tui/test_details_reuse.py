@@ -28,6 +28,7 @@ from armybuilder.session import EditSession, Loc, SetKey, costs_text, limit_text
 from armybuilder.tui.screens.editor import EditorScreen
 from armybuilder.tui.widgets.details import ChoiceSelect
 from armybuilder.tui.widgets.stable import LiveStatic
+from armybuilder.words import tally
 
 #: What a walk does, as often as each is listed.
 STEPS = ["jump", "jump", "key", "plus", "minus", "choose", "choose", "fix", "misspell", "undo",
@@ -79,7 +80,7 @@ def expected_groups(session: EditSession, loc: Loc) -> list[tuple[str, str, list
             )
             out.append((heading, shown, [label(e) for e in offered]))
         else:
-            listed = ", ".join(ev.label(c) for c in chosen) or "none"
+            listed = ", ".join(tally((ev.name(c), c.count) for c in chosen)) or "none"
             out.append((heading, f"{listed}  (add from the catalog)", None))
     return out
 
@@ -361,3 +362,25 @@ async def test_an_open_list_left_from_another_unit_is_caught(
         assert not problems(app, editor)
         found = [await open_problems(pilot, editor, random.Random(n)) for n in range(3)]
         assert any(found)
+
+
+@run_async
+async def test_a_list_counts_an_option_chosen_twice(make_app: Any, workdir: Path) -> None:
+    """A group of many choices lists an option chosen in two selections once, counted as the
+    tree and ``show`` count it ("SRM1 reload (2 shots) ×2"), not its name twice."""
+    text = (EXAMPLES / "infantry-ops" / "rifle-srm-platoon.yaml").read_text("utf-8")
+    one = "              - entry: srm1-ammo\n"
+    assert text.count(one) == 1
+    path = workdir / "two-reloads.yaml"
+    path.write_text(text.replace(one, one * 2), encoding="utf-8")
+    app = make_app(path, catalog_poll_seconds=None)
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await wait_editor(pilot)
+        await settled(pilot, editor)
+        riflemen: Loc = ("selections", 0, "selections", 1, "selections", 0)
+        editor.jump_to(riflemen)
+        await settled(pilot, editor)
+        assert not problems(app, editor)
+        box = editor.details.query_one("#d-groups")
+        lines = [normal(t) for t in pane_lines(app, box) if t.strip()]
+        assert "SRM1 reload (2 shots) ×2 (add from the catalog)" in lines, lines

@@ -50,7 +50,7 @@ from ...session import (
     state_text,
     state_warnings,
 )
-from ...words import unit_is_name
+from ...words import tally, unit_is_name
 from .catalog import profile_tables, selection_stat_lines
 from .roster_tree import issue_mark, node_at, owner_loc
 from .stable import LiveStatic, find
@@ -631,7 +631,7 @@ class DetailsPane(VerticalScroll):
                 self._display(slot.select, False, None)
                 self._disarm(slot)
                 self._display(slot.listing, True, f"grp:{g.id}")
-                listed = ", ".join(ev.label(c) for c in chosen) or "none"
+                listed = ", ".join(tally((ev.name(c), c.count) for c in chosen)) or "none"
                 if slot.listing_text != listed:
                     slot.listing_text = listed
                     slot.listing.set_content(Text(listed + "  (add from the catalog)"))
