@@ -223,6 +223,8 @@ class CatalogIndex:
         #: :meth:`count_refs`, per owner (with it) and field.
         self._count_refs: dict[tuple[int, str], tuple[object, _CountRefs]] = {}
         self._memos: dict[str, dict[Any, Any]] = {}
+        #: :meth:`holding`, by the holder's facts and what it holds.
+        self._holdings: dict[tuple[Any, ...], Holding] = {}
         self._group_checks: dict[int, tuple[tuple[Group, tuple[int, ...]], ...]] = {}
         self._child_checks: dict[int, tuple[object, ChildChecks]] = {}
         self._added_categories: frozenset[str] | None = None
@@ -913,6 +915,20 @@ class CatalogIndex:
             found = self._facts[id(entry)] = EntryFacts(self, entry)
         return found
 
+    def holding(self, key: tuple[Any, ...]) -> Holding:
+        """The one :class:`Holding` of ``key``: the holder's :class:`EntryFacts`, then per
+        selection held, its option with facts (an item of that facts' :meth:`EntryFacts.kids`,
+        looked up by ``id()``: the facts in the key hold it), its count and its name.
+        Kept while the index is in use (emptied past a few thousand make-ups)."""
+        found = self._holdings.get(key)
+        if found is None:
+            if len(self._holdings) >= _HOLDINGS_MAX:
+                self._holdings.clear()
+            kids = {id(k): k for k in key[0].kids().values()}
+            items = tuple((kids[key[i]], key[i + 1], key[i + 2]) for i in range(1, len(key), 3))
+            found = self._holdings[key] = Holding(key[0], items)
+        return found
+
     def child_facts(self, entry: Entry | None) -> dict[str, ChildFacts]:
         """:meth:`child_map` of ``entry`` with each option's :meth:`facts` and
         :func:`counted_as` beside it (the roster's top level for ``None``). Do not change
@@ -1128,6 +1144,82 @@ class EntryFacts:
 #: An option with what the engine reads of it: the option, its entry's facts, and the
 #: references a selection of it counts as (:func:`counted_as`).
 ChildFacts: TypeAlias = "tuple[Child, EntryFacts, frozenset[str]]"
+
+#: One thing a :class:`Holding` holds: the option chosen (with its facts), how many, and the
+#: name given to the selection (``None``: none).
+Held: TypeAlias = "tuple[ChildFacts, int, str | None]"
+
+
+class Holding:
+    """What a selection holds where everything under it is a selection with nothing under
+    it, of an option the catalog knows, with no experience, campaign state or problem of
+    its own (a trooper's kit): the options chosen, in order, each with its count and the
+    name given to it, under a selection of the entry of ``facts``. One object per such
+    make-up and catalog index (:meth:`CatalogIndex.holding`), hashed by identity: what
+    depends on the make-up alone is worked out once per holding and kept with it or keyed
+    by it (its costs added up, whether its checks can find anything, a rules module's kit).
+    Nothing in it is ever changed."""
+
+    __slots__ = ("_quiet", "facts", "items", "plain", "static")
+
+    def __init__(self, facts: EntryFacts, items: tuple[Held, ...]) -> None:
+        self.facts = facts
+        self.items = items
+        #: No entry held has modifiers (so nothing of them depends on where they stand).
+        self.plain = not any(found[0].entry.modifiers for found, _, _ in items)
+        #: Every entry held has costs no modifier changes (:attr:`EntryFacts.static`).
+        self.static = all(found[1].static is not None for found, _, _ in items)
+        self._quiet: bool | None = None
+
+    def quiet(self) -> bool:
+        """Whether checking a selection of this holding can report nothing that comes from
+        the entries (what ``_check_node`` of the engine finds there, leaving out what is the
+        selection's own: its count against its entry's maximum, its experience and state,
+        modifiers of other selections reaching it or what it holds). True where the entry
+        has nothing to check at its selections but group maxima (no constraint of its own or
+        of a possible child, no message, not hidden nor a modifier of `hidden`, every group
+        limit a maximum no modifier changes) and this holding stays within them, and every
+        selection held is of an entry with nothing to check (:attr:`EntryFacts.quiet`)
+        within its entry's maximum count. Worked out once."""
+        found = self._quiet
+        if found is None:
+            found = self._quiet = self._work_out_quiet()
+        return found
+
+    def _work_out_quiet(self) -> bool:
+        facts = self.facts
+        entry = facts.entry
+        checks = facts.checks
+        if (
+            facts.child_checks.rows
+            or checks.self_constraints
+            or checks.messages
+            or checks.message_groups
+            or checks.hidden_modified
+            or entry.hidden
+        ):
+            return False
+        by_group: dict[int, int] = {}
+        for found, count, _ in self.items:
+            kid, kid_facts = found[0], found[1]
+            if not kid_facts.quiet:
+                return False
+            if kid.entry.max_count is not None and count > kid.entry.max_count:
+                return False
+            if kid.group is not None:
+                by_group[id(kid.group)] = by_group.get(id(kid.group), 0) + count
+        if checks.groups:
+            maxima = facts.group_maxima
+            if maxima is None:
+                return False
+            for gid, got in by_group.items():
+                if got > maxima.get(gid, got):
+                    return False
+        return True
+
+
+#: Most :class:`Holding` objects an index keeps (see :meth:`CatalogIndex.holding`).
+_HOLDINGS_MAX = 4096
 
 #: The types of a catalog value that the engine may keep per scope (see ``cost_scopes``).
 _SCALARS = frozenset({str, int, float, bool, type(None)})

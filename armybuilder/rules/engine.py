@@ -24,7 +24,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..catalog import CatalogIndex, GameSystem, custom_catalog
-from ..catalog.index import ChildChecks, EntryFacts, modifier_queries, modifier_reads
+from ..catalog.index import ChildChecks, EntryFacts, Holding, modifier_queries, modifier_reads
 from ..model.plain import (  # the engine's form: no pydantic (see model/plain.py)
     MESSAGE_FIELDS,
     Condition,
@@ -157,6 +157,7 @@ class Node:
         "force_data",
         "force_loc",
         "group",
+        "holding",
         "index",
         "link",
         "parent",
@@ -196,6 +197,11 @@ class Node:
         #: What the selection counts as, its categories as its entry states them (see
         #: :func:`~armybuilder.catalog.index.counted_as`), set with ``facts``.
         self.refs: frozenset[str] | None = None
+        #: Where everything the selection holds has nothing under it (a trooper's kit), what
+        #: it holds (:class:`~armybuilder.catalog.index.Holding`), set where the tree is
+        #: built: what is worked out from that alone is shared by the selections holding the
+        #: same (``None``: worked out for the selection itself).
+        self.holding: Holding | None = None
 
     def path_ref(self) -> str:
         """What the selection counts as where counting is per link: ``path:`` and the id of
@@ -461,6 +467,19 @@ class Evaluation:
     #: scope, by the entry and those scopes' selections (see :meth:`_scoped_costs`). Cleared
     #: with ``_modified``.
     _scoped: dict[tuple[int, ...], dict[str, float]] = field(default_factory=dict, repr=False)
+    #: The totals of one selection of a :class:`Holding`, by the holding, the ``id()`` of
+    #: its own costs' object (the catalog's, or one of ``_scoped``) and its count (see
+    #: :meth:`_node_cost`). Cleared with ``_scoped``.
+    _held: dict[tuple[Holding, int, int], dict[str, float]] = field(
+        default_factory=dict, repr=False
+    )
+    #: The dictionaries of ``_scoped`` by what they hold (each cost with its sign, so that
+    #: -0.0 and 0.0 stay apart): one object per set of costs, so that ``_held`` keyed by it
+    #: serves every scope with the same costs (the troopers of every platoon of one
+    #: motive). Cleared with ``_scoped``.
+    _same_costs: dict[tuple[tuple[str, float, float], ...], dict[str, float]] = field(
+        default_factory=dict, repr=False
+    )
     _counts: dict[tuple[int, bool, bool], dict[str, float]] = field(
         default_factory=dict, repr=False
     )
@@ -1267,6 +1286,8 @@ class Evaluation:
             self._query,
             self._modified,
             self._scoped,
+            self._held,
+            self._same_costs,
             self._counts,
             self._partial,
             self._where,
@@ -1358,6 +1379,8 @@ class Evaluation:
                 self._query.clear()
                 self._modified.clear()
                 self._scoped.clear()
+                self._held.clear()
+                self._same_costs.clear()
             if totals == self._settling and not self._cost_capped:
                 return
             names = ", ".join(sorted(self._cost_reads_cost))
@@ -1374,6 +1397,8 @@ class Evaluation:
             self._query.clear()
             self._modified.clear()
             self._scoped.clear()
+            self._held.clear()
+            self._same_costs.clear()
             self.total_cost(self.root)
         finally:
             self._settling = None
@@ -1469,21 +1494,39 @@ class Evaluation:
         if entry is not None and not self._extra_cost and not (reached and id(node) in reached):
             own = True
             static = facts.static if facts is not None else self.index.static_costs(entry)
-        if static is not None:
-            # No modifier changes the entry's costs: each is the catalog's (what unit_cost
-            # gives for it, in any evaluation).
-            per_copy = dict(static)
+        # (own_costs: one copy's costs of the entry's own, in an object shared by the
+        # selections they are the same for: the catalog's, or those of a scope's selection)
+        own_costs: dict[str, float] | None = static
+        if static is None and own and entry is not None and entry.modifiers:
+            own_costs = self._scoped_costs(node, entry)
+        holding = node.holding
+        if (
+            holding is not None
+            and own_costs is not None
+            and holding.static
+            and self.memo_out is None
+            and not reached
+        ):
+            # What it holds has static costs (a trooper's kit): its totals are worked out
+            # from its own costs, what it holds and its count alone (the loop below), once
+            # per such make-up and its own costs' object (kept with _scoped, which keeps
+            # those objects alive and is emptied with them).
+            hkey = (holding, id(own_costs), node.count)
+            done = self._held.get(hkey)
+            if done is None:
+                done = self._held[hkey] = self._add_up(node, dict(own_costs))
+            return dict(done)
+        if own_costs is not None:
+            per_copy = dict(own_costs)
         else:
-            scoped = (
-                self._scoped_costs(node, entry)
-                if own and entry is not None and entry.modifiers
-                else None
-            )
-            if scoped is None:
-                unit = self.unit_cost
-                per_copy = {ct: unit(node, ct) for ct in self.index.cost_types}
-            else:
-                per_copy = scoped
+            unit = self.unit_cost
+            per_copy = {ct: unit(node, ct) for ct in self.index.cost_types}
+        return self._add_up(node, per_copy)
+
+    def _add_up(self, node: Node, per_copy: dict[str, float]) -> dict[str, float]:
+        """``per_copy`` (the costs of one copy of the node's entry) with the totals of
+        everything under the node added, times its count."""
+        reached = self._reached
         if node.children:
             total, get = self.total_cost, per_copy.get
             totals, static_costs = self._total, self.index.static_costs
@@ -1532,7 +1575,8 @@ class Evaluation:
         the entry's modifiers change is changed by modifiers that look at one scope alone
         (:func:`~armybuilder.catalog.index.shared_scope`): the same for every selection of
         the entry with the same selections in those scopes (the troopers of one platoon), so
-        worked out for the first and copied for the others. ``None`` where that does not hold.
+        worked out for the first and kept for the others (the dictionary kept: do not change
+        it). ``None`` where that does not hold.
         """
         facts = node.facts
         scopes = (facts if facts is not None else self.index.facts(entry)).cost_scopes
@@ -1546,8 +1590,10 @@ class Evaluation:
         found = self._scoped.get(key)
         if found is None:
             unit = self.unit_cost
-            found = self._scoped[key] = {ct: unit(node, ct) for ct in self.index.cost_types}
-        return dict(found)
+            made = {ct: unit(node, ct) for ct in self.index.cost_types}
+            same = tuple((ct, v, math.copysign(1.0, v)) for ct, v in made.items())
+            found = self._scoped[key] = self._same_costs.setdefault(same, made)
+        return found  # (never changed: callers copy it)
 
     # ----------------------------------------------------------------- characteristics
 
@@ -2343,6 +2389,9 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
     out = ev.memo_out
     built = out.nodes if out is not None else None
     taken = ev.memo_in.nodes if ev._take_nodes and ev.memo_in is not None else None
+    # What the parent holds, while everything in it is a plain selection with nothing under
+    # it (see Holding): its facts, then per selection its option (by id()), count and name.
+    held: list[Any] | None = [facts] if facts is not None and facts.entry is entry else None
     for i, sel in enumerate(selections):
         if taken is not None and sel.children:
             prev = taken.get(id(sel))
@@ -2359,6 +2408,7 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
                 prev.parent = parent
                 siblings.append(prev)
                 built[id(sel)] = prev  # type: ignore[index]
+                held = None
                 continue
         if sel.findings:
             for f in sel.findings:
@@ -2373,7 +2423,13 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
             node.link = child.link
             node.facts = found[1]
             node.refs = found[2]
+            if held is not None:
+                if kids is None or sel.findings or sel.experience or sel.state:
+                    held = None
+                else:
+                    held += (id(found), sel.count, sel.name)
         else:
+            held = None
             node = Node(sel, None, None, parent, i, kids)
             if sel.entry is not None:
                 ev._after_build.append(partial(_report_unplaced, ev, node, sel.entry, parent))
@@ -2392,6 +2448,8 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
             # Keep the subtree in view (it is saved back) but do not judge it.
             for j, c in enumerate(sel.children):
                 node.children.append(Node(c, None, None, node, j))
+    if held is not None and len(held) > 1:
+        parent.holding = ev.index.holding(tuple(held))
 
 
 def _same_place(old: Node, new: Node) -> bool:
@@ -2800,6 +2858,17 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
                 # Reading more: replayed where what it read is found the same again.
                 ev.subtree(c, "check-traced", check, None, _open=True, _seen=seen_global)
         else:
+            holding = c.holding
+            if (
+                holding is not None
+                and not reached_any
+                and holding.quiet()
+                and (kind.max_count is None or c.count <= kind.max_count)
+                and ((data := c.data) is None or not (data.experience or data.state))
+            ):
+                # What it holds can break nothing, and nothing of its own can (what
+                # _check_node would find: nothing; see Holding.quiet).
+                continue
             _check_node(ev, c, seen_global)
 
 

@@ -502,8 +502,30 @@ def _kit(ev: Evaluation, trooper: Node) -> Kit:
     The holdings are keyed by each item's entry facts (:class:`EntryFacts`, one object per
     entry and index, hashed by identity and holding its entry, so a key cannot stand for
     another entry), the count and the name given to the selection."""
-    key: list[tuple[EntryFacts, int, str | None]] = []
     index = ev.index
+    kits: dict[Any, Kit] = index.memo(_KITS)
+    holding = trooper.holding
+    if holding is not None and holding.plain:
+        # What it holds, made up once per catalog index (see Holding): the same entries,
+        # counts and names in the same order, none with modifiers; the holding stands for
+        # the key below (the kits it keys are kept apart from those the key below keys).
+        t = kits.get(holding)
+        if t is None:
+            if len(kits) >= _KITS_MAX:
+                kits.clear()
+            t = kits[holding] = _kit_uncached(ev, trooper)
+        return Kit(
+            trooper,
+            t.weapons,
+            t.armour,
+            t.wears_armour,
+            t.enc,
+            t.enc_parts,
+            t.ammo_loads,
+            t.dv_cache,
+            t.memo,
+        )
+    key: list[tuple[EntryFacts, int, str | None]] = []
     for item in trooper.children:
         entry = item.entry
         if entry is None:
@@ -515,7 +537,6 @@ def _kit(ev: Evaluation, trooper: Node) -> Kit:
             facts = index.facts(entry)
         data = item.data
         key.append((facts, item.count, data.name if data is not None else None))
-    kits: dict[Any, Kit] = index.memo(_KITS)
     k = tuple(key)
     t = kits.get(k)
     if t is None:
