@@ -312,6 +312,55 @@ async def test_drop_downs_given_new_options_paint_the_roster_choice(
 
 
 @run_async
+async def test_count_edits_repaint_every_pane_as_the_session_says(
+    make_app: Any, workdir: Path
+) -> None:
+    """Count edits on units of several kinds (+, + again, -, undo, redo), each checked at once
+    on the whole screen against the session and against a repaint from scratch: the tree, the
+    catalog and the details pane redraw only what an edit changed, and a line left as it was
+    must still be what the session computes (a unit's count and cost, the roster's total,
+    the group headings' limits, the catalog's prices and availability)."""
+    path, library = space_marines(workdir)
+    app = make_app(path, library=library)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        session = editor.session
+        assert session is not None
+        ev = session.evaluate()
+        units = [
+            n
+            for n in ev.nodes()
+            if n.entry is not None and not n.is_root and n.force is None and n.entry.groups
+        ]
+        picked: list[Any] = []
+        for name in ("Intercessor Squad", "Captain"):
+            picked += [n for n in units if n.entry is not None and n.entry.name == name][:1]
+        picked += [n for n in units if n.entry is not None and n.entry.id not in
+                   {p.entry.id for p in picked}][:2]  # fmt: skip
+        editor.roster_tree.focus()
+        checked = 0
+        for node in picked:
+            editor.jump_to(node.loc)
+            await settle(pilot, editor)
+            for key in ["plus", "plus", "minus", "ctrl+z", "ctrl+y", "ctrl+z", "ctrl+z"]:
+                await pilot.press(key)
+                await settle(pilot, editor)
+                where = (ev.where(node), key)
+                problems = screen_problems(app, editor) + drop_down_problems(editor)
+                assert not problems, (where, problems)
+                before_rows = painted(app)
+                after = await repainted_whole(pilot)
+                stale = [
+                    (y, a, b)
+                    for y, (a, b) in enumerate(zip(before_rows, after, strict=True))
+                    if a != b
+                ]
+                assert not stale, (where, stale)
+                checked += 1
+        assert checked == 7 * len(picked) and len(picked) == 4, (checked, len(picked))
+
+
+@run_async
 async def test_an_open_drop_down_lists_the_prices_of_the_latest_edit(
     make_app: Any, workdir: Path
 ) -> None:

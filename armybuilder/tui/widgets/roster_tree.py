@@ -5,7 +5,8 @@ Each line tells what a selection is: its name (a custom name with the entry's na
 and cost, fitted to the tree's width (the loadout is abbreviated first, then the experience;
 see :func:`fit_label`), marked when an error or a warning is about it (or, dimmer, about
 something inside it). The tree is synchronised with each new
-evaluation rather than rebuilt: a line's label is only set again when its text changed, and
+evaluation rather than rebuilt: a line's label is only drawn again when the facts it is drawn
+from changed (its marks, width, name, count, loadout and cost), set only when its text changed, and
 children are only created for nodes that have been expanded once (a regiment's 75 platoons
 start as 75 lines).
 """
@@ -265,6 +266,7 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
 
     def __init__(self, *, id: str | None = None) -> None:
         self._syncing = False  # set first: Tree's constructor already lays out its lines
+        self._sync_width: int | None = None
         self._repaint_all = False
         self._painted_width = -1
         super().__init__("Roster", data=(), id=id)
@@ -273,6 +275,8 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         self.auto_expand = False
         self._ev: Evaluation | None = None
         self._sig: dict[int, str] = {}
+        #: The facts each line's label was last drawn from (:meth:`_facts`).
+        self._drawn_from: dict[int, tuple[object, ...]] = {}
         self._keys: dict[int, str | None] = {}
         self._data: dict[int, object] = {}  # the selection each line showed when synced
         self._marked: set[Loc] = set()
@@ -307,8 +311,13 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         self.labels_set = 0
         before = self.row_keys()
         self._syncing = True
+        # (the width the labels are fitted to, looked up once for all of them)
+        self._sync_width = self.scrollable_content_region.width if self.is_mounted else 0
         try:
             self._sync_node(self.root, ev.root)
+        finally:
+            self._sync_width = None
+        try:
             after = self.row_keys()  # lays the lines out again (within the sync)
         finally:
             self._syncing = False
@@ -366,11 +375,33 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
     def _budget(self, node: Node) -> int | None:
         """Cells a line's label may take: the tree's width less the indentation and the
         expand arrow (``None`` before the tree has a size)."""
-        width = self.scrollable_content_region.width if self.is_mounted else 0
+        width = self._sync_width
+        if width is None:
+            width = self.scrollable_content_region.width if self.is_mounted else 0
         if width <= 0:
             return None
         guides = node.depth * self.guide_depth if self.show_root else 0
         return max(8, width - guides - 2)
+
+    def _facts(self, ev: Evaluation, node: Node) -> tuple[object, ...]:
+        """Everything a line's label is drawn from (see :meth:`_label`), by value: its marks,
+        the cells it may take, and the name, count, loadout and cost it shows. Two equal
+        facts give the same label, so a line whose facts did not change is not drawn again."""
+        loc = node.loc
+        mark = self._own.get(loc)
+        inner = self._inner.get(loc)
+        budget = self._budget(node)
+        if node.is_root:
+            shown: object = (ev.name(node), cost_text(ev, ev.totals, limits=True))
+        elif node.force is not None:
+            from ...report import force_title
+
+            shown = (force_title(ev, node), cost_text(ev, ev.total_cost(node)))
+        elif node.entry is None:  # an unknown entry
+            shown = (ev.name(node), node.count)
+        else:
+            shown = unit_summary(ev, node)
+        return (mark, inner, budget, node.is_root, node.force is not None, shown)
 
     def _label(self, ev: Evaluation, node: Node) -> tuple[str, Text]:
         loc = node.loc
@@ -420,6 +451,10 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         return sig, text
 
     def _set_label(self, tnode: TreeNode[Loc], ev: Evaluation, node: Node) -> None:
+        facts = self._facts(ev, node)
+        if self._drawn_from.get(tnode.id) == facts:
+            return  # the label it has is drawn from the same facts
+        self._drawn_from[tnode.id] = facts
         sig, text = self._label(ev, node)
         if self._sig.get(tnode.id) != sig:
             self._sig[tnode.id] = sig
@@ -466,6 +501,7 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         sig, text = self._label(ev, child)
         new = parent.add(text, data=child.loc, before=before, allow_expand=bool(child.children))
         self._sig[new.id] = sig
+        self._drawn_from[new.id] = self._facts(ev, child)
         self._keys[new.id] = _key(child)
         self._data[new.id] = child.data
         self.labels_set += 1
@@ -507,6 +543,7 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         for child in tnode.children:
             self._forget(child)
         self._sig.pop(tnode.id, None)
+        self._drawn_from.pop(tnode.id, None)
         self._keys.pop(tnode.id, None)
         self._data.pop(tnode.id, None)
         self._populated.discard(tnode.id)

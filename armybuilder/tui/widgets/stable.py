@@ -215,6 +215,8 @@ class ContentLines(LabelWidths):
 
     #: Lines drawn by Tree (not reused) since mounting (a benchmark may read it).
     lines_drawn = 0
+    #: :meth:`line_state` looked up once for a pass over the rows (:meth:`row_keys`).
+    _pass_line_state: tuple[int, int, int, Any, bool, bool, int, int, int] | None = None
 
     def line_state(self) -> tuple[int, int, int, Any, bool, bool, int, int, int]:
         """What every line's drawing reads of the widget itself: its widths (the labels may
@@ -245,8 +247,9 @@ class ContentLines(LabelWidths):
             path = line.path
             node = path[-1]
             label = node._label
+            state = self._pass_line_state
             (width, content_width, virtual_width, pseudo, focus, guides, depth, cursor, hover) = (
-                self.line_state()
+                self.line_state() if state is None else state
             )
             return (
                 tuple((n._hover, n._selected, n.is_last) for n in path),
@@ -284,8 +287,16 @@ class ContentLines(LabelWidths):
         width = tree.size.width
         style = tree.rich_style
         keys: list[object] = [(scroll_x, scroll_y, width, style)]
-        for row in range(tree.size.height):
-            keys.append(self.line_key(row + scroll_y, scroll_x, scroll_x + width, style))
+        # The widget's own state is the same for every row of one pass: looked up once.
+        try:
+            self._pass_line_state = self.line_state()
+        except AttributeError:  # (not drawn yet: no key, see line_key)
+            self._pass_line_state = None
+        try:
+            for row in range(tree.size.height):
+                keys.append(self.line_key(row + scroll_y, scroll_x, scroll_x + width, style))
+        finally:
+            self._pass_line_state = None
         return keys
 
     def _render_line(self, y: int, x1: int, x2: int, base_style: Style) -> Strip:
