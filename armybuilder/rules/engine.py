@@ -97,6 +97,28 @@ class Issue:
     entry: str = ""
     constraint: str = ""
 
+    def __init__(
+        self,
+        severity: str,
+        code: str,
+        message: str,
+        path: Loc = (),
+        source: str = "",
+        entry: str = "",
+        constraint: str = "",
+    ) -> None:
+        # What the frozen dataclass's own __init__ does (one object.__setattr__ per field),
+        # in one step (as Value does): a large roster can carry hundreds of warnings.
+        self.__dict__.update(
+            severity=severity,
+            code=code,
+            message=message,
+            path=path,
+            source=source,
+            entry=entry,
+            constraint=constraint,
+        )
+
     @property
     def is_error(self) -> bool:
         return self.severity == ERROR
@@ -2770,14 +2792,27 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
             if counts and ev._trace is None and not ev._reached and not idx.category_modifiers:
                 # (what _check_constraint does for a constraint that counts one reference
                 # among the selection's own children: that count, read straight)
+                said: tuple[Any, ...] | None = None  # (the last limit worked out, with its id)
                 for con, ref in zip(own, counts, strict=True):
                     if ref is None:
                         _check_constraint(ev, con, entry, node, False, node.link)
                         continue
-                    limit = ev.constraint_value(entry, con, node)
+                    value = con.value
+                    if (
+                        said is not None
+                        and said[0] == con.id
+                        and said[1] is type(value)
+                        and (said[2] == value)
+                    ):
+                        # (a minimum and a maximum of one id and value: the same modifiers
+                        # of the same field, on the same value, in the same selection)
+                        limit = said[3]
+                    else:
+                        limit = ev.constraint_value(entry, con, node)
+                        said = (con.id, type(value), value, limit)
                     if limit < 0:  # BattleScribe: -1 means unlimited
                         continue
-                    got = ev._ref_counts(node, False).get(ref, 0.0)
+                    got = _own_count(ev, node, ref)
                     if (con.type == "max" and got > limit) or (con.type == "min" and got < limit):
                         _constraint_issue(ev, con, entry, got, limit, node, node)
             else:
@@ -2870,6 +2905,26 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
                 # _check_node would find: nothing; see Holding.quiet).
                 continue
             _check_node(ev, c, seen_global)
+
+
+def _own_count(ev: Evaluation, node: Node, ref: str) -> float:
+    """``ev._ref_counts(node, False).get(ref, 0.0)`` for a selection (not the root) when no
+    modifier changes categories or reaches from another selection: the copies of the
+    selection's children of ``ref`` (whole numbers: the same sum in any order), without
+    tallying every reference of every child."""
+    counts = ev._counts.get((id(node), False, False))
+    if counts is not None:
+        return counts.get(ref, 0.0)
+    got = 0.0
+    for c in node.children:
+        if c.entry is None:
+            continue  # (a selection the catalog does not know; no force under a selection)
+        refs = c.refs
+        if refs is None:
+            return ev._ref_counts(node, False).get(ref, 0.0)
+        if ref in refs:
+            got += c.count
+    return got
 
 
 def _check_state(ev: Evaluation, node: Node, state: Any) -> None:
