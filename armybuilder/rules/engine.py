@@ -172,7 +172,6 @@ class Node:
         "children",
         "count",
         "data",
-        "depth",
         "entry",
         "facts",
         "group",
@@ -203,7 +202,6 @@ class Node:
         #: changes, :data:`NO_CHILDREN`: a node made to be given children gets its own)
         self.children: list[Node] = [] if children is None else children
         self.count = data.count if data is not None else 1
-        self.depth: int = 0 if parent is None else parent.depth + 1
         self.index = index
         #: The link the selection was made through, if any.
         self.link = link
@@ -235,6 +233,17 @@ class Node:
         if link is not None and link.id:
             return f"path:{link.id}"
         return f"path:{self.entry.id}" if self.entry is not None else ""
+
+    @property
+    def depth(self) -> int:
+        """How many selections (and forces) stand above this one, the root counted (the
+        root's is 0): worked out when asked (only a printed roster asks)."""
+        d = 0
+        n = self.parent
+        while n is not None:
+            d += 1
+            n = n.parent
+        return d
 
     @property
     def is_root(self) -> bool:
