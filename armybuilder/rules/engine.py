@@ -172,12 +172,8 @@ class Node:
         "children",
         "count",
         "data",
-        "depth",
         "entry",
         "facts",
-        "force",
-        "force_data",
-        "force_loc",
         "group",
         "holding",
         "index",
@@ -194,6 +190,9 @@ class Node:
         parent: Node | None,
         index: int = 0,
         children: list[Node] | None = None,
+        link: EntryLink | None = None,
+        facts: EntryFacts | None = None,
+        refs: frozenset[str] | None = None,
     ) -> None:
         self.data = data
         self.entry = entry
@@ -203,27 +202,29 @@ class Node:
         #: changes, :data:`NO_CHILDREN`: a node made to be given children gets its own)
         self.children: list[Node] = [] if children is None else children
         self.count = data.count if data is not None else 1
-        self.depth: int = 0 if parent is None else parent.depth + 1
         self.index = index
-        #: For a force of a roster with several forces: its force entry (the node holds the
-        #: force's selections and child forces; it has no entry).
-        self.force: ForceEntry | None = None
-        self.force_data: ForceData | None = None
-        self.force_loc: Loc = ()
         #: The link the selection was made through, if any.
-        self.link: EntryLink | None = None
+        self.link = link
         #: What the engine reads of ``entry`` at every selection of it, from the catalog
         #: index (:meth:`CatalogIndex.facts`): set where the tree is built (``None`` on a
         #: node made elsewhere, whose entry's facts are then looked up in the index).
-        self.facts: EntryFacts | None = None
+        self.facts = facts
         #: What the selection counts as, its categories as its entry states them (see
         #: :func:`~armybuilder.catalog.index.counted_as`), set with ``facts``.
-        self.refs: frozenset[str] | None = None
+        self.refs = refs
         #: Where everything the selection holds has nothing under it (a trooper's kit), what
         #: it holds (:class:`~armybuilder.catalog.index.Holding`), set where the tree is
         #: built: what is worked out from that alone is shared by the selections holding the
         #: same (``None``: worked out for the selection itself).
         self.holding: Holding | None = None
+
+    #: For a force of a roster with several forces (a :class:`ForceNode`): its force entry
+    #: (the node holds the force's selections and child forces; it has no entry), the force
+    #: as read from the file and where it stands there. ``None`` (and no place) on any
+    #: other node: kept here rather than on each node.
+    force: ForceEntry | None = None
+    force_data: ForceData | None = None
+    force_loc: Loc = ()
 
     def path_ref(self) -> str:
         """What the selection counts as where counting is per link: ``path:`` and the id of
@@ -232,6 +233,17 @@ class Node:
         if link is not None and link.id:
             return f"path:{link.id}"
         return f"path:{self.entry.id}" if self.entry is not None else ""
+
+    @property
+    def depth(self) -> int:
+        """How many selections (and forces) stand above this one, the root counted (the
+        root's is 0): worked out when asked (only a printed roster asks)."""
+        d = 0
+        n = self.parent
+        while n is not None:
+            d += 1
+            n = n.parent
+        return d
 
     @property
     def is_root(self) -> bool:
@@ -310,6 +322,25 @@ class Node:
 
     def __repr__(self) -> str:
         return f"Node({self.entry_id!r}, count={self.count}, loc={format_loc(self.loc)})"
+
+
+class ForceNode(Node):
+    """A force of a roster with several forces (see :attr:`Node.force`)."""
+
+    __slots__ = ("force", "force_data", "force_loc")
+
+    def __init__(
+        self,
+        parent: Node | None,
+        index: int,
+        force: ForceEntry | None,
+        force_data: ForceData | None,
+        force_loc: Loc,
+    ) -> None:
+        super().__init__(None, None, None, parent, index)
+        self.force = force
+        self.force_data = force_data
+        self.force_loc = force_loc
 
 
 #: The children of every node :func:`evaluate` builds for a selection with nothing under
@@ -648,11 +679,22 @@ class Evaluation:
                 keep.update(id(x) for x in chain)
 
         def copy(old: Node, new_parent: Node | None) -> Node:
-            n = Node(old.data, old.entry, old.group, new_parent, old.index)
+            if old.force is not None:
+                n: Node = ForceNode(new_parent, old.index, old.force, old.force_data, old.force_loc)
+            else:
+                # (facts and refs: of the same entry, link and group)
+                n = Node(
+                    old.data,
+                    old.entry,
+                    old.group,
+                    new_parent,
+                    old.index,
+                    None,
+                    old.link,
+                    old.facts,
+                    old.refs,
+                )
             n.count = old.count
-            n.link = old.link
-            n.facts, n.refs = old.facts, old.refs  # (of the same entry, link and group)
-            n.force, n.force_data, n.force_loc = old.force, old.force_data, old.force_loc
             found = self.force_faction.get(id(old))
             if found is not None:
                 faction[id(n)] = found
@@ -1673,6 +1715,16 @@ class Evaluation:
     # ----------------------------------------------------------------- queries
 
     def _scope_node(self, context: Node, scope: str) -> Node | None:
+        if scope not in _SCOPE_WORDS and ":" not in scope:
+            # the nearest selection of entry ``scope``, this one or above (Node.ancestor,
+            # inlined; the most asked: a trooper's platoon)
+            at: Node | None = context
+            while at is not None:
+                entry = at.entry
+                if entry is not None and entry.id == scope:
+                    return at
+                at = at.parent
+            return None
         if scope == "self":
             return context
         if scope == "parent":
@@ -1694,8 +1746,8 @@ class Evaluation:
                     return n
                 n = n.parent
             return None
-        # the nearest selection of entry ``scope``, this one or above (Node.ancestor, inlined)
-        at: Node | None = context
+        # (an entry id with a colon in it: the nearest selection of it, as above)
+        at = context
         while at is not None:
             entry = at.entry
             if entry is not None and entry.id == scope:
@@ -2296,6 +2348,9 @@ class Evaluation:
         return low, high
 
 
+#: The scopes that name no entry (see :meth:`Evaluation._scope_node`).
+_SCOPE_WORDS = frozenset({"self", "parent", "force", "roster", "top"})
+
 #: Most rounds costs that depend on costs get to settle (:meth:`Evaluation._settle_costs`).
 MAX_COST_ROUNDS = 20
 #: Most times a repeating modifier applies, whatever its query counts.
@@ -2441,10 +2496,9 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
         kids = None if sel.children else NO_CHILDREN
         if found is not None:
             child = found[0]
-            node = Node(sel, child.entry, child.group, parent, i, kids)
-            node.link = child.link
-            node.facts = found[1]
-            node.refs = found[2]
+            node = Node(
+                sel, child.entry, child.group, parent, i, kids, child.link, found[1], found[2]
+            )
             if held is not None:
                 if kids is None or sel.findings or sel.experience or sel.state:
                     held = None
@@ -2490,7 +2544,6 @@ def _same_place(old: Node, new: Node) -> bool:
 
 def _build_forces(ev: Evaluation, parent: Node, forces: list[ForceData]) -> None:
     for i, fd in enumerate(forces):
-        node = Node(None, None, None, parent, i)
         for f in fd.findings:
             ev._add(f.severity, f.code, f.message, f.loc, "")
         force = ev.index.forces.get(fd.force)
@@ -2498,9 +2551,7 @@ def _build_forces(ev: Evaluation, parent: Node, forces: list[ForceData]) -> None
             if fd.force:  # (a force without `force:` is reported by its finding)
                 ev._after_build.append(partial(_report_unknown_force, ev, fd, i, parent))
             force = ForceEntry(id=fd.force or "?", name=fd.name or fd.force or "?")
-        node.force = force
-        node.force_data = fd
-        node.force_loc = fd.loc
+        node = ForceNode(parent, i, force, fd, fd.loc)
         if fd.faction is not None:
             ev.force_faction[id(node)] = fd.faction
         parent.children.append(node)
