@@ -1237,28 +1237,25 @@ class EditSession:
             else:
                 lows.append((int(value), got))
 
-        for con in entry.constraints:
-            if con.field != "selections" or con.child not in (None, entry.id):
-                continue
-            if con.scope == "parent":
-                # (the engine counts per link as :meth:`Evaluation.query` does; an entry's
-                # own id, named or not, is counted by the way the selection was made)
-                if not con.per_link:
-                    note(con, entry, entry.id)
-                elif con.child is None or own_ref == f"path:{entry.id}":
-                    note(con, entry, own_ref)
+        for con in self._sibling_constraints(entry):
+            # (the engine counts per link as :meth:`Evaluation.query` does; an entry's
+            # own id, named or not, is counted by the way the selection was made)
+            if not con.per_link:
+                note(con, entry, entry.id)
+            elif con.child is None or own_ref == f"path:{entry.id}":
+                note(con, entry, own_ref)
         if node.entry is not None:
             link_id = child.link.id if child.link else None
-            for con in node.entry.constraints:
-                if con.scope != "self" or con.field != "selections" or con.child is None:
-                    continue
-                if not con.per_link:
-                    if con.child == entry.id:
-                        note(con, node.entry, entry.id)
-                elif con.child in (entry.id, link_id) and own_ref == f"path:{con.child}":
-                    # Counted per link: the selections made through what it names, which is
-                    # the way this option makes them.
-                    note(con, node.entry, own_ref)
+            by_child = self._child_constraints(node.entry)
+            for named in (entry.id, link_id) if link_id != entry.id else (entry.id,):
+                for con in by_child.get(named, ()) if named is not None else ():
+                    if not con.per_link:
+                        if con.child == entry.id:
+                            note(con, node.entry, entry.id)
+                    elif own_ref == f"path:{con.child}":
+                        # Counted per link: the selections made through what it names,
+                        # which is the way this option makes them.
+                        note(con, node.entry, own_ref)
         if highs:
             _room, maximum, selected = min(highs)
             return Limit(selected, max(lo for lo, _ in lows) if lows else 0, maximum)
@@ -1266,6 +1263,42 @@ class EditSession:
             minimum, selected = max(lows)
             return Limit(selected, minimum, None)
         return Limit(here(own_ref, 0), 0, None)
+
+    def _sibling_constraints(self, entry: Entry) -> tuple[Constraint, ...]:
+        """The constraints of ``entry`` on how many of it its parent holds (scope ``parent``,
+        counting selections of it), found once per entry (:meth:`_entry_limit` asks for
+        each option of a unit at every evaluation)."""
+        memo: dict[int, tuple[Entry, tuple[Constraint, ...]]] = self.index.memo(
+            "session.sibling_constraints"
+        )
+        found = memo.get(id(entry))
+        if found is None or found[0] is not entry:
+            found = memo[id(entry)] = (
+                entry,
+                tuple(
+                    con
+                    for con in entry.constraints
+                    if con.field == "selections"
+                    and con.child in (None, entry.id)
+                    and con.scope == "parent"
+                ),
+            )
+        return found[1]
+
+    def _child_constraints(self, entry: Entry) -> dict[str, tuple[Constraint, ...]]:
+        """The constraints of ``entry`` on how many selections of one named child it holds
+        (scope ``self``), by the id they name; found once per entry."""
+        memo: dict[int, tuple[Entry, dict[str, tuple[Constraint, ...]]]] = self.index.memo(
+            "session.child_constraints"
+        )
+        found = memo.get(id(entry))
+        if found is None or found[0] is not entry:
+            by_child: dict[str, tuple[Constraint, ...]] = {}
+            for con in entry.constraints:
+                if con.scope == "self" and con.field == "selections" and con.child is not None:
+                    by_child[con.child] = (*by_child.get(con.child, ()), con)
+            found = memo[id(entry)] = (entry, by_child)
+        return found[1]
 
     def group_limits(self, parent: Loc, ev: Evaluation | None = None) -> dict[str, Limit]:
         """For each choice group of the selection at ``parent`` (subgroups too): how many are
@@ -1296,8 +1329,21 @@ class EditSession:
             if n.group is not None:
                 counts[id(n.group)] = counts.get(id(n.group), 0) + n.count
         out: dict[str, Limit] = {}
-        for g in walk_groups(entry.groups):
-            inside = dict.fromkeys(id(x) for x in walk_groups([g]))
+        memo: dict[int, tuple[Entry, tuple[tuple[Group, tuple[int, ...]], ...]]] = self.index.memo(
+            "session.groups_inside"
+        )
+        walked = memo.get(id(entry))
+        if walked is None or walked[0] is not entry:
+            # Each group (subgroups too) with the groups it holds, itself first: found once
+            # per entry.
+            walked = memo[id(entry)] = (
+                entry,
+                tuple(
+                    (g, tuple(dict.fromkeys(id(x) for x in walk_groups([g]))))
+                    for g in walk_groups(entry.groups)
+                ),
+            )
+        for g, inside in walked[1]:
             chosen = sum(counts.get(i, 0) for i in inside)
             members = [lim for i in inside for lim in own.get(i, ())]
             lo, hi = ev.group_bounds(g, node) if g.modifiers else (g.min, g.max)

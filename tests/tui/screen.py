@@ -43,6 +43,88 @@ def painted(app: App[Any]) -> list[str]:
     return rows
 
 
+class Terminal:
+    """What a terminal shows after the frames the app sent it: each full frame written whole,
+    each partial one (a ``ChopsUpdate``: the changed spans of some rows) written over it in
+    place, as a terminal does, character and style by character. ``problems()`` compares it
+    with a drawing of the whole screen now: a frame that left out a changed cell (or drew it
+    from the wrong widget) shows there, where ``painted`` (a fresh full frame) cannot see it."""
+
+    def __init__(self, app: App[Any]) -> None:
+        self.app = app
+        self.cells: list[list[tuple[str, Any]]] | None = None
+        self.frames = 0
+        display = app._display
+
+        def shown(screen: Any, renderable: Any) -> None:
+            display(screen, renderable)
+            if renderable is not None and not app._batch_count:  # (what the driver gets)
+                self.write(renderable)
+
+        app._display = shown  # type: ignore[method-assign]
+
+    def write(self, update: Any) -> None:
+        from textual._compositor import ChopsUpdate, LayoutUpdate
+
+        width, height = self.app.size
+        if isinstance(update, LayoutUpdate):
+            if self.cells is None or len(self.cells) != height or len(self.cells[0]) != width:
+                self.cells = [[(" ", None)] * width for _ in range(height)]
+            for y, line in enumerate(update.strips, update.region.y):
+                x = update.region.x
+                for strip in line:
+                    x = self._put(y, x, strip)
+            self.frames += 1
+        elif isinstance(update, ChopsUpdate) and self.cells is not None:
+            # (as ChopsUpdate.render_segments writes it)
+            for y, x1, x2 in update.spans:
+                chops = update.chops[y].items()
+                for end, (x, strip) in zip(update.chop_ends[y], chops, strict=False):
+                    if strip is None or x > x2 or end <= x1:
+                        continue
+                    if not (x2 > x >= x1 and end <= x2):
+                        strip = strip.crop(0, min(end, x2) - x)
+                    self._put(y, x, strip)
+            self.frames += 1
+
+    def _put(self, y: int, x: int, strip: Any) -> int:
+        cells = self.cells
+        assert cells is not None
+        for seg in strip:
+            if seg.control:
+                continue
+            for ch in seg.text:
+                w = cell_len(ch)
+                if 0 <= y < len(cells) and 0 <= x < len(cells[y]):
+                    cells[y][x] = (ch, seg.style)
+                    if w == 2 and x + 1 < len(cells[y]):
+                        cells[y][x + 1] = ("", seg.style)
+                x += w
+        return x
+
+    def rows(self) -> list[str]:
+        return ["".join(ch for ch, _ in row) for row in self.cells or []]
+
+    def problems(self) -> list[str]:
+        """The rows where the terminal differs from the whole screen drawn now (text or
+        style); the compositor's pending changes are left as they are."""
+        if self.cells is None:
+            return ["no full frame was sent to the terminal"]
+        drawn = Terminal.__new__(Terminal)
+        drawn.app = self.app
+        width, height = self.app.size
+        drawn.cells = [[(" ", None)] * width for _ in range(height)]
+        for y, strip in enumerate(self.app.screen._compositor.render_strips()):
+            drawn._put(y, 0, strip)
+        out = []
+        for y, (mine, want) in enumerate(zip(self.cells, drawn.cells, strict=False)):
+            if mine != want:
+                text, wanted = "".join(c for c, _ in mine), "".join(c for c, _ in want)
+                what = "text" if text != wanted else "style"
+                out.append(f"terminal row {y} differs in {what}: {text!r}, drawn {wanted!r}")
+        return out
+
+
 def pane_lines(app: App[Any], widget: Widget, rows: list[str] | None = None) -> list[str]:
     """The painted rows inside a widget's content region, less its scrollbars
     (right-stripped)."""

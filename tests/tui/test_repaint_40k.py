@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from conftest import run_async, wait_editor
-from screen import catalog_view_problems, normal, painted, pane_lines
+from screen import Terminal, catalog_view_problems, normal, painted, pane_lines
 from test_screen_model import repainted_whole, screen_problems, settle
 from textual import events
 from textual.widgets import Select
@@ -323,6 +323,7 @@ async def test_count_edits_repaint_every_pane_as_the_session_says(
     path, library = space_marines(workdir)
     app = make_app(path, library=library)
     async with app.run_test(size=(160, 48)) as pilot:
+        terminal = Terminal(app)
         editor = await wait_editor(pilot)
         session = editor.session
         assert session is not None
@@ -346,6 +347,11 @@ async def test_count_edits_repaint_every_pane_as_the_session_says(
                 await pilot.press(key)
                 await settle(pilot, editor)
                 where = (ev.where(node), key)
+                await pilot.pause()
+                # What the terminal got (the frames' changed spans written in place) first:
+                # the checks below draw the whole screen afresh.
+                problems = terminal.problems()
+                assert not problems, (where, problems)
                 problems = screen_problems(app, editor) + drop_down_problems(editor)
                 assert not problems, (where, problems)
                 before_rows = painted(app)

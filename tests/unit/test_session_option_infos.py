@@ -16,6 +16,7 @@ from __future__ import annotations
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,6 +36,57 @@ from armybuilder.session.operations import Insert, build_selection
 ROOT = Path(__file__).resolve().parents[2]
 BSDATA = ROOT.parent / "shared" / "bsdata"
 EXAMPLES = sorted((ROOT / "examples").glob("*/*.yaml"))
+
+
+def plain_limit(ev: Any, node: Node, c: Child) -> Limit:
+    """How many of option ``c`` are under ``node`` and its tightest limits, the entry's and
+    the parent's constraints walked whole for each option (what ``_entry_limit`` finds from
+    the constraints it sorts out once per entry)."""
+    entry = c.entry
+    counted: dict[str, int] = {}
+    for n in node.children:
+        for ref in (n.entry_id, n.path_ref()):
+            if ref is not None:
+                counted[ref] = counted.get(ref, 0) + n.count
+    own_ref = c.path_ref()
+    lows: list[tuple[int, int]] = []
+    highs: list[tuple[int, int, int]] = []
+
+    def note(con: Any, owner: Any, ref: str) -> None:
+        value = ev.constraint_value(owner, con, node)
+        if value < 0 or not float(value).is_integer():
+            return
+        got = counted.get(ref, 0)
+        if con.type == "max":
+            highs.append((int(value) - got, int(value), got))
+        else:
+            lows.append((int(value), got))
+
+    for con in entry.constraints:
+        if con.field != "selections" or con.child not in (None, entry.id):
+            continue
+        if con.scope == "parent":
+            if not con.per_link:
+                note(con, entry, entry.id)
+            elif con.child is None or own_ref == f"path:{entry.id}":
+                note(con, entry, own_ref)
+    if node.entry is not None:
+        link_id = c.link.id if c.link else None
+        for con in node.entry.constraints:
+            if con.scope != "self" or con.field != "selections" or con.child is None:
+                continue
+            if not con.per_link:
+                if con.child == entry.id:
+                    note(con, node.entry, entry.id)
+            elif con.child in (entry.id, link_id) and own_ref == f"path:{con.child}":
+                note(con, node.entry, own_ref)
+    if highs:
+        _room, maximum, selected = min(highs)
+        return Limit(selected, max(lo for lo, _ in lows) if lows else 0, maximum)
+    if lows:
+        minimum, selected = max(lows)
+        return Limit(selected, minimum, None)
+    return Limit(counted.get(own_ref, 0), 0, None)
 
 
 def plain_infos(s: EditSession, parent: Loc) -> list[OptionInfo]:
@@ -60,7 +112,7 @@ def plain_infos(s: EditSession, parent: Loc) -> list[OptionInfo]:
                 return _scratch_node(s.index, s._fresh(c.entry), c.entry, c.group, p, c)
 
             costs = ev.rise_with(node, add, drop, shown)  # the whole tree, costs settled
-        out.append(OptionInfo(option_id, s._entry_limit(ev, node, c), costs))
+        out.append(OptionInfo(option_id, plain_limit(ev, node, c), costs))
     return out
 
 
@@ -133,7 +185,7 @@ def plain_groups(s: EditSession, parent: Loc) -> dict[str, Limit]:
             n.count for n in node.children if n.group is not None and id(n.group) in inside
         )
         lo, hi = g.min, g.max
-        limits = [s._entry_limit(ev, node, c) for c in members]
+        limits = [plain_limit(ev, node, c) for c in members]
         if hi is None and limits and all(lim.maximum is not None for lim in limits):
             hi = sum(lim.maximum or 0 for lim in limits)
         lo = max(lo, sum(lim.minimum for lim in limits))
@@ -485,3 +537,76 @@ def test_an_option_that_gives_another_a_counted_category_is_priced_by_the_rise(
     assert infos["y"] == {"pts": 9.0}
     assert check_against_edits(s, all_locs(s, 2)) >= 6
     check_all(s, all_locs(s, 2))
+
+
+LINKED_SYSTEM = """
+kind: system
+id: sem
+name: Semantics
+cost_types:
+  - {id: pts, name: Points}
+forces:
+  - {id: patrol, name: Patrol}
+shared_entries:
+  - id: rifle
+    name: Rifle
+    type: upgrade
+    costs: {pts: 5}
+    constraints:
+      - {id: three-rifles, type: max, value: 3, scope: parent}
+"""
+
+LINKED_ARMY = """
+kind: catalog
+id: army
+system: sem
+name: Army
+entries:
+  - id: squad
+    name: Squad
+    type: unit
+    costs: {pts: 10}
+    constraints:
+      - {id: one-spare, type: max, value: 1, scope: self, child: rifle, per_link: true}
+      - {id: two-rifles, type: max, value: 2, scope: self, child: rifle}
+      - {id: a-flamer, type: min, value: 1, scope: self, child: flamer, per_link: true}
+    entries:
+      - {link: rifle, id: spare-rifle}
+      - {id: flamer, name: Flamer, type: upgrade, costs: {pts: 3}}
+    groups:
+      - id: weapon
+        name: Weapon
+        max: 2
+        entries:
+          - {link: rifle, id: issued-rifle, costs: {pts: 0}}
+"""
+
+
+def test_a_units_limits_on_a_link_and_an_entry_match_plain(tmp_path: Path) -> None:
+    """A unit's own maximum on the options made through one link (counted per link), another
+    on every selection of the entry, and one on an entry of its own: each option's limit is
+    the plain walk's, as the options are added."""
+    root = tmp_path / "catalogs"
+    (root / "sem").mkdir(parents=True)
+    (root / "sem" / "system.yaml").write_text(LINKED_SYSTEM)
+    (root / "sem" / "army.yaml").write_text(LINKED_ARMY)
+    library = Library([root], use_cache=False).scan()
+    assert not library.problems, library.problems
+    path = tmp_path / "linked.yaml"
+    path.write_text("system: sem\nfaction: army\nname: Linked\nselections:\n  - entry: squad\n")
+    s = EditSession.open(path, library, autosave=False)
+    # A constraint naming a link (BattleScribe's; our own format names entries only).
+    squad_entry = s.index.entries["squad"]
+    con = next(c for c in squad_entry.constraints if c.id == "one-spare")
+    object.__setattr__(con, "child", "spare-rifle")
+    squad: Loc = ("selections", 0)
+    seen: set[tuple[str, int | None]] = set()
+    for add in ["", "spare-rifle", "issued-rifle", "flamer", "spare-rifle"]:
+        if add:
+            s.add(squad, add)
+        infos = s.option_infos(squad)
+        assert infos == plain_infos(s, squad), add
+        assert s.group_limits(squad) == plain_groups(s, squad), add
+        seen.update((i.entry_id, i.limit.maximum) for i in infos)
+    # the spare rifle's own maximum (its link's), the issued one's (the entry's): both read
+    assert ("rifle", 1) in seen and ("issued-rifle", 2) in seen, seen

@@ -47,7 +47,13 @@ from ..widgets.catalog import CatalogBrowser, entry_cost
 from ..widgets.details import DetailsPane
 from ..widgets.issues import IssuesPanel
 from ..widgets.roster_tree import RosterTree, node_at
-from ..widgets.stable import LiveStatic, StableFooter, StableHeader, find
+from ..widgets.stable import (
+    ChangedRegionsCompositor,
+    LiveStatic,
+    StableFooter,
+    StableHeader,
+    find,
+)
 from ..widgets.totals import TotalsBar
 from .base import ArmyScreen
 from .dialogs import (
@@ -181,6 +187,8 @@ class EditorScreen(ArmyScreen):
         path: Path | None = None,
     ) -> None:
         super().__init__()
+        # A frame of a few changed rows asks only the widgets there for their lines.
+        self._compositor = ChangedRegionsCompositor()
         self.session = session
         self.path = path
         self.selected: Loc = ()

@@ -12,12 +12,16 @@ then a full repaint); an edit should not pay for it when no widget changes size.
 
 And widgets that show a change in the frame that shows its cause, not a frame or more later:
 :class:`StableFooter` (the keys of the focus) and :class:`StableHeader` (the screen's title).
+
+:class:`ChangedRegionsCompositor` paints a frame of a few changed places (a tree row, the
+totals, a heading) by asking only the widgets that meet one of them for their lines, not every
+widget within the rectangle around all of them.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from rich.cells import cell_len
@@ -25,6 +29,7 @@ from rich.console import RenderableType
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual._compositor import ChopsUpdate, Compositor
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.geometry import Region, Size
@@ -38,6 +43,56 @@ from textual.widgets._footer import FooterKey
 from textual.widgets._header import HeaderClock, HeaderClockSpace, HeaderIcon, HeaderTitle
 
 W = TypeVar("W", bound=Widget)
+
+
+class ChangedRegionsCompositor(Compositor):
+    """Textual's compositor, whose partial frames ask for lines only the widgets whose visible
+    part meets a changed region.
+
+    Textual's partial frame crops to the rectangle around every changed region and asks each
+    widget meeting that rectangle for all its lines: a count +1 changes a row of the roster
+    tree, the totals, the details' heading and count, which span the screen, so every one of
+    the ~55 widgets on it (the details' group headings, the catalog, the scrollbars, every
+    container) drew its lines for a frame that shows a few rows. What is painted is the same:
+    only the changed regions' spans are sent to the terminal, and each cell of them is drawn
+    by the front-most widget covering it, which meets that region (a widget that meets none
+    covers no cell that is sent). A full frame, or one of more than :attr:`MAX_REGIONS`
+    regions, is Textual's own.
+    """
+
+    MAX_REGIONS = 64
+
+    _changed: list[Region] | None = None
+
+    def render_partial_update(self) -> ChopsUpdate | None:
+        dirty = getattr(self, "_dirty_regions", None)
+        self._changed = list(dirty) if dirty else None
+        try:
+            return super().render_partial_update()
+        finally:
+            self._changed = None
+
+    def _get_renders(
+        self, crop: Region | None = None
+    ) -> Iterable[tuple[Region, Region, list[Strip]]]:
+        changed = self._changed
+        if crop is None or not changed or len(changed) > self.MAX_REGIONS:
+            yield from super()._get_renders(crop)
+            return
+        for widget, (region, clip) in self.visible_widgets.items():
+            # (as Textual's: the widget's lines within its clip, in the order of the map)
+            shown = region.intersection(clip)
+            if not (shown.width and shown.height):
+                continue
+            if not any(shown.overlaps(r) for r in changed):
+                continue
+            yield (
+                region,
+                clip,
+                widget.render_lines(
+                    Region(shown.x - region.x, shown.y - region.y, shown.width, shown.height)
+                ),
+            )
 
 
 def find(owner: Widget, selector: str, expect: type[W]) -> W:
