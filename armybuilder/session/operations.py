@@ -837,9 +837,10 @@ def build_selection(
     With ``required``, the selection also comes with what its catalog requires inside it, as
     BattleScribe adds an entry: each option with a minimum in its parent (``min`` of
     ``selections``, scope ``parent``; :func:`required_count`) in that number (a model or an
-    upgrade as one counted selection, a unit as that many selections), and a group's default raised to the group's minimum where the other choices
-    do not reach it; recursively. (The minimums as written: one a modifier changes with the
-    roster is reported by the check as usual.)
+    upgrade as one counted selection, a unit as that many selections), and a group's
+    default raised to the group's minimum where the other choices do not reach it;
+    recursively. (The minimums as written: one a modifier changes with the roster is
+    reported by the check as usual.)
     """
     check_count(count)
     from ruamel.yaml.comments import CommentedMap, CommentedSeq

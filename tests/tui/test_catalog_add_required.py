@@ -1,8 +1,9 @@
 """Adding from the catalog (Enter, `a`) brings what the catalog requires inside the entry, as
 BattleScribe adds it: an Infantry Operations platoon arrives with its four squads (a minimum
-of 4 in the platoon, each its own selection), a 40k Intercessor Squad with its Sergeant and four Intercessors, each with its
-weapons, and no "at least ... needed" error. `A` (add bare) still adds the entry with its
-default choices only. Pilot, headless: the painted roster tree and issues against the session.
+of 4 in the platoon, each its own selection), a 40k Intercessor Squad with its Sergeant and
+four Intercessors, each with its weapons, and no "at least ... needed" error. `A` (add bare)
+still adds the entry with its default choices only. Pilot, headless: the painted roster tree
+and issues against the session.
 """
 
 from __future__ import annotations
