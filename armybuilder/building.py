@@ -143,7 +143,7 @@ def add_standard(session: EditSession, parent: Loc, entry_id: str) -> Loc:
     """Add ``entry_id`` under ``parent`` at its standard strength and loadout, as one
     undoable edit; returns the new selection's location. A pick-one group's current choice
     is swapped out as a plain add would do (see :meth:`EditSession.add`)."""
-    from .session import Delete, EditError, Insert, Op
+    from .session import Delete, EditError, Insert, Op, build_selection
 
     parent_entry = session.entry_at(parent) if parent else None
     if parent and parent_entry is None:
@@ -152,10 +152,14 @@ def add_standard(session: EditSession, parent: Loc, entry_id: str) -> Loc:
     if child is None:
         where = "at the top level" if parent_entry is None else f"in {parent_entry.name}"
         raise EditError(f"{session.index.name_of(entry_id)} cannot be selected {where}")
+    recorded = session.index.recorded_id(parent_entry, child)
     try:
-        node = build_standard(
-            session.index, child.entry, recorded=session.index.recorded_id(parent_entry, child)
-        )
+        if has_standard(child.entry):
+            node = build_standard(session.index, child.entry, recorded=recorded)
+        else:
+            # No standard declared: as the builder's add makes it (its defaults and what
+            # its catalog requires inside it).
+            node = build_selection(session.index, child.entry, recorded=recorded, required=True)
     except StandardError as exc:
         raise EditError(str(exc)) from None
     slot = session.slot_for(parent, entry_id)

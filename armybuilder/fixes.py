@@ -292,7 +292,7 @@ def _add_fix(
             from .session import EditError
 
             raise EditError(f"{name} cannot be added here")
-        return session.add(where, entry_id, count=n)
+        return session.add(where, entry_id, count=n, required=True)
 
     return Fix(label, apply)
 

@@ -828,10 +828,18 @@ class EditSession:
         if not self.exists(loc):
             raise EditError(f"no selection at {_fmt(loc)}")
 
-    def add(self, parent: Loc, entry_id: str, count: int = 1, name: str | None = None) -> Loc:
+    def add(
+        self,
+        parent: Loc,
+        entry_id: str,
+        count: int = 1,
+        name: str | None = None,
+        required: bool = False,
+    ) -> Loc:
         """Add ``entry_id`` under ``parent`` with its groups' defaults; returns its loc. A
         count a roster file cannot hold (above :data:`~armybuilder.model.bounds.MAX_COUNT`)
-        is refused, as :meth:`set_count` refuses it."""
+        is refused, as :meth:`set_count` refuses it. With ``required``, it also comes with
+        what its catalog requires inside it (the builder's add: :func:`build_selection`)."""
         check_count(count)
         if is_force_loc(parent):
             self._check_force(parent)
@@ -851,7 +859,12 @@ class EditSession:
             where = "at the top level" if parent_entry is None else f"in {parent_entry.name}"
             raise EditError(f"{self.index.name_of(entry_id)} cannot be selected {where}")
         node = build_selection(
-            self.index, child.entry, count, name, self.index.recorded_id(parent_entry, child)
+            self.index,
+            child.entry,
+            count,
+            name,
+            self.index.recorded_id(parent_entry, child),
+            required=required,
         )
         slot = self.slot_for(parent, entry_id, count)
         if slot.full is not None:
@@ -988,11 +1001,12 @@ class EditSession:
         return cache[key]
 
     def _fresh(self, entry: Entry) -> Any:
-        """A new selection of ``entry`` with its defaults, parsed (the same each time: it is
-        read only)."""
+        """A new selection of ``entry`` as the builder adds it (its defaults and what its
+        catalog requires inside it), parsed (the same each time: it is read only)."""
         found = self._fresh_data.get(id(entry))
         if found is None or found[0] is not entry:
-            data = _parse_new(build_selection(self.index, entry), ("selections", 0))
+            made = build_selection(self.index, entry, required=True)
+            data = _parse_new(made, ("selections", 0))
             found = self._fresh_data[id(entry)] = (entry, data)
         return found[1]
 
@@ -1618,7 +1632,8 @@ class EditSession:
 
     def choose(self, parent: Loc, group_id: str, entry_id: str | None) -> Loc | None:
         """Make ``entry_id`` the only choice of group ``group_id`` under ``parent``
-        (``None``: no choice); returns the new choice's loc."""
+        (``None``: no choice), with its defaults and what its catalog requires inside it
+        (as the builder adds an entry); returns the new choice's loc."""
         entry = self.entry_at(parent) if parent else None
         if parent and entry is None:
             raise EditError("this selection is not in the catalog")
@@ -1653,7 +1668,10 @@ class EditSession:
         if entry_id is not None:
             child = in_group[entry_id]
             made = build_selection(
-                self.index, child.entry, recorded=self.index.recorded_id(entry, child)
+                self.index,
+                child.entry,
+                recorded=self.index.recorded_id(entry, child),
+                required=True,
             )
             ops.append(Insert(parent, at, made))
             new = (*parent, "selections", at)

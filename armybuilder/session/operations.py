@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -823,6 +824,8 @@ def build_selection(
     count: int = 1,
     name: str | None = None,
     recorded: str | None = None,
+    required: bool = False,
+    _above: frozenset[str] = frozenset(),
 ) -> CommentedMap:
     """A new selection of ``entry`` with its groups' default choices, recursively.
 
@@ -830,11 +833,20 @@ def build_selection(
     into the roster in one step. A count a roster file cannot hold is refused
     (:func:`check_count`). ``recorded``: the id the file names it by, where that is not the
     entry's (:meth:`CatalogIndex.recorded_id`).
+
+    With ``required``, the selection also comes with what its catalog requires inside it, as
+    BattleScribe adds an entry: each option with a minimum in its parent (``min`` of
+    ``selections``, scope ``parent``; :func:`required_count`) in that number (a model or an
+    upgrade as one counted selection, a unit as that many selections), and a group's
+    default raised to the group's minimum where the other choices do not reach it;
+    recursively. (The minimums as written: one a modifier changes with the roster is
+    reported by the check as usual.)
     """
     check_count(count)
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
     from ..catalog import walk_groups
+    from ..model.bounds import MAX_COUNT
 
     node = CommentedMap()
     node["entry"] = recorded or entry.id
@@ -842,17 +854,43 @@ def build_selection(
         node["count"] = count
     if name:
         node["name"] = name
+    above = _above | {entry.id}  # (an entry that requires itself is not added again)
     children = CommentedSeq()
+    needs: dict[int, int] = {}  # option (by id of its Child) -> how many it requires
+    if required:
+        for c in index.children(entry):
+            n = required_count(c.entry)
+            if n and not c.entry.hidden and c.entry.id not in above:
+                needs[id(c)] = min(n, MAX_COUNT)
+    done: set[int] = set()
     for group in walk_groups(entry.groups):
         if group.default:
             child = index.default_child(entry, group)
             if child is not None:
+                n = group.default_count
+                if required:
+                    inside = {id(g) for g in walk_groups([group])}
+                    others = sum(
+                        k
+                        for c in index.children(entry)
+                        if (k := needs.get(id(c), 0))
+                        and c is not child
+                        and c.group is not None
+                        and id(c.group) in inside
+                    )
+                    own = needs.get(id(child), 0)
+                    if not own and group.max is not None and others >= group.max:
+                        continue  # what the catalog requires fills the group already
+                    n = max(n, own, min(group.min - others, MAX_COUNT))
+                    done.add(id(child))
                 children.append(
                     build_selection(
                         index,
                         child.entry,
-                        group.default_count,
+                        n,
                         recorded=index.recorded_id(entry, child),
+                        required=required,
+                        _above=above,
                     )
                 )
             else:
@@ -861,9 +899,43 @@ def build_selection(
                 if group.default_count != 1:
                     sub["count"] = group.default_count
                 children.append(sub)
+    for c in index.children(entry):
+        n = needs.get(id(c), 0)
+        if n and id(c) not in done:
+            # Units each their own selection (squads that then differ), as the standard
+            # make-up adds them; models and upgrades one counted selection (Intercessor ×4).
+            each = [1] * n if c.entry.type == "unit" else [n]
+            for k in each:
+                children.append(
+                    build_selection(
+                        index,
+                        c.entry,
+                        k,
+                        recorded=index.recorded_id(entry, c),
+                        required=True,
+                        _above=above,
+                    )
+                )
     if children:
         node["selections"] = children
     return node
+
+
+def required_count(entry: Entry) -> int:
+    """How many selections of ``entry`` (an option, its link's constraints merged) its
+    parent requires: the largest minimum on its own count among its siblings (``min`` of
+    ``selections`` in scope ``parent``, as written), 0 for none."""
+    need = 0
+    for con in entry.constraints:
+        if (
+            con.type == "min"
+            and con.scope == "parent"
+            and con.field == "selections"
+            and con.child is None
+            and not con.percent
+        ):
+            need = max(need, math.ceil(con.value))
+    return need
 
 
 # =========================================================================== new rosters

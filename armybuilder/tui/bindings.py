@@ -86,7 +86,9 @@ EDITOR_ACTIONS: list[ActionSpec] = [
         "a,insert",
         "add",
         "Add",
-        "Add the highlighted catalog entry to the selected unit",
+        "Add the highlighted catalog entry to the selected unit, with its default choices "
+        "and what its catalog requires inside it (a squad's sergeant and its minimum of "
+        "troopers)",
     ),
     ActionSpec(
         "editor.add_standard",
@@ -108,6 +110,14 @@ EDITOR_ACTIONS: list[ActionSpec] = [
         "close",
         "Close",
         "Close the roster and go back to the home screen",
+    ),
+    ActionSpec(
+        "editor.add_bare",
+        "A",
+        "add_bare",
+        "Add bare",
+        "Add the highlighted catalog entry with its default choices only, none of what its "
+        "catalog requires inside it (a squad without its models, to build it up yourself)",
     ),
     ActionSpec(
         "editor.duplicate",

@@ -110,8 +110,10 @@ async def test_new_roster_add_break_fix_undo_save(make_app: MakeApp, workdir: Pa
         await pilot.pause()
         assert session.history == ["Add Infantry Platoon"]
         assert editor.title == "Watch *"
-        # It came with its default motive.
-        assert [c.entry_id for c in session.evaluate().root.children[0].children] == ["foot"]
+        # It came with its default motive and the four squads it requires (Inner Sphere).
+        got = [c.entry_id for c in session.evaluate().root.children[0].children]
+        assert got == ["foot", "squad", "squad", "squad", "squad"]
+        assert not any("no squads" in t for t in issue_texts(editor)), issue_texts(editor)
 
         # Select the platoon in the roster tree: the catalog now offers its options.
         await focus_roster_line(pilot, editor, 1)
@@ -120,9 +122,6 @@ async def test_new_roster_add_break_fix_undo_save(make_app: MakeApp, workdir: Pa
         assert "squad" in [c.entry.id for c in session.options(editor.catalog.target)]
         await pilot.press("slash")
         await type_text(pilot, "squ")
-        for _ in range(4):
-            await pilot.press("enter")
-        await pilot.pause()
         assert not any("at most 4" in t for t in issue_texts(editor))
 
         # Break a rule: a fifth squad.

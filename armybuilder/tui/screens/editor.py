@@ -593,9 +593,18 @@ class EditorScreen(ArmyScreen):
         self.after_edit()
         return True
 
-    def add_entry(self, entry_id: str, target: Loc | None = None, standard: bool = False) -> None:
-        """Add a catalog entry where it can go, at or above ``target`` (default: selection);
-        with ``standard``, at its standard strength and loadout (:mod:`armybuilder.building`)."""
+    def add_entry(
+        self,
+        entry_id: str,
+        target: Loc | None = None,
+        standard: bool = False,
+        bare: bool = False,
+    ) -> None:
+        """Add a catalog entry where it can go, at or above ``target`` (default: selection),
+        with its default choices and what its catalog requires inside it (a squad's sergeant
+        and its minimum of troopers, as BattleScribe adds it); with ``standard``, at its
+        standard strength and loadout (:mod:`armybuilder.building`); with ``bare``, with
+        its default choices only."""
         s = self.session
         if s is None:
             return
@@ -611,7 +620,7 @@ class EditorScreen(ArmyScreen):
 
                 add_standard(session, parent, entry_id)
             else:
-                session.add(parent, entry_id)
+                session.add(parent, entry_id, required=not bare)
 
         if self._edit(add):
             self.roster_tree.expand_loc(parent)
@@ -769,7 +778,7 @@ class EditorScreen(ArmyScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return not (action in _EDIT_ACTIONS and self.session is None)
 
-    def action_add(self, standard: bool = False) -> None:
+    def action_add(self, standard: bool = False, bare: bool = False) -> None:
         entry_id = self.catalog.highlighted()
         if entry_id is None:
             section = self.catalog.highlighted_section()
@@ -777,7 +786,7 @@ class EditorScreen(ArmyScreen):
             if section is not None and group is not None and group.default:
                 # A group's line: add its usual choice (a pick-one group swaps to it), by the
                 # id that names the group's own option (not a plain option of that entry).
-                self.add_entry(self._default_id(group), self.catalog.target)
+                self.add_entry(self._default_id(group), self.catalog.target, bare=bare)
                 return
             if section is not None:
                 self.app.notify(
@@ -790,7 +799,12 @@ class EditorScreen(ArmyScreen):
                 "Highlight an entry in the catalog first (F4, or / to search)", severity="warning"
             )
             return
-        self.add_entry(entry_id, self.catalog.target, standard=standard)
+        self.add_entry(entry_id, self.catalog.target, standard=standard, bare=bare)
+
+    def action_add_bare(self) -> None:
+        """Add the highlighted entry with its default choices only, not what its catalog
+        requires inside it (to build a unit up from nothing)."""
+        self.action_add(bare=True)
 
     def _default_id(self, group: Group) -> str:
         """The id that adds ``group``'s usual choice under the catalog's target."""
