@@ -1113,6 +1113,7 @@ class EntryFacts:
         "group_checks",
         "group_maxima",
         "quiet",
+        "scopes_above",
         "static",
     )
 
@@ -1126,6 +1127,14 @@ class EntryFacts:
         self.group_checks = index.group_checks(entry)
         self.group_maxima = index.group_maxima(entry)
         self.cost_scopes = index.cost_scopes(entry)
+        #: Whether each of ``cost_scopes`` is the parent or an entry other than this one (or
+        #: names none): selections of the entry under one parent find the same selections
+        #: there, so the same costs of their own (the troopers of one squad).
+        scopes = self.cost_scopes
+        self.scopes_above = scopes is not None and all(
+            s in ("", "parent") or (s not in SCOPE_WORDS and ":" not in s and s != entry.id)
+            for s in scopes
+        )
         self._kids: dict[str, ChildFacts] | None = None
 
     def kids(self) -> dict[str, ChildFacts]:
@@ -1160,7 +1169,7 @@ class Holding:
     by it (its costs added up, whether its checks can find anything, a rules module's kit).
     Nothing in it is ever changed."""
 
-    __slots__ = ("_quiet", "facts", "items", "plain", "static")
+    __slots__ = ("facts", "items", "plain", "quiet", "static")
 
     def __init__(self, facts: EntryFacts, items: tuple[Held, ...]) -> None:
         self.facts = facts
@@ -1169,9 +1178,10 @@ class Holding:
         self.plain = not any(found[0].entry.modifiers for found, _, _ in items)
         #: Every entry held has costs no modifier changes (:attr:`EntryFacts.static`).
         self.static = all(found[1].static is not None for found, _, _ in items)
-        self._quiet: bool | None = None
+        #: See :meth:`work_out_quiet` (worked out once, with the holding).
+        self.quiet = self.work_out_quiet()
 
-    def quiet(self) -> bool:
+    def work_out_quiet(self) -> bool:
         """Whether checking a selection of this holding can report nothing that comes from
         the entries (what ``_check_node`` of the engine finds there, leaving out what is the
         selection's own: its count against its entry's maximum, its experience and state,
@@ -1180,13 +1190,7 @@ class Holding:
         of a possible child, no message, not hidden nor a modifier of `hidden`, every group
         limit a maximum no modifier changes) and this holding stays within them, and every
         selection held is of an entry with nothing to check (:attr:`EntryFacts.quiet`)
-        within its entry's maximum count. Worked out once."""
-        found = self._quiet
-        if found is None:
-            found = self._quiet = self._work_out_quiet()
-        return found
-
-    def _work_out_quiet(self) -> bool:
+        within its entry's maximum count."""
         facts = self.facts
         entry = facts.entry
         checks = facts.checks
@@ -1217,6 +1221,10 @@ class Holding:
                     return False
         return True
 
+
+#: The scopes of constraints, conditions and modifiers that name no entry (any other scope
+#: names the entry whose nearest selection, this one or above, it is).
+SCOPE_WORDS = frozenset({"self", "parent", "force", "roster", "top"})
 
 #: Most :class:`Holding` objects an index keeps (see :meth:`CatalogIndex.holding`).
 _HOLDINGS_MAX = 4096

@@ -24,7 +24,14 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..catalog import CatalogIndex, GameSystem, custom_catalog
-from ..catalog.index import ChildChecks, EntryFacts, Holding, modifier_queries, modifier_reads
+from ..catalog.index import (
+    SCOPE_WORDS,
+    ChildChecks,
+    EntryFacts,
+    Holding,
+    modifier_queries,
+    modifier_reads,
+)
 from ..model.plain import (  # the engine's form: no pydantic (see model/plain.py)
     MESSAGE_FIELDS,
     Condition,
@@ -532,6 +539,12 @@ class Evaluation:
     #: motive). Cleared with ``_scoped``.
     _same_costs: dict[tuple[tuple[str, float, float], ...], dict[str, float]] = field(
         default_factory=dict, repr=False
+    )
+    #: The last :meth:`_scoped_costs` found where its entry's scopes are above the parent:
+    #: the entry, the parent and what was found (the same for the next sibling of that
+    #: entry). Dropped with ``_scoped``.
+    _last_scoped: tuple[Entry, Node | None, dict[str, float]] | None = field(
+        default=None, repr=False
     )
     _counts: dict[tuple[int, bool, bool], dict[str, float]] = field(
         default_factory=dict, repr=False
@@ -1364,6 +1377,7 @@ class Evaluation:
         ):
             cache.clear()
         self._present = None
+        self._last_scoped = None
 
     # ----------------------------------------------------------------- names
 
@@ -1445,6 +1459,7 @@ class Evaluation:
                 self._scoped.clear()
                 self._held.clear()
                 self._same_costs.clear()
+                self._last_scoped = None
             if totals == self._settling and not self._cost_capped:
                 return
             names = ", ".join(sorted(self._cost_reads_cost))
@@ -1463,6 +1478,7 @@ class Evaluation:
             self._scoped.clear()
             self._held.clear()
             self._same_costs.clear()
+            self._last_scoped = None
             self.total_cost(self.root)
         finally:
             self._settling = None
@@ -1643,9 +1659,16 @@ class Evaluation:
         it). ``None`` where that does not hold.
         """
         facts = node.facts
-        scopes = (facts if facts is not None else self.index.facts(entry)).cost_scopes
+        if facts is None:
+            facts = self.index.facts(entry)
+        scopes = facts.cost_scopes
         if scopes is None:
             return None
+        last = self._last_scoped
+        if last is not None and last[1] is node.parent and last[0] is entry and facts.scopes_above:
+            # A sibling of the last selection asked, of the same entry: its scopes are above
+            # their parent (EntryFacts.scopes_above), so they are the same selections.
+            return last[2]
         at = self._scope_node
         if len(scopes) == 1:  # (one cost type)
             key: tuple[int, ...] = (id(entry), id(at(node, scopes[0])))
@@ -1657,6 +1680,8 @@ class Evaluation:
             made = {ct: unit(node, ct) for ct in self.index.cost_types}
             same = tuple((ct, v, math.copysign(1.0, v)) for ct, v in made.items())
             found = self._scoped[key] = self._same_costs.setdefault(same, made)
+        if facts.scopes_above:
+            self._last_scoped = (entry, node.parent, found)
         return found  # (never changed: callers copy it)
 
     # ----------------------------------------------------------------- characteristics
@@ -1715,7 +1740,7 @@ class Evaluation:
     # ----------------------------------------------------------------- queries
 
     def _scope_node(self, context: Node, scope: str) -> Node | None:
-        if scope not in _SCOPE_WORDS and ":" not in scope:
+        if scope not in SCOPE_WORDS and ":" not in scope:
             # the nearest selection of entry ``scope``, this one or above (Node.ancestor,
             # inlined; the most asked: a trooper's platoon)
             at: Node | None = context
@@ -2348,9 +2373,6 @@ class Evaluation:
         return low, high
 
 
-#: The scopes that name no entry (see :meth:`Evaluation._scope_node`).
-_SCOPE_WORDS = frozenset({"self", "parent", "force", "roster", "top"})
-
 #: Most rounds costs that depend on costs get to settle (:meth:`Evaluation._settle_costs`).
 MAX_COST_ROUNDS = 20
 #: Most times a repeating modifier applies, whatever its query counts.
@@ -2469,8 +2491,10 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
     # What the parent holds, while everything in it is a plain selection with nothing under
     # it (see Holding): its facts, then per selection its option (by id()), count and name.
     held: list[Any] | None = [facts] if facts is not None and facts.entry is entry else None
+    append = siblings.append
     for i, sel in enumerate(selections):
-        if taken is not None and sel.children:
+        sub = sel.children
+        if sub and taken is not None:
             prev = taken.get(id(sel))
             if (
                 prev is not None
@@ -2483,34 +2507,36 @@ def _build(ev: Evaluation, parent: Node, selections: list[SelectionData]) -> Non
                 # the same force entry and faction): the same subtree. The previous evaluation
                 # is superseded; its nodes move over.
                 prev.parent = parent
-                siblings.append(prev)
+                append(prev)
                 built[id(sel)] = prev  # type: ignore[index]
                 held = None
                 continue
-        if sel.findings:
-            for f in sel.findings:
+        findings = sel.findings
+        if findings:
+            for f in findings:
                 ev._add(f.severity, f.code, f.message, f.loc, "")
-        found = child_of(sel.entry) if sel.entry else None
+        ref = sel.entry
+        found = child_of(ref) if ref else None
         # (a selection with nothing under it gets none: the one shared empty list, which
         # leaves no list per leaf for the collector to track)
-        kids = None if sel.children else NO_CHILDREN
+        kids = None if sub else NO_CHILDREN
         if found is not None:
             child = found[0]
             node = Node(
                 sel, child.entry, child.group, parent, i, kids, child.link, found[1], found[2]
             )
             if held is not None:
-                if kids is None or sel.findings or sel.experience or sel.state:
+                if sub or findings or sel.experience or sel.state:
                     held = None
                 else:
                     held += (id(found), sel.count, sel.name)
         else:
             held = None
             node = Node(sel, None, None, parent, i, kids)
-            if sel.entry is not None:
-                ev._after_build.append(partial(_report_unplaced, ev, node, sel.entry, parent))
-        siblings.append(node)
-        if not sel.children:
+            if ref is not None:
+                ev._after_build.append(partial(_report_unplaced, ev, node, ref, parent))
+        append(node)
+        if not sub:
             continue
         if node.entry is not None:
             if built is not None:
@@ -2948,7 +2974,7 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
             if (
                 holding is not None
                 and not reached_any
-                and holding.quiet()
+                and holding.quiet
                 and (kind.max_count is None or c.count <= kind.max_count)
                 and ((data := c.data) is None or not (data.experience or data.state))
             ):

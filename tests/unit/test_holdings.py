@@ -8,7 +8,7 @@ three things are worked out once per holding instead of once per selection:
 
 * its totals (:meth:`Evaluation._node_cost`), by the holding, its own costs and its count;
 * its checks (``_check_node``): skipped where the holding can break nothing
-  (:meth:`Holding.quiet`: only group maxima to check, kept) and nothing of the selection's
+  (:attr:`Holding.quiet`: only group maxima to check, kept) and nothing of the selection's
   own can (its count, experience, state);
 * the Infantry Operations kit (``_kit``).
 
@@ -171,5 +171,108 @@ def test_a_holding_is_one_object_per_make_up(library: Library, tmp_path: Path) -
     assert by_name["Vest"] == [None] * 5 and by_name["Rifle"] == [None] * 5
     assert by_name["Typo"] == [None] * 5
     two = by_name["Two rifles"][0]
-    assert two is not None and not two.quiet()  # (two main weapons: over the group's maximum)
-    assert plain[0].quiet()
+    assert two is not None and not two.quiet  # (two main weapons: over the group's maximum)
+    assert plain[0].quiet
+
+
+SCOPED_SYSTEM = """
+kind: system
+id: sib
+name: Siblings
+cost_types:
+  - {id: pts, name: Points}
+"""
+
+SCOPED_ARMY = """
+kind: catalog
+id: army
+system: sib
+name: Army
+entries:
+  - id: squad
+    name: Squad
+    type: unit
+    entries:
+      - id: trooper
+        name: Trooper
+        type: model
+        costs: {pts: 10}
+        modifiers:
+          # scope: its own entry, the nearest trooper: the trooper itself
+          - type: increment
+            field: cost:pts
+            value: 10
+            conditions: [{type: at-least, value: 1, scope: trooper, child: medal}]
+        entries:
+          - {link: medal}
+      - id: guard
+        name: Guard
+        type: model
+        costs: {pts: 5}
+        modifiers:
+          - type: increment
+            field: cost:pts
+            value: 1
+            conditions: [{type: at-least, value: 1, scope: self, child: medal}]
+        entries:
+          - {link: medal}
+      - id: scout
+        name: Scout
+        type: model
+        costs: {pts: 3}
+        modifiers:
+          # scope: the squad above it, the same for every scout of the squad
+          - type: increment
+            field: cost:pts
+            value: 2
+            conditions: [{type: at-least, value: 1, scope: squad, child: banner}]
+        entries:
+          - {link: medal}
+      - {id: banner, name: Banner}
+shared_entries:
+  - {id: medal, name: Medal}
+"""
+
+
+def test_siblings_share_their_own_costs_only_where_their_scopes_are_above(
+    tmp_path: Path,
+) -> None:
+    """The costs of a selection's own are reused for the next sibling of the same entry only
+    where every scope its cost modifiers look at lies above the parent
+    (:attr:`EntryFacts.scopes_above`): not where a scope is the selection itself."""
+    from armybuilder.rules.engine import evaluate
+
+    (tmp_path / "sib").mkdir()
+    (tmp_path / "sib" / "system.yaml").write_text(SCOPED_SYSTEM)
+    (tmp_path / "sib" / "army.yaml").write_text(SCOPED_ARMY)
+    lib = Library([tmp_path], use_cache=False).scan()
+    assert not lib.problems, lib.problems
+    index = lib.system("sib").index("army")
+    squad = index.entries["squad"]
+    facts = {e.id: index.facts(e) for e in squad.entries}
+    assert facts["scout"].scopes_above
+    assert not facts["trooper"].scopes_above and not facts["guard"].scopes_above
+    text = (
+        "system: sib\nfaction: army\nname: T\nselections:\n"
+        "  - entry: squad\n    selections:\n"
+        + "".join(
+            f"      - {{entry: {e}, selections: [{{entry: medal}}]}}\n      - entry: {e}\n"
+            f"      - {{entry: {e}, selections: [{{entry: medal}}]}}\n"
+            for e in ("trooper", "guard", "scout")
+        )
+        + "      - entry: banner\n"
+    )
+    ev = evaluate(Roster.from_text(text, "t.yaml"), index, None)
+    got = [(n.entry_id, ev.total_cost(n)["pts"]) for n in ev.root.children[0].children]
+    assert got == [
+        ("trooper", 20.0),
+        ("trooper", 10.0),
+        ("trooper", 20.0),
+        ("guard", 6.0),
+        ("guard", 5.0),
+        ("guard", 6.0),
+        ("scout", 5.0),
+        ("scout", 5.0),
+        ("scout", 5.0),
+        ("banner", 0.0),
+    ]
