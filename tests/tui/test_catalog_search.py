@@ -368,3 +368,119 @@ async def test_the_lists_scrollbar_is_drawn_as_textuals(make_app: Any, tmp_path:
             await pilot.press(key)
             await settled(pilot, editor)
             assert any(line for line in styled(tree))
+
+
+@run_async
+async def test_the_lists_own_drawing_is_textuals_tree_line(make_app: Any, tmp_path: Path) -> None:
+    """The catalog's list draws its rows itself (``CatalogTree.draw_line``, not through
+    Rich's text objects): every line of the list, section heading or entry, with the cursor
+    on it or not, hovered or not, the list focused or not, at 80 and 120 columns, after a
+    search and after Esc, is segment by segment and style by style (meta included: the
+    line and the node a click reaches) the line Textual's tree draws for it."""
+    from textual.widgets import Tree
+
+    path = tmp_path / PLATOON.name
+    path.write_bytes(PLATOON.read_bytes())
+    app = make_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await wait_editor(pilot)
+        editor.jump_to(TROOPER)
+        await settled(pilot, editor)
+        catalog = editor.catalog
+        tree = catalog.catalog_tree
+        compared = 0
+        for size, keys in (((80, 24), ["/"]), ((120, 30), [*"ri"]), ((80, 24), ["escape"])):
+            await pilot.resize_terminal(*size)
+            for key in keys:
+                await pilot.press(key)
+            await settled(pilot, editor)
+            catalog.price_view()
+            catalog._label_lines(0, len(tree._tree_lines))  # (every row labelled)
+            for focus in (False, True):
+                if focus:
+                    tree.focus()
+                    await settled(pilot, editor)
+                tree._pseudo_class_state = tree.get_pseudo_class_state()
+                lines = len(tree._tree_lines)
+                for y in range(lines):
+                    for cursor, hover in ((-1, -1), (y, -1), (y, y), (min(y + 1, lines - 1), y)):
+                        tree.set_reactive(Tree.cursor_line, cursor)
+                        tree.set_reactive(Tree.hover_line, hover)
+                        for node in tree._tree_lines[y].path:
+                            node._hover = hover == y
+                            node._selected = cursor == y
+                        width = tree.size.width
+                        ours = tree.draw_line(y, 0, width, tree.rich_style)
+                        tree._line_cache.clear()
+                        theirs = Tree._render_line(tree, y, 0, width, tree.rich_style)
+                        assert list(ours) == list(theirs), (size, y, cursor, hover, ours.text)
+                        assert [s.style.meta if s.style else None for s in ours] == [
+                            s.style.meta if s.style else None for s in theirs
+                        ]
+                        compared += 1
+                        for node in tree._tree_lines[y].path:
+                            node._hover = node._selected = False
+            tree.set_reactive(Tree.hover_line, -1)
+            catalog.search.focus()
+            await settled(pilot, editor)
+        assert compared > 300
+
+
+@run_async
+async def test_rows_kept_by_the_search_are_rows_that_draw_the_same(
+    make_app: Any, tmp_path: Path
+) -> None:
+    """A key of the search repaints the rows whose :meth:`CatalogTree.view_keys` differ
+    before and after it (node and label objects, flags): wherever they say a row is the
+    same, the full keys of the row (:meth:`ContentLines.row_keys`, everything Tree's
+    drawing reads, by value) say so too, over searches, Backspace, Esc, the cursor moved
+    and a resize."""
+    path = tmp_path / PLATOON.name
+    path.write_bytes(PLATOON.read_bytes())
+    app = make_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await wait_editor(pilot)
+        editor.jump_to(TROOPER)
+        await settled(pilot, editor)
+        catalog = editor.catalog
+        tree = catalog.catalog_tree
+        pairs: list[tuple[Any, Any]] = []
+        view_keys = tree.view_keys
+
+        def both() -> Any:
+            keys = view_keys()
+            pairs.append((keys, tree.row_keys()))
+            return keys
+
+        tree.view_keys = both  # type: ignore[method-assign]
+        catalog.search.focus()
+        await settled(pilot, editor)
+        keys = [*"ri", "backspace", "backspace", *"gren", "backspace", "escape", *"m", "escape"]
+        keys += [*"a", "down", "down", "up", "escape", *"kn", "backspace", "escape"]
+        kept = 0
+        for key in keys:
+            if key == "m":
+                await pilot.resize_terminal(100, 30)
+            del pairs[:]
+            await pilot.press(key)
+            await settled(pilot, editor)
+            if len(pairs) < 2:
+                continue
+            (view_before, rows_before), (view_after, rows_after) = pairs[-2], pairs[-1]
+            if view_before is None or view_after is None or view_before[0] != view_after[0]:
+                continue
+            assert rows_before[0] == rows_after[0], key
+            for y, (a, b) in enumerate(zip(view_before[1:], view_after[1:], strict=True)):
+                if a == b:
+                    kept += 1
+                    assert rows_before[y + 1] == rows_after[y + 1], (key, y)
+        assert kept > 20
+        # A row whose label is replaced (its price or count changed) is a row that changed.
+        tree.view_keys = view_keys  # type: ignore[method-assign]
+        before = tree.view_keys()
+        assert before is not None
+        node = tree._tree_lines[tree.scroll_offset.y + 1].node
+        node._label = node._label + " 1"
+        after = tree.view_keys()
+        assert after is not None
+        assert [a == b for a, b in zip(before, after, strict=True)].count(False) == 1

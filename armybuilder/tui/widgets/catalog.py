@@ -19,6 +19,7 @@ import gc
 import time
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.cells import cell_len
@@ -317,6 +318,10 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
     #: and says which lines it changed.
     on_view: Callable[[int, int], list[int]] | None = None
 
+    #: Called when the list's size changed (the browser draws its labels ahead again, at
+    #: the new width).
+    on_resized: Callable[[], None] | None = None
+
     #: Lines found labelled with old figures while a frame was being drawn, outside the part
     #: being drawn (repainted at once; a test reads it: every path that brings a row into
     #: view prices it before).
@@ -473,6 +478,11 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
             if self.cursor_line >= len(lines):
                 self.cursor_line = -1
 
+    def on_resize(self, event: events.Resize) -> None:
+        hook = self.on_resized
+        if hook is not None:
+            hook()
+
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
         # The rows scrolled into view are priced now, before the frame that shows them.
@@ -480,6 +490,157 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
         if hook is not None and round(old_value) != round(new_value) and self.size.height > 0:
             top = self.scroll_offset.y
             hook(top, top + self.size.height)
+
+    def draw_line(self, y: int, x1: int, x2: int, base_style: Style) -> Strip:
+        """Line ``y`` drawn afresh: the strip Tree draws (``Tree._render_line``, same segments,
+        same styles), built straight from the label's spans rather than through Rich's text
+        objects and console (a fifth of the cost: the rows a search brings in are drawn
+        for the first time at its first keys). Anything but the catalog's two levels is
+        Tree's own drawing."""
+        lines = self._tree_lines
+        if y >= len(lines) or self.show_root or len(lines[y].path) > 2:
+            return super().draw_line(y, x1, x2, base_style)
+        line = lines[y]
+        path = line.path
+        node = path[-1]
+        hover_line, cursor_line = self.hover_line, self.cursor_line
+        if hover_line >= 0 and any(n._hover for n in path):
+            base = self.get_component_rich_style("tree--highlight-line")
+        else:
+            base = base_style
+        line_style = base + Style(meta={"line": y})
+        segments: list[Segment] = []
+        guide = ""
+        if len(path) == 2:
+            guide, guide_style = self._guide(path[0]._hover, path[0]._selected, line.last)
+            segments.append(Segment(guide, line_style + guide_style if guide_style else line_style))
+        label_style = self._label_style(hover_line == y, cursor_line == y)
+        part = self._label_part(node, len(path) - 1, base, label_style)
+        if part is None:
+            return super().draw_line(y, x1, x2, base_style)
+        plain, chunks = part
+        # Each piece in the styles Rich stacks over it: the line's (with the line number a
+        # click reads), the label's own (kept), the node's (the node a click reaches).
+        line_meta = line_style.meta
+        node_id = node._id
+        for text, attrs, meta in chunks:
+            merged = (
+                {**line_meta, **meta, "node": node_id} if meta else {**line_meta, "node": node_id}
+            )
+            segments.append(Segment(text, (base + attrs) + Style.from_meta(merged)))
+        pad = max(self.virtual_size.width, self.size.width) - cell_len(guide + plain)
+        if pad:
+            segments.append(Segment(" " * pad, line_style) if pad > 0 else Segment("", line_style))
+        return Strip(segments).crop(x1, x2)
+
+    def _guide(self, hover: bool, selected: bool, last: bool) -> tuple[str, Style]:
+        """The guide before an entry and its style (as Tree draws it), given its section's
+        hover and selection and whether it is the last of its section (looked up once a
+        drawing)."""
+        memo = self._memo
+        key = ("guide", hover, selected, last)
+        if memo is not None:
+            found = memo.get(key)
+            if found is not None:
+                return found  # type: ignore[no-any-return]
+        look = self.get_component_rich_style
+        styles = self.get_component_styles
+        guide_style = look("tree--guides", partial=True)
+        hidden = styles("tree--guides").color.a == 0
+        if hover:
+            guide_style = guide_style + look("tree--guides-hover", partial=True)
+            hidden = styles("tree--guides-hover").color.a == 0
+        if selected and self.has_focus:
+            guide_style = look("tree--guides", partial=True) + look(
+                "tree--guides-selected", partial=True
+            )
+            hidden = styles("tree--guides-selected").color.a == 0
+        if self.show_guides and not hidden:
+            chars = self.LINES["default"]
+            if guide_style.bold:
+                chars = self.LINES["bold"]
+            elif guide_style.underline2:
+                chars = self.LINES["double"]
+        else:
+            chars = ("  ", "  ", "  ", "  ")
+        pick = chars[2] if last else chars[3]
+        found = (f"{pick[0]}{pick[1] * max(0, self.guide_depth - 2)} ", guide_style)
+        if memo is not None:
+            memo[key] = found
+        return found
+
+    def _label_style(self, hovered: bool, cursor: bool) -> Style:
+        """The style Tree gives a label: hovered, under the cursor (looked up once a drawing)."""
+        memo = self._memo
+        key = ("label", hovered, cursor)
+        if memo is not None:
+            found = memo.get(key)
+            if found is not None:
+                return found  # type: ignore[no-any-return]
+        look = self.get_component_rich_style
+        style = look("tree--label", partial=True)
+        if hovered:
+            style += look("tree--highlight", partial=True)
+        if cursor:
+            style += look("tree--cursor", partial=False)
+        if memo is not None:
+            memo[key] = style
+        return style
+
+    #: A label's pieces as drawn (text, style without meta, meta), by everything its
+    #: drawing reads (:meth:`_label_part`).
+    _parts: dict[tuple[Any, ...], tuple[str, list[tuple[str, Style, dict[str, Any]]]]]
+
+    def _label_part(
+        self, node: TreeNode[str | None], depth: int, base: Style, label_style: Style
+    ) -> tuple[str, list[tuple[str, Style, dict[str, Any]]]] | None:
+        """A row's label as :meth:`render_label` draws it, in pieces: its text, and each
+        piece's text, style (the styles of the label's spans over it combined, meta and
+        links left out) and meta; kept by value (the label's text, spans and style, the
+        arrow, the depth, the styles, the width it is fitted to), so a label drawn once is
+        not fitted nor split again when its row comes back (``None``: not drawn this way:
+        an empty label, a link)."""
+        label = node._label
+        key = (
+            label.plain,
+            tuple(label.spans),
+            label.style,
+            node._allow_expand,
+            node._expanded,
+            depth,
+            base,
+            label_style,
+            self.scrollable_content_region.width,
+            self.guide_depth,
+            self.is_mounted,
+        )
+        parts = self.__dict__.get("_parts")
+        if parts is None:
+            parts = self._parts = {}
+        found = parts.get(key)
+        if found is not None:
+            return found
+        text = self.render_label(node, base, label_style)
+        plain = text.plain
+        if not plain:
+            return None
+        spans: list[tuple[int, int, Style | str]] = (
+            [(0, len(plain), text.style)] if text.style else []
+        )
+        spans.extend((s.start, s.end, s.style) for s in text.spans)
+        chunks: list[tuple[str, Style, dict[str, Any]]] = []
+        pieces = _render_spans(plain, Style.null(), spans, self.app.console) if spans else []
+        for piece, style, _ in pieces or [Segment(plain, Style.null())]:
+            if style is None or style._link:
+                return None
+            if style._meta:
+                chunks.append((piece, style.clear_meta_and_links(), style.meta))
+            else:
+                chunks.append((piece, style, {}))
+        if len(parts) > 4096:
+            parts.clear()
+        found = parts[key] = (plain, chunks)
+        return found
 
     def render_line(self, y: int) -> Strip:
         # As Tree draws a line, with the style of this pass (Tree looks it up per line).
@@ -497,6 +658,45 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
         finally:
             self._pass = None
             self._memo = None
+
+    def view_keys(self) -> list[object] | None:
+        """What each row on screen shows, to compare just before and just after a key of
+        the search (:meth:`row_keys`' purpose, at a tenth of its cost): the view's place
+        and the widget's state once, then per row the node and its label *objects* (a
+        label is replaced, never changed in place, when its text changes; the keys hold
+        them, so no object compared can be a new one at an old address), the arrow, the
+        guides' flags, the cursor and the hover. ``None``: not comparable."""
+        if not self.is_mounted or self.size.height <= 0:
+            return None
+        scroll_x, scroll_y = self.scroll_offset
+        self._pass = None
+        style, state = self._pass_state()
+        height = self.size.height
+        cursor, hover = self.cursor_line, self.hover_line
+        # (the widget's style, widths, pseudo-classes, focus and guides: not the cursor and
+        # hover lines, compared row by row)
+        keys: list[object] = [(scroll_x, scroll_y, style, state[:7], hover >= 0)]
+        lines = self._tree_lines
+        for y in range(scroll_y, scroll_y + height):
+            if y >= len(lines):
+                keys.append(None)
+                continue
+            line = lines[y]
+            path = line.path
+            node = path[-1]
+            keys.append(
+                (
+                    node,
+                    node._label,
+                    node._allow_expand,
+                    node._expanded,
+                    line.last,
+                    tuple((n._hover, n._selected, n.is_last) for n in path),
+                    y == cursor,
+                    y == hover,
+                )
+            )
+        return keys
 
     def line_state(self) -> tuple[int, int, int, Any, bool, bool, int, int, int]:
         # (The key of each line is :meth:`ContentLines.line_key`'s, with this state looked
@@ -642,6 +842,42 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
                 node.toggle()
 
 
+def _render_spans(
+    plain: str, base: Style, spans: Sequence[tuple[int, int, Style | str]], console: Any
+) -> list[Segment]:
+    """The segments Rich's ``Text(plain, style=base)`` with ``spans`` (in that order) renders
+    (``Text.render``: each piece of text between two span edges in the styles of the spans
+    over it, combined in their order, the text's own style first)."""
+    if not spans:
+        return [Segment(plain)]
+    get = console.get_style
+    null = Style.null()
+    style_map: dict[int, Style] = {}
+    edges: list[tuple[int, bool, int]] = [(0, False, 0)]
+    for index, (start, _, given) in enumerate(spans, 1):
+        style_map[index] = given if isinstance(given, Style) else get(given, default=null)
+        edges.append((start, False, index))
+    edges.extend((end, True, index) for index, (_, end, _) in enumerate(spans, 1))
+    edges.append((len(plain), True, 0))
+    style_map[0] = base
+    edges.sort(key=lambda edge: (edge[0], edge[1]))
+    stack: list[int] = []
+    combined: dict[tuple[int, ...], Style] = {}
+    out: list[Segment] = []
+    for (offset, leaving, index), (next_offset, _, _) in pairwise(edges):
+        if leaving:
+            stack.remove(index)
+        else:
+            stack.append(index)
+        if next_offset > offset:
+            key = tuple(sorted(stack))
+            found = combined.get(key)
+            if found is None:
+                found = combined[key] = Style.combine(style_map[i] for i in key)
+            out.append(Segment(plain[offset:next_offset], found))
+    return out
+
+
 def _cut(text: Text, room: int) -> Text:
     """``text`` cut to ``room`` cells, its last cell a "…" drawn as what it replaces: a
     line cut at the pane's edge says so."""
@@ -778,6 +1014,8 @@ class CatalogBrowser(Vertical):
         self.rebuilds = 0
         #: The garbage collector is paused until the frame of a key typed is painted.
         self._collector_held = False
+        #: What the rows' labels were last drawn ahead for (:meth:`_draw_ahead`).
+        self._ahead: tuple[Any, ...] | None = None
 
     def compose(self) -> ComposeResult:
         yield LiveStatic("Catalog", id="catalog-title", classes="pane-title")
@@ -786,6 +1024,7 @@ class CatalogBrowser(Vertical):
         tree.show_root = False
         tree.guide_depth = 2
         tree.on_view = self._label_lines
+        tree.on_resized = self._price_later
         yield tree
         yield LiveStatic("", id="catalog-empty")
         with VerticalScroll(id="catalog-preview-scroll"):
@@ -839,8 +1078,9 @@ class CatalogBrowser(Vertical):
         self._price_later()
 
     def _price_later(self) -> None:
-        """Price the options not priced yet while the app is idle, a few at a time."""
-        if self._price is None or not self.price_off_screen:
+        """Price the options not priced yet while the app is idle, a few at a time, then
+        draw their rows' labels ahead (:meth:`_draw_ahead`)."""
+        if not self.price_off_screen or (self._price is None and self._drawn_ahead()):
             return
         now = time.perf_counter()
         if self._later is None or now - self._later_at > 1.0:  # (none due, or one lost)
@@ -848,31 +1088,102 @@ class CatalogBrowser(Vertical):
 
     def _price_some(self) -> None:
         """One round of pricing the options not priced yet (their figures are kept, for
-        their rows to be labelled with when they come into view; no row changes now)."""
+        their rows to be labelled with when they come into view; no row changes now),
+        then of drawing labels ahead."""
         self._later = None
-        price = self._price
-        if price is None or not self.is_attached or not self.price_off_screen:
+        if not self.is_attached or not self.price_off_screen:
             return
-        infos, asked = self._infos, self._asked
         end = time.perf_counter() + IDLE_ROUND_S
-        for option_id in self._ids:
-            if option_id in infos or option_id in asked:
-                continue
-            if time.perf_counter() >= end:
-                self._price_later()
-                return
-            asked.add(option_id)  # (one the session does not price is not asked again)
-            for info in price([option_id]):
-                infos[info.entry_id] = info
+        price = self._price
+        if price is not None:
+            infos, asked = self._infos, self._asked
+            for option_id in self._ids:
+                if option_id in infos or option_id in asked:
+                    continue
+                if time.perf_counter() >= end:
+                    self._price_later()
+                    return
+                asked.add(option_id)  # (one the session does not price is not asked again)
+                for info in price([option_id]):
+                    infos[info.entry_id] = info
+        if self._draw_ahead(end):
+            self._price_later()
+
+    def _ahead_key(self) -> tuple[Any, ...] | None:
+        """What the labels drawn ahead were drawn for: the figures, the list's width and
+        styles (``None``: the list is not laid out)."""
+        tree = self.catalog_tree
+        if not tree.is_mounted or tree.size.width <= 0:
+            return None
+        return (
+            self._figures,
+            tree.scrollable_content_region.width,
+            tree.rich_style,
+            tree.get_component_rich_style("tree--label", partial=True),
+            id(self._rows),
+        )
+
+    def _drawn_ahead(self) -> bool:
+        key = self._ahead_key()
+        return key is None or key == self._ahead
+
+    def _draw_ahead(self, end: float) -> bool:
+        """While idle (until ``end``): label the rows off screen with the figures kept for
+        them, and have the list draw their labels' pieces ahead (``CatalogTree._label_part``,
+        kept by value: what a row shows is looked up there only if it is exactly what it
+        would draw), so that the rows a search brings in are drawn at a third of the cost.
+        Whether some are left."""
+        index, tree = self._index, self.catalog_tree
+        key = self._ahead_key()
+        if index is None or key is None or key == self._ahead:
+            return False
+        base, label_style = key[2], key[3]
+        figures, row_figures, infos = self._figures, self._row_figures, self._infos
+        ids, rows, shown = self._ids, self._rows, self._shown_labels
+        top = tree.scroll_offset.y
+        lines = tree._tree_lines
+        in_view = {id(line.path[-1]) for line in lines[top : top + tree.size.height]}
+        tree._pass, tree._memo = None, None
+        tree._pass, tree._memo = tree._pass_state(), {}
+        try:
+            for i, leaf in enumerate(rows):
+                if time.perf_counter() >= end:
+                    return True
+                option_id = ids[i]
+                if row_figures[i] != figures:
+                    if id(leaf) in in_view:  # (labelled by what shows them)
+                        continue
+                    info = infos.get(option_id)
+                    if info is None and self._price is not None:
+                        if option_id not in self._asked:
+                            return True  # (priced first, in a later round)
+                        info = OptionInfo(option_id, Limit(self._counts.get(option_id, 0)), {})
+                    label = self._leaf_label(index, self._options[i], info or self._info(option_id))
+                    row_figures[i] = figures
+                    if shown[i] != label.plain:
+                        shown[i] = label.plain
+                        leaf._label = tree.process_label(label)
+                        leaf._updates += 1
+                tree._label_part(leaf, 1, base, label_style)
+            for section in self._sections.values():
+                tree._label_part(section, 0, base, label_style)
+        finally:
+            tree._pass, tree._memo = None, None
+        self._ahead = key
+        return False
 
     @property
     def unpriced(self) -> int:
-        """How many options are not priced yet with the figures shown (a benchmark waits
-        for none, as a person pausing before typing)."""
-        if self._price is None or not self.price_off_screen:
+        """How many options are not priced yet with the figures shown, and whether the
+        rows' labels are still to be drawn ahead (a benchmark waits for none, as a person
+        pausing before typing)."""
+        if not self.price_off_screen:
             return 0
+        ahead = 0 if self._drawn_ahead() else 1
+        if self._price is None:
+            return ahead
         infos, asked = self._infos, self._asked
-        return sum(1 for i in self._ids if i not in infos and i not in asked)
+        return ahead + sum(1 for i in self._ids if i not in infos and i not in asked)
 
     def _info(self, entry_id: str) -> OptionInfo:
         info = self._priced(entry_id)
@@ -1039,14 +1350,14 @@ class CatalogBrowser(Vertical):
             self._cursor_keep = tree.cursor_node.data
         changed = force or hits != self._hits
         self._hits, self._hits_query = hits, query
-        before = tree.row_keys()
+        before = tree.view_keys()
         tree._syncing = True
         try:
             if changed:
                 self._show_rows(hits)
             placed = self._place_cursor()
             self.price_view()  # (the rows now in view, before they are compared and drawn)
-            after = tree.row_keys() if placed else None
+            after = tree.view_keys() if placed else None
         finally:
             tree._syncing = False
         if before is None or after is None or before[0] != after[0] or len(before) != len(after):

@@ -370,12 +370,16 @@ class ContentLines(LabelWidths):
                 return strip
             strip = remeta(strip, y, node_id)
         else:
-            strip = Tree._render_line(tree, y, x1, x2, base_style)
+            strip = self.draw_line(y, x1, x2, base_style)
             self.lines_drawn += 1
         if len(drawn) > self.lines_kept():
             drawn.clear()
         drawn[key] = (strip, y, node_id)
         return strip
+
+    def draw_line(self, y: int, x1: int, x2: int, base_style: Style) -> Strip:
+        """Line ``y`` drawn afresh (a tree may draw its lines itself: what Tree draws)."""
+        return Tree._render_line(self, y, x1, x2, base_style)  # type: ignore[arg-type]
 
     def lines_kept(self) -> int:
         """How many drawn lines are kept (all are dropped past that)."""
