@@ -52,17 +52,31 @@ def number(x: float) -> str:
     return "0" if out == "-0" else out
 
 
+def unit_after(amount: str, unit: str) -> str:
+    """``unit`` as it reads after ``amount`` (already written out): singular after exactly
+    one where it is a plural word ("1 Can", "1 Build Slot", "2 Cans"), else as it is (an
+    abbreviation of three letters or fewer, "1 pts", "1 kg"; a word ending in "ss" or "us")."""
+    if amount.strip() != "1" or not unit:
+        return unit
+    head, _, last = unit.rpartition(" ")
+    if len(last) < 4 or not last.isalpha() or not last.endswith("s"):
+        return unit
+    if last.endswith(("ss", "us", "is")):
+        return unit
+    return f"{head} {last[:-1]}" if head else last[:-1]
+
+
 def named_amount(name: str, unit: str, amount: str) -> str:
     """An amount of a kind of cost as a report names it, ``amount`` already written out
     ("2,380", "1,910 / 2,000"): after the kind's name and before its unit ("Mass 2,380 kg"),
     after the name alone when there is no unit ("Value 180"), and before the unit alone when
     the unit is the name (a cost type called "pts" counted in pts: "1,910 pts", never
-    "pts 1,910 pts")."""
+    "pts 1,910 pts"); the unit singular after exactly one (:func:`unit_after`: "1 Can")."""
     if not unit:
         return f"{name} {amount}"
     if unit_is_name(name, unit):
-        return f"{amount} {unit}"
-    return f"{name} {amount} {unit}"
+        return f"{amount} {unit_after(amount, unit)}"
+    return f"{name} {amount} {unit_after(amount, unit)}"
 
 
 def unit_is_name(name: str, unit: str) -> bool:

@@ -25,7 +25,7 @@ from .. import __version__
 from ..model.plain import rule_field
 from ..report import force_title, format_costs
 from ..rules.engine import Evaluation, Issue, Node, Value, fmt_num, format_loc
-from ..words import named_amount, number, plural, tally, unit_is_name
+from ..words import named_amount, number, plural, tally, unit_after, unit_is_name
 
 #: Value keys that say how many hits a model or unit takes: the generic sheet draws a box
 #: per hit for them (a system's own template may do better).
@@ -108,10 +108,12 @@ class CostView:
 
     @property
     def text(self) -> str:
-        unit = f" {self.unit}" if self.unit else ""
-        out = f"{number(self.spent)}{unit}"
+        def unit(amount: str) -> str:
+            return f"{amount} {unit_after(amount, self.unit)}" if self.unit else amount
+
+        out = unit(number(self.spent))
         if self.limit is not None:
-            out += f" of {number(self.limit)}{unit}"
+            out += f" of {unit(number(self.limit))}"
         return out
 
     @property

@@ -40,7 +40,7 @@ from markupsafe import Markup
 
 from ..paths import bundled_dir, user_data_dir
 from ..rules.engine import Evaluation
-from ..words import number
+from ..words import number, unit_after
 from .context import RosterView, build_view
 from .safety import inside_folder
 
@@ -84,6 +84,13 @@ def _signed(v: Any) -> str:
         return f"{int(v):+d}"
     except (TypeError, ValueError):
         return str(v)
+
+
+def _unit_after(unit: Any, amount: Any) -> str:
+    """A unit as it reads after an amount already written out: ``{{ t.unit |
+    unit_after(t.spent | fmt) }}`` is "Can" after "1", "Cans" after "2"
+    (:func:`armybuilder.words.unit_after`)."""
+    return unit_after(str(amount), str(unit))
 
 
 def _fmt(v: Any) -> str:
@@ -232,6 +239,7 @@ def _environment(
     env.filters["signed"] = _signed
     env.filters["fmt"] = _fmt
     env.filters["percent"] = _percent
+    env.filters["unit_after"] = _unit_after
     env.tests["contains"] = _contains
     env.globals["split_columns"] = _split_columns
     env.globals["split"] = _split

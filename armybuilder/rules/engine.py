@@ -52,7 +52,7 @@ from ..model.plain import (  # the engine's form: no pydantic (see model/plain.p
 )
 from ..rosters import ForceData as ForceData
 from ..rosters import Loc, Roster, SelectionData
-from ..words import COST_DECIMALS, named_amount, number, tidy_cost
+from ..words import COST_DECIMALS, named_amount, number, tidy_cost, unit_after
 from .frozen import FrozenList
 from .state import StateKey, check_state
 
@@ -2670,7 +2670,7 @@ def constraint_issue_text(
         amount, bound = f"{number(got)} × {what}", number(limit)
     else:
         ct = ev.index.cost_types.get(con.field)
-        unit = f" {ct.unit}" if ct and ct.unit else ""
+        unit = f" {unit_after(number(limit), ct.unit)}" if ct and ct.unit else ""
         cname = ct.name if ct else con.field
         amount = f"{named_amount(cname, ct.unit if ct else '', number(got))} in {what}"
         bound = f"{number(limit)}{unit}"
@@ -3213,11 +3213,13 @@ def _check_roster(ev: Evaluation) -> None:
             continue
         spent = totals.get(ct_id, 0.0)
         if spent > limit:
-            unit = f" {limit_ct.unit}" if limit_ct.unit else ""
+            unit = limit_ct.unit
+            over = number(tidy_cost(spent - limit))
             ev.error(
                 "cost-limit-exceeded",
-                f"{named_amount(limit_ct.name, limit_ct.unit, number(spent))} is over the limit "
-                f"of {number(limit)}{unit} by {number(tidy_cost(spent - limit))}{unit}",
+                f"{named_amount(limit_ct.name, unit, number(spent))} is over the limit of "
+                f"{number(limit)}{f' {unit_after(number(limit), unit)}' if unit else ''} by "
+                f"{over}{f' {unit_after(over, unit)}' if unit else ''}",
                 ("limits", ct_id),
             )
 

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..words import number
+from ..words import number, unit_after
 from .operations import EditError
 
 # The roster machinery (ruamel.yaml, pydantic models) is imported where it is used, so that
@@ -104,10 +104,11 @@ def state_warnings(state: dict[str, Any] | None, keys: Sequence[StateKey]) -> li
 
 def amount_text(ct: CostType, amount: str) -> str:
     """An amount of cost type ``ct`` as a player reads it: with its unit (``85 kg``, and
-    ``80 pts``, ``5 Cans`` from BattleScribe data, whose cost types are named by their unit),
+    ``80 pts``, ``5 Cans``, ``1 Can`` from BattleScribe data, whose cost types are named by
+    their unit),
     or, for a cost without a unit, after its name (``Value 180``), never a bare number nobody
     can tell the meaning of."""
-    return f"{amount} {ct.unit}" if ct.unit else f"{ct.name} {amount}"
+    return f"{amount} {unit_after(amount, ct.unit)}" if ct.unit else f"{ct.name} {amount}"
 
 
 def costs_text(index: CatalogIndex, costs: dict[str, float]) -> str:

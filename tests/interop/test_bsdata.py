@@ -147,7 +147,7 @@ selections:
 def test_gaslands_team_over_its_can_limit(lib: Library) -> None:
     ev = _evaluate(lib, GASLANDS.format(sponsor="3057-1f8e-63b6-95e6"))  # Mishkin
     assert [(i.code, i.message) for i in ev.errors] == [
-        ("cost-limit-exceeded", "5 Cans is over the limit of 4 Cans by 1 Cans")
+        ("cost-limit-exceeded", "5 Cans is over the limit of 4 Cans by 1 Can")
     ]
 
 
@@ -265,7 +265,7 @@ def test_validate_command_on_a_bsdata_roster(
     roster.write_text(GASLANDS.format(sponsor="3057-1f8e-63b6-95e6"), encoding="utf-8")
     assert main(["validate", "--catalogs", str(BSDATA), str(roster)]) == 1
     out = capsys.readouterr().out
-    assert f"{roster}:5:16: error: 5 Cans is over the limit of 4 Cans by 1 Cans" in out
+    assert f"{roster}:5:16: error: 5 Cans is over the limit of 4 Cans by 1 Can" in out
     assert "NOT LEGAL (1 error) — Team (Gaslands, Gaslands)" in out
 
 
@@ -562,7 +562,7 @@ def test_a_ros_over_its_limit_names_the_cost_limits_line(
     limits = 1 + next(i for i, x in enumerate(lines) if "<costLimits>" in x)
     assert main(["validate", "--catalogs", str(BSDATA), str(ros)]) == 1
     out = capsys.readouterr().out
-    assert f"{ros}:{limits}: error: 5 Cans is over the limit of 4 Cans by 1 Cans" in out, out
+    assert f"{ros}:{limits}: error: 5 Cans is over the limit of 4 Cans by 1 Can" in out, out
 
 
 def test_a_kept_unknown_selection_is_written_back_with_its_edits(

@@ -12,6 +12,7 @@ from render_helpers import EXAMPLES, IO_COMPANY, Rendered, count_boxes
 
 from armybuilder.render import build_view, render_html
 from armybuilder.rules.engine import Evaluation
+from armybuilder.words import tally
 
 RIFLE = EXAMPLES / "infantry-ops" / "rifle-platoon.yaml"
 SRM = EXAMPLES / "infantry-ops" / "rifle-srm-platoon.yaml"
@@ -137,8 +138,13 @@ def test_io_platoon_sheet(render: Callable[..., Rendered]) -> None:
     for word in ("Attack values and weapons", "Damage track", "Cluster hits", "Ammunition"):
         assert word in sheet
     # attack values, range brackets with modifiers, movement and morale
-    assert "16 × Auto-Rifle" in squashed
-    assert "8 × SRM1" in squashed
+    # Counted as the roster tree counts them (words.tally: "Auto-Rifle ×16"), weapons and
+    # the troopers of each squad alike.
+    for name, n in [("Auto-Rifle", 16), ("SRM1", 8)]:
+        assert tally([(name, n)])[0] in squashed
+        assert f"{n} × {name}" not in squashed
+    assert tally([("Riflemen (SRM ammunition bearers)", 4)])[0] + ": Knife/Bayonet" in squashed
+    assert tally([("SRM1 gunners", 2)])[0] + ": Knife/Bayonet" in squashed
     assert "PB S M L EX" in squashed
     assert "3 (+0) 6 (+2) 9 (+4) 12 (+6)" in squashed  # SRM1 brackets
     assert "0 (-1) 1 (+0) 2 (+2) 3 (+4) 4 (+6)" in squashed  # Auto-Rifle brackets

@@ -118,13 +118,14 @@ def test_grenades_as_volleys_and_load_times(library: Library, lmg_sheet: str) ->
     ammo = lmg_sheet.split("Ammunition", 1)[1].split("Damage to this platoon", 1)[0]
     assert "Thrown Grenade ×20 4 each: 4 volleys" in ammo
     html = sheet_html(IO / "rifle-lmg-platoon.yaml", library)
-    grenades = html.split("Thrown Grenade ×20", 1)[1].split("</tr>", 1)[0]
+    # (the ammunition row: the attack table names the grenades the same way, "×20")
+    grenades = html.split("Thrown Grenade ×20<br>", 1)[1].split("</tr>", 1)[0]
     assert count_boxes(grenades)[0] == 4
-    assert "Man-portable Light MG 1 DB +1D6 0 (+0) 2 (+0) 4 (+2) 6 (+4) 8 (+6) — 1* / 0" in (
+    assert "Man-portable Light MG ×8 1 DB +1D6 0 (+0) 2 (+0) 4 (+2) 6 (+4) 8 (+6) — 1* / 0" in (
         lmg_sheet
     )
     srm = platoon_pages(pdf_text_pages(IO / "rifle-srm-platoon.yaml", library))[-1]
-    assert "8 × SRM1 2 CM — 3 (+0) 6 (+2) 9 (+4) 12 (+6) — 0 / 1" in srm
+    assert "SRM1 ×8 2 CM — 3 (+0) 6 (+2) 9 (+4) 12 (+6) — 0 / 1" in srm
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -167,9 +168,9 @@ def test_flechette_attack_values_against_each_target(
     sheets = platoon_pages(pages)
     assert len(sheets) == 1
     sheet = sheets[0]
-    assert "Primary 14 unarm. 21 arm. 7 0 28 × Assault Shotgun 0.5 DB/FL" in sheet
-    assert "Secondary 14 0 28 × Thrown Grenade" in sheet  # no fléchette weapon: one AV
-    assert "Melee 7 unarm. 14 arm. 7 0 28 × Knife/Bayonet" in sheet
+    assert "Primary 14 unarm. 21 arm. 7 0 Assault Shotgun ×28 0.5 DB/FL" in sheet
+    assert "Secondary 14 0 Thrown Grenade ×28" in sheet  # no fléchette weapon: one AV
+    assert "Melee 7 unarm. 14 arm. 7 0 Knife/Bayonet ×28" in sheet
     cluster = sheet.split("Cluster hits", 1)[1].split("Roll 2D6 when", 1)[0]
     head = "2D6 Primary AV 14 Secondary AV 14 Melee AV 7 Primary unarm. AV 21"
     assert head in cluster

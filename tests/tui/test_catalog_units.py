@@ -157,8 +157,9 @@ async def test_gaslands_lines_keep_their_units(
         lines = [tree_label(x) for x in pane_lines(app, editor.catalog.catalog_tree)]
         gun = [x for x in lines if x.startswith("Mac")]
         # The whole name with the fullest form that leaves room for it (it was "Mac…  2 Cans,
-        # 1 Build Slots" at 80x24), cut only where no form leaves room for it whole.
-        forms = tail_texts(["2 Cans, 1 Build Slots"])
+        # 1 Build Slots" at 80x24; one slot now reads "1 Build Slot"), cut only where no form
+        # leaves room for it whole.
+        forms = tail_texts(["2 Cans, 1 Build Slot"])  # (one slot: "Slot", as it reads)
         assert gun and gun[0] in ["Machine Gun" + t for t in forms], lines
         await pilot.press("slash", *"Armour")  # (the search, as a player finds it)
         await pilot.pause(0.2)
@@ -167,7 +168,7 @@ async def test_gaslands_lines_keep_their_units(
         plating = [x for x in lines if x.startswith("Arm")]
         assert plating, lines
         # The name whole (it read "Armour Pl… 4, 1 2"), the units and the count kept.
-        tails = tail_texts(["4 Cans, 1 Build Slots", "2 chosen"])
+        tails = tail_texts(["4 Cans, 1 Build Slot", "2 chosen"])
         assert plating[0] in ["Armour Plating" + t for t in tails], plating
         assert plating[0].endswith(("2 chosen", "×2")), plating
         if size == (80, 24):
