@@ -669,7 +669,6 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
         if not self.is_mounted or self.size.height <= 0:
             return None
         scroll_x, scroll_y = self.scroll_offset
-        self._pass = None
         style, state = self._pass_state()
         height = self.size.height
         cursor, hover = self.cursor_line, self.hover_line
