@@ -160,3 +160,17 @@ def test_broken_box_for_soldiers_who_check_morale(library: Library) -> None:
     assert mob.count('<span class="small">B</span>') == 7
     layout = doc.layout
     assert "B" not in cards_titled(layout, "Halftrack")[0].text.split()
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_row_of_vehicle_cards_fills_the_page_it_fits_on(library: Library, paper: str) -> None:
+    """The Norx warband's two rows of vehicle cards (side by side, each row a line to the
+    layout) were kept together by the default orphans / widows of 2 and moved whole to the
+    next page, leaving the page of the second Choppers card half empty: the row of Battle
+    trikes prints under that card where it fits."""
+    from sheet_layout import pdf_text_pages
+
+    pages = pdf_text_pages(SM / "norx-example.yaml", library, paper)
+    choppers = next(i for i, t in enumerate(pages) if "Choppers 2 of 2" in t)
+    trike = next(i for i, t in enumerate(pages) if "Battle trike 1 of 2" in t)
+    assert trike == choppers, [p[:80] for p in pages]
