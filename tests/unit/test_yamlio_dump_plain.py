@@ -200,7 +200,11 @@ def _cmap(items: dict[str, Any]) -> CommentedMap:
 
 
 @settings(
-    max_examples=400, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=150,
+    derandomize=True,  # (the same documents on every run: a CI failure can be replayed)
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 @given(
     st.dictionaries(st.sampled_from(["format", "name", "selections", "b"]), _nodes(), min_size=1)
@@ -278,10 +282,12 @@ def test_random_edits_of_the_regiment() -> None:
     doc = yamlio.load_round_trip(_regiment(companies=1), "regiment.yaml")
     rng = random.Random(17)
     wrote = 0
-    for _ in range(40):
+    kinds: set[str] = set()
+    for _ in range(20):  # (every kind of edit at least twice; 40 re-tested the same kinds)
         sels = doc["selections"]
         at = rng.randrange(len(sels))
         kind = rng.choice(["name", "name", "tricky", "count", "copy", "remove"])
+        kinds.add(kind)
         if kind == "name":
             sels[at]["name"] = rng.choice(_TRICKY[:8])
         elif kind == "tricky":  # written by ruamel (declined) or the same; then undone
@@ -296,6 +302,7 @@ def test_random_edits_of_the_regiment() -> None:
         elif len(sels) > 1:
             del sels[at]
         wrote += same_or_declined(doc)
+    assert kinds == {"name", "tricky", "count", "copy", "remove"}
     assert wrote >= 10  # (most edits keep the document plain)
     # A selection whose list is shared with another (ruamel writes `&id001` and `*id001`)
     shared = CommentedMap()
