@@ -14,7 +14,6 @@ generic checks on the same tree.
 
 from __future__ import annotations
 
-import gc
 import math
 import operator
 import re
@@ -3252,53 +3251,7 @@ def evaluate(
     ``values=False``: the caller reads the issues, costs and totals only (``validate``); the
     rules module may leave out values that decide no issue (see
     :attr:`Evaluation.values_wanted`). Such an evaluation neither reads nor fills a memo.
-
-    Python's garbage collector is paused while it runs (see :data:`HOLD_COLLECTOR`).
     """
-    collecting = HOLD_COLLECTOR and gc.isenabled()
-    if collecting:
-        gc.disable()
-    try:
-        return _evaluate(roster, index, rules, memo, take_nodes, forces, faction_roots, values)
-    finally:
-        if collecting:
-            gc.enable()
-            _collect_when_due()
-
-
-def _collect_when_due() -> None:
-    """The collection Python would have started at its next allocation, now: the oldest
-    generation whose count is over its threshold, where the youngest's is (so a loop of
-    evaluations that allocates nothing between them still frees the trees it drops)."""
-    counts = gc.get_count()
-    limits = gc.get_threshold()
-    if limits[0] and counts[0] > limits[0]:
-        generation = 2 if counts[2] > limits[2] else 1 if counts[1] > limits[1] else 0
-        gc.collect(generation)
-
-
-#: Whether :func:`evaluate` pauses Python's garbage collector while it runs (and lets it
-#: collect as usual after). An evaluation makes thousands of objects the collector tracks
-#: (the tree's nodes, their children's lists, values, issues) and frees few before it ends:
-#: with the collector on, about eight young passes and one of the middle generation went
-#: over them as they were made, and the survivors reached the oldest generation early enough
-#: to bring a pass over the whole heap (about a quarter of a second with a library loaded)
-#: every twenty evaluations of the regiment. Paused, the first allocation after it triggers
-#: one young pass, which frees the cycles of trees no longer in use as before
-#: (benchmarks/README.md, issue 17, regiment3). ``False``: the collector runs throughout.
-HOLD_COLLECTOR = True
-
-
-def _evaluate(
-    roster: Roster,
-    index: CatalogIndex,
-    rules: SystemRules | None,
-    memo: SubtreeMemo | None,
-    take_nodes: bool,
-    forces: list[ForceData] | None,
-    faction_roots: dict[str, frozenset[str]] | None,
-    values: bool,
-) -> Evaluation:
     root = Node(None, None, None, None)
     if forces is None:
         forces = roster.forces
