@@ -198,7 +198,8 @@ class UnitView(_Values):
     (``unit``/``model``/``upgrade``, ``None`` for an unknown entry), ``known``, ``count``,
     ``depth`` (0 at the top level), ``categories`` (ids), ``experience`` (level name),
     ``notes``, ``state`` (the selection's campaign state mapping), ``costs`` (per cost type,
-    this selection with everything under it, times its count), ``cost_text``, ``values``
+    this selection with everything under it, times its count), ``cost_text``,
+    ``copy_cost_text`` (one copy's: the costs divided by the count), ``values``
     (key -> :class:`ValueView`, in the order the rules module set them), ``profiles``
     (:class:`ProfileView`), ``rules`` (rule names), ``children``, ``loadout`` (the plain
     upgrades under it, as labels, one per name with how many: ``Lascannon ×2``), ``kit``
@@ -227,6 +228,9 @@ class UnitView(_Values):
         self.history_keys: frozenset[str] = frozenset()
         self.costs: dict[str, float] = {}
         self.cost_text = ""
+        #: What one of its ``count`` copies costs (``cost_text`` when the count is 1): a
+        #: card printed per copy (``Choppers 1 of 2``) prints this, so the cards add up.
+        self.copy_cost_text = ""
         self.values: dict[str, ValueView] = {}
         self.profiles: list[ProfileView] = []
         self.rules: list[str] = []
@@ -768,6 +772,10 @@ class _Builder:
         u.history_keys = self.history_keys
         u.costs = dict(ev.total_cost(node)) if node.entry is not None else {}
         u.cost_text = format_costs(ev.index, u.costs) if node.entry is not None else ""
+        u.copy_cost_text = u.cost_text
+        if node.entry is not None and u.count > 1:
+            each = {k: v / u.count for k, v in u.costs.items()}
+            u.copy_cost_text = format_costs(ev.index, each)
         u.values = {v.key: ValueView.of(v) for v in ev.values_of(node)}
         u.profiles = _profiles(ev, node)
         u.rules, u.rule_texts = _rules(ev, node)

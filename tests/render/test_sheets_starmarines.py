@@ -174,3 +174,30 @@ def test_a_row_of_vehicle_cards_fills_the_page_it_fits_on(library: Library, pape
     choppers = next(i for i, t in enumerate(pages) if "Choppers 2 of 2" in t)
     trike = next(i for i, t in enumerate(pages) if "Battle trike 1 of 2" in t)
     assert trike == choppers, [p[:80] for p in pages]
+
+
+def test_a_copy_card_prints_the_cost_of_its_copy(library: Library) -> None:
+    """A card of one of the copies of a counted selection prints what that copy costs, so
+    that the cards add up to the roster's figure: Choppers ×2 (18 BP) prints "Choppers 1 of
+    2 · Build points 9 BP" and "2 of 2 · 9 BP", not 18 BP on each (36 BP on paper for an
+    18 BP mob pair); each Battle trike of the pair (8 BP) 4 BP. The figures are the
+    evaluation's, divided by the count; read from the printed cards."""
+    import re
+
+    from armybuilder.render import load
+
+    ev = load(SM / "norx-example.yaml", library)[2]
+    layout = printed(SM / "norx-example.yaml", library).layout
+    nodes = {
+        (n.data.name if n.data is not None and n.data.name else n.entry.name): n
+        for n in ev.root.walk()
+        if n.entry is not None
+    }
+    for name in ("Choppers", "Battle trike"):
+        node = nodes[name]
+        assert node.count == 2
+        total = ev.total_cost(node)["bp"]
+        for n in (1, 2):
+            (card,) = cards_titled(layout, f"{name} {n} of 2")
+            got = re.findall(r"Build points ([\d.]+) BP", card.text)
+            assert got and float(got[0]) == total / 2, (name, n, got, total, card.text[:200])

@@ -1,0 +1,38 @@
+"""The details pane's field labels read whole on a small terminal: a label longer than the
+pane ("Build points limit (BP)" on a StarMarines roster at 80x24, 19 cells of text) wraps
+instead of being cut at the pane's edge to "Build points limit (", which hid the unit the
+limit is typed in. Read from the painted screen (Pilot)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from conftest import EXAMPLES, run_async, wait_editor
+from screen import pane_lines
+from textual.widgets import Label
+
+from armybuilder.tui.widgets.details import DetailsPane
+
+
+@run_async
+async def test_a_long_limit_label_wraps_whole_in_the_roster_details(
+    make_app: Any, workdir: Path
+) -> None:
+    path = workdir / "norx.yaml"
+    shutil.copy(EXAMPLES / "starmarines" / "norx-example.yaml", path)
+    app = make_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await wait_editor(pilot)
+        editor.jump_to(())  # the roster itself: its name and its cost limits
+        await pilot.pause()
+        details = app.screen.query_one(DetailsPane)
+        labels = [
+            str(w.render()) for w in details.query(".field-label").results(Label) if w.display
+        ]
+        want = "Build points limit (BP)"
+        assert want in labels, labels
+        shown = " ".join(line.strip() for line in pane_lines(app, details))
+        shown = " ".join(shown.split())
+        assert want in shown, shown
