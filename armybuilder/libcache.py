@@ -47,7 +47,7 @@ try:  # the C unpickler alone: reading a snapshot needs none of pickle.py (writi
 except ImportError:  # pragma: no cover - another Python
     from pickle import loads as _loads
 
-_FORMAT = "library-6"
+_FORMAT = "library-7"  # 7: a faction keeps whether it is a library file
 #: Snapshots kept (one per search path in use: with and without ``--catalogs DIR``, ...).
 KEEP = 8
 _PACKAGE = Path(__file__).resolve().parent

@@ -1291,6 +1291,9 @@ class Faction:
     #: Why extensions of this faction were left out (a broken one is dropped at load time;
     #: whatever uses the faction reports these, so its missing units are never a silent gap).
     dropped: list[Problem] = field(default_factory=list)
+    #: A library file: other factions draw entries from it, but no roster or force is built
+    #: from it (a new roster does not offer it; one that names it still opens).
+    library: bool = False
 
     @property
     def id(self) -> str:
@@ -1325,6 +1328,14 @@ class GameSystem:
         state = {k: v for k, v in self.__dict__.items() if k != "rules"}
         state["_indexes"] = {}
         return state
+
+    def offered_factions(self, keep: str | None = None) -> list[Faction]:
+        """The factions a new roster (or force) can be built from, by name: library files
+        left out, except faction ``keep`` (the one a roster already names)."""
+        return sorted(
+            (f for f in self.factions.values() if not f.library or f.id == keep),
+            key=lambda f: f.name,
+        )
 
     def faction(self, faction_id: str) -> Faction:
         """The faction with this id (raises :class:`UnknownFactionError`)."""

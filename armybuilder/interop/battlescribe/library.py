@@ -44,8 +44,8 @@ CATALOGUE_SUFFIXES = (".cat", ".catz")
 # type no file defines are left out when 0, a catalogue's cost types get readable ids; 15: a
 # group's modifiers query its `parent` as the selection holding it; 16: a group's default that
 # is not one of its entries is dropped (17: as 16, whose first build also moved a profile's
-# `parent`, undone)
-_CACHE_FORMAT = f"{__version__}-bs17"
+# `parent`, undone); 18: a file's head keeps its root's `library` flag
+_CACHE_FORMAT = f"{__version__}-bs18"
 
 _ROOT = re.compile(r"<(gameSystem|catalogue)\b([^>]*)>", re.S)
 _ATTR = re.compile(r'\b([A-Za-z]+)="([^"]*)"')
@@ -63,6 +63,9 @@ class DataFile:
     game_system_id: str
     links: list[str]
     text: str | None = None  # kept when the file had to be unzipped to be scanned
+    #: ``library="true"`` on the root: a catalogue other catalogues link to for shared
+    #: entries, which BattleScribe does not offer as a roster's (or a force's) catalogue.
+    library: bool = False
 
     def read_text(self) -> str:
         if self.text is not None:
@@ -88,6 +91,7 @@ def head(path: Path) -> DataFile:
         attrs.get("gameSystemId") or attrs["id"],
         _LINK.findall(text),
         text if zipped else None,
+        attrs.get("library", "").strip().lower() in ("true", "1"),
     )
 
 
@@ -212,7 +216,10 @@ class BattleScribeSystem(GameSystem):
             if bs_id is None:  # (not a catalogue of the folder: every problem, to be safe)
                 used.update(p.file for p in left_out)
             mine = [p for p in left_out if p.file in used]
-            self.factions[ff.id] = Faction(self._path_of(ff.id), ff, dropped=mine)
+            was = self.factions.get(ff.id)
+            self.factions[ff.id] = Faction(
+                self._path_of(ff.id), ff, dropped=mine, library=was is not None and was.library
+            )
         for p in problems:
             if p not in self.problems:
                 self.problems.append(p)
@@ -537,7 +544,13 @@ class _Heads:
         if isinstance(got, dict) and got.get("stamp") == stamp:
             try:
                 return DataFile(
-                    path, got["kind"], got["id"], got["name"], got["gs"], list(got["links"])
+                    path,
+                    got["kind"],
+                    got["id"],
+                    got["name"],
+                    got["gs"],
+                    list(got["links"]),
+                    library=got["library"] is True,
                 )
             except (KeyError, TypeError):
                 pass
@@ -549,6 +562,7 @@ class _Heads:
             "name": info.name,
             "gs": info.game_system_id,
             "links": info.links,
+            "library": info.library,
         }
         self.changed = True
         return info
@@ -662,7 +676,9 @@ def read_folder(folder: Path, use_cache: bool = True) -> tuple[list[GameSystem],
             gs.files[cat.id] = cat
             gs._bs_ids[fid] = cat.id
             gs.factions[fid] = Faction(
-                cat.path, FactionFile(kind="catalog", id=fid, system=sys_id, name=cat.name)
+                cat.path,
+                FactionFile(kind="catalog", id=fid, system=sys_id, name=cat.name),
+                library=cat.library,
             )
         gs.problems.extend(problems)
         out.append(gs)

@@ -212,7 +212,7 @@ class NewRosterScreen(_FormScreen[NewRoster | None]):
             value=systems[0].id if systems else Select.NULL,
         )
         yield Label("Faction", classes="field-label")
-        factions = sorted(systems[0].factions.values(), key=lambda f: f.name) if systems else []
+        factions = systems[0].offered_factions() if systems else []
         # No faction is picked for the player (the alphabetically first is nobody's default),
         # unless the system has only one.
         yield Select[str](
@@ -244,7 +244,7 @@ class NewRosterScreen(_FormScreen[NewRoster | None]):
         if system is None:
             faction.set_options([])
             return
-        factions = sorted(system.factions.values(), key=lambda f: f.name)
+        factions = system.offered_factions()
         faction.set_options([(f.name, f.id) for f in factions])
         if len(factions) == 1:
             faction.value = factions[0].id

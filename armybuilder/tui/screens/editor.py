@@ -877,7 +877,7 @@ class EditorScreen(ArmyScreen):
         here = self._selected_force()
         force = s.force_at(here) if here is not None else None
         faction = force.faction if force is not None and force.faction else s.roster.faction
-        factions = sorted(s.system.factions.values(), key=lambda f: f.name)
+        factions = s.system.offered_factions(keep=faction)
         dialog = AddForceScreen(
             [(f.name, f.id) for f in entries], [(f.name, f.id) for f in factions], faction
         )
@@ -899,7 +899,7 @@ class EditorScreen(ArmyScreen):
         where: Loc = self._selected_force() or ()
         force = s.force_at(where) if where else None
         current = force.faction if force is not None and force.faction else s.roster.faction
-        factions = sorted(s.system.factions.values(), key=lambda f: f.name)
+        factions = s.system.offered_factions(keep=current)
         if len(factions) < 2:
             self.app.notify(f"{s.system.name} has only one faction", severity="warning")
             return
