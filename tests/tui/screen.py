@@ -14,6 +14,7 @@ import unicodedata
 from typing import Any
 
 from rich.cells import cell_len
+from textual._context import visible_screen_stack
 from textual.app import App
 from textual.widget import Widget
 
@@ -114,6 +115,8 @@ class Terminal:
         drawn.app = self.app
         width, height = self.app.size
         drawn.cells = [[(" ", None)] * width for _ in range(height)]
+        # (a dialog over the editor draws the screens under it, as its frames do)
+        visible_screen_stack.set(self.app._background_screens)
         for y, strip in enumerate(self.app.screen._compositor.render_strips()):
             drawn._put(y, 0, strip)
         out = []
@@ -121,7 +124,11 @@ class Terminal:
             if mine != want:
                 text, wanted = "".join(c for c, _ in mine), "".join(c for c, _ in want)
                 what = "text" if text != wanted else "style"
-                out.append(f"terminal row {y} differs in {what}: {text!r}, drawn {wanted!r}")
+                x = next(x for x, (a, b) in enumerate(zip(mine, want, strict=False)) if a != b)
+                out.append(
+                    f"terminal row {y} differs in {what} from column {x}: {text!r}, drawn"
+                    f" {wanted!r} ({mine[x]!r}, drawn {want[x]!r})"
+                )
         return out
 
 

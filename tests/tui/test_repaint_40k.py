@@ -19,7 +19,14 @@ from typing import Any
 import pytest
 from conftest import run_async, wait_editor
 from screen import Terminal, catalog_view_problems, normal, painted, pane_lines
-from test_screen_model import repainted_whole, screen_problems, settle
+from test_screen_model import (
+    SCREEN_STEPS,
+    repainted_whole,
+    screen_problems,
+    screen_step,
+    sent_problems,
+    settle,
+)
 from textual import events
 from textual.widgets import Select
 from textual.widgets._select import SelectCurrent, SelectOverlay
@@ -105,14 +112,18 @@ def open_problems(select: ChoiceSelect, gid: str, want: list[tuple[str, str]]) -
     return []
 
 
-async def opened_problems(pilot: Any, editor: EditorScreen, select: ChoiceSelect) -> list[str]:
-    """Open ``select`` (focused, Enter), check every drop-down, close it again (Escape)."""
+async def opened_problems(
+    pilot: Any, editor: EditorScreen, select: ChoiceSelect, terminal: Terminal | None = None
+) -> list[str]:
+    """Open ``select`` (focused, Enter), check every drop-down, close it again (Escape);
+    with ``terminal``, what it was sent with the list open too."""
     select.focus()
     await pilot.pause()
     await pilot.press("enter")
     await settle(pilot, editor)
     assert select.expanded
-    problems = drop_down_problems(editor, closed=False)
+    problems = [] if terminal is None else await sent_problems(pilot, terminal)
+    problems += drop_down_problems(editor, closed=False)
     await pilot.press("escape")
     await settle(pilot, editor)
     return problems + drop_down_problems(editor)  # closed again: each paints its choice
@@ -170,12 +181,21 @@ async def test_random_edits_on_a_40k_roster_leave_no_stale_line(
     rng = random.Random(SEED + "40k")
     app = make_app(path, library=library)
     async with app.run_test(size=(160, 48)) as pilot:
+        terminal = Terminal(app)
         editor = await wait_editor(pilot)
         editor.roster_tree.focus()
         await pilot.pause()
         steps: list[str] = []
         edited = 0
         for _ in range(STEPS):
+            if rng.random() < 0.3:  # a dialog, the focus elsewhere, a search, a resize
+                key = rng.choice(SCREEN_STEPS)
+                try:
+                    steps.append(" ".join(await screen_step(pilot, editor, terminal, key, rng)))
+                except AssertionError as e:
+                    raise AssertionError((steps, key, *e.args)) from None
+                editor.roster_tree.focus()
+                await settle(pilot, editor)
             if rng.random() < 0.6:
                 key = rng.choice(EDITS)
                 if key == "add":  # from the catalog: F4, a few lines down, Enter, back
@@ -195,6 +215,8 @@ async def test_random_edits_on_a_40k_roster_leave_no_stale_line(
             for key in keys:
                 await pilot.press(key)
             await settle(pilot, editor)
+            problems = await sent_problems(pilot, terminal)  # (before any full drawing)
+            assert not problems, (steps, editor.selected, problems)
             problems = (
                 screen_problems(app, editor)
                 + drop_down_problems(editor)
@@ -209,16 +231,20 @@ async def test_random_edits_on_a_40k_roster_leave_no_stale_line(
             if on_screen and rng.random() < 0.4:  # a drop-down opened: its list, priced
                 select = rng.choice(on_screen)
                 steps.append(f"open {select.name}")
-                problems = await opened_problems(pilot, editor, select)
+                problems = await opened_problems(pilot, editor, select, terminal)
                 assert not problems, (steps, editor.selected, problems)
                 editor.roster_tree.focus()
                 await settle(pilot, editor)
+                problems = await sent_problems(pilot, terminal)  # (and closed)
+                assert not problems, (steps, editor.selected, problems)
             before_rows = painted(app)
             after = await repainted_whole(pilot)
             stale = [
                 (y, a, b) for y, (a, b) in enumerate(zip(before_rows, after, strict=True)) if a != b
             ]
             assert not stale, (steps, stale)
+            problems = await sent_problems(pilot, terminal)  # (the repaint's frame too)
+            assert not problems, (steps, problems)
         assert edited, steps  # the walk edited something (else it proves little)
 
 
@@ -456,6 +482,9 @@ async def catalog_walk(
     app = pilot.app
     catalog = editor.catalog
     tree = catalog.catalog_tree
+    terminal = Terminal(app)
+    app.screen.refresh()  # (a full frame to start from)
+    await pilot.pause()
     done: list[str] = []
     # First down the whole list (no search), then at random.
     first = [["pagedown"], ["wheel+"], ["pagedown", "pagedown"], ["end"], ["wheel-"]]
@@ -489,6 +518,8 @@ async def catalog_walk(
                     await pilot.pause()
                 await pilot.press(key)
         await settle(pilot, editor)
+        problems = await sent_problems(pilot, terminal)  # (before any full drawing)
+        assert not problems, (done, tree.scroll_offset.y, problems)
         problems = catalog_view_problems(app, editor)
         assert not problems, (done, tree.scroll_offset.y, problems)
         assert tree.late_lines == 0, (done, "a row came into view unpriced")
@@ -496,6 +527,8 @@ async def catalog_walk(
         after = await repainted_whole(pilot)
         stale = [(y, a, b) for y, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
         assert not stale, (done, stale)
+        problems = await sent_problems(pilot, terminal)  # (the repaint's frame too)
+        assert not problems, (done, problems)
     return done
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from conftest import EXAMPLES, run_async, wait_editor, wait_for
 from screen import (
+    Terminal,
     catalog_target,
     check_catalog_headings,
     check_catalog_lines,
@@ -114,6 +115,11 @@ STEPS = int(os.environ.get("ARMYBUILDER_SCREEN_STEPS", "6"))
 SEED = os.environ.get("ARMYBUILDER_SCREEN_SEED", "")
 MOVES = ["down", "down", "down", "up", "right", "right", "left"]
 EDITS = ["add", "delete", "d", "ctrl+z", "ctrl+y", "plus", "minus"]
+#: Steps that change what is on screen without an edit: a dialog or screen over the editor
+#: opened and closed (the list at a glance, export as text, help, save as, close with unsaved
+#: changes), the focus moved to another pane, a search of the catalog typed and cleared, the
+#: terminal resized away and back. Each is checked on what the terminal was sent.
+SCREEN_STEPS = ["g", "ctrl+e", "f1", "f12", "ctrl+w", "f3", "f4", "f5", "f6", "search", "resize"]
 
 
 async def settle(pilot: Pilot[Any], editor: EditorScreen) -> None:
@@ -195,6 +201,62 @@ def screen_problems(app: ArmyBuilderApp, editor: EditorScreen) -> list[str]:
     return problems
 
 
+async def sent_problems(pilot: Pilot[Any], terminal: Terminal) -> list[str]:
+    """Where the terminal (every frame it was sent, partial ones written in place) differs
+    from a drawing of the whole screen now, once no repaint is pending (an input's cursor
+    blinks: its next frame may be due)."""
+    await pilot.pause()
+    for _ in range(20):
+        screen = pilot.app.screen
+        if not (screen._dirty_widgets or screen._compositor._dirty_regions):
+            break
+        await pilot.pause(0.01)
+    return terminal.problems()
+
+
+async def screen_step(
+    pilot: Pilot[Any], editor: EditorScreen, terminal: Terminal, key: str, rng: random.Random
+) -> list[str]:
+    """One of :data:`SCREEN_STEPS`, the terminal checked at each stage (a dialog open, then
+    closed with Esc; the other size, then back); returns the keys pressed."""
+    app = pilot.app
+    problems: list[str] = []
+
+    async def check(stage: str) -> None:
+        problems.extend(f"{key} ({stage}): {p}" for p in await sent_problems(pilot, terminal))
+
+    if key == "resize":
+        size = app.size
+        await pilot.resize_terminal(80, 24)
+        await check("80x24")
+        await pilot.resize_terminal(size.width, size.height)
+        await check("back")
+        assert not problems, problems
+        return ["resize"]
+    if key == "search":
+        word = rng.choice(["sq", "a", "mar", "zzq", "cap"])
+        keys = ["slash", *word, "backspace", "escape"]
+        for k in keys:
+            await pilot.press(k)
+            await check(k)
+        assert not problems, problems
+        return keys
+    if key == "ctrl+w" and not (editor.session is not None and editor.session.dirty):
+        key = "g"  # (a saved roster closes at once: the walk would end)
+    await pilot.press(key)
+    if key in ("f3", "f4", "f5", "f6"):
+        await check("focus")
+        assert not problems, problems
+        return [key]
+    await wait_for(pilot, lambda: app.screen is not editor and app.screen.is_mounted)
+    await check("open")
+    await pilot.press("escape")
+    await wait_for(pilot, lambda: app.screen is editor)
+    await check("closed")
+    assert not problems, problems
+    return [key, "escape"]
+
+
 async def repainted_whole(pilot: Pilot[Any]) -> list[str]:
     """The screen after every widget dropped its caches of drawn lines (as after a change
     of theme) and repainted all of itself: drawn from scratch."""
@@ -216,11 +278,20 @@ async def test_screen_matches_the_model(make_app: MakeApp, roster: str) -> None:
     rng = random.Random(SEED + roster)
     app = make_app(EXAMPLES / roster)
     async with app.run_test(size=(160, 48)) as pilot:
+        terminal = Terminal(app)
         editor = await wait_editor(pilot)
         editor.roster_tree.focus()
         await pilot.pause()
         steps: list[str] = []
         for _ in range(STEPS):
+            if rng.random() < 0.3:
+                key = rng.choice(SCREEN_STEPS)
+                try:
+                    steps.append(" ".join(await screen_step(pilot, editor, terminal, key, rng)))
+                except AssertionError as e:
+                    raise AssertionError((steps, key, *e.args)) from None
+                editor.roster_tree.focus()
+                await settle(pilot, editor)
             if rng.random() < 0.35:
                 key = rng.choice(EDITS)
                 if key == "add":  # from the catalog: F4, a few lines down, Enter, back
@@ -233,6 +304,8 @@ async def test_screen_matches_the_model(make_app: MakeApp, roster: str) -> None:
             for key in keys:
                 await pilot.press(key)
             await settle(pilot, editor)
+            problems = await sent_problems(pilot, terminal)  # (before any full drawing)
+            assert not problems, (steps, editor.selected, problems)
             problems = screen_problems(app, editor)
             assert not problems, (steps, editor.selected, problems)
             before = painted(app)
@@ -241,3 +314,5 @@ async def test_screen_matches_the_model(make_app: MakeApp, roster: str) -> None:
                 (y, a, b) for y, (a, b) in enumerate(zip(before, after, strict=True)) if a != b
             ]
             assert not stale, (steps, stale)
+            problems = await sent_problems(pilot, terminal)  # (the repaint's frame too)
+            assert not problems, (steps, problems)
