@@ -503,41 +503,28 @@ def _kit(ev: Evaluation, trooper: Node) -> Kit:
     entry and index, hashed by identity and holding its entry, so a key cannot stand for
     another entry), the count and the name given to the selection."""
     index = ev.index
-    kits: dict[Any, Kit] = index.memo(_KITS)
     holding = trooper.holding
+    k: Any
     if holding is not None and holding.plain:
         # What it holds, made up once per catalog index (see Holding): the same entries,
         # counts and names in the same order, none with modifiers; the holding stands for
         # the key below (the kits it keys are kept apart from those the key below keys).
-        t = kits.get(holding)
-        if t is None:
-            if len(kits) >= _KITS_MAX:
-                kits.clear()
-            t = kits[holding] = _kit_uncached(ev, trooper)
-        return Kit(
-            trooper,
-            t.weapons,
-            t.armour,
-            t.wears_armour,
-            t.enc,
-            t.enc_parts,
-            t.ammo_loads,
-            t.dv_cache,
-            t.memo,
-        )
-    key: list[tuple[EntryFacts, int, str | None]] = []
-    for item in trooper.children:
-        entry = item.entry
-        if entry is None:
-            continue
-        if entry.modifiers:
-            return _kit_uncached(ev, trooper)
-        facts = item.facts
-        if facts is None or facts.entry is not entry:
-            facts = index.facts(entry)
-        data = item.data
-        key.append((facts, item.count, data.name if data is not None else None))
-    k = tuple(key)
+        k = holding
+    else:
+        key: list[tuple[EntryFacts, int, str | None]] = []
+        for item in trooper.children:
+            entry = item.entry
+            if entry is None:
+                continue
+            if entry.modifiers:
+                return _kit_uncached(ev, trooper)
+            facts = item.facts
+            if facts is None or facts.entry is not entry:
+                facts = index.facts(entry)
+            data = item.data
+            key.append((facts, item.count, data.name if data is not None else None))
+        k = tuple(key)
+    kits: dict[Any, Kit] = index.memo(_KITS)
     t = kits.get(k)
     if t is None:
         if len(kits) >= _KITS_MAX:
