@@ -260,6 +260,12 @@ def _print_known_problems(gs: Any, args: argparse.Namespace) -> None:
         print(f"    {Path(path).name}: {n} data {word} (see them: {command})")
 
 
+#: How ``armybuilder catalogs`` heads a system's library catalogues (a BattleScribe
+#: ``library="true"`` file: other factions draw entries from it, no roster is built from it),
+#: listed apart from the factions a roster can be built from.
+LIBRARIES_HEADING = "library catalogues (entries for other factions; no roster is built from one)"
+
+
 def cmd_catalogs(args: argparse.Namespace) -> int:
     import json
 
@@ -284,6 +290,7 @@ def cmd_catalogs(args: argparse.Namespace) -> int:
                                     "id": f.id,
                                     "name": f.name,
                                     "path": str(f.path),
+                                    "library": f.library,
                                     **(
                                         {"data_problems": known[str(f.path)]}
                                         if str(f.path) in known
@@ -309,8 +316,13 @@ def cmd_catalogs(args: argparse.Namespace) -> int:
             print()
         else:
             for gs in sorted(lib.systems.values(), key=lambda g: g.id):
-                factions = ", ".join(f"{f.id} ({f.name})" for f in gs.factions.values())
+                armies = [f for f in gs.factions.values() if not f.library]
+                libraries = [f for f in gs.factions.values() if f.library]
+                factions = ", ".join(f"{f.id} ({f.name})" for f in armies)
                 print(f"{gs.id}: {gs.name}\n    factions: {factions or 'none'}")
+                if libraries:
+                    named = ", ".join(f"{f.id} ({f.name})" for f in libraries)
+                    print(f"    {LIBRARIES_HEADING}: {named}")
                 _print_known_problems(gs, args)
             if lib.problems:
                 print("\nProblems in installed catalogs:")
@@ -325,7 +337,13 @@ def cmd_catalogs(args: argparse.Namespace) -> int:
             if gs.model.description:
                 print(f"  {gs.model.description}")
             for f in gs.factions.values():
-                print(f"  {f.id}: {f.name}")
+                if not f.library:
+                    print(f"  {f.id}: {f.name}")
+            libraries = [f for f in gs.factions.values() if f.library]
+            if libraries:
+                print(f"  {LIBRARIES_HEADING}:")
+                for f in libraries:
+                    print(f"    {f.id}: {f.name}")
             return EXIT_OK
         index = gs.index(args.faction)
     except ArmybuilderError as exc:

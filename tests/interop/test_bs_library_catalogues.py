@@ -6,11 +6,13 @@ with a message where it is absent."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from armybuilder.catalog import Library
+from armybuilder.cli import LIBRARIES_HEADING, main
 from armybuilder.interop.battlescribe import library as bs_library
 
 BSDATA = Path(__file__).resolve().parents[2].parent / "shared" / "bsdata"
@@ -100,3 +102,34 @@ def test_40k_offers_its_armies_and_not_its_library_catalogues() -> None:
         "Xenos - Orks",
     } <= offered
     assert libraries <= {f.name for f in gs.factions.values()}
+
+
+def test_the_catalogs_command_lists_a_library_catalogue_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What a player reads in ``armybuilder catalogs``: the factions a roster is built from,
+    then the library catalogues on their own line, named as such (text and JSON)."""
+    monkeypatch.setenv("ARMYBUILDER_CACHE_DIR", str(tmp_path / "cache"))
+    write_folder(tmp_path)
+    folder = str(tmp_path / "data")
+    assert main(["catalogs", "--catalogs", folder]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    tiny = lines.index("tiny: Tiny")
+    assert lines[tiny + 1 : tiny + 3] == [
+        "    factions: raiders (Raiders)",
+        f"    {LIBRARIES_HEADING}: library-shared (Library - Shared)",
+    ]
+    assert main(["catalogs", "--catalogs", folder, "tiny"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "tiny: Tiny",
+        "  raiders: Raiders",
+        f"  {LIBRARIES_HEADING}:",
+        "    library-shared: Library - Shared",
+    ]
+    assert main(["catalogs", "--catalogs", folder, "--format", "json"]) == 0
+    systems = {s["id"]: s for s in json.loads(capsys.readouterr().out)["systems"]}
+    assert {f["id"]: f["library"] for f in systems["tiny"]["factions"]} == {
+        "raiders": False,
+        "library-shared": True,
+    }
+    assert "library catalogues" in LIBRARIES_HEADING

@@ -52,6 +52,14 @@ def test_catalogs_lists_each_system_and_its_catalogues(
         "Xenos - Tyranids",
     }
     assert len(systems["wh40k-10e"]["factions"]) == 11
+    # library="true" catalogues are marked: entries for the others, no roster of their own
+    assert {f["name"] for f in systems["wh40k-10e"]["factions"] if f["library"]} == {
+        "Imperium - Imperial Knights - Library",
+        "Library - Astartes Heresy Legends",
+        "Library - Titans",
+        "Library - Tyranids",
+        "Unaligned Forces",
+    }
     assert [f["id"] for f in systems["gaslands"]["factions"]] == ["gaslands"]
     assert [f["id"] for f in systems["space-station-zero"]["factions"]] == ["crew"]
 
