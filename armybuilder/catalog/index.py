@@ -1385,6 +1385,13 @@ class GameSystem:
         entries the catalog requires where it makes the choice plain. None by default."""
         return []
 
+    def limit_types(self) -> list[tuple[CostType, float | None]]:
+        """The cost types a new roster is asked a limit for (the New roster dialog; ``new
+        --limit``), each with the limit it starts with (``None``: no limit), known without
+        reading any faction: by default the system's shown cost types and their
+        ``default_limit``."""
+        return [(ct, ct.default_limit) for ct in self.model.cost_types if not ct.hidden]
+
     @cached_property
     def rules(self) -> SystemRules | None:
         """The system's rules module, if it names one and it can be imported."""

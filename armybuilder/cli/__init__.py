@@ -194,6 +194,11 @@ def cmd_new(args: argparse.Namespace) -> int:
             )
             return EXIT_INPUT
         limits[key] = number
+    for ct, start in gs.limit_types():
+        # (a limit the system starts new rosters with, as BattleScribe's defaultCostLimit,
+        # is written; a catalog's own default_limit applies unwritten)
+        if start is not None and ct.default_limit is None:
+            limits.setdefault(ct.id, start)
     from ..session import new_roster
 
     roster = new_roster(gs, index.faction.id, args.name, limits, args.schema_url)
@@ -495,7 +500,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("faction")
     p.add_argument("-o", "--output", metavar="FILE", help="where to write (default: stdout)")
     p.add_argument("--name", help="the roster's name")
-    p.add_argument("--limit", action="append", metavar="COST=N", help="a cost limit, e.g. kg=3000")
+    p.add_argument(
+        "--limit",
+        action="append",
+        metavar="COST=N",
+        help="a cost limit, e.g. kg=3000 or, for BattleScribe data, pts=2000 (repeat for "
+        "each cost type; an unknown COST is refused with the system's cost types)",
+    )
     p.add_argument("--force", action="store_true", help="overwrite an existing file")
     p.add_argument("--schema-url", help="schema reference written in the file's first line")
     p.set_defaults(func=cmd_new)

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import html
 import json
+import math
 import os
 import re
 import xml.etree.ElementTree as ET
@@ -28,7 +30,7 @@ from xml.parsers.expat import ExpatError
 from ... import __version__
 from ...catalog import CatalogIndex, Faction, GameSystem
 from ...errors import CatalogError, Problem, UnknownFactionError
-from ...model.catalog import FactionFile, SystemFile
+from ...model.catalog import CostType, FactionFile, SystemFile
 from ...paths import user_cache_dir
 from . import cachefile, checking
 from . import model as bs
@@ -50,6 +52,19 @@ _CACHE_FORMAT = f"{__version__}-bs18"
 _ROOT = re.compile(r"<(gameSystem|catalogue)\b([^>]*)>", re.S)
 _ATTR = re.compile(r'\b([A-Za-z]+)="([^"]*)"')
 _LINK = re.compile(r'<catalogueLink\b[^>]*?\btargetId="([^"]+)"')
+_COST_TYPES = re.compile(r"<costTypes\b[^>]*>(.*?)</costTypes>", re.S)
+_COST_TYPE = re.compile(r"<costType\b([^>]*?)/?>")
+
+
+@dataclass(frozen=True)
+class HeadCostType:
+    """A cost type a game system file declares, as its head gives it."""
+
+    id: str
+    name: str
+    hidden: bool = False
+    #: ``defaultCostLimit``: the limit a new roster starts with (below 0: none).
+    default_limit: float = -1.0
 
 
 @dataclass
@@ -66,6 +81,8 @@ class DataFile:
     #: ``library="true"`` on the root: a catalogue other catalogues link to for shared
     #: entries, which BattleScribe does not offer as a roster's (or a force's) catalogue.
     library: bool = False
+    #: A game system's cost types, in the file's order (a catalogue's are not read here).
+    cost_types: list[HeadCostType] = field(default_factory=list)
 
     def read_text(self) -> str:
         if self.text is not None:
@@ -92,7 +109,34 @@ def head(path: Path) -> DataFile:
         _LINK.findall(text),
         text if zipped else None,
         attrs.get("library", "").strip().lower() in ("true", "1"),
+        _cost_types(text, found.end()) if found.group(1) == "gameSystem" else [],
     )
+
+
+def _cost_types(text: str, start: int) -> list[HeadCostType]:
+    """The cost types of a game system's text: its first ``<costTypes>`` element (the root's,
+    before the catalogue's entries)."""
+    block = _COST_TYPES.search(text, start)
+    if block is None:
+        return []
+    out: list[HeadCostType] = []
+    for found in _COST_TYPE.finditer(block.group(1)):
+        attrs = {k: html.unescape(v) for k, v in _ATTR.findall(found.group(1))}
+        if not attrs.get("id"):
+            continue
+        try:
+            limit = float(attrs.get("defaultCostLimit", "-1"))
+        except ValueError:
+            limit = -1.0
+        out.append(
+            HeadCostType(
+                attrs["id"],
+                attrs.get("name") or "",
+                attrs.get("hidden", "").strip().lower() in ("true", "1"),
+                limit if math.isfinite(limit) else -1.0,
+            )
+        )
+    return out
 
 
 @contextmanager
@@ -250,6 +294,32 @@ class BattleScribeSystem(GameSystem):
         self._ensure(faction_id)
         doc = load_safe(session_yaml(new_session(self, faction_id), self, faction_id), "<new>")
         return list(doc.get("selections") or [])
+
+    def limit_types(self) -> list[tuple[CostType, float | None]]:
+        """The game system file's shown cost types, read from its head (no catalogue is
+        loaded for this), by the ids the translation gives them (``pts``, ``cans``), each with
+        its ``defaultCostLimit`` where that is a limit (BattleScribe's New Roster dialog and
+        its new rosters start from it; -1, the usual, is no limit)."""
+        if self.system_file is None:
+            return []
+        loaded = {ct.id: ct for ct in self.model.cost_types}
+        # (as :meth:`_translate` names them: after the system's and the catalogues' ids)
+        ids = IdMap()
+        for taken in (self.id, *self._bs_ids):
+            ids.to_bs[taken] = taken
+        out: list[tuple[CostType, float | None]] = []
+        for h in self.system_file.cost_types:
+            readable = slug(h.name or h.id)
+            if readable not in ids.to_bs and h.id not in ids.to_ours:
+                ids.to_ours[h.id] = readable
+                ids.to_bs[readable] = h.id
+            ours = ids.ours(h.id)
+            if h.hidden:
+                continue
+            name = h.name.strip()
+            ct = loaded.get(ours) or CostType(id=ours, name=name or h.id, unit=name)
+            out.append((ct, h.default_limit if h.default_limit >= 0 else None))
+        return out
 
     def bs_id(self, faction_id: str) -> str:
         """The BattleScribe id of a catalogue, from its faction id."""
@@ -551,6 +621,8 @@ class _Heads:
                     got["gs"],
                     list(got["links"]),
                     library=got["library"] is True,
+                    # (a head kept before cost types were: read again)
+                    cost_types=[HeadCostType(*ct) for ct in got["cost_types"]],
                 )
             except (KeyError, TypeError):
                 pass
@@ -563,6 +635,7 @@ class _Heads:
             "gs": info.game_system_id,
             "links": info.links,
             "library": info.library,
+            "cost_types": [[c.id, c.name, c.hidden, c.default_limit] for c in info.cost_types],
         }
         self.changed = True
         return info

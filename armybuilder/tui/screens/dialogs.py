@@ -249,12 +249,10 @@ class NewRosterScreen(_FormScreen[NewRoster | None]):
         if len(factions) == 1:
             faction.value = factions[0].id
         widgets: list[Label | Input] = []
-        for ct in system.model.cost_types:
-            if ct.hidden:
-                continue
+        # (a system read lazily, BattleScribe data, knows its cost types before a faction)
+        for ct, default in system.limit_types():
             unit = f" ({ct.unit})" if ct.unit and not unit_is_name(ct.name, ct.unit) else ""
             widgets.append(Label(f"{ct.name} limit{unit}", classes="field-label"))
-            default = ct.default_limit
             text = "" if default is None else f"{default:g}"
             widgets.append(
                 Input(
