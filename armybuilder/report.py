@@ -40,6 +40,17 @@ def format_costs(index: CatalogIndex, totals: dict[str, float]) -> str:
     return ", ".join(parts)
 
 
+def price_text(index: CatalogIndex, costs: dict[str, float]) -> str:
+    """A selection's price as every surface prints it beside the selection: :func:`format_costs`,
+    or nothing for one that costs nothing (a free roster option such as Gaslands' "Sponsor"
+    prints no "0 Cans, 0 Build Slots", as the builder shows none). Totals keep their zeros."""
+    if all(
+        number(costs.get(ct.id, 0.0)) == "0" for ct in index.cost_types.values() if not ct.hidden
+    ):
+        return ""
+    return format_costs(index, costs)
+
+
 def issue_json(roster: Roster, issue: Issue, ev: Evaluation | None = None) -> dict[str, Any]:
     out = issue.to_json()
     line, col = roster.position(issue.path) if issue.path else (None, None)

@@ -36,6 +36,7 @@ from ..paths import user_catalog_dir
 from ..plugin import Matchup
 from ..report import force_title as _force_title
 from ..report import format_costs as _fmt_cost
+from ..report import price_text
 from ..report import load_evaluated as _load
 from ..report import show_json as _show_json
 from ..rules.engine import Evaluation, Node, fmt_num
@@ -86,7 +87,7 @@ def _show_node(ev: Evaluation, node: Node, depth: int, out: list[str]) -> None:
         and c.entry.type == "upgrade"
     ]
     branches = [c for c in node.children if c not in leaves]
-    cost = _fmt_cost(ev.index, ev.total_cost(node))
+    cost = price_text(ev.index, ev.total_cost(node))
     head = f"{pad}{ev.label(node)}"
     if node.data is not None and node.data.name and node.entry is not None:
         head += f"  [{node.entry.name}]"

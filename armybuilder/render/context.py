@@ -23,7 +23,7 @@ from typing import Any
 
 from .. import __version__
 from ..model.plain import rule_field
-from ..report import force_title, format_costs
+from ..report import force_title, format_costs, price_text
 from ..rules.engine import Evaluation, Issue, Node, Value, fmt_num, format_loc
 from ..words import named_amount, number, plural, tally, unit_after, unit_is_name
 
@@ -771,9 +771,9 @@ class _Builder:
         u.state = dict(node.data.state) if node.data is not None else {}
         u.history_keys = self.history_keys
         u.costs = dict(ev.total_cost(node)) if node.entry is not None else {}
-        u.cost_text = format_costs(ev.index, u.costs) if node.entry is not None else ""
+        u.cost_text = price_text(ev.index, u.costs) if node.entry is not None else ""
         u.copy_cost_text = u.cost_text
-        if node.entry is not None and u.count > 1:
+        if u.cost_text and u.count > 1:
             each = {k: v / u.count for k, v in u.costs.items()}
             u.copy_cost_text = format_costs(ev.index, each)
         u.values = {v.key: ValueView.of(v) for v in ev.values_of(node)}

@@ -366,8 +366,12 @@ class EditSession:
         # One evaluation at a time: each takes over parts of the previous one's tree.
         self._run_lock = threading.Lock()
         self._basis: tuple[int, SubtreeMemo] | None = None  # the latest generation evaluated
-        #: Milliseconds the last evaluation took.
+        #: Milliseconds the last evaluation took (wall time).
         self.last_eval_ms = 0.0
+        #: Milliseconds of CPU time the last evaluation took in its own thread: what it
+        #: would hold the builder's event loop for. (A worker's wall time also counts the
+        #: time it waited for the interpreter while the event loop painted meanwhile.)
+        self.last_eval_cpu_ms = 0.0
         #: Milliseconds the last edit took (document change and re-parse, not validation).
         self.last_edit_ms = 0.0
         self.journal = Journal.for_roster(roster.path, self.session_id)
@@ -578,13 +582,14 @@ class EditSession:
         from ..rules.engine import SubtreeMemo, evaluate_roster
 
         with self._run_lock:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.thread_time()
             basis = self._basis
             newer = generation is not None and (basis is None or generation > basis[0])
             memo = basis[1] if basis is not None else SubtreeMemo()
             ev = evaluate_roster(roster, self.system, memo, take_nodes=newer)
             if newer and generation is not None and ev.memo_out is not None:
                 self._basis = (generation, ev.memo_out)
+            self.last_eval_cpu_ms = 1000 * (time.thread_time() - c0)
             self.last_eval_ms = 1000 * (time.perf_counter() - t0)
         return ev
 
@@ -1238,6 +1243,7 @@ class EditSession:
                         counted[ref] = counted.get(ref, 0) + n.count
             here = counted.get
         own_ref = child.path_ref()
+        index = ev.index  # (the session's index property works out the roster's factions)
         lows: list[tuple[int, int]] = []  # (limit, the count it is against)
         highs: list[tuple[int, int, int]] = []  # (room left, limit, the count it is against)
 
@@ -1251,7 +1257,7 @@ class EditSession:
             else:
                 lows.append((int(value), got))
 
-        for con in self._sibling_constraints(entry):
+        for con in self._sibling_constraints(entry, index):
             # (the engine counts per link as :meth:`Evaluation.query` does; an entry's
             # own id, named or not, is counted by the way the selection was made)
             if not con.per_link:
@@ -1260,7 +1266,7 @@ class EditSession:
                 note(con, entry, own_ref)
         if node.entry is not None:
             link_id = child.link.id if child.link else None
-            by_child = self._child_constraints(node.entry)
+            by_child = self._child_constraints(node.entry, index)
             for named in (entry.id, link_id) if link_id != entry.id else (entry.id,):
                 for con in by_child.get(named, ()) if named is not None else ():
                     if not con.per_link:
@@ -1278,11 +1284,14 @@ class EditSession:
             return Limit(selected, minimum, None)
         return Limit(here(own_ref, 0), 0, None)
 
-    def _sibling_constraints(self, entry: Entry) -> tuple[Constraint, ...]:
+    def _sibling_constraints(
+        self, entry: Entry, index: CatalogIndex | None = None
+    ) -> tuple[Constraint, ...]:
         """The constraints of ``entry`` on how many of it its parent holds (scope ``parent``,
         counting selections of it), found once per entry (:meth:`_entry_limit` asks for
-        each option of a unit at every evaluation)."""
-        memo: dict[int, tuple[Entry, tuple[Constraint, ...]]] = self.index.memo(
+        each option of a unit at every evaluation) and kept in ``index`` (default: the
+        session's)."""
+        memo: dict[int, tuple[Entry, tuple[Constraint, ...]]] = (index or self.index).memo(
             "session.sibling_constraints"
         )
         found = memo.get(id(entry))
@@ -1299,12 +1308,15 @@ class EditSession:
             )
         return found[1]
 
-    def _child_constraints(self, entry: Entry) -> dict[str, tuple[Constraint, ...]]:
+    def _child_constraints(
+        self, entry: Entry, index: CatalogIndex | None = None
+    ) -> dict[str, tuple[Constraint, ...]]:
         """The constraints of ``entry`` on how many selections of one named child it holds
-        (scope ``self``), by the id they name; found once per entry."""
-        memo: dict[int, tuple[Entry, dict[str, tuple[Constraint, ...]]]] = self.index.memo(
-            "session.child_constraints"
-        )
+        (scope ``self``), by the id they name; found once per entry, kept in ``index``
+        (default: the session's)."""
+        memo: dict[int, tuple[Entry, dict[str, tuple[Constraint, ...]]]] = (
+            index or self.index
+        ).memo("session.child_constraints")
         found = memo.get(id(entry))
         if found is None or found[0] is not entry:
             by_child: dict[str, tuple[Constraint, ...]] = {}
@@ -1943,7 +1955,8 @@ class _Pricer:
         self.options = options = session.options(parent)
         # Each option by the id that adds it (an entry offered twice there is two options).
         parent_entry = session.entry_at(parent) if parent and not is_force_loc(parent) else None
-        self.ids = [session.index.recorded_id(parent_entry, c) for c in options]
+        recorded = session.index.recorded_id
+        self.ids = [recorded(parent_entry, c) for c in options]
         self.done: dict[int, OptionInfo] = {}
         if node is None:
             return

@@ -35,7 +35,10 @@ if TYPE_CHECKING:
 #: Seconds between two looks at the user's catalog files (a reload follows a change).
 CATALOG_POLL_SECONDS = 2.0
 
-#: Validate on the event loop when the last validation took at most this long (ms).
+#: Validate on the event loop when the last validation took at most this long (ms of CPU
+#: time in its thread, :attr:`EditSession.last_eval_cpu_ms`: a validation run in a worker
+#: takes about twice its CPU time on the clock, as the event loop paints meanwhile, and so
+#: would never come back to the event loop by the clock).
 SYNC_BUDGET_MS = 12.0
 
 

@@ -9,6 +9,7 @@ The first cases are written in BattleScribe's shapes; the others read the real d
 from __future__ import annotations
 
 import io
+import json
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -158,3 +159,17 @@ def test_a_space_marines_roster_over_its_points_limit_says_so(tmp_path: Path) ->
     assert code == 1 and "over the limit of 100 pts" in out, out
     code, out, _ = _run("show", "--catalogs", data, str(path))
     assert code == 0 and "over the limit of 100 pts" in out, out
+
+
+def test_a_record_of_the_head_from_before_cost_types_is_read_again(tiny: Path) -> None:
+    """The scan's record of a file's head made before it kept cost types (the same stamp, no
+    ``cost_types``): the file is read again, not taken as having none."""
+    Library([tiny]).scan()
+    (record,) = (tiny.parent / "cache" / "battlescribe").glob("heads-*.json")
+    known = json.loads(record.read_text(encoding="utf-8"))
+    for value in known.values():
+        value.pop("cost_types")
+    record.write_text(json.dumps(known), encoding="utf-8")
+    gs = Library([tiny]).scan().system("tiny")
+    assert [ct.id for ct, _ in gs.limit_types()] == ["points", "gold-gems"]
+    assert all("cost_types" in v for v in json.loads(record.read_text("utf-8")).values())

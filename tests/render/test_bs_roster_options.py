@@ -73,3 +73,35 @@ def test_a_bare_sponsor_prints_no_empty_card(gaslands: Library) -> None:
 def test_a_chosen_sponsor_prints_its_card(gaslands: Library) -> None:
     printed = sheets(team_pages(gaslands, "Rutherford"))
     assert "Sponsor" in printed and "with: Rutherford" in printed, printed
+
+
+def test_a_free_roster_option_prints_no_price_anywhere(
+    gaslands: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The bare Sponsor costs nothing: the PDF, the Markdown and text exports and ``show`` all
+    print its name with no "0 Cans, 0 Build Slots" (as the builder shows no price), while the
+    Car's price is printed everywhere."""
+    from armybuilder.cli import main
+
+    s = EditSession.new(gaslands, "gaslands", "gaslands", "Road Warriors", autosave=False)
+    car = next(c for c in s.options(()) if c.entry.name == "Car")
+    loc = s.add((), s.option_id((), car))
+    plating = next(c for c in s.options(loc) if c.entry.name == "Armour Plating")
+    s.add(loc, s.option_id(loc, plating))  # (16 Cans, 1 Build Slot: no zero of its own)
+    file = s.save(tmp_path / "team.yaml")
+    s.close()
+    folder = ["--catalogs", str(BSDATA)]
+    printed: dict[str, str] = {}
+    for surface, argv in {
+        "show": ["show", *folder, str(file)],
+        "markdown": ["export", *folder, "--to", "markdown", str(file)],
+        "text": ["export", *folder, "--to", "text", str(file)],
+    }.items():
+        assert main(argv) == 0
+        printed[surface] = capsys.readouterr().out
+    pages = team_pages(gaslands, None)
+    printed["pdf"] = pages[0]
+    for surface, text in printed.items():
+        assert "Sponsor" in text, (surface, text)
+        assert "0 Cans" not in text and "0 Build Slots" not in text, (surface, text)
+        assert "16 Cans, 1 Build Slot" in text, (surface, text)  # (the Car's price)

@@ -11,10 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import run_async, wait_editor
 from screen import normal, pane_lines, tree_label
 from test_building_keys import empty_roster
-from test_repaint_40k import space_marines
+from test_repaint_40k import BSDATA, space_marines
 from test_screen_model import screen_problems, settle
 
 from armybuilder.catalog import Library
@@ -117,5 +118,47 @@ async def test_enter_adds_an_intercessor_squad_legal(make_app: Any, tmp_path: Pa
         assert not unit_issues(ev, squad.loc), unit_issues(ev, squad.loc)
         assert "Intercessor Squad has 0" not in painted_issues(app, editor)
         await pilot.press("escape")  # (the search cleared: the catalog as the model expects)
+        await settle(pilot, editor)
+        assert not screen_problems(app, editor)
+
+
+@run_async
+async def test_enter_adds_a_deff_dread_with_its_loadout(make_app: Any, tmp_path: Path) -> None:
+    """40k Orks (BattleScribe data): a Deff Dread's Wargear Options (exactly 4, no default)
+    are filled by its options' minimums as written, two Dread klaws and two Big shootas,
+    though a modifier sets the Big shootas' minimum to 0 (Orks.cat, constraint
+    86a1-844d-1d2b-66df): the data relies on it, as BattleScribe adds by the written
+    minimum. The painted panes against the session."""
+    if not (BSDATA / "wh40k-10e").is_dir():
+        pytest.skip(f"no 40k data at {BSDATA / 'wh40k-10e'} (the shared BattleScribe data)")
+    library = Library([BSDATA]).scan()
+    path = empty_roster(tmp_path, library, "wh40k-10e", "xenos-orks")
+    app = make_app(path, library=library)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        s = editor.session
+        assert s is not None
+        await settle(pilot, editor)
+        await pilot.press("f4", "slash")
+        await pilot.press(*"Deff Dread")
+        await settle(pilot, editor)
+        await pilot.press("down")
+        while editor.catalog.highlighted() != "1594-b986-e77e-d89d":
+            await pilot.press("down")
+        before = len(s.evaluation.root.children) if s.evaluation else 0
+        await pilot.press("enter")
+        await settle(pilot, editor)
+        ev = s.evaluation
+        assert ev is not None and len(ev.root.children) == before + 1
+        unit = ev.root.children[-1]
+        assert [(ev.name(c), c.count) for c in unit.children] == [
+            ("Stompy feet", 1),
+            ("Dread klaw", 2),
+            ("Big shoota", 2),
+        ]
+        assert not unit_issues(ev, unit.loc), unit_issues(ev, unit.loc)
+        assert "Wargear Options; at least 4" not in painted_issues(app, editor)
+        editor.jump_to(unit.loc)
+        await pilot.press("escape")
         await settle(pilot, editor)
         assert not screen_problems(app, editor)

@@ -47,7 +47,16 @@ MOVES = ["down", "down", "down", "up", "right", "right", "left"]
 EDITS = ["plus", "plus", "minus", "ctrl+z", "ctrl+y", "d", "delete", "add", "choose"]
 
 
-def space_marines(folder: Path) -> tuple[Path, Library]:
+def space_marines(folder: Path, shared: tuple[str, Library] | None = None) -> tuple[Path, Library]:
+    """The 2,000-point roster written in ``folder``, and the library it is built from
+    (``shared``: the roster's text and library of :func:`marines`, else made afresh)."""
+    text, library = shared if shared is not None else marines_text()
+    path = folder / "space-marines-40k.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path, library
+
+
+def marines_text() -> tuple[str, Library]:
     if not (BSDATA / "wh40k-10e").is_dir():
         pytest.skip(f"no 40k data at {BSDATA / 'wh40k-10e'} (the shared BattleScribe data)")
     sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -56,9 +65,20 @@ def space_marines(folder: Path) -> tuple[Path, Library]:
     finally:
         sys.path.remove(str(ROOT / "benchmarks"))
     library = Library([BSDATA]).scan()
-    path = folder / "space-marines-40k.yaml"
-    path.write_text(roster_text(library.system("wh40k-10e")), encoding="utf-8")  # type: ignore[arg-type]
-    return path, library
+    return roster_text(library.system("wh40k-10e")), library  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def marines(_catalog_cache: Path) -> tuple[str, Library]:
+    """The roster's text and its library, made once for the module's tests: each test opens
+    its own copy of the file in its own app; the library (catalogs loaded and translated
+    once, as the builder keeps them) is only read, as the session-wide ``full_library``."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("ARMYBUILDER_CACHE_DIR", str(_catalog_cache))
+    try:
+        return marines_text()
+    finally:
+        mp.undo()
 
 
 def drop_down_problems(editor: EditorScreen, closed: bool = True) -> list[str]:
@@ -74,6 +94,7 @@ def drop_down_problems(editor: EditorScreen, closed: bool = True) -> list[str]:
         return []
     costs = {i.entry_id: costs_text(ev.index, i.costs) for i in s.option_infos(node.loc, ev)}
     problems: list[str] = []
+    rows: list[str] | None = None  # (the screen drawn once for every closed drop-down)
     for select in editor.details.query(ChoiceSelect):
         if not select.display:
             continue
@@ -97,8 +118,9 @@ def drop_down_problems(editor: EditorScreen, closed: bool = True) -> list[str]:
         shown = None if select.value == Select.NULL else select.value
         if shown != value:
             problems.append(f"drop-down {gid} shows {shown!r}; the roster has {value!r}")
-        if closed:
-            problems += closed_problems(editor, select, gid, want, value)
+        if closed and not select.expanded:
+            rows = painted(editor.app) if rows is None else rows
+            problems += closed_problems(editor, select, gid, want, value, rows)
     return problems
 
 
@@ -141,19 +163,25 @@ def catalog_id_problems(editor: EditorScreen) -> list[str]:
 
 
 def closed_problems(
-    editor: EditorScreen, select: ChoiceSelect, gid: str, want: list[tuple[str, str]], value: Any
+    editor: EditorScreen,
+    select: ChoiceSelect,
+    gid: str,
+    want: list[tuple[str, str]],
+    value: Any,
+    rows: list[str] | None = None,
 ) -> list[str]:
     """What a closed drop-down paints, where it is on screen: the label (name and price) of
     the roster's choice as the session prices it now, or the prompt (a drop-down given new
-    options in place must never keep the label of an earlier price)."""
+    options in place must never keep the label of an earlier price). ``rows``: the screen as
+    :func:`screen.painted` draws it now (drawn here if not given)."""
     details = editor.details
     region = select.query_one(SelectCurrent).content_region
     if select.expanded or not details.content_region.contains_region(region):
         return []
     label = next((lab for lab, v in want if v == value), None) if value is not None else None
     expected = normal(label if label is not None else str(select.prompt))
-    rows = [normal(r) for r in pane_lines(editor.app, select.query_one(SelectCurrent))]
-    painted_text = normal(" ".join(r.replace("▼", " ") for r in rows))
+    lines = [normal(r) for r in pane_lines(editor.app, select.query_one(SelectCurrent), rows)]
+    painted_text = normal(" ".join(r.replace("▼", " ") for r in lines))
     if expected not in painted_text:
         return [f"drop-down {gid} paints {painted_text!r} closed; it should show {expected!r}"]
     return []
@@ -175,9 +203,9 @@ def choose(editor: EditorScreen, rng: random.Random) -> bool:
 
 @run_async
 async def test_random_edits_on_a_40k_roster_leave_no_stale_line(
-    make_app: Any, workdir: Path
+    make_app: Any, workdir: Path, marines: tuple[str, Library]
 ) -> None:
-    path, library = space_marines(workdir)
+    path, library = space_marines(workdir, marines)
     rng = random.Random(SEED + "40k")
     app = make_app(path, library=library)
     async with app.run_test(size=(160, 48)) as pilot:
@@ -250,13 +278,13 @@ async def test_random_edits_on_a_40k_roster_leave_no_stale_line(
 
 @run_async
 async def test_tab_reaches_every_drop_down_of_a_40k_squad_at_80x24(
-    make_app: Any, workdir: Path
+    make_app: Any, workdir: Path, marines: tuple[str, Library]
 ) -> None:
     """Tab from the first field of the details walks through every one of the squad's
     drop-downs (the pick-one groups), each brought on screen, before it leaves the pane: at
     80x24 most of them are below the fold (a pane that built only the groups on screen let
     Tab skip from the last text field to the catalog)."""
-    path, library = space_marines(workdir)
+    path, library = space_marines(workdir, marines)
     app = make_app(path, library=library)
     async with app.run_test(size=(80, 24)) as pilot:
         editor = await wait_editor(pilot)
@@ -294,12 +322,12 @@ async def test_tab_reaches_every_drop_down_of_a_40k_squad_at_80x24(
 
 @run_async
 async def test_drop_downs_given_new_options_paint_the_roster_choice(
-    make_app: Any, workdir: Path
+    make_app: Any, workdir: Path, marines: tuple[str, Library]
 ) -> None:
     """A drop-down given other options in place (another unit's group in its slot, prices
     changed by an edit) paints closed the label of the roster's choice: the squad, units of
     other option groups and back, a count +1 and its undo, each checked on screen."""
-    path, library = space_marines(workdir)
+    path, library = space_marines(workdir, marines)
     app = make_app(path, library=library)
     async with app.run_test(size=(160, 48)) as pilot:
         editor = await wait_editor(pilot)
@@ -339,14 +367,14 @@ async def test_drop_downs_given_new_options_paint_the_roster_choice(
 
 @run_async
 async def test_count_edits_repaint_every_pane_as_the_session_says(
-    make_app: Any, workdir: Path
+    make_app: Any, workdir: Path, marines: tuple[str, Library]
 ) -> None:
     """Count edits on units of several kinds (+, + again, -, undo, redo), each checked at once
     on the whole screen against the session and against a repaint from scratch: the tree, the
     catalog and the details pane redraw only what an edit changed, and a line left as it was
     must still be what the session computes (a unit's count and cost, the roster's total,
     the group headings' limits, the catalog's prices and availability)."""
-    path, library = space_marines(workdir)
+    path, library = space_marines(workdir, marines)
     app = make_app(path, library=library)
     async with app.run_test(size=(160, 48)) as pilot:
         terminal = Terminal(app)
@@ -394,12 +422,12 @@ async def test_count_edits_repaint_every_pane_as_the_session_says(
 
 @run_async
 async def test_an_open_drop_down_lists_the_prices_of_the_latest_edit(
-    make_app: Any, workdir: Path
+    make_app: Any, workdir: Path, marines: tuple[str, Library]
 ) -> None:
     """The details pane prices a drop-down's options when it opens (closed, it shows its
     choice only): opened after another choice in its group, after a count +1 and after undo,
     its list shows what adding each option costs now, never the prices of an earlier opening."""
-    path, library = space_marines(workdir)
+    path, library = space_marines(workdir, marines)
     app = make_app(path, library=library)
     async with app.run_test(size=(160, 48)) as pilot:
         editor = await wait_editor(pilot)
@@ -537,7 +565,12 @@ async def catalog_walk(
 )
 @run_async
 async def test_scrolling_and_searching_the_40k_catalog_paints_the_sessions_prices(
-    make_app: Any, workdir: Path, where: str, size: tuple[int, int], idle: bool
+    make_app: Any,
+    workdir: Path,
+    marines: tuple[str, Library],
+    where: str,
+    size: tuple[int, int],
+    idle: bool,
 ) -> None:
     """The catalog prices the rows in view (and a margin) when they come into view, the
     others while idle: random walks over the 40k catalog (the roster's top, about 250
@@ -548,7 +581,7 @@ async def test_scrolling_and_searching_the_40k_catalog_paints_the_sessions_price
     (:func:`screen.catalog_view_problems`). ``idle``: off, no option is priced but as its
     row comes into view (so every row on screen was priced by the scroll, the search, the
     resize or the edit that showed it)."""
-    path, library = space_marines(workdir)
+    path, library = space_marines(workdir, marines)
     rng = random.Random(SEED + "catalog" + where)
     app = make_app(path, library=library)
     async with app.run_test(size=size) as pilot:

@@ -491,6 +491,7 @@ class EditorScreen(ArmyScreen):
                     counts[str(item.get("entry"))] += n if isinstance(n, int) else 1
         ev = s.evaluation or s.evaluate()
         options = s.options(target)
+        recorded = s.index.recorded_id
         self.catalog.show_options(
             s.index,
             target,
@@ -503,7 +504,7 @@ class EditorScreen(ArmyScreen):
             slot_limits=s.category_limits(target, ev),
             # What ``s.option_id(target, c)`` names, with the target's entry found once
             # rather than once per option (a large squad of BattleScribe data has 241).
-            ids=[s.index.recorded_id(entry, c) for c in options],
+            ids=[recorded(entry, c) for c in options],
         )
 
     def after_edit(self) -> None:
@@ -512,7 +513,7 @@ class EditorScreen(ArmyScreen):
         if s is None:
             return
         self._update_title()
-        if s.last_eval_ms <= self.army_app.sync_budget_ms:
+        if s.last_eval_cpu_ms <= self.army_app.sync_budget_ms:
             self._show(s.evaluate())
         else:
             ev = s.evaluation
@@ -1051,7 +1052,7 @@ class EditorScreen(ArmyScreen):
         self.commit_field()
         ev = s.evaluation
         view = overview(s, ev) if ev is not None and s.evaluation_is_current else None
-        if view is None and s.last_eval_ms <= self.army_app.sync_budget_ms:
+        if view is None and s.last_eval_cpu_ms <= self.army_app.sync_budget_ms:
             view = overview(s, s.evaluate())  # fast enough to wait for
         screen = self._summary_screen
         if screen is None:
