@@ -382,6 +382,7 @@ class _Record:
     __slots__ = (
         "_by_id",
         "_groups",
+        "_keys",
         "data",
         "end",
         "issues",
@@ -417,9 +418,18 @@ class _Record:
         self.result = result
         self._groups = groups
         self._by_id = by_id
+        self._keys: frozenset[tuple[str, str, str, Loc]] | None = None
         #: For a computation replayed by what it read (see :meth:`Evaluation.subtree`): each
         #: read from outside the subtree, in order, with what it found.
         self.reads = reads
+
+    def issue_keys(self) -> frozenset[tuple[str, str, str, Loc]]:
+        """What :func:`_merge_repeated` tells its issues apart by, worked out once (fewer
+        than its issues where two of them are alike)."""
+        keys = self._keys
+        if keys is None:
+            keys = self._keys = frozenset(map(_issue_key, self.issues))
+        return keys
 
     def groups(self) -> _Groups:
         """The values the subtree's computation set, per node (nodes in the order first
@@ -563,6 +573,9 @@ class Evaluation:
         default_factory=dict, repr=False
     )
     #: Per tag of :meth:`subtree`: the previous evaluation's records and this one's.
+    #: The records whose issues were replayed, each with where they went in :attr:`issues`
+    #: (start, end), in order: :func:`_merge_repeated` reads their issues' keys off them.
+    _replayed: list[tuple[int, int, _Record]] = field(default_factory=list, repr=False)
     _tag_records: dict[str, tuple[dict[int, _Record] | None, dict[int, _Record]]] = field(
         default_factory=dict, repr=False
     )
@@ -1035,7 +1048,10 @@ class Evaluation:
             if _seen is not None:
                 self.traced_hits += 1
             if prev.issues:
-                self.issues.extend(prev.issues)
+                issues = self.issues
+                i0 = len(issues)
+                issues.extend(prev.issues)
+                self._replayed.append((i0, len(issues), prev))
             values = self.values
             if prev.node is node:
                 # The same nodes (taken over from the previous evaluation): their values are
@@ -3315,6 +3331,31 @@ _issue_key = operator.attrgetter("severity", "code", "message", "path")
 MERGE_AT_ONCE = True
 
 
+def _all_unlike(issues: list[Issue], replayed: list[tuple[int, int, _Record]]) -> bool:
+    """Whether no two of ``issues`` are alike (see :func:`_merge_repeated`). The keys of the
+    issues replayed whole (``replayed``: where each record's issues went) are the record's,
+    worked out when it was first replayed: an edit reads the keys of what it computed only.
+    A stretch no longer holding its record's issues (a rules module that changed the list)
+    has its issues' keys read."""
+    keys: set[tuple[str, str, str, Loc]] = set()
+    at = 0
+    for start, end, record in replayed:
+        if start < at:
+            continue  # (never so: the stretches follow each other)
+        got = record.issues
+        if end > len(issues) or end - start != len(got):
+            continue
+        if not all(map(operator.is_, issues[start:end], got)):
+            continue
+        if at < start:
+            keys.update(map(_issue_key, issues[at:start]))
+        keys |= record.issue_keys()
+        at = end
+    if at < len(issues):
+        keys.update(map(_issue_key, issues[at:]))
+    return len(keys) == len(issues)
+
+
 def _merge_repeated(ev: Evaluation) -> None:
     """One issue per problem: where several rules of the catalog report the same message at
     the same place (a limit written on a slot of the force and again on the entry that fills
@@ -3324,7 +3365,7 @@ def _merge_repeated(ev: Evaluation) -> None:
     issues = ev.issues
     if len(issues) < 2:
         return
-    if MERGE_AT_ONCE and len(set(map(_issue_key, issues))) == len(issues):
+    if MERGE_AT_ONCE and _all_unlike(issues, ev._replayed):
         # No two alike (as on every roster of the benchmark's corpus): nothing to merge,
         # found by one pass in C rather than the loop below (an edit of a large roster
         # replays hundreds of warnings, all kept).
