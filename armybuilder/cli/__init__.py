@@ -36,8 +36,8 @@ from ..paths import user_catalog_dir
 from ..plugin import Matchup
 from ..report import force_title as _force_title
 from ..report import format_costs as _fmt_cost
-from ..report import price_text
 from ..report import load_evaluated as _load
+from ..report import price_text
 from ..report import show_json as _show_json
 from ..rules.engine import Evaluation, Node, fmt_num
 from ..rules.state import StateKey, state_help, state_placeholder
