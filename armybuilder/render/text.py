@@ -28,8 +28,8 @@ def short_values(unit: UnitView, limit: int = SHORT_VALUE) -> list[str]:
 
 
 def _count_name(u: UnitView) -> str:
-    name = clean(u.name)
-    return f"{u.count}x {name}" if u.count != 1 else name
+    """The name with its count as ``show``, the builder and the PDF print it: ``Squad ×4``."""
+    return clean(u.label)
 
 
 def _lines(u: UnitView, depth: int, out: list[str]) -> None:

@@ -42,12 +42,17 @@ def test_text_export_is_compact(srm: Evaluation) -> None:
         "Rifle + SRM1 platoon — Infantry Operations, Inner Sphere — Mass 2,040 kg — Legal"
     )
     assert "Foot Platoon (Rifle + SRM1) [Infantry Platoon] (Regular): Foot [Mass 2,040 kg]" in lines
-    assert "  4x Squad [Mass 2,040 kg]" in lines
+    # counts as show, the builder and the PDF print them ("Squad ×4"), not "4x Squad"
+    assert "  Squad ×4 [Mass 2,040 kg]" in lines
     assert (
-        "    4x Riflemen (SRM ammunition bearers): Knife/Bayonet, AutoPistol, Auto-Rifle, "
+        "    Riflemen (SRM ammunition bearers) ×4: Knife/Bayonet, AutoPistol, Auto-Rifle, "
         "SRM1 reload (2 shots), Kevlar Vest and Helmet" in lines
     )
-    assert "    2x SRM1 gunners: Knife/Bayonet, AutoPistol, SRM1, Kevlar Vest and Helmet" in lines
+    assert "    SRM1 gunners ×2: Knife/Bayonet, AutoPistol, SRM1, Kevlar Vest and Helmet" in lines
+    shown = [line.strip() for line in lines]
+    for node in srm.nodes():
+        if node.count > 1:  # every counted line reads as show labels it
+            assert any(line.startswith(srm.label(node)) for line in shown), srm.label(node)
     summary = next(line for line in lines if line.startswith("  Troopers 24"))
     assert "Primary AV 8 (anti-personnel only)" in summary
     assert "Support AV 16" in summary

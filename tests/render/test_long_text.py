@@ -178,7 +178,7 @@ def test_a_count_too_large_to_print_is_refused_with_a_message(
     with pytest.raises(TooLargeToPrintError):
         render_pdf(evaluate_file(path))
     # the plain text export is not bounded by print limits
-    assert "10000x Marine" in export(evaluate_file(path), "text")
+    assert "Marine ×10000" in export(evaluate_file(path), "text")
 
 
 def test_a_template_linked_out_of_its_folder_is_refused(

@@ -258,7 +258,7 @@ def test_starmarines_build_points_print_thousands_separated(
     ev = load(path, library)[2]
     text = export(ev, "text")
     assert "Build points 50 BP of 5,000 BP" in text.splitlines()[0]
-    assert "Game size 5,000 BP (200 × 25)" in text, text
+    assert "Game size 5,000 BP (200 groups of 25)" in text, text
     assert "5000" not in text
 
 

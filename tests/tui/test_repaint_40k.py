@@ -420,6 +420,26 @@ async def test_count_edits_repaint_every_pane_as_the_session_says(
         assert checked == 7 * len(picked) and len(picked) == 4, (checked, len(picked))
 
 
+def priced_choice_units(session: Any) -> list[Any]:
+    """The roster's units (in the tree's order) of which a group offers at least two
+    options that the session prices (what adding each costs there is not nothing)."""
+    ev = session.evaluate()
+    units = []
+    for node in ev.nodes():
+        if node.entry is None or node.is_root or node.force is not None:
+            continue
+        costs = {
+            i.entry_id: costs_text(ev.index, i.costs) for i in session.option_infos(node.loc, ev)
+        }
+        priced: dict[str, int] = {}
+        for c in ev.index.children(node.entry):
+            if c.group is not None and not c.entry.hidden and costs.get(c.entry.id):
+                priced[c.group.id] = priced.get(c.group.id, 0) + 1
+        if any(n >= 2 for n in priced.values()):
+            units.append(node)
+    return units
+
+
 @run_async
 async def test_an_open_drop_down_lists_the_prices_of_the_latest_edit(
     make_app: Any, workdir: Path, marines: tuple[str, Library]
@@ -435,9 +455,9 @@ async def test_an_open_drop_down_lists_the_prices_of_the_latest_edit(
         assert session is not None
         editor.roster_tree.focus()
         found = None
-        for node in session.evaluate().nodes():
-            if node.entry is None or node.is_root or node.force is not None:
-                continue
+        # The session names the units with a group of two options or more that cost
+        # something to add; the pane is opened on those only, in the roster's order.
+        for node in priced_choice_units(session):
             editor.jump_to(node.loc)
             await settle(pilot, editor)
             for select in editor.details.query(ChoiceSelect):

@@ -1698,9 +1698,10 @@ class StarMarines(SystemRules):
         shown = [f"base {_number(value['base'])}"] + [
             f"{k} {_number(value[k])}" for k in ("experience", "attributes", "weapons") if value[k]
         ]
-        text = f"{_number(total)} BP: " + ", ".join(shown)
-        if n.count > 1:
-            text += f" ({n.count} × {_number(per_copy)})"
+        # A group bought together (IV-d: "units bought in groups") is priced for the whole
+        # group, and what one of them costs is said in words: "20 BP for 2 (10 BP each)".
+        each = f" for {n.count} ({_number(per_copy)} BP each)" if n.count > 1 else ""
+        text = f"{_number(total)} BP{each}: " + ", ".join(shown)
         ev.set_value(n, "cost", "Cost", value, text=text, source=f"{SRC} IV-a, IV-d, IV-e")
 
     # ----------------------------------------------------------------- roster
@@ -1747,7 +1748,10 @@ class StarMarines(SystemRules):
         size = ev.roster.header.limits.get(COST)
         step = int(ev.index.system.model.data.get("game_size_step", GAME_SIZE_STEP))
         if size is not None:
-            blocks = f" ({fmt_num(size / step)} × {step})" if size > 0 and not size % step else ""
+            # build points come in groups of 25 (IV-a): "75 BP (3 groups of 25)"
+            groups = round(size / step)
+            word = "group" if groups == 1 else "groups"
+            blocks = f" ({groups} {word} of {step})" if size > 0 and not size % step else ""
             ev.set_value(
                 root,
                 "game_size",
@@ -1770,7 +1774,7 @@ class StarMarines(SystemRules):
         ev.set_value(root, "vehicles", "Vehicles", sum(n.multiplicity() for n in vehicles))
         if levels:
             top = max(levels)
-            text = ", ".join(f"level {lv} × {levels[lv]}" for lv in sorted(levels, reverse=True))
+            text = ", ".join(f"{levels[lv]} at level {lv}" for lv in sorted(levels, reverse=True))
             ev.set_value(
                 root,
                 "formations",

@@ -196,3 +196,18 @@ def test_doc_show_output(
     monkeypatch.chdir(tmp)
     assert main(["show", "--catalogs", str(tmp / "user"), "patrol.yaml"]) == 0
     assert capsys.readouterr().out == output
+
+
+def test_a_group_bought_together_prints_its_price_in_words(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``show`` of the Norx example: the two Choppers mobs (a group bought together, IV-d) are
+    priced for the group and then one by one, in words; the game size in groups of 25
+    build points (IV-a); the formations by level. No bare "(2 × 9)" to puzzle out."""
+    assert main(["show", str(EXAMPLES / "norx-example.yaml")]) == 0
+    lines = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    assert "Cost: 18 BP for 2 (9 BP each): base 14, experience 2, weapons 2" in lines
+    assert "Cost: 6 BP for 6 (1 BP each): base 6" in lines
+    assert "Game size: 75 BP (3 groups of 25)" in lines
+    assert "Formations: highest level 2 (1 at level 2, 3 at level 1)" in lines
+    assert not [line for line in lines if line.startswith("Cost:") and "×" in line]

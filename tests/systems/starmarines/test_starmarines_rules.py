@@ -922,7 +922,8 @@ def test_cost_breakdown(run: Any) -> None:
     }
     assert ev.totals["bp"] == 21
     text = next(v for v in ev.values_of(find(ev, "trooper")) if v.key == "cost").display()
-    assert text == "8 BP: base 4, attributes 2, weapons 2 (4 × 2)"
+    # (a group of 4 troopers bought together, IV-d: the price of the 4, then of one)
+    assert text == "8 BP for 4 (2 BP each): base 4, attributes 2, weapons 2"
 
 
 def test_shown_costs_include_experience(run: Any) -> None:
