@@ -1698,8 +1698,10 @@ class EditSession:
     # ----------------------------------------------------------------- forces
 
     def force_entries(self) -> list[ForceEntry]:
-        """The game system's force entries (what a force may be)."""
-        return list(self.system.model.forces)
+        """The game system's force entries a force may be added as: a hidden one (40k's
+        "Boarding Actions") is not offered, as BattleScribe does not offer it; a roster that
+        holds one still opens."""
+        return [f for f in self.system.model.forces if not f.hidden]
 
     def force_at(self, loc: Loc) -> ForceData | None:
         """The parsed force at ``loc`` (``None``: not a force of this roster)."""

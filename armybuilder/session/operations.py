@@ -961,7 +961,9 @@ def new_roster(
 
     index = system.index(faction_id)
     name = name or f"New {index.faction.name} roster"
-    roots = index.roots
+    # what a player can pick: an entry the data hides (Gaslands' Helicopter and Tank, shown
+    # only once their sponsor is chosen) is not offered, as BattleScribe and the builder do not
+    roots = [c for c in index.roots if not c.entry.hidden]
     options = ", ".join(f"{c.entry.id} ({c.entry.name})" for c in roots[:20]) + (
         f" and {len(roots) - 20} more" if len(roots) > 20 else ""
     ) or (
