@@ -397,7 +397,10 @@ async def test_count_edits_repaint_every_pane_as_the_session_says(
         for node in picked:
             editor.jump_to(node.loc)
             await settle(pilot, editor)
-            for key in ["plus", "plus", "minus", "ctrl+z", "ctrl+y", "ctrl+z", "ctrl+z"]:
+            # +, + again, -, the - undone, the second + undone, that + redone (before: "ctrl+y",
+            # "ctrl+z", "ctrl+z", whose undo after the redo went from and to the screens the
+            # first undo did: the same frame drawn again, 1/7 of the test's CPU).
+            for key in ["plus", "plus", "minus", "ctrl+z", "ctrl+z", "ctrl+y"]:
                 await pilot.press(key)
                 await settle(pilot, editor)
                 where = (ev.where(node), key)
@@ -417,7 +420,7 @@ async def test_count_edits_repaint_every_pane_as_the_session_says(
                 ]
                 assert not stale, (where, stale)
                 checked += 1
-        assert checked == 7 * len(picked) and len(picked) == 4, (checked, len(picked))
+        assert checked == 6 * len(picked) and len(picked) == 4, (checked, len(picked))
 
 
 def priced_choice_units(session: Any) -> list[Any]:
