@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bench_rosters import regiment_roster
 
 from armybuilder.catalog import Library, default_roots
 from armybuilder.rosters import Roster
@@ -179,14 +180,7 @@ def _big_steps(session: EditSession, report: Callable[[str], None]) -> None:
 
 
 def _big_text() -> str:
-    import sys
-
-    sys.path.insert(0, str(HERE.parents[1] / "benchmarks"))
-    try:
-        from bench_validate import regiment_roster
-    finally:
-        sys.path.pop(0)
-    return str(regiment_roster(companies=2))
+    return regiment_roster(companies=2)
 
 
 class _SlowDisk:
