@@ -12,8 +12,8 @@ from __future__ import annotations
 import html
 import re
 
-from ..words import number, plural
-from .context import IssueView, RosterView, UnitView, clean
+from ..words import number, plural, unit_after
+from .context import CostView, IssueView, RosterView, UnitView, clean
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~#])")
 
@@ -68,9 +68,14 @@ def export_markdown(view: RosterView) -> str:
     if view.totals:
         out += ["", "| Total | Spent | Limit |", "|---|---:|---:|"]
         for t in view.totals:
-            unit = f" {md(t.unit)}" if t.unit else ""
-            limit = f"{md(_num(t.limit))}{unit}" if t.limit is not None else "none"
-            spent = f"{md(_num(t.spent))}{unit}"
+
+            def amount(x: float, t: CostView = t) -> str:
+                # "1 Build Slot", "2 Build Slots": the unit as it reads after the amount
+                shown = _num(x)
+                return md(f"{shown} {unit_after(shown, t.unit)}" if t.unit else shown)
+
+            limit = amount(t.limit) if t.limit is not None else "none"
+            spent = amount(t.spent)
             if t.over:
                 spent = f"**{spent}** (over)"
             out.append(f"| {md(t.name)} | {spent} | {limit} |")

@@ -10,16 +10,15 @@ A warm start (catalogs from the library snapshot, no pydantic) prints what a col
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import os
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from bench_rosters import bench_module
 
 from armybuilder import batch
 from armybuilder.catalog import Library
@@ -28,21 +27,10 @@ REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((REPO / "examples").rglob("*.yaml"))
 
 
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "bench_validate", REPO / "benchmarks" / "bench_validate.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_validate"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     folder = tmp_path_factory.mktemp("corpus")
-    generated = _bench().generate(folder, 16, 17)
+    generated = bench_module().generate(folder, 16, 17)
     varied = [p for p in generated.files if p != generated.regiment]
     broken = folder / "broken.yaml"
     broken.write_text("system: infantry-ops\nfaction: [unclosed\n", encoding="utf-8")

@@ -105,3 +105,23 @@ def test_a_free_roster_option_prints_no_price_anywhere(
         assert "Sponsor" in text, (surface, text)
         assert "0 Cans" not in text and "0 Build Slots" not in text, (surface, text)
         assert "16 Cans, 1 Build Slot" in text, (surface, text)  # (the Car's price)
+
+
+def test_the_markdown_totals_say_1_build_slot(
+    gaslands: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The Markdown totals table writes the unit as it reads after the amount, as the PDF
+    and show do: "1 Build Slot", "16 Cans" (it wrote "1 Build Slots")."""
+    from armybuilder.cli import main
+
+    s = EditSession.new(gaslands, "gaslands", "gaslands", "Road Warriors", autosave=False)
+    car = next(c for c in s.options(()) if c.entry.name == "Car")
+    loc = s.add((), s.option_id((), car))
+    plating = next(c for c in s.options(loc) if c.entry.name == "Armour Plating")
+    s.add(loc, s.option_id(loc, plating))
+    file = s.save(tmp_path / "team.yaml")
+    s.close()
+    assert main(["export", "--catalogs", str(BSDATA), "--to", "markdown", str(file)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "| Cans | 16 Cans | none |" in lines
+    assert "| Build Slots | 1 Build Slot | none |" in lines

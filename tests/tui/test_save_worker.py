@@ -9,16 +9,14 @@ app, so nothing here depends on how fast the machine is."""
 from __future__ import annotations
 
 import errno
-import importlib.util
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
-from conftest import REPO, run_async, wait_editor, wait_for, wait_screen
+from bench_rosters import regiment_roster
+from conftest import run_async, wait_editor, wait_for, wait_screen
 from screen import painted
 from textual import events
 from textual.pilot import Pilot
@@ -33,22 +31,11 @@ from armybuilder.tui.screens.editor import EditorScreen
 MakeApp = Callable[..., ArmyBuilderApp]
 
 
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "bench_validate", REPO / "benchmarks" / "bench_validate.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_validate"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def regiment() -> str:
     """The benchmark's regiment with two companies per battalion (30 platoons, about
     60 KB): large enough to be saved in the background."""
-    text: str = _bench().regiment_roster(companies=2)
+    text = regiment_roster(companies=2)
     assert len(text) > EditorScreen.BACKGROUND_SAVE_CHARS
     return text
 

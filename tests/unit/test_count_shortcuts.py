@@ -19,46 +19,20 @@ squads over or under their standard strength) and on every example.
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from bench_rosters import bench_module, evaluation_lines
 
 from armybuilder.catalog import CatalogIndex, Library
 from armybuilder.catalog.library import default_roots
 from armybuilder.rosters import Roster
-from armybuilder.rules.engine import Evaluation, evaluate_roster
+from armybuilder.rules.engine import evaluate_roster
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((REPO / "examples").glob("*/*.yaml"))
-
-
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "bench_validate", REPO / "benchmarks" / "bench_validate.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_validate"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-def _lines(ev: Evaluation) -> list[str]:
-    roster = ev.roster
-    out = [
-        f"I {i.severity}|{i.code}|{i.message}|{i.path}|{roster.position(i.path)}|{i.entry}|"
-        f"{i.constraint}"
-        for i in ev.issues
-    ]
-    out.append(f"T {ev.totals!r}")
-    for n in ev.nodes():
-        out.append(f"N {n.loc} {ev.where(n)} {ev.total_cost(n)!r}")
-        out += [f"V {v.key}|{v.value!r}|{v.text}" for v in ev.values_of(n)]
-    return out
 
 
 def _over(bench: ModuleType) -> str:
@@ -86,14 +60,14 @@ def _over(bench: ModuleType) -> str:
 def _all(lib: Library, rosters: list[Roster]) -> list[str]:
     out: list[str] = []
     for roster in rosters:
-        out += _lines(evaluate_roster(roster, lib.system(roster.system)))
+        out += evaluation_lines(evaluate_roster(roster, lib.system(roster.system)))
     return out
 
 
 def test_counts_read_straight_give_what_the_long_way_gives(
     tmp_path: Path, _isolated_home: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    bench = _bench()
+    bench = bench_module()
     rng = random.Random(20240601)
     rosters = [
         Roster.from_text(bench.regiment_roster(companies=1), str(tmp_path / "regiment.yaml")),

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bench_rosters import regiment_roster
 
 from armybuilder.catalog import Library, default_roots
 from armybuilder.rosters import Roster
@@ -179,13 +180,6 @@ def _big_steps(session: EditSession, report: Callable[[str], None]) -> None:
 
 
 def _big_text() -> str:
-    import sys
-
-    sys.path.insert(0, str(HERE.parents[1] / "benchmarks"))
-    try:
-        from bench_validate import regiment_roster
-    finally:
-        sys.path.pop(0)
     # One company (about 30 KB: four 8 KiB writes on the slow disk, 80 ms a save) spreads the
     # kills over the saves and within a write as well as two did, for half the CPU.
     return str(regiment_roster(companies=1))

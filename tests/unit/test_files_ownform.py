@@ -16,11 +16,11 @@ again, and every save writes the same bytes as the old path that dumps it
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from bench_rosters import regiment_roster
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -32,8 +32,6 @@ from armybuilder.yamlio import dump_round_trip, load_round_trip
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").rglob("*.yaml"))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from bench_validate import regiment_roster  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -13,14 +13,12 @@ has) must be caught by the same walk, so that a replay shortcut that goes stale 
 from __future__ import annotations
 
 import copy
-import importlib.util
 import random
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from bench_rosters import regiment_roster
 
 from armybuilder.catalog import Library
 from armybuilder.rosters import Loc
@@ -28,26 +26,13 @@ from armybuilder.rules.engine import Evaluation, Node, evaluate_roster
 from armybuilder.rules.systems.infantry_ops import InfantryOperations
 from armybuilder.session import EditError, EditSession
 
-REPO = Path(__file__).resolve().parents[2]
-
-
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "bench_validate", REPO / "benchmarks" / "bench_validate.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_validate"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
 
 @pytest.fixture(scope="module")
 def regiment(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The benchmark's regiment with one company per battalion: 15 platoons, every motive
     the benchmark uses (foot, jump, motorised, mechanised), several experience levels."""
     path = tmp_path_factory.mktemp("regiment") / "regiment.yaml"
-    path.write_text(_bench().regiment_roster(companies=1), encoding="utf-8")
+    path.write_text(regiment_roster(companies=1), encoding="utf-8")
     return path
 
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import contextlib
 import random
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from bench_rosters import regiment_roster
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -34,12 +34,7 @@ DECLINED = yamlio._DECLINED
 
 
 def _regiment(companies: int = 5) -> str:
-    sys.path.insert(0, str(REPO / "benchmarks"))
-    try:
-        import bench_validate
-    finally:
-        sys.path.remove(str(REPO / "benchmarks"))
-    return str(bench_validate.regiment_roster(companies))
+    return regiment_roster(companies)
 
 
 def fingerprint(node: Any) -> Any:

@@ -8,13 +8,11 @@ and the values that are computed must be the same ones, in the same order.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from bench_rosters import bench_module
 
 from armybuilder import batch, report
 from armybuilder.catalog import Library
@@ -26,17 +24,6 @@ REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((REPO / "examples").rglob("*.yaml"))
 
 
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "bench_validate", REPO / "benchmarks" / "bench_validate.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_validate"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def lib() -> Library:
     return Library().scan()
@@ -45,7 +32,7 @@ def lib() -> Library:
 @pytest.fixture(scope="module")
 def rosters(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     folder = tmp_path_factory.mktemp("corpus")
-    generated = _bench().generate(folder, 30, 17)
+    generated = bench_module().generate(folder, 30, 17)
     # illegal ones too: the generator breaks about one in five in one of eleven ways
     assert sum(1 for p in generated.files if not generated.expected_legal[p]) >= 4
     return [*EXAMPLES, *generated.files]

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import copy
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from bench_rosters import regiment_roster
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -26,13 +26,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def _regiment(companies: int = 5) -> str:
-    sys.path.insert(0, str(REPO / "benchmarks"))
-    try:
-        import bench_validate
-    finally:
-        sys.path.pop(0)
-    text: str = bench_validate.regiment_roster(companies)
-    return text
+    return regiment_roster(companies)
 
 
 def same_or_declined(doc: Any) -> bool:

@@ -14,10 +14,10 @@ import json
 import math
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from bench_rosters import bench_module
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -401,21 +401,10 @@ def test_fuzz_is_not_vacuous(binding: str) -> None:
 # --------------------------------------------------------------------------- validate
 
 
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "bench_validate", REPO / "benchmarks" / "bench_validate.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_validate"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     folder = tmp_path_factory.mktemp("corpus")
-    generated = _bench().generate(folder, 8, 11)
+    generated = bench_module().generate(folder, 8, 11)
     varied = [p for p in generated.files if p != generated.regiment]
     odd = folder / "odd.yaml"  # read by ruamel: an anchor, and a date
     odd.write_text(
