@@ -173,6 +173,18 @@ def cmd_new(args: argparse.Namespace) -> int:
     except ArmybuilderError as exc:
         print(f"armybuilder new: {exc}", file=sys.stderr)
         return EXIT_INPUT
+    faction = gs.factions.get(index.faction.id)
+    if faction is not None and faction.library:
+        # (as the New roster dialog: a library catalogue is not offered; a roster naming
+        # one still opens)
+        offered = ", ".join(f.id for f in gs.offered_factions()) or "none"
+        print(
+            f"armybuilder new: {faction.id} ({faction.name}) is a library catalogue of "
+            f"{gs.name}: other factions draw entries from it, no roster is built from one "
+            f"(factions: {offered})",
+            file=sys.stderr,
+        )
+        return EXIT_INPUT
     limits: dict[str, float] = {}
     for item in args.limit or []:
         key, _, value = item.partition("=")

@@ -133,3 +133,23 @@ def test_the_catalogs_command_lists_a_library_catalogue_apart(
         "library-shared": True,
     }
     assert "library catalogues" in LIBRARIES_HEADING
+
+
+def test_the_new_command_refuses_a_library_catalogue(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``armybuilder new`` builds a roster from a faction, as the New roster dialog does: a
+    library catalogue is refused, saying what it is and which factions there are, and no file
+    is written; a real faction's roster is written as before."""
+    monkeypatch.setenv("ARMYBUILDER_CACHE_DIR", str(tmp_path / "cache"))
+    write_folder(tmp_path)
+    folder = str(tmp_path / "data")
+    out = tmp_path / "shared.yaml"
+    assert main(["new", "--catalogs", folder, "tiny", "library-shared", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "library-shared (Library - Shared) is a library catalogue of Tiny" in err
+    assert "(factions: raiders)" in err
+    assert not out.exists()
+    army = tmp_path / "raiders.yaml"
+    assert main(["new", "--catalogs", folder, "tiny", "raiders", "-o", str(army)]) == 0
+    assert "faction: raiders" in army.read_text(encoding="utf-8")

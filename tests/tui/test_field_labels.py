@@ -11,7 +11,8 @@ from typing import Any
 
 from conftest import EXAMPLES, run_async, wait_editor
 from screen import pane_lines
-from textual.widgets import Label
+from textual.widgets import Label, Select
+from textual.widgets._select import SelectCurrent
 
 from armybuilder.tui.widgets.details import DetailsPane
 
@@ -36,3 +37,28 @@ async def test_a_long_limit_label_wraps_whole_in_the_roster_details(
         shown = " ".join(line.strip() for line in pane_lines(app, details))
         shown = " ".join(shown.split())
         assert want in shown, shown
+
+
+@run_async
+async def test_a_closed_drop_down_shows_its_whole_label_on_a_small_terminal(
+    make_app: Any, workdir: Path
+) -> None:
+    """A closed drop-down of the details pane reads whole at 80x24: the Norx warband's
+    experience, inherited from the roster, is "(inherited: Green)", not "(inherited:" with
+    the level on a second line the one-row drop-down did not show."""
+    path = workdir / "norx.yaml"
+    shutil.copy(EXAMPLES / "starmarines" / "norx-example.yaml", path)
+    app = make_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await wait_editor(pilot)
+        editor.jump_to(("selections", 0))  # Gorrak's warband
+        await pilot.pause()
+        details = app.screen.query_one(DetailsPane)
+        select = details.query_one("#d-exp", Select)
+        want = " ".join(str(select.prompt).split())
+        assert want.startswith("(inherited: "), want
+        details.scroll_to_widget(select, animate=False)
+        await pilot.pause()
+        current = select.query_one(SelectCurrent)
+        shown = " ".join(line.replace("▼", " ") for line in pane_lines(app, current))
+        assert want in " ".join(shown.split()), shown
