@@ -126,7 +126,7 @@ def overview(session: EditSession, ev: Evaluation | None = None) -> Overview:
             mark = "✖" if issue.is_error else "⚠"
             out.required.append(f"{mark} {issue.message}")
     infos = {i.entry_id: i for i in session.option_infos((), ev)}
-    for child in session.options(()):
+    for child in session.options((), ev):
         info = infos.get(session.option_id((), child))
         if info is None:
             continue

@@ -652,18 +652,67 @@ class EditSession:
         """The selection at ``loc`` (and every one above it) is in the catalog."""
         return not loc or self.entry_at(loc) is not None
 
-    def options(self, loc: Loc) -> list[Child]:
+    def options(self, loc: Loc, ev: Evaluation | None = None) -> list[Child]:
         """What may be added under the selection at ``loc`` (the roster's top level for
-        ``()``; a force's top level for a force's loc)."""
+        ``()``; a force's top level for a force's loc), as BattleScribe lists it: an entry
+        hidden there is left out, after the modifiers of its ``hidden`` flag as ``ev``
+        (default: the current evaluation) finds them (Legends units while the roster's
+        "Show Legends" option is off), the one a selection of it would be checked by (the
+        "hidden-entry" error). Where ``ev`` does not hold the selection at ``loc`` (an
+        evaluation of an earlier edit, still running), the catalog's own flags decide."""
         if is_force_loc(loc):
             ids = self.force_entry_ids(loc)
-            return [
-                c for c in self.index.children(None) if not c.entry.hidden and c.entry.id in ids
-            ]
-        if loc and not self.is_known(loc):
-            return []
-        entry = self.entry_at(loc) if loc else None
-        return [c for c in self.index.children(entry) if not c.entry.hidden]
+            children = [c for c in self.index.children(None) if c.entry.id in ids]
+            entry = None
+        else:
+            if loc and not self.is_known(loc):
+                return []
+            entry = self.entry_at(loc) if loc else None
+            children = self.index.children(entry)
+        hidden = self._hidden_options(loc, entry, ev or self.evaluate())
+        if hidden is None:
+            return [c for c in children if not c.entry.hidden]
+        return [c for c in children if id(c) not in hidden]
+
+    def _hidden_options(
+        self, loc: Loc, entry: Entry | None, ev: Evaluation
+    ) -> frozenset[int] | None:
+        """The options under ``loc`` (of ``entry``) hidden there as ``ev`` finds them, by
+        ``id()`` of their :class:`Child` (``None``: ``ev`` holds no selection of ``entry``
+        at ``loc``). Worked out once per evaluation and place: only the options with a
+        modifier of ``hidden`` are evaluated, each at a selection of it made for the
+        purpose under the one at ``loc`` (which does not list it: BattleScribe decides
+        what it lists before anything is added)."""
+        found: tuple[Node | None, frozenset[int], list[Node]] = self._cached(
+            ev, ("hidden options", loc), lambda: self._work_out_hidden(loc, ev)
+        )
+        node, hidden, _ = found
+        if node is None or node.entry is not entry:
+            return None
+        return hidden
+
+    def _work_out_hidden(
+        self, loc: Loc, ev: Evaluation
+    ) -> tuple[Node | None, frozenset[int], list[Node]]:
+        from ..rules.engine import Node
+
+        node = _ev_node(ev, loc)
+        if node is None or (is_force_loc(loc) and node.force is None):
+            return None, frozenset(), []
+        index = self.index
+        hidden: list[int] = []
+        # (the scratch selections are kept with the result, as long as ``ev`` is the one
+        # cached: the evaluation's caches are keyed by the ids of the selections asked of)
+        made: list[Node] = []
+        for c in index.children(node.entry):
+            if c.entry.modifiers and "hidden" in index.modified_fields(c.entry):
+                scratch = Node(None, c.entry, c.group, node, len(node.children), link=c.link)
+                made.append(scratch)
+                if ev.is_hidden(c.entry, scratch):
+                    hidden.append(id(c))
+            elif c.entry.hidden:
+                hidden.append(id(c))
+        return node, frozenset(hidden), made
 
     def option_id(self, loc: Loc, child: Child) -> str:
         """The id that names ``child``, an option under ``loc`` (:meth:`options`): the one
@@ -1954,7 +2003,7 @@ class _Pricer:
         self.session = session
         self.ev = ev
         self.node = node = _ev_node(ev, parent)
-        self.options = options = session.options(parent)
+        self.options = options = session.options(parent, ev)
         # Each option by the id that adds it (an entry offered twice there is two options).
         parent_entry = session.entry_at(parent) if parent and not is_force_loc(parent) else None
         recorded = session.index.recorded_id

@@ -89,7 +89,7 @@ class CatalogCommands(Provider):
         target = screen.catalog_target()
         index = session.index
         out = []
-        for child in session.options(target):
+        for child in session.options(target, session.evaluation):
             cost = entry_cost(index, child.entry)
             # Added by the id that names this option (an entry offered twice there, plainly
             # and through a group's link, is two commands, each adding what it says).
@@ -463,7 +463,9 @@ class EditorScreen(ArmyScreen):
         if s is None:
             return ()
         loc = self.selected
-        while loc and not (s.exists(loc) and s.options(loc)):
+        # (as the latest evaluation shown finds them: a newer one may still be running)
+        ev = s.evaluation
+        while loc and not (s.exists(loc) and s.options(loc, ev)):
             loc = loc[:-2]
         if not loc and s.roster.forces:  # a roster of several forces: into its first force
             return ("forces", 0)
@@ -490,7 +492,7 @@ class EditorScreen(ArmyScreen):
                     n = item.get("count", 1)
                     counts[str(item.get("entry"))] += n if isinstance(n, int) else 1
         ev = s.evaluation or s.evaluate()
-        options = s.options(target)
+        options = s.options(target, ev)
         recorded = s.index.recorded_id
         self.catalog.show_options(
             s.index,
