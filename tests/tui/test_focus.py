@@ -258,3 +258,69 @@ async def test_keys_queued_after_expand_reach_the_children(make_app: MakeApp) ->
         await wait_for(pilot, lambda: editor.selected == child)
         await pilot.pause()
         assert editor.selected == child
+
+
+@run_async
+async def test_the_details_edge_is_marked_while_the_focus_is_inside(
+    make_app: MakeApp, workdir: Path
+) -> None:
+    """The details pane's left edge is drawn in the accent colour while the focus is in one of
+    its fields, and only then, as the terminal shows it (every frame sent replayed): F6 into the
+    pane, Tab from field to field inside it, out to the tree and the catalog and back. The pane
+    is marked when the focus enters or leaves it, not at each move inside it (a Tab inside a 40k
+    squad's pane used to restyle its 300-odd widgets)."""
+    from rich.color import Color as RichColor
+    from screen import Terminal
+    from textual.color import Color
+
+    app = make_app(copy_of(SQUAD, workdir))
+    async with app.run_test(size=(160, 48)) as pilot:
+        terminal = Terminal(app)
+        editor = await wait_editor(pilot)
+        editor.roster_tree.focus()
+        await pilot.press("down")
+        await pilot.pause()
+        accent = Color.parse(app.get_css_variables()["accent"]).rich_color
+        details = editor.details
+        restyled: list[Any] = []
+        update = app.stylesheet.update_nodes
+
+        def counting(nodes: Any, animate: bool = False) -> None:
+            nodes = list(nodes)
+            restyled.extend(nodes)
+            update(nodes, animate=animate)
+
+        app.stylesheet.update_nodes = counting  # type: ignore[method-assign]
+
+        def edge_colours() -> set[RichColor | None]:
+            assert terminal.cells is not None
+            x = details.region.x
+            rows = range(details.region.y, details.region.bottom)
+            return {
+                style.color if style is not None else None
+                for _, style in (terminal.cells[y][x] for y in rows)
+            }
+
+        steps = [("f6", True), ("tab", True), ("tab", True), ("tab", True), ("f3", False)]
+        steps += [("f6", True), ("shift+tab", True), ("f4", False), ("f6", True), ("f7", False)]
+        for key, inside in steps:
+            restyled.clear()
+            await pilot.press(key)
+            await pilot.pause()
+            await pilot.pause()
+            focused = app.focused
+            assert (focused is not None and details in focused.ancestors_with_self) == inside, (
+                key,
+                focused,
+            )
+            assert terminal.problems() == [], key
+            colours = edge_colours()
+            if inside:
+                assert colours == {accent}, (key, colours)
+            else:
+                assert accent not in colours, (key, colours)
+            if key in ("tab", "shift+tab") and focused is not details:
+                # (a move from field to field inside the pane leaves the pane's style as it
+                # is: not restyled, nor the whole of its widgets; the pane focused itself, a
+                # scroll container, restyles itself as any focused widget does)
+                assert details not in restyled, (key, len(restyled), focused)

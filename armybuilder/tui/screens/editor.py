@@ -21,6 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.widget import Widget
 from textual.widgets import Input
 
@@ -230,6 +231,21 @@ class EditorScreen(ArmyScreen):
             yield DetailsPane(id="details")
         yield TotalsBar(id="totals")
         yield StableFooter()
+
+    def watch_focused(self, focused: Widget | None) -> None:
+        """Mark the details pane while the focus is inside it (its edge in the accent colour,
+        app.tcss ``#details.-focus-in``). The class changes only when the focus enters or
+        leaves the pane, and restyles the pane alone: the pane's widgets do not depend on it,
+        so a Tab from field to field restyles nothing (``:focus-within`` would restyle the
+        pane's every widget at each one)."""
+        try:
+            pane = self.details
+        except NoMatches:
+            return
+        inside = focused is not None and pane in focused.ancestors_with_self
+        if inside != pane.has_class("-focus-in"):
+            pane.set_class(inside, "-focus-in", update=False)
+            self.app.stylesheet.update_nodes([pane], animate=True)
 
     @property
     def roster_tree(self) -> RosterTree:
