@@ -182,7 +182,7 @@ def _big_steps(session: EditSession, report: Callable[[str], None]) -> None:
 def _big_text() -> str:
     # One company (about 30 KB: four 8 KiB writes on the slow disk, 80 ms a save) spreads the
     # kills over the saves and within a write as well as two did, for half the CPU.
-    return str(regiment_roster(companies=1))
+    return regiment_roster(companies=1)
 
 
 class _SlowDisk:
