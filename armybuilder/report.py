@@ -13,7 +13,7 @@ from .catalog import CatalogIndex, GameSystem, Library
 from .errors import InputError, Problem, UnknownFactionError, UnknownSystemError
 from .rosters import Roster
 from .rules.engine import Evaluation, Issue, Node, evaluate_roster, format_loc
-from .words import named_amount, number
+from .words import named_amount, number, unit_after
 
 
 def finite(data: Any) -> Any:
@@ -37,6 +37,25 @@ def format_costs(index: CatalogIndex, totals: dict[str, float]) -> str:
             continue
         v = totals.get(ct.id, 0.0)
         parts.append(named_amount(ct.name, ct.unit, number(v)))
+    return ", ".join(parts)
+
+
+def limits_text(index: CatalogIndex, limits: dict[str, float]) -> str:
+    """A roster's cost limits as ``show`` prints them after its totals: each with its unit, as
+    the totals read ("limit 75 BP", "limit 500 pts", "limit 50 Cans, limit 10 Build Slots"),
+    or after the cost type's name where it has none ("Value limit 200"); never a cost type's
+    id ("bp limit 75", "build-slots limit 10"), which the player never sees elsewhere. A limit
+    on a cost type the catalog does not know keeps its key."""
+    parts = []
+    for key, value in limits.items():
+        ct = index.cost_types.get(key)
+        amount = number(value)
+        if ct is None:
+            parts.append(f"{key} limit {amount}")
+        elif ct.unit:
+            parts.append(f"limit {amount} {unit_after(amount, ct.unit)}")
+        else:
+            parts.append(f"{ct.name} limit {amount}")
     return ", ".join(parts)
 
 

@@ -36,12 +36,13 @@ from ..paths import user_catalog_dir
 from ..plugin import Matchup
 from ..report import force_title as _force_title
 from ..report import format_costs as _fmt_cost
+from ..report import limits_text as _limits_text
 from ..report import load_evaluated as _load
 from ..report import price_text
 from ..report import show_json as _show_json
 from ..rules.engine import Evaluation, Node, fmt_num
 from ..rules.state import StateKey, state_help, state_placeholder
-from ..words import number, tally
+from ..words import tally
 from .common import EXIT_ILLEGAL as EXIT_ILLEGAL
 from .common import EXIT_INPUT, EXIT_OK
 from .common import UsageError as UsageError
@@ -143,7 +144,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         verdict += f", {_plural(len(ev.warnings), 'warning')}"
     lines = [roster.name, f"{gs.name} · {ev.index.faction.name} · {verdict}"]
     cost = _fmt_cost(ev.index, ev.totals)
-    limits = ", ".join(f"{k} limit {number(v)}" for k, v in roster.header.limits.items())
+    limits = _limits_text(ev.index, dict(roster.header.limits))
     if cost:
         lines.append(cost + (f" ({limits})" if limits else ""))
     for v in ev.roster_values:

@@ -53,3 +53,17 @@ def test_text_and_markdown_exports_say_which_entry_is_unknown(
     lines = capsys.readouterr().out.splitlines()
     assert "1st Squad [zzterminator-squad] (unknown entry)" in lines
     assert "  Sergeant Lorenzo (unknown entry sergeant)" in lines, lines
+
+
+def test_show_says_a_roster_limit_with_its_unit_not_the_cost_types_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The Norx warband's limit of 75 build points reads "limit 75 BP" after its total, in
+    the unit the total and the builder's "65 / 75 BP" use; it read "(bp limit 75)", the cost
+    type's id, which the player sees nowhere else. A cost type without a unit is named."""
+    assert main(["show", str(EXAMPLES / "starmarines" / "norx-example.yaml")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2] == "Build points 65 BP (limit 75 BP)", lines[:4]
+    assert main(["show", str(EXAMPLES / "starship-troopers" / "mi-squad.yaml")]) == 0
+    line = capsys.readouterr().out.splitlines()[2]
+    assert line.startswith("Value ") and line.endswith(" (Value limit 200)"), line

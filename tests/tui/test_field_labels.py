@@ -15,6 +15,7 @@ from textual.widgets import Label, Select
 from textual.widgets._select import SelectCurrent
 
 from armybuilder.tui.widgets.details import DetailsPane
+from armybuilder.tui.widgets.stable import LiveStatic
 
 
 @run_async
@@ -62,3 +63,24 @@ async def test_a_closed_drop_down_shows_its_whole_label_on_a_small_terminal(
         current = select.query_one(SelectCurrent)
         shown = " ".join(line.replace("▼", " ") for line in pane_lines(app, current))
         assert want in " ".join(shown.split()), shown
+
+
+@run_async
+async def test_the_issues_heading_reads_whole_beside_the_widened_catalog(
+    make_app: Any, workdir: Path
+) -> None:
+    """At 80x24 the catalog widens while it has the focus and the issues pane narrows to 24
+    columns: its heading wraps whole ("No issues: the roster is legal", "Issues: 2 errors,
+    0 warnings") instead of being cut to "No issues: the roster" or "Issues: 2 errors, 0"."""
+    path = workdir / "norx.yaml"
+    shutil.copy(EXAMPLES / "starmarines" / "norx-example.yaml", path)
+    app = make_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await wait_editor(pilot)
+        await pilot.press("f4")
+        await pilot.pause()
+        title = editor.issues.query_one("#issues-title", LiveStatic)
+        assert title.plain == "No issues: the roster is legal"
+        assert title.size.width < len(title.plain), title.size  # (the case: narrower)
+        shown = " ".join(" ".join(pane_lines(app, title)).split())
+        assert shown == title.plain, shown

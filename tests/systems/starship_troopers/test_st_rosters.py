@@ -96,7 +96,7 @@ def test_show_reads_well(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["show", str(EXAMPLES / "mi-squad.yaml")]) == 0
     out = capsys.readouterr().out
     assert "Starship Troopers · Mobile Infantry · Legal" in out
-    assert "Value 180 (value limit 200)" in out
+    assert "Value 180 (Value limit 200)" in out
     assert (
         "TW-203-a Morita Assault Rifle vs Arachnid Warrior: 2xD6: hits 0/1/2 = 44.4/44.4/11.1%; "
         "casualties avg 0.333 (≥1 30.6%, ≥2 2.8%); 6 firing: avg 2 (≥1 88.8%" in out
