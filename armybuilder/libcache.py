@@ -11,7 +11,10 @@ first asked for (a command on one roster unpacks only its system), keyed by:
 
 * the search path (each root, in order) and the name, size and modification time of every
   file in its system folders, and the content of every catalog file (``*.yaml``) there (a
-  library with a system of another format, read lazily by its own reader, is not kept);
+  system of another format, read lazily by its own reader, is kept as its reader's scan
+  left it, :meth:`GameSystem.kept_form`: a BattleScribe folder's file heads, not its
+  translation, which has a cache of its own; a file touched, replaced, added or removed
+  there is a new key);
 * the name, size and modification time of every module of armybuilder (the models, the checks
   and the rules modules are all code);
 * the versions of Python and armybuilder, the size and modification time of pydantic's

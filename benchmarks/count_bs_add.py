@@ -1,4 +1,4 @@
-"""How many entries the builder's catalog lists at the top of a new roster of BattleScribe
+"""How many entries the builder's catalog offers at the top of a new roster of BattleScribe
 data arrive, added as the builder adds them (:meth:`EditSession.add` with ``required``),
 with errors of their own (under the new unit), and why.
 
@@ -6,8 +6,9 @@ with errors of their own (under the new unit), and why.
 
 ``ID``: only these systems or factions. Each entry is added to a new roster of its own (what
 ``new`` makes: Battle Size, Detachment and the rest the data requires at the top). An
-entry the roster hides (Legends while "Show Legends" is off, allies) is counted apart: the
-catalog lists it, BattleScribe does not. Each error is classed: a group's minimum with no
+entry of the catalogue the roster hides (Legends while "Show Legends" is off, allies) is
+counted apart: the builder's catalog does not offer it (:meth:`EditSession.options`), as
+BattleScribe does not list it; it is not added. Each error is classed: a group's minimum with no
 usable default (the player's choice), an option the data hides, an entry's minimum, other.
 A count, not a timing: the same on any machine.
 """
@@ -68,15 +69,14 @@ def main() -> None:
             if args.only and faction.id not in args.only and sys_id not in args.only:
                 continue
             base = EditSession.new(lib, sys_id, faction.id, "T", autosave=False)
-            ev0 = base.evaluate()
+            # (as the catalogue lists them before any modifier: not hidden as written)
+            written = {id(c) for c in base.index.children(None) if not c.entry.hidden}
             options = [(c, base.option_id((), c)) for c in base.options(())]
-            hidden = {id(c) for c, _ in options if ev0.is_hidden(c.entry, ev0.root)}
             base.close()
+            listed = len(written)
             bad = 0
             seen = collections.Counter[str]()
             for child, option in options:
-                if id(child) in hidden:
-                    continue
                 s = EditSession.new(lib, sys_id, faction.id, "T", autosave=False)
                 loc = s.add((), option, required=True)
                 ev = s.evaluate()
@@ -90,18 +90,19 @@ def main() -> None:
                     for i in own:
                         print(f"      {i.message}  ({why(s.index, ev, nodes.get(i.path), i)})")
                 s.close()
-            shown = len(options) - len(hidden)
+            shown = len(options)
+            hidden = len(written - {id(c) for c, _ in options})
             print(
-                f"{sys_id}/{faction.id}: {len(options)} listed, {len(hidden)} hidden by the "
-                f"roster; of the {shown} shown, {bad} arrive with errors of their own"
+                f"{sys_id}/{faction.id}: {listed} listed, {hidden} hidden by the "
+                f"roster; of the {shown} offered, {bad} arrive with errors of their own"
             )
             for kind, n in seen.most_common():
                 print(f"    {n:4d} {kind}")
-            totals.update(listed=len(options), hidden=len(hidden), shown=shown, bad=bad)
+            totals.update(listed=listed, hidden=hidden, shown=shown, bad=bad)
             classes.update(seen)
     print(
-        f"all: {totals['listed']} listed, {totals['hidden']} hidden by the roster; of the "
-        f"{totals['shown']} shown, {totals['bad']} arrive with errors of their own"
+        f"all: {totals['listed']} listed, {totals['hidden']} hidden by the roster; "
+        f"of the {totals['shown']} offered, {totals['bad']} arrive with errors of their own"
     )
     for kind, n in classes.most_common():
         print(f"    {n:4d} {kind}")

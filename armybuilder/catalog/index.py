@@ -1329,6 +1329,14 @@ class GameSystem:
         state["_indexes"] = {}
         return state
 
+    def kept_form(self) -> GameSystem:
+        """This system as a library snapshot keeps it, for a system of another format (read
+        lazily by its own reader, :mod:`armybuilder.formats`): such a reader's subclass
+        returns a copy in the state its scan left it (what it read of the folder, nothing
+        translated yet). Raises ``TypeError`` where the system cannot be kept (this base
+        class: its catalogs are kept in the engine's plain form instead)."""
+        raise TypeError(f"no kept form for {type(self).__qualname__}")
+
     def offered_factions(self, keep: str | None = None) -> list[Faction]:
         """The factions a new roster (or force) can be built from, by name: library files
         left out, except faction ``keep`` (the one a roster already names)."""

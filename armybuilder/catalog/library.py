@@ -89,8 +89,8 @@ class Library:
         try:
             plain = plain_systems(self._systems)
             packed = {sid: libcache.pack(gs) for sid, gs in plain.items()}
-        except TypeError:
-            return  # something the engine's form cannot hold: not kept
+        except Exception:  # (TypeError, a pickling error: a snapshot only saves time)
+            return  # something the engine's form (or a reader's kept form) cannot hold
         libcache.store(key, (packed, self.problems))
 
     def _unpack(self, system_id: str | None) -> None:
@@ -190,8 +190,9 @@ class Library:
         for gs in foreign:  # checked by their reader, which reported its problems
             self.systems[gs.id] = gs
         # Another format's systems are read lazily by their reader (translated on first use,
-        # with a cache of its own): a library that has any is not kept as a snapshot.
-        return not foreign
+        # with a cache of its own): the snapshot keeps them as scanned (their ``kept_form``),
+        # keyed like the rest on each file's name, size and time (libcache.fingerprint).
+        return True
 
     def _scan_other_format(self, folder: Path, into: list[GameSystem]) -> bool:
         """Read a folder of another format through its registered reader (see formats.py)."""
@@ -261,7 +262,8 @@ class Library:
 def plain_systems(systems: dict[str, GameSystem]) -> dict[str, GameSystem]:
     """The same systems with their catalogs in the engine's form (plain objects, see
     :mod:`armybuilder.model.plain`), as a library snapshot keeps them; the given ones are left
-    as they are. Raises ``TypeError`` for anything that form cannot hold."""
+    as they are. A system of another format is its :meth:`GameSystem.kept_form`. Raises
+    ``TypeError`` for anything that form cannot hold."""
     from ..model.plain import to_plain
 
     memo: dict[int, object] = {}
@@ -276,7 +278,9 @@ def plain_systems(systems: dict[str, GameSystem]) -> dict[str, GameSystem]:
     out: dict[str, GameSystem] = {}
     for system_id, gs in systems.items():
         if type(gs) is not GameSystem:
-            raise TypeError(f"no plain form for {type(gs).__qualname__}")
+            # another format's system: its reader's own form (as scanned, or TypeError)
+            out[system_id] = gs.kept_form()
+            continue
         out[system_id] = GameSystem(
             gs.path,
             to_plain(gs.model, memo),

@@ -229,6 +229,45 @@ def _parse_new(node: Any, loc: Loc) -> Any:
     return parse_selection(node, loc)
 
 
+#: Options under one selection whose modifiers of `hidden` are alike share one evaluation
+#: of them (:meth:`EditSession.options`); ``False``: each is evaluated (for the tests).
+SHARE_HIDDEN = True
+
+#: Where a condition of an option's `hidden` modifier may look and find the same for every
+#: option under one selection: nothing there is the option itself (it is not yet added).
+_ALIKE_SCOPES = frozenset({"roster", "force", "parent"})
+
+
+def _hidden_alike(index: CatalogIndex, child: Child, below_top: bool) -> tuple[Any, ...] | None:
+    """What the modifiers of ``child``'s `hidden` flag are alike by, where what they find
+    does not depend on the option they belong to (``None``: it may): every condition names
+    what it counts or is an instance of (not the option's own entry), not per link, in a
+    scope holding the option rather than the option (the roster, its force, the selection
+    it would be added to; the top-level selection and the ones above, below the top), and
+    no repeats. Options under one selection with the same key are hidden alike."""
+    entry = child.entry
+    mods, _ = index.modifiers_on(entry, "hidden")
+    own: set[str | None] = {entry.id, f"path:{entry.id}"}
+    if child.link is not None:
+        own |= {child.link.id, f"path:{child.link.id}"}
+    scopes = _ALIKE_SCOPES | {"top"} if below_top else _ALIKE_SCOPES
+
+    def plain(conds: Sequence[Any], groups: Sequence[Any]) -> bool:
+        for c in conds:
+            if c.child is None or c.child in own or c.per_link:
+                return False
+            if c.scope not in scopes and not (
+                c.scope == "ancestor" and c.type in ("instance-of", "not-instance-of")
+            ):
+                return False
+        return all(plain(g.conditions, g.groups) for g in groups)
+
+    for m, _ in mods:
+        if m.repeat is not None or m.repeats or not plain(m.conditions, m.groups):
+            return None
+    return (repr(tuple(m for m, _ in mods)), entry.hidden)
+
+
 def _scratch_node(
     index: CatalogIndex,
     data: Any,
@@ -388,6 +427,17 @@ class EditSession:
         self._shown_types: tuple[CatalogIndex, tuple[str, ...]] | None = None
         self._groups_of: dict[
             int, tuple[Entry, dict[int, list[Group]], dict[int, frozenset[str]]]
+        ] = {}
+        #: Per entry whose options may be hidden (by ``id()``, the entry kept beside; the
+        #: roster's top by ``id(None)``): the options hidden as written, and those with
+        #: modifiers of `hidden`, each with what they are alike by (:meth:`_hiding_plan`).
+        self._hiding: dict[
+            int,
+            tuple[
+                Entry | None,
+                frozenset[int],
+                tuple[tuple[Child, tuple[Any, ...] | None], ...],
+            ],
         ] = {}
 
     # ----------------------------------------------------------------- construction
@@ -611,6 +661,7 @@ class EditSession:
             self._fresh_data.clear()
             self._fixed_prices.clear()
             self._groups_of.clear()
+            self._hiding.clear()
             # A new generation, so an evaluation of the old catalogs still running in a
             # worker is not taken for the current one.
             self.generation += 1
@@ -699,20 +750,49 @@ class EditSession:
         node = _ev_node(ev, loc)
         if node is None or (is_force_loc(loc) and node.force is None):
             return None, frozenset(), []
-        index = self.index
-        hidden: list[int] = []
+        _, hidden_as_written, modified = self._hiding_plan(node.entry)
+        hidden = set(hidden_as_written)
         # (the scratch selections are kept with the result, as long as ``ev`` is the one
         # cached: the evaluation's caches are keyed by the ids of the selections asked of)
         made: list[Node] = []
-        for c in index.children(node.entry):
-            if c.entry.modifiers and "hidden" in index.modified_fields(c.entry):
+        # Options whose modifiers of `hidden` are alike and read nothing of the option
+        # itself are hidden alike (the Legends units of a catalogue, each with the same
+        # condition on the roster's "Show Legends"): one of them is evaluated.
+        found: dict[tuple[Any, ...], bool] = {}
+        share = SHARE_HIDDEN
+        for c, key in modified:
+            if share and key is not None and key in found:
+                is_hidden = found[key]
+            else:
                 scratch = Node(None, c.entry, c.group, node, len(node.children), link=c.link)
                 made.append(scratch)
-                if ev.is_hidden(c.entry, scratch):
-                    hidden.append(id(c))
-            elif c.entry.hidden:
-                hidden.append(id(c))
+                is_hidden = ev.is_hidden(c.entry, scratch)
+                if key is not None:
+                    found[key] = is_hidden
+            if is_hidden:
+                hidden.add(id(c))
         return node, frozenset(hidden), made
+
+    def _hiding_plan(
+        self, entry: Entry | None
+    ) -> tuple[Entry | None, frozenset[int], tuple[tuple[Child, tuple[Any, ...] | None], ...]]:
+        """Of the options under a selection of ``entry`` (``None``: the roster's top), those
+        hidden as written and without modifiers of `hidden`, by ``id()``, and those with
+        such modifiers, each with what they are alike by there (:func:`_hidden_alike`):
+        worked out once per entry."""
+        found = self._hiding.get(id(entry))
+        if found is not None and found[0] is entry:
+            return found
+        index = self.index
+        as_written: list[int] = []
+        modified: list[tuple[Child, tuple[Any, ...] | None]] = []
+        for c in index.children(entry):
+            if c.entry.modifiers and "hidden" in index.modified_fields(c.entry):
+                modified.append((c, _hidden_alike(index, c, entry is not None)))
+            elif c.entry.hidden:
+                as_written.append(id(c))
+        found = self._hiding[id(entry)] = (entry, frozenset(as_written), tuple(modified))
+        return found
 
     def option_id(self, loc: Loc, child: Child) -> str:
         """The id that names ``child``, an option under ``loc`` (:meth:`options`): the one

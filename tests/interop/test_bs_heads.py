@@ -23,6 +23,10 @@ CAT = (
 
 
 def _names(root: Path) -> list[str]:
+    # (the heads record is what a scan reads: the library snapshot, which a command after
+    # the first reads instead of scanning, is not used here)
+    for snapshot in (root.parent / "cache" / "library").glob("*.pickle"):
+        snapshot.unlink()
     gs = Library([root]).scan().system("tiny")
     return sorted(f.model.name for f in gs.factions.values())
 

@@ -8,7 +8,9 @@ and once added said "... is not available to this roster (hidden in the catalog)
 Written here: a tiny game system whose Legends unit is hidden while the roster has no "Show
 Legends", whose Crucible character is hidden as written and shown by a modifier once "Show
 Crucible" is taken, and whose sergeant is hidden in a squad holding a veteran sergeant (a
-condition on the selection it would be added to). The last tests read the real data in
+condition on the selection it would be added to), and two relics whose modifiers are
+written alike, hiding the one that is of the category "Spent" (a condition on the option
+itself). The last tests read the real data in
 ``../shared/bsdata`` and skip with a message where it is absent."""
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from armybuilder.catalog import Library
-from armybuilder.session import EditSession
+from armybuilder.session import EditSession, editor
 
 ROOT = Path(__file__).resolve().parents[2]
 BSDATA = ROOT.parent / "shared" / "bsdata"
@@ -26,6 +28,7 @@ BSDATA = ROOT.parent / "shared" / "bsdata"
 GST = """<?xml version="1.0" encoding="UTF-8"?>
 <gameSystem id="sys-1" name="Tiny" revision="1" xmlns="http://www.battlescribe.net/schema/gameSystemSchema">
   <costTypes><costType id="pts" name="pts" defaultCostLimit="-1"/></costTypes>
+  <categoryEntries><categoryEntry id="cat-spent" name="Spent"/></categoryEntries>
   <forceEntries><forceEntry id="f1" name="Army"/></forceEntries>
   <selectionEntries>
     <selectionEntry id="showhide" name="Show/Hide Options" type="upgrade">
@@ -63,6 +66,25 @@ CAT = """<?xml version="1.0" encoding="UTF-8"?>
         </modifier>
       </modifiers>
     </selectionEntry>
+    <selectionEntry id="relic-a" name="Relic A" type="upgrade">
+      <categoryLinks><categoryLink id="cl-spent" targetId="cat-spent" primary="false"/></categoryLinks>
+      <modifiers>
+        <modifier type="set" field="hidden" value="true">
+          <conditions>
+            <condition type="instanceOf" value="1" field="selections" scope="self" childId="cat-spent" shared="true" includeChildSelections="false"/>
+          </conditions>
+        </modifier>
+      </modifiers>
+    </selectionEntry>
+    <selectionEntry id="relic-b" name="Relic B" type="upgrade">
+      <modifiers>
+        <modifier type="set" field="hidden" value="true">
+          <conditions>
+            <condition type="instanceOf" value="1" field="selections" scope="self" childId="cat-spent" shared="true" includeChildSelections="false"/>
+          </conditions>
+        </modifier>
+      </modifiers>
+    </selectionEntry>
     <selectionEntry id="squad" name="Squad" type="unit">
       <selectionEntries>
         <selectionEntry id="sergeant" name="Sergeant" type="model">
@@ -81,6 +103,9 @@ CAT = """<?xml version="1.0" encoding="UTF-8"?>
   </selectionEntries>
 </catalogue>
 """
+
+
+TOP = ["Show/Hide Options", "Captain", "Relic B", "Squad"]
 
 
 @pytest.fixture(scope="module")
@@ -104,25 +129,19 @@ def test_an_entry_hidden_by_a_roster_option_is_offered_only_once_it_is_taken(
     lib: Library,
 ) -> None:
     s = EditSession.new(lib, "tiny", "army", "T", autosave=False)
-    assert _offered(s) == ["Show/Hide Options", "Captain", "Squad"]
+    assert _offered(s) == TOP
     hide = s.add((), "showhide")
     legends = s.add(hide, "legends")
     # (no evaluation asked for: the options are those of the roster as it is now)
-    assert _offered(s) == ["Show/Hide Options", "Captain", "Legendary Captain", "Squad"]
+    assert _offered(s) == [*TOP[:2], "Legendary Captain", *TOP[2:]]
     crucible = s.add(hide, "crucible")
-    assert _offered(s) == [
-        "Show/Hide Options",
-        "Captain",
-        "Legendary Captain",
-        "Crucible Champion",
-        "Squad",
-    ]
+    assert _offered(s) == [*TOP[:2], "Legendary Captain", "Crucible Champion", *TOP[2:]]
     s.add((), "old-captain")
     s.add((), "champion")
     assert _hidden_errors(s) == []
     s.remove(crucible)
     s.remove(legends)
-    assert _offered(s) == ["Show/Hide Options", "Captain", "Squad"]
+    assert _offered(s) == TOP
     # what was added while it was offered is reported now, as before
     assert len(_hidden_errors(s)) == 2
     s.undo()
@@ -142,6 +161,21 @@ def test_a_condition_on_the_selection_added_to_decides_there(lib: Library) -> No
     assert _offered(s, first) == ["Veteran Sergeant", "Marine"]
     assert _offered(s, second) == ["Sergeant", "Veteran Sergeant", "Marine"]
     assert _hidden_errors(s) == []
+    s.close()
+
+
+def test_options_written_alike_that_read_themselves_are_decided_apart(lib: Library) -> None:
+    """The two relics' modifiers are written alike, but each reads the relic itself: the one
+    of the category "Spent" is hidden, the other not (what their modifiers find is not
+    shared, ``SHARE_HIDDEN``), wherever they come in the catalogue."""
+    s = EditSession.new(lib, "tiny", "army", "T", autosave=False)
+    assert "Relic A" not in _offered(s)
+    assert "Relic B" in _offered(s)
+    s.add((), "relic-a")
+    s.add((), "relic-b")
+    assert [i.message for i in s.evaluate().issues if i.code == "hidden-entry"] == [
+        "Relic A is not available to this roster (hidden in the catalog)"
+    ]
     s.close()
 
 
@@ -218,4 +252,40 @@ def test_show_legends_brings_the_legends_units_and_takes_them_away(bslib: Librar
     assert all(name.endswith("[Legends]") for name in gained), sorted(gained)
     s.remove(loc)
     assert {c.entry.name for c in s.options(())} == before
+    s.close()
+
+
+@needs_bsdata
+@pytest.mark.parametrize("faction", [SM, ORKS])
+def test_options_hidden_alike_are_decided_as_each_alone(
+    bslib: Library, faction: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Options whose modifiers of `hidden` are alike share one evaluation of them
+    (``SHARE_HIDDEN``): what is offered is what evaluating each gives, at the top and in
+    every unit of the catalogue's top (and in each selection it arrives with), before and
+    after "Show Legends"."""
+    s = EditSession.new(bslib, "wh40k-10e", faction, "T", autosave=False)
+    for child in s.options(()):
+        s.add((), s.option_id((), child), required=True)
+    hide = next(
+        loc
+        for loc in s.children_locs(())
+        if s.index.name_of(str(s.node(loc)["entry"])) == "Show/Hide Options"
+    )
+    locs = [(), *s.children_locs(())]
+    locs += [sub for loc in locs if loc for sub in s.children_locs(loc)]
+    shared = 0
+    for _ in range(2):
+        for loc in locs:
+            ev = s.evaluate()
+            monkeypatch.setattr(editor, "SHARE_HIDDEN", True)
+            s._figures.clear()
+            alike = [id(c) for c in s.options(loc, ev)]
+            monkeypatch.setattr(editor, "SHARE_HIDDEN", False)
+            s._figures.clear()
+            each = [id(c) for c in s.options(loc, ev)]
+            assert alike == each, loc
+            shared += len(alike)
+        s.add(hide, SHOW_LEGENDS)
+    assert shared > 1000
     s.close()

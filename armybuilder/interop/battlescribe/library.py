@@ -22,7 +22,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from xml.parsers.expat import ExpatError
@@ -190,6 +190,18 @@ class BattleScribeSystem(GameSystem):
     def faction(self, faction_id: str) -> Faction:
         self._ensure(faction_id)
         return super().faction(faction_id)
+
+    def kept_form(self) -> GameSystem:
+        """This system as its folder's scan left it, for the library snapshot (a command
+        after the first reads the folder's heads from there instead of scanning it; the
+        snapshot's key has each file's name, size and time, and armybuilder's code). A
+        zipped file's text is left out (read again when a catalogue is loaded). Raises
+        ``TypeError`` once a catalogue was loaded (the snapshot is taken before)."""
+        if self._loaded or self.translation is not None:
+            raise TypeError(f"{self.name}: catalogues loaded already; kept as scanned only")
+        files = {cid: replace(f, text=None) for cid, f in self.files.items()}
+        gst = replace(self.system_file, text=None) if self.system_file else None
+        return replace(self, files=files, system_file=gst, _indexes={})
 
     def index(self, faction_id: str) -> CatalogIndex:
         with _no_gc():
