@@ -9,14 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_validate_pool import _bench
+from bench_rosters import bench_module
 
 from armybuilder.catalog import default_library
 
 
 @pytest.mark.parametrize("seed", [20240601, 7])
 def test_every_generated_roster_is_as_generated(tmp_path: Path, seed: int) -> None:
-    bench = _bench()
+    bench = bench_module()
     corpus = bench.generate(tmp_path, 150, seed)
     library = default_library()
     wrong = []

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_validate_pool import _bench
+from bench_rosters import bench_module
 
 
 def test_the_parse_is_measured_in_a_fresh_process_of_its_own(tmp_path: Path) -> None:
-    bench = _bench()
+    bench = bench_module()
     corpus = bench.generate(tmp_path / "corpus", 4, 20240601)
     yard = bench.ParseYardstick(4)
     env = {**os.environ, "PYTHONPATH": ""}
@@ -35,7 +35,7 @@ def test_the_parse_is_measured_in_a_fresh_process_of_its_own(tmp_path: Path) -> 
 
 
 def test_a_probe_that_loads_armybuilder_is_refused(tmp_path: Path) -> None:
-    bench = _bench()
+    bench = bench_module()
     corpus = bench.generate(tmp_path / "corpus", 2, 20240601)
     # a sitecustomize that imports armybuilder, as a stray start-up hook could
     hook = tmp_path / "hook"
@@ -48,7 +48,7 @@ def test_a_probe_that_loads_armybuilder_is_refused(tmp_path: Path) -> None:
 
 
 def test_the_default_corpus_weighs_the_regiment_as_one_file_of_301() -> None:
-    bench = _bench()
+    bench = bench_module()
     # 10 varied rosters parsed in 20 ms (2 ms each), the regiment in 200 ms
     yard = bench.ParseYardstick(10, roster_s=[0.020, 0.030], regiment_s=[0.200, 0.250])
     assert yard.per_file_ms() == pytest.approx([220 / 11, 280 / 11])
@@ -90,7 +90,7 @@ def _results(**over: float) -> dict[str, Any]:
 
 
 def test_each_ratio_uses_its_yardstick_and_shows_its_range() -> None:
-    bench = _bench()
+    bench = bench_module()
     table = bench.targets_table(_results())
     row = {x.strip().split("  ")[0]: x for x in table.splitlines()[2:]}
     # the corpus's figures: over this corpus's parse, 6 ms (5-8)
@@ -109,7 +109,7 @@ def test_each_ratio_uses_its_yardstick_and_shows_its_range() -> None:
 
 
 def test_a_json_file_of_an_earlier_version_still_prints() -> None:
-    bench = _bench()
+    bench = bench_module()
     old = _results()
     for key in [k for k in old if k.startswith("parse_default") or k.endswith(("_min", "_max"))]:
         del old[key]

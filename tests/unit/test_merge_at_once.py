@@ -17,7 +17,8 @@ import random
 from pathlib import Path
 
 import pytest
-from test_holdings import EXAMPLES, _bench
+from bench_rosters import bench_module
+from test_holdings import EXAMPLES
 
 from armybuilder.catalog import Library
 from armybuilder.rosters import Roster
@@ -36,7 +37,7 @@ def _issues(lib: Library, roster: Roster) -> list[tuple[object, ...]]:
 def test_the_same_issues_with_and_without_the_shortcut(
     tmp_path: Path, library: Library, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    bench = _bench()
+    bench = bench_module()
     rng = random.Random(11)
     rosters = [
         Roster.from_text(bench.regiment_roster(companies=1), str(tmp_path / "regiment.yaml")),
@@ -77,7 +78,7 @@ def test_issues_alike_are_still_merged(
 def _replayed(tmp_path: Path, library: Library) -> Evaluation:
     """The one-company regiment evaluated a second time from the first's memo: every platoon
     replayed, its warnings with it."""
-    bench = _bench()
+    bench = bench_module()
     roster = Roster.from_text(bench.regiment_roster(companies=1), str(tmp_path / "reg.yaml"))
     gs = library.system(roster.system)
     first = evaluate_roster(roster, gs, SubtreeMemo())
