@@ -464,7 +464,13 @@ class DetailsPane(VerticalScroll):
     def _show_unit(self, ev: Evaluation, node: Node) -> None:
         entry = node.entry
         data = node.data
-        placeholder = entry.name if entry is not None else "(name)"
+        # (the name the roster shows without a name of its own: the entry's, as its modifiers
+        # leave it, as the tree shows it)
+        placeholder = (
+            str(ev.apply_modifiers(entry, "name", entry.name, node))
+            if entry is not None
+            else "(name)"
+        )
         self._set_input("d-name", data.name or "" if data is not None else "", placeholder)
         self._set_input("d-count", str(node.count))
         maximum = entry.max_count if entry is not None else None
