@@ -49,14 +49,10 @@ def expected_groups(session: EditSession, loc: Loc) -> list[tuple[str, str, list
         return []
     costs = {i.entry_id: costs_text(ev.index, i.costs) for i in session.option_infos(loc, ev)}
     limits = session.group_limits(loc, ev)
-    children = ev.index.children(entry)
+    children = session.options(loc, ev)  # (what the data hides here left out)
     out: list[tuple[str, str, list[str] | None]] = []
     for g in walk_groups(entry.groups):
-        offered = [
-            c.entry
-            for c in children
-            if c.group is not None and c.group.id == g.id and not c.entry.hidden
-        ]
+        offered = [c.entry for c in children if c.group is not None and c.group.id == g.id]
         if not offered:
             continue
         limit = limits.get(g.id)

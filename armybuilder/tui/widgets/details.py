@@ -258,7 +258,9 @@ class DetailsPane(VerticalScroll):
         self._latest: tuple[Evaluation, Node] | None = None
         #: The groups last worked out (:meth:`_groups_of`): for the entry, in the catalog,
         #: with its groups and their options (unpriced).
-        self._groups_memo: tuple[Entry, CatalogIndex, list[tuple[Group, list[_Row]]]] | None = None
+        self._groups_memo: (
+            tuple[Entry, CatalogIndex, tuple[int, ...], list[tuple[Group, list[_Row]]]] | None
+        ) = None
         #: The session whose limits and what-if costs the pane shows (set by the editor).
         self.session: EditSession | None = None
         #: (loc, text) of campaign state typed but refused: kept in the field as typed.
@@ -515,25 +517,33 @@ class DetailsPane(VerticalScroll):
     def _groups_of(self, ev: Evaluation, node: Node) -> list[tuple[Group, list[_Row]]]:
         """The unit's one-of groups that offer something, each with its options (name, entry
         id, the id the session prices it by); their prices are asked for where they show
-        (:meth:`_fill_slots`, :meth:`_pricer`). Kept while the unit's entry is the same."""
+        (:meth:`_fill_slots`, :meth:`_pricer`). The options are those the session offers
+        there (:meth:`EditSession.options`: what the data's modifiers hide for this roster
+        left out, as the catalog leaves it out: a 40k character's enhancements of the
+        detachments not taken). Kept while the unit's entry and those options are the same."""
         entry = node.entry
         if entry is None:
             return []
+        if self.session is not None:
+            children = self.session.options(node.loc, ev)
+        else:
+            children = [c for c in ev.index.children(entry) if not c.entry.hidden]
+        offered = tuple(map(id, children))
         last = self._groups_memo
-        if last is not None and last[0] is entry and last[1] is ev.index:
-            return last[2]
+        if last is not None and last[0] is entry and last[1] is ev.index and last[2] == offered:
+            return last[3]
         # The options of each group, in the catalog's order, in one pass over the entry's
         # children (a large squad of BattleScribe data has 48 groups and 241 options).
         by_group: dict[str, list[_Row]] = {}
         recorded = ev.index.recorded_id
-        for c in ev.index.children(entry):
-            if c.group is not None and not c.entry.hidden:
+        for c in children:
+            if c.group is not None:
                 # Priced by the id that names this option (the session's figures are keyed
                 # so): an entry also offered plainly is priced as the group's link says.
                 row = (c.entry.name, c.entry.id, recorded(entry, c))
                 by_group.setdefault(c.group.id, []).append(row)
         shown = [(g, by_group[g.id]) for g in one_of_groups(entry) if by_group.get(g.id)]
-        self._groups_memo = (entry, ev.index, shown)
+        self._groups_memo = (entry, ev.index, offered, shown)
         return shown
 
     def _prices(self, ev: Evaluation, node: Node, ids: set[str]) -> dict[str, str]:
