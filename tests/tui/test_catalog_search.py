@@ -216,7 +216,8 @@ async def test_keys_in_one_burst_leave_the_matches_of_the_last(
 @pytest.mark.skipif(not BSDATA.is_dir(), reason=f"the BattleScribe test data is not at {BSDATA}")
 @run_async
 async def test_the_40k_catalog_shows_exactly_the_matches(tmp_path: Path) -> None:
-    """At the top of a Space Marines roster (about 250 entries, many sections)."""
+    """At the top of a Space Marines roster (88 entries offered of the catalogue's 249, the
+    rest hidden by the roster; many sections)."""
     from armybuilder.interop.battlescribe.rosfile import new_session, session_yaml
 
     library = Library([BSDATA]).scan()
@@ -234,7 +235,7 @@ async def test_the_40k_catalog_shows_exactly_the_matches(tmp_path: Path) -> None
         s = editor.session
         assert s is not None
         names = [c.entry.name for c in s.options(catalog_target(s, ()))]
-        assert len(names) > 200
+        assert len(names) > 80
         editor.catalog.search.focus()
         await pilot.pause()
         keys = [*"intercessor", "backspace", "backspace", " ", "escape", *"Marine", "escape"]
