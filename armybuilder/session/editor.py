@@ -233,6 +233,10 @@ def _parse_new(node: Any, loc: Loc) -> Any:
 #: of them (:meth:`EditSession.options`); ``False``: each is evaluated (for the tests).
 SHARE_HIDDEN = True
 
+#: Options in a group the data hides there (by the group's own modifiers of `hidden`) are not
+#: offered (:meth:`EditSession.options`); ``False``: only the options' own flags count (tests).
+HIDE_GROUPS = True
+
 #: Where a condition of an option's `hidden` modifier may look and find the same for every
 #: option under one selection: nothing there is the option itself (it is not yet added).
 _ALIKE_SCOPES = frozenset({"roster", "force", "parent"})
@@ -771,7 +775,37 @@ class EditSession:
                     found[key] = is_hidden
             if is_hidden:
                 hidden.add(id(c))
+        entry = node.entry
+        if entry is not None and entry.groups and HIDE_GROUPS:
+            # A group the data hides there hides every option in it, and its subgroups (a
+            # 40k character's enhancements of a detachment not taken: the group's own
+            # modifier), as BattleScribe lists them.
+            gone = self._hidden_groups(entry, node, ev)
+            if gone:
+                for c in self.index.children(entry):
+                    if c.group is not None and id(c.group) in gone:
+                        hidden.add(id(c))
         return node, frozenset(hidden), made
+
+    def _hidden_groups(self, entry: Entry, node: Node, ev: Evaluation) -> set[int]:
+        """The groups of ``entry`` hidden in its selection ``node`` as ``ev`` finds them (after
+        their modifiers of `hidden`; a group inside a hidden one is hidden), by ``id()``."""
+        fields = self.index.modified_fields
+        out: set[int] = set()
+        stack: list[tuple[Group, bool]] = [(g, False) for g in reversed(entry.groups)]
+        while stack:
+            g, above = stack.pop()
+            if above:
+                gone = True
+            elif g.modifiers and "hidden" in fields(g):
+                gone = ev.is_group_hidden(g, node)
+            else:
+                gone = bool(g.hidden)
+            if gone:
+                out.add(id(g))
+            if g.groups:
+                stack.extend((sub, gone) for sub in reversed(g.groups))
+        return out
 
     def _hiding_plan(
         self, entry: Entry | None
