@@ -287,5 +287,7 @@ def test_options_hidden_alike_are_decided_as_each_alone(
             assert alike == each, loc
             shared += len(alike)
         s.add(hide, SHOW_LEGENDS)
-    assert shared > 1000
+    # (the options offered there, summed: about 800 for Orks once the groups the data hides,
+    # such as the Crusade ones, are left out)
+    assert shared > 500
     s.close()
