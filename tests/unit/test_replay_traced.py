@@ -199,6 +199,12 @@ def with_units(lib: Library, system: str, faction: str, units: int, tmp: Path) -
     for i in range(units):
         with contextlib.suppress(EditError):
             s.add((), tops[i % len(tops)])
+    # an option under each unit, so a unit the edit leaves alone has a subtree to replay
+    for sel in list(s.roster.selections):
+        for c in s.options(sel.loc):
+            with contextlib.suppress(EditError):
+                s.add(sel.loc, c.entry.id)
+                break
     path = s.save(tmp / f"{system}.yaml")
     s.close()
     return EditSession.open(path, lib, autosave=False)
