@@ -15,21 +15,12 @@ import pytest
 from conftest import run_async, wait_editor, wait_for
 from screen import catalog_view_problems, painted, pane_lines
 from textual.pilot import Pilot
+from tiny_library import SEM_SYSTEM, tiny_library
 
 from armybuilder.catalog import Library
 from armybuilder.tui.app import ArmyBuilderApp
 from armybuilder.tui.screens.editor import EditorScreen
 from armybuilder.tui.settings import Settings
-
-SYSTEM = """
-kind: system
-id: sem
-name: Semantics
-cost_types:
-  - {id: pts, name: Points}
-forces:
-  - {id: patrol, name: Patrol}
-"""
 
 ARMY = """
 kind: catalog
@@ -61,13 +52,7 @@ entries:
 
 @pytest.fixture(scope="module")
 def lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
-    root = tmp_path_factory.mktemp("catalogs")
-    (root / "sem").mkdir()
-    (root / "sem" / "system.yaml").write_text(SYSTEM)
-    (root / "sem" / "army.yaml").write_text(ARMY)
-    found = Library([root], use_cache=False).scan()
-    assert not found.problems, found.problems
-    return found
+    return tiny_library(tmp_path_factory.mktemp("catalogs"), SEM_SYSTEM, ARMY)
 
 
 async def settled(pilot: Pilot[Any], editor: EditorScreen) -> None:

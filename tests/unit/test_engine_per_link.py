@@ -11,6 +11,7 @@ group: everything chosen in it counts, whichever link it came through."""
 from __future__ import annotations
 
 import pytest
+from tiny_library import tiny_library
 
 from armybuilder.catalog import Library
 from armybuilder.rosters import Roster
@@ -86,13 +87,7 @@ entries:
 
 @pytest.fixture(scope="module")
 def lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
-    root = tmp_path_factory.mktemp("catalogs")
-    (root / "sem").mkdir()
-    (root / "sem" / "system.yaml").write_text(SYSTEM)
-    (root / "sem" / "army.yaml").write_text(ARMY)
-    found = Library([root], use_cache=False).scan()
-    assert not found.problems, found.problems
-    return found
+    return tiny_library(tmp_path_factory.mktemp("catalogs"), SYSTEM, ARMY)
 
 
 def run(lib: Library, children: str) -> Evaluation:

@@ -8,21 +8,12 @@ from __future__ import annotations
 from textwrap import dedent
 
 import pytest
+from tiny_library import SEM_SYSTEM, tiny_library, write_tiny_system
 
 from armybuilder.catalog import Library
 from armybuilder.rosters import Roster, SelectionData
 from armybuilder.rules import Evaluation, evaluate
 from armybuilder.rules.engine import ForceData
-
-SYSTEM = """
-kind: system
-id: sem
-name: Semantics
-cost_types:
-  - {id: pts, name: Points}
-forces:
-  - {id: patrol, name: Patrol}
-"""
 
 ARMY = """
 kind: catalog
@@ -57,13 +48,7 @@ entries:
 
 @pytest.fixture(scope="module")
 def lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
-    root = tmp_path_factory.mktemp("catalogs")
-    (root / "sem").mkdir()
-    (root / "sem" / "system.yaml").write_text(SYSTEM)
-    (root / "sem" / "army.yaml").write_text(ARMY)
-    found = Library([root], use_cache=False).scan()
-    assert not found.problems, found.problems
-    return found
+    return tiny_library(tmp_path_factory.mktemp("catalogs"), SEM_SYSTEM, ARMY)
 
 
 def run(lib: Library, body: str) -> Evaluation:
@@ -148,13 +133,9 @@ entries:
 
 @pytest.fixture(scope="module")
 def forces_lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
-    root = tmp_path_factory.mktemp("catalogs")
-    (root / "fs").mkdir()
-    (root / "fs" / "system.yaml").write_text(FORCES_SYSTEM)
-    (root / "fs" / "army.yaml").write_text(FORCES_ARMY)
-    found = Library([root], use_cache=False).scan()
-    assert not found.problems, found.problems
-    return found
+    return tiny_library(
+        tmp_path_factory.mktemp("catalogs"), FORCES_SYSTEM, FORCES_ARMY, folder="fs"
+    )
 
 
 def run_forces(lib: Library, forces: list[ForceData]) -> Evaluation:
@@ -249,13 +230,7 @@ entries:
 
 @pytest.fixture(scope="module")
 def cats_lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
-    root = tmp_path_factory.mktemp("catalogs")
-    (root / "sem").mkdir()
-    (root / "sem" / "system.yaml").write_text(SYSTEM)
-    (root / "sem" / "army.yaml").write_text(CATS_ARMY)
-    found = Library([root], use_cache=False).scan()
-    assert not found.problems, found.problems
-    return found
+    return tiny_library(tmp_path_factory.mktemp("catalogs"), SEM_SYSTEM, CATS_ARMY)
 
 
 def test_categories_modified_and_counted(cats_lib: Library) -> None:
@@ -298,12 +273,7 @@ entries:
 
 
 def test_percent_constraint(tmp_path_factory: pytest.TempPathFactory) -> None:
-    root = tmp_path_factory.mktemp("catalogs")
-    (root / "sem").mkdir()
-    (root / "sem" / "system.yaml").write_text(SYSTEM)
-    (root / "sem" / "army.yaml").write_text(PERCENT_ARMY)
-    lib = Library([root], use_cache=False).scan()
-    assert not lib.problems, lib.problems
+    lib = tiny_library(tmp_path_factory.mktemp("catalogs"), SEM_SYSTEM, PERCENT_ARMY)
     # One elite of one selection: 100 % > 50 %; one of two: 50 %, at the limit.
     assert [i.constraint for i in run(lib, "  - entry: elite\n").errors] == ["half"]
     assert run(lib, "  - entry: elite\n  - entry: line\n").errors == []
@@ -331,12 +301,7 @@ entries:
 
 
 def test_links_keep_their_identity(tmp_path_factory: pytest.TempPathFactory) -> None:
-    root = tmp_path_factory.mktemp("catalogs")
-    (root / "sem").mkdir()
-    (root / "sem" / "system.yaml").write_text(SYSTEM)
-    (root / "sem" / "army.yaml").write_text(LINKS_ARMY)
-    lib = Library([root], use_cache=False).scan()
-    assert not lib.problems, lib.problems
+    lib = tiny_library(tmp_path_factory.mktemp("catalogs"), SEM_SYSTEM, LINKS_ARMY)
     # A roster selects a link by its id; the selection remembers it.
     ev = run(lib, "  - entry: veterans\n  - entry: recruits\n  - entry: recruits\n")
     assert [n.link.id if n.link else None for n in ev.root.children] == [
@@ -382,12 +347,7 @@ entries:
 
 
 def test_ancestor_scope(tmp_path_factory: pytest.TempPathFactory) -> None:
-    root = tmp_path_factory.mktemp("catalogs")
-    (root / "sem").mkdir()
-    (root / "sem" / "system.yaml").write_text(SYSTEM)
-    (root / "sem" / "army.yaml").write_text(ANCESTOR_ARMY)
-    lib = Library([root], use_cache=False).scan()
-    assert not lib.problems, lib.problems
+    lib = tiny_library(tmp_path_factory.mktemp("catalogs"), SEM_SYSTEM, ANCESTOR_ARMY)
     ev = run(
         lib,
         "  - entry: squad\n    selections:\n"
@@ -416,12 +376,7 @@ def test_a_force_hidden_by_its_modifiers(tmp_path_factory: pytest.TempPathFactor
         value: true
         conditions: [{type: at-least, value: 2, scope: roster, child: troops}]""",
     )
-    root = tmp_path_factory.mktemp("catalogs")
-    (root / "fs").mkdir()
-    (root / "fs" / "system.yaml").write_text(system)
-    (root / "fs" / "army.yaml").write_text(FORCES_ARMY)
-    lib = Library([root], use_cache=False).scan()
-    assert not lib.problems, lib.problems
+    lib = tiny_library(tmp_path_factory.mktemp("catalogs"), system, FORCES_ARMY, folder="fs")
     one = run_forces(lib, [ForceData("wing", squads(("forces", 0), 1), loc=("forces", 0))])
     two = run_forces(lib, [ForceData("wing", squads(("forces", 0), 2), loc=("forces", 0))])
     assert one.force_hidden(one.root.children[0]) is False
@@ -435,9 +390,6 @@ def test_a_force_modifier_of_anything_but_hidden_is_reported(
         "  - {id: wing, name: Wing}",
         "  - id: wing\n    name: Wing\n    modifiers: [{type: set, field: name, value: X}]",
     )
-    root = tmp_path_factory.mktemp("catalogs")
-    (root / "fs").mkdir()
-    (root / "fs" / "system.yaml").write_text(system)
-    (root / "fs" / "army.yaml").write_text(FORCES_ARMY)
+    root = write_tiny_system(tmp_path_factory.mktemp("catalogs"), system, FORCES_ARMY, folder="fs")
     lib = Library([root], use_cache=False).scan()
     assert any("changes `hidden` only" in p.message for p in lib.problems)

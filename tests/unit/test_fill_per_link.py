@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tiny_library import SEM_SYSTEM, tiny_library
 
 from armybuilder.catalog import CatalogIndex, Library
 from armybuilder.editing import add_entry
@@ -21,16 +22,6 @@ from armybuilder.fixes import fixes_for
 from armybuilder.rosters import Roster
 from armybuilder.rules import evaluate
 from armybuilder.session import EditSession
-
-SYSTEM = """
-kind: system
-id: sem
-name: Semantics
-cost_types:
-  - {id: pts, name: Points}
-forces:
-  - {id: patrol, name: Patrol}
-"""
 
 ARMY = """
 kind: catalog
@@ -107,13 +98,7 @@ entries:
 
 @pytest.fixture(scope="module")
 def lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
-    root = tmp_path_factory.mktemp("catalogs")
-    (root / "sem").mkdir()
-    (root / "sem" / "system.yaml").write_text(SYSTEM)
-    (root / "sem" / "army.yaml").write_text(ARMY)
-    found = Library([root], use_cache=False).scan()
-    assert not found.problems, found.problems
-    return found
+    return tiny_library(tmp_path_factory.mktemp("catalogs"), SEM_SYSTEM, ARMY)
 
 
 @pytest.fixture(scope="module")

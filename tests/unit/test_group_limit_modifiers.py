@@ -14,21 +14,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tiny_library import SEM_SYSTEM, tiny_library, write_tiny_system
 
 from armybuilder.catalog import Library
 from armybuilder.fixes import fixes_for
 from armybuilder.rules.engine import evaluate_roster
 from armybuilder.session import EditSession
-
-SYSTEM = """
-kind: system
-id: sem
-name: Semantics
-cost_types:
-  - {id: pts, name: Points}
-forces:
-  - {id: patrol, name: Patrol}
-"""
 
 ARMY = """
 kind: catalog
@@ -91,13 +82,7 @@ SQUAD = ("selections", 0)
 
 @pytest.fixture(scope="module")
 def lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
-    root = tmp_path_factory.mktemp("catalogs")
-    (root / "sem").mkdir()
-    (root / "sem" / "system.yaml").write_text(SYSTEM)
-    (root / "sem" / "army.yaml").write_text(ARMY)
-    found = Library([root], use_cache=False).scan()
-    assert not found.problems, found.problems
-    return found
+    return tiny_library(tmp_path_factory.mktemp("catalogs"), SEM_SYSTEM, ARMY)
 
 
 def open_squad(tmp_path: Path, lib: Library, troopers: int, weapons: list[str]) -> EditSession:
@@ -215,9 +200,6 @@ def test_a_group_shown_by_the_roster_follows_an_edit_elsewhere(
 def test_check_catalog_names_a_group_modifier_it_cannot_apply(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
-    root = tmp_path_factory.mktemp("bad")
-    (root / "sem").mkdir()
-    (root / "sem" / "system.yaml").write_text(SYSTEM)
     bad = ARMY.replace(
         "          - type: increment\n            field: max\n            value: 1\n"
         "            conditions: [{type: at-least, value: 5, scope: self, child: trooper}]\n",
@@ -226,7 +208,7 @@ def test_check_catalog_names_a_group_modifier_it_cannot_apply(
         "          - {type: set, field: min, value: lots}\n",
     )
     assert bad != ARMY
-    (root / "sem" / "army.yaml").write_text(bad)
+    root = write_tiny_system(tmp_path_factory.mktemp("bad"), SEM_SYSTEM, bad)
     found = Library([root], use_cache=False).scan()
     assert [p.message for p in found.problems] == [
         "a modifier of a group's 'max' changes a number: use set, increment or decrement",
