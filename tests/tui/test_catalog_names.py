@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from conftest import run_async, wait_editor, wait_for
 from screen import check_catalog_rows, expected_catalog_rows, painted, pane_lines, tree_label
+from tiny_library import tiny_library
 
 from armybuilder.catalog import Library
 from armybuilder.tui.app import ArmyBuilderApp
@@ -71,13 +72,7 @@ SQUAD = ("selections", 0)
 
 @pytest.fixture(scope="module")
 def lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
-    root = tmp_path_factory.mktemp("catalogs")
-    (root / "names").mkdir()
-    (root / "names" / "system.yaml").write_text(SYSTEM, encoding="utf-8")
-    (root / "names" / "army.yaml").write_text(ARMY, encoding="utf-8")
-    found = Library([root], use_cache=False).scan()
-    assert not found.problems, found.problems
-    return found
+    return tiny_library(tmp_path_factory.mktemp("catalogs"), SYSTEM, ARMY, folder="names")
 
 
 def catalog_lines(app: ArmyBuilderApp, editor: EditorScreen) -> list[str]:

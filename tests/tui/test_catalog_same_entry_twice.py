@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from conftest import run_async, wait_editor, wait_for
 from textual.pilot import Pilot
+from tiny_library import SEM_SYSTEM, tiny_library
 
 from armybuilder.catalog import Library
 from armybuilder.session import costs_text
@@ -19,17 +20,12 @@ from armybuilder.tui.app import ArmyBuilderApp
 from armybuilder.tui.screens.editor import EditorScreen
 from armybuilder.tui.settings import Settings
 
-SYSTEM = """
-kind: system
-id: sem
-name: Semantics
-cost_types:
-  - {id: pts, name: Points}
-forces:
-  - {id: patrol, name: Patrol}
-shared_entries:
+SYSTEM = (
+    SEM_SYSTEM
+    + """shared_entries:
   - {id: rifle, name: Rifle, type: upgrade, costs: {pts: 5}}
 """
+)
 
 ARMY = """
 kind: catalog
@@ -85,13 +81,7 @@ TEAM = ("selections", 1)
 
 @pytest.fixture(scope="module")
 def lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
-    root = tmp_path_factory.mktemp("catalogs")
-    (root / "sem").mkdir()
-    (root / "sem" / "system.yaml").write_text(SYSTEM)
-    (root / "sem" / "army.yaml").write_text(ARMY)
-    found = Library([root], use_cache=False).scan()
-    assert not found.problems, found.problems
-    return found
+    return tiny_library(tmp_path_factory.mktemp("catalogs"), SYSTEM, ARMY)
 
 
 def leaf_lines(editor: EditorScreen) -> list[tuple[str, str]]:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run_async, wait_editor, wait_for
+from tiny_library import tiny_library
 
 from armybuilder.catalog import Library
 from armybuilder.tui.app import ArmyBuilderApp
@@ -51,13 +52,7 @@ OVER = "Car has 4 slots in Options; at most 2 slots allowed"
 
 @pytest.fixture(scope="module")
 def lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
-    root = tmp_path_factory.mktemp("catalogs")
-    (root / "sem").mkdir()
-    (root / "sem" / "system.yaml").write_text(SYSTEM)
-    (root / "sem" / "army.yaml").write_text(ARMY)
-    found = Library([root], use_cache=False).scan()
-    assert not found.problems, found.problems
-    return found
+    return tiny_library(tmp_path_factory.mktemp("catalogs"), SYSTEM, ARMY)
 
 
 def test_the_over_built_car_is_in_the_issues_pane_and_its_fix_applies(

@@ -16,6 +16,7 @@ from pathlib import Path
 from textwrap import dedent
 
 import pytest
+from tiny_library import tiny_library
 
 from armybuilder.catalog import Library
 from armybuilder.rosters import Roster
@@ -86,13 +87,7 @@ entries:
 
 @pytest.fixture
 def counted_lib(tmp_path: Path, _isolated_home: None) -> Library:
-    root = tmp_path / "catalogs"
-    (root / "counted").mkdir(parents=True)
-    (root / "counted" / "system.yaml").write_text(SYSTEM)
-    (root / "counted" / "army.yaml").write_text(ARMY)
-    lib = Library([root], use_cache=False).scan()
-    assert not lib.problems, lib.problems
-    return lib
+    return tiny_library(tmp_path / "catalogs", SYSTEM, ARMY, folder="counted")
 
 
 def _run(lib: Library, body: str) -> Evaluation:

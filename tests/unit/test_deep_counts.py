@@ -22,6 +22,7 @@ from pathlib import Path
 from textwrap import dedent
 
 import pytest
+from tiny_library import tiny_library
 
 from armybuilder.catalog import Library
 from armybuilder.rosters import Roster
@@ -96,13 +97,7 @@ entries:
 
 @pytest.fixture
 def deep_lib(tmp_path: Path, _isolated_home: None) -> Library:
-    root = tmp_path / "catalogs"
-    (root / "deep").mkdir(parents=True)
-    (root / "deep" / "system.yaml").write_text(SYSTEM)
-    (root / "deep" / "army.yaml").write_text(ARMY)
-    lib = Library([root], use_cache=False).scan()
-    assert not lib.problems, lib.problems
-    return lib
+    return tiny_library(tmp_path / "catalogs", SYSTEM, ARMY, folder="deep")
 
 
 def _run(lib: Library, body: str) -> Evaluation:

@@ -12,6 +12,7 @@ from pathlib import Path
 from textwrap import dedent
 
 import pytest
+from tiny_library import tiny_library
 
 from armybuilder.catalog import Library
 from armybuilder.rosters import Roster
@@ -126,13 +127,7 @@ entries:
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Library:
-    root = tmp_path_factory.mktemp("catalogs")
-    (root / "demo").mkdir()
-    (root / "demo" / "system.yaml").write_text(SYSTEM)
-    (root / "demo" / "army.yaml").write_text(ARMY)
-    lib = Library([root], use_cache=False).scan()
-    assert not lib.problems, lib.problems
-    return lib
+    return tiny_library(tmp_path_factory.mktemp("catalogs"), SYSTEM, ARMY, folder="demo")
 
 
 def run(lib: Library, body: str, header: str = "") -> Evaluation:

@@ -28,6 +28,7 @@ from textwrap import dedent
 from typing import Any
 
 import pytest
+from tiny_library import tiny_library
 
 from armybuilder.catalog import Library
 from armybuilder.catalog.index import (
@@ -117,13 +118,7 @@ entries:
 
 @pytest.fixture
 def plans_lib(tmp_path: Path, _isolated_home: None) -> Library:
-    root = tmp_path / "catalogs"
-    (root / "plans").mkdir(parents=True)
-    (root / "plans" / "system.yaml").write_text(SYSTEM)
-    (root / "plans" / "army.yaml").write_text(ARMY)
-    lib = Library([root], use_cache=False).scan()
-    assert not lib.problems, lib.problems
-    return lib
+    return tiny_library(tmp_path / "catalogs", SYSTEM, ARMY, folder="plans")
 
 
 def _run(lib: Library, body: str) -> Evaluation:

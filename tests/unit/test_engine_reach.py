@@ -9,6 +9,7 @@ from pathlib import Path
 from textwrap import dedent
 
 import pytest
+from tiny_library import tiny_library
 
 from armybuilder.catalog import Library
 from armybuilder.catalog.lint import check_paths
@@ -95,11 +96,7 @@ entries:
 @pytest.fixture(scope="module")
 def lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
     root = tmp_path_factory.mktemp("catalogs")
-    (root / "reach").mkdir()
-    (root / "reach" / "system.yaml").write_text(SYSTEM)
-    (root / "reach" / "army.yaml").write_text(ARMY)
-    found = Library([root], use_cache=False).scan()
-    assert not found.problems, found.problems
+    found = tiny_library(root, SYSTEM, ARMY, folder="reach")
     assert check_paths([root / "reach"]) == []  # what `check-catalog` says
     return found
 

@@ -15,19 +15,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tiny_library import SEM_SYSTEM, tiny_library
 
 from armybuilder.catalog import Library
 from armybuilder.session import EditSession
 
-SYSTEM = """
-kind: system
-id: sem
-name: Semantics
-cost_types:
-  - {id: pts, name: Points}
-forces:
-  - {id: patrol, name: Patrol}
-shared_entries:
+SYSTEM = (
+    SEM_SYSTEM
+    + """shared_entries:
   - id: rifle
     name: Rifle
     type: upgrade
@@ -41,6 +36,7 @@ shared_entries:
     constraints:
       - {id: two-grenades, type: max, value: 2, scope: parent}
 """
+)
 
 ARMY = """
 kind: catalog
@@ -71,13 +67,7 @@ SQUAD = ("selections", 0)
 
 @pytest.fixture(scope="module")
 def lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
-    root = tmp_path_factory.mktemp("catalogs")
-    (root / "sem").mkdir()
-    (root / "sem" / "system.yaml").write_text(SYSTEM)
-    (root / "sem" / "army.yaml").write_text(ARMY)
-    found = Library([root], use_cache=False).scan()
-    assert not found.problems, found.problems
-    return found
+    return tiny_library(tmp_path_factory.mktemp("catalogs"), SYSTEM, ARMY)
 
 
 @pytest.fixture

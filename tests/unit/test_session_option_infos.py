@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tiny_library import SEM_SYSTEM, tiny_library
 
 from armybuilder.catalog import Child, Library, default_library
 from armybuilder.rules.engine import Node
@@ -541,15 +542,9 @@ def test_an_option_that_gives_another_a_counted_category_is_priced_by_the_rise(
     check_all(s, all_locs(s, 2))
 
 
-LINKED_SYSTEM = """
-kind: system
-id: sem
-name: Semantics
-cost_types:
-  - {id: pts, name: Points}
-forces:
-  - {id: patrol, name: Patrol}
-shared_entries:
+LINKED_SYSTEM = (
+    SEM_SYSTEM
+    + """shared_entries:
   - id: rifle
     name: Rifle
     type: upgrade
@@ -557,6 +552,7 @@ shared_entries:
     constraints:
       - {id: three-rifles, type: max, value: 3, scope: parent}
 """
+)
 
 LINKED_ARMY = """
 kind: catalog
@@ -588,12 +584,7 @@ def test_a_units_limits_on_a_link_and_an_entry_match_plain(tmp_path: Path) -> No
     """A unit's own maximum on the options made through one link (counted per link), another
     on every selection of the entry, and one on an entry of its own: each option's limit is
     the plain walk's, as the options are added."""
-    root = tmp_path / "catalogs"
-    (root / "sem").mkdir(parents=True)
-    (root / "sem" / "system.yaml").write_text(LINKED_SYSTEM)
-    (root / "sem" / "army.yaml").write_text(LINKED_ARMY)
-    library = Library([root], use_cache=False).scan()
-    assert not library.problems, library.problems
+    library = tiny_library(tmp_path / "catalogs", LINKED_SYSTEM, LINKED_ARMY)
     path = tmp_path / "linked.yaml"
     path.write_text("system: sem\nfaction: army\nname: Linked\nselections:\n  - entry: squad\n")
     s = EditSession.open(path, library, autosave=False)
