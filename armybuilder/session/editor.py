@@ -11,7 +11,7 @@ import math
 import threading
 import time
 import uuid
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -764,7 +764,19 @@ class EditSession:
         # condition on the roster's "Show Legends"): one of them is evaluated.
         found: dict[tuple[Any, ...], bool] = {}
         share = SHARE_HIDDEN
+        entry = node.entry
+        # A group the data hides there hides every option in it, and its subgroups (a 40k
+        # character's enhancements of a detachment not taken: the group's own modifier), as
+        # BattleScribe lists them. Found first: an option in a hidden group is hidden
+        # whatever its own modifiers say, so they are not evaluated (a 40k squad outside a
+        # Crusade: its 170 options with modifiers of `hidden` all in hidden groups).
+        gone: set[int] = set()
+        if entry is not None and entry.groups and HIDE_GROUPS:
+            gone = self._hidden_groups(entry, node, ev)
         for c, key in modified:
+            if gone and c.group is not None and id(c.group) in gone:
+                hidden.add(id(c))
+                continue
             if share and key is not None and key in found:
                 is_hidden = found[key]
             else:
@@ -775,16 +787,10 @@ class EditSession:
                     found[key] = is_hidden
             if is_hidden:
                 hidden.add(id(c))
-        entry = node.entry
-        if entry is not None and entry.groups and HIDE_GROUPS:
-            # A group the data hides there hides every option in it, and its subgroups (a
-            # 40k character's enhancements of a detachment not taken: the group's own
-            # modifier), as BattleScribe lists them.
-            gone = self._hidden_groups(entry, node, ev)
-            if gone:
-                for c in self.index.children(entry):
-                    if c.group is not None and id(c.group) in gone:
-                        hidden.add(id(c))
+        if gone and entry is not None:
+            for c in self.index.children(entry):
+                if c.group is not None and id(c.group) in gone:
+                    hidden.add(id(c))
         return node, frozenset(hidden), made
 
     def _hidden_groups(self, entry: Entry, node: Node, ev: Evaluation) -> set[int]:
@@ -1489,60 +1495,53 @@ class EditSession:
             found = memo[id(entry)] = (entry, by_child)
         return found[1]
 
-    def group_limits(self, parent: Loc, ev: Evaluation | None = None) -> dict[str, Limit]:
+    def group_limits(self, parent: Loc, ev: Evaluation | None = None) -> Mapping[str, Limit]:
         """For each choice group of the selection at ``parent`` (subgroups too): how many are
         chosen in it and how many are allowed. A group without limits of its own takes them
         from its entries' limits (a Sergeant group of one entry that must be taken once
-        reads "exactly 1")."""
+        reads "exactly 1").
+
+        Each group's limit is worked out when first asked for under ``ev`` (a pane asks for
+        the headings it shows: a 40k squad has 48 groups, 47 of them hidden outside a
+        Crusade), and kept with the evaluation's figures; reading them all gives what
+        working them all out gives."""
         ev = ev or self.evaluate()
-        found: dict[str, Limit] = self._cached(
+        found: Mapping[str, Limit] = self._cached(
             ev, ("groups", parent), lambda: self._group_limits(parent, ev)
         )
         return found
 
-    def _group_limits(self, parent: Loc, ev: Evaluation) -> dict[str, Limit]:
-        from ..catalog import walk_groups
-
+    def _group_limits(self, parent: Loc, ev: Evaluation) -> Mapping[str, Limit]:
         node = _ev_node(ev, parent)
         entry = node.entry if node is not None else None
         if node is None or entry is None:
             return {}
-        limits = self._limits_under(ev, node, parent)
-        # Per group (its own entries only): the limits of its entries, and the count chosen.
-        own: dict[int, list[Limit]] = {}
-        for c in self.index.children(entry):
-            if c.group is not None:
-                own.setdefault(id(c.group), []).append(limits(c))
-        counts: dict[int, int] = {}
-        for n in node.children:
-            if n.group is not None:
-                counts[id(n.group)] = counts.get(id(n.group), 0) + n.count
-        out: dict[str, Limit] = {}
-        memo: dict[int, tuple[Entry, tuple[tuple[Group, tuple[int, ...]], ...]]] = self.index.memo(
-            "session.groups_inside"
-        )
+        return _GroupLimits(self, ev, node, parent)
+
+    def _groups_of_entry(
+        self, entry: Entry
+    ) -> tuple[dict[str, tuple[Group, tuple[int, ...]]], dict[int, list[Child]]]:
+        """Each group of ``entry`` (subgroups too) by id, with the groups it holds (itself
+        first), in the catalog's order; and the entry's options by the group they are in:
+        found once per entry."""
+        from ..catalog import walk_groups
+
+        memo: dict[
+            int,
+            tuple[Entry, dict[str, tuple[Group, tuple[int, ...]]], dict[int, list[Child]]],
+        ] = self.index.memo("session.groups_inside")
         walked = memo.get(id(entry))
         if walked is None or walked[0] is not entry:
-            # Each group (subgroups too) with the groups it holds, itself first: found once
-            # per entry.
-            walked = memo[id(entry)] = (
-                entry,
-                tuple(
-                    (g, tuple(dict.fromkeys(id(x) for x in walk_groups([g]))))
-                    for g in walk_groups(entry.groups)
-                ),
-            )
-        for g, inside in walked[1]:
-            chosen = sum(counts.get(i, 0) for i in inside)
-            members = [lim for i in inside for lim in own.get(i, ())]
-            lo, hi = ev.group_bounds(g, node) if g.modifiers else (g.min, g.max)
-            if hi is None and members and all(lim.maximum is not None for lim in members):
-                hi = sum(lim.maximum or 0 for lim in members)
-            lo = max(lo, sum(lim.minimum for lim in members))
-            if hi is not None:
-                lo = min(lo, hi)
-            out[g.id] = Limit(chosen, lo, hi)
-        return out
+            by_id: dict[str, tuple[Group, tuple[int, ...]]] = {}
+            for g in walk_groups(entry.groups):
+                # (a group id met twice keeps the last, as the dict built from them did)
+                by_id[g.id] = (g, tuple(dict.fromkeys(id(x) for x in walk_groups([g]))))
+            own: dict[int, list[Child]] = {}
+            for c in self.index.children(entry):
+                if c.group is not None:
+                    own.setdefault(id(c.group), []).append(c)
+            walked = memo[id(entry)] = (entry, by_id, own)
+        return walked[1], walked[2]
 
     def slot_limits(self, ev: Evaluation | None = None, loc: Loc = ()) -> dict[str, Limit]:
         """The force's category slots at the top of the roster (or of the force at ``loc``
@@ -2193,3 +2192,49 @@ class _Pricer:
             own = known[1] if known is not None else None
             costs = s._rise(ev, node, c, drop, shown, self.whole, own)
         return OptionInfo(option_id, self.limits(c), costs)
+
+
+class _GroupLimits(Mapping[str, Limit]):
+    """:meth:`EditSession.group_limits` of one selection under one evaluation: every group
+    of its entry (subgroups too) by id, each group's limit worked out when first read (its
+    own entries' limits, and its subgroups', from :meth:`EditSession._limits_under`)."""
+
+    def __init__(self, session: EditSession, ev: Evaluation, node: Node, parent: Loc) -> None:
+        assert node.entry is not None
+        self._groups, self._own = session._groups_of_entry(node.entry)
+        self._ev = ev
+        self._node = node
+        self._limits = session._limits_under(ev, node, parent)
+        self._counts: dict[int, int] | None = None
+        self._done: dict[str, Limit] = {}
+
+    def __getitem__(self, group_id: str) -> Limit:
+        found = self._done.get(group_id)
+        if found is not None:
+            return found
+        g, inside = self._groups[group_id]  # (KeyError: not a group of this entry)
+        counts = self._counts
+        if counts is None:
+            counts = self._counts = {}
+            for n in self._node.children:
+                if n.group is not None:
+                    counts[id(n.group)] = counts.get(id(n.group), 0) + n.count
+        chosen = sum(counts.get(i, 0) for i in inside)
+        members = [self._limits(c) for i in inside for c in self._own.get(i, ())]
+        lo, hi = self._ev.group_bounds(g, self._node) if g.modifiers else (g.min, g.max)
+        if hi is None and members and all(lim.maximum is not None for lim in members):
+            hi = sum(lim.maximum or 0 for lim in members)
+        lo = max(lo, sum(lim.minimum for lim in members))
+        if hi is not None:
+            lo = min(lo, hi)
+        found = self._done[group_id] = Limit(chosen, lo, hi)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._groups)
+
+    def __len__(self) -> int:
+        return len(self._groups)
+
+    def __repr__(self) -> str:
+        return f"_GroupLimits({dict(self)!r})"

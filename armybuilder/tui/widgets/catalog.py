@@ -981,7 +981,7 @@ class CatalogBrowser(Vertical):
         #: Whether the options off screen are priced while idle (a test turns it off, to
         #: have every row priced as it comes into view).
         self.price_off_screen = True
-        self._group_limits: dict[str, Limit] = {}
+        self._group_limits: Mapping[str, Limit] = {}
         self._slot_limits: dict[str, Limit] = {}
         self._signature: object = None
         self._by_id: dict[str, Child] = {}
@@ -1045,7 +1045,7 @@ class CatalogBrowser(Vertical):
         options: list[Child],
         counts: dict[str, int],
         infos: list[OptionInfo] | None = None,
-        group_limits: dict[str, Limit] | None = None,
+        group_limits: Mapping[str, Limit] | None = None,
         slot_limits: dict[str, Limit] | None = None,
         ids: list[str] | None = None,
         price: Pricer | None = None,

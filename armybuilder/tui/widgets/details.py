@@ -27,7 +27,7 @@ therefore never shows another node's widgets nor touches a widget not yet mounte
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import RenderableType
@@ -746,7 +746,7 @@ class DetailsPane(VerticalScroll):
         found = self.session.experience_rises(node.loc, ev)
         return {level: costs_text(ev.index, costs) for level, costs in found.items()}
 
-    def _group_limits(self, ev: Evaluation, node: Node) -> dict[str, Limit]:
+    def _group_limits(self, ev: Evaluation, node: Node) -> Mapping[str, Limit]:
         if self.session is None or node.entry is None:
             return {}
         return self.session.group_limits(node.loc, ev)
