@@ -423,11 +423,12 @@ class DetailsPane(VerticalScroll):
             if cats:
                 text.append(f" · {cats}", "dim")
             costs = ev.total_cost(node)
-            if any(costs.values()):
-                text.append(f"\n{cost_text(ev, costs)}", "cyan")
+            price = costs_text(ev.index, costs)
+            if price:
+                text.append(f"\n{price}", "cyan")
                 if node.count != 1:
                     each = {k: v / node.count for k, v in costs.items()}
-                    text.append(f" ({cost_text(ev, each)} each)", "dim")
+                    text.append(f" ({costs_text(ev.index, each)} each)", "dim")
         self._set_static("d-head", text, text.plain)
 
     def _show_roster(self, ev: Evaluation) -> None:
