@@ -60,14 +60,20 @@ def limits_text(index: CatalogIndex, limits: dict[str, float]) -> str:
 
 
 def price_text(index: CatalogIndex, costs: dict[str, float]) -> str:
-    """A selection's price as every surface prints it beside the selection: :func:`format_costs`,
-    or nothing for one that costs nothing (a free roster option such as Gaslands' "Sponsor"
-    prints no "0 Cans, 0 Build Slots", as the builder shows none). Totals keep their zeros."""
-    if all(
-        number(costs.get(ct.id, 0.0)) == "0" for ct in index.cost_types.values() if not ct.hidden
-    ):
-        return ""
-    return format_costs(index, costs)
+    """A selection's price as every surface prints it beside the selection (the builder's
+    panes, ``show``, the PDF and the exports): each visible cost type it costs something of,
+    as BattleScribe and New Recruit print a price ("12 Cans", never "12 Cans, 0 Build
+    Slots"; "80 pts" with no "0 CP"), and nothing for one that costs nothing (a free roster
+    option such as Gaslands' "Sponsor"). Totals keep their zeros (:func:`format_costs`):
+    they stand beside the limits."""
+    parts = []
+    for ct in index.cost_types.values():
+        if ct.hidden:
+            continue
+        amount = number(costs.get(ct.id, 0.0))
+        if amount != "0":
+            parts.append(named_amount(ct.name, ct.unit, amount))
+    return ", ".join(parts)
 
 
 def issue_json(roster: Roster, issue: Issue, ev: Evaluation | None = None) -> dict[str, Any]:

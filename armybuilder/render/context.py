@@ -23,7 +23,7 @@ from typing import Any
 
 from .. import __version__
 from ..model.plain import rule_field
-from ..report import force_title, format_costs, price_text
+from ..report import force_title, price_text
 from ..rules.engine import Evaluation, Issue, Node, Value, fmt_num, format_loc
 from ..words import named_amount, number, plural, tally, unit_after, unit_is_name
 
@@ -775,7 +775,7 @@ class _Builder:
         u.copy_cost_text = u.cost_text
         if u.cost_text and u.count > 1:
             each = {k: v / u.count for k, v in u.costs.items()}
-            u.copy_cost_text = format_costs(ev.index, each)
+            u.copy_cost_text = price_text(ev.index, each)
         u.values = {v.key: ValueView.of(v) for v in ev.values_of(node)}
         u.profiles = _profiles(ev, node)
         u.rules, u.rule_texts = _rules(ev, node)

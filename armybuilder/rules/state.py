@@ -261,6 +261,26 @@ def state_placeholder(keys: Sequence[StateKey]) -> str:
     return "{" + ", ".join(f"{k.name}: {k.placeholder}" for k in keys) + "}"
 
 
+def state_example(keys: Sequence[StateKey], width: int | None = None) -> str:
+    """The campaign state field's example ("e.g. " and :func:`state_placeholder`) in at most
+    ``width`` cells: whole where it fits, else as many of the keys as fit, in their order,
+    with "…" for the others (``e.g. {lost: 1, …}``), so that the field never shows an example
+    cut mid-key ("e.g. {ammo_used:"); the tooltip lists every key. Empty when not even
+    ``e.g. {…}`` fits, or there are no keys."""
+    if not keys:
+        return ""
+    whole = f"e.g. {state_placeholder(keys)}"
+    if width is None or len(whole) <= width:
+        return whole
+    chosen: list[str] = []
+    for key in keys:
+        item = f"{key.name}: {key.placeholder}"
+        if len("e.g. {" + ", ".join([*chosen, item]) + ", …}") <= width:
+            chosen.append(item)
+    shown = "e.g. {" + ", ".join([*chosen, "…"]) + "}"
+    return shown if len(shown) <= width else ""
+
+
 def _kind_text(key: StateKey) -> str:
     if key.kind == "int":
         return f"whole number {key.range_text}"

@@ -112,14 +112,16 @@ def amount_text(ct: CostType, amount: str) -> str:
 
 
 def costs_text(index: CatalogIndex, costs: dict[str, float]) -> str:
-    """Costs as a player reads them (``85 kg``, ``4 bp``, ``Value 30``), hidden and zero
-    costs left out."""
+    """A price as a player reads it (``85 kg``, ``4 bp``, ``Value 30``), hidden costs and
+    those that print as zero left out (``12 Cans``, never ``12 Cans, 0 Build Slots``: the
+    rule of :func:`armybuilder.report.price_text`); totals use :func:`cost_text`."""
     parts = []
     for ct in index.cost_types.values():
-        value = costs.get(ct.id, 0.0)
-        if ct.hidden or not value:
+        if ct.hidden:
             continue
-        parts.append(amount_text(ct, format_number(value)))
+        amount = format_number(costs.get(ct.id, 0.0))
+        if amount != "0":
+            parts.append(amount_text(ct, amount))
     return ", ".join(parts)
 
 
@@ -159,13 +161,13 @@ def plain_text(ev: Evaluation) -> str:
 
     def walk(node: Node, depth: int) -> None:
         for child in node.children:
-            costs = cost_text(ev, ev.total_cost(child))
+            costs = costs_text(ev.index, ev.total_cost(child))
             text = f"{'  ' * depth}- {ev.label(child)}"
             if child.entry is not None and child.data is not None and child.data.name:
                 text += f" ({child.entry.name})"
             if child.entry is None and child.force is None:  # a force names no entry
                 text += " [unknown entry]"
-            if costs and any(ev.total_cost(child).values()):
+            if costs:
                 text += f"  [{costs}]"
             lines.append(text)
             walk(child, depth + 1)

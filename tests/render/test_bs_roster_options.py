@@ -10,6 +10,7 @@ Rutherford")."""
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -125,3 +126,47 @@ def test_the_markdown_totals_say_1_build_slot(
     lines = capsys.readouterr().out.splitlines()
     assert "| Cans | 16 Cans | none |" in lines
     assert "| Build Slots | 1 Build Slot | none |" in lines
+
+
+def test_a_price_prints_no_zero_cost_type_anywhere(
+    gaslands: Library, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bare Car costs 12 Cans and no Build Slot: show, the PDF, the HTML, the Markdown and
+    text exports print "12 Cans" beside it, as the builder does (and BattleScribe), never
+    "12 Cans, 0 Build Slots"; the Car with Armour Plating prints both of its costs, and the
+    totals keep every cost type (they stand beside the limits). Three bare Cars print
+    "12 Cans" each on their card."""
+    from pypdf import PdfReader
+
+    from armybuilder.cli import main
+
+    s = EditSession.new(gaslands, "gaslands", "gaslands", "Road Warriors", autosave=False)
+    car = next(c for c in s.options(()) if c.entry.name == "Car")
+    loc = s.add((), s.option_id((), car))
+    plating = next(c for c in s.options(loc) if c.entry.name == "Armour Plating")
+    s.add(loc, s.option_id(loc, plating))  # (16 Cans, 1 Build Slot)
+    s.add((), s.option_id((), car))  # (12 Cans, 0 Build Slots)
+    three = s.add((), s.option_id((), car))
+    s.set_count(three, 3)
+    file = s.save(tmp_path / "team.yaml")
+    ev = s.evaluate()
+    pdf = io.BytesIO()
+    render_pdf(ev, pdf, date="2026-01-01")
+    s.close()
+    folder = ["--catalogs", str(BSDATA)]
+    printed: dict[str, str] = {}
+    for surface, argv in {
+        "show": ["show", *folder, str(file)],
+        "markdown": ["export", *folder, "--to", "markdown", str(file)],
+        "text": ["export", *folder, "--to", "text", str(file)],
+        "html": ["export", *folder, "--to", "html", str(file)],
+    }.items():
+        assert main(argv) == 0
+        printed[surface] = capsys.readouterr().out
+    printed["pdf"] = "\n".join(p.extract_text() for p in PdfReader(pdf).pages)
+    for surface, text in printed.items():
+        assert "0 Build Slots" not in text, (surface, text)
+        assert "16 Cans, 1 Build Slot" in text, (surface, text)
+        assert re.search(r"\b12 Cans\b", text), (surface, text)
+        assert re.search(r"\b36 Cans\b", text), (surface, text)  # (the three Cars)
+        assert re.search(r"\b64 Cans\b", text), (surface, text)  # (the team's total)

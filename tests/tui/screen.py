@@ -629,9 +629,9 @@ def expected_head(ev: Evaluation, loc: Loc) -> list[str]:
     if node.is_root:
         return [ev.name(node), cost_text(ev, ev.totals, limits=True)]
     out = [ev.name(node)]
-    costs = ev.total_cost(node)
-    if node.entry is not None and any(costs.values()):
-        out.append(cost_text(ev, costs))
+    price = costs_text(ev.index, ev.total_cost(node))
+    if node.entry is not None and price:
+        out.append(price)  # (the price rule: no "0 Build Slots")
     return out
 
 

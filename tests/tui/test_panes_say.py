@@ -9,9 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import EXAMPLES, run_async, wait_editor, wait_for
+from screen import painted, pane_lines
 from textual.pilot import Pilot
-from textual.widgets import Select
+from textual.widgets import Input, Select
 
 from armybuilder.tui.app import ArmyBuilderApp
 from armybuilder.tui.screens.editor import EditorScreen
@@ -274,9 +276,7 @@ async def type_text(pilot: Pilot[Any], text: str) -> None:
 
 @run_async
 async def test_campaign_state_field_keeps_a_refused_text(make_app: MakeApp, workdir: Path) -> None:
-    from textual.widgets import Input
-
-    from armybuilder.rules.state import state_placeholder
+    from armybuilder.rules.state import state_example
 
     path = copy_example(workdir, "starship-marine", "martian-boarding-group.yaml")
     app = make_app(path)
@@ -290,7 +290,8 @@ async def test_campaign_state_field_keeps_a_refused_text(make_app: MakeApp, work
         field = editor.query_one("#d-state", Input)
         why = editor.query_one("#d-state-why", LiveStatic)
         # The placeholder shows this system's keys (Starship Marine's rules module).
-        assert field.placeholder == "e.g. " + state_placeholder(session.state_keys)
+        width = field.scrollable_content_region.width
+        assert field.placeholder == state_example(session.state_keys, width)
         assert "actions" in field.placeholder
         assert field.value == "{actions: 33, wounds: 1}"
         field.focus()
@@ -580,7 +581,6 @@ async def test_a_transport_is_offered_at_what_it_adds_to_the_platoon(
     entries weigh nothing themselves: what the catalog pane and the details pane's drop-down
     offer is what the platoon's mass rises by when chosen (docs/tui.md, "What an option
     costs"), read from the screen and checked against the edit."""
-    from screen import pane_lines
 
     path = copy_example(workdir, "infantry-ops", "rifle-platoon.yaml")
     app = make_app(path)
@@ -606,3 +606,37 @@ async def test_a_transport_is_offered_at_what_it_adds_to_the_platoon(
         motive.value = "jump"
         await pilot.pause()
         assert session.evaluate().totals["kg"] - before == 2240
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+@run_async
+async def test_campaign_state_example_reads_whole(
+    make_app: MakeApp, workdir: Path, size: tuple[int, int]
+) -> None:
+    """The campaign state field of a unit with none shows an example of this system's keys:
+    at 80x24 it read "e.g. {ammo_used:", cut mid-key at the field's edge. Now it shows as
+    many of the keys as fit, each whole, "…" for the others ("e.g. {lost: 1, …}"), and the
+    painted row is the whole example."""
+    from ruamel.yaml import YAML
+
+    from armybuilder.rules.state import state_placeholder
+
+    path = copy_example(workdir, "space-hulk", "squad-with-librarian.yaml")
+    app = make_app(path)
+    async with app.run_test(size=size) as pilot:
+        editor = await wait_editor(pilot)
+        session = editor.session
+        assert session is not None
+        editor.jump_to(("selections", 1))  # (2nd Squad: no campaign state)
+        await pilot.pause(0.2)
+        await pilot.pause()
+        field = editor.query_one("#d-state", Input)
+        assert field.value == ""
+        rows = [r.strip() for r in pane_lines(app, field, painted(app))]
+        example = field.placeholder
+        assert rows[0] == example, (rows, example)
+        assert example.startswith("e.g. {") and example.endswith("}"), example
+        every = YAML(typ="safe").load(state_placeholder(session.state_keys))
+        shown = YAML(typ="safe").load(example[len("e.g. ") :].replace(", …}", "}"))
+        assert shown and all(every[k] == v for k, v in shown.items()), (example, every)
+        assert ("…" in example) == (len(shown) < len(every)), example

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from conftest import EXAMPLES, run_async, wait_editor
 from rich.cells import cell_len
-from screen import pane_lines, tail_texts, tree_label
+from screen import normal, painted, pane_lines, tail_texts, tree_label
 
 from armybuilder.catalog import Library
 from armybuilder.session import EditSession, UnitSummary, cost_text, unit_summary
@@ -242,3 +242,33 @@ def test_head_totals_shorten_before_the_name_is_cut() -> None:
                 assert cell_len(head) >= 8 and head.endswith("…"), (n, lead, head, tail)
     assert "".join(fit_head(name, "  " + totals, 31)) == "Road Warriors 29 Cans·2 Slots"
     assert "".join(fit_head(name, "  " + totals, 16)) == "Road Wa… 29C·2BS"
+
+
+@run_async
+async def test_a_price_shows_no_zero_cost_type(
+    make_app: MakeApp, gaslands: Library, tmp_path: Path
+) -> None:
+    """A bare Car costs 12 Cans and no Build Slot: its tree line, the catalog and the details
+    pane all read "12 Cans" (as show and the PDF print it), never "12 Cans, 0 Build Slots";
+    the roster's totals keep both cost types."""
+    s = EditSession.new(gaslands, "gaslands", "gaslands", "Road Warriors", autosave=False)
+    car = next(c for c in s.options(()) if c.entry.name == "Car")
+    loc = s.add((), s.option_id((), car))
+    plating = next(c for c in s.options(loc) if c.entry.name == "Armour Plating")
+    s.add(loc, s.option_id(loc, plating))
+    s.add((), s.option_id((), car))
+    path = s.save(tmp_path / "team.yaml")
+    s.close()
+    app = make_app(path, library=gaslands)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot, timeout=60)
+        editor.jump_to(("selections", 2))  # (the bare Car)
+        await pilot.pause(0.2)
+        await pilot.pause()
+        rows = painted(app)
+        head = [normal(t) for t in pane_lines(app, editor.details.query_one("#d-head"), rows)]
+        assert any(line.strip() == "12 Cans" for line in head), head
+        tree = [tree_label(t) for t in pane_lines(app, editor.roster_tree, rows)]
+        assert tree[0].endswith("28 Cans, 1 Build Slot"), tree
+        assert "Car  12 Cans" in tree, tree
+        assert not [r for r in rows if "0 Build Slots" in r], rows

@@ -30,6 +30,7 @@ from armybuilder.rules.state import (
     StateKey,
     StateProblem,
     check_state,
+    state_example,
     state_help,
     state_placeholder,
 )
@@ -166,6 +167,18 @@ def test_placeholder_and_help() -> None:
     lines = state_help(KEYS)
     assert lines[0] == "actions (history; whole number from 0 up, e.g. 12): Actions fought."
     assert lines[2] == "hits (current; whole number from 0 to 2, e.g. 1): Hits taken now."
+
+
+def test_the_example_fits_its_width_with_whole_keys() -> None:
+    # (the campaign state field's placeholder: never cut mid-key at the field's edge)
+    whole = "e.g. {actions: 12, wounds: 1, hits: 1}"
+    assert state_example(KEYS) == state_example(KEYS, len(whole)) == whole
+    assert state_example(KEYS, len(whole) - 1) == "e.g. {actions: 12, wounds: 1, …}"
+    assert state_example(KEYS, 20) == "e.g. {wounds: 1, …}"  # (as many as fit, in order)
+    assert state_example(KEYS, 17) == "e.g. {hits: 1, …}"
+    assert state_example(KEYS, 8) == "e.g. {…}"
+    assert state_example(KEYS, 7) == ""
+    assert state_example((), 80) == ""
 
 
 # =========================================================================== every system

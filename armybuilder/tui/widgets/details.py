@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from ...catalog import CatalogIndex
     from ...model.catalog import Entry, Group
     from ...rules.engine import Evaluation, Node
+    from ...rules.state import StateKey
     from ...session import EditSession
 
 
@@ -87,6 +88,31 @@ def one_of_groups(entry: Entry) -> list[Group]:
 Option = tuple[str, str]
 #: An option of a group before it is priced: (name, entry id, the id the session prices it by).
 _Row = tuple[str, str, str]
+
+
+class StateField(Input):
+    """The campaign state field: its example (placeholder) fitted to its width whenever that
+    changes (:func:`~armybuilder.rules.state.state_example`), never cut mid-key."""
+
+    #: The game system's campaign state keys the example shows.
+    keys: tuple[StateKey, ...] = ()
+
+    def fit(self) -> None:
+        from ...rules.state import state_example
+
+        width = self.scrollable_content_region.width
+        example = state_example(self.keys, width) if self.keys else _NO_KEYS
+        if width and len(example) > width:
+            example = ""
+        if self.placeholder != example:
+            self.placeholder = example
+
+    def on_resize(self) -> None:
+        self.fit()
+
+
+#: The campaign state field's example in a game system that names no keys.
+_NO_KEYS = "e.g. {actions: 3, wounds: 1}"
 
 
 class ChoiceSelect(Select[str]):
@@ -290,10 +316,10 @@ class DetailsPane(VerticalScroll):
             yield Label("Notes", classes="field-label")
             yield Input(id="d-notes", classes="field")
             yield Label("Campaign state", classes="field-label")
-            yield Input(
+            yield StateField(
                 id="d-state",
                 classes="field",
-                placeholder="e.g. {actions: 3, wounds: 1}",
+                placeholder=_NO_KEYS,
                 tooltip="What happened to it in a campaign (actions fought, wounds, ammunition "
                 "spent...): the keys its game system reads; printed sheets tick them off.",
             )
@@ -423,11 +449,12 @@ class DetailsPane(VerticalScroll):
             if cats:
                 text.append(f" · {cats}", "dim")
             costs = ev.total_cost(node)
-            if any(costs.values()):
-                text.append(f"\n{cost_text(ev, costs)}", "cyan")
+            price = costs_text(ev.index, costs)
+            if price:
+                text.append(f"\n{price}", "cyan")
                 if node.count != 1:
                     each = {k: v / node.count for k, v in costs.items()}
-                    text.append(f" ({cost_text(ev, each)} each)", "dim")
+                    text.append(f" ({costs_text(ev.index, each)} each)", "dim")
         self._set_static("d-head", text, text.plain)
 
     def _show_roster(self, ev: Evaluation) -> None:
@@ -905,11 +932,13 @@ class DetailsPane(VerticalScroll):
     def _show_state(self, ev: Evaluation, node: Node) -> None:
         """The campaign state field: this system's keys as its placeholder and tooltip; text
         that was refused stays as typed (with the reason under it) until it is changed."""
-        from ...rules.state import state_help, state_placeholder
+        from ...rules.state import state_help
 
         keys = self.session.state_keys if self.session is not None else ()
-        field = find(self, "#d-state", Input)
-        placeholder = f"e.g. {state_placeholder(keys)}" if keys else "e.g. {actions: 3, wounds: 1}"
+        field = find(self, "#d-state", StateField)
+        if field.keys != keys:
+            field.keys = keys
+            field.fit()
         if keys and self._sigs.get("d-state:keys") != keys:
             self._sigs["d-state:keys"] = keys
             field.tooltip = "Campaign state, the keys of this game system:\n" + "\n".join(
@@ -917,15 +946,11 @@ class DetailsPane(VerticalScroll):
             )
         refused = self._refused
         if refused is not None and refused[0] == node.loc:
-            if field.placeholder != placeholder:
-                field.placeholder = placeholder
             return  # what was typed stays, with the reason shown under it
         self._refused = None
         state = node.data.state if node.data is not None else None
         self._set_why("; ".join(state_warnings(state or None, keys)), "yellow")
-        self._set_input(
-            "d-state", state_text(node.data.state) if node.data is not None else "", placeholder
-        )
+        self._set_input("d-state", state_text(node.data.state) if node.data is not None else "")
 
     def _set_why(self, text: str, style: str = "red") -> None:
         why = find(self, "#d-state-why", LiveStatic)
