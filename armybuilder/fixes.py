@@ -13,6 +13,8 @@ An issue offers a fix when what to do is not in doubt:
   the last choices that cost something go, as few as bring the sum within it;
 * fewer choices in a group than it needs, where the group names its usual choice or offers
   only one; fewer of an entry than a constraint needs: that entry is added.
+* a choice kept in a group the data now hides for this roster (a 40k enhancement of a
+  detachment no longer taken): it is removed.
 
 Nothing here imports Textual: the builder, scripts and tests use the same fixes. Each fix goes
 through :meth:`armybuilder.session.EditSession.apply` (or one of the session's own edits), so
@@ -64,7 +66,16 @@ def fixes_for(ev: Evaluation, issue: Issue) -> list[Fix]:
         return _reduce(ev, node, issue)
     if issue.code == "min-not-met":
         return _complete(ev, node, issue)
+    if issue.code == "hidden-group-choice" and node.parent is not None:
+        return [Fix(f"Remove {ev.name(node)}", _remove(node.loc))]
     return []
+
+
+def _remove(loc: Loc) -> Callable[[EditSession], Loc]:
+    def apply(session: EditSession) -> Loc:
+        return session.remove(loc)
+
+    return apply
 
 
 # --------------------------------------------------------------------------- unknown entries

@@ -3,7 +3,7 @@ system and faction objects it is built from."""
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -842,6 +842,10 @@ class CatalogIndex:
             tuple(groups),
             "hidden" in fields,
             tuple(self._own_count(entry, c) for c in own),
+            _hideable_groups(
+                entry.groups,
+                lambda g: g.hidden or bool(g.modifiers and "hidden" in self.modified_fields(g)),
+            ),
         )
         self._entry_checks[id(entry)] = (entry, plan)
         return plan
@@ -1211,6 +1215,8 @@ class Holding:
             if kid.entry.max_count is not None and count > kid.entry.max_count:
                 return False
             if kid.group is not None:
+                if id(kid.group) in checks.hideable:
+                    return False  # (a choice in a group that may be hidden)
                 by_group[id(kid.group)] = by_group.get(id(kid.group), 0) + count
         if checks.groups:
             maxima = facts.group_maxima
@@ -1265,6 +1271,26 @@ class EntryChecks:
     #: its children can be of that reference), that reference; else ``None``. Empty: none
     #: is known to (every constraint is then checked the long way).
     self_counts: tuple[str | None, ...] = ()
+    #: The groups of the entry a selection may find hidden (hidden in the catalog, or a
+    #: modifier of their `hidden`): by the ``id()`` of each group that is one of them or lies
+    #: inside one, those groups, the outermost first. A choice kept in such a group where
+    #: the group is hidden is an error (a 40k enhancement of a detachment not taken).
+    hideable: dict[int, tuple[Group, ...]] = field(default_factory=dict, hash=False)
+
+
+def _hideable_groups(
+    groups: Iterable[Group], can_hide: Callable[[Group], bool]
+) -> dict[int, tuple[Group, ...]]:
+    """See :attr:`EntryChecks.hideable`."""
+    out: dict[int, tuple[Group, ...]] = {}
+    stack: list[tuple[Group, tuple[Group, ...]]] = [(g, ()) for g in groups]
+    while stack:
+        g, above = stack.pop()
+        path = (*above, g) if can_hide(g) else above
+        if path:
+            out[id(g)] = path
+        stack.extend((sub, path) for sub in g.groups)
+    return out
 
 
 def _groups_level_by_level(groups: Iterable[Group]) -> Iterator[Group]:

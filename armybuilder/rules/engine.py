@@ -2926,6 +2926,8 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
                 entry.id,
                 "hidden",
             )
+        if plain.hideable and node.children:
+            _check_hidden_groups(ev, node, plain.hideable)
         if entry.max_count is not None and node.count > entry.max_count:
             ev.error(
                 "max-exceeded",
@@ -2998,6 +3000,62 @@ def _check_node(ev: Evaluation, node: Node, seen_global: set[Any]) -> None:
                 # _check_node would find: nothing; see Holding.quiet).
                 continue
             _check_node(ev, c, seen_global)
+
+
+def _check_hidden_groups(
+    ev: Evaluation, node: Node, hideable: dict[int, tuple[Group, ...]]
+) -> None:
+    """A choice under ``node`` kept in a group hidden there (the group, or one it lies in,
+    after their modifiers of `hidden`): the warning `hidden-group-choice` on the choice (a
+    40k Captain's enhancement of a detachment the roster no longer takes: the catalog stops
+    offering it, and nothing else tells the player). Not an error: BattleScribe adds the
+    entries its data requires in such a group with their parent (40k's "content is enabled"
+    choices of Show/Hide Options, in a Crusade group a roster outside a Crusade hides), and
+    those are not reported. ``hideable``: :attr:`EntryChecks.hideable` of its entry."""
+    found: dict[int, Group | None] = {}
+    for c in node.children:
+        group, entry = c.group, c.entry
+        if group is None or entry is None:
+            continue
+        path = hideable.get(id(group))
+        if path is None:
+            continue
+        key = id(group)
+        if key in found:
+            hidden = found[key]
+        else:
+            hidden = next(
+                (g for g in path if (ev.is_group_hidden(g, node) if g.modifiers else g.hidden)),
+                None,
+            )
+            found[key] = hidden
+        if hidden is None or _required_in_parent(entry) or ev.is_hidden(entry, c):
+            # (shown; the data's own choice there; or the entry hidden itself: the error
+            # `hidden-entry` at its selection)
+            continue
+        ev._add(
+            WARNING,
+            "hidden-group-choice",
+            f"{ev.where(c)} is in {hidden.name}, which the data hides for this roster: it "
+            "is no longer offered (remove it, or take back what hides the group)",
+            c,
+            hidden.source,
+            hidden.id,
+            "hidden",
+        )
+
+
+def _required_in_parent(entry: Entry) -> bool:
+    """Whether ``entry``'s constraints, as written, ask its parent for at least one (the
+    entries BattleScribe chooses with their parent)."""
+    return any(
+        con.type == "min"
+        and con.scope == "parent"
+        and con.field == "selections"
+        and con.child is None
+        and con.value > 0
+        for con in entry.constraints
+    )
 
 
 def _own_count(ev: Evaluation, node: Node, ref: str) -> float:
