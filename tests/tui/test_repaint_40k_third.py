@@ -74,7 +74,9 @@ def units(ev: Any) -> list[Any]:
 
 def squad_loc(s: EditSession) -> Loc:
     ev = s.evaluate()
-    return next(n.loc for n in ev.nodes() if n.entry is not None and n.entry.name == "Intercessor Squad")
+    return next(
+        n.loc for n in ev.nodes() if n.entry is not None and n.entry.name == "Intercessor Squad"
+    )
 
 
 def add_intercessor(s: EditSession, squad: Loc) -> None:
