@@ -309,10 +309,12 @@ class BattleScribeSystem(GameSystem):
         return list(doc.get("selections") or [])
 
     def limit_types(self) -> list[tuple[CostType, float | None]]:
-        """The game system file's shown cost types, read from its head (no catalogue is
-        loaded for this), by the ids the translation gives them (``pts``, ``cans``), each with
-        its ``defaultCostLimit`` where that is a limit (BattleScribe's New Roster dialog and
-        its new rosters start from it; -1, the usual, is no limit)."""
+        """The game system file's cost types, read from its head (no catalogue is loaded for
+        this), by the ids the translation gives them (``pts``, ``cans``), each with its
+        ``defaultCostLimit`` where that is a limit (BattleScribe's New Roster dialog and its
+        new rosters start from it; -1, the usual, is no limit): every shown one, and a hidden
+        one that has a limit (BattleScribe applies it though the cost type is hidden; the
+        dialog does not ask it, a new roster is given it)."""
         if self.system_file is None:
             return []
         loaded = {ct.id: ct for ct in self.model.cost_types}
@@ -327,11 +329,14 @@ class BattleScribeSystem(GameSystem):
                 ids.to_ours[h.id] = readable
                 ids.to_bs[readable] = h.id
             ours = ids.ours(h.id)
-            if h.hidden:
+            start = h.default_limit if h.default_limit >= 0 else None
+            if h.hidden and start is None:
                 continue
             name = h.name.strip()
-            ct = loaded.get(ours) or CostType(id=ours, name=name or h.id, unit=name)
-            out.append((ct, h.default_limit if h.default_limit >= 0 else None))
+            ct = loaded.get(ours) or CostType(
+                id=ours, name=name or h.id, unit=name, hidden=h.hidden
+            )
+            out.append((ct, start))
         return out
 
     def bs_id(self, faction_id: str) -> str:
