@@ -31,6 +31,7 @@ from .yamlio import to_plain
 if TYPE_CHECKING:
     from ruamel.yaml.comments import CommentedMap
 
+    from .catalog import Child
     from .session import EditSession, Loc
 
 _SERIES = re.compile(r"^(\d+)(?:st|nd|rd|th) (.+)$")
@@ -314,10 +315,38 @@ def merge(session: EditSession, loc: Loc) -> Loc:
 # --------------------------------------------------------------------------- sorting
 
 
+def catalog_order(session: EditSession, parent: Loc) -> dict[str, int]:
+    """The rank of each option under ``parent`` in the order the builder's catalog lists
+    them there: by section (its choice group, else its primary category), the sections in
+    the order the catalog shows them (of their first option shown), the options of a
+    section in the catalogue's order. Every option the catalogue has there counts, those
+    the data hides too: a Legends unit while Legends are off sorts among its category,
+    where the catalogue puts it (a section of hidden options only comes after those shown).
+    Keyed by every id a selection may record for the option (its entry's, its link's in
+    BattleScribe data: :meth:`CatalogIndex.child_map`)."""
+    from .session import is_force_loc
+
+    def section(c: Child) -> object:
+        if c.group is not None:
+            return ("group", c.group.id)
+        entry = c.entry
+        return ("category", entry.primary_category or next(iter(entry.categories), None))
+
+    sections: dict[object, list[Child]] = {section(c): [] for c in session.options(parent)}
+    for c in session.options(parent, hidden=True):
+        sections.setdefault(section(c), []).append(c)
+    place = {id(c): i for i, c in enumerate(c for listed in sections.values() for c in listed)}
+    owner = session.entry_at(parent) if parent and not is_force_loc(parent) else None
+    return {
+        ref: place[id(c)] for ref, c in session.index.child_map(owner).items() if id(c) in place
+    }
+
+
 def sort(session: EditSession, parent: Loc, by: str = "catalog") -> bool:
     """Put the selections under ``parent`` in the catalog's order (``by="catalog"``: the
-    order its options are listed in) or by name (``by="name"``), as one undoable edit; the
-    sort is stable (equal ones keep their order). Returns whether anything moved."""
+    order the catalog lists its options in, :func:`catalog_order`) or by name
+    (``by="name"``), as one undoable edit; the sort is stable (equal ones keep their order).
+    Returns whether anything moved."""
     from .session import EditError, Move, Op
 
     if by not in ("catalog", "name"):
@@ -325,7 +354,7 @@ def sort(session: EditSession, parent: Loc, by: str = "catalog") -> bool:
     seq = _selections(session, parent)
     if len(seq) < 2:
         return False
-    order = {c.entry.id: i for i, c in enumerate(session.options(parent))}
+    order = catalog_order(session, parent) if by == "catalog" else {}
 
     def key(i: int) -> tuple[Any, ...]:
         node = seq[i]

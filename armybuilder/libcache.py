@@ -9,13 +9,14 @@ catalogs in the engine's form (:mod:`armybuilder.model.plain`: the values pydant
 plain objects), each system packed on its own (:func:`pack`) and unpacked by the library when
 first asked for (a command on one roster unpacks only its system), keyed by:
 
-* the search path (each root, in order) and the name, size and modification time of every
-  file in its system folders, and the content of every catalog file (``*.yaml``) there (a
-  system of another format, read lazily by its own reader, is kept as its reader's scan
-  left it, :meth:`GameSystem.kept_form`: a BattleScribe folder's file heads, not its
-  translation, which has a cache of its own; a file touched, replaced, added or removed
-  there is a new key);
-* the name, size and modification time of every module of armybuilder (the models, the checks
+* the search path (each root, in order) and the name and :func:`stamp` (size, modification
+  and change times, inode) of every file in its system folders, and the content of every
+  catalog file (``*.yaml``) there (a system of another format, read lazily by its own
+  reader, is kept as its reader's scan left it, :meth:`GameSystem.kept_form`: a BattleScribe
+  folder's file heads, not its translation, which has a cache of its own keyed on the same
+  stamps; a file touched, replaced, added, removed, or rewritten with its size and time
+  kept, there is a new key);
+* the name and :func:`stamp` of every module of armybuilder (the models, the checks
   and the rules modules are all code);
 * the versions of Python and armybuilder, the size and modification time of pydantic's
   version file (pydantic is not imported to read its version), ``ARMYBUILDER_RULES_MODULES``,
@@ -56,6 +57,17 @@ KEEP = 8
 _PACKAGE = Path(__file__).resolve().parent
 
 
+def stamp(st: os.stat_result) -> list[int]:
+    """What tells a file changed without reading it: its size, its modification time, its
+    inode's change time and its inode. The change time is set by every write and by setting
+    the times back (``os.utime``, ``cp -p``, ``touch -d``), so an edit that keeps a file's
+    size and modification time still makes a new stamp (size and time alone kept a stale
+    catalogue); a file replaced by another (a rename over it) has another inode. Free: the
+    ``stat`` was made anyway; reading the 12.8 MB of ``../shared/bsdata`` to hash it would
+    cost about 12 ms a command, more with more game systems."""
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+
+
 def _stats(paths: Sequence[Path | str], digest: Any) -> None:
     for path in paths:
         try:
@@ -63,7 +75,7 @@ def _stats(paths: Sequence[Path | str], digest: Any) -> None:
         except OSError:
             digest.update(f"{path}|gone\n".encode())
             continue
-        digest.update(f"{path}|{st.st_size}|{st.st_mtime_ns}\n".encode())
+        digest.update(f"{path}|{'|'.join(map(str, stamp(st)))}\n".encode())
 
 
 def fingerprint(roots: Sequence[Path]) -> str | None:

@@ -13,7 +13,7 @@ from .catalog import CatalogIndex, GameSystem, Library
 from .errors import InputError, Problem, UnknownFactionError, UnknownSystemError
 from .rosters import Roster
 from .rules.engine import Evaluation, Issue, Node, evaluate_roster, format_loc
-from .words import named_amount, number, unit_after
+from .words import named_amount, number
 
 
 def finite(data: Any) -> Any:
@@ -52,8 +52,8 @@ def limits_text(index: CatalogIndex, limits: dict[str, float]) -> str:
         amount = number(value)
         if ct is None:
             parts.append(f"{key} limit {amount}")
-        elif ct.unit:
-            parts.append(f"limit {amount} {unit_after(amount, ct.unit)}")
+        elif ct.unit:  # (the amount in its unit: as a total reads where that is its name)
+            parts.append(f"limit {named_amount(ct.unit, ct.unit, amount)}")
         else:
             parts.append(f"{ct.name} limit {amount}")
     return ", ".join(parts)

@@ -1423,8 +1423,14 @@ class GameSystem:
         """The cost types a new roster is asked a limit for (the New roster dialog; ``new
         --limit``), each with the limit it starts with (``None``: no limit), known without
         reading any faction: by default the system's shown cost types and their
-        ``default_limit``."""
-        return [(ct, ct.default_limit) for ct in self.model.cost_types if not ct.hidden]
+        ``default_limit``, and a hidden one that has a ``default_limit`` (it applies, as
+        BattleScribe applies a hidden cost type's ``defaultCostLimit``; a caller asks only
+        the shown ones)."""
+        return [
+            (ct, ct.default_limit)
+            for ct in self.model.cost_types
+            if not ct.hidden or ct.default_limit is not None
+        ]
 
     @cached_property
     def rules(self) -> SystemRules | None:

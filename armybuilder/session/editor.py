@@ -707,14 +707,18 @@ class EditSession:
         """The selection at ``loc`` (and every one above it) is in the catalog."""
         return not loc or self.entry_at(loc) is not None
 
-    def options(self, loc: Loc, ev: Evaluation | None = None) -> list[Child]:
+    def options(
+        self, loc: Loc, ev: Evaluation | None = None, *, hidden: bool = False
+    ) -> list[Child]:
         """What may be added under the selection at ``loc`` (the roster's top level for
         ``()``; a force's top level for a force's loc), as BattleScribe lists it: an entry
         hidden there is left out, after the modifiers of its ``hidden`` flag as ``ev``
         (default: the current evaluation) finds them (Legends units while the roster's
         "Show Legends" option is off), the one a selection of it would be checked by (the
         "hidden-entry" error). Where ``ev`` does not hold the selection at ``loc`` (an
-        evaluation of an earlier edit, still running), the catalog's own flags decide."""
+        evaluation of an earlier edit, still running), the catalog's own flags decide.
+        ``hidden``: every option the catalogue lists there, the hidden ones too, in its
+        order (where a selection of a hidden entry sorts)."""
         if is_force_loc(loc):
             ids = self.force_entry_ids(loc)
             children = [c for c in self.index.children(None) if c.entry.id in ids]
@@ -724,10 +728,12 @@ class EditSession:
                 return []
             entry = self.entry_at(loc) if loc else None
             children = self.index.children(entry)
-        hidden = self._hidden_options(loc, entry, ev or self.evaluate())
-        if hidden is None:
+        if hidden:
+            return list(children)
+        left_out = self._hidden_options(loc, entry, ev or self.evaluate())
+        if left_out is None:
             return [c for c in children if not c.entry.hidden]
-        return [c for c in children if id(c) not in hidden]
+        return [c for c in children if id(c) not in left_out]
 
     def _hidden_options(
         self, loc: Loc, entry: Entry | None, ev: Evaluation

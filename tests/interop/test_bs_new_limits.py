@@ -63,25 +63,31 @@ def tiny(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_the_system_offers_its_shown_cost_types_before_a_catalogue_is_read(tiny: Path) -> None:
-    """The game system's cost types, hidden ones left out, a catalogue's own (Honour) not
-    offered (BattleScribe's dialog lists the game system's), ids as the translation's."""
+    """The game system's cost types, a catalogue's own (Honour) not offered (BattleScribe's
+    dialog lists the game system's), ids as the translation's; a hidden one with a limit
+    (Secret, 7) is among them, marked hidden (it is not asked, but it applies)."""
     for _ in range(2):  # the scan's record of the file's head gives the same
         gs = Library([tiny]).scan().system("tiny")
-        offered = [(ct.id, ct.name, start) for ct, start in gs.limit_types()]
-        assert offered == [("points", "Points", None), ("gold-gems", "Gold & Gems", 500.0)]
+        offered = [(ct.id, ct.name, ct.hidden, start) for ct, start in gs.limit_types()]
+        assert offered == [
+            ("points", "Points", False, None),
+            ("gold-gems", "Gold & Gems", False, 500.0),
+            ("secret", "Secret", True, 7.0),
+        ]
     index = gs.index("raiders")
     assert {"points", "gold-gems", "secret"} <= set(index.cost_types)
     # once read, the same ids
-    assert [ct.id for ct, _ in gs.limit_types()] == ["points", "gold-gems"]
+    assert [ct.id for ct, _ in gs.limit_types()] == ["points", "gold-gems", "secret"]
+    assert [ct.hidden for ct, _ in gs.limit_types()] == [False, False, True]
 
 
 def test_new_starts_with_the_default_limit_and_takes_others(tiny: Path) -> None:
     code, out, err = _run("new", "tiny", "raiders", "--catalogs", str(tiny), "--limit", "points=50")
     assert code == 0, err
-    assert "limits:\n  points: 50\n  gold-gems: 500\n" in out
+    assert "limits:\n  points: 50\n  gold-gems: 500\n  secret: 7\n" in out
     # a limit given replaces the default
     code, out, _ = _run("new", "tiny", "raiders", "--catalogs", str(tiny), "--limit", "gold-gems=9")
-    assert code == 0 and "limits:\n  gold-gems: 9\n" in out
+    assert code == 0 and "limits:\n  gold-gems: 9\n  secret: 7\n" in out
     code, _, err = _run("new", "tiny", "raiders", "--catalogs", str(tiny), "--limit", "pts=50")
     assert code == 2 and "unknown cost type 'pts'" in err and "points" in err
 
@@ -98,6 +104,37 @@ def test_a_roster_over_its_limit_says_so(tiny: Path, tmp_path: Path) -> None:
     code, out, _ = _run("validate", "--catalogs", str(tiny), str(path))
     assert code == 1
     assert out.count("over the limit") == 2, out
+
+
+def test_a_hidden_cost_types_default_limit_applies(tiny: Path, tmp_path: Path) -> None:
+    """BattleScribe applies a cost type's defaultCostLimit though the cost type is hidden
+    (Secret, 7): a new roster gets it unasked, and 9 Secret is over it, in validate and
+    show. A hidden cost type with no limit (-1) is not given one."""
+    folder = tiny / "tiny"
+    gst = (folder / "tiny.gst").read_text(encoding="utf-8")
+    (folder / "tiny.gst").write_text(
+        gst.replace(
+            "</costTypes>", '<costType id="ct-x" name="Unlimited" hidden="true"/></costTypes>'
+        ),
+        encoding="utf-8",
+    )
+    cat = (folder / "raiders.cat").read_text(encoding="utf-8")
+    (folder / "raiders.cat").write_text(
+        cat.replace("</costs>", '<cost name="Secret" typeId="ct-secret" value="9"/></costs>'),
+        encoding="utf-8",
+    )
+    path = tmp_path / "r.yaml"
+    code, _, err = _run("new", "tiny", "raiders", "--catalogs", str(tiny), "-o", str(path))
+    assert code == 0, err
+    text = path.read_text(encoding="utf-8")
+    assert "limits:\n  gold-gems: 500\n  secret: 7\n" in text, text
+    assert "unlimited" not in text, text
+    path.write_text(text.replace("selections: []", "selections:\n  - entry: se-1"), "utf-8")
+    code, out, _ = _run("validate", "--catalogs", str(tiny), str(path))
+    assert code == 1
+    assert "9 Secret is over the limit of 7 Secret by 2 Secret" in out, out
+    code, out, _ = _run("show", "--catalogs", str(tiny), str(path))
+    assert code == 0 and "9 Secret is over the limit of 7 Secret by 2 Secret" in out, out
 
 
 needs_data = pytest.mark.skipif(
@@ -175,5 +212,5 @@ def test_a_record_of_the_head_from_before_cost_types_is_read_again(tiny: Path) -
     for snapshot in (tiny.parent / "cache" / "library").glob("*.pickle"):
         snapshot.unlink()
     gs = Library([tiny]).scan().system("tiny")
-    assert [ct.id for ct, _ in gs.limit_types()] == ["points", "gold-gems"]
+    assert [ct.id for ct, _ in gs.limit_types()] == ["points", "gold-gems", "secret"]
     assert all("cost_types" in v for v in json.loads(record.read_text("utf-8")).values())

@@ -6,6 +6,7 @@ is written anew without a traceback, and nothing is ever written into the data f
 from __future__ import annotations
 
 import io
+import os
 import zipfile
 from pathlib import Path
 
@@ -147,3 +148,57 @@ def test_nothing_is_written_into_the_data_folder(
         _factions(data, capsys)
     assert sorted(p.name for p in (data / "data").rglob("*")) == before
     assert list((data / "cache" / "library").glob("*.pickle"))
+
+
+PRICED_GST = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<gameSystem id="sys-1" name="Tiny" xmlns="http://www.battlescribe.net/schema/gameSystemSchema">'
+    '<costTypes><costType id="ct-pts" name="pts" defaultCostLimit="-1" hidden="false"/></costTypes>'
+    '<forceEntries><forceEntry id="f1" name="Army"/></forceEntries></gameSystem>\n'
+)
+PRICED_CAT = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<catalogue id="cat-1" name="{name}" gameSystemId="sys-1" '
+    'xmlns="http://www.battlescribe.net/schema/catalogueSchema">'
+    '<selectionEntries><selectionEntry id="se-1" name="Raider" type="unit">'
+    '<costs><cost name="pts" typeId="ct-pts" value="{pts}"/></costs>'
+    "</selectionEntry></selectionEntries></catalogue>\n"
+)
+
+
+def _rewrite_keeping_size_and_time(path: Path, text: str) -> None:
+    """Write ``text`` (of the file's size) into ``path`` and set its times back, as a tool
+    that restores them would (a copy with ``cp -p``, an editor, a sync)."""
+    st = path.stat()
+    path.write_text(text, encoding="utf-8")
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    after = path.stat()
+    assert (after.st_size, after.st_mtime_ns) == (st.st_size, st.st_mtime_ns)
+
+
+def test_an_edit_that_keeps_size_and_time_is_seen(
+    data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A ``.cat`` rewritten with the same size, its modification time set back: the next
+    command reads the new text (the snapshot, the files' heads and the translation kept
+    were keyed on size and time only, and went on showing the old price and name)."""
+    folder = data / "data" / "tiny"
+    (folder / "tiny.gst").write_text(PRICED_GST, encoding="utf-8")
+    cat = folder / "army.cat"
+    cat.write_text(PRICED_CAT.format(name="Raiders", pts=5), encoding="utf-8")
+    roster = data / "r.yaml"
+    roster.write_text(ROSTER + "selections:\n  - entry: se-1\n", encoding="utf-8")
+
+    def show() -> str:
+        capsys.readouterr()
+        assert main(["show", "--catalogs", str(data / "data"), str(roster)]) == 0
+        return capsys.readouterr().out
+
+    assert "Raider  — 5 pts" in show()
+    assert "Raider  — 5 pts" in show()  # (now from the snapshot and the translation kept)
+    _rewrite_keeping_size_and_time(cat, PRICED_CAT.format(name="Raiders", pts=7))
+    assert "Raider  — 7 pts" in show()
+    assert "raiders: Raiders" in _factions(data, capsys)
+    _rewrite_keeping_size_and_time(cat, PRICED_CAT.format(name="Reavers", pts=7))
+    out = _factions(data, capsys)
+    assert "reavers: Reavers" in out and "Raiders" not in out, out

@@ -30,6 +30,7 @@ from xml.parsers.expat import ExpatError
 from ... import __version__
 from ...catalog import CatalogIndex, Faction, GameSystem
 from ...errors import CatalogError, Problem, UnknownFactionError
+from ...libcache import stamp
 from ...model.catalog import CostType, FactionFile, SystemFile
 from ...paths import user_cache_dir
 from . import cachefile, checking
@@ -308,10 +309,12 @@ class BattleScribeSystem(GameSystem):
         return list(doc.get("selections") or [])
 
     def limit_types(self) -> list[tuple[CostType, float | None]]:
-        """The game system file's shown cost types, read from its head (no catalogue is
-        loaded for this), by the ids the translation gives them (``pts``, ``cans``), each with
-        its ``defaultCostLimit`` where that is a limit (BattleScribe's New Roster dialog and
-        its new rosters start from it; -1, the usual, is no limit)."""
+        """The game system file's cost types, read from its head (no catalogue is loaded for
+        this), by the ids the translation gives them (``pts``, ``cans``), each with its
+        ``defaultCostLimit`` where that is a limit (BattleScribe's New Roster dialog and its
+        new rosters start from it; -1, the usual, is no limit): every shown one, and a hidden
+        one that has a limit (BattleScribe applies it though the cost type is hidden; the
+        dialog does not ask it, a new roster is given it)."""
         if self.system_file is None:
             return []
         loaded = {ct.id: ct for ct in self.model.cost_types}
@@ -326,11 +329,14 @@ class BattleScribeSystem(GameSystem):
                 ids.to_ours[h.id] = readable
                 ids.to_bs[readable] = h.id
             ours = ids.ours(h.id)
-            if h.hidden:
+            start = h.default_limit if h.default_limit >= 0 else None
+            if h.hidden and start is None:
                 continue
             name = h.name.strip()
-            ct = loaded.get(ours) or CostType(id=ours, name=name or h.id, unit=name)
-            out.append((ct, h.default_limit if h.default_limit >= 0 else None))
+            ct = loaded.get(ours) or CostType(
+                id=ours, name=name or h.id, unit=name, hidden=h.hidden
+            )
+            out.append((ct, start))
         return out
 
     def bs_id(self, faction_id: str) -> str:
@@ -461,7 +467,7 @@ class BattleScribeSystem(GameSystem):
                 st = f.path.stat()
             except OSError:
                 return ""
-            h.update(f"{f.path.resolve()}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+            h.update(f"{f.path.resolve()}\0{stamp(st)}\0".encode())
         return h.hexdigest()[:32]
 
     def _cache_path(self, key: str) -> Path:
@@ -599,8 +605,9 @@ def _dangling(
 
 
 class _Heads:
-    """What scans learnt of plain data files, by path, size and time (a start reads one small
-    file instead of every data file: 12 MB of XML for the 40k folder)."""
+    """What scans learnt of plain data files, by path and :func:`~armybuilder.libcache.stamp`
+    (size, times, inode: an edit that keeps size and modification time is a new stamp), so a
+    start reads one small file instead of every data file: 12 MB of XML for the 40k folder."""
 
     def __init__(self, use: bool) -> None:
         self.path = user_cache_dir() / "battlescribe" / f"heads-{_CACHE_FORMAT}.json"
@@ -621,9 +628,9 @@ class _Heads:
             st = path.stat()
         except OSError:
             return head(path)
-        key, stamp = str(path.resolve()), [st.st_size, st.st_mtime_ns]
+        key, now = str(path.resolve()), stamp(st)
         got = self.known.get(key)
-        if isinstance(got, dict) and got.get("stamp") == stamp:
+        if isinstance(got, dict) and got.get("stamp") == now:
             try:
                 return DataFile(
                     path,
@@ -640,7 +647,7 @@ class _Heads:
                 pass
         info = head(path)
         self.known[key] = {
-            "stamp": stamp,
+            "stamp": now,
             "kind": info.kind,
             "id": info.id,
             "name": info.name,
@@ -659,7 +666,7 @@ class _Heads:
         except OSError:
             return None
         got = self.known.get(str(path.resolve()))
-        if not isinstance(got, dict) or got.get("stamp") != [st.st_size, st.st_mtime_ns]:
+        if not isinstance(got, dict) or got.get("stamp") != stamp(st):
             return None
         count = got.get("problems")
         return count if type(count) is int else None
@@ -671,8 +678,8 @@ class _Heads:
         except OSError:
             return
         got = self.known.get(str(path.resolve()))
-        stamp = [st.st_size, st.st_mtime_ns]
-        if isinstance(got, dict) and got.get("stamp") == stamp and got.get("problems") != count:
+        now = stamp(st)
+        if isinstance(got, dict) and got.get("stamp") == now and got.get("problems") != count:
             got["problems"] = count
             self.changed = True
 

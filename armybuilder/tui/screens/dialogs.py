@@ -191,6 +191,9 @@ class NewRosterScreen(_FormScreen[NewRoster | None]):
         self.submit_label = "Create"
         #: What the dialog says is missing or wrong ("" when nothing).
         self.error_text = ""
+        #: The limits of the chosen system's hidden cost types, by id: not asked, given to
+        #: the new roster (BattleScribe applies a hidden cost type's defaultCostLimit).
+        self._hidden_limits: dict[str, float] = {}
 
     def compose_dialog(self) -> ComposeResult:
         systems = sorted(self.library.systems.values(), key=lambda s: s.name)
@@ -241,6 +244,7 @@ class NewRosterScreen(_FormScreen[NewRoster | None]):
         faction = self.query_one("#new-faction", Select)
         limits = self.query_one("#new-limits", Vertical)
         limits.remove_children()
+        self._hidden_limits = {}
         if system is None:
             faction.set_options([])
             return
@@ -251,6 +255,10 @@ class NewRosterScreen(_FormScreen[NewRoster | None]):
         widgets: list[Label | Input] = []
         # (a system read lazily, BattleScribe data, knows its cost types before a faction)
         for ct, default in system.limit_types():
+            if ct.hidden:  # (not asked; its limit applies, as BattleScribe's does)
+                if default is not None and ct.default_limit is None:
+                    self._hidden_limits[ct.id] = default
+                continue
             unit = f" ({ct.unit})" if ct.unit and not unit_is_name(ct.name, ct.unit) else ""
             widgets.append(Label(f"{ct.name} limit{unit}", classes="field-label"))
             text = "" if default is None else f"{default:g}"
@@ -292,7 +300,7 @@ class NewRosterScreen(_FormScreen[NewRoster | None]):
             self._say("Give the roster a name.")
             self.query_one("#new-name", Input).focus()
             return
-        limits: dict[str, float] = {}
+        limits: dict[str, float] = dict(self._hidden_limits)
         for field_ in self.query(".new-limit").results(Input):
             text = field_.value.strip()
             if not text:
