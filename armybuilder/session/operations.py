@@ -961,9 +961,35 @@ def new_roster(
 
     index = system.index(faction_id)
     name = name or f"New {index.faction.name} roster"
+    schema = schema_url or schema_path("roster").as_uri()
+    start = system.starting_selections(faction_id)
+
+    def made(comment: str) -> Roster:
+        roster = Roster.new(
+            system.id, index.faction.id, name, limits, schema=schema, comment=comment
+        )
+        if start:  # what the catalog requires, chosen as a player would
+            # (as round-trip nodes, like those of the file once saved and opened again)
+            roster.doc["selections"].extend(_commented(sel) for sel in start)
+            roster.dirty = True
+            roster.refresh()
+        return roster
+
     # what a player can pick: an entry the data hides (Gaslands' Helicopter and Tank, shown
     # only once their sponsor is chosen) is not offered, as BattleScribe and the builder do not
     roots = [c for c in index.roots if not c.entry.hidden]
+    fields = index.modified_fields
+    if any(c.entry.modifiers and "hidden" in fields(c.entry) for c in roots):
+        # nor one its modifiers hide in this roster (40k's Legends units without "Show
+        # Legends"): what the builder's catalog offers at the top of it
+        from .editor import EditSession
+
+        session = EditSession(made(""), system, autosave=False)
+        try:
+            offered = {id(c) for c in session.options(())}
+        finally:
+            session.close()
+        roots = [c for c in roots if id(c) in offered]
     options = ", ".join(f"{c.entry.id} ({c.entry.name})" for c in roots[:20]) + (
         f" and {len(roots) - 20} more" if len(roots) > 20 else ""
     ) or (
@@ -976,12 +1002,4 @@ def new_roster(
         f"`armybuilder catalogs {system.id} {index.faction.id}` lists every entry; "
         "`armybuilder validate FILE` checks the list."
     )
-    schema = schema_url or schema_path("roster").as_uri()
-    roster = Roster.new(system.id, index.faction.id, name, limits, schema=schema, comment=comment)
-    start = system.starting_selections(faction_id)
-    if start:  # what the catalog requires, chosen as a player would
-        # (as round-trip nodes, like those of the file once saved and opened again)
-        roster.doc["selections"].extend(_commented(sel) for sel in start)
-        roster.dirty = True
-        roster.refresh()
-    return roster
+    return made(comment)

@@ -16,6 +16,7 @@ Read from the real data in ``../shared/bsdata`` (skipped with a message where it
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -253,3 +254,59 @@ def test_choices_in_a_group_hidden_by_another_choice_are_named(
             ("Scouts > Rope", "Scout Raid Kit"),
         )
     ], out
+
+
+def test_the_builder_s_evaluations_after_detachment_changes_agree_with_fresh_ones(
+    lib: Library, tmp_path: Path
+) -> None:
+    """The bench's 2,000-point roster (Gladius Task Force): its Captain, Lieutenant and
+    Librarian each take an enhancement, then the detachment changes back and forth (and is
+    undone, redone). After each edit, the session's evaluation (which replays the subtrees
+    an edit leaves alone) reports the same issues as an evaluation from scratch, and the
+    three enhancements are named exactly while the detachment is another."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from bench_bsdata import roster_text
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    path = tmp_path / "bench.yaml"
+    path.write_text(roster_text(lib.system("wh40k-10e")), encoding="utf-8")  # type: ignore[arg-type]
+    s = EditSession.open(path, lib, autosave=False)
+    ev = s.evaluate()
+    det = next(n for n in ev.nodes() if n.entry is not None and n.entry.name == "Detachment")
+    detachments = {c.entry.name: c for c in s.options(det.loc)}
+    group = detachments["Gladius Task Force"].group
+    assert group is not None
+    taken = 0
+    for node in ev.nodes():
+        if node.entry is None or node.entry.name not in ("Captain", "Lieutenant", "Librarian"):
+            continue
+        offered = [
+            c for c in s.options(node.loc) if c.group is not None and "Enhancements" in c.group.name
+        ]
+        s.add(node.loc, s.option_id(node.loc, offered[taken]))
+        taken += 1
+    assert taken == 3
+
+    def named() -> int:
+        mine = sorted((i.path, i.code, i.message) for i in s.evaluate().issues)
+        fresh = evaluate_roster(s.roster, s.system)
+        assert mine == sorted((i.path, i.code, i.message) for i in fresh.issues)
+        return sum(1 for i in mine if i[1] == CODE)
+
+    assert named() == 0
+    for name, want in [
+        ("Anvil Siege Force", 3),
+        ("Ironstorm Spearhead", 3),
+        ("Gladius Task Force", 0),
+        ("Firestorm Assault Force", 3),
+    ]:
+        s.choose(det.loc, group.id, s.option_id(det.loc, detachments[name]))
+        assert named() == want, name
+    s.undo()
+    assert named() == 0
+    s.undo()
+    assert named() == 3
+    s.redo()
+    assert named() == 0
+    s.close()
