@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from conftest import EXAMPLES, run_async, wait_editor, wait_for
 from rich.console import Group as RichGroup
+from rich.style import Style
 from rich.text import Text
 from screen import catalog_target, painted, pane_lines
 from textual.pilot import Pilot
@@ -90,7 +91,7 @@ def check_paragraphs(box: PreviewStatic, contents: list[Any], widths: list[int])
 def awkward_previews() -> list[Any]:
     """Texts with what wrapping and splitting may treat apart: blank lines, a trailing
     newline, long words, wide characters, tabs, spans across lines, justification."""
-    spans = Text("Range 24\" · A 2 · BS 3+\nS 4 · AP -1", "bold")
+    spans = Text('Range 24" · A 2 · BS 3+\nS 4 · AP -1', "bold")
     spans.stylize("cyan", 5, 30)
     return [
         RichGroup(Text("a\n\nb\n", "dim"), Text("")),
@@ -283,3 +284,58 @@ async def test_a_search_typed_again_and_esc_find_their_rows_and_bar_kept(
                     assert [id(s) for s in now[1]] == [id(s) for s in before[1]], (key, "bar")
         assert "escape" in again and len(again) >= 2, again
         assert len({id(s) for s in bar_lines()}) <= 4, "a strip per kind of bar line"
+
+
+@run_async
+async def test_the_title_drawn_straight_is_the_title_rich_draws(
+    make_app: Any, tmp_path: Path
+) -> None:
+    """The pane's title, drawn from its spans when it fits on its line: for titles of every
+    kind (a filter or none, accents, wide characters, quotes, a style of its own, spans
+    nested), at widths where they fit, just fit and do not, the lines are, segment by
+    segment and style by style, those Rich draws; and the title painted after keys of a
+    search is the title the browser says."""
+    from armybuilder.tui.widgets.catalog import TitleStatic
+
+    path = tmp_path / PLATOON.name
+    path.write_bytes(PLATOON.read_bytes())
+    app = make_app(path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        editor = await wait_editor(pilot)
+        editor.jump_to(TROOPER)
+        await settled(pilot, editor)
+        title = editor.catalog.query_one("#catalog-title", TitleStatic)
+        style = title.visual_style.rich_style
+        names = ["Rifleman", "Éldar Wraithguard", "重装甲 ユニット", 'Say "hi" \\ there', "a"]
+        texts = []
+        for name in names:
+            for query in ["", "i", "int", "Éü ñ", "重"]:
+                text = Text(f"Add to: {name}")
+                if query:
+                    text.append(f" · filter '{query}'", "yellow")
+                texts.append(text)
+        own = Text("Add to: ", "italic magenta")
+        own.append("Squad", "italic cyan")
+        own.stylize("underline", 2, 12)
+        texts += [own, Text("trailing space "), Text("tab\there")]
+        texts.append(Text("centred", justify="center"))
+        checked = 0
+        plain_style = Style(color="white", bgcolor="black")
+        for text in texts:
+            for width in (5, 12, cell_len_of(text), cell_len_of(text) + 1, 40, 80):
+                for base in (style, plain_style):
+                    want = [segments(s) for s in LiveStatic._draw(title, text, width, base)]
+                    got = [segments(s) for s in title._draw(text, width, base)]
+                    assert got == want, (text.plain, width, base)
+                    checked += 1
+        assert checked == 12 * len(texts)
+        editor.catalog.search.focus()
+        for key in [*"rif", "backspace", "escape", "x"]:
+            await pilot.press(key)
+            await settled(pilot, editor)
+            rows = pane_lines(app, title, painted(app))
+            assert rows[0].rstrip() == editor.catalog.title_text[: title.size.width].rstrip()
+
+
+def cell_len_of(text: Text) -> int:
+    return text.cell_len

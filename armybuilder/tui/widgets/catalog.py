@@ -1029,6 +1029,40 @@ class PreviewStatic(LiveStatic):
         return super().plain.rstrip("\n")
 
 
+class TitleStatic(LiveStatic):
+    """The pane's title (``Add to: <unit> · filter '<text>'``, new at every key of the
+    search): a line that fits is drawn straight from its text's spans, in the styles Rich's
+    console gives them (what it draws: ``tests/tui/test_catalog_search_third.py`` compares
+    them), without the console's wrapping; anything else is drawn by Rich."""
+
+    def _draw(self, renderable: RenderableType, width: int, style: Style) -> list[Strip]:
+        if type(renderable) is not Text or width <= 0:
+            return super()._draw(renderable, width, style)
+        plain = renderable.plain
+        if (
+            not plain
+            or not plain.isprintable()
+            or plain[-1].isspace()
+            or renderable.end != "\n"
+            or renderable.justify not in (None, "default", "left")
+            or cell_len(plain) > width
+        ):
+            return super()._draw(renderable, width, style)
+        console = self.app.console
+        base = console.get_style(renderable.style, default=Style.null())
+        spans = [(sp.start, sp.end, sp.style) for sp in renderable.spans]
+        pieces = _render_spans(plain, base, spans, console) if spans else [Segment(plain, base)]
+        segments = [
+            Segment(text, style + piece_style if piece_style else style)
+            for text, piece_style, _ in pieces
+            if text
+        ]
+        pad = width - cell_len(plain)
+        if pad:
+            segments.append(Segment(" " * pad, style))
+        return [Strip(segments, width)]
+
+
 class SearchBox(Input):
     """The catalog's search field. Textual's input asks for a layout of the whole screen at
     every key typed (it sets its scroll area again, a reactive that lays out); this box's
@@ -1138,7 +1172,7 @@ class CatalogBrowser(Vertical):
         self._previews_next = 0
 
     def compose(self) -> ComposeResult:
-        yield LiveStatic("Catalog", id="catalog-title", classes="pane-title")
+        yield TitleStatic("Catalog", id="catalog-title", classes="pane-title")
         yield SearchBox(placeholder="Search ( / )", id="catalog-search")
         tree: CatalogTree = CatalogTree("Catalog", id="catalog-tree")
         tree.show_root = False
