@@ -49,7 +49,7 @@ from textual.widgets.tree import TreeNode
 from ...session import Limit, Loc, OptionInfo, costs_text, limit_text
 from ...session.text import amount_text, format_number
 from .fitting import tail_forms
-from .stable import ContentLines, LiveStatic, StableScroll, find, refresh_rows
+from .stable import ContentLines, LiveStatic, StableScroll, find, refresh_rows, remeta
 
 if TYPE_CHECKING:
     from ...catalog import CatalogIndex, Child
@@ -288,11 +288,21 @@ class QuickScrollBar(ScrollBar):
             back_color=bar.style.bgcolor or RichColor.parse("#555555"),
             bar_color=bar.style.color or RichColor.parse("bright_magenta"),
         ).segments
+        # A bar has a few kinds of line (track, thumb, the thumb's ends): each is one strip,
+        # kept, so that a line drawn again is the same object, and what Textual keeps on a
+        # strip (its line filters' output, its division by the compositor) is found on it.
+        kept: dict[tuple[str, Style | None], Strip] = self.__dict__.setdefault("_kept_strips", {})
         strips = []
         for text, style, _ in segments[:height]:
             if base:
                 style = base + style
-            strips.append(Strip([Segment(text[:width], style)]))
+            piece = text[:width]
+            strip = kept.get((piece, style))
+            if strip is None:
+                if len(kept) > 64:
+                    kept.clear()
+                strip = kept[piece, style] = Strip([Segment(piece, style)])
+            strips.append(strip)
         try:
             from textual.widget import _RenderCache
 
@@ -648,6 +658,44 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
         style = self._pass_state()[0]
         return self._render_line(y + scroll_y, scroll_x, scroll_x + self.size.width, style)
 
+    def _render_line(self, y: int, x1: int, x2: int, base_style: Style) -> Strip:
+        # A line drawn once at a place (line number and node, which its clicks read) is
+        # kept there: a row the search brings back where it was (Esc, Backspace) is the
+        # same strip object, on which Textual keeps its line filters' output and the
+        # compositor's division of it. What a line shows is its key (ContentLines'), so a
+        # kept strip is the one the row draws: the strip drawn for its key, told the place.
+        found = self.line_key(y, x1, x2, base_style)
+        if found is None:
+            return super()._render_line(y, x1, x2, base_style)
+        key, node_id = found
+        placed: dict[tuple[Any, ...], Strip] = self.__dict__.setdefault("_placed", {})
+        where = (key, y, node_id)
+        strip = placed.get(where)
+        if strip is not None:
+            return strip
+        drawn: dict[tuple[Any, ...], tuple[Strip, int, int]] = self.__dict__.setdefault(
+            "_drawn", {}
+        )
+        hit = drawn.get(key)
+        if hit is not None:
+            strip, at, drawn_id = hit
+            if (at, drawn_id) != (y, node_id):
+                strip = remeta(strip, y, node_id)
+        else:
+            strip = self.draw_line(y, x1, x2, base_style)
+            self.lines_drawn += 1
+            if len(drawn) > self.lines_kept():
+                drawn.clear()
+            drawn[key] = (strip, y, node_id)
+        if len(placed) > 2 * self.lines_kept():
+            placed.clear()
+        placed[where] = strip
+        return strip
+
+    def notify_style_update(self) -> None:
+        self.__dict__.pop("_placed", None)
+        super().notify_style_update()
+
     def row_keys(self) -> list[object] | None:
         self._pass = None
         self._memo = None
@@ -897,7 +945,77 @@ class PreviewStatic(LiveStatic):
     keys typed in the search the first match changes) is painted in place, without a layout
     of the screen; only one taller than the box changes the height."""
 
+    #: Lines drawn for each paragraph of a preview, by what the paragraph says and the
+    #: width and style it is drawn in (many entries share lines: weapons, keywords,
+    #: headings; and the browser draws the previews of its options ahead while idle). Kept
+    #: when the styles change (a focus moving in the pane restyles it): the key holds the
+    #: style drawn in.
+    _kept: dict[tuple[Any, ...], list[Strip]]
+
+    #: Paragraphs kept at most (all are dropped past that).
+    KEPT = 8192
+
+    def _group_lines(self, width: int) -> list[Strip] | None:
+        """A preview's lines (a group of texts, as :func:`preview` makes), drawn paragraph by
+        paragraph, each line of a text drawn once per width and style: the lines Rich draws
+        for the whole group (each text is wrapped line by line). ``None``: not such a group."""
+        content = self._content
+        if not isinstance(content, RichGroup) or width <= 0:
+            return None
+        texts = content.renderables
+        if not all(type(text) is Text for text in texts):
+            return None
+        style = self._style
+        if style is None:
+            style = self._style = self.visual_style.rich_style
+        kept = self.__dict__.get("_kept")
+        if kept is None:
+            kept = self._kept = {}
+        lines: list[Strip] = []
+        for text in texts:
+            assert isinstance(text, Text)
+            paragraphs = text.split("\n", allow_blank=True) if "\n" in text.plain else [text]
+            for para in paragraphs:
+                key = (
+                    para.plain,
+                    tuple(para.spans),
+                    para.style,
+                    para.justify,
+                    para.overflow,
+                    para.no_wrap,
+                    para.end,
+                    para.tab_size,
+                    width,
+                    style,
+                )
+                found = kept.get(key)
+                if found is None:
+                    if len(kept) > self.KEPT:
+                        kept.clear()
+                    found = kept[key] = self._draw(para, width, style)
+                lines.extend(found)
+        return lines
+
+    def draw_ahead(self, content: RenderableType) -> None:
+        """Draw the paragraphs of a preview not shown yet, at the box's width (while idle:
+        the preview of an entry the search or the cursor comes to is then looked up, line
+        by line, by what it says)."""
+        width = self.size.width
+        if width <= 0 or not isinstance(content, RichGroup):
+            return
+        shown, drawn = self._content, self._drawn
+        self._content = content
+        try:
+            self._group_lines(width)
+        finally:
+            self._content, self._drawn = shown, drawn
+
     def _lines(self, width: int) -> list[Strip]:
+        drawn = self._drawn
+        if drawn is None or drawn[0] != width:
+            found = self._group_lines(width)
+            if found is not None:
+                self._drawn = (width, found)
         lines = super()._lines(width)
         parent = self.parent
         room = parent.scrollable_content_region.height if isinstance(parent, Widget) else 0
@@ -909,6 +1027,40 @@ class PreviewStatic(LiveStatic):
     @property
     def plain(self) -> str:
         return super().plain.rstrip("\n")
+
+
+class TitleStatic(LiveStatic):
+    """The pane's title (``Add to: <unit> · filter '<text>'``, new at every key of the
+    search): a line that fits is drawn straight from its text's spans, in the styles Rich's
+    console gives them (what it draws: ``tests/tui/test_catalog_search_third.py`` compares
+    them), without the console's wrapping; anything else is drawn by Rich."""
+
+    def _draw(self, renderable: RenderableType, width: int, style: Style) -> list[Strip]:
+        if type(renderable) is not Text or width <= 0:
+            return super()._draw(renderable, width, style)
+        plain = renderable.plain
+        if (
+            not plain
+            or not plain.isprintable()
+            or plain[-1].isspace()
+            or renderable.end != "\n"
+            or renderable.justify not in (None, "default", "left")
+            or cell_len(plain) > width
+        ):
+            return super()._draw(renderable, width, style)
+        console = self.app.console
+        base = console.get_style(renderable.style, default=Style.null())
+        spans = [(sp.start, sp.end, sp.style) for sp in renderable.spans]
+        pieces = _render_spans(plain, base, spans, console) if spans else [Segment(plain, base)]
+        segments = [
+            Segment(text, style + piece_style if piece_style else style)
+            for text, piece_style, _ in pieces
+            if text
+        ]
+        pad = width - cell_len(plain)
+        if pad:
+            segments.append(Segment(" " * pad, style))
+        return [Strip(segments, width)]
 
 
 class SearchBox(Input):
@@ -1015,9 +1167,12 @@ class CatalogBrowser(Vertical):
         self._collector_held = False
         #: What the rows' labels were last drawn ahead for (:meth:`_draw_ahead`).
         self._ahead: tuple[Any, ...] | None = None
+        #: What the previews are being drawn ahead for, and the next option to draw.
+        self._previews_for: tuple[Any, ...] | None = None
+        self._previews_next = 0
 
     def compose(self) -> ComposeResult:
-        yield LiveStatic("Catalog", id="catalog-title", classes="pane-title")
+        yield TitleStatic("Catalog", id="catalog-title", classes="pane-title")
         yield SearchBox(placeholder="Search ( / )", id="catalog-search")
         tree: CatalogTree = CatalogTree("Catalog", id="catalog-tree")
         tree.show_root = False
@@ -1114,12 +1269,15 @@ class CatalogBrowser(Vertical):
         tree = self.catalog_tree
         if not tree.is_mounted or tree.size.width <= 0:
             return None
+        box = find(self, "#catalog-preview", PreviewStatic)
         return (
             self._figures,
             tree.scrollable_content_region.width,
             tree.rich_style,
             tree.get_component_rich_style("tree--label", partial=True),
             id(self._rows),
+            box.size.width,
+            box.visual_style.rich_style,
         )
 
     def _drawn_ahead(self) -> bool:
@@ -1168,7 +1326,31 @@ class CatalogBrowser(Vertical):
                 tree._label_part(section, 0, base, label_style)
         finally:
             tree._pass, tree._memo = None, None
+        if self._previews_ahead(key, end):
+            return True
         self._ahead = key
+        return False
+
+    def _previews_ahead(self, key: tuple[Any, ...], end: float) -> bool:
+        """While idle (until ``end``): draw the previews of the options ahead, as
+        :meth:`_show_preview` would show them (their lines are kept by what they say:
+        :class:`PreviewStatic`), so that the entry a key of the search puts the cursor on
+        shows its preview without drawing it. Whether some are left."""
+        index = self._index
+        box = find(self, "#catalog-preview", PreviewStatic)
+        if index is None or box.size.width <= 0:
+            return False
+        if self._previews_for != key:
+            self._previews_for, self._previews_next = key, 0
+        ids, options, infos, groups = self._ids, self._options, self._infos, self._group_limits
+        for i in range(self._previews_next, len(ids)):
+            if time.perf_counter() >= end:
+                self._previews_next = i
+                return True
+            child = options[i]
+            group = groups.get(child.group.id) if child.group is not None else None
+            box.draw_ahead(preview(index, child, infos.get(ids[i]), group))
+        self._previews_next = len(ids)
         return False
 
     @property
