@@ -640,3 +640,31 @@ async def test_campaign_state_example_reads_whole(
         shown = YAML(typ="safe").load(example[len("e.g. ") :].replace(", …}", "}"))
         assert shown and all(every[k] == v for k, v in shown.items()), (example, every)
         assert ("…" in example) == (len(shown) < len(every)), example
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+@run_async
+async def test_the_name_fields_placeholder_says_where_it_is_cut(
+    make_app: MakeApp, workdir: Path, size: tuple[int, int]
+) -> None:
+    """A selection with no name of its own shows its entry's name in the name field: at
+    80x24 "Cyclone Missile Launcher" was cut at the field's edge into another name ("Cyclone
+    Missile Lau"); it now ends in "…" where it is cut, and reads whole where it fits."""
+    path = copy_example(workdir, "space-hulk", "squad-with-librarian.yaml")
+    app = make_app(path)
+    async with app.run_test(size=size) as pilot:
+        editor = await wait_editor(pilot)
+        cyclone = ("selections", 1, "selections", 2, "selections", 0)
+        editor.jump_to(cyclone)
+        await pilot.pause(0.2)
+        await pilot.pause()
+        field = editor.query_one("#d-name", Input)
+        assert field.value == ""
+        (row,) = [r.strip() for r in pane_lines(app, field, painted(app)) if r.strip()]
+        name = "Cyclone Missile Launcher"
+        width = field.scrollable_content_region.width
+        if len(name) <= width:
+            assert row == name
+        else:
+            assert row.endswith("…") and name.startswith(row[:-1]) and len(row) <= width, row
+            assert size == (80, 24)  # (where it was cut)

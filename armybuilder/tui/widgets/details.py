@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.cells import cell_len, set_cell_size
 from rich.console import RenderableType
 from rich.text import Text
 from textual import on
@@ -101,9 +102,10 @@ class StateField(Input):
         from ...rules.state import state_example
 
         width = self.scrollable_content_region.width
-        example = state_example(self.keys, width) if self.keys else _NO_KEYS
-        if width and len(example) > width:
-            example = ""
+        if self.keys:
+            example = state_example(self.keys, width or None)
+        else:
+            example = next((e for e in _NO_KEYS if not width or len(e) <= width), "")
         if self.placeholder != example:
             self.placeholder = example
 
@@ -111,8 +113,34 @@ class StateField(Input):
         self.fit()
 
 
-#: The campaign state field's example in a game system that names no keys.
-_NO_KEYS = "e.g. {actions: 3, wounds: 1}"
+#: The campaign state field's example in a game system that names no keys, the first that
+#: fits the field.
+_NO_KEYS = ("e.g. {actions: 3, wounds: 1}", "e.g. {wounds: 1}", "")
+
+
+class NameField(Input):
+    """The name field: its placeholder, the entry's name (what the selection is called while
+    it has no name of its own), ends in "…" where the field is too narrow for it, instead of
+    being cut at the field's edge into another name (a Bladeguard Veteran Squad read
+    "Bladeguard Veteran" at 80x24); fitted again when the field's width changes."""
+
+    #: The whole placeholder, before it is fitted.
+    whole: str = ""
+
+    def show_name(self, name: str) -> None:
+        self.whole = name
+        self.fit()
+
+    def fit(self) -> None:
+        width = self.scrollable_content_region.width
+        text = self.whole
+        if width and cell_len(text) > width:
+            text = set_cell_size(text, max(width - 1, 0)).rstrip() + "…"
+        if self.placeholder != text:
+            self.placeholder = text
+
+    def on_resize(self) -> None:
+        self.fit()
 
 
 class ChoiceSelect(Select[str]):
@@ -304,7 +332,7 @@ class DetailsPane(VerticalScroll):
             yield Vertical(id="d-limits")
         with Vertical(id="d-unit"):
             yield Label("Name", classes="field-label")
-            yield Input(id="d-name", classes="field", placeholder="(the entry's name)")
+            yield NameField(id="d-name", classes="field", placeholder="(the entry's name)")
             yield LiveStatic("Count", classes="field-label", id="d-count-label")
             with Horizontal(id="d-count-row"):
                 yield Button("−", id="d-minus", classes="step")
@@ -319,7 +347,7 @@ class DetailsPane(VerticalScroll):
             yield StateField(
                 id="d-state",
                 classes="field",
-                placeholder=_NO_KEYS,
+                placeholder=_NO_KEYS[0],
                 tooltip="What happened to it in a campaign (actions fought, wounds, ammunition "
                 "spent...): the keys its game system reads; printed sheets tick them off.",
             )
@@ -500,7 +528,8 @@ class DetailsPane(VerticalScroll):
             if entry is not None
             else "(name)"
         )
-        self._set_input("d-name", data.name or "" if data is not None else "", placeholder)
+        find(self, "#d-name", NameField).show_name(placeholder)
+        self._set_input("d-name", data.name or "" if data is not None else "")
         self._set_input("d-count", str(node.count))
         maximum = entry.max_count if entry is not None else None
         hint = f"Count (1 to {maximum})" if maximum is not None else "Count"
