@@ -692,15 +692,26 @@ class Evaluation:
         faction = dict(self.force_faction)
         keep: set[int] | None = None
         context: list[Node] = []
+        # Per context selection, where its cost can change only through counts: the
+        # references it counts in a scope holding the change (see :meth:`_cost_reads`).
+        watch: dict[int, frozenset[str]] = {}
         if fields is not None:
             path = {id(n) for n in (parent, *parent.ancestors())}
             keep = set(path)
-            for n, local in self._context_nodes(frozenset(fields)):
+            field_set = frozenset(fields)
+            by_reads = RISE_BY_READS and self.index.cost_counts(field_set) is not None
+            for n, local in self._context_nodes(field_set):
                 if local and id(n) not in path and id(n.parent) not in path:
                     continue  # what it reads holds nothing added or dropped
                 chain = [n, *n.ancestors()]
                 if any(id(x) in dropped for x in chain):
                     continue
+                if by_reads:
+                    reads = self._cost_reads(n, field_set, path)
+                    if reads is not None:
+                        if not reads:
+                            continue  # no count its cost reads can change
+                        watch[id(n)] = reads
                 context.append(n)
                 keep.update(id(x) for x in chain)
 
@@ -797,11 +808,90 @@ class Evaluation:
             got = self.total_cost(d)
             for ct in cost_types:
                 rise[ct] -= got.get(ct, 0.0) * times
+        changed = [*made, *drop]
         for n in context:
+            reads = watch.get(id(n))
+            if reads is not None and not any(self._may_count(t, reads) for t in changed):
+                continue  # none of what it counts is added or taken: its cost stands
             k = n.multiplicity()
             for ct in cost_types:
                 rise[ct] += (ev.unit_cost(copied[id(n)], ct) - self.unit_cost(n, ct)) * k
         return {ct: tidy_cost(v) for ct, v in rise.items()}
+
+    def _cost_reads(
+        self, node: Node, fields: frozenset[str], path: AbstractSet[int]
+    ) -> frozenset[str] | None:
+        """For :meth:`rise_with` (where :meth:`CatalogIndex.cost_counts` of ``fields`` is
+        known: no cost modifier sums a cost, counts a percentage or a category a modifier may
+        give or take): what the modifiers of ``node``'s cost in ``fields`` count in a scope
+        that holds the change (a selection of ``path``: where the new selection goes and
+        those above it); a count in any other scope, of ancestry or of forces, is the same
+        after the change. ``None``: anything may change it (it is reached by, or holds, a
+        modifier reaching other selections). Its categories are not read: no cost counts
+        what a modifier may make a selection."""
+        entry = node.entry
+        if entry is None or id(node) in self._reached:
+            return None
+        refs: set[str] = set()
+        for m in entry.modifiers:
+            if reaches(m):
+                return None
+            if m.field not in fields:
+                continue
+            for q in modifier_queries(m):
+                if getattr(q, "type", "") in ("instance-of", "not-instance-of"):
+                    continue
+                if q.field == "forces":
+                    continue
+                if q.field != "selections" or q.percent:
+                    return None  # (never so where cost_counts is known: kept safe)
+                if q.scope == "ancestor":
+                    continue  # (the selections above it: not moved)
+                scope_node = self._scope_node(node, q.scope)
+                if scope_node is None or id(scope_node) not in path:
+                    continue  # nothing is added to or taken from that scope
+                refs.add(q.child or entry.id)
+        return frozenset(refs)
+
+    def _may_count(self, top: Node, refs: frozenset[str]) -> bool:
+        """Whether ``top`` or anything under it may be counted as one of ``refs`` (its
+        entry, link, categories, group or a group holding it, type, ``*``), or may take or
+        lose a category by a modifier (then anything)."""
+        if "*" in refs:
+            return True
+        index = self.index
+        fields_of = index.modified_fields
+        # (a reference that may name a group: a group counts what is chosen in it and in the
+        # groups inside it)
+        grouped = any(
+            ":" not in r
+            and r not in index.entries
+            and r not in index.shared
+            and r not in index.categories
+            for r in refs
+        )
+        for n in top.walk():
+            entry = n.entry
+            if entry is None:
+                continue
+            if id(n) in self._reached:
+                return True
+            if entry.modifiers:
+                mf = fields_of(entry)
+                if "categories" in mf or "primary-category" in mf:
+                    return True
+            if not self._node_refs(n, entry.categories).isdisjoint(refs):
+                return True
+            if n.group is not None and grouped:
+                return True
+            for ref in refs:
+                if ref.startswith("type:") and entry.type in ref[5:].split("|"):
+                    return True
+                if n.link is not None and ref == f"path:{n.link.id}":
+                    return True
+                if ref == f"path:{entry.id}":
+                    return True
+        return False
 
     def _context_nodes(self, fields: frozenset[str]) -> list[tuple[Node, bool]]:
         """The selections whose cost in ``fields``, or whose categories, a modifier may
@@ -3380,6 +3470,11 @@ def evaluate(
     _merge_repeated(ev)
     return ev
 
+
+#: :meth:`Evaluation.rise_with` works out again only the costs of the selections whose cost
+#: modifiers count what the change adds or takes in a scope holding it (an off-switch for
+#: tests: ``False`` works out every such selection's cost again).
+RISE_BY_READS = True
 
 #: What :func:`_merge_repeated` merges issues by (one problem reported twice).
 _issue_key = operator.attrgetter("severity", "code", "message", "path")
