@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual.app import ComposeResult
-from textual.binding import ActiveBinding
+from textual.binding import ActiveBinding, Binding, BindingType
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, OptionList, Select, Tree
 
@@ -48,7 +48,17 @@ class Dialog(ModalScreen[R]):
     is: what Enter does there (the button's label, the form's action in a field, "Choose" in
     a list), Tab to the next field, and Esc (cancel, or close an open list). Only keys
     bound where the focus is are shown, so the bar never offers a key that does nothing.
-    Subclasses compose their content in :meth:`compose_dialog`."""
+    Subclasses compose their content in :meth:`compose_dialog`.
+
+    Left and Right move the focus between the buttons of a row (as Tab and Shift+Tab do,
+    which also reach the fields): a player on "Cancel" of "Replace / Cancel" pressed Left
+    then Enter to replace the file and cancelled the save instead. In a text field they
+    move its cursor, as before."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "button(-1)", "Previous button", show=False),
+        Binding("right", "button(1)", "Next button", show=False),
+    ]
 
     #: What Tab is said to do.
     TAB_LABEL = "Next"
@@ -62,6 +72,30 @@ class Dialog(ModalScreen[R]):
     def compose_dialog(self) -> ComposeResult:
         """The dialog's own widgets (the key bar follows them)."""
         return iter(())
+
+    def _button_row(self) -> tuple[list[Button], int] | None:
+        """The focusable buttons of the row the focused button is in, and its place there;
+        ``None`` when the focus is not on a button."""
+        focused = self.focused
+        if not isinstance(focused, Button) or focused.parent is None:
+            return None
+        row = [w for w in focused.parent.children if isinstance(w, Button) and w.focusable]
+        return row, row.index(focused)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "button":
+            return self._button_row() is not None
+        return super().check_action(action, parameters)
+
+    def action_button(self, step: int) -> None:
+        """Focus the button ``step`` places along the focused one's row (not past its ends)."""
+        found = self._button_row()
+        if found is None:
+            return
+        row, at = found
+        to = max(0, min(len(row) - 1, at + step))
+        if to != at:
+            row[to].focus()
 
     def key_label(self, key: str, found: ActiveBinding) -> str | None:
         """What ``key`` does with the focus where it is (``found``: the binding it runs), as
