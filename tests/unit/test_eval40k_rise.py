@@ -9,7 +9,8 @@ only is never priced again.
 Checked against the edit itself (the roster's total after adding the option, less before)
 and against the same prices with the shortcut off, on a hand-written catalog where a unit's
 cost counts squads across the roster, and on the 40k roster of benchmarks/bench_bsdata.py
-(``../shared/bsdata``; skipped with a message where it is absent).
+(``../shared/bsdata``; skipped with a message where it is absent), and on a Gaslands team and
+a Space Station Zero crew against the prices with the shortcut off.
 """
 
 from __future__ import annotations
@@ -176,3 +177,31 @@ def test_every_40k_units_prices_match_the_prices_worked_out_whole(marines: EditS
         assert fast == slow, loc
         compared += len(fast)
     assert compared > 150
+
+
+@pytest.mark.parametrize(
+    ("system", "faction"), [("gaslands", "gaslands"), ("space-station-zero", "crew")]
+)
+def test_small_battlescribe_systems_prices_match_the_prices_worked_out_whole(
+    system: str, faction: str, tmp_path: Path
+) -> None:
+    """A Gaslands team and a Space Station Zero crew of six units with an option each:
+    under the top, every unit and everything in it, the prices with the shortcut equal
+    those without it."""
+    from test_replay_traced import with_units
+
+    if not BSDATA.is_dir():
+        pytest.skip(f"the BattleScribe test data is not at {BSDATA}")
+    s = with_units(Library([BSDATA]).scan(), system, faction, 6, tmp_path)
+    locs: list[Loc] = [()]
+    for unit in s.children_locs(()):
+        locs.append(unit)
+        locs.extend(s.children_locs(unit))
+    compared = 0
+    for loc in locs:
+        fast = fresh_prices(s, loc)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(engine, "RISE_BY_READS", False)
+            assert fresh_prices(s, loc) == fast, loc
+        compared += len(fast)
+    assert compared > 100
