@@ -1165,6 +1165,13 @@ class EditorScreen(ArmyScreen):
             fixes = issues.fixes_at(issues.issue_list.highlighted)
         else:
             fixes = issues.fixes_about(self.selected)
+            if not fixes and self.selected == self.details.loc:
+                # (else of a choice the unit keeps in a group the data hides: its details
+                # list it with this fix)
+                for loc in self.details.kept_locs():
+                    fixes = issues.fixes_about(loc)
+                    if fixes:
+                        break
         if not fixes:
             self.app.notify("No quick fix for this issue", severity="warning", timeout=3)
             return

@@ -624,7 +624,7 @@ class DetailsPane(VerticalScroll):
     def _show_groups(self, ev: Evaluation, node: Node) -> None:
         """The unit's groups in the slots there are: more slots are built (mounted) only when
         this unit has more groups than any unit shown before; the rest are filled in place."""
-        shown = self._groups_of(ev, node)
+        shown = self._with_kept(node, self._groups_of(ev, node))
         missing = len(shown) - len(self._slots)
         if missing > 0:
             new = [_GroupSlot() for _ in range(missing)]
@@ -633,6 +633,57 @@ class DetailsPane(VerticalScroll):
             return
         if "groups" not in self._building:
             self._fill_slots(ev, node, shown)
+
+    def _with_kept(
+        self, node: Node, shown: list[tuple[Group, list[_Row]]]
+    ) -> list[tuple[Group, list[_Row]]]:
+        """``shown`` with the groups that offer nothing but hold a choice of the unit (a 40k
+        Captain's Gladius Task Force enhancement kept after the detachment changed: the data
+        hides the group), each with no options, in the catalog's order: the pane lists what
+        the unit holds there, with its warning, instead of leaving it out."""
+        ids = {g.id for g, _ in shown}
+        if node.entry is None or all(c.group is None or c.group.id in ids for c in node.children):
+            return shown
+        held = {c.group.id for c in node.children if c.group is not None}
+        rows = {g.id: r for g, r in shown}
+        return [
+            (g, rows.get(g.id, []))
+            for g in one_of_groups(node.entry)
+            if g.id in rows or g.id in held
+        ]
+
+    def _kept_text(self, ev: Evaluation, chosen: list[Node]) -> Text:
+        """What a group that offers nothing lists: each choice kept in it, with the warning
+        about it and its quick fix (``.`` applies it from the unit's details)."""
+        from ...fixes import fixes_for
+
+        text = Text()
+        for n, c in enumerate(chosen):
+            if n:
+                text.append("\n")
+            issue = next((i for i in ev.issues if tuple(i.path) == c.loc), None)
+            name = tally([(ev.name(c), c.count)])[0]
+            if issue is None:
+                text.append(f"{name}  (not offered for this roster)")
+                continue
+            mark, style = issue_mark(issue, "red")
+            text.append(f"{mark} {name}: no longer offered, the data hides this group", style)
+            fixes = fixes_for(ev, issue)
+            if fixes:
+                text.append(f"  [.] {fixes[0].label}", "bold cyan")
+        return text
+
+    def kept_locs(self) -> list[Loc]:
+        """The choices the unit shown keeps in groups that offer nothing (listed by the pane
+        with their fix), in the order listed."""
+        if self._latest is None:
+            return []
+        ev, node = self._latest
+        if node.is_root or node.force is not None or node.loc != self.loc:
+            return []
+        shown = self._with_kept(node, self._groups_of(ev, node))
+        empty = {g.id for g, rows in shown if not rows}
+        return [c.loc for c in node.children if c.group is not None and c.group.id in empty]
 
     def _grow(self, box: Vertical, widgets: list[Widget]) -> None:
         """Mount more slots once the current message is handled; the box is hidden until they
@@ -653,7 +704,7 @@ class DetailsPane(VerticalScroll):
         if self._latest is not None:
             ev, node = self._latest
             if not node.is_root and node.force is None and node.loc == self.loc:
-                self._fill_slots(ev, node, self._groups_of(ev, node))
+                self._fill_slots(ev, node, self._with_kept(node, self._groups_of(ev, node)))
         box.display = True
 
     def _fill_slots(
@@ -690,7 +741,7 @@ class DetailsPane(VerticalScroll):
                 slot.label_text = text
                 slot.label.set_content(text)
                 self.updates += 1
-            if g.max == 1:
+            if g.max == 1 and rows:
                 self._display(slot.listing, False, None)
                 self._display(slot.select, True, f"grp:{g.id}")
                 value = chosen[0].entry_id if len(chosen) == 1 else None
@@ -703,6 +754,13 @@ class DetailsPane(VerticalScroll):
                 self._display(slot.select, False, None)
                 self._disarm(slot)
                 self._display(slot.listing, True, f"grp:{g.id}")
+                if not rows:  # offers nothing (hidden by the data): what is kept there
+                    kept = self._kept_text(ev, chosen)
+                    if slot.listing_text != kept.markup:
+                        slot.listing_text = kept.markup
+                        slot.listing.set_content(kept)
+                        self.updates += 1
+                    continue
                 listed = ", ".join(tally((ev.name(c), c.count) for c in chosen)) or "none"
                 if slot.listing_text != listed:
                     slot.listing_text = listed
