@@ -230,7 +230,10 @@ async def test_the_40k_previews_drawn_ahead_are_painted_as_rich_draws_them(
         shown, drawn = box._content, box._drawn
         check_paragraphs(box, previews_of(catalog), [box.size.width, 23])
         box._content, box._drawn = shown, drawn
+        # (what that drew is dropped, and the previews drawn ahead again while idle)
         box._kept.clear()
+        catalog._ahead = catalog._previews_for = None
+        catalog._price_later()
         await search_with_previews_ahead(app, editor)
 
 
