@@ -732,11 +732,26 @@ class DetailsPane(VerticalScroll):
                         slot.listing.set_content(kept)
                         self.updates += 1
                     continue
+                # (what the heading counts: the choices in its subgroups too, as BattleScribe
+                # counts them; an Ork Warboss's Wargear holds its Big Choppa group's choice)
+                inside = self._subgroup_ids(g)
+                if inside:
+                    chosen = [
+                        c for c in node.children if c.group is not None and c.group.id in inside
+                    ]
                 listed = ", ".join(tally((ev.name(c), c.count) for c in chosen)) or "none"
                 if slot.listing_text != listed:
                     slot.listing_text = listed
                     slot.listing.set_content(Text(listed + "  (add from the catalog)"))
                     self.updates += 1
+
+    def _subgroup_ids(self, group: Group) -> frozenset[str]:
+        """The ids of ``group`` and its subgroups when it has any (empty when it has none)."""
+        if not group.groups:
+            return frozenset()
+        from ...catalog import walk_groups
+
+        return frozenset(g.id for g in walk_groups([group]))
 
     def _fill_select(
         self,
