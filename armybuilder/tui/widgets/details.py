@@ -632,13 +632,16 @@ class DetailsPane(VerticalScroll):
         for n, c in enumerate(chosen):
             if n:
                 text.append("\n")
-            issue = next((i for i in ev.issues if tuple(i.path) == c.loc), None)
+            about = [i for i in ev.issues if tuple(i.path) == c.loc]
+            about.sort(key=lambda i: i.code != "hidden-group-choice")
+            issue = about[0] if about else None
             name = tally([(ev.name(c), c.count)])[0]
             if issue is None:
                 text.append(f"{name}  (not offered for this roster)")
                 continue
             mark, style = issue_mark(issue, "red")
-            text.append(f"{mark} {name}: no longer offered, the data hides this group", style)
+            why = ", the data hides this group" if issue.code == "hidden-group-choice" else ""
+            text.append(f"{mark} {name}: no longer offered{why}", style)
             fixes = fixes_for(ev, issue)
             if fixes:
                 text.append(f"  [.] {fixes[0].label}", "bold cyan")
