@@ -46,6 +46,7 @@ from ..model.plain import (  # the engine's form: no pydantic (see model/plain.p
     Modifier,
     Profile,
     Repeat,
+    is_group,
     profile_hidden_field,
     profile_name_field,
     reaches,
@@ -2772,6 +2773,8 @@ def constraint_issue_text(
     group whose choices' cost it bounds) reports, measuring ``got`` against ``limit`` in
     ``scope_node`` (tools recognise an issue by them)."""
     what = _ref_name(ev, con.child, owner)
+    if con.child is None and is_group(owner) and not owner.entries and owner.groups:
+        what = _shown_groups_text(ev, owner, scope_node) or what
     if con.field == "selections":
         amount, bound = f"{number(got)} × {what}", number(limit)
     else:
@@ -2788,6 +2791,31 @@ def constraint_issue_text(
     if con.message:
         text += f" ({con.message})"
     return code, text
+
+
+def _shown_groups_text(ev: Evaluation, group: Group, node: Node) -> str:
+    """What a group of subgroups only is called where the player sees it: the catalog and
+    the details pane show its subgroups, not it (Gaslands' vehicle "Options" holds Upgrades,
+    Trailers, hidden, and Weapons: "its Upgrades and Weapons"); "" when none shows. Each
+    subgroup without entries of its own is named by those inside it, hidden ones left out
+    (after their modifiers of ``hidden`` at ``node``)."""
+    names: list[str] = []
+
+    def walk(g: Group) -> None:
+        for sub in g.groups:
+            if ev.is_group_hidden(sub, node) if sub.modifiers else sub.hidden:
+                continue
+            if sub.entries or not sub.groups:
+                names.append(sub.name)
+            else:
+                walk(sub)
+
+    walk(group)
+    names = list(dict.fromkeys(names))
+    if not names:
+        return ""
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return f"its {listed}"
 
 
 def _constraint_issue(

@@ -204,7 +204,8 @@ def test_gaslands_a_middleweight_trailer_is_one_more_build_slot_for_its_own_car(
             add_entry(roster, index, car, "bbee-877e-1934-1980")  # Machine Gun
     ev = evaluate(roster, index, None)
     assert [i.message for i in ev.issues if i.code == "max-exceeded"] == [
-        "B has 3 Build Slots in Options; at most 2 Build Slots allowed"
+        # (Options, as the player sees it: its subgroups, Trailers shown for Rusty's)
+        "B has 3 Build Slots in its Weapons, Upgrades and Trailers; at most 2 Build Slots allowed"
     ]
 
 

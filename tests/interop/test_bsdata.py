@@ -237,7 +237,10 @@ def test_gaslands_car_over_its_build_slots(lib: Library) -> None:
     # field="0a0d-4ca7-dc7b-eb21" value="2.0"/>). Four one-slot options are two too many.
     ev = _gaslands_vehicle(lib, CAR, [MG, HMG, ARMOUR, ARMOUR])
     assert [(i.code, i.message) for i in ev.errors] == [
-        ("max-exceeded", "Car has 4 Build Slots in Options; at most 2 Build Slots allowed")
+        (
+            "max-exceeded",
+            "Car has 4 Build Slots in its Weapons and Upgrades; at most 2 Build Slots allowed",
+        )
     ]
     assert [(i.entry, i.constraint) for i in ev.errors] == [
         ("5707-6abb-7abe-9612", "0a0d-4ca7-dc7b-eb21")
@@ -251,7 +254,7 @@ def test_gaslands_war_rig_has_the_five_slots_its_link_sets(lib: Library) -> None
     assert _gaslands_vehicle(lib, WAR_RIG, [MG, HMG, ARMOUR, ARMOUR, ARMOUR]).errors == []
     ev = _gaslands_vehicle(lib, WAR_RIG, [MG, HMG, ARMOUR, ARMOUR, ARMOUR, ARMOUR])
     assert [i.message for i in ev.errors] == [
-        "War Rig has 6 Build Slots in Options; at most 5 Build Slots allowed"
+        "War Rig has 6 Build Slots in its Weapons and Upgrades; at most 5 Build Slots allowed"
     ]
 
 

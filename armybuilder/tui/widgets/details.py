@@ -661,13 +661,16 @@ class DetailsPane(VerticalScroll):
         for n, c in enumerate(chosen):
             if n:
                 text.append("\n")
-            issue = next((i for i in ev.issues if tuple(i.path) == c.loc), None)
+            about = [i for i in ev.issues if tuple(i.path) == c.loc]
+            about.sort(key=lambda i: i.code != "hidden-group-choice")
+            issue = about[0] if about else None
             name = tally([(ev.name(c), c.count)])[0]
             if issue is None:
                 text.append(f"{name}  (not offered for this roster)")
                 continue
             mark, style = issue_mark(issue, "red")
-            text.append(f"{mark} {name}: no longer offered, the data hides this group", style)
+            why = ", the data hides this group" if issue.code == "hidden-group-choice" else ""
+            text.append(f"{mark} {name}: no longer offered{why}", style)
             fixes = fixes_for(ev, issue)
             if fixes:
                 text.append(f"  [.] {fixes[0].label}", "bold cyan")
@@ -761,11 +764,26 @@ class DetailsPane(VerticalScroll):
                         slot.listing.set_content(kept)
                         self.updates += 1
                     continue
+                # (what the heading counts: the choices in its subgroups too, as BattleScribe
+                # counts them; an Ork Warboss's Wargear holds its Big Choppa group's choice)
+                inside = self._subgroup_ids(g)
+                if inside:
+                    chosen = [
+                        c for c in node.children if c.group is not None and c.group.id in inside
+                    ]
                 listed = ", ".join(tally((ev.name(c), c.count) for c in chosen)) or "none"
                 if slot.listing_text != listed:
                     slot.listing_text = listed
                     slot.listing.set_content(Text(listed + "  (add from the catalog)"))
                     self.updates += 1
+
+    def _subgroup_ids(self, group: Group) -> frozenset[str]:
+        """The ids of ``group`` and its subgroups when it has any (empty when it has none)."""
+        if not group.groups:
+            return frozenset()
+        from ...catalog import walk_groups
+
+        return frozenset(g.id for g in walk_groups([group]))
 
     def _fill_select(
         self,
