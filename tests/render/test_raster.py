@@ -4,13 +4,14 @@ text is laid out outside the page's content area (nor the header and footer outs
 margins), and the pages do not depend on the number of processes asked for nor on whether a
 long document is laid out in pieces.
 
-Each example is printed once per paper with the default settings (rasterised at 36 dpi),
+Each example is printed on A4, and a sample (every system; each example whose Letter pages
+differ in number from A4's) on Letter too, with the default settings (rasterised at 36 dpi),
 and that print is shared with every other test of the session that reads it (conftest.py,
 ``render``); the generated roster on A4. The comparison of `--jobs 1` and `--jobs 2`
 (pixel for pixel) runs on a sample: the Earther regiment (short: laid out whole either way)
 and the generated five regiments (long enough to be laid out in pieces), on A4; the Earther
 regiment is also forced into pieces on both papers. Set ``ARMYBUILDER_RASTER_ALL=1``
-to compare every example on both papers.
+to print and compare every example on both papers.
 """
 
 from __future__ import annotations
@@ -37,15 +38,46 @@ SAMPLE = [
 ]
 
 
+#: The examples also printed on Letter (every example is printed on A4): one of each system,
+#: and each whose pages differ in number from A4's (Letter is wider and shorter: 2 pages
+#: for 3, 15 for 11, 5 for 4). The others (the same shape as one of these, the same number of
+#: pages on both papers) were 1.5-2 s each on Letter; ARMYBUILDER_RASTER_ALL=1 prints them too.
+LETTER = {
+    EXAMPLES / name
+    for name in (
+        "infantry-ops/rifle-srm-platoon.yaml",
+        "space-hulk/standard-squad.yaml",
+        "starmarines/starmarines-example.yaml",
+        "starship-marine/earther-regiment.yaml",
+        "starship-marine/martian-boarding-group.yaml",
+        "starship-troopers/mi-with-own-units.yaml",
+        "starship-troopers/two-fronts.yaml",
+    )
+}
+
+
+def _papers(which: Path | str) -> tuple[str, ...]:
+    if os.environ.get("ARMYBUILDER_RASTER_ALL") and which != LARGE:
+        return PAPERS
+    return PAPERS if which in LETTER else ("a4",)
+
+
 def _cases() -> list[Any]:
     # (the generated roster, five Earther regiments, on A4 only: its whole print there is
     # the one its pieces are compared with below; the regiment itself is printed on both
     # papers, and Letter's five-regiment print re-tested its pages for 18 s of CPU)
     out = []
     for which in [*example_rosters(), LARGE]:
-        for paper in PAPERS if which != LARGE else ("a4",):
+        for paper in _papers(which):
             out.append(pytest.param(which, paper, id=f"{_name(which)}-{paper}"))
     return out
+
+
+def test_every_example_is_printed_and_every_system_on_both_papers() -> None:
+    """The examples printed on A4 only leave no example unprinted and no system off Letter."""
+    examples = example_rosters()
+    assert set(examples) >= LETTER, sorted(map(str, LETTER - set(examples)))
+    assert {p.parent.name for p in LETTER} == {p.parent.name for p in examples}
 
 
 def _name(p: Path | str) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -108,7 +108,22 @@ async def test_details_group_list_after_another_unit(make_app: MakeApp) -> None:
 # --------------------------------------------------------------------------- the property
 
 
-ROSTERS = sorted(str(p.relative_to(EXAMPLES)) for p in EXAMPLES.glob("*/*.yaml"))
+ALL_ROSTERS = sorted(str(p.relative_to(EXAMPLES)) for p in EXAMPLES.glob("*/*.yaml"))
+#: The rosters walked: one of each shape (every system; one squad kind and two; a force of
+#: several units and a lone one; units typed into the roster; two forces), chosen so that
+#: their walks press every kind of step the walks of all the examples press (see
+#: test_the_walks_press_every_kind_of_step). ARMYBUILDER_SCREEN_ALL=1 walks every example.
+WALKED = [
+    "infantry-ops/rifle-srm-platoon.yaml",
+    "space-hulk/squad-with-librarian.yaml",
+    "starmarines/starmarines-example.yaml",
+    "starship-marine/earther-regiment.yaml",
+    "starship-marine/ships-company.yaml",
+    "starship-troopers/arachnid-swarm.yaml",
+    "starship-troopers/mi-with-own-units.yaml",
+    "starship-troopers/two-fronts.yaml",
+]
+ROSTERS = ALL_ROSTERS if os.environ.get("ARMYBUILDER_SCREEN_ALL") else WALKED
 #: Steps per roster: enough to reach new units and edit them, small enough for CI (set
 #: ARMYBUILDER_SCREEN_STEPS for a longer walk, ARMYBUILDER_SCREEN_SEED for another one).
 STEPS = int(os.environ.get("ARMYBUILDER_SCREEN_STEPS", "6"))
@@ -120,6 +135,42 @@ EDITS = ["add", "delete", "d", "ctrl+z", "ctrl+y", "plus", "minus"]
 #: changes), the focus moved to another pane, a search of the catalog typed and cleared, the
 #: terminal resized away and back. Each is checked on what the terminal was sent.
 SCREEN_STEPS = ["g", "ctrl+e", "f1", "f12", "ctrl+w", "f3", "f4", "f5", "f6", "search", "resize"]
+SEARCH_WORDS = ["sq", "a", "mar", "zzq", "cap"]
+
+
+def walk(rng: random.Random) -> Iterator[tuple[str, list[str]]]:
+    """The steps of a walk: ``("screen", [key])`` for a :func:`screen_step` (which draws the
+    word of a search from the same ``rng``), ``("keys", keys)`` for a move or an edit."""
+    for _ in range(STEPS):
+        if rng.random() < 0.3:
+            yield "screen", [rng.choice(SCREEN_STEPS)]
+        if rng.random() < 0.35:
+            key = rng.choice(EDITS)
+            if key == "add":  # from the catalog: F4, a few lines down, Enter, back
+                yield "keys", ["f4", *["down"] * rng.randrange(4), "enter", "f3"]
+            else:
+                yield "keys", [key]
+        else:
+            yield "keys", [rng.choice(MOVES)]
+
+
+def test_the_walks_press_every_kind_of_step() -> None:
+    """The rosters walked press every kind of screen step and of edit (and every move) that
+    the walks of all the examples press: walking fewer rosters drops no kind of step."""
+
+    def kinds(rosters: list[str]) -> set[str]:
+        seen: set[str] = set()
+        for roster in rosters:
+            rng = random.Random(SEED + roster)
+            for kind, keys in walk(rng):
+                seen.add(f"{kind}:{'add' if keys[0] == 'f4' and kind == 'keys' else keys[0]}")
+                if keys == ["search"]:
+                    rng.choice(SEARCH_WORDS)  # (as screen_step draws it)
+        return seen
+
+    every = kinds(ALL_ROSTERS)
+    assert every >= {f"keys:{k}" for k in EDITS + MOVES}, every
+    assert kinds(ROSTERS) == every, sorted(every - kinds(ROSTERS))
 
 
 async def settle(pilot: Pilot[Any], editor: EditorScreen) -> None:
@@ -234,7 +285,7 @@ async def screen_step(
         assert not problems, problems
         return ["resize"]
     if key == "search":
-        word = rng.choice(["sq", "a", "mar", "zzq", "cap"])
+        word = rng.choice(SEARCH_WORDS)
         keys = ["slash", *word, "backspace", "escape"]
         for k in keys:
             await pilot.press(k)
@@ -283,23 +334,16 @@ async def test_screen_matches_the_model(make_app: MakeApp, roster: str) -> None:
         editor.roster_tree.focus()
         await pilot.pause()
         steps: list[str] = []
-        for _ in range(STEPS):
-            if rng.random() < 0.3:
-                key = rng.choice(SCREEN_STEPS)
+        for kind, keys in walk(rng):
+            if kind == "screen":
+                key = keys[0]
                 try:
                     steps.append(" ".join(await screen_step(pilot, editor, terminal, key, rng)))
                 except AssertionError as e:
                     raise AssertionError((steps, key, *e.args)) from None
                 editor.roster_tree.focus()
                 await settle(pilot, editor)
-            if rng.random() < 0.35:
-                key = rng.choice(EDITS)
-                if key == "add":  # from the catalog: F4, a few lines down, Enter, back
-                    keys = ["f4", *["down"] * rng.randrange(4), "enter", "f3"]
-                else:
-                    keys = [key]
-            else:
-                keys = [rng.choice(MOVES)]
+                continue
             steps.append(" ".join(keys))
             for key in keys:
                 await pilot.press(key)
