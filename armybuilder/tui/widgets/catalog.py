@@ -939,6 +939,28 @@ def _cut(text: Text, room: int) -> Text:
     return cut
 
 
+def fit_title(text: Text, width: int, keep: int) -> Text:
+    """``text`` in ``width`` cells (cut with "…" at the edge), its last ``keep`` characters
+    (a search's filter, `` · filter '<text>'``) whole: what comes before them is cut with "…"
+    (to one cell and the "…" at least); where even that leaves no room, the kept part alone
+    (without its leading " · "), cut at the edge only if it is wider than the line."""
+    if width <= 0 or text.cell_len <= width:
+        return text
+    if keep <= 0:
+        return _cut(text, width)
+    plain = text.plain
+    split = max(len(plain) - keep, 0)
+    tail = text[split:]
+    space = width - tail.cell_len
+    if split and space >= 2:
+        head = _cut(text[:split], space)
+        head.append_text(tail)
+        return head
+    alone = text[split:]
+    skip = len(alone.plain) - len(alone.plain.lstrip(" ·"))
+    return _cut(alone[skip:], width)
+
+
 class PreviewStatic(LiveStatic):
     """The preview's text, padded with blank lines to the height of the box it scrolls in:
     previews that fit in the box all have its height, so the next entry's preview (at most
@@ -1033,7 +1055,47 @@ class TitleStatic(LiveStatic):
     """The pane's title (``Add to: <unit> · filter '<text>'``, new at every key of the
     search): a line that fits is drawn straight from its text's spans, in the styles Rich's
     console gives them (what it draws: ``tests/tui/test_catalog_search_third.py`` compares
-    them), without the console's wrapping; anything else is drawn by Rich."""
+    them), without the console's wrapping; anything else is drawn by Rich.
+
+    A title wider than its line keeps its last :attr:`keep` characters whole (the search's
+    filter: what the player typed) and cuts what comes before (``Add to: <unit>``) with "…"
+    (:func:`fit_title`)."""
+
+    #: Characters at the end of the title that show whole (cut before them, not in them).
+    keep = 0
+
+    def set_title(self, text: Text, keep: int) -> None:
+        """Show ``text``, its last ``keep`` characters never cut."""
+        if keep != self.keep and self.is_mounted and self.size.width > 0:
+            # (The lines drawn before were fitted for the old end kept: drawn again whole.)
+            self.keep = keep
+            self._content = text
+            self._drawn = None
+            self.refresh()  # (one line high: no layout)
+            return
+        self.keep = keep
+        self.set_content(text)
+
+    def fitted(self, width: int) -> Text | None:
+        """The title as drawn in ``width`` cells (``None``: no title)."""
+        content = self._content
+        if not isinstance(content, Text):
+            return None
+        return fit_title(content, width, self.keep)
+
+    def _lines(self, width: int) -> list[Strip]:
+        content = self._content
+        fitted = self.fitted(width)
+        if fitted is None or fitted is content:
+            return super()._lines(width)
+        drawn = self._drawn
+        if drawn is not None and drawn[0] == width:
+            return drawn[1]
+        self._content = fitted
+        try:
+            return super()._lines(width)
+        finally:
+            self._content = content
 
     def _draw(self, renderable: RenderableType, width: int, style: Style) -> list[Strip]:
         if type(renderable) is not Text or width <= 0:
@@ -1626,16 +1688,23 @@ class CatalogBrowser(Vertical):
         says it is there; Esc in the search box clears it."""
         query = self.search.value.strip()
         text = Text(f"Add to: {self._target_name}")
+        keep = 0
         if query:
-            text.append(f" · filter '{query}'", "yellow")  # as typed: no escaped \\ or "
+            filtered = f" · filter '{query}'"  # as typed: no escaped \\ or "
+            text.append(filtered, "yellow")
+            keep = len(filtered)  # (shown whole: the head is cut on a narrow line)
         if self._title != text.plain:
             self._title = text.plain
-            find(self, "#catalog-title", LiveStatic).set_content(text)
+            find(self, "#catalog-title", TitleStatic).set_title(text, keep)
 
     @property
     def title_text(self) -> str:
-        """The pane's title as shown."""
-        return self._title
+        """The pane's title as shown (fitted to its line: ``Add to: New Xenos - Or… ·
+        filter 'Warboss'``)."""
+        title = find(self, "#catalog-title", TitleStatic)
+        width = title.size.width
+        fitted = title.fitted(width) if width > 0 else None
+        return fitted.plain if fitted is not None else self._title
 
     def _show_empty(self, query: str, found: bool) -> None:
         """Say so when the search matches nothing here (or nothing can be added here)."""
