@@ -446,11 +446,28 @@ def check_catalog_lines(lines: list[str], options: list[str], width: int) -> lis
     return [f"catalog shows {texts!r}; the options are {options!r}"]
 
 
+#: A heading's range and count in fewer words, in turn (what the catalog tries before
+#: cutting a group's name).
+_HEADING_SHORTER = [
+    (r"\(any number\)", "(any)"),
+    (r"\(at least (\d+)\)", r"(≥\1)"),
+    (r"\(exactly (\d+)\)", r"(=\1)"),
+    (r"(\d+) chosen$", r"×\1"),
+    (r", at least (\d+)$", r", ≥\1"),
+]
+
+
 def _heading_shows(text: str, guides: int, name: str, tail: str, width: int) -> bool:
     """Whether a painted heading ``text`` (after ``guides`` cells) shows ``name + tail``."""
     whole = name + tail
     if text == whole:
         return True
+    # The whole name with the limit in fewer words ("Weapons (any)"), where those fit.
+    shorter = tail
+    for long, short in _HEADING_SHORTER:
+        shorter = re.sub(long, short, shorter)
+        if text == name + shorter and guides + cell_len(whole) >= width - 1:
+            return True
     if guides + cell_len(whole) < width - 1:  # it fits (a scrollbar's column less): never cut
         return False
     if tail and text.endswith("…" + tail):

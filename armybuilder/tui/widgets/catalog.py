@@ -16,6 +16,7 @@ highlighted (or first) match. A search that matches nothing here says so.
 from __future__ import annotations
 
 import gc
+import re
 import time
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
@@ -834,6 +835,11 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
         plain = text.plain
         if offset < name_end < len(plain):
             tail = text[name_end:]
+            # The whole name with the limit in fewer words, where that is enough
+            # ("Weapons (any)", not "Wea… (any number)").
+            for short in heading_tail_forms(tail):
+                if text[:name_end].cell_len + short.cell_len <= room:
+                    return text[:name_end] + short
             space = room - tail.cell_len
             if space - cell_len(plain[:offset]) - 1 >= 3:
                 fitted = _cut(text[:name_end], space)
@@ -923,6 +929,34 @@ def _render_spans(
                 found = combined[key] = Style.combine(style_map[i] for i in key)
             out.append(Segment(plain[offset:next_offset], found))
     return out
+
+
+#: A section's range and count in fewer words, applied in turn (each form keeps the ones
+#: before): "(any number)" as "(any)", "(at least 3)" as "(≥3)", "(exactly 1)" as "(=1)",
+#: "3 chosen" as "×3", "2, at least 3" as "2, ≥3".
+HEADING_SHORTER: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\(any number\)"), "(any)"),
+    (re.compile(r"\(at least (\d+)\)"), r"(≥\1)"),
+    (re.compile(r"\(exactly (\d+)\)"), r"(=\1)"),
+    (re.compile(r"(\d+) chosen$"), r"×\1"),
+    (re.compile(r", at least (\d+)$"), r", ≥\1"),
+)
+
+
+def heading_tail_forms(tail: Text) -> list[Text]:
+    """A section's tail (`` (range) count``) in ever fewer words (:data:`HEADING_SHORTER`),
+    each piece keeping its style; only the forms that differ from the one before."""
+    forms: list[Text] = []
+    for pattern, short in HEADING_SHORTER:
+        found = pattern.search(tail.plain)
+        if found is None:
+            continue
+        start, end = found.span()
+        piece = tail[start:end]
+        piece.plain = found.expand(short)
+        tail = tail[:start] + piece + tail[end:]
+        forms.append(tail)
+    return forms
 
 
 def _cut(text: Text, room: int) -> Text:
