@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from ruamel.yaml.comments import CommentedMap
 
     from ..catalog import CatalogIndex, GameSystem
+    from ..catalog.index import Child
     from ..model.catalog import Entry
     from ..rosters import Roster
 
@@ -975,31 +976,62 @@ def new_roster(
             roster.refresh()
         return roster
 
+    def described(roots: Sequence[Child]) -> str:
+        options = ", ".join(f"{c.entry.id} ({c.entry.name})" for c in roots[:20]) + (
+            f" and {len(roots) - 20} more" if len(roots) > 20 else ""
+        ) or (
+            "nothing yet: this faction's catalog has no units; add your own (README, 'Writing "
+            "your own catalog') or define them in this roster under `custom:`"
+        )
+        return (
+            f"{system.name} roster ({index.faction.name}), made by armybuilder {__version__}.\n"
+            f"Add selections below; at the top level you can select: {options}.\n"
+            f"`armybuilder catalogs {system.id} {index.faction.id}` lists every entry; "
+            "`armybuilder validate FILE` checks the list."
+        )
+
     # what a player can pick: an entry the data hides (Gaslands' Helicopter and Tank, shown
     # only once their sponsor is chosen) is not offered, as BattleScribe and the builder do not
     roots = [c for c in index.roots if not c.entry.hidden]
     fields = index.modified_fields
-    if any(c.entry.modifiers and "hidden" in fields(c.entry) for c in roots):
-        # nor one its modifiers hide in this roster (40k's Legends units without "Show
-        # Legends"): what the builder's catalog offers at the top of it
-        from .editor import EditSession
+    if not any(c.entry.modifiers and "hidden" in fields(c.entry) for c in roots):
+        return made(described(roots))
+    # nor one its modifiers hide in this roster (40k's Legends units without "Show Legends"):
+    # what the builder's catalog offers at the top of it. The roster is made once, without
+    # the comment, for the session to evaluate; the comment then goes above its first key.
+    from .editor import EditSession
 
-        session = EditSession(made(""), system, autosave=False)
-        try:
-            offered = {id(c) for c in session.options(())}
-        finally:
-            session.close()
-        roots = [c for c in roots if id(c) in offered]
-    options = ", ".join(f"{c.entry.id} ({c.entry.name})" for c in roots[:20]) + (
-        f" and {len(roots) - 20} more" if len(roots) > 20 else ""
-    ) or (
-        "nothing yet: this faction's catalog has no units; add your own (README, 'Writing your "
-        "own catalog') or define them in this roster under `custom:`"
+    roster = made("")
+    session = EditSession(roster, system, autosave=False)
+    try:
+        offered = {id(c) for c in session.options(())}
+    finally:
+        session.close()
+    comment = described([c for c in roots if id(c) in offered])
+    return roster if _add_head_comment(roster, comment) else made(comment)
+
+
+def _add_head_comment(roster: Roster, comment: str) -> bool:
+    """Put ``comment`` under the first line of the comment above a new roster's first key
+    (its schema line), in the document and in its text, as :meth:`Roster.new` writes it;
+    ``False`` (nothing changed) for a roster not as ``Roster.new`` makes it."""
+    head = roster.doc.ca.comment[1] if roster.doc.ca.comment else None
+    text = roster.text
+    if not head or len(head) != 1 or text is None or not text.startswith(head[0].value):
+        return False
+    first = head[0].value  # "# yaml-language-server: $schema=...\n"
+    if not (first.startswith("# ") and first.endswith("\n")):
+        return False
+    lines = comment.splitlines()
+    # ruamel writes each line of a start comment as "# <line>" (kept as it is if it is blank
+    # or starts with "#"), after the schema line
+    roster.doc.yaml_set_start_comment("\n".join([first[2:-1], *lines]))
+    written = "".join(
+        f"# {line}\n" if line.strip() and not line.strip().startswith("#") else f"{line}\n"
+        for line in lines
     )
-    comment = (
-        f"{system.name} roster ({index.faction.name}), made by armybuilder {__version__}.\n"
-        f"Add selections below; at the top level you can select: {options}.\n"
-        f"`armybuilder catalogs {system.id} {index.faction.id}` lists every entry; "
-        "`armybuilder validate FILE` checks the list."
-    )
-    return made(comment)
+    roster.text = first + written + text[len(first) :]
+    # The document was read from the text without the comment: its marks (lines) are not
+    # those of the text now, which positions are read from again when asked for.
+    roster._marks_stale = True
+    return True
