@@ -1288,6 +1288,54 @@ class Evaluation:
             n = n.parent
         return n is not None
 
+    def _in_trace(self, node: Node | None) -> bool:
+        """Whether ``node`` is the traced subtree's node or under it."""
+        top = self._trace_node
+        while node is not None and node is not top:
+            node = node.parent
+        return node is not None
+
+    def _queries_inside(
+        self, owner: str | None, queries: Iterable[Condition | Repeat], context: Node
+    ) -> bool:
+        """Whether each of ``queries`` (conditions and repeats of a modifier of ``owner``,
+        read at ``context``) finds what it finds inside the traced subtree alone
+        (:meth:`_reads_inside`): a count or cost there, or a test of what a selection there
+        is (its entry, categories as its entry states them or type; its group or link below
+        the subtree's own node, which its parent decides)."""
+        for q in queries:
+            if isinstance(q, Condition) and q.type in ("instance-of", "not-instance-of"):
+                ref = q.child or owner
+                if ref is None or ref.startswith(FACTION_REF) or q.scope == "ancestor":
+                    return False
+                n = self._scope_node(context, q.scope)
+                if not self._in_trace(n):
+                    return False
+                if n is self._trace_node and not (
+                    ref == "*"
+                    or ref.startswith("type:")
+                    or (n.entry is not None and (ref == n.entry.id or ref in n.entry.categories))
+                ):
+                    return False  # (the subtree's own link or group: where it was placed)
+            elif not self._reads_inside(context, q.scope, q.child or owner, q.field, q.percent):
+                return False
+        return True
+
+    def _mods_inside(self, owner: Entry | ForceEntry | Group, field_: str, context: Node) -> bool:
+        """Whether ``field_`` of ``owner`` at ``context``, a selection in the traced subtree,
+        is modified by what lies in that subtree alone: no modifier reaches a selection of
+        the roster, and each modifier of the field reads no cost and only what
+        :meth:`_queries_inside` finds inside. Such a value is the same wherever the same
+        subtree stands: it is not kept in the trace (see :meth:`subtree`)."""
+        if self._reached or not self._in_trace(context):
+            return False
+        mods, _ = self.index.modifiers_on(owner, field_)
+        inside = self._queries_inside
+        for mod, reads_cost in mods:
+            if reads_cost or not inside(owner.id, modifier_queries(mod), context):
+                return False
+        return True
+
     def _modified_costs(self) -> frozenset[str]:
         """The cost types a modifier of the catalog changes anywhere (any other cost of a
         selection is what its entries state, times its count)."""
@@ -2178,7 +2226,16 @@ class Evaluation:
 
     def condition_holds(self, cond: Condition, context: Node, owner: str | None) -> bool:
         """Does a modifier condition hold in the context of ``context``?"""
-        if self._trace is not None and not self._trace_depth:
+        if (
+            self._trace is not None
+            and not self._trace_depth
+            and not (
+                INSIDE_READS_LEFT_OUT
+                and not self._reached
+                and self._in_trace(context)
+                and self._queries_inside(owner, (cond,), context)
+            )
+        ):
             return self._traced(  # type: ignore[no-any-return]
                 Evaluation.condition_holds, 1, (cond, context, owner)
             )
@@ -2260,7 +2317,9 @@ class Evaluation:
                 (entry.modifiers and field_ in self.index.modified_fields(entry))
                 or (self._reached and id(context) in self._reached)
             )
-        ):  # (what no modifier changes is the value given, read from nowhere)
+            and not (INSIDE_READS_LEFT_OUT and self._mods_inside(entry, field_, context))
+        ):  # (what no modifier changes is the value given, read from nowhere; what only
+            # the subtree's own selections change is the same with the same subtree)
             return self._traced(
                 Evaluation.apply_modifiers, 3, (entry, field_, value, context, profile_type)
             )
@@ -2423,7 +2482,11 @@ class Evaluation:
             return []
         if not self.index.category_modifiers:
             return node.entry.categories
-        if self._trace is not None and not self._trace_depth:
+        if (
+            self._trace is not None
+            and not self._trace_depth
+            and not (INSIDE_READS_LEFT_OUT and self._mods_inside(node.entry, "categories", node))
+        ):
             return self._traced(Evaluation.categories, 0, (node,))  # type: ignore[no-any-return]
         if self._reached and id(node) in self._reached:
             states = self._reach_states(node)
@@ -3503,6 +3566,11 @@ def evaluate(
 #: modifiers count what the change adds or takes in a scope holding it (an off-switch for
 #: tests: ``False`` works out every such selection's cost again).
 RISE_BY_READS = True
+
+#: A traced computation (see :meth:`Evaluation.subtree`) leaves out of its trace the modified
+#: values, categories and conditions that read only what lies in its own subtree (an
+#: off-switch for tests: ``False`` keeps every one of them, as before).
+INSIDE_READS_LEFT_OUT = True
 
 #: What :func:`_merge_repeated` merges issues by (one problem reported twice).
 _issue_key = operator.attrgetter("severity", "code", "message", "path")
