@@ -1309,7 +1309,7 @@ class Evaluation:
                 if ref is None or ref.startswith(FACTION_REF) or q.scope == "ancestor":
                     return False
                 n = self._scope_node(context, q.scope)
-                if not self._in_trace(n):
+                if n is None or not self._in_trace(n):
                     return False
                 if n is self._trace_node and not (
                     ref == "*"
