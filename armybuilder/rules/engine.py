@@ -481,6 +481,7 @@ class SubtreeMemo:
     """
 
     __slots__ = (
+        "costs_traced",
         "custom",
         "hits",
         "index",
@@ -504,6 +505,12 @@ class SubtreeMemo:
         #: Built nodes of selections with children, whose building reported nothing: the
         #: next evaluation takes them over (re-parented) instead of building them again.
         self.nodes: dict[int, Node] = {}
+        #: The totals of selections worked out by what their costs read (see
+        #: :meth:`Evaluation._costs_by_reads`): the selection, its entry, those reads and the
+        #: totals.
+        self.costs_traced: dict[
+            int, tuple[SelectionData, Entry | None, tuple[_Read, ...], dict[str, float]]
+        ] = {}
         #: The roster's own entries (``custom:``) the index was built with: what they were
         #: (plain data), the file they were read from, the factions and the problems found.
         #: The next evaluation whose roster has the same ones reuses the index (and so the
@@ -1396,6 +1403,10 @@ class Evaluation:
         per roster or force are marked made in ``seen``."""
         reads = prev.reads
         assert reads is not None
+        return self._reads_same(reads, node, seen)
+
+    def _reads_same(self, reads: tuple[_Read, ...], node: Node, seen: set[Any]) -> bool:
+        """:meth:`_same_reads` of a trace's ``reads``."""
         marked: list[Any] = []
         for fn, at, where, rest, found in reads:
             if fn is None:  # a test of ``seen`` (``found``: its answer) or an addition
@@ -1713,10 +1724,75 @@ class Evaluation:
                 cached = self._node_cost(node)
                 out.keyed[id(data)] = (data, outside, cached)
             self._total[id(node)] = cached
+        elif (
+            out is not None
+            and data is not None
+            and node.children
+            and self._trace is None
+            and COSTS_BY_READS
+            and not self._extra_cost
+            and not self._reached
+            and not self._costs_read_costs()
+        ):
+            cached = self._total[id(node)] = self._costs_by_reads(node, data, out)
         else:
             cached = self._node_cost(node)
             self._total[id(node)] = cached
         return cached
+
+    def _costs_read_costs(self) -> bool:
+        """Whether a modifier of the catalog that costs are worked out with (of a cost, or
+        of categories, which a cost's conditions may count) reads a cost (a condition or
+        repeat on a cost type): costs may then settle over several rounds, each reading the
+        last, and one selection's cost may work out another's."""
+        memo: dict[str, bool] = self.index.memo("engine.costs_read_costs")
+        found = memo.get("")
+        if found is None:
+            index = self.index
+            costs = set(index.cost_types)
+            fields = {index.cost_fields.get(ct) or f"cost:{ct}" for ct in index.cost_types}
+            fields.add("categories")
+            owners = [*index.entries.values(), *index.shared.values()]
+            owners.extend(c.entry for c in index._all_children())
+            found = memo[""] = any(
+                m.field in fields and modifier_reads(m, costs) for o in owners for m in o.modifiers
+            )
+        return found
+
+    def _costs_by_reads(
+        self, node: Node, data: SelectionData, out: SubtreeMemo
+    ) -> dict[str, float]:
+        """The totals of ``node`` (a selection with children, in an edit session, that is
+        neither closed nor keyed by the counts above it): the previous evaluation's where
+        the selection is the same object of the same entry and every read its costs made
+        from outside it (:meth:`subtree`'s trace: counts, modified values, categories; what
+        lies inside it is the same in the same selection) finds the same again; else worked
+        out, traced. No cost modifier of the catalog reads a cost (one round settles them),
+        the rules module adds none and no modifier of the roster reaches across selections,
+        so what the costs read is a count or a modified value of the tree, read again here
+        as the trace has it."""
+        memo_in = self.memo_in
+        prev = memo_in.costs_traced.get(id(data)) if memo_in is not None else None
+        if (
+            prev is not None
+            and prev[0] is data
+            and prev[1] is node.entry
+            and self._reads_same(prev[2], node, set())
+        ):
+            out.costs_traced[id(data)] = prev
+            return prev[3]
+        trace: list[_Read] = []
+        self._trace = trace
+        self._trace_node = node
+        self._trace_ok = True
+        self._trace_keys.clear()
+        try:
+            found = self._node_cost(node)
+        finally:
+            self._trace = self._trace_node = None
+        if self._trace_ok:
+            out.costs_traced[id(data)] = (data, node.entry, tuple(trace), found)
+        return found
 
     def _node_cost(self, node: Node) -> dict[str, float]:
         entry = node.entry
@@ -1813,6 +1889,8 @@ class Evaluation:
         worked out for the first and kept for the others (the dictionary kept: do not change
         it). ``None`` where that does not hold.
         """
+        if self._trace is not None:
+            return None  # (shared between selections: a traced cost reads its own)
         facts = node.facts
         if facts is None:
             facts = self.index.facts(entry)
@@ -3566,6 +3644,12 @@ def evaluate(
 #: modifiers count what the change adds or takes in a scope holding it (an off-switch for
 #: tests: ``False`` works out every such selection's cost again).
 RISE_BY_READS = True
+
+#: In an edit session, the totals of a selection that is neither closed nor keyed by the
+#: counts above it are taken from the previous evaluation where what its costs read from
+#: outside it is found the same (an off-switch for tests: ``False`` works them out again at
+#: every evaluation, as before; see :meth:`Evaluation._costs_by_reads`).
+COSTS_BY_READS = True
 
 #: A traced computation (see :meth:`Evaluation.subtree`) leaves out of its trace the modified
 #: values, categories and conditions that read only what lies in its own subtree (an

@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_replay_traced import same
@@ -108,6 +109,10 @@ entries:
         field: constraint:heavy-max
         value: 2
         conditions: [{type: at-least, value: 1, scope: roster, child: sword}]
+      - type: increment
+        field: "cost:pts"
+        value: 3
+        conditions: [{type: at-least, value: 1, scope: roster, child: sword}]
     entries:
       - {link: soldier}
       - {link: cannon}
@@ -117,7 +122,7 @@ entries:
 ROSTER = """system: evr
 faction: army
 name: Directed
-limits: {pts: 110}
+limits: {pts: 115}
 selections:
   - entry: captain
   - entry: squad
@@ -154,9 +159,9 @@ def child(s: EditSession, loc: Loc, entry_id: str) -> Loc:
     return next(c for c in s.children_locs(loc) if (e := s.entry_at(c)) and e.id == entry_id)
 
 
-def directed(s: EditSession) -> list[tuple[list[str], int]]:
-    """The edits of the module's docstring; after each, the errors and how many units were
-    replayed by their reads."""
+def directed(s: EditSession) -> list[tuple[list[str], int, float]]:
+    """The edits of the module's docstring; after each, the errors, how many units were
+    replayed by their reads and the roster's points."""
     ev, _ = checked(s, "opened")
     captain, first, _second = s.children_locs(())
     seen = []
@@ -175,7 +180,7 @@ def directed(s: EditSession) -> list[tuple[list[str], int]]:
         else:
             s.add(first, "relic")  # a second relic: at most one per roster
         ev, errors = checked(s, what)
-        seen.append((errors, ev.traced_hits))
+        seen.append((errors, ev.traced_hits, ev.totals["pts"]))
     return seen
 
 
@@ -184,12 +189,14 @@ def test_roster_level_checks_follow_an_edit_to_one_unit(tmp_path: Path) -> None:
     _, before = checked(s, "opened")
     assert [m for m in before if "2 × Heavy weapon; at most 1 allowed" in m]
     seen = directed(s)
-    sword, plus, undone, redone, relic, relic2, undone2 = (errors for errors, _ in seen)
-    # The captain's sword raises the untouched squad's limit: its error goes.
+    sword, plus, undone, redone, relic, relic2, undone2 = (errors for errors, _, _ in seen)
+    # The captain's sword raises the untouched squad's limit: its error goes; and each
+    # squad's points by 3 (what their costs read from the roster: read again).
     assert sword == []
+    assert seen[0][2] == 20 + 2 + (30 + 3) + (55 + 3)
     # The fifth soldier makes a second veteran squad, and the roster 2 pts over.
     assert [m for m in plus if "× Veteran; at most 1 allowed" in m]
-    assert [m for m in plus if "over the limit of 110 pts by 2 pts" in m]
+    assert [m for m in plus if "over the limit of 115 pts by 3 pts" in m]
     assert undone == [] and redone == plus
     assert len(relic) == len(plus)
     assert [m for m in relic2 if "2 × Relic; at most 1 allowed" in m]
@@ -209,13 +216,36 @@ def test_the_check_fails_when_every_read_is_taken_as_inside(
         directed(session(tmp_path))
 
 
+def test_the_check_fails_when_a_cost_forgets_what_it_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Broken on purpose: the squads' totals are kept as if their costs read nothing from
+    outside them (``engine.COSTS_BY_READS``). The captain's sword, which makes each squad
+    3 pts dearer, must then leave stale totals."""
+    traced = Evaluation._costs_by_reads
+
+    def forgetful(self: Evaluation, node: Any, data: Any, out: Any) -> dict[str, float]:
+        found = traced(self, node, data, out)
+        kept = out.costs_traced.get(id(data))
+        if kept is not None:
+            out.costs_traced[id(data)] = (kept[0], kept[1], (), kept[3])
+        return found
+
+    monkeypatch.setattr(Evaluation, "_costs_by_reads", forgetful)
+    with pytest.raises(AssertionError, match=r"sword: (totals|costs) differ"):
+        directed(session(tmp_path))
+
+
 def test_with_the_shortcut_off_the_same_is_shown(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(engine, "INSIDE_READS_LEFT_OUT", False)
+    monkeypatch.setattr(engine, "COSTS_BY_READS", False)
     off = directed(session(tmp_path))
     monkeypatch.setattr(engine, "INSIDE_READS_LEFT_OUT", True)
-    assert [e for e, _ in directed(session(tmp_path / "on"))] == [e for e, _ in off]
+    monkeypatch.setattr(engine, "COSTS_BY_READS", True)
+    on = directed(session(tmp_path / "on"))
+    assert [(e, pts) for e, _, pts in on] == [(e, pts) for e, _, pts in off]
 
 
 def kept_reads(ev: Evaluation) -> int:
