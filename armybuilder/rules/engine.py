@@ -567,6 +567,10 @@ class Evaluation:
     _counts: dict[tuple[int, bool, bool], dict[str, float]] = field(
         default_factory=dict, repr=False
     )
+    #: See :meth:`_static_counts`.
+    _static: dict[tuple[int, bool, bool], tuple[dict[str, float], list[tuple[Node, int]]]] = field(
+        default_factory=dict, repr=False
+    )
     #: What selections of one entry (through one link, in one group) count as.
     _refs: dict[tuple[int, int, int], frozenset[str]] = field(default_factory=dict, repr=False)
     #: The memo this evaluation reads (the previous one's) and the one it fills.
@@ -1533,6 +1537,7 @@ class Evaluation:
             self._same_costs,
             self._counts,
             self._partial,
+            self._static,
             self._where,
             self._above,
             self._unit_cost,
@@ -2220,10 +2225,30 @@ class Evaluation:
         counts = self._partial.get(pkey)
         if counts is not None:
             return counts
-        counts = {}
         # Categories whose modifiers count categories in this same scope: while counting, a
         # count asked again reads the categories as the catalog states them (no cycle).
         modified = self.index.category_modifiers and key not in self._counting
+        if STATIC_COUNTS_SHARED:
+            # What every count of this scope finds alike (the selections whose categories no
+            # modifier changes), counted once; the others looked at in the walk's order.
+            static, others = self._static_counts(scope_node, deep, child_forces)
+            counts = dict(static)
+            if others:
+                self._counting.add(key)
+                get = counts.get
+                for n, mult in others:
+                    refs = (
+                        self._node_refs(n, self.categories(n)) if modified else self._stated_refs(n)
+                    )
+                    for ref in refs:
+                        counts[ref] = get(ref, 0.0) + mult
+                self._counting.discard(key)
+            if not modified and self.index.category_modifiers:
+                self._partial[pkey] = counts
+                return counts
+            self._counts[key] = counts
+            return counts
+        counts = {}
         self._counting.add(key)
         refs_of = self._refs
         fields_of = self.index.modified_fields
@@ -2263,6 +2288,62 @@ class Evaluation:
             return counts
         self._counts[key] = counts
         return counts
+
+    def _stated_refs(self, n: Node) -> frozenset[str]:
+        """What a selection counts as with its categories as its entry states them."""
+        found = n.refs
+        if found is None:
+            entry = n.entry
+            assert entry is not None
+            rkey = (id(entry), id(n.link), id(n.group))
+            found = self._refs.get(rkey)
+            if found is None:
+                found = self._refs[rkey] = self._node_refs(n, entry.categories)
+        return found
+
+    def _static_counts(
+        self, scope_node: Node, deep: bool, child_forces: bool
+    ) -> tuple[dict[str, float], list[tuple[Node, int]]]:
+        """For :meth:`_ref_counts` of ``scope_node``: how many selections under it (children
+        only unless ``deep``) count as each reference, of those whose categories no modifier
+        changes (from anywhere: no modifier reaches them); and the others with their copies,
+        in the order :meth:`_ref_counts`'s walk reaches them. Worked out once per scope
+        selection, depth and reach into forces (at the root, forces are always looked into:
+        the same walk either way) and evaluation: the tree is complete (emptied with
+        :meth:`tree_complete`)."""
+        key = (id(scope_node), deep, child_forces or scope_node.is_root)
+        found = self._static.get(key)
+        if found is not None:
+            return found
+        by_refs: dict[frozenset[str], float] = {}
+        others: list[tuple[Node, int]] = []
+        fields_of = self.index.modified_fields
+        by_modifier = self.index.category_modifiers
+        reached = self._reached
+        stated = self._stated_refs
+        stack: list[tuple[Node, int]] = [(c, c.count) for c in scope_node.children]
+        pop, push = stack.pop, stack.extend
+        while stack:
+            n, mult = pop()
+            entry = n.entry
+            if entry is None:
+                if n.force is not None and (scope_node.is_root or child_forces):
+                    push([(c, c.count) for c in n.children])
+                continue
+            if (by_modifier and "categories" in fields_of(entry)) or (reached and id(n) in reached):
+                others.append((n, mult))
+            else:
+                refs = stated(n)
+                by_refs[refs] = by_refs.get(refs, 0.0) + mult
+            if deep and n.children:
+                push([(c, mult * c.count) for c in n.children])
+        counts: dict[str, float] = {}
+        get = counts.get
+        for refs, copies in by_refs.items():
+            for ref in refs:  # a node counts once even if its id is also a category
+                counts[ref] = get(ref, 0.0) + copies
+        found = self._static[key] = (counts, others)
+        return found
 
     def _ref_count(self, scope_node: Node, ref: str) -> float:
         """``_ref_counts(scope_node, True).get(ref, 0.0)`` for a selection ``scope_node``
@@ -3650,6 +3731,11 @@ RISE_BY_READS = True
 #: outside it is found the same (an off-switch for tests: ``False`` works them out again at
 #: every evaluation, as before; see :meth:`Evaluation._costs_by_reads`).
 COSTS_BY_READS = True
+
+#: The counts of one scope share what every one of them finds alike (see
+#: :meth:`Evaluation._static_counts`; an off-switch for tests: ``False`` walks the scope for
+#: each count, as before).
+STATIC_COUNTS_SHARED = True
 
 #: A traced computation (see :meth:`Evaluation.subtree`) leaves out of its trace the modified
 #: values, categories and conditions that read only what lies in its own subtree (an
