@@ -1347,6 +1347,26 @@ class Evaluation:
                 return False
         return True
 
+    def _reads_alone(
+        self, owner: Entry | ForceEntry | Group, field_: str, value: Any, context: Node
+    ) -> bool:
+        """Whether ``field_`` of ``owner`` at ``context``, a selection in the traced subtree,
+        is worked out by its modifiers from their conditions and repeats alone, each read
+        where it is made (a condition or count looking outside the subtree kept in the trace
+        on its own; one inside it left out: see :meth:`_queries_inside`), with no value kept
+        between selections that could hide one of those reads (several scopes, or a value
+        that is not a number or text: :meth:`apply_modifiers` works it out afresh), no
+        modifier reading a cost and none reaching a selection of the roster. The value is
+        then the same where each of those reads finds the same: the value itself need not
+        be read again (its conditions inside the subtree are the same with the same
+        subtree)."""
+        if self._reached or not self._in_trace(context):
+            return False
+        mods, scope = self.index.modifiers_on(owner, field_)
+        if scope is not None and type(value) in _SCALARS:
+            return False  # (a value kept per scope selection: read whole)
+        return not any(reads_cost for _, reads_cost in mods)
+
     def _modified_costs(self) -> frozenset[str]:
         """The cost types a modifier of the catalog changes anywhere (any other cost of a
         selection is what its entries state, times its count)."""
@@ -2477,6 +2497,7 @@ class Evaluation:
                 or (self._reached and id(context) in self._reached)
             )
             and not (INSIDE_READS_LEFT_OUT and self._mods_inside(entry, field_, context))
+            and not (CONDITIONS_TRACED_ALONE and self._reads_alone(entry, field_, value, context))
         ):  # (what no modifier changes is the value given, read from nowhere; what only
             # the subtree's own selections change is the same with the same subtree)
             return self._traced(
@@ -2645,7 +2666,8 @@ class Evaluation:
             self._trace is not None
             and not self._trace_depth
             and not (INSIDE_READS_LEFT_OUT and self._mods_inside(node.entry, "categories", node))
-        ):
+            and not (CONDITIONS_TRACED_ALONE and not self._reached and self._in_trace(node))
+        ):  # (of a selection inside the subtree: its modifiers' conditions traced alone)
             return self._traced(Evaluation.categories, 0, (node,))  # type: ignore[no-any-return]
         if self._reached and id(node) in self._reached:
             states = self._reach_states(node)
@@ -3736,6 +3758,12 @@ COSTS_BY_READS = True
 #: :meth:`Evaluation._static_counts`; an off-switch for tests: ``False`` walks the scope for
 #: each count, as before).
 STATIC_COUNTS_SHARED = True
+
+#: A traced computation keeps, of a modified value whose modifiers look both inside and
+#: outside its subtree, only the conditions and counts that look outside (see
+#: :meth:`Evaluation._reads_alone`; an off-switch for tests: ``False`` keeps the value
+#: itself, whose every modifier is worked out again to replay the subtree).
+CONDITIONS_TRACED_ALONE = True
 
 #: A traced computation (see :meth:`Evaluation.subtree`) leaves out of its trace the modified
 #: values, categories and conditions that read only what lies in its own subtree (an
