@@ -481,6 +481,7 @@ class SubtreeMemo:
     """
 
     __slots__ = (
+        "costs_traced",
         "custom",
         "hits",
         "index",
@@ -504,6 +505,12 @@ class SubtreeMemo:
         #: Built nodes of selections with children, whose building reported nothing: the
         #: next evaluation takes them over (re-parented) instead of building them again.
         self.nodes: dict[int, Node] = {}
+        #: The totals of selections worked out by what their costs read (see
+        #: :meth:`Evaluation._costs_by_reads`): the selection, its entry, those reads and the
+        #: totals.
+        self.costs_traced: dict[
+            int, tuple[SelectionData, Entry | None, tuple[_Read, ...], dict[str, float]]
+        ] = {}
         #: The roster's own entries (``custom:``) the index was built with: what they were
         #: (plain data), the file they were read from, the factions and the problems found.
         #: The next evaluation whose roster has the same ones reuses the index (and so the
@@ -558,6 +565,10 @@ class Evaluation:
         default=None, repr=False
     )
     _counts: dict[tuple[int, bool, bool], dict[str, float]] = field(
+        default_factory=dict, repr=False
+    )
+    #: See :meth:`_static_counts`.
+    _static: dict[tuple[int, bool, bool], tuple[dict[str, float], list[tuple[Node, int]]]] = field(
         default_factory=dict, repr=False
     )
     #: What selections of one entry (through one link, in one group) count as.
@@ -1288,6 +1299,74 @@ class Evaluation:
             n = n.parent
         return n is not None
 
+    def _in_trace(self, node: Node | None) -> bool:
+        """Whether ``node`` is the traced subtree's node or under it."""
+        top = self._trace_node
+        while node is not None and node is not top:
+            node = node.parent
+        return node is not None
+
+    def _queries_inside(
+        self, owner: str | None, queries: Iterable[Condition | Repeat], context: Node
+    ) -> bool:
+        """Whether each of ``queries`` (conditions and repeats of a modifier of ``owner``,
+        read at ``context``) finds what it finds inside the traced subtree alone
+        (:meth:`_reads_inside`): a count or cost there, or a test of what a selection there
+        is (its entry, categories as its entry states them or type; its group or link below
+        the subtree's own node, which its parent decides)."""
+        for q in queries:
+            if isinstance(q, Condition) and q.type in ("instance-of", "not-instance-of"):
+                ref = q.child or owner
+                if ref is None or ref.startswith(FACTION_REF) or q.scope == "ancestor":
+                    return False
+                n = self._scope_node(context, q.scope)
+                if n is None or not self._in_trace(n):
+                    return False
+                if n is self._trace_node and not (
+                    ref == "*"
+                    or ref.startswith("type:")
+                    or (n.entry is not None and (ref == n.entry.id or ref in n.entry.categories))
+                ):
+                    return False  # (the subtree's own link or group: where it was placed)
+            elif not self._reads_inside(context, q.scope, q.child or owner, q.field, q.percent):
+                return False
+        return True
+
+    def _mods_inside(self, owner: Entry | ForceEntry | Group, field_: str, context: Node) -> bool:
+        """Whether ``field_`` of ``owner`` at ``context``, a selection in the traced subtree,
+        is modified by what lies in that subtree alone: no modifier reaches a selection of
+        the roster, and each modifier of the field reads no cost and only what
+        :meth:`_queries_inside` finds inside. Such a value is the same wherever the same
+        subtree stands: it is not kept in the trace (see :meth:`subtree`)."""
+        if self._reached or not self._in_trace(context):
+            return False
+        mods, _ = self.index.modifiers_on(owner, field_)
+        inside = self._queries_inside
+        for mod, reads_cost in mods:
+            if reads_cost or not inside(owner.id, modifier_queries(mod), context):
+                return False
+        return True
+
+    def _reads_alone(
+        self, owner: Entry | ForceEntry | Group, field_: str, value: Any, context: Node
+    ) -> bool:
+        """Whether ``field_`` of ``owner`` at ``context``, a selection in the traced subtree,
+        is worked out by its modifiers from their conditions and repeats alone, each read
+        where it is made (a condition or count looking outside the subtree kept in the trace
+        on its own; one inside it left out: see :meth:`_queries_inside`), with no value kept
+        between selections that could hide one of those reads (several scopes, or a value
+        that is not a number or text: :meth:`apply_modifiers` works it out afresh), no
+        modifier reading a cost and none reaching a selection of the roster. The value is
+        then the same where each of those reads finds the same: the value itself need not
+        be read again (its conditions inside the subtree are the same with the same
+        subtree)."""
+        if self._reached or not self._in_trace(context):
+            return False
+        mods, scope = self.index.modifiers_on(owner, field_)
+        if scope is not None and type(value) in _SCALARS:
+            return False  # (a value kept per scope selection: read whole)
+        return not any(reads_cost for _, reads_cost in mods)
+
     def _modified_costs(self) -> frozenset[str]:
         """The cost types a modifier of the catalog changes anywhere (any other cost of a
         selection is what its entries state, times its count)."""
@@ -1348,6 +1427,10 @@ class Evaluation:
         per roster or force are marked made in ``seen``."""
         reads = prev.reads
         assert reads is not None
+        return self._reads_same(reads, node, seen)
+
+    def _reads_same(self, reads: tuple[_Read, ...], node: Node, seen: set[Any]) -> bool:
+        """:meth:`_same_reads` of a trace's ``reads``."""
         marked: list[Any] = []
         for fn, at, where, rest, found in reads:
             if fn is None:  # a test of ``seen`` (``found``: its answer) or an addition
@@ -1474,6 +1557,7 @@ class Evaluation:
             self._same_costs,
             self._counts,
             self._partial,
+            self._static,
             self._where,
             self._above,
             self._unit_cost,
@@ -1665,10 +1749,75 @@ class Evaluation:
                 cached = self._node_cost(node)
                 out.keyed[id(data)] = (data, outside, cached)
             self._total[id(node)] = cached
+        elif (
+            out is not None
+            and data is not None
+            and node.children
+            and self._trace is None
+            and COSTS_BY_READS
+            and not self._extra_cost
+            and not self._reached
+            and not self._costs_read_costs()
+        ):
+            cached = self._total[id(node)] = self._costs_by_reads(node, data, out)
         else:
             cached = self._node_cost(node)
             self._total[id(node)] = cached
         return cached
+
+    def _costs_read_costs(self) -> bool:
+        """Whether a modifier of the catalog that costs are worked out with (of a cost, or
+        of categories, which a cost's conditions may count) reads a cost (a condition or
+        repeat on a cost type): costs may then settle over several rounds, each reading the
+        last, and one selection's cost may work out another's."""
+        memo: dict[str, bool] = self.index.memo("engine.costs_read_costs")
+        found = memo.get("")
+        if found is None:
+            index = self.index
+            costs = set(index.cost_types)
+            fields = {index.cost_fields.get(ct) or f"cost:{ct}" for ct in index.cost_types}
+            fields.add("categories")
+            owners = [*index.entries.values(), *index.shared.values()]
+            owners.extend(c.entry for c in index._all_children())
+            found = memo[""] = any(
+                m.field in fields and modifier_reads(m, costs) for o in owners for m in o.modifiers
+            )
+        return found
+
+    def _costs_by_reads(
+        self, node: Node, data: SelectionData, out: SubtreeMemo
+    ) -> dict[str, float]:
+        """The totals of ``node`` (a selection with children, in an edit session, that is
+        neither closed nor keyed by the counts above it): the previous evaluation's where
+        the selection is the same object of the same entry and every read its costs made
+        from outside it (:meth:`subtree`'s trace: counts, modified values, categories; what
+        lies inside it is the same in the same selection) finds the same again; else worked
+        out, traced. No cost modifier of the catalog reads a cost (one round settles them),
+        the rules module adds none and no modifier of the roster reaches across selections,
+        so what the costs read is a count or a modified value of the tree, read again here
+        as the trace has it."""
+        memo_in = self.memo_in
+        prev = memo_in.costs_traced.get(id(data)) if memo_in is not None else None
+        if (
+            prev is not None
+            and prev[0] is data
+            and prev[1] is node.entry
+            and self._reads_same(prev[2], node, set())
+        ):
+            out.costs_traced[id(data)] = prev
+            return prev[3]
+        trace: list[_Read] = []
+        self._trace = trace
+        self._trace_node = node
+        self._trace_ok = True
+        self._trace_keys.clear()
+        try:
+            found = self._node_cost(node)
+        finally:
+            self._trace = self._trace_node = None
+        if self._trace_ok:
+            out.costs_traced[id(data)] = (data, node.entry, tuple(trace), found)
+        return found
 
     def _node_cost(self, node: Node) -> dict[str, float]:
         entry = node.entry
@@ -1765,6 +1914,8 @@ class Evaluation:
         worked out for the first and kept for the others (the dictionary kept: do not change
         it). ``None`` where that does not hold.
         """
+        if self._trace is not None:
+            return None  # (shared between selections: a traced cost reads its own)
         facts = node.facts
         if facts is None:
             facts = self.index.facts(entry)
@@ -2094,10 +2245,30 @@ class Evaluation:
         counts = self._partial.get(pkey)
         if counts is not None:
             return counts
-        counts = {}
         # Categories whose modifiers count categories in this same scope: while counting, a
         # count asked again reads the categories as the catalog states them (no cycle).
         modified = self.index.category_modifiers and key not in self._counting
+        if STATIC_COUNTS_SHARED:
+            # What every count of this scope finds alike (the selections whose categories no
+            # modifier changes), counted once; the others looked at in the walk's order.
+            static, others = self._static_counts(scope_node, deep, child_forces)
+            counts = dict(static)
+            if others:
+                self._counting.add(key)
+                get = counts.get
+                for n, mult in others:
+                    refs = (
+                        self._node_refs(n, self.categories(n)) if modified else self._stated_refs(n)
+                    )
+                    for ref in refs:
+                        counts[ref] = get(ref, 0.0) + mult
+                self._counting.discard(key)
+            if not modified and self.index.category_modifiers:
+                self._partial[pkey] = counts
+                return counts
+            self._counts[key] = counts
+            return counts
+        counts = {}
         self._counting.add(key)
         refs_of = self._refs
         fields_of = self.index.modified_fields
@@ -2137,6 +2308,62 @@ class Evaluation:
             return counts
         self._counts[key] = counts
         return counts
+
+    def _stated_refs(self, n: Node) -> frozenset[str]:
+        """What a selection counts as with its categories as its entry states them."""
+        found = n.refs
+        if found is None:
+            entry = n.entry
+            assert entry is not None
+            rkey = (id(entry), id(n.link), id(n.group))
+            found = self._refs.get(rkey)
+            if found is None:
+                found = self._refs[rkey] = self._node_refs(n, entry.categories)
+        return found
+
+    def _static_counts(
+        self, scope_node: Node, deep: bool, child_forces: bool
+    ) -> tuple[dict[str, float], list[tuple[Node, int]]]:
+        """For :meth:`_ref_counts` of ``scope_node``: how many selections under it (children
+        only unless ``deep``) count as each reference, of those whose categories no modifier
+        changes (from anywhere: no modifier reaches them); and the others with their copies,
+        in the order :meth:`_ref_counts`'s walk reaches them. Worked out once per scope
+        selection, depth and reach into forces (at the root, forces are always looked into:
+        the same walk either way) and evaluation: the tree is complete (emptied with
+        :meth:`tree_complete`)."""
+        key = (id(scope_node), deep, child_forces or scope_node.is_root)
+        found = self._static.get(key)
+        if found is not None:
+            return found
+        by_refs: dict[frozenset[str], float] = {}
+        others: list[tuple[Node, int]] = []
+        fields_of = self.index.modified_fields
+        by_modifier = self.index.category_modifiers
+        reached = self._reached
+        stated = self._stated_refs
+        stack: list[tuple[Node, int]] = [(c, c.count) for c in scope_node.children]
+        pop, push = stack.pop, stack.extend
+        while stack:
+            n, mult = pop()
+            entry = n.entry
+            if entry is None:
+                if n.force is not None and (scope_node.is_root or child_forces):
+                    push([(c, c.count) for c in n.children])
+                continue
+            if (by_modifier and "categories" in fields_of(entry)) or (reached and id(n) in reached):
+                others.append((n, mult))
+            else:
+                refs = stated(n)
+                by_refs[refs] = by_refs.get(refs, 0.0) + mult
+            if deep and n.children:
+                push([(c, mult * c.count) for c in n.children])
+        counts: dict[str, float] = {}
+        get = counts.get
+        for refs, copies in by_refs.items():
+            for ref in refs:  # a node counts once even if its id is also a category
+                counts[ref] = get(ref, 0.0) + copies
+        found = self._static[key] = (counts, others)
+        return found
 
     def _ref_count(self, scope_node: Node, ref: str) -> float:
         """``_ref_counts(scope_node, True).get(ref, 0.0)`` for a selection ``scope_node``
@@ -2178,7 +2405,16 @@ class Evaluation:
 
     def condition_holds(self, cond: Condition, context: Node, owner: str | None) -> bool:
         """Does a modifier condition hold in the context of ``context``?"""
-        if self._trace is not None and not self._trace_depth:
+        if (
+            self._trace is not None
+            and not self._trace_depth
+            and not (
+                INSIDE_READS_LEFT_OUT
+                and not self._reached
+                and self._in_trace(context)
+                and self._queries_inside(owner, (cond,), context)
+            )
+        ):
             return self._traced(  # type: ignore[no-any-return]
                 Evaluation.condition_holds, 1, (cond, context, owner)
             )
@@ -2260,7 +2496,10 @@ class Evaluation:
                 (entry.modifiers and field_ in self.index.modified_fields(entry))
                 or (self._reached and id(context) in self._reached)
             )
-        ):  # (what no modifier changes is the value given, read from nowhere)
+            and not (INSIDE_READS_LEFT_OUT and self._mods_inside(entry, field_, context))
+            and not (CONDITIONS_TRACED_ALONE and self._reads_alone(entry, field_, value, context))
+        ):  # (what no modifier changes is the value given, read from nowhere; what only
+            # the subtree's own selections change is the same with the same subtree)
             return self._traced(
                 Evaluation.apply_modifiers, 3, (entry, field_, value, context, profile_type)
             )
@@ -2423,7 +2662,12 @@ class Evaluation:
             return []
         if not self.index.category_modifiers:
             return node.entry.categories
-        if self._trace is not None and not self._trace_depth:
+        if (
+            self._trace is not None
+            and not self._trace_depth
+            and not (INSIDE_READS_LEFT_OUT and self._mods_inside(node.entry, "categories", node))
+            and not (CONDITIONS_TRACED_ALONE and not self._reached and self._in_trace(node))
+        ):  # (of a selection inside the subtree: its modifiers' conditions traced alone)
             return self._traced(Evaluation.categories, 0, (node,))  # type: ignore[no-any-return]
         if self._reached and id(node) in self._reached:
             states = self._reach_states(node)
@@ -3503,6 +3747,28 @@ def evaluate(
 #: modifiers count what the change adds or takes in a scope holding it (an off-switch for
 #: tests: ``False`` works out every such selection's cost again).
 RISE_BY_READS = True
+
+#: In an edit session, the totals of a selection that is neither closed nor keyed by the
+#: counts above it are taken from the previous evaluation where what its costs read from
+#: outside it is found the same (an off-switch for tests: ``False`` works them out again at
+#: every evaluation, as before; see :meth:`Evaluation._costs_by_reads`).
+COSTS_BY_READS = True
+
+#: The counts of one scope share what every one of them finds alike (see
+#: :meth:`Evaluation._static_counts`; an off-switch for tests: ``False`` walks the scope for
+#: each count, as before).
+STATIC_COUNTS_SHARED = True
+
+#: A traced computation keeps, of a modified value whose modifiers look both inside and
+#: outside its subtree, only the conditions and counts that look outside (see
+#: :meth:`Evaluation._reads_alone`; an off-switch for tests: ``False`` keeps the value
+#: itself, whose every modifier is worked out again to replay the subtree).
+CONDITIONS_TRACED_ALONE = True
+
+#: A traced computation (see :meth:`Evaluation.subtree`) leaves out of its trace the modified
+#: values, categories and conditions that read only what lies in its own subtree (an
+#: off-switch for tests: ``False`` keeps every one of them, as before).
+INSIDE_READS_LEFT_OUT = True
 
 #: What :func:`_merge_repeated` merges issues by (one problem reported twice).
 _issue_key = operator.attrgetter("severity", "code", "message", "path")
