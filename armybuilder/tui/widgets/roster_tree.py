@@ -31,6 +31,10 @@ from .stable import ContentLines, StableScroll, refresh_rows
 if TYPE_CHECKING:
     from ...rules.engine import Evaluation, Issue, Node
 
+#: A sync that keeps the tree's shape repaints only the lines it relabels (``False``: it
+#: compares every row on screen before and after, as a sync that adds or removes lines does).
+FAST_SYNC = True
+
 ERROR_MARK = "✖"
 WARNING_MARK = "⚠"
 #: A message the catalog asks to show (severity ``note``): not a problem.
@@ -288,6 +292,11 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         #: Labels are fitted to this width; another width relabels every line.
         self._label_width = -1
         self._relabel = False
+        #: A sync that may repaint only the lines it relabels (see :meth:`sync`), the lines
+        #: it relabelled so far, and the rows on screen before it changed the tree's shape.
+        self._fast = False
+        self._touched: list[TreeNode[Loc]] = []
+        self._before: list[object] | None = None
 
     # ----------------------------------------------------------------- sync
 
@@ -309,7 +318,21 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         self._marked = {loc[:k] for loc in changed for k in range(0, len(loc) + 1, 2)}
         self._own, self._inner = own, inner
         self.labels_set = 0
-        before = self.row_keys()
+        # Where the lines are laid out and the sync keeps them as they are (the same nodes,
+        # in the same places: a count, a price, a mark changed), only the rows of the lines
+        # whose label changed are repainted; the rows on screen are compared (before and
+        # after, as the terminal gets them) only when the sync changes the tree's shape.
+        self._touched = []
+        self._before = None
+        self._fast = (
+            FAST_SYNC
+            and not self._relabel
+            and not self._repaint_all
+            and self.is_mounted
+            and self.size.height > 0
+            and self._tree_lines_cached is not None
+        )
+        before = None if self._fast else self.row_keys()
         self._syncing = True
         # (the width the labels are fitted to, looked up once for all of them)
         self._sync_width = self.scrollable_content_region.width if self.is_mounted else 0
@@ -317,6 +340,21 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
             self._sync_node(self.root, ev.root)
         finally:
             self._sync_width = None
+        if self._fast:
+            self._fast = False
+            if self._before is None:
+                self._syncing = False
+                if self._tree_lines_cached is None:  # (laid out again after all: drawn anew)
+                    self.refresh()
+                    return
+                top, height = self.scroll_offset.y, self.size.height
+                rows = [False] * height
+                for tnode in self._touched:
+                    if top <= tnode._line < top + height:
+                        rows[tnode._line - top] = True
+                refresh_rows(self, rows)
+                return
+            before, self._before = self._before, None
         try:
             after = self.row_keys()  # lays the lines out again (within the sync)
         finally:
@@ -403,7 +441,10 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
             shown = unit_summary(ev, node)
         return (mark, inner, budget, node.is_root, node.force is not None, shown)
 
-    def _label(self, ev: Evaluation, node: Node) -> tuple[str, Text]:
+    def _label(
+        self, ev: Evaluation, node: Node, summary: UnitSummary | None = None
+    ) -> tuple[str, Text]:
+        """A line's label and its signature (``summary``: the unit's, worked out already)."""
         loc = node.loc
         mark = self._own.get(loc)
         inner = self._inner.get(loc)
@@ -445,7 +486,7 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
             text.append(note, "red dim")
             text.append(count, "cyan")
         else:
-            for part, style in fit_label(unit_summary(ev, node), budget):
+            for part, style in fit_label(summary or unit_summary(ev, node), budget):
                 text.append(part, style)
         sig = f"{mark}|{inner}|{unknown}|{budget}|{text.plain}"
         return sig, text
@@ -455,11 +496,13 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         if self._drawn_from.get(tnode.id) == facts:
             return  # the label it has is drawn from the same facts
         self._drawn_from[tnode.id] = facts
-        sig, text = self._label(ev, node)
+        shown = facts[-1]
+        sig, text = self._label(ev, node, shown if isinstance(shown, UnitSummary) else None)
         if self._sig.get(tnode.id) != sig:
             self._sig[tnode.id] = sig
             self.labels_set += 1
             if self._syncing:
+                self._touched.append(tnode)
                 # TreeNode.set_label repaints, a moment later, every line below the node
                 # (the whole tree for the roster's line); sync repaints just the lines that
                 # changed.
@@ -492,8 +535,25 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         has_children = bool(node.children)
         if not tnode.is_root and tnode.allow_expand != has_children:
             tnode.allow_expand = has_children
+            self._touched.append(tnode)  # (its arrow: its own line changes)
         if tnode.is_root or tnode.id in self._populated:
             self._sync_children(tnode, node.children)
+
+    def _reshaping(self) -> None:
+        """The sync is about to add or remove lines: in a fast sync, the rows on screen are
+        taken now, to be compared with the rows after it; the rows of the lines relabelled
+        so far (not yet repainted) are marked changed whatever they show after."""
+        if not self._fast or self._before is not None:
+            return
+        keys = self.row_keys()
+        if keys is None:
+            return  # (not comparable: the tree is drawn anew, see sync)
+        top = self.scroll_offset.y
+        for tnode in self._touched:
+            row = tnode._line - top
+            if 0 <= row < len(keys) - 1:
+                keys[row + 1] = object()  # (equal to nothing)
+        self._before = keys
 
     def _add(self, parent: TreeNode[Loc], child: Node, before: TreeNode[Loc] | None) -> None:
         ev = self._ev
@@ -518,6 +578,7 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
             for t, c in zip(old, children, strict=True):
                 self._sync_node(t, c)
             return
+        self._reshaping()
         # Keep the lines that still match at both ends; replace the middle.
         start = 0
         while start < min(len(old), len(children)) and old_keys[start] == new_keys[start]:
