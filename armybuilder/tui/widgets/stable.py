@@ -148,9 +148,11 @@ def find(owner: Widget, selector: str, expect: type[W]) -> W:
 
 
 def refresh_rows(widget: Widget, changed: list[bool], width: int | None = None) -> None:
-    """Repaint the rows (of the widget's content) marked as changed, runs of them at once."""
+    """Repaint the rows (of the widget's content) marked as changed, runs of them at once:
+    the rows beside the scrollbar, not the scrollbar (a changed row does not change it, and
+    the frame would ask it for its lines of those rows too)."""
     if width is None:
-        width = widget.size.width
+        width = widget.scrollable_content_region.width
     y = 0
     while y < len(changed):
         if not changed[y]:
