@@ -54,7 +54,7 @@ from ...session import (
 from ...words import tally, unit_is_name
 from .catalog import profile_tables, selection_stat_lines
 from .roster_tree import issue_mark, node_at, owner_loc
-from .stable import LiveStatic, find
+from .stable import LiveStatic, SteadySelect, find
 
 if TYPE_CHECKING:
     from ...catalog import CatalogIndex
@@ -143,7 +143,7 @@ class NameField(Input):
         self.fit()
 
 
-class ChoiceSelect(Select[str]):
+class ChoiceSelect(SteadySelect[str]):
     """A group's drop-down whose list of options is built when it is opened, not each time its
     options change: a unit can have dozens of groups (a large squad of BattleScribe data has
     39), their options are priced for the unit, so moving to another unit or an edit that
@@ -340,7 +340,7 @@ class DetailsPane(VerticalScroll):
                 yield Button("+", id="d-plus", classes="step")
             with Vertical(id="d-exp-row"):
                 yield Label("Experience", classes="field-label")
-                yield Select[str]([], id="d-exp", allow_blank=True, prompt="(inherited)")
+                yield SteadySelect[str]([], id="d-exp", allow_blank=True, prompt="(inherited)")
             yield Label("Notes", classes="field-label")
             yield Input(id="d-notes", classes="field")
             yield Label("Campaign state", classes="field-label")
