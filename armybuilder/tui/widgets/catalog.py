@@ -49,7 +49,7 @@ from textual.widgets.tree import TreeNode
 
 from ...session import Limit, Loc, OptionInfo, costs_text, limit_text
 from ...session.text import amount_text, format_number
-from .fitting import tail_forms
+from .fitting import append_marked, tail_forms
 from .stable import ContentLines, LiveStatic, StableScroll, find, refresh_rows, remeta
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ def preview(
         title.append(f"  {cost}", "cyan")
     parts.append(title)
     if entry.description:
-        parts.append(Text(entry.description, "italic"))
+        parts.append(append_marked(Text(), entry.description, "italic"))
     if info is not None and info.limit.bounded:
         # The range only: the count is on the entry's line (the preview is not drawn again
         # at every addition).
@@ -165,7 +165,8 @@ def profile_tables(index: CatalogIndex, lines: Sequence[StatLine]) -> list[Text]
             if ptype is not None
             else sorted({(k, k) for _, chars, _ in rows for k in chars})
         )
-        text = Text(ptype.name if ptype else type_id, "bold underline")
+        text = Text()  # (the heading's style on its own words: Text(..., style) would be
+        text.append(ptype.name if ptype else type_id, "bold underline")  # the whole table's)
         for name, chars, n in rows:
             text.append("\n")
             text.append(f"{name} ×{n}" if n != 1 else name, "bold")
@@ -179,7 +180,7 @@ def profile_tables(index: CatalogIndex, lines: Sequence[StatLine]) -> list[Text]
                     text.append(" · ", "dim")
                 first = False
                 text.append(f"{cname} ", "dim")
-                text.append(str(value))
+                append_marked(text, str(value))
         out.append(text)
     return out
 

@@ -11,11 +11,34 @@ joined by ``·``; a unit of several words keeps its last (``1 Build Slots`` beco
 or fewer as it is (``85kg``, ``3BP``, ``80pts``). So "Armour Plating  4 Cans, 1 Build Slots
 2 chosen" reads, as the pane narrows, "… 4 Cans·1 Slots ×2" and "… 4C·1BS ×2", never
 "4, 1 2". Initials shared by two units of one tail would be ambiguous: that tail stops at
-the form before."""
+the form before.
+
+:func:`append_marked` draws a catalog's text with its emphasis marks as styles."""
 
 from __future__ import annotations
 
 import re
+
+from rich.text import Text
+
+from ...emphasis import EMPHASIS, KEYWORD, STRONG, has_marks, runs
+
+#: How the panes draw each kind of emphasis (a terminal has no small capitals: a keyword is
+#: bold, as the game's datasheets print theirs).
+MARK_STYLES = {STRONG: "bold", EMPHASIS: "italic", KEYWORD: "bold"}
+
+
+def append_marked(text: Text, value: str, style: str = "") -> Text:
+    """Append a catalog's ``value`` (a characteristic, a description) to ``text``, its
+    emphasis marks (:mod:`armybuilder.emphasis`) drawn as styles rather than shown."""
+    if not has_marks(value):
+        text.append(value, style)
+        return text
+    for piece, kinds in runs(value):
+        extra = " ".join(MARK_STYLES[k] for k in sorted(kinds))
+        text.append(piece, f"{style} {extra}".strip() if extra else style)
+    return text
+
 
 _CHOSEN = re.compile(r"^(\d[\d,.]*) chosen$")
 
