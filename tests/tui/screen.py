@@ -311,7 +311,9 @@ COUNT = re.compile(r"\d[\d,.]* chosen|×\d[\d,.]*|\d+/\d+|\d+, (?:at least |≥)
 
 def _initials(words: str) -> str:
     words = words.strip()
-    return words if len(words) <= 3 else "".join(w[0] for w in words.split()).upper()
+    if len(words) <= 3 and not (len(words) == 3 and words.istitle() and words.isalpha()):
+        return words  # ("kg", "BP", "pts"; "Can" as "C", the initial of "Cans")
+    return "".join(w[0] for w in words.split()).upper()
 
 
 def _cost_item(text: str, how: str) -> str:
