@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
 from ...emphasis import EMPHASIS, KEYWORD, STRONG, has_marks, runs
@@ -238,3 +239,16 @@ class ListTails:
                 got = fits[0] if fits else STEPS - 1
             self._steps[room] = got
         return got
+
+
+class WhereRoom:
+    """A line that says more where the pane has the room: ``wide`` where it fits the width
+    it is drawn at, else ``narrow`` (the details' price: "Mass 2,380 kg", as ``show`` says
+    it, else "2,380 kg"). Chosen at each drawing, so a resized pane shows the one it fits."""
+
+    def __init__(self, wide: Text, narrow: Text) -> None:
+        self.wide = wide
+        self.narrow = narrow
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.wide if self.wide.cell_len <= options.max_width else self.narrow
