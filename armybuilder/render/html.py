@@ -38,6 +38,7 @@ from jinja2 import (
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
+from .. import emphasis
 from ..paths import bundled_dir, user_data_dir
 from ..rules.engine import Evaluation
 from ..words import number, unit_after
@@ -158,6 +159,15 @@ def breakable(value: Any) -> Any:
     return value
 
 
+def marked(value: Any) -> Markup:
+    """Filter: a catalog's text (a characteristic, a rule's description) as HTML, its
+    emphasis marks (:mod:`armybuilder.emphasis`) as ``<strong>``, ``<em>`` and
+    ``<span class="keyword">``, everything else escaped (and long words breakable)."""
+    if isinstance(value, Markup):
+        return value
+    return Markup(emphasis.html(str(value), breakable))
+
+
 def _split() -> Markup:
     return Markup(SPLIT_MARK)
 
@@ -240,6 +250,7 @@ def _environment(
     env.filters["fmt"] = _fmt
     env.filters["percent"] = _percent
     env.filters["unit_after"] = _unit_after
+    env.filters["marked"] = marked
     env.tests["contains"] = _contains
     env.globals["split_columns"] = _split_columns
     env.globals["split"] = _split

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..words import number, unit_after
+from ..words import named_amount, number, unit_after
 from .operations import EditError
 
 # The roster machinery (ruamel.yaml, pydantic models) is imported where it is used, so that
@@ -111,17 +111,21 @@ def amount_text(ct: CostType, amount: str) -> str:
     return f"{amount} {unit_after(amount, ct.unit)}" if ct.unit else f"{ct.name} {amount}"
 
 
-def costs_text(index: CatalogIndex, costs: dict[str, float]) -> str:
+def costs_text(index: CatalogIndex, costs: dict[str, float], named: bool = False) -> str:
     """A price as a player reads it (``85 kg``, ``4 bp``, ``Value 30``), hidden costs and
     those that print as zero left out (``12 Cans``, never ``12 Cans, 0 Build Slots``: the
-    rule of :func:`armybuilder.report.price_text`); totals use :func:`cost_text`."""
+    rule of :func:`armybuilder.report.price_text`); totals use :func:`cost_text`. ``named``:
+    each after its cost type's name too, as ``show`` and the cards print it (``Mass 85 kg``;
+    ``80 pts`` where the name is the unit), where a pane has the room."""
     parts = []
     for ct in index.cost_types.values():
         if ct.hidden:
             continue
         amount = format_number(costs.get(ct.id, 0.0))
         if amount != "0":
-            parts.append(amount_text(ct, amount))
+            parts.append(
+                named_amount(ct.name, ct.unit, amount) if named else amount_text(ct, amount)
+            )
     return ", ".join(parts)
 
 
@@ -131,8 +135,12 @@ every report (0.125 is "0.125" in the builder as in the PDF, 0.0005 is not "0", 
 negative is "0", never "-0")."""
 
 
-def cost_text(ev: Evaluation, costs: dict[str, float], limits: bool = False) -> str:
-    """Costs as text, e.g. ``2,380 kg``; with ``limits``, against the roster's limits."""
+def cost_text(
+    ev: Evaluation, costs: dict[str, float], limits: bool = False, named: bool = False
+) -> str:
+    """Costs as text, e.g. ``2,380 kg``; with ``limits``, against the roster's limits;
+    ``named``, after each cost type's name (``Mass 2,380 / 3,000 kg``, as the totals bar and
+    ``show`` say them)."""
     parts = []
     roster_limits = dict(ev.roster.header.limits)
     for ct in ev.index.cost_types.values():
@@ -143,7 +151,7 @@ def cost_text(ev: Evaluation, costs: dict[str, float], limits: bool = False) -> 
         amount = format_number(value)
         if limits and limit is not None:
             amount = f"{amount} / {format_number(limit)}"
-        parts.append(amount_text(ct, amount))
+        parts.append(named_amount(ct.name, ct.unit, amount) if named else amount_text(ct, amount))
     return ", ".join(parts)
 
 

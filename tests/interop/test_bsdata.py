@@ -360,6 +360,7 @@ def test_a_ros_of_two_forces_opens_as_a_roster_of_two_forces(lib: Library, tmp_p
 
 
 def test_a_40k_unit_prints_as_a_datasheet(lib: Library) -> None:
+    from armybuilder.emphasis import plain
     from armybuilder.render.context import build_view
 
     gs = lib.system("wh40k-10e")
@@ -377,7 +378,10 @@ def test_a_40k_unit_prints_as_a_datasheet(lib: Library) -> None:
     unit = next(p for p in captain.profiles if p.type_name == "Unit")
     assert dict(unit.columns) == {"M": '6"', "T": "4", "SV": "3+", "W": "5", "LD": "6+", "OC": "1"}
     rules = dict(captain.rule_texts)
-    assert rules["Oath of Moment"].startswith("If your Army Faction is Adeptus Astartes")
+    # (the data's emphasis marks kept, as its characteristics keep theirs: a card prints them
+    # as bold, plain text without them; tests/render/test_bs_marks.py)
+    assert rules["Oath of Moment"].startswith("If your Army Faction is **^^Adeptus Astartes^^**")
+    assert plain(rules["Oath of Moment"]).startswith("If your Army Faction is Adeptus Astartes,")
 
 
 def test_new_chooses_what_the_data_requires(

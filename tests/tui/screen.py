@@ -311,7 +311,9 @@ COUNT = re.compile(r"\d[\d,.]* chosen|×\d[\d,.]*|\d+/\d+|\d+, (?:at least |≥)
 
 def _initials(words: str) -> str:
     words = words.strip()
-    return words if len(words) <= 3 else "".join(w[0] for w in words.split()).upper()
+    if len(words) <= 3 and not (len(words) == 3 and words.istitle() and words.isalpha()):
+        return words  # ("kg", "BP", "pts"; "Can" as "C", the initial of "Cans")
+    return "".join(w[0] for w in words.split()).upper()
 
 
 def _cost_item(text: str, how: str) -> str:
@@ -538,8 +540,16 @@ def expected_tree_label(ev: Evaluation, loc: Loc, budget: int | None) -> str:
         short = shapes[-1]
         return mark + lead + cut(max(4, room - cell_len(lead + short))) + short
 
+    def named(name: str, costs: dict[str, float], limits: bool = False) -> str:
+        # The roster's totals after their cost types' names ("Mass 2,380 kg", as show says
+        # them) where the whole name and they fit, else without ("2,380 kg"), giving way.
+        said = cost_text(ev, costs, limits=limits, named=True)
+        if room is None or cell_len(name + "  " + said) <= room:
+            return said
+        return cost_text(ev, costs, limits=limits)
+
     if node.is_root:
-        cost = cost_text(ev, ev.totals, limits=True)
+        cost = named(ev.name(node), ev.totals, limits=True)
         return head(ev.name(node), f"  {cost}" if cost else "")
     if node.force is not None:  # a force: its name, what it is, its total
         from armybuilder.report import force_title
@@ -643,6 +653,8 @@ def totals_problems(ev: Evaluation, rows: list[str]) -> list[str]:
 def expected_head(ev: Evaluation, loc: Loc) -> list[str]:
     """What the top of the details pane must say: the selection's name and its cost."""
     node = node_at(ev, loc)
+    # (the costs as the tree says them: "2,380 kg"; where the pane has the room, after
+    # their cost types' names, "Mass 2,380 kg", which holds them: test_cost_named.py)
     if node.is_root:
         return [ev.name(node), cost_text(ev, ev.totals, limits=True)]
     out = [ev.name(node)]

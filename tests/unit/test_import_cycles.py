@@ -53,6 +53,7 @@ ROOMS = {
     "armybuilder.ownform": "base",
     "armybuilder.dice": "base",
     "armybuilder.words": "base",
+    "armybuilder.emphasis": "base",
     "armybuilder.model": "model",
     "armybuilder.schemas": "model",
     "armybuilder.plugin": "plugin",

@@ -828,9 +828,8 @@ class Translation:
     def _rule(self, r: bs.Rule) -> str:
         """A rule's id, the rule kept for the system's list of rules (printed on cards)."""
         rid = self.ids.ours(r.id)
-        text = r.description.replace("**", "").replace("^^", "")  # BattleScribe's emphasis marks
-        if rid not in self._rules:
-            self._rules[rid] = ab.Rule(id=rid, name=r.name or r.id, description=text)
+        if rid not in self._rules:  # (its text with the data's emphasis marks: ours too)
+            self._rules[rid] = ab.Rule(id=rid, name=r.name or r.id, description=r.description)
         return rid
 
     def _own_rules(self, h: bs.InfoHolder) -> list[bs.Rule]:

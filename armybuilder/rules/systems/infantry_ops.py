@@ -1729,13 +1729,7 @@ class InfantryOperations(SystemRules):
                 "morale_modifiers",
                 "Morale test modifiers",
                 list(mods),
-                text="; ".join(
-                    f"{m.get('when')} {m.get('modifier'):+d}"
-                    if isinstance(m.get("modifier"), int)
-                    else str(m.get("when"))
-                    for m in mods
-                    if isinstance(m, dict)
-                ),
+                text="; ".join(_morale_line(m) for m in mods if isinstance(m, dict)),
                 source=f"{SRC}, Morale",
             )
 
@@ -1963,3 +1957,17 @@ def _entries_with_loc(model: Any) -> Iterator[tuple[list[str | int], Entry]]:
 
 
 RULES = InfantryOperations()
+
+
+def _morale_line(m: dict[str, Any]) -> str:
+    """An event of the morale table with its modifier ("Unit is pinned -2"). The rules give
+    some events none ("–": "Unit suffers losses" calls for a test and changes nothing):
+    they say so ("Unit suffers losses (no modifier)"), rather than read as a number lost; an
+    event whose text holds its numbers ("Highest leadership rank ... (Regular +1, ...)") is
+    as it is."""
+    when, modifier = str(m.get("when")), m.get("modifier")
+    if isinstance(modifier, int) and not isinstance(modifier, bool):
+        return f"{when} {modifier:+d}"
+    if any(ch.isdigit() for ch in when):
+        return when
+    return f"{when} (no modifier)"

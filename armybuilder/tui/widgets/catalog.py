@@ -49,7 +49,7 @@ from textual.widgets.tree import TreeNode
 
 from ...session import Limit, Loc, OptionInfo, costs_text, limit_text
 from ...session.text import amount_text, format_number
-from .fitting import tail_forms
+from .fitting import ListTails, append_marked, row_forms, tail_forms
 from .stable import ContentLines, LiveStatic, StableScroll, find, refresh_rows, remeta
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ def preview(
         title.append(f"  {cost}", "cyan")
     parts.append(title)
     if entry.description:
-        parts.append(Text(entry.description, "italic"))
+        parts.append(append_marked(Text(), entry.description, "italic"))
     if info is not None and info.limit.bounded:
         # The range only: the count is on the entry's line (the preview is not drawn again
         # at every addition).
@@ -165,7 +165,8 @@ def profile_tables(index: CatalogIndex, lines: Sequence[StatLine]) -> list[Text]
             if ptype is not None
             else sorted({(k, k) for _, chars, _ in rows for k in chars})
         )
-        text = Text(ptype.name if ptype else type_id, "bold underline")
+        text = Text()  # (the heading's style on its own words: Text(..., style) would be
+        text.append(ptype.name if ptype else type_id, "bold underline")  # the whole table's)
         for name, chars, n in rows:
             text.append("\n")
             text.append(f"{name} ×{n}" if n != 1 else name, "bold")
@@ -179,7 +180,7 @@ def profile_tables(index: CatalogIndex, lines: Sequence[StatLine]) -> list[Text]
                     text.append(" · ", "dim")
                 first = False
                 text.append(f"{cname} ", "dim")
-                text.append(str(value))
+                append_marked(text, str(value))
         out.append(text)
     return out
 
@@ -332,6 +333,10 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
     #: Called when the list's size changed (the browser draws its labels ahead again, at
     #: the new width).
     on_resized: Callable[[], None] | None = None
+
+    #: The one form of the costs of the list's rows (set with the options, see
+    #: :class:`.fitting.ListTails`); none: each row takes the fullest form it has room for.
+    tails: ListTails | None = None
 
     #: Lines found labelled with old figures while a frame was being drawn, outside the part
     #: being drawn (repainted at once; a test reads it: every path that brings a row into
@@ -781,7 +786,9 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
             up = up.parent
         room = self.scrollable_content_region.width - depth * self.guide_depth
         over = text.cell_len - room
-        if over <= 0 or room <= 0:
+        tails = self.tails if node.data is not None and room > 0 else None
+        step = tails.step(room) if tails is not None else 0  # (one form for every row)
+        if (over <= 0 and step == 0) or room <= 0:
             return text
         offset = len(text.plain) - len(label.plain)  # (the arrow before a heading's label)
         if node.data is None:
@@ -795,20 +802,24 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
         # chosen" -> "×3", "1 Build Slots" -> "1 Slots" -> "1BS"): never a number cut at the
         # edge, nor one left without what it counts.
         spans = [(label.plain[sp.start : sp.end].lstrip(" "), sp.style) for sp in label.spans]
-        forms = tail_forms([p for p, _ in spans])
-        tails = []
+        if tails is not None:
+            forms, keep = row_forms([p for p, _ in spans], step, tails.tiny)
+        else:
+            forms = tail_forms([p for p, _ in spans])
+            keep = len(forms)
+        shown = []
         for pieces, sep in forms:
             tail = Text()
             for piece, (_, piece_style) in zip(pieces, spans, strict=True):
                 tail.append(sep + piece, piece_style)
-            tails.append(tail)
+            shown.append(tail)
         lead = cell_len(text.plain[:offset])
         # The whole name with the fullest tail that leaves room for it ("Machine Gun 2 Cans·1
         # Slots", not "Mac…  2 Cans, 1 Build Slots"); where none does, the name gives way to
         # the fullest tail that leaves it 3 cells.
-        whole = [i for i, t in enumerate(tails) if name.cell_len <= room - lead - t.cell_len]
-        for i in [*whole[:1], *range(len(tails))]:
-            tail = tails[i]
+        whole = [i for i, t in enumerate(shown[:keep]) if name.cell_len <= room - lead - t.cell_len]
+        for i in [*whole[:1], *range(len(shown))]:
+            tail = shown[i]
             space = room - lead - tail.cell_len
             if name.cell_len <= space:
                 fitted = name.copy()
@@ -1578,6 +1589,10 @@ class CatalogBrowser(Vertical):
         self._hay = [(fold(c.entry.name), c.entry.id) for c in self._options]
         self._hits = None
         self._hits_query = None
+        options = self._options
+        tree.tails = ListTails(
+            lambda: ((c.entry.name, entry_cost(index, c.entry)) for c in options)
+        )
         tree._syncing = True  # one repaint at the end, not one per node added
         try:
             tree.clear()

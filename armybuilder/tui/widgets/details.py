@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.cells import cell_len, set_cell_size
+from rich.console import Group as RichGroup
 from rich.console import RenderableType
 from rich.text import Text
 from textual import on
@@ -53,6 +54,7 @@ from ...session import (
 )
 from ...words import tally, unit_is_name
 from .catalog import profile_tables, selection_stat_lines
+from .fitting import WhereRoom
 from .roster_tree import issue_mark, node_at, owner_loc
 from .stable import LiveStatic, SteadySelect, find
 
@@ -448,17 +450,27 @@ class DetailsPane(VerticalScroll):
     def _show_head(self, ev: Evaluation, node: Node) -> None:
         name = ev.name(node)
         text = Text(name, "bold")
+        # The cost after its cost types' names, as show and the cards say it ("Mass 2,380
+        # kg"), where the pane has the room; else as the tree says it ("2,380 kg").
+        price: WhereRoom | None = None
+        after: Text | None = None
         if node.is_root:
             system = ev.index.system.name
             text.append(f"\n{system} · {ev.index.faction.name}", "dim")
-            text.append(f"\n{cost_text(ev, ev.totals, limits=True)}", "cyan")
+            price = WhereRoom(
+                Text(cost_text(ev, ev.totals, limits=True, named=True), "cyan"),
+                Text(cost_text(ev, ev.totals, limits=True), "cyan"),
+            )
         elif node.force is not None:
             from ...report import force_title
 
             text = Text(force_title(ev, node), "bold")
             text.append(f"\nforce · {node.force.name}", "dim")
-            text.append(f"\n{cost_text(ev, ev.total_cost(node))}", "cyan")
-            text.append("\nr: rename · t: add a force · T: remove this force", "dim")
+            costs = ev.total_cost(node)
+            price = WhereRoom(
+                Text(cost_text(ev, costs, named=True), "cyan"), Text(cost_text(ev, costs), "cyan")
+            )
+            after = Text("r: rename · t: add a force · T: remove this force", "dim")
         elif node.entry is None:
             text.append(f"\n? unknown entry {node.entry_id!r}", "red")
             text.append(
@@ -477,13 +489,21 @@ class DetailsPane(VerticalScroll):
             if cats:
                 text.append(f" · {cats}", "dim")
             costs = ev.total_cost(node)
-            price = costs_text(ev.index, costs)
-            if price:
-                text.append(f"\n{price}", "cyan")
+            short = costs_text(ev.index, costs)
+            if short:
+                wide = Text(costs_text(ev.index, costs, named=True), "cyan")
+                narrow = Text(short, "cyan")
                 if node.count != 1:
                     each = {k: v / node.count for k, v in costs.items()}
-                    text.append(f" ({costs_text(ev.index, each)} each)", "dim")
-        self._set_static("d-head", text, text.plain)
+                    for line in (wide, narrow):
+                        line.append(f" ({costs_text(ev.index, each)} each)", "dim")
+                price = WhereRoom(wide, narrow)
+        if price is None:
+            self._set_static("d-head", text, text.plain)
+            return
+        parts: list[RenderableType] = [text, price, *([after] if after is not None else [])]
+        sig = (text.plain, price.wide.plain, price.narrow.plain, after.plain if after else "")
+        self._set_static("d-head", RichGroup(*parts), sig)
 
     def _show_roster(self, ev: Evaluation) -> None:
         self._set_input("d-roster-name", ev.roster.name)

@@ -11,11 +11,37 @@ joined by ``·``; a unit of several words keeps its last (``1 Build Slots`` beco
 or fewer as it is (``85kg``, ``3BP``, ``80pts``). So "Armour Plating  4 Cans, 1 Build Slots
 2 chosen" reads, as the pane narrows, "… 4 Cans·1 Slots ×2" and "… 4C·1BS ×2", never
 "4, 1 2". Initials shared by two units of one tail would be ambiguous: that tail stops at
-the form before."""
+the form before.
+
+:func:`append_marked` draws a catalog's text with its emphasis marks as styles."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
+
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.text import Text
+
+from ...emphasis import EMPHASIS, KEYWORD, STRONG, has_marks, runs
+
+#: How the panes draw each kind of emphasis (a terminal has no small capitals: a keyword is
+#: bold, as the game's datasheets print theirs).
+MARK_STYLES = {STRONG: "bold", EMPHASIS: "italic", KEYWORD: "bold"}
+
+
+def append_marked(text: Text, value: str, style: str = "") -> Text:
+    """Append a catalog's ``value`` (a characteristic, a description) to ``text``, its
+    emphasis marks (:mod:`armybuilder.emphasis`) drawn as styles rather than shown."""
+    if not has_marks(value):
+        text.append(value, style)
+        return text
+    for piece, kinds in runs(value):
+        extra = " ".join(MARK_STYLES[k] for k in sorted(kinds))
+        text.append(piece, f"{style} {extra}".strip() if extra else style)
+    return text
+
 
 _CHOSEN = re.compile(r"^(\d[\d,.]*) chosen$")
 
@@ -46,9 +72,11 @@ def _has_words(piece: str) -> bool:
 
 def initials(words: list[str]) -> str:
     """A unit in a few letters: as it is when three letters or fewer (``kg``, ``BP``,
-    ``pts``), else the initials of its words (``Cans`` -> ``C``, ``Build Slots`` -> ``BS``)."""
+    ``pts``), else the initials of its words (``Cans`` -> ``C``, ``Build Slots`` -> ``BS``).
+    A capitalised word of three letters is a word too (``Can``, the singular of ``Cans``:
+    ``C`` as its plural, so "1 Can" and "2 Cans" read "1C" and "2C" side by side)."""
     whole = " ".join(words)
-    if len(whole) <= 3:
+    if len(whole) <= 3 and not (len(whole) == 3 and whole.istitle() and whole.isalpha()):
         return whole
     return "".join(w[0] for w in words if w).upper()
 
@@ -77,7 +105,8 @@ def _costs(piece: str, how: str) -> str:
 
 
 def _tiny_is_clear(pieces: list[str]) -> bool:
-    """Whether the initials of the units in ``pieces`` tell them apart."""
+    """Whether the initials of the units in ``pieces`` tell them apart (a unit's singular
+    and plural are one unit: ``1 Build Slot``, ``3 Build Slots``)."""
     seen: dict[str, str] = {}
     for piece in pieces:
         if not _has_words(piece):
@@ -88,7 +117,7 @@ def _tiny_is_clear(pieces: list[str]) -> bool:
                 continue
             for words in (parts[0], parts[2]):
                 if words:
-                    key, whole = initials(words), " ".join(words)
+                    key, whole = initials(words), " ".join(words).removesuffix("s")
                     if seen.setdefault(key, whole) != whole:
                         return False
     return True
@@ -109,3 +138,117 @@ def tail_forms(pieces: list[str]) -> list[tuple[list[str], str]]:
         if form != forms[-1]:
             forms.append(form)
     return forms
+
+
+#: The shortening steps of a tail, in order (:func:`tail_form`): in full; the counts terse;
+#: one space between the parts; the costs tight; each unit by its last word; by initials.
+STEPS = 6
+_COST_FORMS = {3: "tight", 4: "short", 5: "tiny"}
+
+
+def _cost_level(step: int) -> int:
+    """Which form of the costs a step gives: 0 as written (steps 0 to 2), then tight,
+    short, tiny."""
+    return max(0, step - 2)
+
+
+def tail_form(pieces: list[str], step: int, tiny: bool = True) -> tuple[list[str], str]:
+    """A tail's form at ``step`` (0 to :data:`STEPS` - 1), as (pieces, separator). Where
+    ``tiny`` is false (or the initials of the tail's own units would be ambiguous), the last
+    step is the one before it."""
+    if step <= 0:
+        return pieces, "  "
+    short = [terse(p) for p in pieces]
+    if step <= 2:
+        return short, "  " if step == 1 else " "
+    if step >= 5 and not (tiny and _tiny_is_clear(short)):
+        step = 4
+    how = _COST_FORMS[min(step, 5)]
+    return [_costs(p, how) for p in short], " "
+
+
+def _width(form: tuple[list[str], str]) -> int:
+    pieces, sep = form
+    return sum(cell_len(sep + p) for p in pieces)
+
+
+def row_forms(
+    pieces: list[str], step: int, tiny: bool = True
+) -> tuple[list[tuple[list[str], str]], int]:
+    """The forms a row of a list may take when the list's tails are at ``step``
+    (:class:`ListTails`), fullest first, and how many of them keep the list's form of the
+    costs (the counts may still shorten: "3 chosen" -> "×3"); the rest, shorter, only for a
+    row that has no room left for 3 cells of its name otherwise."""
+    forms: list[tuple[list[str], str]] = []
+    keep = 0
+    for s in range(max(0, step), STEPS):
+        form = tail_form(pieces, s, tiny)
+        if forms and form == forms[-1]:
+            continue
+        forms.append(form)
+        if _cost_level(s) == _cost_level(step):
+            keep = len(forms)
+    return forms, keep
+
+
+class ListTails:
+    """One form of the costs for every row of a list (the catalog's options), so that rows
+    side by side read alike: "Bike 5C" beside "Monster Truck 25C", never "Bike 5 Cans"
+    beside it.
+
+    The form is the fullest that leaves room, beside the longest name of the list, for the
+    widest of the options' own costs (their catalog's costs, known without pricing any:
+    a row priced later, when it comes into view, keeps the form; where its price is wider,
+    its name gives way). ``rows`` gives each option's name and own costs (``5 Cans``), read
+    once, when the form is first asked for."""
+
+    def __init__(self, rows: Callable[[], Iterable[tuple[str, str]]]) -> None:
+        self._rows = rows
+        self._widths: list[int] | None = None
+        self._name = 0
+        self.tiny = True
+        self._steps: dict[int, int] = {}
+
+    def _measure(self) -> list[int]:
+        costs: set[str] = set()
+        name = 0
+        for n, cost in self._rows():
+            name = max(name, cell_len(n))
+            if cost:
+                costs.add(cost)
+        self._name = name
+        pieces = sorted(costs)
+        self.tiny = _tiny_is_clear(pieces)
+        widths = [
+            max((_width(tail_form([c], s, self.tiny)) for c in pieces), default=0)
+            for s in range(STEPS)
+        ]
+        self._widths = widths
+        return widths
+
+    def step(self, room: int) -> int:
+        """The step (:func:`tail_form`) of the list's tails on rows ``room`` cells wide: the
+        first that leaves the longest name whole beside the widest costs, else the last."""
+        got = self._steps.get(room)
+        if got is None:
+            widths = self._widths if self._widths is not None else self._measure()
+            if not any(widths):
+                got = 0
+            else:
+                fits = [s for s in range(STEPS) if self._name + widths[s] <= room]
+                got = fits[0] if fits else STEPS - 1
+            self._steps[room] = got
+        return got
+
+
+class WhereRoom:
+    """A line that says more where the pane has the room: ``wide`` where it fits the width
+    it is drawn at, else ``narrow`` (the details' price: "Mass 2,380 kg", as ``show`` says
+    it, else "2,380 kg"). Chosen at each drawing, so a resized pane shows the one it fits."""
+
+    def __init__(self, wide: Text, narrow: Text) -> None:
+        self.wide = wide
+        self.narrow = narrow
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.wide if self.wide.cell_len <= options.max_width else self.narrow

@@ -240,6 +240,17 @@ def fit_head(
     return cut_to(name, max(least, budget - lead - cell_len(forms[-1]))), forms[-1]
 
 
+def named_where_room(name: str, named: str, cost: str, budget: int | None, lead: int = 0) -> str:
+    """A roster's totals after its line's ``name``: after each cost type's name (``named``:
+    "Mass 2,380 kg", as the totals bar, ``show`` and the PDF say them) where the whole name
+    and they fit in ``budget`` cells (``lead`` of them before the name), else without
+    (``cost``: "2,380 kg", which gives way further as :func:`fit_head` says). A unit's or a
+    force's line keeps the short form: lines side by side read alike."""
+    if budget is None or cell_len(name) + 2 + cell_len(named) <= budget - lead:
+        return named
+    return cost
+
+
 def fits(budget: int | None, text: str) -> bool:
     return budget is None or cell_len(text) <= budget
 
@@ -461,7 +472,12 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         if budget is not None:
             budget -= lead
         if node.is_root:
-            cost = cost_text(ev, ev.totals, limits=True)
+            cost = named_where_room(
+                ev.name(node),
+                cost_text(ev, ev.totals, limits=True, named=True),
+                cost_text(ev, ev.totals, limits=True),
+                budget,
+            )
             name, tail = fit_head(ev.name(node), f"  {cost}" if cost else "", budget)
             text.append(name, "bold")
             text.append(tail, "dim")

@@ -1371,3 +1371,19 @@ def test_unarmoured_civilians_are_fine(run: Run) -> None:
     assert ev.issues == []
     assert ev.value(p, "morale_tn") == 10
     assert ev.value(p, "damage_boxes") == 28
+
+
+def test_show_says_which_morale_events_have_no_modifier(capsys: pytest.CaptureFixture[str]) -> None:
+    """The rules' morale table gives "Unit suffers losses" and "Unit attacked by a vehicle" no
+    modifier ("–": they call for a test). ``show`` listed them bare ("Unit suffers losses;"),
+    as if a number had been lost; it now says so, and the others keep their numbers."""
+    from armybuilder.cli import main
+
+    assert main(["show", str(EXAMPLES / "rifle-platoon.yaml")]) == 0
+    (line,) = [x for x in capsys.readouterr().out.splitlines() if "Morale test modifiers" in x]
+    items = line.split(": ", 1)[1].split("; ")
+    assert "Unit suffers losses (no modifier)" in items
+    assert "Attacked by a vehicle (no modifier)" in items
+    assert "Unit is pinned -2" in items and "Unit is rallied +2" in items
+    assert "Highest leadership rank within 3 hexes (Regular +1, Veteran +2, Elite +4)" in items
+    assert all(any(ch.isdigit() for ch in i) or i.endswith("(no modifier)") for i in items)
