@@ -3198,8 +3198,11 @@ def _check_children(ev: Evaluation, node: Node, plan: ChildChecks, seen_global: 
     if plan.held:
         # A maximum counting the entry's selections here: with none of them under this
         # selection it counts 0, which no maximum (unlimited when negative) refuses.
+        # (Many of them, as at the root: the entries found under it in one walk first; one
+        # that is not there is not found by the walk of _holds_entry either.)
+        under = _entry_ids_under(node) if len(plan.held) > HELD_BY_ONE_WALK else None
         for k, rows_k in plan.held.items():
-            if _holds_entry(ev, node, k):
+            if (under is None or k in under) and _holds_entry(ev, node, k):
                 order.extend(rows_k)
     if len(order) > 1:
         order.sort()
@@ -3753,6 +3756,11 @@ RISE_BY_READS = True
 #: outside it is found the same (an off-switch for tests: ``False`` works them out again at
 #: every evaluation, as before; see :meth:`Evaluation._costs_by_reads`).
 COSTS_BY_READS = True
+
+#: Above this many limits of entries held under a selection, :func:`_check_children` first
+#: finds in one walk which entries are under it at all (a test may set it high: each entry
+#: then looked for on its own, as before).
+HELD_BY_ONE_WALK = 8
 
 #: The counts of one scope share what every one of them finds alike (see
 #: :meth:`Evaluation._static_counts`; an off-switch for tests: ``False`` walks the scope for

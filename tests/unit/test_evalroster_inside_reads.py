@@ -85,6 +85,7 @@ entries:
     type: unit
     categories: [hq]
     costs: {pts: 20}
+    constraints: [{type: max, value: 1, scope: parent, source: "EVR 1.1"}]
     entries:
       - id: sword
         name: Sword
@@ -183,7 +184,7 @@ def directed(s: EditSession) -> list[tuple[list[str], int, float]]:
     captain, first, _second, _third = s.children_locs(())
     seen = []
     soldiers = child(s, first, "soldier")
-    for what in ["sword", "banner", "plus", "undo", "redo", "relic", "relic2", "undo"]:
+    for what in ["sword", "banner", "plus", "undo", "redo", "relic", "relic2", "undo", "captain"]:
         if what == "sword":
             s.add(captain, "sword")  # the second squad (untouched) may now hold 2 cannons
         elif what == "banner":
@@ -196,6 +197,8 @@ def directed(s: EditSession) -> list[tuple[list[str], int, float]]:
             s.redo()
         elif what == "relic":
             s.add(captain, "relic")
+        elif what == "captain":
+            s.add((), "captain")  # a second captain: at most one in the roster
         else:
             s.add(first, "relic")  # a second relic: at most one per roster
         ev, errors = checked(s, what)
@@ -209,7 +212,7 @@ def test_roster_level_checks_follow_an_edit_to_one_unit(tmp_path: Path) -> None:
     assert [m for m in before if "2 × Heavy weapon; at most 1 allowed" in m]
     assert [m for m in before if "2 × Model; at least 3 needed" in m]
     seen = directed(s)
-    sword, banner, plus, undone, redone, relic, relic2, undone2 = (e for e, _, _ in seen)
+    sword, banner, plus, undone, redone, relic, relic2, undone2, captain = (e for e, _, _ in seen)
     # The captain's sword raises the second squad's limit of heavy weapons: the squad is
     # untouched, its error goes; and each squad's points rise by 3 (what their costs read
     # from the roster: read again).
@@ -225,6 +228,7 @@ def test_roster_level_checks_follow_an_edit_to_one_unit(tmp_path: Path) -> None:
     assert len(relic) == len(plus)
     assert [m for m in relic2 if "2 × Relic; at most 1 allowed" in m]
     assert undone2 == relic
+    assert [m for m in captain if "2 × Captain; at most 1 allowed" in m]
     # Units were replayed by their reads on the way (the captain at the count +1).
     assert seen[2][1] >= 1
 
@@ -306,6 +310,23 @@ def test_with_the_shortcut_off_the_same_is_shown(
         monkeypatch.setattr(engine, switch, True)
     on = directed(session(tmp_path / "on"))
     assert [(e, pts) for e, _, pts in on] == [(e, pts) for e, _, pts in off]
+
+
+def test_limits_held_under_the_roster_found_in_one_walk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The entries under a selection found in one walk before their limits are looked at
+    (``engine.HELD_BY_ONE_WALK``, here for every selection): the same errors and points as
+    each entry looked for on its own (the second captain reported); and, broken on purpose
+    (the walk finding nothing), the second captain goes unseen."""
+    monkeypatch.setattr(engine, "HELD_BY_ONE_WALK", 10**9)
+    alone = [(e, pts) for e, _, pts in directed(session(tmp_path / "alone"))]
+    monkeypatch.setattr(engine, "HELD_BY_ONE_WALK", 0)
+    assert [(e, pts) for e, _, pts in directed(session(tmp_path / "walked"))] == alone
+    assert [m for m in alone[-1][0] if "2 × Captain; at most 1 allowed" in m]
+    monkeypatch.setattr(engine, "_entry_ids_under", lambda node: set())
+    broken = [(e, pts) for e, _, pts in directed(session(tmp_path / "broken"))]
+    assert broken[:-1] == alone[:-1] and broken[-1] != alone[-1]
 
 
 def kept_reads(ev: Evaluation) -> int:
