@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import run_async, wait_editor
 from screen import Terminal, painted, pane_lines
 from test_repaint_40k import marines, space_marines  # noqa: F401  (a fixture)
@@ -64,15 +65,17 @@ def row_of(editor: Any, loc: Any, rows: list[str]) -> str:
     return rows[tnode._line - tree.scroll_offset.y]
 
 
+@pytest.mark.parametrize("size", [(160, 48), (80, 24)])
 @run_async
 async def test_another_units_mark_and_the_roster_line_repaint_after_an_edit(
     make_app: Any,
     workdir: Path,
     marines: tuple[str, Library],  # noqa: F811
+    size: tuple[int, int],
 ) -> None:
     path, library = space_marines(workdir, marines)
     app = make_app(path, library=library)
-    async with app.run_test(size=(160, 48)) as pilot:
+    async with app.run_test(size=size) as pilot:
         terminal = Terminal(app)
         editor = await wait_editor(pilot)
         s = editor.session
@@ -135,8 +138,12 @@ async def test_another_units_mark_and_the_roster_line_repaint_after_an_edit(
         editor.jump_to(raider)
         await settle(pilot, editor)
         await pilot.press("plus")
-        rows = await checked(pilot, editor, terminal, "land raider +1")
-        assert ERROR_MARK in rows[0], rows[0]
+        await checked(pilot, editor, terminal, "land raider +1")
+        editor.roster_tree.scroll_to(y=0, animate=False)  # (the roster's line, into view)
+        rows = await checked(pilot, editor, terminal, "land raider +1, the tree at its top")
+        assert ERROR_MARK in row_of(editor, (), rows), rows
         await pilot.press("ctrl+z")
-        rows = await checked(pilot, editor, terminal, "land raider +1 undone")
-        assert ERROR_MARK not in rows[0], rows[0]
+        await checked(pilot, editor, terminal, "land raider +1 undone")
+        editor.roster_tree.scroll_to(y=0, animate=False)
+        rows = await checked(pilot, editor, terminal, "undone, the tree at its top")
+        assert ERROR_MARK not in row_of(editor, (), rows), rows
