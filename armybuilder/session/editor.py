@@ -470,7 +470,12 @@ class EditSession:
         system.faction(roster.faction)
         roster.prepare_merge_base()  # so that a save keeps the user's own text, fast
         roster.prepare_round_trip()
-        return cls(roster, system, **kw)
+        session = cls(roster, system, **kw)
+        if roster.converted_from is not None:
+            # Converted from another format: unsaved, but its document was read from its text
+            # (the journal starts from that text, without writing the roster out again).
+            session._saved_text = roster.text
+        return session
 
     @classmethod
     def new(
