@@ -418,6 +418,10 @@ class EditSession:
         #: Milliseconds the last edit took (document change and re-parse, not validation).
         self.last_edit_ms = 0.0
         self.journal = Journal.for_roster(roster.path, self.session_id)
+        #: The text of the document as last saved (or opened), which the journal starts from
+        #: when an edit leaves that state: the roster's own text, unless the roster came with
+        #: changes its text does not hold; then ``None`` until the first edit writes it out.
+        self._saved_text: str | None = None if roster.dirty else roster.text
         #: Figures the panes show (limits, what-if costs), per evaluation.
         self._figures: dict[Any, Any] = {}
         self._fresh_data: dict[int, tuple[Entry, Any]] = {}
@@ -466,7 +470,12 @@ class EditSession:
         system.faction(roster.faction)
         roster.prepare_merge_base()  # so that a save keeps the user's own text, fast
         roster.prepare_round_trip()
-        return cls(roster, system, **kw)
+        session = cls(roster, system, **kw)
+        if roster.converted_from is not None:
+            # Converted from another format: unsaved, but its document was read from its text
+            # (the journal starts from that text, without writing the roster out again).
+            session._saved_text = roster.text
+        return session
 
     @classmethod
     def new(
@@ -509,8 +518,11 @@ class EditSession:
             session._saved_token = -1
         if info.ops:
             session._apply("Recovered changes", list(info.ops), None, None)
-        elif session.dirty:
-            session._changed([], False)
+        elif session.dirty and session.autosave:
+            # Nothing but the unsaved base to recover: this session's journal holds it as
+            # unsaved, so that it is offered again should this session be lost in turn.
+            session.journal.start(base, info.base, unsaved=True)
+            session.generation += 1
         # Only now, with the edits safe in this session's own journal, the old one goes.
         info.discard()
         return session
@@ -880,6 +892,11 @@ class EditSession:
                 op_from_json(r) if r["op"] in ("insert", "set") else op
                 for r, op in zip(records, ops, strict=True)
             ]
+        if self.autosave and self._saved_text is None and not self.dirty:
+            # The journal starts from the document this edit applies to (see _record).
+            from ..yamlio import dump_round_trip
+
+            self._saved_text = dump_round_trip(self.roster.doc)
         applied: list[Op] = []
         inverses: list[Op] = []
         try:
@@ -939,19 +956,15 @@ class EditSession:
             self.journal.discard()
         elif self.journal.started and not self.journal.orphaned:
             self.journal.append_lines(lines)
-        elif not was_dirty and self.roster.text is not None and not self.journal.started:
+        elif not was_dirty and self._saved_text is not None and not self.journal.started:
             # The state before these operations is the saved one: its text is at hand.
-            self.journal.start(self.roster, self.roster.text)
+            self.journal.start(self.roster, self._saved_text)
             self.journal.append_lines(lines)
         else:
             # Unsaved already (the journal could not be written before): start from now.
             from ..yamlio import dump_round_trip
 
             self.journal.start(self.roster, dump_round_trip(self.roster.doc), unsaved=True)
-
-    def _changed(self, ops: Sequence[Op], was_dirty: bool) -> None:
-        self.generation += 1
-        self._record(ops, was_dirty, self._encode(ops))
 
     def undo(self) -> Loc | None:
         """Undo the last edit; returns the selection it was about (``None``: nothing to undo)."""
@@ -2075,6 +2088,7 @@ class EditSession:
                 # lines of the file written (none while edits were unsaved).
                 ev.roster.follow_save(self.roster)
         self._saved_token = job.token
+        self._saved_text = self.roster.text
         old_journal.discard()
         self.journal = Journal.for_roster(saved, self.session_id)
         self.journal.discard()

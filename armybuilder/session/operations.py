@@ -959,6 +959,7 @@ def new_roster(
     from .. import __version__
     from ..paths import schema_path
     from ..rosters import Roster
+    from ..yamlio import dump_round_trip
 
     index = system.index(faction_id)
     name = name or f"New {index.faction.name} roster"
@@ -972,8 +973,13 @@ def new_roster(
         if start:  # what the catalog requires, chosen as a player would
             # (as round-trip nodes, like those of the file once saved and opened again)
             roster.doc["selections"].extend(_commented(sel) for sel in start)
-            roster.dirty = True
             roster.refresh()
+            # Its text is the document, starting selections included, as for any roster
+            # read from a file: what the recovery journal starts from (the first edit's
+            # positions are in it) and what is written. The document's marks are of the
+            # text without them: positions are read from this text when asked for.
+            roster.text = dump_round_trip(roster.doc)
+            roster._marks_stale = True
         return roster
 
     def described(roots: Sequence[Child]) -> str:
