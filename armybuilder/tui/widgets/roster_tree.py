@@ -347,12 +347,13 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         self._syncing = True
         # (the width the labels are fitted to, looked up once for all of them)
         self._sync_width = self.scrollable_content_region.width if self.is_mounted else 0
+        fast = self._fast
         try:
             self._sync_node(self.root, ev.root)
         finally:
             self._sync_width = None
-        if self._fast:
-            self._fast = False
+            self._fast = False  # (lines populated later, on expanding, are not this sync's)
+        if fast:
             if self._before is None:
                 self._syncing = False
                 if self._tree_lines_cached is None:  # (laid out again after all: drawn anew)
