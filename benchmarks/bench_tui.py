@@ -647,10 +647,12 @@ def _plan(session: Any) -> dict[str, Any]:
     other = next((n for n in units if _shape(n) != _shape(a)), None)
     toggle = None
     for n in [a, *units]:
-        children = ev.index.children(n.entry)
+        # What the session offers there (an option the data hides at that place, e.g. a
+        # detachment of another chapter, would time a rare edit that ends with no choice).
+        offered = session.options(n.loc, ev)
         for g in one_of_groups(n.entry):
             opts = [
-                c.entry.id for c in children
+                c.entry.id for c in offered
                 if c.group is not None and c.group.id == g.id and not c.entry.hidden
             ]  # fmt: skip
             chosen = [c.entry_id for c in n.children if c.group is not None and c.group.id == g.id]
