@@ -170,6 +170,21 @@ def test_a_roster_handed_over_with_changes_recovers(ours: Library, tmp_path: Pat
     lost.close()
 
 
+def test_edits_undone_to_the_start_and_redone_recover(bslib: Library, tmp_path: Path) -> None:
+    """Undoing back to the new roster as made drops the journal; the edits redone, and more,
+    are journaled again from the roster as made (its starting Sponsor included)."""
+    lost = EditSession.new(bslib, "gaslands", "gaslands", "Undone")
+    edits(lost, "undone")
+    while lost.can_undo:
+        lost.undo()
+    assert not lost.dirty and not [i for i in list_recoveries() if i.journal == lost.journal.path]
+    lost.redo()
+    lost.redo()
+    edits(lost, "redone")
+    recovered_as_lost(bslib, lost, tmp_path, "undone").close()
+    lost.close()
+
+
 def test_an_opened_yaml_roster_recovers(bslib: Library, tmp_path: Path) -> None:
     """A new Gaslands roster saved, opened in another session, edited and lost."""
     first = EditSession.new(bslib, "gaslands", "gaslands", "Team", autosave=False)
