@@ -101,7 +101,10 @@ def recovered_as_lost(lib: Library, lost: EditSession, tmp: Path, tag: str) -> E
     return recovered
 
 
-def new_then_recover(lib: Library, system: str, faction: str, tmp: Path) -> None:
+def new_then_recover(lib: Library, system: str, faction: str, tmp: Path, more: bool) -> None:
+    """A new roster edited, lost and recovered; with ``more``, the recovered session is then
+    edited and lost, recovered twice more (the second time with no edit in between), saved,
+    edited again and lost."""
     tag = f"{system}-{faction}"
     lost = EditSession.new(lib, system, faction, "Lost")
     # its text is its document (the selections it starts with included)
@@ -110,6 +113,10 @@ def new_then_recover(lib: Library, system: str, faction: str, tmp: Path) -> None
     assert lost.roster.dumps() == lost.roster.text, tag
     edits(lost, tag)
     again = recovered_as_lost(lib, lost, tmp, tag)
+    if not more:
+        for s in (lost, again):
+            s.close()
+        return
     # the recovered session, edited and lost in turn, comes back too; and once more with no
     # edit in between (a journal holding only its unsaved starting text)
     edits(again, tag + "-2")
@@ -134,8 +141,8 @@ def new_then_recover(lib: Library, system: str, faction: str, tmp: Path) -> None
 
 @pytest.mark.parametrize("system", OURS)
 def test_a_new_roster_of_ours_recovers(ours: Library, system: str, tmp_path: Path) -> None:
-    for faction in sorted(ours.system(system).factions):
-        new_then_recover(ours, system, faction, tmp_path)
+    for k, faction in enumerate(sorted(ours.system(system).factions)):
+        new_then_recover(ours, system, faction, tmp_path, more=k == 0)
 
 
 @pytest.mark.parametrize("system", THEIRS)
@@ -143,8 +150,8 @@ def test_a_new_battlescribe_roster_recovers(bslib: Library, system: str, tmp_pat
     if system not in bslib.systems:
         pytest.skip(f"{system} is not in the BattleScribe test data at {BSDATA}")
     factions = sorted(bslib.system(system).factions)
-    for faction in factions:
-        new_then_recover(bslib, system, faction, tmp_path)
+    for k, faction in enumerate(factions):
+        new_then_recover(bslib, system, faction, tmp_path, more=k == 0)
 
 
 def test_a_roster_handed_over_with_changes_recovers(ours: Library, tmp_path: Path) -> None:
@@ -160,6 +167,21 @@ def test_a_roster_handed_over_with_changes_recovers(ours: Library, tmp_path: Pat
     lost = EditSession(roster, system)
     edits(lost, "handed")
     recovered_as_lost(ours, lost, tmp_path, "handed").close()
+    lost.close()
+
+
+def test_edits_undone_to_the_start_and_redone_recover(bslib: Library, tmp_path: Path) -> None:
+    """Undoing back to the new roster as made drops the journal; the edits redone, and more,
+    are journaled again from the roster as made (its starting Sponsor included)."""
+    lost = EditSession.new(bslib, "gaslands", "gaslands", "Undone")
+    edits(lost, "undone")
+    while lost.can_undo:
+        lost.undo()
+    assert not lost.dirty and not [i for i in list_recoveries() if i.journal == lost.journal.path]
+    lost.redo()
+    lost.redo()
+    edits(lost, "redone")
+    recovered_as_lost(bslib, lost, tmp_path, "undone").close()
     lost.close()
 
 
