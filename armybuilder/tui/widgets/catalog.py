@@ -149,6 +149,10 @@ def selection_stat_lines(ev: Evaluation, nodes: Sequence[Node]) -> list[StatLine
     return out
 
 
+#: A stat line's text under its table's heading: neither bold nor underlined as the heading.
+_PLAIN = "not bold not underline"
+
+
 def profile_tables(index: CatalogIndex, lines: Sequence[StatLine]) -> list[Text]:
     """Stat lines grouped by profile type: ``Name: DV 0.5 · Range 0/1 · …``.
 
@@ -165,22 +169,23 @@ def profile_tables(index: CatalogIndex, lines: Sequence[StatLine]) -> list[Text]
             if ptype is not None
             else sorted({(k, k) for _, chars, _ in rows for k in chars})
         )
-        text = Text()  # (the heading's style on its own words: Text(..., style) would be
-        text.append(ptype.name if ptype else type_id, "bold underline")  # the whole table's)
+        # (the heading's style is the text's own, which a preview drawn ahead paragraph by
+        # paragraph relies on: the lines under it undo it, so they are not all bold)
+        text = Text(ptype.name if ptype else type_id, "bold underline")
         for name, chars, n in rows:
             text.append("\n")
-            text.append(f"{name} ×{n}" if n != 1 else name, "bold")
-            text.append(": ")
+            text.append(f"{name} ×{n}" if n != 1 else name, "bold not underline")
+            text.append(": ", _PLAIN)
             first = True
             for cid, cname in columns:
                 value = chars.get(cid)
                 if value is None or value == "":
                     continue
                 if not first:
-                    text.append(" · ", "dim")
+                    text.append(" · ", "dim " + _PLAIN)
                 first = False
-                text.append(f"{cname} ", "dim")
-                append_marked(text, str(value))
+                text.append(f"{cname} ", "dim " + _PLAIN)
+                append_marked(text, str(value), _PLAIN)
         out.append(text)
     return out
 
