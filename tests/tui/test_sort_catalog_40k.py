@@ -10,6 +10,8 @@ the catalogue puts it."""
 
 from __future__ import annotations
 
+import re
+
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -39,8 +41,9 @@ def bs_library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
 
 def name_of(label: str) -> str:
     """A line's name, without its issue mark, cost, count or kit ("✖ Captain  80 pts" ->
-    "Captain")."""
-    return label.lstrip("✖⚠ ").split("  ")[0].split(" · ")[0].strip()
+    "Captain"; a catalog row in its list's short form, "Captain 80pts ×1" -> "Captain")."""
+    name = label.lstrip("✖⚠ ").split("  ")[0].split(" · ")[0].strip()
+    return re.sub(r"( \d[\d,]*pts)?( ×\d+)?$", "", name)
 
 
 @run_async
