@@ -11,7 +11,6 @@ the catalogue puts it."""
 from __future__ import annotations
 
 import re
-
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
