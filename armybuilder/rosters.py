@@ -693,6 +693,13 @@ class Roster:
                 "`forces:` for a roster of one force (format 1)",
             )
 
+    def retext(self, text: str) -> None:
+        """The roster's text is now ``text``, which its document equals (a new roster's text
+        made again after its document changed). The document's marks are of the text it was
+        read from: positions are read from ``text`` when first asked for."""
+        self.text = text
+        self._marks_stale = True
+
     def refresh(self) -> None:
         """Re-read the parsed view after the document changed."""
         self.findings = []

@@ -978,8 +978,7 @@ def new_roster(
             # read from a file: what the recovery journal starts from (the first edit's
             # positions are in it) and what is written. The document's marks are of the
             # text without them: positions are read from this text when asked for.
-            roster.text = dump_round_trip(roster.doc)
-            roster._marks_stale = True
+            roster.retext(dump_round_trip(roster.doc))
         return roster
 
     def described(roots: Sequence[Child]) -> str:
@@ -1036,8 +1035,7 @@ def _add_head_comment(roster: Roster, comment: str) -> bool:
         f"# {line}\n" if line.strip() and not line.strip().startswith("#") else f"{line}\n"
         for line in lines
     )
-    roster.text = first + written + text[len(first) :]
-    # The document was read from the text without the comment: its marks (lines) are not
-    # those of the text now, which positions are read from again when asked for.
-    roster._marks_stale = True
+    # (the document was read from the text without the comment: its marks are not those of
+    # the text now)
+    roster.retext(first + written + text[len(first) :])
     return True
