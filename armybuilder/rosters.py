@@ -398,6 +398,8 @@ class Roster:
         self.dirty = False
         #: The file of another format this roster was converted from (it is never written).
         self.converted_from: Path | None = None
+        #: Fingerprint of that file's bytes when it was converted (``None``: unknown).
+        self.converted_digest: str | None = None
         #: Lines in that file, by location in this roster (from its reader, when it knows).
         self.source_lines: dict[tuple[str | int, ...], int] = {}
         #: Written back as found: a UTF-8 byte order mark, and Windows line endings.
@@ -497,9 +499,11 @@ class Roster:
         p = Path(path)
         other = roster_reader(p)
         if other is not None:
+            converted_digest = file_digest(p)
             text = other[1](p, library)
             roster = cls.from_text(str(text), str(p), None, round_trip)
             roster.converted_from = p
+            roster.converted_digest = converted_digest
             found = getattr(text, "positions", None)
             roster.source_lines = dict(found) if isinstance(found, dict) else {}
             roster.path = p.with_suffix(".yaml")

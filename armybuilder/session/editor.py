@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ArmybuilderError
 from ..words import tally, tidy_cost
-from .journal import Journal, RecoveryInfo
+from .journal import Journal, RecoveryInfo, filed_as
 from .operations import (
     Delete,
     EditError,
@@ -417,7 +417,7 @@ class EditSession:
         self.last_eval_cpu_ms = 0.0
         #: Milliseconds the last edit took (document change and re-parse, not validation).
         self.last_edit_ms = 0.0
-        self.journal = Journal.for_roster(roster.path, self.session_id)
+        self.journal = Journal.for_roster(filed_as(roster), self.session_id)
         #: The text of the document as last saved (or opened), which the journal starts from
         #: when an edit leaves that state: the roster's own text, unless the roster came with
         #: changes its text does not hold; then ``None`` until the first edit writes it out.
@@ -510,8 +510,16 @@ class EditSession:
             base.newline = info.newline
         # Saving checks the file is still the one the edits started from (not overwritten).
         base.disk_digest = info.disk_digest
+        if info.converted_from is not None:
+            # Converted from a .ros: saved as the YAML beside it (asking before replacing a
+            # file there), its journal filed under the .ros while it is not saved.
+            base.converted_from = info.converted_from
+            base.converted_digest = info.converted_digest
+            base.dirty = info.converted
         system = library.system(base.system)
         session = cls(base, system, **kw)
+        if info.converted:
+            session._saved_text = info.base  # (as :meth:`open` has it: see there)
         if info.file_changed or info.unsaved_base or info.path is None:
             # What is on disk (if anything) is not where the edits started: unsaved even
             # once the recovered edits are undone.
@@ -523,8 +531,11 @@ class EditSession:
             # unsaved, so that it is offered again should this session be lost in turn.
             session.journal.start(base, info.base, unsaved=True)
             session.generation += 1
-        # Only now, with the edits safe in this session's own journal, the old one goes.
-        info.discard()
+        # Only now, with the edits safe in this session's own journal, the old one goes;
+        # unless the window that wrote it still runs: it is that window's (recovering here
+        # takes a copy), and goes when that window saves or closes.
+        if not info.other_process_alive:
+            info.discard()
         return session
 
     # ----------------------------------------------------------------- state
@@ -2090,7 +2101,7 @@ class EditSession:
         self._saved_token = job.token
         self._saved_text = self.roster.text
         old_journal.discard()
-        self.journal = Journal.for_roster(saved, self.session_id)
+        self.journal = Journal.for_roster(filed_as(self.roster), self.session_id)
         self.journal.discard()
         return saved
 

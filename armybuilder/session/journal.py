@@ -79,6 +79,23 @@ class RecoveryInfo:
     #: How many edits the operations make (one undo step, however many operations, is one
     #: edit); ``None`` for a journal of an earlier version, which did not mark them.
     steps: int | None = None
+    #: The file of another format (a BattleScribe ``.ros``) the roster was converted from,
+    #: and the fingerprint of its bytes then; :attr:`path` is the YAML it saves as.
+    converted_from: Path | None = None
+    converted_digest: str | None = None
+
+    @property
+    def converted(self) -> bool:
+        """The edits began on a roster converted from :attr:`converted_from` and never
+        saved as YAML since: reopening that file offers them."""
+        return self.converted_from is not None and self.disk_digest is None
+
+    @property
+    def file(self) -> Path | None:
+        """The file the player reopens to get these edits back (``None``: a roster never
+        saved): the ``.ros`` a roster not saved since its conversion came from, else the
+        roster's own file."""
+        return self.converted_from if self.converted else self.path
 
     @property
     def worth_recovering(self) -> bool:
@@ -119,6 +136,13 @@ def _disk_changed(path: Path, base: str, disk_digest: str | None, bom: bool) -> 
         return True
 
 
+def _source_changed(source: Path, converted_digest: str | None) -> bool:
+    """Whether the file a roster was converted from is no longer the one converted."""
+    from ..fileio import file_digest
+
+    return converted_digest is None or file_digest(source) != converted_digest
+
+
 def _read_journal(journal: Path) -> RecoveryInfo | None:
     try:
         text = journal.read_bytes().decode("utf-8")
@@ -150,7 +174,14 @@ def _read_journal(journal: Path) -> RecoveryInfo | None:
     digest = head.get("disk_digest")
     digest = digest if isinstance(digest, str) else None
     bom = bool(head.get("bom"))
-    changed = _disk_changed(path, base, digest, bom) if path is not None else False
+    source = Path(head["converted_from"]) if head.get("converted_from") else None
+    source_digest = head.get("converted_digest")
+    source_digest = source_digest if isinstance(source_digest, str) else None
+    if source is not None and digest is None:
+        # Not saved since it was converted: the file the edits began on is the .ros.
+        changed = _source_changed(source, source_digest)
+    else:
+        changed = _disk_changed(path, base, digest, bom) if path is not None else False
     newline = head.get("newline")
     try:
         updated = journal.stat().st_mtime
@@ -173,7 +204,19 @@ def _read_journal(journal: Path) -> RecoveryInfo | None:
         newline=newline if newline in ("\n", "\r\n") else None,
         disk_digest=digest,
         steps=steps if marked else None,
+        converted_from=source,
+        converted_digest=source_digest,
     )
+
+
+def filed_as(roster: Roster) -> Path | None:
+    """The file a roster's journal is filed under, which :func:`find_recoveries` is asked
+    about when the player opens it again: the roster's own file, or for a roster converted
+    from another format and not saved as YAML since, the file it was converted from (its
+    YAML does not exist yet, or is another roster)."""
+    if roster.converted_from is not None and roster.disk_digest is None:
+        return roster.converted_from
+    return roster.path
 
 
 def _journals_of(path: Path) -> list[Path]:
@@ -184,15 +227,40 @@ def _journals_of(path: Path) -> list[Path]:
     return [j for j in folder.glob(f"{key}*.jsonl") if j.name[len(key)] in ".-"]
 
 
+def _converted_from(journal: Path, source: str) -> bool:
+    """Whether the journal's header names ``source`` as the file its roster was converted
+    from (read without replaying the journal)."""
+    try:
+        with journal.open("r", encoding="utf-8") as fh:
+            head = json.loads(fh.readline())
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    return isinstance(head, dict) and head.get("converted_from") == source
+
+
 def find_recoveries(path: Path | str) -> list[RecoveryInfo]:
     """Every recovery journal of the roster at ``path`` that holds unsaved edits (one per
     window that did not close normally), those of processes that no longer run first, then
-    newest first."""
+    newest first.
+
+    For a file of another format (a BattleScribe ``.ros``), also the journals of rosters
+    converted from it and saved as YAML since (the player opens the ``.ros`` again)."""
+    p = Path(path)
+    own = _journals_of(p)
     found = []
-    for journal in _journals_of(Path(path)):
+    for journal in own:
         info = _read_journal(journal)
         if info is not None and info.worth_recovering:
             found.append(info)
+    folder = _recovery_dir()
+    if p.suffix.lower() not in (".yaml", ".yml") and folder.is_dir():
+        target = str(p.resolve())
+        for journal in folder.glob("*.jsonl"):
+            if journal in own or not _converted_from(journal, target):
+                continue
+            info = _read_journal(journal)
+            if info is not None and info.worth_recovering:
+                found.append(info)
     return sorted(found, key=lambda i: (i.other_process_alive, -i.updated))
 
 
@@ -243,6 +311,7 @@ class Journal:
 
     @classmethod
     def for_roster(cls, path: Path | None, session_id: str) -> Journal:
+        """The journal of a session on the roster filed under ``path`` (see :func:`filed_as`)."""
         if path is None:
             return cls(f"untitled-{session_id}")
         return cls(f"{_recovery_key(path)}-{session_id}")
@@ -273,6 +342,10 @@ class Journal:
             "bom": roster.bom,
             "newline": roster.newline,
             "disk_digest": roster.disk_digest,
+            "converted_from": (
+                str(roster.converted_from.resolve()) if roster.converted_from else None
+            ),
+            "converted_digest": roster.converted_digest,
             "base": base,
         }
         atomic_write(self.path, json.dumps(head) + "\n")

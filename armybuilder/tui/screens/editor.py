@@ -38,6 +38,7 @@ from ...session import (
     default_export_path,
     export_pdf,
     export_text,
+    filed_as,
     find_recoveries,
     is_force_loc,
     plan_faction_change,
@@ -347,10 +348,13 @@ class EditorScreen(ArmyScreen):
                 )
         if not several:
             lines.insert(1, "armybuilder did not close normally while it was being edited.")
-        if any(i.file_changed for i in infos) and problem is None:
+        changed = sorted({i.file.name for i in infos if i.file_changed and i.file is not None})
+        if changed and problem is None:
             lines.append(
-                "\nThe file has changed on disk since; recovering restores those edits "
-                "on the roster as it was then."
+                f"\n{' and '.join(changed)} {'has' if len(changed) == 1 else 'have'} changed "
+                "on disk since (saved by another program or window); recovering restores "
+                "those edits on the roster as it was then, and saving asks before replacing "
+                "a file."
             )
         if problem is not None:
             lines.append(f"\nThe file itself cannot be read:\n{problem}")
@@ -378,6 +382,14 @@ class EditorScreen(ArmyScreen):
                         self.dismiss(None)
                     return
                 if session is not None:
+                    mine = session.roster
+                    if (
+                        mine.converted_from is not None
+                        and mine.converted_from == recovered.roster.converted_from
+                        and mine.text == info.base
+                    ):
+                        # The .ros converted again as it was: its lines for the issues.
+                        recovered.roster.source_lines = mine.source_lines
                     session.close()
                 self._start(recovered)
                 self.app.notify(f"Recovered {plural(info.edits, 'edit')}; save to keep them.")
@@ -412,10 +424,9 @@ class EditorScreen(ArmyScreen):
         self.set_focus(self.roster_tree, scroll_visible=False)
         self.refresh_bindings()
         self.query_one("#editor-body").loading = False
-        if session.path is not None:
-            RecentFiles().add(
-                session.path, session.name, session.roster.system, session.roster.faction
-            )
+        opened = filed_as(session.roster)  # (a .ros not saved as YAML yet: the .ros)
+        if opened is not None:
+            RecentFiles().add(opened, session.name, session.roster.system, session.roster.faction)
         self.selected = ()
         self._update_title()
         self._show(session.evaluate())

@@ -125,7 +125,7 @@ class HomeScreen(ArmyScreen):
         for info in self._recoveries:
             prompt = Text(info.name or "Untitled roster", "bold")
             prompt.append(f"  {info.system} · {info.faction}", "dim")
-            where = shown_path(info.path, self.cwd) if info.path else "never saved"
+            where = shown_path(info.file, self.cwd) if info.file else "never saved"
             prompt.append(f"\n  {where}; {plural(info.edits, 'edit')}, {_when(info.updated)}", "")
             rec.add_option(Option(prompt))
         if self._recoveries:
@@ -147,8 +147,10 @@ class HomeScreen(ArmyScreen):
         event.stop()
         if 0 <= event.option_index < len(self._recoveries):
             info = self._recoveries[event.option_index]
-            if info.path is not None:
-                self.army_app.open_roster(info.path)  # which offers to recover
+            if info.file is not None:
+                # The file the edits began on (a .ros not saved as YAML since: the .ros),
+                # which offers to recover them.
+                self.army_app.open_roster(info.file)
             else:
                 self.army_app.recover_untitled(info)
 
