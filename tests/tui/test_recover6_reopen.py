@@ -335,3 +335,33 @@ async def test_a_second_builder_does_not_take_the_journal_of_one_still_running(
     assert info.journal == journal and not info.other_process_alive
     again = EditSession.recover(info, Library([tiny], use_cache=False).scan())
     assert again.roster.dumps() == want
+
+
+@run_async
+async def test_a_ros_saved_as_yaml_and_edited_again_is_offered_on_reopening_the_ros(
+    tiny: Path, lib: Library, tmp_path: Path
+) -> None:
+    """The player opened team.ros, saved it (team.yaml), edited more and the builder was
+    killed; ``armybuilder team.ros`` again (the command in their shell's history) offers
+    those edits, which come back on team.yaml and save there."""
+    path = roster_file(lib, tmp_path, ".ros")
+    before = path.read_bytes()
+    expected = tmp_path / "expected.txt"
+
+    def saved_then_edited() -> EditSession:
+        s = EditSession.open(path, lib)
+        s.save()
+        return s
+
+    killed_while_editing(lib, saved_then_edited, expected)
+    want = expected.read_text(encoding="utf-8")
+    yaml = path.with_suffix(".yaml")
+    assert yaml.read_bytes() != want.encode("utf-8")
+    app = make("argv", path, tiny, lib, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        shown = await recover_and_save(app, pilot, want, yaml)
+        assert app.screen.sub_title == "team.yaml"  # (the roster lost was team.yaml's)
+    assert "Team has 3 unsaved edits from" in shown, shown
+    assert "changed on disk" not in shown, shown
+    assert path.read_bytes() == before
+    assert list_recoveries() == []
