@@ -73,6 +73,9 @@ selections:
   - entry: u-walker
 """
 
+#: The terminal's size (the smallest the builder is laid out for: the least to paint).
+SIZE = (80, 24)
+
 #: A selection of an entry the data does not hold: the converted roster keeps it as written.
 GHOST = '<selection id="odd-1" name="Ghost" entryId="nowhere" number="1" type="unit"/>'
 
@@ -246,7 +249,7 @@ async def test_the_edits_are_offered_whichever_way_the_roster_is_reopened(
     before = path.read_bytes()
     if way == "recent":  # opened in the builder before (which lists it as recent)
         first = make("argv", path, tiny, lib, tmp_path)
-        async with first.run_test(size=(120, 40)) as pilot:
+        async with first.run_test(size=SIZE) as pilot:
             await wait_editor(pilot, timeout=20)
     expected = tmp_path / "expected.txt"
     killed_while_editing(lib, lambda: EditSession.open(path, lib), expected)
@@ -254,7 +257,7 @@ async def test_the_edits_are_offered_whichever_way_the_roster_is_reopened(
     if kind != ".yaml":
         assert GHOST.split()[0] in want and "name: Ghost" in want  # (kept as BattleScribe wrote it)
     app = make(way, path, tiny, lib, tmp_path)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=SIZE) as pilot:
         if way not in ("argv", "catalogs"):
             await open_by(way, app, pilot, path)
         shown = await recover_and_save(app, pilot, want, path.with_suffix(".yaml"))
@@ -281,7 +284,7 @@ async def test_a_file_changed_on_disk_since_is_said_and_neither_is_lost(
     theirs = path.read_bytes().replace(b"Team", b"Their team")
     path.write_bytes(theirs)
     app = make("argv", path, tiny, lib, tmp_path)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=SIZE) as pilot:
         await wait_screen(pilot, "recover")
         shown = dialog_text(app)
         assert f"{path.name} has changed on disk since" in shown, shown
@@ -318,7 +321,7 @@ async def test_a_second_builder_does_not_take_the_journal_of_one_still_running(
         want = expected.read_text(encoding="utf-8")
         (journal,) = [i.journal for i in list_recoveries() if i.pid == pid]
         app = make("argv", path, tiny, lib, tmp_path)
-        async with app.run_test(size=(120, 40)) as pilot:
+        async with app.run_test(size=SIZE) as pilot:
             await wait_screen(pilot, "recover")
             shown = dialog_text(app)
             assert f"process {pid} that wrote them still runs" in shown, shown
@@ -358,7 +361,7 @@ async def test_a_ros_saved_as_yaml_and_edited_again_is_offered_on_reopening_the_
     yaml = path.with_suffix(".yaml")
     assert yaml.read_bytes() != want.encode("utf-8")
     app = make("argv", path, tiny, lib, tmp_path)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=SIZE) as pilot:
         shown = await recover_and_save(app, pilot, want, yaml)
         assert app.screen.sub_title == "team.yaml"  # (the roster lost was team.yaml's)
     assert "Team has 3 unsaved edits from" in shown, shown
