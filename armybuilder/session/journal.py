@@ -50,6 +50,42 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+def _lock_held(journal: Path) -> bool:
+    """Whether a process holds the lock its session takes on its journal while it runs
+    (:meth:`Journal.start`): a process of the journal's pid that does not is another program
+    that got the pid of the one that wrote it, which has ended. ``True`` where locks cannot be
+    tested (the pid alone then says)."""
+    try:
+        import fcntl
+    except ImportError:  # (not a POSIX system)
+        return True
+    try:
+        with journal.open("rb") as fh:
+            try:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+            return False
+    except OSError:
+        return True
+
+
+def _lock(fh: Any) -> bool:
+    """Hold a lock on the journal open in ``fh`` while this process runs (see
+    :func:`_lock_held`), released when the file is closed or the process ends; ``False``
+    where it cannot be taken."""
+    try:
+        import fcntl
+    except ImportError:
+        return False
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
 @dataclass
 class RecoveryInfo:
     """A recovery journal left behind by a session that did not end normally.
@@ -83,6 +119,8 @@ class RecoveryInfo:
     #: and the fingerprint of its bytes then; :attr:`path` is the YAML it saves as.
     converted_from: Path | None = None
     converted_digest: str | None = None
+    #: The session that wrote it held a lock on it while it ran (:func:`_lock_held`).
+    locked: bool = False
 
     @property
     def converted(self) -> bool:
@@ -110,7 +148,7 @@ class RecoveryInfo:
     @property
     def other_process_alive(self) -> bool:
         """The process that wrote the journal still runs (the roster is open elsewhere)."""
-        return _pid_alive(self.pid)
+        return _pid_alive(self.pid) and (not self.locked or _lock_held(self.journal))
 
     def discard(self) -> None:
         """Delete the journal."""
@@ -206,6 +244,7 @@ def _read_journal(journal: Path) -> RecoveryInfo | None:
         steps=steps if marked else None,
         converted_from=source,
         converted_digest=source_digest,
+        locked=bool(head.get("locked")),
     )
 
 
@@ -338,6 +377,7 @@ class Journal:
             "faction": roster.faction,
             "started": time.time(),
             "pid": os.getpid(),
+            "locked": True,
             "unsaved": unsaved,
             "bom": roster.bom,
             "newline": roster.newline,
@@ -350,6 +390,11 @@ class Journal:
         }
         atomic_write(self.path, json.dumps(head) + "\n")
         self._fh = self.path.open("a", encoding="utf-8", newline="\n")
+        if not _lock(self._fh):  # (a file system without locks: the pid alone says)
+            self._fh.close()
+            head["locked"] = False
+            atomic_write(self.path, json.dumps(head) + "\n")
+            self._fh = self.path.open("a", encoding="utf-8", newline="\n")
 
     def append(self, ops: Sequence[Op]) -> None:
         self.append_lines([json.dumps(op_to_json(op)) for op in ops])

@@ -368,3 +368,32 @@ async def test_a_ros_saved_as_yaml_and_edited_again_is_offered_on_reopening_the_
     assert "changed on disk" not in shown, shown
     assert path.read_bytes() == before
     assert list_recoveries() == []
+
+
+def test_a_journal_whose_pid_another_program_got_since_is_not_taken_as_running(
+    lib: Library, tmp_path: Path
+) -> None:
+    """The builder was killed and its pid given to another program since (after a restart,
+    a pid comes round again): the journal was taken as one of a builder still running, left
+    out of the home screen's list and offered with "still runs" (which, as the journal of a
+    running builder, recovering no longer removes: offered forever). The running builder
+    holds a lock on its journal; a process of that pid without it is another program."""
+    import json
+    import subprocess
+    import sys
+
+    path = roster_file(lib, tmp_path, ".yaml")
+    killed_while_editing(lib, lambda: EditSession.open(path, lib), tmp_path / "expected.txt")
+    (info,) = list_recoveries()
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        head, rest = info.journal.read_text(encoding="utf-8").split("\n", 1)
+        data = json.loads(head)
+        data["pid"] = other.pid
+        info.journal.write_text(json.dumps(data) + "\n" + rest, encoding="utf-8")
+        (again,) = list_recoveries()
+        assert again.pid == other.pid
+        assert not again.other_process_alive
+    finally:
+        other.kill()
+        other.wait()
