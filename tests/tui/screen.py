@@ -498,11 +498,36 @@ def check_catalog_headings(
     return problems
 
 
-def expected_tree_label(ev: Evaluation, loc: Loc, budget: int | None) -> str:
+def tree_budget(loc: Loc, width: int, guide_depth: int) -> int:
+    """The cells a roster tree line's label has (the tree ``width`` cells wide)."""
+    return max(8, width - len(loc) // 2 * guide_depth - 2)
+
+
+def tree_form(ev: Evaluation, shown: list[Loc], width: int, guide_depth: int) -> int:
+    """The form of the costs on every unit line of a roster tree whose lines ``shown`` are
+    these (every line the tree shows, on screen or scrolled out of it): the fullest that
+    any unit line needs to keep its name whole (its mark's cells taken), a line whose name
+    is cut at every form having no say (:func:`~armybuilder.tui.widgets.roster_tree.fit_line`)."""
+    from armybuilder.tui.widgets.roster_tree import fit_line, issue_marks
+
+    own, inner = issue_marks(ev)
+    form = 0
+    for loc in shown:
+        node = node_at(ev, loc)
+        if node.is_root or node.force is not None or node.entry is None:
+            continue
+        mark = 2 if own.get(loc) in ("error", "warning") or loc in inner else 0
+        need = fit_line(unit_summary(ev, node), tree_budget(loc, width, guide_depth) - mark)[1]
+        form = max(form, need or 0)
+    return form
+
+
+def expected_tree_label(ev: Evaluation, loc: Loc, budget: int | None, form: int = 0) -> str:
     """A roster tree line's label for the selection at ``loc``: its issue mark, then the
     roster's name and totals against their limits, or the unit's summary
     (:func:`~armybuilder.session.unit_summary`: name, count, experience, loadout, cost)
-    fitted into the ``budget`` cells the line has."""
+    fitted into the ``budget`` cells the line has, its cost in the tree's ``form``
+    (:func:`tree_form`)."""
     from armybuilder.tui.widgets.roster_tree import fit_label, issue_marks
 
     node = node_at(ev, loc)
@@ -562,23 +587,31 @@ def expected_tree_label(ev: Evaluation, loc: Loc, budget: int | None) -> str:
         for note in (" (unknown entry)", " (unknown)", ""):
             if room is None or len(name + note + count) <= room or not note:
                 return head(name, note + count, forms=False)
-    return mark + "".join(t for t, _ in fit_label(unit_summary(ev, node), room))
+    return mark + "".join(t for t, _ in fit_label(unit_summary(ev, node), room, form))
 
 
 def check_tree_lines(
-    lines: list[str], locs: list[Loc | None], ev: Evaluation, width: int, guide_depth: int
+    lines: list[str],
+    locs: list[Loc | None],
+    ev: Evaluation,
+    width: int,
+    guide_depth: int,
+    shown: list[Loc] | None = None,
 ) -> list[str]:
     """Problems with the painted roster tree: each row must show the label its selection
-    has (``locs``: the selection on each row, ``None`` past the last)."""
+    has (``locs``: the selection on each row, ``None`` past the last; ``shown``: every line
+    the tree shows, which set the form of the costs, else those on screen)."""
     problems = []
+    if shown is None:
+        shown = [loc for loc in locs if loc is not None]
+    form = tree_form(ev, shown, width, guide_depth)
     for raw, loc in zip(lines, locs, strict=False):
         if loc is None:
             if raw.strip():
                 problems.append(f"tree row {raw!r} past the last line")
             continue
-        depth = len(loc) // 2
-        budget = max(8, width - depth * guide_depth - 2)
-        want = expected_tree_label(ev, loc, budget)
+        budget = tree_budget(loc, width, guide_depth)
+        want = expected_tree_label(ev, loc, budget, form)
         text = tree_label(raw)
         # Cut at the pane's edge only where no form of the label fits (the label the session
         # makes is wider than the line): a label that fits must show exactly, its cost whole.

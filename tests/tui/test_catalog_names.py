@@ -117,10 +117,11 @@ async def test_a_long_name_is_cut_with_an_ellipsis_at_80x24(tmp_path: Path, lib:
         banner = [t for t in shown if t.startswith("Banner")]
         assert len(banner) == 1 and banner[0].endswith("…"), lines
         assert LONG.startswith(banner[0][:-1].rstrip())
-        # A name with a price: cut before it, the price whole (in the list's one form of
-        # prices: its longest name leaves room for none fuller than "15pts").
+        # A name with a price: cut before it, the price whole, in the list's one form of
+        # prices (the fullest, "  15 pts": its own name, cut whatever the form, does not set
+        # it; the other names are whole beside their prices in it).
         standard = [t for t in shown if t.startswith("Standard")]
-        assert len(standard) == 1 and standard[0].endswith("… 15pts"), lines
+        assert len(standard) == 1 and standard[0].endswith("…  15 pts"), lines
         # The heading: its name cut, its range whole.
         heading = [t for t in shown if t.startswith("Relics")]
         assert len(heading) == 1 and heading[0].endswith("… (0-1) 0/1"), lines

@@ -35,8 +35,9 @@ def tree_problems(app: ArmyBuilderApp, editor: EditorScreen) -> list[str]:
     ev = editor.session.evaluate()
     rows, locs = tree_rows(app, editor)
     rtree = editor.roster_tree
+    shown = [line.path[-1].data for line in rtree._tree_lines]
     return check_tree_lines(
-        rows, locs, ev, rtree.scrollable_content_region.width, rtree.guide_depth
+        rows, locs, ev, rtree.scrollable_content_region.width, rtree.guide_depth, shown
     )
 
 

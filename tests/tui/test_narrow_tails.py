@@ -59,7 +59,7 @@ async def test_at_80x24_unit_lines_with_wide_characters_keep_their_cost(
     characters, not cells, so they ran past the pane's edge and lost their cost
     ("中尉ケイン中尉ケイン…  2 BP" read without its "2 BP"). Every row painted is now exactly
     the label the session's summary makes, and every unit line ends with its cost."""
-    from screen import check_tree_lines, expected_tree_label, node_at
+    from screen import check_tree_lines, expected_tree_label, node_at, tree_form
 
     from armybuilder.session import unit_summary
 
@@ -91,12 +91,14 @@ async def test_at_80x24_unit_lines_with_wide_characters_keep_their_cost(
         for row in range(len(lines)):
             node = tree.get_node_at_line(row + tree.scroll_offset.y)
             locs.append(None if node is None else node.data)
-        assert check_tree_lines(lines, locs, ev, width, tree.guide_depth) == []
+        shown = [line.path[-1].data for line in tree._tree_lines]
+        assert check_tree_lines(lines, locs, ev, width, tree.guide_depth, shown) == []
+        form = tree_form(ev, shown, width, tree.guide_depth)
         wide = 0
         for raw, loc in zip(lines, locs, strict=True):
             if loc is None or not loc:
                 continue
-            want = expected_tree_label(ev, loc, max(8, width - len(loc) // 2 * 2 - 2))
+            want = expected_tree_label(ev, loc, max(8, width - len(loc) // 2 * 2 - 2), form)
             assert tree_label(raw) == want, (raw, want)
             node = node_at(ev, loc)
             if node.entry is None or node.force is not None:

@@ -221,6 +221,7 @@ def screen_problems(app: ArmyBuilderApp, editor: EditorScreen) -> list[str]:
         ev,
         rtree.scrollable_content_region.width,
         rtree.guide_depth,
+        [line.path[-1].data for line in lines],
     )
     target = catalog_target(s, loc)
     name = ev.name(node_at(ev, target))

@@ -40,9 +40,10 @@ def bs_library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
 
 def name_of(label: str) -> str:
     """A line's name, without its issue mark, cost, count or kit ("✖ Captain  80 pts" ->
-    "Captain"; a catalog row in its list's short form, "Captain 80pts ×1" -> "Captain")."""
+    "Captain"; a catalog row in its list's shorter forms, "Captain 80 pts ×1", "Captain
+    80pts ×1" -> "Captain")."""
     name = label.lstrip("✖⚠ ").split("  ")[0].split(" · ")[0].strip()
-    return re.sub(r"( \d[\d,]*pts)?( ×\d+)?$", "", name)
+    return re.sub(r"( \d[\d,]* ?pts)?( ×\d+)?$", "", name)
 
 
 @run_async

@@ -167,6 +167,16 @@ def tail_form(pieces: list[str], step: int, tiny: bool = True) -> tuple[list[str
     return [_costs(p, how) for p in short], " "
 
 
+def tail_steps(pieces: list[str], tiny: bool = True) -> list[tuple[list[str], str]]:
+    """The tail's form at each step (:func:`tail_form`), the first step's first: one for
+    every step, so several steps may give the same."""
+    short = [terse(p) for p in pieces]
+    tight = [_costs(p, "tight") for p in short]
+    words = [_costs(p, "short") for p in short]
+    least = [_costs(p, "tiny") for p in short] if tiny and _tiny_is_clear(short) else words
+    return [(pieces, "  "), (short, "  "), (short, " "), (tight, " "), (words, " "), (least, " ")]
+
+
 def _width(form: tuple[list[str], str]) -> int:
     pieces, sep = form
     return sum(cell_len(sep + p) for p in pieces)
@@ -196,47 +206,51 @@ class ListTails:
     side by side read alike: "Bike 5C" beside "Monster Truck 25C", never "Bike 5 Cans"
     beside it.
 
-    The form is the fullest that leaves room, beside the longest name of the list, for the
-    widest of the options' own costs (their catalog's costs, known without pricing any:
-    a row priced later, when it comes into view, keeps the form; where its price is wider,
-    its name gives way). ``rows`` gives each option's name and own costs (``5 Cans``), read
-    once, when the form is first asked for."""
+    The form is the fullest that leaves each option's name whole beside its own costs
+    (its catalog's costs, known without pricing any: a row priced later, when it comes
+    into view, keeps the form; where its price is wider, its name gives way). Two names do
+    not set it: an option's without costs of its own (no price to make room for: "Lesser
+    Daemons (Unbound Adversaries)", a 40k reference), and a name too long to keep whole
+    beside its costs in any form, cut whatever the form ("Vanguard Veteran Squad with Jump
+    Packs" in a 40k list 43 cells wide: its list read "Aggressor Squad 95pts" for it at
+    160x48). Where no name is left whole in any form, the list takes the tersest. ``rows``
+    gives each option's name and own costs (``5 Cans``), read once, when the form is first
+    asked for."""
 
     def __init__(self, rows: Callable[[], Iterable[tuple[str, str]]]) -> None:
         self._rows = rows
-        self._widths: list[int] | None = None
-        self._name = 0
+        #: Each option with costs of its own, once: the widths of its name and its costs
+        #: at each step (an option's costs are whole, never cut).
+        self._sizes: list[tuple[int, tuple[int, ...]]] | None = None
         self.tiny = True
         self._steps: dict[int, int] = {}
 
-    def _measure(self) -> list[int]:
-        costs: set[str] = set()
-        name = 0
-        for n, cost in self._rows():
-            name = max(name, cell_len(n))
-            if cost:
-                costs.add(cost)
-        self._name = name
-        pieces = sorted(costs)
-        self.tiny = _tiny_is_clear(pieces)
-        widths = [
-            max((_width(tail_form([c], s, self.tiny)) for c in pieces), default=0)
-            for s in range(STEPS)
-        ]
-        self._widths = widths
-        return widths
+    def _measure(self) -> list[tuple[int, tuple[int, ...]]]:
+        rows = [(n, cost) for n, cost in self._rows() if cost]
+        self.tiny = _tiny_is_clear(sorted({cost for _, cost in rows}))
+        widths: dict[str, tuple[int, ...]] = {}
+        sizes: set[tuple[int, tuple[int, ...]]] = set()
+        for n, cost in rows:
+            at = widths.get(cost)
+            if at is None:
+                at = widths[cost] = tuple(_width(form) for form in tail_steps([cost], self.tiny))
+            sizes.add((cell_len(n), at))
+        self._sizes = sorted(sizes)
+        return self._sizes
 
     def step(self, room: int) -> int:
         """The step (:func:`tail_form`) of the list's tails on rows ``room`` cells wide: the
-        first that leaves the longest name whole beside the widest costs, else the last."""
+        fullest any option's name needs to stay whole beside its costs, of the names some
+        step leaves whole; where none does, the last."""
         got = self._steps.get(room)
         if got is None:
-            widths = self._widths if self._widths is not None else self._measure()
-            if not any(widths):
-                got = 0
-            else:
-                fits = [s for s in range(STEPS) if self._name + widths[s] <= room]
-                got = fits[0] if fits else STEPS - 1
+            sizes = self._sizes if self._sizes is not None else self._measure()
+            got = -1
+            for name, widths in sizes:
+                if got < STEPS - 1 and name + widths[-1] <= room:
+                    got = max(got, next(s for s in range(STEPS) if name + widths[s] <= room))
+            if got < 0:
+                got = STEPS - 1 if sizes else 0
             self._steps[room] = got
         return got
 

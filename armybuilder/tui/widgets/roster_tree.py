@@ -3,16 +3,19 @@
 Each line tells what a selection is: its name (a custom name with the entry's name after it,
 ``Pte Vasquez (Marine)``), count, experience, a short loadout (the weapons and upgrades chosen)
 and cost, fitted to the tree's width (the loadout is abbreviated first, then the experience;
-see :func:`fit_label`), marked when an error or a warning is about it (or, dimmer, about
-something inside it). The tree is synchronised with each new
+see :func:`fit_line`), the cost of every unit line in the tree's one form (the fullest every
+unit line shown needs to keep its name whole), marked when an error or a warning is about it
+(or, dimmer, about something inside it). The tree is synchronised with each new
 evaluation rather than rebuilt: a line's label is only drawn again when the facts it is drawn
-from changed (its marks, width, name, count, loadout and cost), set only when its text changed, and
-children are only created for nodes that have been expanded once (a regiment's 75 platoons
-start as 75 lines).
+from changed (its marks, width, name, count, loadout and cost, the tree's form), set only when
+its text changed, and children are only created for nodes that have been expanded once (a
+regiment's 75 platoons start as 75 lines).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from itertools import chain
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
@@ -25,10 +28,12 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from ...session import Loc, UnitSummary, cost_text, unit_summary
-from .fitting import tail_forms
+from .fitting import STEPS, tail_forms, tail_steps
 from .stable import ContentLines, StableScroll, refresh_rows
 
 if TYPE_CHECKING:
+    from textual.widgets._tree import _TreeLine
+
     from ...rules.engine import Evaluation, Issue, Node
 
 #: A sync that keeps the tree's shape repaints only the lines it relabels (``False``: it
@@ -134,24 +139,40 @@ def _shorten(text: str, n: int) -> str:
     return cut_cells(text, n, strip=False)
 
 
-def fit_label(summary: UnitSummary, budget: int | None) -> list[tuple[str, str]]:
+def fit_label(summary: UnitSummary, budget: int | None, form: int = 0) -> list[tuple[str, str]]:
     """The parts of a roster line (text, style) for ``summary``, fitted into ``budget``
-    cells (``None``: no limit). What gives way first: the loadout (abbreviated, then
-    counted), then the experience (its first letters), then the entry's name, then the cost
-    takes the catalog's shorter forms (``20 Cans·2 Slots``, ``20C·2BS``: :mod:`.fitting`,
-    every number keeping its unit), last the name is cut with "…"; the count and the cost's
-    numbers stay."""
+    cells (``None``: no limit), its cost in the tree's ``form`` (:func:`fit_line`)."""
+    return fit_line(summary, budget, form)[0]
+
+
+def fit_line(
+    summary: UnitSummary, budget: int | None, form: int = 0
+) -> tuple[list[tuple[str, str]], int | None]:
+    """The parts of a roster line (text, style) for ``summary``, fitted into ``budget``
+    cells (``None``: no limit), with the cost in the tree's ``form`` (a step of
+    :func:`.fitting.tail_form`: the lines of one tree read alike, "Librarian ×2  130 pts"
+    beside "Lieutenant  55 pts"); and the form the line needs to keep its name whole
+    (``None``: none does).
+
+    What gives way first: the loadout (abbreviated, then counted), then the experience (its
+    first letters), then the entry's name, then the cost takes the catalog's shorter forms
+    (``20 Cans·2 Slots``, ``20C·2BS``: :mod:`.fitting`, every number keeping its unit);
+    the form the line needs is the first of them that leaves the name whole. At the tree's
+    form (the fullest that every line of the tree needs, so no fuller than this line's), the
+    loadout and the experience show as much as that form leaves room for. Last the name is
+    cut with "…", to no less than 8 cells with the tree's form, else with the fullest
+    shorter form that leaves them, else as far as it must with the tersest; the count and
+    the cost's numbers stay."""
     name = [(summary.name, "")]
     count = [(f" ×{summary.count}", "cyan")] if summary.count != 1 else []
-    cost_forms = (
-        ["".join(sep + p for p in pieces) for pieces, sep in tail_forms([summary.cost])]
-        if summary.cost
-        else [""]
-    )
+    # Each step's form of the cost (one text per step: several steps may say the same).
+    if summary.cost:
+        tails = ["".join(sep + p for p in pieces) for pieces, sep in tail_steps([summary.cost])]
+    else:
+        tails = [""] * STEPS
+    form = min(max(form, 0), STEPS - 1)
 
-    def build(
-        exp: str, loadout: str, entry: str | None, tail: str = cost_forms[0]
-    ) -> list[tuple[str, str]]:
+    def build(exp: str, loadout: str, entry: str | None, tail: str) -> list[tuple[str, str]]:
         parts = [name[0]]
         if entry:
             parts.append((f" ({entry})", "dim"))
@@ -180,33 +201,60 @@ def fit_label(summary: UnitSummary, budget: int | None) -> list[tuple[str, str]]
     if entry:
         for n in (8, 4):
             tries.append((short_exp, "", _shorten(entry, n)))
-    for exp, loadout, ent in tries:
-        parts = build(exp, loadout, ent)
-        if budget is None or size(parts) <= budget:
-            return parts
-    # The cost's shorter forms, the name whole (with the entry's name shortened, then
-    # without it).
-    limit = budget or 0
-    for tail in cost_forms[1:]:
-        for ent in [_shorten(entry, 4), None] if entry else [None]:
-            parts = build(short_exp, "", ent, tail)
-            if size(parts) <= limit:
-                return parts
+    # With a shorter form of the cost, the entry's name shortened, then without it.
+    least_entries: list[str | None] = [_shorten(entry, 4), None] if entry else [None]
+    if budget is None:
+        return build(*tries[0], tails[form]), 0
+    limit = budget
+
+    def fits(parts: list[tuple[str, str]]) -> bool:
+        return size(parts) <= limit
+
+    def least_forms(step: int) -> list[list[tuple[str, str]]]:
+        """The line at ``step``'s form once all else gave way (the entry's name shortened,
+        then without it)."""
+        return [build(short_exp, "", e, tails[step]) for e in least_entries]
+
+    # The form the line needs: the first that leaves its name whole.
+    first = next((p for p in (build(*t, tails[0]) for t in tries) if fits(p)), None)
+    need: int | None = 0 if first is not None else None
+    if first is None:
+        need = next(
+            (
+                s
+                for s in range(1, STEPS)
+                if tails[s] != tails[s - 1] and any(fits(p) for p in least_forms(s))
+            ),
+            None,
+        )
+    elif form == 0:
+        return first, need
+    # The tree's form: the loadout and the experience as full as it leaves room for.
+    found: Iterable[list[tuple[str, str]]] = (build(*t, tails[form]) for t in tries)
+    if form > 0:
+        found = chain(found, least_forms(form))
+    parts = next((p for p in found if fits(p)), None)
+    if parts is not None:
+        return parts, need
+    # A line the tree's form leaves no room for its name (a line whose name is cut at every
+    # form; a line not yet counted in the tree's form): its shorter forms, as a line alone.
+    if need is not None and need > form:
+        return next(p for p in least_forms(need) if fits(p)), need
 
     # Still too long: the name is cut, to no less than 8 cells with the fullest form of
-    # the cost that leaves them (the entry's name shortened, then without it), else as far
-    # as it must with the tersest; experience, count and cost stay.
+    # the cost, from the tree's, that leaves them (the entry's name shortened, then without
+    # it), else as far as it must with the tersest; experience, count and cost stay.
     def cut(text: str, n: int) -> str:
         return cut_cells(text, max(2, n))
 
     least = min(8, cell_len(summary.name))
-    for tail in cost_forms:
-        for ent in [_shorten(entry, 4), None] if entry else [None]:
-            rest = build(short_exp, "", ent, tail)[1:]
+    for s in range(form, STEPS):
+        for ent in least_entries:
+            rest = build(short_exp, "", ent, tails[s])[1:]
             if limit - size(rest) >= least:
-                return [(cut(summary.name, limit - size(rest)), ""), *rest]
-    rest = build(short_exp, "", None, cost_forms[-1])[1:]
-    return [(cut(summary.name, limit - size(rest)), ""), *rest]
+                return [(cut(summary.name, limit - size(rest)), ""), *rest], need
+    rest = build(short_exp, "", None, tails[-1])[1:]
+    return [(cut(summary.name, limit - size(rest)), ""), *rest], need
 
 
 def room(budget: int | None, tail: str, lead: int = 0, least: int = 4) -> int | None:
@@ -281,6 +329,15 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
 
     def __init__(self, *, id: str | None = None) -> None:
         self._syncing = False  # set first: Tree's constructor already lays out its lines
+        self._in_sync = False
+        self._ev: Evaluation | None = None
+        #: The form of the costs on every unit line (a step of :func:`.fitting.tail_form`):
+        #: the fullest that each unit line shown needs to keep its name whole.
+        self._form = 0
+        #: Each unit line's needed form as it was last labelled (``None``: its name is cut
+        #: at every form), and the tree's form it was labelled with.
+        self._need: dict[int, int | None] = {}
+        self._at_form: dict[int, int] = {}
         self._sync_width: int | None = None
         self._repaint_all = False
         self._painted_width = -1
@@ -288,7 +345,6 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         self.show_root = True
         self.guide_depth = 2
         self.auto_expand = False
-        self._ev: Evaluation | None = None
         self._sig: dict[int, str] = {}
         #: The facts each line's label was last drawn from (:meth:`_facts`).
         self._drawn_from: dict[int, tuple[object, ...]] = {}
@@ -315,7 +371,16 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         """Bring the tree in line with an evaluation, touching only what changed: labels
         whose text changed, and nodes added or removed. Then the rows on screen are drawn
         before and after, and every row whose drawing differs is repainted: what is compared
-        is what the terminal gets, so no row can be left stale."""
+        is what the terminal gets, so no row can be left stale. Where the lines relabelled
+        change the tree's form of the costs, every unit line shown is relabelled in it
+        (:meth:`_form_pass`)."""
+        self._in_sync = True
+        try:
+            self._sync(ev)
+        finally:
+            self._in_sync = False
+
+    def _sync(self, ev: Evaluation) -> None:
         self._ev = ev
         own, inner = issue_marks(ev)
         # Where an issue mark came or went (a check of the whole roster can mark a unit deep
@@ -350,13 +415,15 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         fast = self._fast
         try:
             self._sync_node(self.root, ev.root)
+            laid_out = self._tree_lines_cached is not None
+            self._form_pass(self._tree_lines)  # (lays the lines out again, within the sync)
         finally:
             self._sync_width = None
             self._fast = False  # (lines populated later, on expanding, are not this sync's)
         if fast:
             if self._before is None:
                 self._syncing = False
-                if self._tree_lines_cached is None:  # (laid out again after all: drawn anew)
+                if not laid_out:  # (laid out again after all: drawn anew)
                     self.refresh()
                     return
                 top, height = self.scroll_offset.y, self.size.height
@@ -411,6 +478,37 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         finally:
             self._relabel = False
 
+    def _build(self) -> None:
+        # The lines shown are laid out again (a line added or removed, a unit expanded or
+        # collapsed): the tree's form is the fullest the unit lines shown now need.
+        super()._build()
+        if not self._in_sync and self._ev is not None:
+            lines = self._tree_lines_cached
+            if lines is not None and self._form_pass(lines):
+                self.refresh()
+
+    def _form_pass(self, lines: list[_TreeLine[Loc]]) -> bool:
+        """Set the tree's form of the costs for the unit ``lines`` shown (the fullest each
+        needs, as it was last labelled: a line whose name is cut at every form has no say),
+        and relabel those labelled with another; whether any was."""
+        ev = self._ev
+        need = self._need
+        at_form = self._at_form
+        form = 0
+        for line in lines:
+            n = need.get(line.path[-1]._id)
+            if n is not None and n > form:
+                form = n
+        self._form = form
+        if ev is None:
+            return False
+        stale = [line.path[-1] for line in lines if at_form.get(line.path[-1]._id, form) != form]
+        for tnode in stale:
+            node = node_at(ev, tnode.data) if tnode.data is not None else None
+            if node is not None:
+                self._set_label(tnode, ev, node)
+        return bool(stale)
+
     def watch_virtual_size(self, size: Size) -> None:
         # Lines are padded to the wider of the labels and the tree itself.
         width = self._painted_width
@@ -435,7 +533,8 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
 
     def _facts(self, ev: Evaluation, node: Node) -> tuple[object, ...]:
         """Everything a line's label is drawn from (see :meth:`_label`), by value: its marks,
-        the cells it may take, and the name, count, loadout and cost it shows. Two equal
+        the cells it may take, the tree's form of the costs (a unit's line), and the name,
+        count, loadout and cost it shows. Two equal
         facts give the same label, so a line whose facts did not change is not drawn again."""
         loc = node.loc
         mark = self._own.get(loc)
@@ -451,12 +550,14 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
             shown = (ev.name(node), node.count)
         else:
             shown = unit_summary(ev, node)
-        return (mark, inner, budget, node.is_root, node.force is not None, shown)
+            return (mark, inner, budget, False, False, self._form, shown)
+        return (mark, inner, budget, node.is_root, node.force is not None, None, shown)
 
     def _label(
         self, ev: Evaluation, node: Node, summary: UnitSummary | None = None
-    ) -> tuple[str, Text]:
-        """A line's label and its signature (``summary``: the unit's, worked out already)."""
+    ) -> tuple[str, Text, tuple[int | None] | None]:
+        """A line's label and its signature (``summary``: the unit's, worked out already),
+        and, a unit's line, the form it needs (:func:`fit_line`) in a tuple."""
         loc = node.loc
         mark = self._own.get(loc)
         inner = self._inner.get(loc)
@@ -503,10 +604,22 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
             text.append(note, "red dim")
             text.append(count, "cyan")
         else:
-            for part, style in fit_label(summary or unit_summary(ev, node), budget):
+            parts, need = fit_line(summary or unit_summary(ev, node), budget, self._form)
+            for part, style in parts:
                 text.append(part, style)
+            sig = f"{mark}|{inner}|{unknown}|{budget}|{text.plain}"
+            return sig, text, (need,)
         sig = f"{mark}|{inner}|{unknown}|{budget}|{text.plain}"
-        return sig, text
+        return sig, text, None
+
+    def _needs(self, tnode_id: int, need: tuple[int | None] | None) -> None:
+        """Keep what a line was labelled with: the form it needs, the tree's form."""
+        if need is None:
+            self._need.pop(tnode_id, None)
+            self._at_form.pop(tnode_id, None)
+        else:
+            self._need[tnode_id] = need[0]
+            self._at_form[tnode_id] = self._form
 
     def _set_label(self, tnode: TreeNode[Loc], ev: Evaluation, node: Node) -> None:
         facts = self._facts(ev, node)
@@ -514,7 +627,8 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
             return  # the label it has is drawn from the same facts
         self._drawn_from[tnode.id] = facts
         shown = facts[-1]
-        sig, text = self._label(ev, node, shown if isinstance(shown, UnitSummary) else None)
+        sig, text, need = self._label(ev, node, shown if isinstance(shown, UnitSummary) else None)
+        self._needs(tnode.id, need)
         if self._sig.get(tnode.id) != sig:
             self._sig[tnode.id] = sig
             self.labels_set += 1
@@ -575,10 +689,13 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
     def _add(self, parent: TreeNode[Loc], child: Node, before: TreeNode[Loc] | None) -> None:
         ev = self._ev
         assert ev is not None
-        sig, text = self._label(ev, child)
+        facts = self._facts(ev, child)
+        shown = facts[-1]
+        sig, text, need = self._label(ev, child, shown if isinstance(shown, UnitSummary) else None)
         new = parent.add(text, data=child.loc, before=before, allow_expand=bool(child.children))
         self._sig[new.id] = sig
-        self._drawn_from[new.id] = self._facts(ev, child)
+        self._drawn_from[new.id] = facts
+        self._needs(new.id, need)
         self._keys[new.id] = _key(child)
         self._data[new.id] = child.data
         self.labels_set += 1
@@ -622,6 +739,7 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
             self._forget(child)
         self._sig.pop(tnode.id, None)
         self._drawn_from.pop(tnode.id, None)
+        self._needs(tnode.id, None)
         self._keys.pop(tnode.id, None)
         self._data.pop(tnode.id, None)
         self._populated.discard(tnode.id)
