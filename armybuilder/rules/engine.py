@@ -3389,11 +3389,7 @@ def _check_hidden_groups(
         if key in found:
             hidden = found[key]
         else:
-            hidden = next(
-                (g for g in path if (ev.is_group_hidden(g, node) if g.modifiers else g.hidden)),
-                None,
-            )
-            found[key] = hidden
+            hidden = found[key] = hiding_group(ev, node, path)
         if hidden is None or _required_in_parent(entry) or ev.is_hidden(entry, c):
             # (shown; the data's own choice there; or the entry hidden itself: the error
             # `hidden-entry` at its selection)
@@ -3408,6 +3404,18 @@ def _check_hidden_groups(
             hidden.id,
             "hidden",
         )
+
+
+def hiding_group(ev: Evaluation, node: Node, path: tuple[Group, ...]) -> Group | None:
+    """The group that hides a group in the selection ``node``: the first of ``path`` (a
+    group and those it lies in that can be hidden, outermost first, as
+    :attr:`EntryChecks.hideable` holds them) hidden there after its modifiers of `hidden`;
+    ``None``: the group is shown. The one test of both the check above and the options
+    the edit session offers (:meth:`EditSession.options`)."""
+    for g in path:
+        if ev.is_group_hidden(g, node) if g.modifiers else g.hidden:
+            return g
+    return None
 
 
 def _required_in_parent(entry: Entry) -> bool:
