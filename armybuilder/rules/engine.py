@@ -1754,7 +1754,6 @@ class Evaluation:
             and data is not None
             and node.children
             and self._trace is None
-            and COSTS_BY_READS
             and not self._extra_cost
             and not self._reached
             and not self._costs_read_costs()
@@ -2353,8 +2352,7 @@ class Evaluation:
             self._trace is not None
             and not self._trace_depth
             and not (
-                INSIDE_READS_LEFT_OUT
-                and not self._reached
+                not self._reached
                 and self._in_trace(context)
                 and self._queries_inside(owner, (cond,), context)
             )
@@ -2440,8 +2438,8 @@ class Evaluation:
                 (entry.modifiers and field_ in self.index.modified_fields(entry))
                 or (self._reached and id(context) in self._reached)
             )
-            and not (INSIDE_READS_LEFT_OUT and self._mods_inside(entry, field_, context))
-            and not (CONDITIONS_TRACED_ALONE and self._reads_alone(entry, field_, value, context))
+            and not self._mods_inside(entry, field_, context)
+            and not self._reads_alone(entry, field_, value, context)
         ):  # (what no modifier changes is the value given, read from nowhere; what only
             # the subtree's own selections change is the same with the same subtree)
             return self._traced(
@@ -2616,7 +2614,7 @@ class Evaluation:
         if (
             self._trace is not None
             and not self._trace_depth
-            and not (INSIDE_READS_LEFT_OUT and self._mods_inside(entry, "categories", node))
+            and not self._mods_inside(entry, "categories", node)
         ):
             return self._traced(Evaluation.categories, 0, (node,))  # type: ignore[no-any-return]
         state = self._cats_round
@@ -3796,27 +3794,10 @@ def evaluate(
 #: tests: ``False`` works out every such selection's cost again).
 RISE_BY_READS = True
 
-#: In an edit session, the totals of a selection that is neither closed nor keyed by the
-#: counts above it are taken from the previous evaluation where what its costs read from
-#: outside it is found the same (an off-switch for tests: ``False`` works them out again at
-#: every evaluation, as before; see :meth:`Evaluation._costs_by_reads`).
-COSTS_BY_READS = True
-
 #: Above this many limits of entries held under a selection, :func:`_check_children` first
 #: finds in one walk which entries are under it at all (a test may set it high: each entry
 #: then looked for on its own, as before).
 HELD_BY_ONE_WALK = 8
-
-#: A traced computation keeps, of a modified value whose modifiers look both inside and
-#: outside its subtree, only the conditions and counts that look outside (see
-#: :meth:`Evaluation._reads_alone`; an off-switch for tests: ``False`` keeps the value
-#: itself, whose every modifier is worked out again to replay the subtree).
-CONDITIONS_TRACED_ALONE = True
-
-#: A traced computation (see :meth:`Evaluation.subtree`) leaves out of its trace the modified
-#: values, categories and conditions that read only what lies in its own subtree (an
-#: off-switch for tests: ``False`` keeps every one of them, as before).
-INSIDE_READS_LEFT_OUT = True
 
 #: The caches of :class:`Evaluation` a round of :meth:`Evaluation._settled_categories` has
 #: of its own (what they hold may read a category).
