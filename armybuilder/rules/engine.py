@@ -616,12 +616,12 @@ class Evaluation:
     #: Per faction id, the entries a force of that faction may take at its top (set when the
     #: forces of a roster draw on more than one faction; ``None``: any of the index's).
     faction_roots: dict[str, frozenset[str]] | None = field(default=None, repr=False)
-    #: The category counts being worked out (see :meth:`_ref_counts`).
-    _counting: set[Any] = field(default_factory=set, repr=False)
-    #: Partial counts (made while others were being worked out), by what was in progress.
-    _partial: dict[tuple[Any, frozenset[Any]], dict[str, float]] = field(
-        default_factory=dict, repr=False
-    )
+    #: The categories of each selection of the tree a modifier may give some or take some
+    #: from, settled for the whole roster (see :meth:`_settled_categories`), by ``id()``;
+    #: ``None``: not worked out yet.
+    _cats: dict[int, list[str]] | None = field(default=None, repr=False)
+    #: While they settle: the previous round's, which every read of a category reads.
+    _cats_round: dict[int, list[str]] | None = field(default=None, repr=False)
     #: The faction of each force node that names one (by ``id(node)``).
     force_faction: dict[int, str] = field(default_factory=dict, repr=False)
     #: While costs settle (:meth:`_settle_costs`): the previous round's totals per node, which
@@ -1556,7 +1556,6 @@ class Evaluation:
             self._held,
             self._same_costs,
             self._counts,
-            self._partial,
             self._static,
             self._where,
             self._above,
@@ -1569,6 +1568,7 @@ class Evaluation:
             cache.clear()
         self._present = None
         self._last_scoped = None
+        self._cats = None
 
     # ----------------------------------------------------------------- names
 
@@ -1754,7 +1754,6 @@ class Evaluation:
             and data is not None
             and node.children
             and self._trace is None
-            and COSTS_BY_READS
             and not self._extra_cost
             and not self._reached
             and not self._costs_read_costs()
@@ -2239,73 +2238,17 @@ class Evaluation:
         counts = self._counts.get(key)
         if counts is not None:
             return counts
-        # A partial answer is the same each time it is asked with the same counts in
-        # progress: it is kept for that case only.
-        pkey = (key, frozenset(self._counting))
-        counts = self._partial.get(pkey)
-        if counts is not None:
-            return counts
-        # Categories whose modifiers count categories in this same scope: while counting, a
-        # count asked again reads the categories as the catalog states them (no cycle).
-        modified = self.index.category_modifiers and key not in self._counting
-        if STATIC_COUNTS_SHARED:
-            # What every count of this scope finds alike (the selections whose categories no
-            # modifier changes), counted once; the others looked at in the walk's order.
-            static, others = self._static_counts(scope_node, deep, child_forces)
+        # What every count of this scope finds alike (the selections whose categories no
+        # modifier changes), counted once; the others (as settled) in the walk's order.
+        static, others = self._static_counts(scope_node, deep, child_forces)
+        if others:
             counts = dict(static)
-            if others:
-                self._counting.add(key)
-                get = counts.get
-                for n, mult in others:
-                    refs = (
-                        self._node_refs(n, self.categories(n)) if modified else self._stated_refs(n)
-                    )
-                    for ref in refs:
-                        counts[ref] = get(ref, 0.0) + mult
-                self._counting.discard(key)
-            if not modified and self.index.category_modifiers:
-                self._partial[pkey] = counts
-                return counts
-            self._counts[key] = counts
-            return counts
-        counts = {}
-        self._counting.add(key)
-        refs_of = self._refs
-        fields_of = self.index.modified_fields
-        reached = self._reached
-        # Copies per set of references first (a platoon's troopers share a few), then each
-        # reference's count: sums of whole numbers, the same in any order.
-        by_refs: dict[frozenset[str], float] = {}
-        stack: list[tuple[Node, int]] = [(c, c.count) for c in scope_node.children]
-        pop, push = stack.pop, stack.extend
-        while stack:
-            n, mult = pop()
-            entry = n.entry
-            if entry is None:
-                if n.force is not None and (scope_node.is_root or child_forces):
-                    push([(c, c.count) for c in n.children])
-                continue
-            if modified and ("categories" in fields_of(entry) or (reached and id(n) in reached)):
-                refs = self._node_refs(n, self.categories(n))
-            else:
-                # (no modifier changes its categories: the entry's, as the catalog states)
-                found = n.refs
-                if found is None:
-                    rkey = (id(entry), id(n.link), id(n.group))
-                    found = refs_of.get(rkey)
-                    if found is None:
-                        found = refs_of[rkey] = self._node_refs(n, entry.categories)
-                refs = found
-            by_refs[refs] = by_refs.get(refs, 0.0) + mult
-            if deep and n.children:
-                push([(c, mult * c.count) for c in n.children])
-        for refs, copies in by_refs.items():
-            for ref in refs:  # a node counts once even if its id is also a category
-                counts[ref] = counts.get(ref, 0.0) + copies
-        self._counting.discard(key)
-        if not modified and self.index.category_modifiers:
-            self._partial[pkey] = counts  # a partial answer, kept only for this case
-            return counts
+            get = counts.get
+            for n, mult in others:
+                for ref in self._node_refs(n, self.categories(n)):
+                    counts[ref] = get(ref, 0.0) + mult
+        else:
+            counts = static
         self._counts[key] = counts
         return counts
 
@@ -2409,8 +2352,7 @@ class Evaluation:
             self._trace is not None
             and not self._trace_depth
             and not (
-                INSIDE_READS_LEFT_OUT
-                and not self._reached
+                not self._reached
                 and self._in_trace(context)
                 and self._queries_inside(owner, (cond,), context)
             )
@@ -2496,8 +2438,8 @@ class Evaluation:
                 (entry.modifiers and field_ in self.index.modified_fields(entry))
                 or (self._reached and id(context) in self._reached)
             )
-            and not (INSIDE_READS_LEFT_OUT and self._mods_inside(entry, field_, context))
-            and not (CONDITIONS_TRACED_ALONE and self._reads_alone(entry, field_, value, context))
+            and not self._mods_inside(entry, field_, context)
+            and not self._reads_alone(entry, field_, value, context)
         ):  # (what no modifier changes is the value given, read from nowhere; what only
             # the subtree's own selections change is the same with the same subtree)
             return self._traced(
@@ -2657,23 +2599,116 @@ class Evaluation:
         return bool(self.apply_modifiers(force, "hidden", force.hidden, node))
 
     def categories(self, node: Node) -> list[str]:
-        """The node's categories, after modifiers that add or remove some."""
-        if node.entry is None:
+        """The node's categories, after modifiers that add or remove some: as they settle
+        for the whole roster (:meth:`_settled_categories`), the same whatever the order of
+        the selections."""
+        entry = node.entry
+        if entry is None:
             return []
         if not self.index.category_modifiers:
-            return node.entry.categories
+            return entry.categories
+        if "categories" not in self.index.modified_fields(entry) and not (
+            self._reached and id(node) in self._reached
+        ):
+            return entry.categories  # (no modifier gives or takes one: read from nowhere)
         if (
             self._trace is not None
             and not self._trace_depth
-            and not (INSIDE_READS_LEFT_OUT and self._mods_inside(node.entry, "categories", node))
-            and not (CONDITIONS_TRACED_ALONE and not self._reached and self._in_trace(node))
-        ):  # (of a selection inside the subtree: its modifiers' conditions traced alone)
+            and not self._mods_inside(entry, "categories", node)
+        ):
             return self._traced(Evaluation.categories, 0, (node,))  # type: ignore[no-any-return]
+        state = self._cats_round
+        if state is None:
+            state = self._settled_categories()
+        found = state.get(id(node))
+        if found is None:  # (a selection outside the tree: where an option is tried)
+            return self._categories_now(node)
+        return found
+
+    def _categories_now(self, node: Node) -> list[str]:
+        """The node's categories after the modifiers that add or remove some, their
+        conditions reading the categories of the others as they stand."""
+        entry = node.entry
+        assert entry is not None
         if self._reached and id(node) in self._reached:
             states = self._reach_states(node)
             if states is not None:
                 return states[-1]
-        return list(self.apply_modifiers(node.entry, "categories", node.entry.categories, node))
+        return list(self.apply_modifiers(entry, "categories", entry.categories, node))
+
+    def _categories_read_alone(self, entry: Entry) -> bool:
+        """Whether the modifiers of ``entry``'s categories read nothing that a modifier of
+        categories may change: they count selections or forces only (no cost, no
+        percentage), of references no modifier may give as a category
+        (:attr:`CatalogIndex.added_categories`, which holds those taken away too), in scopes
+        none names (nor the primary category). Worked out once per entry."""
+        memo = self.index.memo("engine.categories_read_alone")
+        found = memo.get(id(entry))
+        if found is not None and found[0] is entry:
+            return bool(found[1])
+        added = self.index.added_categories
+        alone = True
+        for field_ in ("categories", "primary-category"):
+            mods, _ = self.index.modifiers_on(entry, field_)
+            for m, reads_cost in mods:
+                alone = alone and not reads_cost
+                for q in modifier_queries(m):
+                    if (
+                        q.field not in ("selections", "forces")
+                        or q.percent
+                        or q.child in added
+                        or q.scope in added
+                        or q.scope == "primary-category"
+                    ):
+                        alone = False
+        memo[id(entry)] = (entry, alone)
+        return alone
+
+    def _settled_categories(self) -> dict[int, list[str]]:
+        """The categories of every selection of the tree that a modifier may give some or
+        take some from, by ``id()``: worked out in rounds, each from the previous round's
+        categories of every selection (the first from those the catalog states), until a
+        round changes none (at most one round more than such selections: a modifier whose
+        condition undoes it never settles, and the last round's are kept; one round where
+        what the modifiers read is nothing they change, :meth:`_categories_read_alone`).
+        So a category that a modifier gives on a count of categories other modifiers give
+        is the same whatever the order of the selections (an Alpha marked while the roster
+        holds an Alpha; a Beta crowned while it holds a marked selection: crowned, in any
+        order; docs/catalog-format.md, "Categories that hang on each other").
+        Once per evaluation, on the complete tree; the rounds read and fill caches of their
+        own, and nothing they read is traced (:meth:`categories` is)."""
+        found = self._cats
+        if found is not None:
+            return found
+        # (the selections of the whole tree whose categories a modifier may change)
+        nodes = [n for n, _ in self._static_counts(self.root, True, True)[1]]
+        state: dict[int, list[str]] = {id(n): n.entry.categories for n in nodes if n.entry}
+        kept = [getattr(self, name) for name in _ROUND_CACHES]
+        last_scoped, present = self._last_scoped, self._present
+        self._trace_depth += 1
+        try:
+            # (where what the modifiers read is none of what they change, one round)
+            alone = not self._reached and all(
+                self._categories_read_alone(n.entry) for n in nodes if n.entry is not None
+            )
+            rounds = 1 if alone else len(nodes) + 1
+            for _ in range(rounds):
+                self._cats_round = state
+                for name in _ROUND_CACHES:
+                    setattr(self, name, {})
+                self._last_scoped = None
+                now = {id(n): self._categories_now(n) for n in nodes}
+                if now == state:
+                    break
+                state = now
+        finally:
+            self._cats_round = None
+            self._trace_depth -= 1
+            for name, cache in zip(_ROUND_CACHES, kept, strict=True):
+                setattr(self, name, cache)
+            self._last_scoped, self._present = last_scoped, present
+        self._cats = state
+        return state
 
     def primary_category(self, node: Node) -> str | None:
         """The node's primary category, after modifiers."""
@@ -3389,11 +3424,7 @@ def _check_hidden_groups(
         if key in found:
             hidden = found[key]
         else:
-            hidden = next(
-                (g for g in path if (ev.is_group_hidden(g, node) if g.modifiers else g.hidden)),
-                None,
-            )
-            found[key] = hidden
+            hidden = found[key] = hiding_group(ev, node, path)
         if hidden is None or _required_in_parent(entry) or ev.is_hidden(entry, c):
             # (shown; the data's own choice there; or the entry hidden itself: the error
             # `hidden-entry` at its selection)
@@ -3408,6 +3439,18 @@ def _check_hidden_groups(
             hidden.id,
             "hidden",
         )
+
+
+def hiding_group(ev: Evaluation, node: Node, path: tuple[Group, ...]) -> Group | None:
+    """The group that hides a group in the selection ``node``: the first of ``path`` (a
+    group and those it lies in that can be hidden, outermost first, as
+    :attr:`EntryChecks.hideable` holds them) hidden there after its modifiers of `hidden`;
+    ``None``: the group is shown. The one test of both the check above and the options
+    the edit session offers (:meth:`EditSession.options`)."""
+    for g in path:
+        if ev.is_group_hidden(g, node) if g.modifiers else g.hidden:
+            return g
+    return None
 
 
 def _required_in_parent(entry: Entry) -> bool:
@@ -3751,32 +3794,26 @@ def evaluate(
 #: tests: ``False`` works out every such selection's cost again).
 RISE_BY_READS = True
 
-#: In an edit session, the totals of a selection that is neither closed nor keyed by the
-#: counts above it are taken from the previous evaluation where what its costs read from
-#: outside it is found the same (an off-switch for tests: ``False`` works them out again at
-#: every evaluation, as before; see :meth:`Evaluation._costs_by_reads`).
-COSTS_BY_READS = True
-
 #: Above this many limits of entries held under a selection, :func:`_check_children` first
 #: finds in one walk which entries are under it at all (a test may set it high: each entry
 #: then looked for on its own, as before).
 HELD_BY_ONE_WALK = 8
 
-#: The counts of one scope share what every one of them finds alike (see
-#: :meth:`Evaluation._static_counts`; an off-switch for tests: ``False`` walks the scope for
-#: each count, as before).
-STATIC_COUNTS_SHARED = True
-
-#: A traced computation keeps, of a modified value whose modifiers look both inside and
-#: outside its subtree, only the conditions and counts that look outside (see
-#: :meth:`Evaluation._reads_alone`; an off-switch for tests: ``False`` keeps the value
-#: itself, whose every modifier is worked out again to replay the subtree).
-CONDITIONS_TRACED_ALONE = True
-
-#: A traced computation (see :meth:`Evaluation.subtree`) leaves out of its trace the modified
-#: values, categories and conditions that read only what lies in its own subtree (an
-#: off-switch for tests: ``False`` keeps every one of them, as before).
-INSIDE_READS_LEFT_OUT = True
+#: The caches of :class:`Evaluation` a round of :meth:`Evaluation._settled_categories` has
+#: of its own (what they hold may read a category).
+_ROUND_CACHES = (
+    "_query",
+    "_modified",
+    "_scoped",
+    "_held",
+    "_same_costs",
+    "_counts",
+    "_unit_cost",
+    "_total",
+    "_context",
+    "_outside_keys",
+    "_reach_cats",
+)
 
 #: What :func:`_merge_repeated` merges issues by (one problem reported twice).
 _issue_key = operator.attrgetter("severity", "code", "message", "path")

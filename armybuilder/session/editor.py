@@ -824,23 +824,15 @@ class EditSession:
 
     def _hidden_groups(self, entry: Entry, node: Node, ev: Evaluation) -> set[int]:
         """The groups of ``entry`` hidden in its selection ``node`` as ``ev`` finds them (after
-        their modifiers of `hidden`; a group inside a hidden one is hidden), by ``id()``."""
-        fields = self.index.modified_fields
-        out: set[int] = set()
-        stack: list[tuple[Group, bool]] = [(g, False) for g in reversed(entry.groups)]
-        while stack:
-            g, above = stack.pop()
-            if above:
-                gone = True
-            elif g.modifiers and "hidden" in fields(g):
-                gone = ev.is_group_hidden(g, node)
-            else:
-                gone = bool(g.hidden)
-            if gone:
-                out.add(id(g))
-            if g.groups:
-                stack.extend((sub, gone) for sub in reversed(g.groups))
-        return out
+        their modifiers of `hidden`; a group inside a hidden one is hidden), by ``id()``: the
+        engine's test of a choice kept in a hidden group (:func:`hiding_group`)."""
+        from ..rules.engine import hiding_group
+
+        return {
+            key
+            for key, path in self.index.entry_checks(entry).hideable.items()
+            if hiding_group(ev, node, path) is not None
+        }
 
     def _hiding_plan(
         self, entry: Entry | None

@@ -1,11 +1,11 @@
 """Replay by what a unit's checks read, with the reads that look only inside the unit left out
-(``engine.INSIDE_READS_LEFT_OUT``): a modified value, a category or a condition whose every
-modifier condition and repeat counts (or tests) selections inside the unit alone is the same
-wherever the same unit stands, so it is not kept in the unit's trace nor read again after an
-edit elsewhere. A value whose modifiers look at the roster is kept, and read again: whole
-where it is kept per scope selection, else by its conditions that look outside alone
-(``engine.CONDITIONS_TRACED_ALONE``). A unit's points are kept by what its costs read
-(``engine.COSTS_BY_READS``).
+(``Evaluation._mods_inside``, ``Evaluation._queries_inside``): a modified value, a category
+or a condition whose every modifier condition and repeat counts (or tests) selections inside
+the unit alone is the same wherever the same unit stands, so it is not kept in the unit's
+trace nor read again after an edit elsewhere. A value whose modifiers look at the roster is
+kept, and read again: whole where it is kept per scope selection, else by its conditions that
+look outside alone (``Evaluation._reads_alone``). A unit's points are kept by what its costs
+read (``Evaluation._costs_by_reads``).
 
 Directed cases on a hand-written catalog where a unit's category is given by a modifier (so
 that its checks are replayed by their reads, not by the catalog alone), each edit compared
@@ -251,7 +251,7 @@ def test_the_check_fails_when_a_value_kept_per_scope_is_traced_by_its_conditions
     selection (the first squad works it out, the second finds it kept): traced by its
     conditions alone, the second squad's trace would hold none of them, and the captain's
     sword would leave a stale error on it. Such a value is read whole
-    (``engine.CONDITIONS_TRACED_ALONE`` applies to values worked out afresh only)."""
+    (``Evaluation._reads_alone`` answers so for values worked out afresh only)."""
     monkeypatch.setattr(Evaluation, "_reads_alone", lambda self, *a: self._in_trace(a[3]))
     with pytest.raises(AssertionError, match="sword"):
         directed(session(tmp_path))
@@ -261,7 +261,7 @@ def test_the_check_fails_when_a_condition_traced_alone_is_not_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Broken on purpose: the conditions of a value traced by its conditions
-    (``engine.CONDITIONS_TRACED_ALONE``) are read without being kept. The captain's banner
+    (``Evaluation._reads_alone``) are read without being kept. The captain's banner
     must then leave a stale error on the third squad, which no other read of it sees."""
     traced = Evaluation._traced
 
@@ -283,7 +283,7 @@ def test_the_check_fails_when_a_cost_forgets_what_it_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Broken on purpose: the squads' totals are kept as if their costs read nothing from
-    outside them (``engine.COSTS_BY_READS``). The captain's sword, which makes each squad
+    outside them (``Evaluation._costs_by_reads``). The captain's sword, which makes each squad
     3 pts dearer, must then leave stale totals."""
     traced = Evaluation._costs_by_reads
 
@@ -302,13 +302,12 @@ def test_the_check_fails_when_a_cost_forgets_what_it_read(
 def test_with_the_shortcut_off_the_same_is_shown(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    switches = ("INSIDE_READS_LEFT_OUT", "COSTS_BY_READS", "CONDITIONS_TRACED_ALONE")
-    for switch in switches:
-        monkeypatch.setattr(engine, switch, False)
-    off = directed(session(tmp_path))
-    for switch in switches:
-        monkeypatch.setattr(engine, switch, True)
     on = directed(session(tmp_path / "on"))
+    # every shortcut off: each read kept whole, each unit's totals worked out again
+    for name in ("_mods_inside", "_queries_inside", "_reads_alone"):
+        monkeypatch.setattr(Evaluation, name, lambda self, *a: False)
+    monkeypatch.setattr(Evaluation, "_costs_read_costs", lambda self: True)
+    off = directed(session(tmp_path))
     assert [(e, pts) for e, _, pts in on] == [(e, pts) for e, _, pts in off]
 
 
@@ -353,7 +352,11 @@ def test_40k_replayed_units_keep_fewer_reads(
     text = roster_text(system)  # type: ignore[arg-type]
     kept = {}
     for on in (False, True):
-        monkeypatch.setattr(engine, "INSIDE_READS_LEFT_OUT", on)
+        if not on:  # (every read kept, those that look only inside the unit too)
+            for name in ("_mods_inside", "_queries_inside"):
+                monkeypatch.setattr(Evaluation, name, lambda self, *a: False)
+        else:
+            monkeypatch.undo()
         path = tmp_path / f"sm-{on}.yaml"
         path.write_text(text, encoding="utf-8")
         s = EditSession.open(path, library, autosave=False)
