@@ -699,7 +699,16 @@ class SteadyButton(Button):
         rules = self._rules_of.get(key)
         if rules is not None:
             self.restyles_kept += 1
-            stylesheet.replace_rules(self, rules, animate=animate)
+            base = self.styles.base
+            had = base._rules
+            if "transitions" in rules or "transitions" in had:
+                stylesheet.replace_rules(self, rules, animate=animate)
+            else:  # only the rules that differ are set (each set refreshes the button)
+                changed = [k for k in had.keys() | rules.keys() if had.get(k) != rules.get(k)]
+                for name in changed:
+                    setattr(base, name, rules.get(name))
+                if changed:
+                    self.notify_style_update()
             stylesheet._process_component_classes(self)
             return
         found: dict[tuple[object, ...], RulesMap] = {}
