@@ -311,10 +311,22 @@ def _idle(node: DOMNode) -> bool:
     if isinstance(node, Widget) and not node.is_mounted:
         return False
     queue: Any = node._message_queue
-    waiting: Iterable[object] | None = getattr(queue, "values", None)  # (Textual's: a deque)
+    waiting = _waiting(queue)
     if waiting is None:
         return bool(queue.empty())
     return all(isinstance(m, _HOUSEKEEPING) for m in waiting)
+
+
+def _waiting(queue: Any) -> Iterable[object] | None:
+    """The messages waiting in a message pump's queue, oldest first: Textual's own queue
+    (``textual._queue.Queue``, Textual 8) keeps them in ``values``, an ``asyncio.Queue`` in
+    ``_queue``; ``None`` for a queue that shows neither (then only an empty queue is idle,
+    and a key waits for Textual's housekeeping too)."""
+    for name in ("values", "_queue"):
+        found = getattr(queue, name, None)
+        if isinstance(found, deque):
+            return found
+    return None
 
 
 def _alive(node: Widget) -> bool:

@@ -216,6 +216,35 @@ async def test_keys_behind_a_lost_key_are_delivered() -> None:
 
 
 @run_async
+async def test_only_housekeeping_waiting_is_idle() -> None:
+    """A widget with only Textual's housekeeping waiting in its queue (a prompt to paint, a
+    layout) lets the next key go; one with any other message (a widget's own) holds it. The
+    app reads the installed Textual's queue: were its messages out of reach, every key would
+    wait for the frames of the one before it."""
+    from textual import messages
+    from textual.message import Message
+
+    from armybuilder.tui.keys import _idle, _waiting
+
+    class Ping(Message):
+        """A widget's own message."""
+
+    app = Probe()
+    async with app.run_test(size=(40, 6)) as pilot:
+        await pilot.pause()
+        field = app.query_one("#field", Input)
+        assert _waiting(field._message_queue) is not None, "Textual's queue not read"
+        assert _idle(field)
+        field.post_message(messages.Prompt())
+        field.post_message(messages.Layout(field))
+        assert _idle(field), "housekeeping alone holds the next key"
+        field.post_message(Ping())
+        assert not _idle(field)
+        await pilot.pause()
+        assert _idle(field)
+
+
+@run_async
 async def test_pilot_press_and_the_mouse_still_work() -> None:
     """Keys pressed one at a time (Pilot waits after each) and a click are not held up."""
     app = Probe()

@@ -56,7 +56,7 @@ from ...words import tally, unit_is_name
 from .catalog import profile_tables, selection_stat_lines
 from .fitting import WhereRoom
 from .roster_tree import issue_mark, node_at, owner_loc
-from .stable import LiveStatic, SteadySelect, find
+from .stable import LiveStatic, SteadyButton, SteadySelect, find
 
 if TYPE_CHECKING:
     from ...catalog import CatalogIndex
@@ -337,9 +337,9 @@ class DetailsPane(VerticalScroll):
             yield NameField(id="d-name", classes="field", placeholder="(the entry's name)")
             yield LiveStatic("Count", classes="field-label", id="d-count-label")
             with Horizontal(id="d-count-row"):
-                yield Button("−", id="d-minus", classes="step")
+                yield SteadyButton("−", id="d-minus", classes="step")
                 yield Input(id="d-count", type="integer", classes="field")
-                yield Button("+", id="d-plus", classes="step")
+                yield SteadyButton("+", id="d-plus", classes="step")
             with Vertical(id="d-exp-row"):
                 yield Label("Experience", classes="field-label")
                 yield SteadySelect[str]([], id="d-exp", allow_blank=True, prompt="(inherited)")
