@@ -32,8 +32,11 @@ PAPERS = ("a4", "letter")
 MIN_BODY_INK = 40
 LARGE = "large:5-regiments"
 EARTHER = EXAMPLES / "starship-marine" / "earther-regiment.yaml"
+#: The print a user asks for (``--jobs 2``, ignored now: one process always) compared with
+#: the whole document's: the generated roster, long enough to be laid out in pieces by
+#: default. (A short roster is laid out whole either way: the same print twice, 11 s of CPU
+#: for nothing; the Earther regiment's pieces, forced, are compared below.)
 SAMPLE = [
-    (EARTHER, "a4"),
     (LARGE, "a4"),
 ]
 
