@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import os
 import shutil
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -22,6 +23,25 @@ DEMO_CATALOGS = FIXTURES / "catalogs"
 DEMO_ROSTERS = FIXTURES / "rosters"
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
+
+#: CI runs each roster of a sizes x rosters test at one size (the sizes alternated, so each
+#: test still runs both sizes) and some long walks shorter; ARMYBUILDER_TUI_ALL=1 runs every
+#: case (as ARMYBUILDER_SCREEN_ALL=1 walks every example in test_screen_model.py).
+TUI_ALL = bool(os.environ.get("ARMYBUILDER_TUI_ALL"))
+SIZES = [(80, 24), (160, 48)]
+
+
+def at_sizes(*cases: Any) -> list[Any]:
+    """``(case, size)`` pairs: each case at one size, the sizes taken in turn (the first case
+    at 80x24); every case at both sizes with ARMYBUILDER_TUI_ALL=1."""
+    if TUI_ALL:
+        return [(case, size) for case in cases for size in SIZES]
+    return [(case, SIZES[i % len(SIZES)]) for i, case in enumerate(cases)]
+
+
+def sizes(*kept: tuple[int, int]) -> list[tuple[int, int]]:
+    """The sizes a one-roster test runs at: ``kept`` in CI, both with ARMYBUILDER_TUI_ALL=1."""
+    return list(SIZES) if TUI_ALL else list(kept)
 
 
 @pytest.fixture(scope="session")

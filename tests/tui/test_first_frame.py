@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLES, run_async, wait_editor, wait_for
+from conftest import EXAMPLES, at_sizes, run_async, sizes, wait_editor, wait_for
 from screen import painted
 from test_screen_model import screen_problems
 
@@ -59,11 +59,8 @@ def frame_problems(app: ArmyBuilderApp, editor: EditorScreen, footer: bool = Tru
 
 @pytest.mark.parametrize(
     ("roster", "size"),
-    [
-        ("starship-marine/earther-regiment.yaml", (80, 24)),
-        ("space-hulk/standard-squad.yaml", (80, 24)),
-        ("starship-marine/earther-regiment.yaml", (160, 48)),
-    ],
+    # (CI: each roster at one size; ARMYBUILDER_TUI_ALL=1: both at both sizes)
+    at_sizes("starship-marine/earther-regiment.yaml", "space-hulk/standard-squad.yaml"),
 )
 @run_async
 async def test_the_first_frame_of_a_loaded_roster_matches_the_model(
@@ -122,7 +119,7 @@ async def test_the_first_frame_of_a_loaded_roster_matches_the_model(
     assert [p for _, p in frames if p] == []
 
 
-@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+@pytest.mark.parametrize("size", sizes((80, 24)))  # (160x48: ARMYBUILDER_TUI_ALL=1)
 @run_async
 async def test_the_first_frame_of_a_new_roster_matches_the_model(
     make_app: Any, workdir: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
