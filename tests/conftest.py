@@ -22,6 +22,20 @@ settings.register_profile("armybuilder", deadline=None)
 settings.load_profile("armybuilder")
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """How many workers ``-n auto`` (the README's test command) starts: half as many again as
+    the CPUs (3 on 2). A builder test spends about a quarter of its time waiting on the event
+    loop (benchmarks/README.md, "CI time (2026-11-28)"), time a worker more fills; as many
+    workers as CPUs left it idle. ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still says otherwise."""
+    import os
+
+    given = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS")
+    if given and given.isdigit() and int(given) > 0:
+        return int(given)
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, (cpus or 1) * 3 // 2)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _isolated_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Keep the user's real catalog folder and cache out of the tests."""
