@@ -206,15 +206,16 @@ def test_a_generic_card_prints_the_hits_column_only_where_a_model_takes_hits(
 def test_a_card_taller_than_a_page_starts_under_the_record_sheets_heading(
     write_roster: Callable[[str, str], Path], render: Callable[..., Rendered]
 ) -> None:
-    # 600 Cap Troopers in one squad (a box row each: Starship Troopers, Models): the card
-    # cannot fit a page, so keeping it whole once moved it all to page 3 and left "Record
-    # sheets" alone on page 2.
+    # 200 Cap Troopers in one squad (a box row each: Starship Troopers, Models; a card of more
+    # than 150 is "long"): the card cannot fit a page, so keeping it whole once moved it all
+    # to page 3 and left "Record sheets" alone on page 2. (600 once: the same pages, laid
+    # out for 3 times the CPU.)
     src = (EXAMPLES / "starship-troopers" / "mi-squad.yaml").read_text(encoding="utf-8")
-    text = src.replace("count: 6\n", "count: 600\n").replace("{value: 200}", "{value: 20000}")
+    text = src.replace("count: 6\n", "count: 200\n").replace("{value: 200}", "{value: 20000}")
     doc = render(write_roster("six-hundred.yaml", text), pieces=False)
     assert not doc.alone, f"pages {doc.alone} hold only headings or a legend"
     page = " ".join(doc.text(1).split())
-    assert page.count("Record sheets") == 1 and "MI Cap Trooper ×600" in page
+    assert page.count("Record sheets") == 1 and "MI Cap Trooper ×200" in page
     images = doc.images()
     # Page 2 is full of boxes down to its foot, not a heading over a blank page.
     left, top, right, bottom = body_box(images[1])
@@ -283,22 +284,23 @@ def test_the_open_command_names_the_roster_s_file(
 @pytest.mark.parametrize(
     ("example", "find", "replace", "page", "card"),
     [
-        # StarMarines: a fire team of 300 marines (a row per soldier, about 18 to a page with
-        # the weapons' text): kept whole, the card once left page 2 holding the short
-        # platoon card alone, two-thirds empty.
+        # StarMarines: a fire team of 60 marines (a row per soldier, about 18 to a page with
+        # the weapons' text; "long" past 18 rows): kept whole, the card once left page 2
+        # holding the short platoon card alone, two-thirds empty. (300 once: the same case,
+        # many more pages laid out.)
         (
             "starmarines/starmarines-example.yaml",
             "            count: 3\n",
-            "            count: 300\n",
+            "            count: 60\n",
             1,
             "Alpha team",
         ),
-        # Starship Marine: a group HQ of 300 marines (a row per figure, about 50 to a page):
-        # page 3 once held the group's heading alone.
+        # Starship Marine: a group HQ of 120 marines (a row per figure, about 50 to a page;
+        # "long" past 40 rows): page 3 once held the group's heading alone. (300 once.)
         (
             "starship-marine/martian-boarding-group.yaml",
             "{entry: marine, count: 5,",
-            "{entry: marine, count: 300,",
+            "{entry: marine, count: 120,",
             2,
             "Group HQ",
         ),
