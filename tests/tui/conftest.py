@@ -15,6 +15,7 @@ from textual.pilot import Pilot
 
 from armybuilder.catalog import Library, default_roots
 from armybuilder.tui.app import ArmyBuilderApp
+from armybuilder.tui.screens import editor as editor_module
 from armybuilder.tui.screens.editor import EditorScreen
 from armybuilder.tui.settings import Settings
 
@@ -42,6 +43,21 @@ def at_sizes(*cases: Any) -> list[Any]:
 def sizes(*kept: tuple[int, int]) -> list[tuple[int, int]]:
     """The sizes a one-roster test runs at: ``kept`` in CI, both with ARMYBUILDER_TUI_ALL=1."""
     return list(SIZES) if TUI_ALL else list(kept)
+
+
+#: The builder's own :func:`~armybuilder.tui.screens.editor.settle_heap`, for the tests about
+#: the frame it holds (``test_first_frame.py``) and about the heap (``test_settle_heap.py``).
+REAL_SETTLE_HEAP = editor_module.settle_heap
+
+
+@pytest.fixture(autouse=True)
+def _heap_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The builder collects and freezes the heap once a roster shows (``settle_heap``): a pass
+    over what the test process holds (every library its tests loaded), 1.3 s of CPU a roster
+    in a CI worker, a quarter of a 40k builder test's time. It changes when the collector
+    runs, never what is shown, so the builder tests leave it out; the tests named at
+    :data:`REAL_SETTLE_HEAP` call it, and the tmux tests run the builder as a player does."""
+    monkeypatch.setattr(editor_module, "settle_heap", lambda: None)
 
 
 @pytest.fixture(scope="session")

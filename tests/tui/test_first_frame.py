@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLES, at_sizes, run_async, sizes, wait_editor, wait_for
+from conftest import EXAMPLES, REAL_SETTLE_HEAP, at_sizes, run_async, sizes, wait_editor, wait_for
 from screen import painted
 from test_screen_model import screen_problems
 
@@ -96,7 +96,7 @@ async def test_the_first_frame_of_a_loaded_roster_matches_the_model(
     monkeypatch.setattr(app, "_display", spy)
     # What the player sees while the heap is collected after the load (it blocks the app
     # for a moment, seconds on a loaded machine): the frame on screen then.
-    settle = editor_module.settle_heap
+    settle = REAL_SETTLE_HEAP  # (the other builder tests leave it out: conftest.py)
 
     def settle_heap() -> None:
         screen = app.screen

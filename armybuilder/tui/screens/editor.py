@@ -167,11 +167,25 @@ def _building() -> Any:
     return building
 
 
+#: Whether a roster was settled in this process before (see :func:`settle_heap`).
+_settled_before = False
+
+
 def settle_heap() -> None:
     """Once a roster is loaded: collect, then exempt what is alive now (the catalogs, the
     widgets) from the garbage collector's full passes. Those passes walk every object; with the
-    catalogs in memory one took 30 to 100 ms, an edit now and then that missed its frame."""
-    gc.unfreeze()
+    catalogs in memory one took 30 to 100 ms, an edit now and then that missed its frame.
+
+    The first roster of the process collects only what is not frozen yet: the catalogs a
+    BattleScribe library reads are frozen as they are read (``interop/battlescribe/library.py``,
+    ``_no_gc``), and walking them again held the app for 0.4 - 0.8 s after a 40k roster's first
+    frame, against about 0.12 s for the rest (benchmarks/README.md, "The heap settled after the
+    first frame"). A roster opened later thaws everything first: the one shown before may be
+    garbage now, and what is frozen is never collected."""
+    global _settled_before
+    if _settled_before:
+        gc.unfreeze()
+    _settled_before = True
     gc.collect()
     gc.freeze()
 
