@@ -2385,11 +2385,24 @@ class Evaluation:
         return _COMPARE[cond.type](got, cond.value)
 
     def _group_holds(self, group: ConditionGroup, context: Node, owner: str | None) -> bool:
-        results = [self.condition_holds(c, context, owner) for c in group.conditions]
-        results += [self._group_holds(g, context, owner) for g in group.groups]
-        if not results:
+        """Whether ``group`` holds: its conditions, then its groups, in order; the first that
+        decides it (one that fails an `and`, one that holds an `or`) ends the look, as in
+        :meth:`modifier_applies` (a condition reads counts and records its reads only: what is
+        not read cannot change the answer, so a traced computation is replayed by the reads
+        that decided it). An empty group holds."""
+        conditions, groups = group.conditions, group.groups
+        if not conditions and not groups:
             return True
-        return all(results) if group.type == "and" else any(results)
+        holds = self.condition_holds
+        if group.type == "and":
+            for c in conditions:
+                if not holds(c, context, owner):
+                    return False
+            return all(self._group_holds(g, context, owner) for g in groups)
+        for c in conditions:
+            if holds(c, context, owner):
+                return True
+        return any(self._group_holds(g, context, owner) for g in groups)
 
     def modifier_applies(self, mod: Modifier, context: Node, owner: str | None) -> bool:
         holds = self.condition_holds
