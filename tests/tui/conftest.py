@@ -11,6 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual import _wait as textual_wait
+from textual.css.model import RuleSet
+from textual.css.stylesheet import CSSLocation, Stylesheet
 from textual.pilot import Pilot
 
 from armybuilder.catalog import Library, default_roots
@@ -58,6 +61,63 @@ def _heap_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     runs, never what is shown, so the builder tests leave it out; the tests named at
     :data:`REAL_SETTLE_HEAP` call it, and the tmux tests run the builder as a player does."""
     monkeypatch.setattr(editor_module, "settle_heap", lambda: None)
+
+
+#: How long Pilot's ``pause()`` and ``press()`` watch the process to tell it is idle (Textual's
+#: ``wait_for_idle``: a window of 20 ms, the process idle when it used under a twentieth of it
+#: in CPU; at least one window per pause and two per key, so 40 ms of a test's wall time a key).
+#: The same ratio in 5 ms windows. A window may now end between two rounds of the builder's
+#: idle work (pricing rows off screen, 20 ms apart, which changes no row shown); what a test
+#: checks after an edit it waits for on the app's own state (``wait_for``, ``wait_editor``).
+IDLE_WINDOW_S = 0.005
+
+
+@pytest.fixture(autouse=True)
+def _short_idle_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(textual_wait, "SLEEP_GRANULARITY", IDLE_WINDOW_S)
+    monkeypatch.setattr(textual_wait, "SLEEP_IDLE", IDLE_WINDOW_S / 20.0)
+
+
+#: Textual CSS parsed so far in this process, by the theme's variables and the source: an App
+#: parses the CSS of every widget class it mounts (its own cache dies with it), the same text
+#: for every test. The rules parsed are only read afterwards (as within one App, whose cache
+#: hands the same rules to every parse of its stylesheet).
+_PARSED_CSS: dict[tuple[Any, ...], list[RuleSet]] = {}
+_TEXTUAL_PARSE_RULES = Stylesheet._parse_rules
+
+
+def _parse_rules_once(
+    self: Stylesheet,
+    css: str,
+    read_from: CSSLocation,
+    is_default_rules: bool = False,
+    tie_breaker: int = 0,
+    scope: str = "",
+) -> list[RuleSet]:
+    key = (
+        tuple(sorted(self._variables.items())),
+        css,
+        read_from,
+        is_default_rules,
+        tie_breaker,
+        scope,
+    )
+    rules = _PARSED_CSS.get(key)
+    if rules is None:
+        rules = _TEXTUAL_PARSE_RULES(self, css, read_from, is_default_rules, tie_breaker, scope)
+        _PARSED_CSS[key] = rules
+    return rules
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _css_parsed_once() -> Iterator[None]:
+    """Each CSS text is parsed once per test process, not once per App (Textual's
+    ``css.parse.parse`` ran 1,280 times for four Apps showing a roster and the help screen,
+    320 now). What an App styles with is the same rules."""
+    mp = pytest.MonkeyPatch()
+    mp.setattr(Stylesheet, "_parse_rules", _parse_rules_once)
+    yield
+    mp.undo()
 
 
 @pytest.fixture(scope="session")

@@ -94,7 +94,16 @@ class Terminal:
         for seg in strip:
             if seg.control:
                 continue
-            for ch in seg.text:
+            text = seg.text
+            if text.isascii() and text.isprintable() and 0 <= y < len(cells):
+                # (one cell a character: the row's cells in one slice, as the loop below puts them)
+                row, style = cells[y], seg.style
+                lo, hi = max(x, 0), min(x + len(text), len(row))
+                if lo < hi:
+                    row[lo:hi] = [(ch, style) for ch in text[lo - x : hi - x]]
+                x += len(text)
+                continue
+            for ch in text:
                 w = cell_len(ch)
                 if 0 <= y < len(cells) and 0 <= x < len(cells[y]):
                     cells[y][x] = (ch, seg.style)
