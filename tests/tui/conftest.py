@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual import _wait as textual_wait
 from textual.css.model import RuleSet
 from textual.css.stylesheet import CSSLocation, Stylesheet
 from textual.pilot import Pilot
@@ -61,21 +60,6 @@ def _heap_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     runs, never what is shown, so the builder tests leave it out; the tests named at
     :data:`REAL_SETTLE_HEAP` call it, and the tmux tests run the builder as a player does."""
     monkeypatch.setattr(editor_module, "settle_heap", lambda: None)
-
-
-#: How long Pilot's ``pause()`` and ``press()`` watch the process to tell it is idle (Textual's
-#: ``wait_for_idle``: a window of 20 ms, the process idle when it used under a twentieth of it
-#: in CPU; at least one window per pause and two per key, so 40 ms of a test's wall time a key).
-#: The same ratio in 5 ms windows. A window may now end between two rounds of the builder's
-#: idle work (pricing rows off screen, 20 ms apart, which changes no row shown); what a test
-#: checks after an edit it waits for on the app's own state (``wait_for``, ``wait_editor``).
-IDLE_WINDOW_S = 0.005
-
-
-@pytest.fixture(autouse=True)
-def _short_idle_window(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(textual_wait, "SLEEP_GRANULARITY", IDLE_WINDOW_S)
-    monkeypatch.setattr(textual_wait, "SLEEP_IDLE", IDLE_WINDOW_S / 20.0)
 
 
 #: Textual CSS parsed so far in this process, by the theme's variables and the source: an App
