@@ -16,8 +16,9 @@ nothing else. The pieces print the same pixels as the whole (tests/render/test_r
 over the content, and a regiment prints in a few seconds in one process.) While WeasyPrint
 works the garbage collector runs less often (:func:`fewer_collections`), a block the
 templates print the same several times is laid out once (:mod:`.reuse`), the fonts stay set up
-from one document to the next (:func:`font_config`), and a float's shrink-to-fit width skips
-work that cannot change it (:mod:`.wpatch`).
+from one document to the next (:func:`font_config`), a float's shrink-to-fit width skips
+work that cannot change it, and fonts are subset without reading the tables dropped
+(:mod:`.wpatch`).
 """
 
 from __future__ import annotations

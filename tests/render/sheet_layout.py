@@ -180,6 +180,9 @@ def pdf_text_pages(path: Path, library: Library, paper: str = "a4") -> list[str]
 #: Every document printed in this session (this process: each pytest-xdist worker has its
 #: own), by roster file (name and content), paper and options.
 _PRINTED: dict[tuple[Any, ...], Rendered] = {}
+#: Whether each roster file (name and content) is long enough to be laid out in pieces, by
+#: paper, date and whether the record sheets are printed.
+_LONG: dict[tuple[Any, ...], bool] = {}
 
 
 def printed(path: Path, library: Library, paper: str = "a4", **options: Any) -> Rendered:
@@ -200,23 +203,35 @@ def printed(path: Path, library: Library, paper: str = "a4", **options: Any) -> 
         options.pop("jobs", None)
     options.setdefault("date", DATE)
     options.pop("keep_layout", None)
-    ev = load(path, library)[2]
+    data = Path(path).read_bytes()
+    evaluated: list[Any] = []
+
+    def evaluation() -> Any:  # the roster evaluated, once, and only for a new document
+        if not evaluated:
+            evaluated.append(load(path, library)[2])
+        return evaluated[0]
+
     if "pieces" in options and options["pieces"] is None:
         del options["pieces"]
     if "pieces" not in options:
         # laid out whole unless long (render_pdf's own rule): say so, and share the render
-        html = html_of(
-            build_view(ev, date=options["date"]), paper=paper, sheets=options.get("sheets", True),
-            inline_css=False,
-        )  # fmt: skip
-        options["pieces"] = len(html) > PIECE_CHARS
+        # (the rule's answer is kept too: the HTML costs 0.1-0.2 s a roster)
+        asked = (str(path), data, paper, options["date"], options.get("sheets", True))
+        if asked not in _LONG:
+            html = html_of(
+                build_view(evaluation(), date=options["date"]), paper=paper,
+                sheets=options.get("sheets", True), inline_css=False,
+            )  # fmt: skip
+            _LONG[asked] = len(html) > PIECE_CHARS
+        options["pieces"] = _LONG[asked]
     key = (
         str(path),
-        Path(path).read_bytes(),
+        data,
         paper,
         tuple(sorted(options.items())),
     )
     if key not in _PRINTED:
+        ev = evaluation()
         whole = options["pieces"] is False
         result = render_pdf(ev, paper=paper, keep_layout=whole, **options)
         doc = Rendered(result, PdfReader(BytesIO(result.pdf)))

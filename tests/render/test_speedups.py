@@ -1,6 +1,7 @@
 """What makes printing faster must not change what is printed (benchmarks/README.md, issue 13):
-the fonts WeasyPrint sets up once per thread (pdf.font_config) and the shrink-to-fit width
-that skips the min-content width when it cannot matter (wpatch.py)."""
+the fonts WeasyPrint sets up once per thread (pdf.font_config), the shrink-to-fit width
+that skips the min-content width when it cannot matter, and the font subsetter that drops
+the tables WeasyPrint drops before fontTools reads them (wpatch.py)."""
 
 from __future__ import annotations
 
@@ -173,3 +174,75 @@ def test_a_stylesheet_of_the_users_templates_gets_a_fresh_font_set_up(tmp_path: 
     assert pdf.font_config("<p>a</p>", sheets=[theirs]) is shared
     users = Stylesheet(text, tmp_path.as_uri() + "/")
     assert pdf.font_config("<p>a</p>", sheets=[users]) is not shared
+
+
+# --------------------------------------------------------------------------- font subsets
+
+
+def _subsetter_checked() -> None:
+    import fontTools
+    import weasyprint
+
+    if (
+        weasyprint.__version__ not in wpatch.CHECKED
+        or fontTools.version not in wpatch.CHECKED_FONTTOOLS
+    ):
+        from weasyprint.pdf import fonts
+
+        assert not wpatch.install_subsetter()
+        assert fonts.subset.Subsetter.__module__ == "fontTools.subset"
+        pytest.skip(
+            f"WeasyPrint {weasyprint.__version__} / fontTools {fontTools.version}: not checked "
+            "for wpatch.Subsetter, so fonts are subset by fontTools' own: read fontTools' "
+            "Subsetter._prune_pre_subset again, compare the PDFs' bytes, then add the version "
+            "to wpatch.CHECKED_FONTTOOLS (or drop the subsetter)"
+        )
+
+
+def test_fonts_subset_without_reading_the_tables_dropped_print_the_same_bytes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A document in DejaVu Sans (GSUB and GPOS tables: ligatures, kerning) and in bold and
+    italic, with hinting off (WeasyPrint's default) and on: the PDF is byte for byte the one
+    fontTools' own subsetter writes, and the dropped tables are never read."""
+    _subsetter_checked()
+    from fontTools import subset as ft_subset
+    from fontTools.ttLib.tables import otBase
+    from weasyprint.pdf import fonts
+
+    assert wpatch.install_subsetter()
+    assert issubclass(fonts.subset.Subsetter, ft_subset.Subsetter)
+    assert fonts.subset.Subsetter is not ft_subset.Subsetter
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # fontTools stamps the time of day
+    html = (
+        "<!DOCTYPE html><html><head><title>t</title></head><body>"
+        "<p>office fi fl AV To Wa — Zoë 1,234 · ½</p><p><b>Bold AV</b> <i>italic ffi</i></p>"
+        "</body></html>"
+    )
+    base = bundled_dir("templates").resolve().as_uri() + "/"
+    css = (bundled_dir("templates") / "base.css").read_text(encoding="utf-8")
+    sheets = [Stylesheet(css, base)]
+    read: list[str] = []
+    decompile = otBase.BaseTTXConverter.decompile
+
+    def counted(self: Any, data: bytes, font: Any) -> None:
+        read.append(self.tableTag)
+        decompile(self, data, font)
+
+    monkeypatch.setattr(otBase.BaseTTXConverter, "decompile", counted)
+    import weasyprint
+
+    sizes = []
+    for hinting in (False, True):
+        monkeypatch.setitem(weasyprint.DEFAULT_OPTIONS, "hinting", hinting)
+        ours = render_document(html, sheets, base, [bundled_dir("templates")]).pdf
+        assert read and not {"GSUB", "GPOS"} & set(read), read  # (GDEF is read)
+        with monkeypatch.context() as m:
+            m.setattr(fonts, "subset", ft_subset)
+            read.clear()
+            theirs = render_document(html, sheets, base, [bundled_dir("templates")]).pdf
+            assert {"GSUB", "GPOS"} <= set(read)  # what the subsetter saves
+        read.clear()
+        assert ours == theirs
+        sizes.append(len(ours))
+    assert sizes[0] < sizes[1]  # the hinted fonts were written: the other options' subset
