@@ -47,8 +47,9 @@ def sizes(*kept: tuple[int, int]) -> list[tuple[int, int]]:
     return list(SIZES) if TUI_ALL else list(kept)
 
 
-#: The builder's own :func:`~armybuilder.tui.screens.editor.settle_heap`, for the tests about
-#: the frame it holds (``test_first_frame.py``) and about the heap (``test_settle_heap.py``).
+#: The builder's own :func:`~armybuilder.tui.screens.editor.settle_heap`, for the test about
+#: the frame it holds (``test_first_frame.py``; ``test_settle_heap.py`` runs it in a child
+#: process, where this fixture does not reach).
 REAL_SETTLE_HEAP = editor_module.settle_heap
 
 
@@ -58,7 +59,7 @@ def _heap_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     over what the test process holds (every library its tests loaded), 1.3 s of CPU a roster
     in a CI worker, a quarter of a 40k builder test's time. It changes when the collector
     runs, never what is shown, so the builder tests leave it out; the tests named at
-    :data:`REAL_SETTLE_HEAP` call it, and the tmux tests run the builder as a player does."""
+    :data:`REAL_SETTLE_HEAP` run it, and the tmux tests run the builder as a player does."""
     monkeypatch.setattr(editor_module, "settle_heap", lambda: None)
 
 
