@@ -487,6 +487,7 @@ class SubtreeMemo:
         "index",
         "keyed",
         "misses",
+        "names_traced",
         "nodes",
         "records",
         "rules",
@@ -511,6 +512,10 @@ class SubtreeMemo:
         self.costs_traced: dict[
             int, tuple[SelectionData, Entry | None, tuple[_Read, ...], dict[str, float]]
         ] = {}
+        #: The names of selections whose entry has modifiers of its name, worked out by what
+        #: those modifiers read (see :meth:`Evaluation._name_by_reads`): the selection, its
+        #: entry, those reads and the name.
+        self.names_traced: dict[int, tuple[SelectionData, Entry, tuple[_Read, ...], str]] = {}
         #: The roster's own entries (``custom:``) the index was built with: what they were
         #: (plain data), the file they were read from, the factions and the problems found.
         #: The next evaluation whose roster has the same ones reuses the index (and so the
@@ -608,6 +613,13 @@ class Evaluation:
     _present: frozenset[str] | None = field(default=None, repr=False)
     #: :meth:`where` of the selections that have been a parent, by ``id()``.
     _where: dict[int, str] = field(default_factory=dict, repr=False)
+    #: :meth:`name` of the selections of the tree whose entry has modifiers of its name, by
+    #: ``id()`` (with the node, to tell a reused id apart), once the evaluation is complete
+    #: (see :meth:`_known_names`).
+    _names: dict[int, tuple[Node, str]] = field(default_factory=dict, repr=False)
+    #: Set by :func:`evaluate` once the tree is built, its costs settled and checked: from
+    #: then on nothing changes what a name reads.
+    _complete: bool = field(default=False, repr=False)
     _take_nodes: bool = field(default=False, repr=False)
     #: The campaign state keys the rules module declares (none: state is not checked).
     state_keys: tuple[StateKey, ...] = field(default=(), repr=False)
@@ -1558,6 +1570,7 @@ class Evaluation:
             self._counts,
             self._static,
             self._where,
+            self._names,
             self._above,
             self._unit_cost,
             self._total,
@@ -1579,11 +1592,75 @@ class Evaluation:
         if node.force is not None:
             fd = node.force_data
             return fd.name if fd is not None and fd.name else node.force.name
-        if node.data is not None and node.data.name:
-            return node.data.name
-        if node.entry is None:
-            return node.data.entry if node.data and node.data.entry else "?"
-        return str(self.apply_modifiers(node.entry, "name", node.entry.name, node))
+        data = node.data
+        if data is not None and data.name:
+            return data.name
+        entry = node.entry
+        if entry is None:
+            return data.entry if data and data.entry else "?"
+        if not entry.modifiers and not self._reached:
+            return entry.name  # (what apply_modifiers gives: no modifier changes it)
+        if self._complete and self._trace is None:
+            # (inside a traced computation it is read again: its reads are kept there)
+            got = self._names.get(id(node))
+            if got is not None and got[0] is node:
+                return got[1]
+        return str(self.apply_modifiers(entry, "name", entry.name, node))
+
+    def _known_names(self) -> None:
+        """Work out the name of every selection of the tree whose entry has modifiers of its
+        name (the Crusade ranks a 40k unit appends by its experience), for :meth:`name` to
+        read: each by what those modifiers read where the previous evaluation worked out the
+        same selection's (:meth:`_name_by_reads`). Done by :func:`evaluate` once the tree is
+        built, its costs settled and checked, in the thread that evaluates: the trace a name
+        is worked out with is the evaluation's own, which nothing else writes while it
+        runs (an evaluation is read by other threads only once it is made)."""
+        fields_of = self.index.modified_fields
+        reached = self._reached
+        names = self._names
+        for n in self.root.descendants():
+            entry = n.entry
+            if entry is None:
+                continue
+            data = n.data
+            if data is not None and data.name:
+                continue
+            if (entry.modifiers and "name" in fields_of(entry)) or (reached and id(n) in reached):
+                names[id(n)] = (n, self._name_by_reads(n, entry, data))
+
+    def _name_by_reads(self, node: Node, entry: Entry, data: SelectionData | None) -> str:
+        """The name of ``node`` (of ``entry``, with no name of its own): the previous
+        evaluation's where the selection is the same object of the same entry and every
+        read its name modifiers made from outside it (:meth:`subtree`'s trace: a count of
+        the roster or force, a faction, a category, a cost) finds the same again (what lies
+        inside it is the same in the same selection); else worked out, traced. Where a
+        modifier of another selection reaches one, names are worked out afresh (as costs:
+        :meth:`_costs_by_reads`)."""
+        out = self.memo_out
+        if out is None or data is None or self._reached or self._trace is not None:
+            return str(self.apply_modifiers(entry, "name", entry.name, node))
+        memo_in = self.memo_in
+        prev = memo_in.names_traced.get(id(data)) if memo_in is not None else None
+        if (
+            prev is not None
+            and prev[0] is data
+            and prev[1] is entry
+            and self._reads_same(prev[2], node, set())
+        ):
+            out.names_traced[id(data)] = prev
+            return prev[3]
+        trace: list[_Read] = []
+        self._trace = trace
+        self._trace_node = node
+        self._trace_ok = True
+        self._trace_keys.clear()
+        try:
+            found = str(self.apply_modifiers(entry, "name", entry.name, node))
+        finally:
+            self._trace = self._trace_node = None
+        if self._trace_ok:
+            out.names_traced[id(data)] = (data, entry, tuple(trace), found)
+        return found
 
     def label(self, node: Node) -> str:
         """Name with count, e.g. ``Squad ×4``."""
@@ -3799,6 +3876,9 @@ def evaluate(
         except Exception as exc:  # a value its checks did not foresee: report, never crash
             ev.error("rules-module-failed", _module_failed(index, f"{type(exc).__name__}: {exc}"))
     _merge_repeated(ev)
+    if ev.memo_out is not None:
+        ev._known_names()
+    ev._complete = True
     return ev
 
 

@@ -58,7 +58,8 @@ UNITS = (
 
 
 def snapshot(ev: Evaluation) -> dict[str, Any]:
-    """What a player is shown: every issue, every value (in order), every total and cost."""
+    """What a player is shown: every issue, every value (in order), every total and cost,
+    every name."""
     return {
         "issues": [i.to_json() for i in ev.issues],
         "totals": ev.totals,
@@ -68,6 +69,8 @@ def snapshot(ev: Evaluation) -> dict[str, Any]:
             for n in ev.nodes()
         },
         "costs": {n.loc: ev.total_cost(n) for n in ev.nodes()},
+        # (the roster tree's and every message's: replayed by their reads, as the checks)
+        "names": {n.loc: ev.name(n) for n in ev.nodes()},
     }
 
 
