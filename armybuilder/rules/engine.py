@@ -1618,6 +1618,7 @@ class Evaluation:
         fields_of = self.index.modified_fields
         reached = self._reached
         names = self._names
+        named: dict[int, bool] = {}  # (per entry: has it modifiers of its name)
         for n in self.root.descendants():
             entry = n.entry
             if entry is None:
@@ -1625,7 +1626,10 @@ class Evaluation:
             data = n.data
             if data is not None and data.name:
                 continue
-            if (entry.modifiers and "name" in fields_of(entry)) or (reached and id(n) in reached):
+            own = named.get(id(entry))
+            if own is None:
+                own = named[id(entry)] = bool(entry.modifiers) and "name" in fields_of(entry)
+            if own or (reached and id(n) in reached):
                 names[id(n)] = (n, self._name_by_reads(n, entry, data))
 
     def _name_by_reads(self, node: Node, entry: Entry, data: SelectionData | None) -> str:
