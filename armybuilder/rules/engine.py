@@ -1619,7 +1619,9 @@ class Evaluation:
         reached = self._reached
         names = self._names
         named: dict[int, bool] = {}  # (per entry: has it modifiers of its name)
-        for n in self.root.descendants():
+        # (only into the selections whose entry can hold one with modifiers of its name,
+        # unless a modifier of another selection reaches one)
+        for n in self.root.descendants() if reached else _walk_holding(self, _NAMED):
             entry = n.entry
             if entry is None:
                 continue
@@ -2236,11 +2238,16 @@ class Evaluation:
         if cached is not None:
             return cached
         if field_ == "forces":
-            total = float(
-                sum(
-                    1
-                    for n in self._reach(scope_node, True, child_forces, forces=True)
-                    if n.force is not None and (ref is None or n.force.id == ref)
+            # (a roster of one force has no force among its selections: nothing to count)
+            total = (
+                0.0
+                if self.forces is None
+                else float(
+                    sum(
+                        1
+                        for n in self._reach(scope_node, True, child_forces, forces=True)
+                        if n.force is not None and (ref is None or n.force.id == ref)
+                    )
                 )
             )
             self._query[key] = total
@@ -3995,12 +4002,72 @@ def _reaching(entry: Entry) -> tuple[Modifier, ...]:
     return tuple(m for m in entry.modifiers if reaches(m))
 
 
+def _names_modified(index: CatalogIndex, entry: Entry) -> bool:
+    """Whether ``entry`` has modifiers of its name (:meth:`Evaluation._known_names`)."""
+    return bool(entry.modifiers) and "name" in index.modified_fields(entry)
+
+
+def _reaches_others(index: CatalogIndex, entry: Entry) -> bool:
+    """Whether ``entry`` has a modifier that changes other selections (:func:`_find_reach`)."""
+    return bool(entry.modifiers) and any(reaches(m) for m in entry.modifiers)
+
+
+#: What :func:`_walk_holding` looks for: the name of its memo with the index, and the test
+#: of an entry.
+_NAMED = ("engine.holds_named", _names_modified)
+_REACHING = ("engine.holds_reaching", _reaches_others)
+
+
+def _may_hold(
+    index: CatalogIndex, what: tuple[str, Callable[[CatalogIndex, Entry], bool]], entry: Entry
+) -> bool:
+    """Whether a selection of an entry that ``what`` finds can stand under a selection of
+    ``entry``, at any depth: one of its possible children (:meth:`CatalogIndex.children`, of
+    which every selection under it is one), theirs, and so on. Worked out once per entry
+    while the index is in use (as :meth:`CatalogIndex.held_refs`)."""
+    name, test = what
+    known: dict[int, tuple[Entry, bool]] = index.memo(name)
+    hit = known.get(id(entry))
+    if hit is not None and hit[0] is entry:
+        return hit[1]
+    found = False
+    seen = {id(entry)}
+    stack = [c.entry for c in index.children(entry)]
+    while stack:
+        e = stack.pop()
+        if test(index, e):
+            found = True
+            break
+        if id(e) not in seen:
+            seen.add(id(e))
+            stack.extend(c.entry for c in index.children(e))
+    known[id(entry)] = (entry, found)
+    return found
+
+
+def _walk_holding(
+    ev: Evaluation, what: tuple[str, Callable[[CatalogIndex, Entry], bool]]
+) -> Iterator[Node]:
+    """The selections of the tree, depth first (as :meth:`Node.descendants`), looking under
+    a selection only where what ``what`` finds can stand there (:func:`_may_hold`): under a
+    selection the catalog does not know, or a force, always."""
+    index = ev.index
+    stack = list(reversed(ev.root.children))
+    pop, push = stack.pop, stack.extend
+    while stack:
+        n = pop()
+        yield n
+        if n.children and (n.entry is None or _may_hold(index, what, n.entry)):
+            push(reversed(n.children))
+
+
 def _find_reach(ev: Evaluation) -> None:
     """Record, per selection, the modifiers of other selections that reach it (a modifier's
     ``scope`` and ``reach``), in the order of the roster then of each entry's modifiers; and
     open (never replay) the subtrees that hold a reached selection but not the modifier's."""
     reached, opened = ev._reached, ev._opened
-    for node in ev.root.descendants():
+    # (only into the selections whose entry can hold one with such a modifier)
+    for node in _walk_holding(ev, _REACHING):
         entry = node.entry
         if entry is None or not entry.modifiers:
             continue
