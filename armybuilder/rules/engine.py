@@ -856,25 +856,15 @@ class Evaluation:
         entry = node.entry
         if entry is None or id(node) in self._reached:
             return None
+        counts = _cost_counts(self.index, entry, fields)
+        if counts is None:
+            return None
         refs: set[str] = set()
-        for m in entry.modifiers:
-            if reaches(m):
-                return None
-            if m.field not in fields:
-                continue
-            for q in modifier_queries(m):
-                if getattr(q, "type", "") in ("instance-of", "not-instance-of"):
-                    continue
-                if q.field == "forces":
-                    continue
-                if q.field != "selections" or q.percent:
-                    return None  # (never so where cost_counts is known: kept safe)
-                if q.scope == "ancestor":
-                    continue  # (the selections above it: not moved)
-                scope_node = self._scope_node(node, q.scope)
-                if scope_node is None or id(scope_node) not in path:
-                    continue  # nothing is added to or taken from that scope
-                refs.add(q.child or entry.id)
+        for scope, ref in counts:
+            scope_node = self._scope_node(node, scope)
+            if scope_node is None or id(scope_node) not in path:
+                continue  # nothing is added to or taken from that scope
+            refs.add(ref)
         return frozenset(refs)
 
     def _may_count(self, top: Node, refs: frozenset[str]) -> bool:
@@ -926,21 +916,15 @@ class Evaluation:
         it). Worked out once per evaluation (and ``fields``)."""
         found = self._context.get(fields)
         if found is None:
-            watched = fields | {"categories", "primary-category"}
+            index, reached = self.index, self._reached
             found = []
             for n in self.root.descendants():
                 entry = n.entry
                 if entry is None:
                     continue
-                outside = id(n) in self._reached
-                reads = False
-                for m in entry.modifiers:
-                    if reaches(m):
-                        outside = True
-                    elif m.field in watched and (m.conditions or m.groups or m.repeat or m.repeats):
-                        reads = True
-                        if any(q.scope not in ("self", "parent") for q in modifier_queries(m)):
-                            outside = True
+                outside, reads = _cost_context(index, entry, fields)
+                if not outside and reached and id(n) in reached:
+                    outside = True
                 if outside or reads:
                     found.append((n, not outside))
             self._context[fields] = found
@@ -4000,6 +3984,71 @@ def _is_of(node: Node, ref: str) -> bool:
 def _reaching(entry: Entry) -> tuple[Modifier, ...]:
     """The entry's modifiers that change other selections than its own."""
     return tuple(m for m in entry.modifiers if reaches(m))
+
+
+def _cost_counts(
+    index: CatalogIndex, entry: Entry, fields: frozenset[str]
+) -> tuple[tuple[str, str], ...] | None:
+    """For :meth:`Evaluation._cost_reads`: what the modifiers of ``entry`` on ``fields``
+    count, each scope with the reference counted there (a count of ancestry or of forces, or
+    a test of what a selection is, left out: an added selection changes none of them);
+    ``None`` where one of its modifiers reaches other selections, or one on ``fields`` reads
+    anything but a count of selections (a cost, a percentage). Worked out once per entry and
+    set of fields while the index is in use."""
+    known: dict[tuple[int, frozenset[str]], tuple[Entry, tuple[tuple[str, str], ...] | None]]
+    known = index.memo("engine.cost_counts")
+    key = (id(entry), fields)
+    hit = known.get(key)
+    if hit is not None and hit[0] is entry:
+        return hit[1]
+    out: tuple[tuple[str, str], ...] | None = _counted(entry, fields)
+    known[key] = (entry, out)
+    return out
+
+
+def _counted(entry: Entry, fields: frozenset[str]) -> tuple[tuple[str, str], ...] | None:
+    """:func:`_cost_counts`, worked out."""
+    found: list[tuple[str, str]] = []
+    for m in entry.modifiers:
+        if reaches(m):
+            return None
+        if m.field not in fields:
+            continue
+        for q in modifier_queries(m):
+            if getattr(q, "type", "") in ("instance-of", "not-instance-of"):
+                continue
+            if q.field == "forces":
+                continue
+            if q.field != "selections" or q.percent:
+                return None  # (never so where cost_counts is known: kept safe)
+            if q.scope == "ancestor":
+                continue  # (the selections above it: not moved)
+            found.append((q.scope, q.child or entry.id))
+    return tuple(found)
+
+
+def _cost_context(index: CatalogIndex, entry: Entry, fields: frozenset[str]) -> tuple[bool, bool]:
+    """For :meth:`Evaluation._context_nodes`: whether a modifier of ``entry`` reaches other
+    selections or has a condition or repeat on ``fields`` (or categories) looking further
+    than its selection and the parent (outside), and whether it has any such condition or
+    repeat (reads). Worked out once per entry and set of fields while the index is in use."""
+    known: dict[tuple[int, frozenset[str]], tuple[Entry, tuple[bool, bool]]]
+    known = index.memo("engine.cost_context")
+    key = (id(entry), fields)
+    hit = known.get(key)
+    if hit is not None and hit[0] is entry:
+        return hit[1]
+    watched = fields | {"categories", "primary-category"}
+    outside = reads = False
+    for m in entry.modifiers:
+        if reaches(m):
+            outside = True
+        elif m.field in watched and (m.conditions or m.groups or m.repeat or m.repeats):
+            reads = True
+            if any(q.scope not in ("self", "parent") for q in modifier_queries(m)):
+                outside = True
+    known[key] = (entry, (outside, reads))
+    return outside, reads
 
 
 def _names_modified(index: CatalogIndex, entry: Entry) -> bool:
