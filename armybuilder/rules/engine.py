@@ -1582,7 +1582,9 @@ class Evaluation:
         entry = node.entry
         if entry is None:
             return data.entry if data and data.entry else "?"
-        if not entry.modifiers and not self._reached:
+        if not self._reached and not (
+            entry.modifiers and "name" in self.index.modified_fields(entry)
+        ):
             return entry.name  # (what apply_modifiers gives: no modifier changes it)
         if self._complete and self._trace is None:
             # (inside a traced computation it is read again: its reads are kept there)
