@@ -87,6 +87,16 @@ def one_of_groups(entry: Entry) -> list[Group]:
     return list(walk_groups(entry.groups))
 
 
+def _same_text(a: Text, b: Text) -> bool:
+    """Whether two texts draw alike: the same characters, styles and ways of wrapping."""
+    return (
+        a.plain == b.plain
+        and a.spans == b.spans
+        and a.style == b.style
+        and (a.justify, a.overflow, a.no_wrap, a.end) == (b.justify, b.overflow, b.no_wrap, b.end)
+    )
+
+
 #: A drop-down option: (label, entry id).
 Option = tuple[str, str]
 #: An option of a group before it is priced: (name, entry id, the id the session prices it by).
@@ -501,8 +511,19 @@ class DetailsPane(VerticalScroll):
         if price is None:
             self._set_static("d-head", text, text.plain)
             return
-        parts: list[RenderableType] = [text, price, *([after] if after is not None else [])]
         sig = (text.plain, price.wide.plain, price.narrow.plain, after.plain if after else "")
+        if after is None and _same_text(price.wide, price.narrow):
+            # Nothing to choose at drawing (40k's "80 pts" says its cost type's name either
+            # way): one text, whose lines the pane draws one by one and keeps (by what each
+            # says, with its styles, and the width), so that a count +1 draws only the lines
+            # that changed, and its undo none.
+            whole = Text()
+            whole.append_text(text)
+            whole.append("\n")
+            whole.append_text(price.wide)
+            self._set_static("d-head", whole, sig)
+            return
+        parts: list[RenderableType] = [text, price, *([after] if after is not None else [])]
         self._set_static("d-head", RichGroup(*parts), sig)
 
     def _show_roster(self, ev: Evaluation) -> None:
