@@ -8,16 +8,22 @@ the first one's binding has run, so ``/gr`` typed at once sent the ``g`` to the 
 (the summary) instead of to the search box that ``/`` was opening.
 
 :class:`InOrderKeysApp` serialises keys (and pastes). The app hands one key to the focused
-widget (or lets a priority binding consume it) and sends a :class:`KeyMarker` right behind
-it, along the same route: to the same widget (each message queue keeps its order along the
-bubble chain, so the marker reaches the app only after the key has bubbled back and run its
-bindings, or was stopped) or, for a key a priority binding took, to the app itself (so the
-marker comes after the focus changes the binding queued). Keys that arrive meanwhile wait in
-a queue. When the marker is back, the app lets the widgets of the screen on top finish what
-the key started (a dialog being built and focusing its field, a message from a tree to its
-screen) and then posts the next waiting key to its own queue, behind any focus change queued
-meanwhile. A key whose marker never comes back (its widget was removed) holds the others up
-for at most :attr:`InOrderKeysApp.KEY_FALLBACK_SECONDS`.
+widget (or lets a priority binding consume it); the key is handled once it has bubbled back
+up to the app and its bindings have run, or, if a widget stops it on the way (a field typed
+into), once a :class:`KeyMarker` sent after it comes back: the marker goes to the same widget
+and bubbles up behind the key (each message queue keeps its order along the bubble chain).
+It is sent only when something has to wait for the key (the next key, :attr:`keys_pending`),
+or at once, to the app itself, for a key a priority binding took (so that it comes after the
+focus changes the binding queued). Keys that arrive meanwhile wait in a queue. When the key
+is handled, the app lets the widgets of the screen on top finish what it started (a dialog
+being built and focusing its field, a message from a tree to its screen) and then posts the
+next waiting key to its own queue, behind any focus change queued meanwhile. When no key
+waits, that is left to the next key: it is handed on at once if the widgets are done by then
+(as they are when a person types), else it waits for them. (A marker after every key, and
+a look at every widget after it, cost six messages, a walk of the screen's widgets and a
+turn of the event loop between the edit a key made and its frame.) A key whose marker never
+comes back (its widget was removed) holds the others up for at most
+:attr:`InOrderKeysApp.KEY_FALLBACK_SECONDS`.
 
 Mouse events are not held: a click acts at once, as it always did.
 
@@ -86,6 +92,13 @@ class _InFlight:
     key: str
     target: MessagePump | None
     since: float
+    #: The key (or paste) itself, handed to the focused widget: the app sees it again when it
+    #: has bubbled back up (None: taken by a priority binding, its marker sent at once).
+    event: events.Key | events.Paste | None = None
+    #: A marker was sent after it (at once, or when something had to wait for the key).
+    marked: bool = False
+    #: Handled: back at the app, or its marker back.
+    done: bool = False
 
 
 class InOrderKeysApp(App[ReturnType]):
@@ -112,6 +125,12 @@ class InOrderKeysApp(App[ReturnType]):
         self._key_batch_since: float | None = None
         #: How many keys were let go by the fallback (a marker that never came back).
         self.key_fallbacks = 0
+        #: The last key's marker came back with no key waiting, and the widgets were not
+        #: waited for: the next key waits for them first (see :meth:`_settled_now`).
+        self._unsettled = False
+        #: Times the widgets of the screen were looked at for messages still waiting (a
+        #: test reads it).
+        self.settle_walks = 0
         #: How many :meth:`hold_input` calls wait for their :meth:`release_input`.
         self._input_holds = 0
         #: A mouse button pressed while input was held: its release is not a click either.
@@ -131,6 +150,8 @@ class InOrderKeysApp(App[ReturnType]):
     def release_input(self) -> None:
         """End a :meth:`hold_input`: the keys held go on, in order."""
         self._input_holds = max(0, self._input_holds - 1)
+        if self._key_in_flight is not None and self._keys_waiting:
+            self._chase()  # (the keys held go on once the one in flight is handled)
         if self._input_holds or self._key_in_flight is not None or self._keys_released:
             return
         if self._keys_waiting:
@@ -147,8 +168,18 @@ class InOrderKeysApp(App[ReturnType]):
 
     @property
     def keys_pending(self) -> bool:
-        """A key is being handled or waits to be."""
-        return self._key_in_flight is not None or bool(self.keys_held)
+        """A key is being handled or waits to be. (A key a widget stopped, and whose
+        widgets have nothing but Textual's housekeeping waiting, is handled; otherwise a
+        marker is sent after a key handed on without one, to learn when it is.)"""
+        if self.keys_held:
+            return True
+        flight = self._key_in_flight
+        if flight is None or flight.done:
+            return False
+        if flight.event is not None and flight.event._stop_propagation and self._screen_idle():
+            return False
+        self._chase()
+        return True
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
@@ -159,11 +190,21 @@ class InOrderKeysApp(App[ReturnType]):
                     return
             elif self._input_holds:
                 self._keys_waiting.append(event)
+                self._chase()
                 return
             elif self._key_in_flight is not None or self._keys_waiting or self._keys_released:
                 self._keys_waiting.append(event)
+                self._chase()
                 self._watch_keys()
                 self._hold_paint()
+                return
+            elif not self._settled_now():
+                # The widgets are still busy with what the last key started: this key waits
+                # for them, as it would have had it come while the last one was handled.
+                self._keys_waiting.append(event)
+                await self._settle()
+                if self._key_in_flight is None and not self._keys_released:
+                    self._release_key()
                 return
             await self._deliver_key(event)
             return
@@ -176,32 +217,64 @@ class InOrderKeysApp(App[ReturnType]):
                 self._mouse_down_refused = False
                 return
         await super().on_event(event)
+        flight = self._key_in_flight
+        if flight is not None and event is flight.event and not flight.done:
+            # The key has bubbled back up to the app and its bindings have run: handled.
+            await self._key_done(flight)
 
     async def _deliver_key(self, event: events.Key | events.Paste) -> None:
-        """Hand one key on as Textual does, and send a marker after it."""
+        """Hand one key on as Textual does. A key handed to the focused widget is handled
+        when it bubbles back up to the app, or, if a widget stops it on the way, when a
+        marker sent after it comes back: sent only when something has to wait for the key
+        (the next key, :attr:`keys_pending`), as a key that comes back (most of them: the
+        bindings) needs none. (A marker sent after every key took six messages more, one
+        per widget from the focus up, between the edit a key made and its frame.)"""
         try:
             target: MessagePump | None = self.focused or self.screen
         except Exception:  # no screen (yet, or any more)
             target = None
         await super().on_event(event)
         self._key_token += 1
-        marker = KeyMarker(self._key_token)
         key = event.key if isinstance(event, events.Key) else ""
-        self._key_in_flight = _InFlight(self._key_token, key, target, monotonic())
-        sent = event.is_forwarded and target is not None and target.post_message(marker)
-        if not sent:
-            # Taken by a priority binding (or not handed on): the marker comes after the
-            # callbacks (focus changes) the binding queued on the app.
-            self.post_message(marker)
+        flight = self._key_in_flight = _InFlight(self._key_token, key, target, monotonic())
+        if event.is_forwarded and target is not None:
+            flight.event = event
+            if self._keys_waiting or self._keys_released:
+                self._chase()  # (keys wait behind it)
+            return
+        # Taken by a priority binding (or not handed on): the marker comes after the
+        # callbacks (focus changes) the binding queued on the app.
+        flight.marked = True
+        self.post_message(KeyMarker(self._key_token))
+
+    def _chase(self) -> None:
+        """Send a marker after the key in flight, if none was sent: it follows the key
+        through every widget's queue from the one the key was handed to, so it comes back
+        to the app once the key is handled (bubbled back, or stopped on the way)."""
+        flight = self._key_in_flight
+        if flight is None or flight.done or flight.marked:
+            return
+        flight.marked = True
+        target = flight.target
+        if target is None or not target.post_message(KeyMarker(flight.token)):
+            self._watch_keys()  # (its widget is gone: the fallback lets the next key go)
 
     async def on_armybuilder_key_marker(self, marker: KeyMarker) -> None:
         marker.stop()
         flight = self._key_in_flight
-        if flight is None or flight.token != marker.token:
-            return  # the fallback let the next key go already
+        if flight is None or flight.token != marker.token or flight.done:
+            return  # the fallback let the next key go already (or the key came back)
+        await self._key_done(flight)
+
+    async def _key_done(self, flight: _InFlight) -> None:
+        """The key in flight is handled: let the next one go."""
+        flight.done = True
         run = self._run_of(flight)
         if not run:
-            await self._settle()
+            if self._keys_waiting or self._keys_released:
+                await self._settle()
+            else:  # (the next key waits for the widgets, if they are still busy then)
+                self._unsettled = True
         if self._key_in_flight is flight:
             self._key_in_flight = None
             self._release_key(run)
@@ -228,15 +301,31 @@ class InOrderKeysApp(App[ReturnType]):
     async def _settle(self) -> None:
         """Let the widgets of the screen on top finish what the last key started: a screen
         it pushed being composed and mounted, a message one of them posted to another."""
+        self._unsettled = False
         start = monotonic()
         for _ in range(SETTLE_TURNS):
-            try:
-                nodes = list(self.screen.walk_children(with_self=True))
-            except Exception:
-                return
-            if all(_idle(node) for node in nodes) or monotonic() - start > SETTLE_SECONDS:
+            if self._screen_idle() or monotonic() - start > SETTLE_SECONDS:
                 return
             await asyncio.sleep(0)
+
+    def _settled_now(self) -> bool:
+        """Whether a key can be handed on now: the widgets have finished what the last key
+        started (checked only if its marker came back without waiting for them)."""
+        if not self._unsettled:
+            return True
+        if self._screen_idle():
+            self._unsettled = False
+            return True
+        return False
+
+    def _screen_idle(self) -> bool:
+        """The widgets of the screen on top have only Textual's housekeeping waiting."""
+        self.settle_walks += 1
+        try:
+            nodes = list(self.screen.walk_children(with_self=True))
+        except Exception:  # no screen (yet, or any more)
+            return True
+        return all(_idle(node) for node in nodes)
 
     def _release_key(self, run: int = 0) -> None:
         """Post the next waiting key (or a run of one cursor key) to the app's own queue,

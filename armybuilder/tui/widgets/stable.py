@@ -446,6 +446,22 @@ class ContentLines(LabelWidths):
         self.__dict__.pop("_drawn", None)
         super().notify_style_update()  # type: ignore[misc]
 
+    def _refresh_line(self, line: int) -> None:
+        # Tree repaints a changed line across the widget's whole width, the vertical
+        # scrollbar's columns too, and the frame then asks the scrollbar for that row: three
+        # of the catalog's rows at a 40k count +1. A line is drawn beside the scrollbar, which
+        # repaints itself when it changes (the view scrolled, lines added or removed).
+        tree: Any = self
+        try:
+            width = tree.scrollable_content_region.width
+            top = tree.scroll_offset.y
+        except AttributeError:  # another Textual version
+            width = 0
+        if width <= 0:  # (not laid out yet)
+            Tree._refresh_line(tree, line)
+            return
+        tree.refresh(Region(0, line - top, width, 1))
+
 
 class LiveStatic(Widget):
     """Text (or any Rich renderable) drawn line by line; new content repaints only the lines
