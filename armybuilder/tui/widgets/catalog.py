@@ -1027,6 +1027,9 @@ class PreviewStatic(LiveStatic):
     #: Paragraphs kept at most (all are dropped past that).
     KEPT = 8192
 
+    #: Times the paragraphs kept were dropped (a preview drawn before is drawn again after).
+    kept_epoch = 0
+
     def _group_lines(self, width: int) -> list[Strip] | None:
         """A preview's lines (a group of texts, as :func:`preview` makes), drawn paragraph by
         paragraph, each line of a text drawn once per width and style: the lines Rich draws
@@ -1064,6 +1067,7 @@ class PreviewStatic(LiveStatic):
                 if found is None:
                     if len(kept) > self.KEPT:
                         kept.clear()
+                        self.kept_epoch += 1
                     found = kept[key] = self._draw(para, width, style)
                 lines.extend(found)
         return lines
@@ -1282,6 +1286,10 @@ class CatalogBrowser(Vertical):
         #: What the previews are being drawn ahead for, and the next option to draw.
         self._previews_for: tuple[Any, ...] | None = None
         self._previews_next = 0
+        #: What the previews drawn (shown or ahead) said, at which width and style.
+        self._previews_drawn: set[tuple[Any, ...]] = set()
+        #: Previews drawn ahead (a test reads it).
+        self.previews_ahead = 0
 
     def compose(self) -> ComposeResult:
         yield TitleStatic("Catalog", id="catalog-title", classes="pane-title")
@@ -1455,15 +1463,48 @@ class CatalogBrowser(Vertical):
         if self._previews_for != key:
             self._previews_for, self._previews_next = key, 0
         ids, options, infos, groups = self._ids, self._options, self._infos, self._group_limits
+        drawn = self._previews_drawn
+        where = (box.size.width, box.visual_style.rich_style, box.kept_epoch)
         for i in range(self._previews_next, len(ids)):
             if time.perf_counter() >= end:
                 self._previews_next = i
                 return True
             child = options[i]
             group = groups.get(child.group.id) if child.group is not None else None
-            box.draw_ahead(preview(index, child, infos.get(ids[i]), group))
+            info = infos.get(ids[i])
+            # A preview that says what one drawn at this width and style said (the one shown,
+            # or one drawn ahead for figures before an edit that left it alone) is not
+            # drawn again: its lines are kept already.
+            said = (self._preview_key(index, ids[i], child, info, group), where)
+            if said in drawn:
+                continue
+            if len(drawn) > PreviewStatic.KEPT:
+                drawn.clear()
+            drawn.add(said)
+            self.previews_ahead += 1
+            box.draw_ahead(preview(index, child, info, group))
         self._previews_next = len(ids)
         return False
+
+    @staticmethod
+    def _preview_key(
+        index: CatalogIndex,
+        entry_id: str,
+        child: Child,
+        info: OptionInfo | None,
+        group: Limit | None,
+    ) -> tuple[Any, ...]:
+        """What :func:`preview` shows for an option, not the figures behind it: two
+        options' previews with the same key are the same lines (a count that changes
+        without showing, no limit, does not draw it again)."""
+        return (
+            entry_id,
+            id(child.entry),
+            id(index),
+            costs_text(index, info.costs) if info is not None else None,
+            info.limit.range_text if info is not None and info.limit.bounded else None,
+            (group.range_text, group.maximum) if group is not None else None,
+        )
 
     @property
     def unpriced(self) -> int:
@@ -1562,8 +1603,12 @@ class CatalogBrowser(Vertical):
         # or filtered out, are when they come into view (their figures are old: no row
         # shows an old figure once the search or a scroll lets it in again).
         tree = self.catalog_tree
-        for line in self.price_view():
-            tree._refresh_line(line)
+        changed = self.price_view()
+        if changed:
+            # The lines relabelled, repainted at once (a refresh per line costs a look-up of
+            # the widget's region and a check of the app's idleness each).
+            top, width = tree.scroll_offset.y, tree.size.width
+            tree.refresh(*(Region(0, line - top, width, 1) for line in changed))
         for key, section in self._sections.items():
             child = self._section_child[key]
             stext = self._section_label(index, child)
@@ -1858,28 +1903,24 @@ class CatalogBrowser(Vertical):
         static = find(self, "#catalog-preview", PreviewStatic)
         child = self._by_id.get(entry_id) if entry_id else None
         key: object = None
-        if child is not None and self._index is not None:
+        info: OptionInfo | None = None
+        group: Limit | None = None
+        if child is not None and entry_id and self._index is not None:
             # What the preview shows, not the figures behind it: a count that changes
             # without showing (no limit) does not draw it again.
-            info = self._priced(entry_id) if entry_id else None
+            info = self._priced(entry_id)
             group = self._group_limits.get(child.group.id) if child.group is not None else None
-            key = (
-                entry_id,
-                id(child.entry),
-                id(self._index),
-                costs_text(self._index, info.costs) if info is not None else None,
-                info.limit.range_text if info is not None and info.limit.bounded else None,
-                (group.range_text, group.maximum) if group is not None else None,
-            )
+            key = self._preview_key(self._index, entry_id, child, info, group)
         if key == self._preview_id:
             return
         self._preview_id = key
         if child is None or self._index is None:
             static.set_content("")
             return
-        info = self._priced(entry_id) if entry_id else None
-        group = self._group_limits.get(child.group.id) if child.group is not None else None
         static.set_content(preview(self._index, child, info, group))
+        if static.size.width > 0:  # (drawn now, at the box's width: not drawn ahead again)
+            where = (static.size.width, static.visual_style.rich_style, static.kept_epoch)
+            self._previews_drawn.add((key, where))
 
     def search_typed(self) -> None:
         """The search box's text changed: show its matches."""
