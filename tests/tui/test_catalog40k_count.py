@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import run_async, wait_editor, wait_for
+from rich.console import Console
 from screen import check_catalog_lines, painted, pane_lines
 from test_repaint_40k import marines, space_marines  # noqa: F401  (a fixture)
 from test_screen_model import repainted_whole, settle
@@ -29,6 +30,7 @@ from armybuilder.catalog import Library
 from armybuilder.session import EditSession, OptionInfo
 from armybuilder.session.editor import Loc
 from armybuilder.session.text import costs_text
+from armybuilder.tui.widgets.catalog import preview
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -75,6 +77,30 @@ def preview_head(app: Any, editor: Any) -> str:
     """The preview's first painted line (the entry's name, type and price)."""
     box = editor.catalog.query_one("#catalog-preview")
     return pane_lines(app, box, painted(app))[0]
+
+
+def fresh_preview(editor: Any, oid: str, width: int) -> list[str]:
+    """The preview of option ``oid`` with its fresh figures (:func:`fresh_infos`), built
+    afresh (nothing kept) and wrapped at ``width``."""
+    s = editor.session
+    loc = editor.catalog.target
+    child = next(c for c in s.options(loc) if str(s.option_id(loc, c)) == oid)
+    info = next(i for i in fresh_infos(s, loc) if i.entry_id == oid)
+    group = s.group_limits(loc).get(child.group.id) if child.group is not None else None
+    console = Console(width=width, color_system=None, legacy_windows=False)
+    lines = console.render_lines(
+        preview(s.index, child, info, group), console.options.update(width=width), pad=False
+    )
+    return ["".join(seg.text for seg in line).rstrip() for line in lines]
+
+
+def preview_problems(app: Any, editor: Any, oid: str) -> list[str]:
+    """Where the painted preview differs from :func:`fresh_preview` of ``oid``."""
+    box = editor.catalog.query_one("#catalog-preview")
+    shown = pane_lines(app, box, painted(app))
+    want = fresh_preview(editor, oid, box.scrollable_content_region.width)
+    want += [""] * (len(shown) - len(want))
+    return [] if shown == want[: len(shown)] else [f"preview {shown!r}, not {want!r}"]
 
 
 def option_id(s: EditSession, loc: Loc, name: str) -> str:
@@ -146,6 +172,7 @@ async def test_a_40k_count_and_a_move_paint_the_fresh_prices(
             # The enhancement under the cursor: its row and its preview at the new price.
             price = fresh_price(s, librarian, armour)
             assert price in preview_head(app, editor), (key, preview_head(app, editor), price)
+            assert not preview_problems(app, editor, armour), key
             shown[count] = price
             assert fresh_price(s, librarian, warlord) == ""  # (a row priced alike every time)
             assert painted(app) == await repainted_whole(pilot), key
@@ -157,6 +184,7 @@ async def test_a_40k_count_and_a_move_paint_the_fresh_prices(
         await put_cursor(pilot, editor, honour)
         assert fresh_price(s, librarian, honour) in preview_head(app, editor)
         assert preview_head(app, editor).startswith("The Honour Vehement")
+        assert not preview_problems(app, editor, honour)
 
         # A move to another squad of the same kind: the same rows, each priced there.
         editor.jump_to(squad_a)

@@ -80,13 +80,23 @@ def entry_cost(index: CatalogIndex, entry: Entry) -> str:
     return ", ".join(parts)
 
 
+#: An entry's stat tables as a preview shows them, line by line (:func:`preview`), kept per
+#: entry (by ``id()``, with the entry and its index: the same objects, or drawn again).
+TablesKept = dict[int, tuple["Entry", "CatalogIndex", list[Text]]]
+
+
 def preview(
     index: CatalogIndex,
     child: Child,
     info: OptionInfo | None = None,
     group: Limit | None = None,
+    tables: TablesKept | None = None,
 ) -> RenderableType:
-    """The preview of one catalog option (``info``: its cost and limit where it would go)."""
+    """The preview of one catalog option (``info``: its cost and limit where it would go).
+
+    ``tables``: where the entry's stat tables are kept, already split into their lines (as
+    :class:`PreviewStatic` draws them, paragraph by paragraph), so that a preview shown again
+    with another price or count does not build them again nor split them."""
     entry = child.entry
     parts: list[RenderableType] = []
     title = Text(entry.name, "bold")
@@ -111,7 +121,22 @@ def preview(
     cats = [index.name_of(c) for c in entry.categories]
     if cats:
         parts.append(Text("Categories: " + ", ".join(cats), "dim"))
-    parts.extend(profile_tables(index, catalog_stat_lines([entry])))
+    if tables is None:
+        parts.extend(profile_tables(index, catalog_stat_lines([entry])))
+    else:
+        kept = tables.get(id(entry))
+        if kept is None or kept[0] is not entry or kept[1] is not index:
+            if len(tables) > PreviewStatic.KEPT:
+                tables.clear()
+            lines = [
+                line
+                for table in profile_tables(index, catalog_stat_lines([entry]))
+                for line in (
+                    table.split("\n", allow_blank=True) if "\n" in table.plain else [table]
+                )
+            ]
+            kept = tables[id(entry)] = (entry, index, lines)
+        parts.extend(kept[2])
     if entry.rules:
         names = [index.rules[r].name if r in index.rules else r for r in entry.rules]
         parts.append(Text("Rules: " + ", ".join(names), "dim"))
@@ -1290,6 +1315,8 @@ class CatalogBrowser(Vertical):
         self._previews_drawn: set[tuple[Any, ...]] = set()
         #: Previews drawn ahead (a test reads it).
         self.previews_ahead = 0
+        #: The entries' stat tables as their previews show them (:func:`preview`).
+        self._tables: TablesKept = {}
 
     def compose(self) -> ComposeResult:
         yield TitleStatic("Catalog", id="catalog-title", classes="pane-title")
@@ -1482,7 +1509,7 @@ class CatalogBrowser(Vertical):
                 drawn.clear()
             drawn.add(said)
             self.previews_ahead += 1
-            box.draw_ahead(preview(index, child, info, group))
+            box.draw_ahead(preview(index, child, info, group, self._tables))
         self._previews_next = len(ids)
         return False
 
@@ -1917,7 +1944,7 @@ class CatalogBrowser(Vertical):
         if child is None or self._index is None:
             static.set_content("")
             return
-        static.set_content(preview(self._index, child, info, group))
+        static.set_content(preview(self._index, child, info, group, self._tables))
         if static.size.width > 0:  # (drawn now, at the box's width: not drawn ahead again)
             where = (static.size.width, static.visual_style.rich_style, static.kept_epoch)
             self._previews_drawn.add((key, where))
