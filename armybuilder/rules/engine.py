@@ -937,22 +937,22 @@ class Evaluation:
         it). Worked out once per evaluation (and ``fields``)."""
         found = self._context.get(fields)
         if found is None:
-            watched = fields | {"categories", "primary-category"}
+            # What an entry's modifiers say is the same in every evaluation: kept with the
+            # index, per set of fields (the walk then looks each selection's entry up once).
+            kept: dict[int, tuple[Entry, bool, bool]] = self.index.memo(
+                "engine.context_flags"
+            ).setdefault(fields, {})
+            reached = self._reached
             found = []
             for n in self.root.descendants():
                 entry = n.entry
                 if entry is None:
                     continue
-                outside = id(n) in self._reached
-                reads = False
-                for m in entry.modifiers:
-                    if reaches(m):
-                        outside = True
-                    elif m.field in watched and (m.conditions or m.groups or m.repeat or m.repeats):
-                        reads = True
-                        if any(q.scope not in ("self", "parent") for q in modifier_queries(m)):
-                            outside = True
-                if outside or reads:
+                flags = kept.get(id(entry))
+                if flags is None or flags[0] is not entry:
+                    flags = kept[id(entry)] = (entry, *_context_flags(entry, fields))
+                outside = flags[1] or id(n) in reached
+                if outside or flags[2]:
                     found.append((n, not outside))
             self._context[fields] = found
         return found
@@ -3830,6 +3830,24 @@ def evaluate(
 #: modifiers count what the change adds or takes in a scope holding it (an off-switch for
 #: tests: ``False`` works out every such selection's cost again).
 RISE_BY_READS = True
+
+
+def _context_flags(entry: Entry, fields: frozenset[str]) -> tuple[bool, bool]:
+    """For :meth:`Evaluation._context_nodes`: whether a selection of ``entry`` may have its
+    cost in ``fields`` or its categories changed from outside its subtree by its own
+    modifiers (one reaches other selections, or has a condition or repeat reading beyond
+    the selection and its parent), and whether any such modifier of it reads at all."""
+    watched = fields | {"categories", "primary-category"}
+    outside = reads = False
+    for m in entry.modifiers:
+        if reaches(m):
+            outside = True
+        elif m.field in watched and (m.conditions or m.groups or m.repeat or m.repeats):
+            reads = True
+            if any(q.scope not in ("self", "parent") for q in modifier_queries(m)):
+                outside = True
+    return outside, reads
+
 
 #: What :meth:`Evaluation.rise_with` copies and prices again for a change under one
 #: selection (:meth:`Evaluation._rise_plan`): the selections to copy, the context
