@@ -161,12 +161,15 @@ async def test_a_40k_count_and_a_move_paint_the_fresh_prices(
         # Previews drawn ahead while idle after each edit: those of the two other
         # enhancements (their prices moved), none of the rows whose preview says what it
         # said (the Warlord, the wargear), nor the one shown; none after -1 (drawn at 2).
+        # The rows labelled again: the three enhancements (their prices moved), not the
+        # Warlord nor the wargear (the same figures).
         for key, count, ahead in [("plus", 2, 2), ("plus", 3, 2), ("minus", 2, 0)]:
-            drawn = browser.previews_ahead
+            drawn, labelled = browser.previews_ahead, browser.rows_labelled
             await pilot.press(key)
             await settle(pilot, editor)
             await wait_for(pilot, lambda: browser.unpriced == 0)
             assert browser.previews_ahead - drawn == ahead, key
+            assert browser.rows_labelled - labelled == 3, key
             assert s.count_of(librarian) == count
             assert not row_problems(app, editor), (key, row_problems(app, editor))
             # The enhancement under the cursor: its row and its preview at the new price.
@@ -190,15 +193,18 @@ async def test_a_40k_count_and_a_move_paint_the_fresh_prices(
         editor.jump_to(squad_a)
         await settle(pilot, editor)
         assert not row_problems(app, editor)
-        rebuilds = browser.rebuilds
+        rebuilds, labelled = browser.rebuilds, browser.rows_labelled
         editor.jump_to(squad_b)
         await settle(pilot, editor)
         assert browser.rebuilds == rebuilds
+        # (the other squad's options: the same figures, so the same labels)
+        assert browser.rows_labelled == labelled
         assert browser.target == squad_b
         assert not row_problems(app, editor)
         before = pane_lines(app, browser.catalog_tree)
         await pilot.press("plus")
         await settle(pilot, editor)
+        assert browser.rows_labelled == labelled + 3
         assert s.count_of(squad_b) == 2
         assert not row_problems(app, editor)
         assert pane_lines(app, browser.catalog_tree) != before  # (the prices doubled)

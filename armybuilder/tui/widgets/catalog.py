@@ -1288,6 +1288,9 @@ class CatalogBrowser(Vertical):
         #: The figures each row's label shows (:attr:`_figures` when it was labelled; -1:
         #: a name alone, never labelled): a row is labelled again when it comes into view.
         self._row_figures: list[int] = []
+        #: The figures each row's label was made from (``None``: the name alone): a row
+        #: whose new figures are these is not labelled again.
+        self._row_infos: list[OptionInfo | None] = []
         #: A row's place in the options, by its node's id.
         self._row_of: dict[int, int] = {}
         #: Each option's name folded (:func:`fold`) and id: what the search looks in.
@@ -1313,8 +1316,9 @@ class CatalogBrowser(Vertical):
         self._previews_next = 0
         #: What the previews drawn (shown or ahead) said, at which width and style.
         self._previews_drawn: set[tuple[Any, ...]] = set()
-        #: Previews drawn ahead (a test reads it).
+        #: Previews drawn ahead, and rows labelled as they come into view (tests read them).
         self.previews_ahead = 0
+        self.rows_labelled = 0
         #: The entries' stat tables as their previews show them (:func:`preview`).
         self._tables: TablesKept = {}
 
@@ -1462,12 +1466,15 @@ class CatalogBrowser(Vertical):
                         if option_id not in self._asked:
                             return True  # (priced first, in a later round)
                         info = OptionInfo(option_id, Limit(self._counts.get(option_id, 0)), {})
-                    label = self._leaf_label(index, self._options[i], info or self._info(option_id))
+                    info = info or self._info(option_id)
                     row_figures[i] = figures
-                    if shown[i] != label.plain:
-                        shown[i] = label.plain
-                        leaf._label = tree.process_label(label)
-                        leaf._updates += 1
+                    if info != self._row_infos[i]:  # (else the label it has shows them)
+                        self._row_infos[i] = info
+                        label = self._leaf_label(index, self._options[i], info)
+                        if shown[i] != label.plain:
+                            shown[i] = label.plain
+                            leaf._label = tree.process_label(label)
+                            leaf._updates += 1
                 tree._label_part(leaf, 1, base, label_style)
             for section in self._sections.values():
                 tree._label_part(section, 0, base, label_style)
@@ -1592,9 +1599,15 @@ class CatalogBrowser(Vertical):
         ids = self._ids
         self._price_ids(ids[i] for _, i in stale)
         changed: list[int] = []
+        row_infos = self._row_infos
         for y, i in stale:
             row_figures[i] = figures
-            label = self._leaf_label(index, self._options[i], self._info(ids[i]))
+            info = self._info(ids[i])
+            if info == row_infos[i]:
+                continue  # (the figures its label shows: the same label)
+            row_infos[i] = info
+            self.rows_labelled += 1
+            label = self._leaf_label(index, self._options[i], info)
             if self._shown_labels[i] != label.plain:
                 self._shown_labels[i] = label.plain
                 leaf = self._rows[i]
@@ -1658,6 +1671,7 @@ class CatalogBrowser(Vertical):
         self._rows = []
         self._shown_labels = []
         self._row_figures = []
+        self._row_infos = []
         self._row_of = {}
         self._sections = {}
         self._shown_sections = {}
@@ -1689,6 +1703,7 @@ class CatalogBrowser(Vertical):
                 self._rows.append(leaf)
                 self._shown_labels.append(label.plain)
                 self._row_figures.append(-1)
+                self._row_infos.append(None)
                 self._row_section.append(key)
         finally:
             tree._syncing = False
