@@ -665,6 +665,11 @@ class Evaluation:
     _context: dict[frozenset[str], list[tuple[Node, bool]]] = field(
         default_factory=dict, repr=False
     )
+    #: :meth:`rise_with`'s selections to copy and to price again, per parent, choices
+    #: dropped and cost fields (every option under one selection shares them).
+    _rise_plans: dict[tuple[int, frozenset[int], frozenset[str]], _RisePlan] = field(
+        default_factory=dict, repr=False
+    )
 
     def __post_init__(self) -> None:
         self._extra_cost = self.rules is not None and _adds_costs(self.rules)
@@ -714,30 +719,15 @@ class Evaluation:
         dropped = {id(n) for n in drop}
         copied: dict[int, Node] = {}
         faction = dict(self.force_faction)
-        keep: set[int] | None = None
+        keep: AbstractSet[int] | None = None
         context: list[Node] = []
         # Per context selection, where its cost can change only through counts: the
         # references it counts in a scope holding the change (see :meth:`_cost_reads`).
         watch: dict[int, frozenset[str]] = {}
+        context_reaches = False
         if fields is not None:
-            path = {id(n) for n in (parent, *parent.ancestors())}
-            keep = set(path)
-            field_set = frozenset(fields)
-            by_reads = RISE_BY_READS and self.index.cost_counts(field_set) is not None
-            for n, local in self._context_nodes(field_set):
-                if local and id(n) not in path and id(n.parent) not in path:
-                    continue  # what it reads holds nothing added or dropped
-                chain = [n, *n.ancestors()]
-                if any(id(x) in dropped for x in chain):
-                    continue
-                if by_reads:
-                    reads = self._cost_reads(n, field_set, path)
-                    if reads is not None:
-                        if not reads:
-                            continue  # no count its cost reads can change
-                        watch[id(n)] = reads
-                context.append(n)
-                keep.update(id(x) for x in chain)
+            plan = self._rise_plan(parent, dropped, frozenset(fields))
+            keep, context, watch, context_reaches = plan
 
         def copy(old: Node, new_parent: Node | None) -> Node:
             if old.force is not None:
@@ -800,7 +790,7 @@ class Evaluation:
         if self.index.reaching_modifiers and (
             keep is None
             or self._reached
-            or any(reaches(m) for n in context for m in n.entry.modifiers)  # type: ignore[union-attr]
+            or context_reaches
             or any(
                 n.entry is not None and any(reaches(m) for m in n.entry.modifiers)
                 for top in made
@@ -841,6 +831,39 @@ class Evaluation:
             for ct in cost_types:
                 rise[ct] += (ev.unit_cost(copied[id(n)], ct) - self.unit_cost(n, ct)) * k
         return {ct: tidy_cost(v) for ct, v in rise.items()}
+
+    def _rise_plan(self, parent: Node, dropped: set[int], fields: frozenset[str]) -> _RisePlan:
+        """For :meth:`rise_with` with ``fields``: the selections to copy (those of
+        ``parent``'s path and of each context selection's), the context selections whose
+        costs may change, what each of them counts (where only counts can change it), and
+        whether a modifier of one reaches other selections; the same for every option added
+        under ``parent`` in place of ``dropped``, so worked out once per evaluation."""
+        key = (id(parent), frozenset(dropped), fields)
+        found = self._rise_plans.get(key)
+        if found is not None:
+            return found
+        path = {id(n) for n in (parent, *parent.ancestors())}
+        keep = set(path)
+        context: list[Node] = []
+        watch: dict[int, frozenset[str]] = {}
+        by_reads = RISE_BY_READS and self.index.cost_counts(fields) is not None
+        for n, local in self._context_nodes(fields):
+            if local and id(n) not in path and id(n.parent) not in path:
+                continue  # what it reads holds nothing added or dropped
+            chain = [n, *n.ancestors()]
+            if any(id(x) in dropped for x in chain):
+                continue
+            if by_reads:
+                reads = self._cost_reads(n, fields, path)
+                if reads is not None:
+                    if not reads:
+                        continue  # no count its cost reads can change
+                    watch[id(n)] = reads
+            context.append(n)
+            keep.update(id(x) for x in chain)
+        reaching = any(reaches(m) for n in context for m in n.entry.modifiers)  # type: ignore[union-attr]
+        found = self._rise_plans[key] = (frozenset(keep), context, watch, reaching)
+        return found
 
     def _cost_reads(
         self, node: Node, fields: frozenset[str], path: AbstractSet[int]
@@ -1559,6 +1582,7 @@ class Evaluation:
             self._unit_cost,
             self._total,
             self._context,
+            self._rise_plans,
             self._outside_keys,
             self._reach_cats,
         ):
@@ -3883,6 +3907,12 @@ def evaluate(
 #: modifiers count what the change adds or takes in a scope holding it (an off-switch for
 #: tests: ``False`` works out every such selection's cost again).
 RISE_BY_READS = True
+
+
+#: What :meth:`Evaluation.rise_with` copies and prices again for a change under one
+#: selection (:meth:`Evaluation._rise_plan`): the selections to copy, the context
+#: selections, what each counts, whether a modifier of one reaches other selections.
+_RisePlan = tuple[frozenset[int], list[Node], dict[int, frozenset[str]], bool]
 
 #: Above this many limits of entries held under a selection, :func:`_check_children` first
 #: finds in one walk which entries are under it at all (a test may set it high: each entry

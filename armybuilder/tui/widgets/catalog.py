@@ -80,13 +80,23 @@ def entry_cost(index: CatalogIndex, entry: Entry) -> str:
     return ", ".join(parts)
 
 
+#: An entry's stat tables as a preview shows them, line by line (:func:`preview`), kept per
+#: entry (by ``id()``, with the entry and its index: the same objects, or drawn again).
+TablesKept = dict[int, tuple["Entry", "CatalogIndex", list[Text]]]
+
+
 def preview(
     index: CatalogIndex,
     child: Child,
     info: OptionInfo | None = None,
     group: Limit | None = None,
+    tables: TablesKept | None = None,
 ) -> RenderableType:
-    """The preview of one catalog option (``info``: its cost and limit where it would go)."""
+    """The preview of one catalog option (``info``: its cost and limit where it would go).
+
+    ``tables``: where the entry's stat tables are kept, already split into their lines (as
+    :class:`PreviewStatic` draws them, paragraph by paragraph), so that a preview shown again
+    with another price or count does not build them again nor split them."""
     entry = child.entry
     parts: list[RenderableType] = []
     title = Text(entry.name, "bold")
@@ -111,7 +121,22 @@ def preview(
     cats = [index.name_of(c) for c in entry.categories]
     if cats:
         parts.append(Text("Categories: " + ", ".join(cats), "dim"))
-    parts.extend(profile_tables(index, catalog_stat_lines([entry])))
+    if tables is None:
+        parts.extend(profile_tables(index, catalog_stat_lines([entry])))
+    else:
+        kept = tables.get(id(entry))
+        if kept is None or kept[0] is not entry or kept[1] is not index:
+            if len(tables) > PreviewStatic.KEPT:
+                tables.clear()
+            lines = [
+                line
+                for table in profile_tables(index, catalog_stat_lines([entry]))
+                for line in (
+                    table.split("\n", allow_blank=True) if "\n" in table.plain else [table]
+                )
+            ]
+            kept = tables[id(entry)] = (entry, index, lines)
+        parts.extend(kept[2])
     if entry.rules:
         names = [index.rules[r].name if r in index.rules else r for r in entry.rules]
         parts.append(Text("Rules: " + ", ".join(names), "dim"))
@@ -1027,6 +1052,9 @@ class PreviewStatic(LiveStatic):
     #: Paragraphs kept at most (all are dropped past that).
     KEPT = 8192
 
+    #: Times the paragraphs kept were dropped (a preview drawn before is drawn again after).
+    kept_epoch = 0
+
     def _group_lines(self, width: int) -> list[Strip] | None:
         """A preview's lines (a group of texts, as :func:`preview` makes), drawn paragraph by
         paragraph, each line of a text drawn once per width and style: the lines Rich draws
@@ -1064,6 +1092,7 @@ class PreviewStatic(LiveStatic):
                 if found is None:
                     if len(kept) > self.KEPT:
                         kept.clear()
+                        self.kept_epoch += 1
                     found = kept[key] = self._draw(para, width, style)
                 lines.extend(found)
         return lines
@@ -1259,6 +1288,9 @@ class CatalogBrowser(Vertical):
         #: The figures each row's label shows (:attr:`_figures` when it was labelled; -1:
         #: a name alone, never labelled): a row is labelled again when it comes into view.
         self._row_figures: list[int] = []
+        #: The figures each row's label was made from (``None``: the name alone): a row
+        #: whose new figures are these is not labelled again.
+        self._row_infos: list[OptionInfo | None] = []
         #: A row's place in the options, by its node's id.
         self._row_of: dict[int, int] = {}
         #: Each option's name folded (:func:`fold`) and id: what the search looks in.
@@ -1282,6 +1314,13 @@ class CatalogBrowser(Vertical):
         #: What the previews are being drawn ahead for, and the next option to draw.
         self._previews_for: tuple[Any, ...] | None = None
         self._previews_next = 0
+        #: What the previews drawn (shown or ahead) said, at which width and style.
+        self._previews_drawn: set[tuple[Any, ...]] = set()
+        #: Previews drawn ahead, and rows labelled as they come into view (tests read them).
+        self.previews_ahead = 0
+        self.rows_labelled = 0
+        #: The entries' stat tables as their previews show them (:func:`preview`).
+        self._tables: TablesKept = {}
 
     def compose(self) -> ComposeResult:
         yield TitleStatic("Catalog", id="catalog-title", classes="pane-title")
@@ -1427,12 +1466,15 @@ class CatalogBrowser(Vertical):
                         if option_id not in self._asked:
                             return True  # (priced first, in a later round)
                         info = OptionInfo(option_id, Limit(self._counts.get(option_id, 0)), {})
-                    label = self._leaf_label(index, self._options[i], info or self._info(option_id))
+                    info = info or self._info(option_id)
                     row_figures[i] = figures
-                    if shown[i] != label.plain:
-                        shown[i] = label.plain
-                        leaf._label = tree.process_label(label)
-                        leaf._updates += 1
+                    if info != self._row_infos[i]:  # (else the label it has shows them)
+                        self._row_infos[i] = info
+                        label = self._leaf_label(index, self._options[i], info)
+                        if shown[i] != label.plain:
+                            shown[i] = label.plain
+                            leaf._label = tree.process_label(label)
+                            leaf._updates += 1
                 tree._label_part(leaf, 1, base, label_style)
             for section in self._sections.values():
                 tree._label_part(section, 0, base, label_style)
@@ -1455,15 +1497,48 @@ class CatalogBrowser(Vertical):
         if self._previews_for != key:
             self._previews_for, self._previews_next = key, 0
         ids, options, infos, groups = self._ids, self._options, self._infos, self._group_limits
+        drawn = self._previews_drawn
+        where = (box.size.width, box.visual_style.rich_style, box.kept_epoch)
         for i in range(self._previews_next, len(ids)):
             if time.perf_counter() >= end:
                 self._previews_next = i
                 return True
             child = options[i]
             group = groups.get(child.group.id) if child.group is not None else None
-            box.draw_ahead(preview(index, child, infos.get(ids[i]), group))
+            info = infos.get(ids[i])
+            # A preview that says what one drawn at this width and style said (the one shown,
+            # or one drawn ahead for figures before an edit that left it alone) is not
+            # drawn again: its lines are kept already.
+            said = (self._preview_key(index, ids[i], child, info, group), where)
+            if said in drawn:
+                continue
+            if len(drawn) > PreviewStatic.KEPT:
+                drawn.clear()
+            drawn.add(said)
+            self.previews_ahead += 1
+            box.draw_ahead(preview(index, child, info, group, self._tables))
         self._previews_next = len(ids)
         return False
+
+    @staticmethod
+    def _preview_key(
+        index: CatalogIndex,
+        entry_id: str,
+        child: Child,
+        info: OptionInfo | None,
+        group: Limit | None,
+    ) -> tuple[Any, ...]:
+        """What :func:`preview` shows for an option, not the figures behind it: two
+        options' previews with the same key are the same lines (a count that changes
+        without showing, no limit, does not draw it again)."""
+        return (
+            entry_id,
+            id(child.entry),
+            id(index),
+            costs_text(index, info.costs) if info is not None else None,
+            info.limit.range_text if info is not None and info.limit.bounded else None,
+            (group.range_text, group.maximum) if group is not None else None,
+        )
 
     @property
     def unpriced(self) -> int:
@@ -1524,9 +1599,15 @@ class CatalogBrowser(Vertical):
         ids = self._ids
         self._price_ids(ids[i] for _, i in stale)
         changed: list[int] = []
+        row_infos = self._row_infos
         for y, i in stale:
             row_figures[i] = figures
-            label = self._leaf_label(index, self._options[i], self._info(ids[i]))
+            info = self._info(ids[i])
+            if info == row_infos[i]:
+                continue  # (the figures its label shows: the same label)
+            row_infos[i] = info
+            self.rows_labelled += 1
+            label = self._leaf_label(index, self._options[i], info)
             if self._shown_labels[i] != label.plain:
                 self._shown_labels[i] = label.plain
                 leaf = self._rows[i]
@@ -1562,8 +1643,12 @@ class CatalogBrowser(Vertical):
         # or filtered out, are when they come into view (their figures are old: no row
         # shows an old figure once the search or a scroll lets it in again).
         tree = self.catalog_tree
-        for line in self.price_view():
-            tree._refresh_line(line)
+        changed = self.price_view()
+        if changed:
+            # The lines relabelled, repainted at once (a refresh per line costs a look-up of
+            # the widget's region and a check of the app's idleness each).
+            top, width = tree.scroll_offset.y, tree.size.width
+            tree.refresh(*(Region(0, line - top, width, 1) for line in changed))
         for key, section in self._sections.items():
             child = self._section_child[key]
             stext = self._section_label(index, child)
@@ -1586,6 +1671,7 @@ class CatalogBrowser(Vertical):
         self._rows = []
         self._shown_labels = []
         self._row_figures = []
+        self._row_infos = []
         self._row_of = {}
         self._sections = {}
         self._shown_sections = {}
@@ -1617,6 +1703,7 @@ class CatalogBrowser(Vertical):
                 self._rows.append(leaf)
                 self._shown_labels.append(label.plain)
                 self._row_figures.append(-1)
+                self._row_infos.append(None)
                 self._row_section.append(key)
         finally:
             tree._syncing = False
@@ -1858,28 +1945,24 @@ class CatalogBrowser(Vertical):
         static = find(self, "#catalog-preview", PreviewStatic)
         child = self._by_id.get(entry_id) if entry_id else None
         key: object = None
-        if child is not None and self._index is not None:
+        info: OptionInfo | None = None
+        group: Limit | None = None
+        if child is not None and entry_id and self._index is not None:
             # What the preview shows, not the figures behind it: a count that changes
             # without showing (no limit) does not draw it again.
-            info = self._priced(entry_id) if entry_id else None
+            info = self._priced(entry_id)
             group = self._group_limits.get(child.group.id) if child.group is not None else None
-            key = (
-                entry_id,
-                id(child.entry),
-                id(self._index),
-                costs_text(self._index, info.costs) if info is not None else None,
-                info.limit.range_text if info is not None and info.limit.bounded else None,
-                (group.range_text, group.maximum) if group is not None else None,
-            )
+            key = self._preview_key(self._index, entry_id, child, info, group)
         if key == self._preview_id:
             return
         self._preview_id = key
         if child is None or self._index is None:
             static.set_content("")
             return
-        info = self._priced(entry_id) if entry_id else None
-        group = self._group_limits.get(child.group.id) if child.group is not None else None
-        static.set_content(preview(self._index, child, info, group))
+        static.set_content(preview(self._index, child, info, group, self._tables))
+        if static.size.width > 0:  # (drawn now, at the box's width: not drawn ahead again)
+            where = (static.size.width, static.visual_style.rich_style, static.kept_epoch)
+            self._previews_drawn.add((key, where))
 
     def search_typed(self) -> None:
         """The search box's text changed: show its matches."""
