@@ -1367,6 +1367,9 @@ class CatalogBrowser(Vertical):
         two lines, each adding what it shows.
         """
         self.target = target
+        if index is not self._index:  # (a catalog reloaded: nothing of the old one is kept)
+            self._tables.clear()
+            self._previews_drawn.clear()
         self._index = index
         self._target_name = target_name
         self._options = options
