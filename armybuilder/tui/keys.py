@@ -8,22 +8,19 @@ the first one's binding has run, so ``/gr`` typed at once sent the ``g`` to the 
 (the summary) instead of to the search box that ``/`` was opening.
 
 :class:`InOrderKeysApp` serialises keys (and pastes). The app hands one key to the focused
-widget (or lets a priority binding consume it); the key is handled once it has bubbled back
-up to the app and its bindings have run, or, if a widget stops it on the way (a field typed
-into), once a :class:`KeyMarker` sent after it comes back: the marker goes to the same widget
-and bubbles up behind the key (each message queue keeps its order along the bubble chain).
-It is sent only when something has to wait for the key (the next key, :attr:`keys_pending`),
-or at once, to the app itself, for a key a priority binding took (so that it comes after the
-focus changes the binding queued). Keys that arrive meanwhile wait in a queue. When the key
-is handled, the app lets the widgets of the screen on top finish what it started (a dialog
-being built and focusing its field, a message from a tree to its screen) and then posts the
-next waiting key to its own queue, behind any focus change queued meanwhile. When no key
-waits, that is left to the next key: it is handed on at once if the widgets are done by then
-(as they are when a person types), else it waits for them. (A marker after every key, and
-a look at every widget after it, cost six messages, a walk of the screen's widgets and a
-turn of the event loop between the edit a key made and its frame.) A key whose marker never
-comes back (its widget was removed) holds the others up for at most
-:attr:`InOrderKeysApp.KEY_FALLBACK_SECONDS`.
+widget (or lets a priority binding consume it) and sends a :class:`KeyMarker` right behind
+it, along the same route: to the same widget (each message queue keeps its order along the
+bubble chain, so the marker reaches the app only after the key has bubbled back and run its
+bindings, or was stopped) or, for a key a priority binding took, to the app itself (so the
+marker comes after the focus changes the binding queued). Keys that arrive meanwhile wait in
+a queue. When the marker is back, the app lets the widgets of the screen on top finish what
+the key started (a dialog being built and focusing its field, a message from a tree to its
+screen) and then posts the next waiting key to its own queue, behind any focus change queued
+meanwhile. When no key waits, that is left to the next key: it is handed on at once if the
+widgets are done by then (as they are when a person types), else it waits for them. (Waiting
+for them after every key walked every widget of the screen twice, between the edit a key
+made and its frame.) A key whose marker never comes back (its widget was removed) holds the
+others up for at most :attr:`InOrderKeysApp.KEY_FALLBACK_SECONDS`.
 
 Mouse events are not held: a click acts at once, as it always did.
 
@@ -92,13 +89,6 @@ class _InFlight:
     key: str
     target: MessagePump | None
     since: float
-    #: The key (or paste) itself, handed to the focused widget: the app sees it again when it
-    #: has bubbled back up (None: taken by a priority binding, its marker sent at once).
-    event: events.Key | events.Paste | None = None
-    #: A marker was sent after it (at once, or when something had to wait for the key).
-    marked: bool = False
-    #: Handled: back at the app, or its marker back.
-    done: bool = False
 
 
 class InOrderKeysApp(App[ReturnType]):
@@ -150,8 +140,6 @@ class InOrderKeysApp(App[ReturnType]):
     def release_input(self) -> None:
         """End a :meth:`hold_input`: the keys held go on, in order."""
         self._input_holds = max(0, self._input_holds - 1)
-        if self._key_in_flight is not None and self._keys_waiting:
-            self._chase()  # (the keys held go on once the one in flight is handled)
         if self._input_holds or self._key_in_flight is not None or self._keys_released:
             return
         if self._keys_waiting:
@@ -168,18 +156,8 @@ class InOrderKeysApp(App[ReturnType]):
 
     @property
     def keys_pending(self) -> bool:
-        """A key is being handled or waits to be. (A key a widget stopped, and whose
-        widgets have nothing but Textual's housekeeping waiting, is handled; otherwise a
-        marker is sent after a key handed on without one, to learn when it is.)"""
-        if self.keys_held:
-            return True
-        flight = self._key_in_flight
-        if flight is None or flight.done:
-            return False
-        if flight.event is not None and flight.event._stop_propagation and self._screen_idle():
-            return False
-        self._chase()
-        return True
+        """A key is being handled or waits to be."""
+        return self._key_in_flight is not None or bool(self.keys_held)
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
@@ -190,11 +168,9 @@ class InOrderKeysApp(App[ReturnType]):
                     return
             elif self._input_holds:
                 self._keys_waiting.append(event)
-                self._chase()
                 return
             elif self._key_in_flight is not None or self._keys_waiting or self._keys_released:
                 self._keys_waiting.append(event)
-                self._chase()
                 self._watch_keys()
                 self._hold_paint()
                 return
@@ -217,58 +193,29 @@ class InOrderKeysApp(App[ReturnType]):
                 self._mouse_down_refused = False
                 return
         await super().on_event(event)
-        flight = self._key_in_flight
-        if flight is not None and event is flight.event and not flight.done:
-            # The key has bubbled back up to the app and its bindings have run: handled.
-            await self._key_done(flight)
 
     async def _deliver_key(self, event: events.Key | events.Paste) -> None:
-        """Hand one key on as Textual does. A key handed to the focused widget is handled
-        when it bubbles back up to the app, or, if a widget stops it on the way, when a
-        marker sent after it comes back: sent only when something has to wait for the key
-        (the next key, :attr:`keys_pending`), as a key that comes back (most of them: the
-        bindings) needs none. (A marker sent after every key took six messages more, one
-        per widget from the focus up, between the edit a key made and its frame.)"""
+        """Hand one key on as Textual does, and send a marker after it."""
         try:
             target: MessagePump | None = self.focused or self.screen
         except Exception:  # no screen (yet, or any more)
             target = None
         await super().on_event(event)
         self._key_token += 1
+        marker = KeyMarker(self._key_token)
         key = event.key if isinstance(event, events.Key) else ""
-        flight = self._key_in_flight = _InFlight(self._key_token, key, target, monotonic())
-        if event.is_forwarded and target is not None:
-            flight.event = event
-            if self._keys_waiting or self._keys_released:
-                self._chase()  # (keys wait behind it)
-            return
-        # Taken by a priority binding (or not handed on): the marker comes after the
-        # callbacks (focus changes) the binding queued on the app.
-        flight.marked = True
-        self.post_message(KeyMarker(self._key_token))
-
-    def _chase(self) -> None:
-        """Send a marker after the key in flight, if none was sent: it follows the key
-        through every widget's queue from the one the key was handed to, so it comes back
-        to the app once the key is handled (bubbled back, or stopped on the way)."""
-        flight = self._key_in_flight
-        if flight is None or flight.done or flight.marked:
-            return
-        flight.marked = True
-        target = flight.target
-        if target is None or not target.post_message(KeyMarker(flight.token)):
-            self._watch_keys()  # (its widget is gone: the fallback lets the next key go)
+        self._key_in_flight = _InFlight(self._key_token, key, target, monotonic())
+        sent = event.is_forwarded and target is not None and target.post_message(marker)
+        if not sent:
+            # Taken by a priority binding (or not handed on): the marker comes after the
+            # callbacks (focus changes) the binding queued on the app.
+            self.post_message(marker)
 
     async def on_armybuilder_key_marker(self, marker: KeyMarker) -> None:
         marker.stop()
         flight = self._key_in_flight
-        if flight is None or flight.token != marker.token or flight.done:
-            return  # the fallback let the next key go already (or the key came back)
-        await self._key_done(flight)
-
-    async def _key_done(self, flight: _InFlight) -> None:
-        """The key in flight is handled: let the next one go."""
-        flight.done = True
+        if flight is None or flight.token != marker.token:
+            return  # the fallback let the next key go already
         run = self._run_of(flight)
         if not run:
             if self._keys_waiting or self._keys_released:
