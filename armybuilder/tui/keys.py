@@ -16,8 +16,11 @@ marker comes after the focus changes the binding queued). Keys that arrive meanw
 a queue. When the marker is back, the app lets the widgets of the screen on top finish what
 the key started (a dialog being built and focusing its field, a message from a tree to its
 screen) and then posts the next waiting key to its own queue, behind any focus change queued
-meanwhile. A key whose marker never comes back (its widget was removed) holds the others up
-for at most :attr:`InOrderKeysApp.KEY_FALLBACK_SECONDS`.
+meanwhile. When no key waits, that is left to the next key: it is handed on at once if the
+widgets are done by then (as they are when a person types), else it waits for them. (Waiting
+for them after every key walked every widget of the screen twice, between the edit a key
+made and its frame.) A key whose marker never comes back (its widget was removed) holds the
+others up for at most :attr:`InOrderKeysApp.KEY_FALLBACK_SECONDS`.
 
 Mouse events are not held: a click acts at once, as it always did.
 
@@ -112,6 +115,12 @@ class InOrderKeysApp(App[ReturnType]):
         self._key_batch_since: float | None = None
         #: How many keys were let go by the fallback (a marker that never came back).
         self.key_fallbacks = 0
+        #: The last key's marker came back with no key waiting, and the widgets were not
+        #: waited for: the next key waits for them first (see :meth:`_settled_now`).
+        self._unsettled = False
+        #: Times the widgets of the screen were looked at for messages still waiting (a
+        #: test reads it).
+        self.settle_walks = 0
         #: How many :meth:`hold_input` calls wait for their :meth:`release_input`.
         self._input_holds = 0
         #: A mouse button pressed while input was held: its release is not a click either.
@@ -165,6 +174,14 @@ class InOrderKeysApp(App[ReturnType]):
                 self._watch_keys()
                 self._hold_paint()
                 return
+            elif not self._settled_now():
+                # The widgets are still busy with what the last key started: this key waits
+                # for them, as it would have had it come while the last one was handled.
+                self._keys_waiting.append(event)
+                await self._settle()
+                if self._key_in_flight is None and not self._keys_released:
+                    self._release_key()
+                return
             await self._deliver_key(event)
             return
         if isinstance(event, (events.MouseDown, events.MouseUp)) and not event.is_forwarded:
@@ -201,7 +218,10 @@ class InOrderKeysApp(App[ReturnType]):
             return  # the fallback let the next key go already
         run = self._run_of(flight)
         if not run:
-            await self._settle()
+            if self._keys_waiting or self._keys_released:
+                await self._settle()
+            else:  # (the next key waits for the widgets, if they are still busy then)
+                self._unsettled = True
         if self._key_in_flight is flight:
             self._key_in_flight = None
             self._release_key(run)
@@ -228,15 +248,31 @@ class InOrderKeysApp(App[ReturnType]):
     async def _settle(self) -> None:
         """Let the widgets of the screen on top finish what the last key started: a screen
         it pushed being composed and mounted, a message one of them posted to another."""
+        self._unsettled = False
         start = monotonic()
         for _ in range(SETTLE_TURNS):
-            try:
-                nodes = list(self.screen.walk_children(with_self=True))
-            except Exception:
-                return
-            if all(_idle(node) for node in nodes) or monotonic() - start > SETTLE_SECONDS:
+            if self._screen_idle() or monotonic() - start > SETTLE_SECONDS:
                 return
             await asyncio.sleep(0)
+
+    def _settled_now(self) -> bool:
+        """Whether a key can be handed on now: the widgets have finished what the last key
+        started (checked only if its marker came back without waiting for them)."""
+        if not self._unsettled:
+            return True
+        if self._screen_idle():
+            self._unsettled = False
+            return True
+        return False
+
+    def _screen_idle(self) -> bool:
+        """The widgets of the screen on top have only Textual's housekeeping waiting."""
+        self.settle_walks += 1
+        try:
+            nodes = list(self.screen.walk_children(with_self=True))
+        except Exception:  # no screen (yet, or any more)
+            return True
+        return all(_idle(node) for node in nodes)
 
     def _release_key(self, run: int = 0) -> None:
         """Post the next waiting key (or a run of one cursor key) to the app's own queue,

@@ -22,6 +22,7 @@ from textual.binding import BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
+from textual.reactive import Reactive
 from textual.widget import Widget
 from textual.widgets import Input
 
@@ -192,6 +193,13 @@ def settle_heap() -> None:
 
 class EditorScreen(ArmyScreen):
     """One roster being edited."""
+
+    #: The screen's title and subtitle (the roster's name, "*" when it has unsaved changes,
+    #: its file), shown by the header, which repaints its title when they change. Textual's
+    #: screen repainted itself whole at each change as well: the first edit after a save
+    #: painted every pane again.
+    title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
+    sub_title: Reactive[str | None] = Reactive(None, compute=False, repaint=False)
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(EDITOR_ACTIONS)
     COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = {CatalogCommands}

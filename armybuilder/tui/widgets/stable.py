@@ -45,7 +45,7 @@ from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.visual import VisualType
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Header, Select, Tree
+from textual.widgets import Button, Footer, Header, Select, Static, Tree
 from textual.widgets._footer import FooterKey
 from textual.widgets._header import HeaderClock, HeaderClockSpace, HeaderIcon, HeaderTitle
 from textual.widgets._select import (
@@ -617,36 +617,45 @@ class LiveStatic(Widget):
         )
 
 
+def update_in_place(label: Static, content: VisualType, layout: bool) -> bool:
+    """``Static.update(content)``, with the screen laid out again only when the label's size
+    may change: its height at its width differs, or its width (or that of an ancestor its
+    size reaches) follows its content (Textual's labels lay the whole screen out at every
+    new text: about 10 ms on the 40k editor). Whether a layout was asked for."""
+    size = label.size
+    if not (layout and label.is_mounted and size.width > 0 and _width_is_set(label)):
+        Static.update(label, content, layout=layout)
+        return layout
+    Static.update(label, content, layout=False)
+    height = label.styles.height
+    if height is not None and not height.is_auto:
+        return False  # (its height is set: the text cannot change its size)
+    if label.get_content_height(size, label.app.size, size.width) != size.height:
+        label.refresh(layout=True)
+        return True
+    return False
+
+
+def _width_is_set(widget: Widget) -> bool:
+    """Its width, and that of each ancestor whose size follows its content, is set by the
+    layout around it, not by the text."""
+    node: Any = widget
+    while isinstance(node, Widget):
+        width = node.styles.width
+        if width is not None and width.is_auto:
+            return False
+        if not node.styles.auto_dimensions:
+            return True
+        node = node.parent
+    return True
+
+
 class SteadyLabel(NonSelectableStatic):
-    """A label whose new text is repainted in place; the screen is laid out again only when
-    its size may change: its height at its width differs, or its width (or that of an
-    ancestor its size reaches) follows its content. (Textual's labels lay the whole screen
-    out at every new text: about 10 ms on the 40k editor, for a drop-down's choice.)"""
+    """A label whose new text is repainted in place (:func:`update_in_place`): a
+    drop-down's choice."""
 
     def update(self, content: VisualType = "", *, layout: bool = True) -> None:
-        size = self.size
-        if not (layout and self.is_mounted and size.width > 0 and self._width_is_set()):
-            super().update(content, layout=layout)
-            return
-        super().update(content, layout=False)
-        height = self.styles.height
-        if height is not None and not height.is_auto:
-            return  # (its height is set: the text cannot change its size)
-        if self.get_content_height(size, self.app.size, size.width) != size.height:
-            self.refresh(layout=True)
-
-    def _width_is_set(self) -> bool:
-        """Its width, and that of each ancestor whose size follows its content, is set by
-        the layout around it, not by the text."""
-        node: Any = self
-        while isinstance(node, Widget):
-            width = node.styles.width
-            if width is not None and width.is_auto:
-                return False
-            if not node.styles.auto_dimensions:
-                return True
-            node = node.parent
-        return True
+        update_in_place(self, content, layout)
 
 
 class SteadySelectCurrent(SelectCurrent):
@@ -962,7 +971,11 @@ def _set_key(key: FooterKey, binding: Binding, enabled: bool, tooltip: str) -> N
 
 
 class _TitleNow(HeaderTitle):
-    """The header's title, repainted in the frame that follows a change of it."""
+    """The header's title, repainted in the frame that follows a change of it: in place, in
+    the frame of the panes that changed with it (the first edit after a save adds the
+    title's "*"; it laid the whole editor out, painted it all again, and the title in a
+    frame of its own), and laid out at once if its size may change
+    (:func:`update_in_place`)."""
 
     _said: object = None
 
@@ -971,9 +984,9 @@ class _TitleNow(HeaderTitle):
         if content == self._said:
             return
         self._said = content
-        super().update(content, layout=layout)
-        with contextlib.suppress(AttributeError):  # another Textual version: at its next idle
-            self._check_refresh()  # (asks for its layout now, not at its next idle)
+        if update_in_place(self, content, layout):
+            with contextlib.suppress(AttributeError):  # another Textual version: its next idle
+                self._check_refresh()  # (asks for its layout now, not at its next idle)
 
 
 class StableHeader(Header):
