@@ -515,7 +515,9 @@ class SubtreeMemo:
         #: The names of selections whose entry has modifiers of its name, worked out by what
         #: those modifiers read (see :meth:`Evaluation._name_by_reads`): the selection, its
         #: entry, those reads and the name.
-        self.names_traced: dict[int, tuple[SelectionData, Entry, tuple[_Read, ...], str]] = {}
+        self.names_traced: dict[
+            int, tuple[SelectionData, Entry | None, tuple[_Read, ...], str]
+        ] = {}
         #: The roster's own entries (``custom:``) the index was built with: what they were
         #: (plain data), the file they were read from, the factions and the problems found.
         #: The next evaluation whose roster has the same ones reuses the index (and so the
@@ -1656,27 +1658,13 @@ class Evaluation:
         if out is None or data is None or self._reached or self._trace is not None:
             return str(self.apply_modifiers(entry, "name", entry.name, node))
         memo_in = self.memo_in
-        prev = memo_in.names_traced.get(id(data)) if memo_in is not None else None
-        if (
-            prev is not None
-            and prev[0] is data
-            and prev[1] is entry
-            and self._reads_same(prev[2], node, set())
-        ):
-            out.names_traced[id(data)] = prev
-            return prev[3]
-        trace: list[_Read] = []
-        self._trace = trace
-        self._trace_node = node
-        self._trace_ok = True
-        self._trace_keys.clear()
-        try:
-            found = str(self.apply_modifiers(entry, "name", entry.name, node))
-        finally:
-            self._trace = self._trace_node = None
-        if self._trace_ok:
-            out.names_traced[id(data)] = (data, entry, tuple(trace), found)
-        return found
+        return self._replay_by_reads(
+            memo_in.names_traced if memo_in is not None else None,
+            out.names_traced,
+            node,
+            data,
+            lambda: str(self.apply_modifiers(entry, "name", entry.name, node)),
+        )
 
     def label(self, node: Node) -> str:
         """Name with count, e.g. ``Squad ×4``."""
@@ -1889,14 +1877,35 @@ class Evaluation:
         so what the costs read is a count or a modified value of the tree, read again here
         as the trace has it."""
         memo_in = self.memo_in
-        prev = memo_in.costs_traced.get(id(data)) if memo_in is not None else None
+        return self._replay_by_reads(
+            memo_in.costs_traced if memo_in is not None else None,
+            out.costs_traced,
+            node,
+            data,
+            lambda: self._node_cost(node),
+        )
+
+    def _replay_by_reads(
+        self,
+        before: dict[int, tuple[SelectionData, Entry | None, tuple[_Read, ...], T]] | None,
+        after: dict[int, tuple[SelectionData, Entry | None, tuple[_Read, ...], T]],
+        node: Node,
+        data: SelectionData,
+        work_out: Callable[[], T],
+    ) -> T:
+        """What ``work_out`` gives for ``node`` (of selection ``data``): the previous
+        evaluation's (``before``) where the selection is the same object of the same entry
+        and every read made from outside it finds the same again; else worked out with the
+        reads traced. Either way kept in ``after`` with its reads (unless a read could not
+        be traced), for the next evaluation (:meth:`_costs_by_reads`, :meth:`_name_by_reads`)."""
+        prev = before.get(id(data)) if before is not None else None
         if (
             prev is not None
             and prev[0] is data
             and prev[1] is node.entry
             and self._reads_same(prev[2], node, set())
         ):
-            out.costs_traced[id(data)] = prev
+            after[id(data)] = prev
             return prev[3]
         trace: list[_Read] = []
         self._trace = trace
@@ -1904,11 +1913,11 @@ class Evaluation:
         self._trace_ok = True
         self._trace_keys.clear()
         try:
-            found = self._node_cost(node)
+            found = work_out()
         finally:
             self._trace = self._trace_node = None
         if self._trace_ok:
-            out.costs_traced[id(data)] = (data, node.entry, tuple(trace), found)
+            after[id(data)] = (data, node.entry, tuple(trace), found)
         return found
 
     def _node_cost(self, node: Node) -> dict[str, float]:
