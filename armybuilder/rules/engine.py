@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import operator
 import re
+import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator, KeysView, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -611,6 +612,10 @@ class Evaluation:
     _trace_depth: int = field(default=0, repr=False)
     #: False once a traced computation has read something it cannot name again.
     _trace_ok: bool = field(default=True, repr=False)
+    #: Held while a traced computation runs on the finished evaluation
+    #: (:meth:`_replay_by_reads`): a cost worked out on demand by another thread (a PDF
+    #: export beside the builder's panes) waits, instead of swapping the trace under it.
+    _trace_lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     #: See :meth:`present_refs`.
     _present: frozenset[str] | None = field(default=None, repr=False)
     #: :meth:`where` of the selections that have been a parent, by ``id()``.
@@ -1897,28 +1902,30 @@ class Evaluation:
         evaluation's (``before``) where the selection is the same object of the same entry
         and every read made from outside it finds the same again; else worked out with the
         reads traced. Either way kept in ``after`` with its reads (unless a read could not
-        be traced), for the next evaluation (:meth:`_costs_by_reads`, :meth:`_name_by_reads`)."""
-        prev = before.get(id(data)) if before is not None else None
-        if (
-            prev is not None
-            and prev[0] is data
-            and prev[1] is node.entry
-            and self._reads_same(prev[2], node, set())
-        ):
-            after[id(data)] = prev
-            return prev[3]
-        trace: list[_Read] = []
-        self._trace = trace
-        self._trace_node = node
-        self._trace_ok = True
-        self._trace_keys.clear()
-        try:
-            found = work_out()
-        finally:
-            self._trace = self._trace_node = None
-        if self._trace_ok:
-            after[id(data)] = (data, node.entry, tuple(trace), found)
-        return found
+        be traced), for the next evaluation (:meth:`_costs_by_reads`, :meth:`_name_by_reads`).
+        One at a time per evaluation (``_trace_lock``): the trace is the evaluation's own."""
+        with self._trace_lock:
+            prev = before.get(id(data)) if before is not None else None
+            if (
+                prev is not None
+                and prev[0] is data
+                and prev[1] is node.entry
+                and self._reads_same(prev[2], node, set())
+            ):
+                after[id(data)] = prev
+                return prev[3]
+            trace: list[_Read] = []
+            self._trace = trace
+            self._trace_node = node
+            self._trace_ok = True
+            self._trace_keys.clear()
+            try:
+                found = work_out()
+            finally:
+                self._trace = self._trace_node = None
+            if self._trace_ok:
+                after[id(data)] = (data, node.entry, tuple(trace), found)
+            return found
 
     def _node_cost(self, node: Node) -> dict[str, float]:
         entry = node.entry
