@@ -473,7 +473,7 @@ class CatalogTree(StableScroll, ContentLines, Tree[str | None]):
                 y = line - top
                 if 0 <= y < self.size.height and not crop.y <= y < crop.bottom:
                     self.late_lines += 1
-                    self.refresh(Region(0, y, self.size.width, 1))
+                    self.repaint_lines((line,))
         self._pseudo_class_state = self.get_pseudo_class_state()
         self._pass = None
         self._memo = None
@@ -1646,12 +1646,9 @@ class CatalogBrowser(Vertical):
         # or filtered out, are when they come into view (their figures are old: no row
         # shows an old figure once the search or a scroll lets it in again).
         tree = self.catalog_tree
-        changed = self.price_view()
-        if changed:
-            # The lines relabelled, repainted at once (a refresh per line costs a look-up of
-            # the widget's region and a check of the app's idleness each).
-            top, width = tree.scroll_offset.y, tree.size.width
-            tree.refresh(*(Region(0, line - top, width, 1) for line in changed))
+        # (the lines relabelled, repainted in one refresh: one per line costs a look-up of
+        # the widget's region and a check of the app's idleness each)
+        tree.repaint_lines(self.price_view())
         for key, section in self._sections.items():
             child = self._section_child[key]
             stext = self._section_label(index, child)

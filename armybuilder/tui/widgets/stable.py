@@ -447,10 +447,14 @@ class ContentLines(LabelWidths):
         super().notify_style_update()  # type: ignore[misc]
 
     def _refresh_line(self, line: int) -> None:
-        # Tree repaints a changed line across the widget's whole width, the vertical
-        # scrollbar's columns too, and the frame then asks the scrollbar for that row: three
-        # of the catalog's rows at a 40k count +1. A line is drawn beside the scrollbar, which
-        # repaints itself when it changes (the view scrolled, lines added or removed).
+        self.repaint_lines((line,))
+
+    def repaint_lines(self, lines: Iterable[int]) -> None:
+        """Repaint the tree's ``lines`` (numbers in the whole tree, not the view) in one
+        refresh, beside the vertical scrollbar. Tree repaints a changed line across the
+        widget's whole width, the scrollbar's columns too, and the frame then asks the
+        scrollbar for that row (three of the catalog's rows at a 40k count +1); the scrollbar
+        repaints itself when it changes (the view scrolled, lines added or removed)."""
         tree: Any = self
         try:
             width = tree.scrollable_content_region.width
@@ -458,9 +462,12 @@ class ContentLines(LabelWidths):
         except AttributeError:  # another Textual version
             width = 0
         if width <= 0:  # (not laid out yet)
-            Tree._refresh_line(tree, line)
+            for line in lines:
+                Tree._refresh_line(tree, line)
             return
-        tree.refresh(Region(0, line - top, width, 1))
+        regions = [Region(0, line - top, width, 1) for line in lines]
+        if regions:
+            tree.refresh(*regions)
 
 
 class LiveStatic(Widget):
