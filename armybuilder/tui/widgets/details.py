@@ -37,7 +37,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select
@@ -56,7 +56,7 @@ from ...words import tally, unit_is_name
 from .catalog import profile_tables, selection_stat_lines
 from .fitting import WhereRoom
 from .roster_tree import issue_mark, node_at, owner_loc
-from .stable import LiveStatic, SteadyButton, SteadySelect, find
+from .stable import Box, LiveStatic, Row, SizedByLayout, SteadyButton, SteadySelect, find
 
 if TYPE_CHECKING:
     from ...catalog import CatalogIndex
@@ -278,7 +278,7 @@ class _GroupSlot:
         self.options: tuple[Option, ...] = ()
 
 
-class DetailsPane(VerticalScroll):
+class DetailsPane(SizedByLayout, VerticalScroll):
     """Profile, options, loadout and computed values of the selected unit."""
 
     class Edit(Message):
@@ -338,19 +338,19 @@ class DetailsPane(VerticalScroll):
 
     def compose(self) -> ComposeResult:
         yield LiveStatic("", id="d-head")
-        with Vertical(id="d-roster"):
+        with Box(id="d-roster"):
             yield Label("Roster name", classes="field-label")
             yield Input(id="d-roster-name", classes="field")
-            yield Vertical(id="d-limits")
-        with Vertical(id="d-unit"):
+            yield Box(id="d-limits")
+        with Box(id="d-unit"):
             yield Label("Name", classes="field-label")
             yield NameField(id="d-name", classes="field", placeholder="(the entry's name)")
             yield LiveStatic("Count", classes="field-label", id="d-count-label")
-            with Horizontal(id="d-count-row"):
+            with Row(id="d-count-row"):
                 yield SteadyButton("−", id="d-minus", classes="step")
                 yield Input(id="d-count", type="integer", classes="field")
                 yield SteadyButton("+", id="d-plus", classes="step")
-            with Vertical(id="d-exp-row"):
+            with Box(id="d-exp-row"):
                 yield Label("Experience", classes="field-label")
                 yield SteadySelect[str]([], id="d-exp", allow_blank=True, prompt="(inherited)")
             yield Label("Notes", classes="field-label")
@@ -364,7 +364,7 @@ class DetailsPane(VerticalScroll):
                 "spent...): the keys its game system reads; printed sheets tick them off.",
             )
             yield LiveStatic("", id="d-state-why")
-            yield Vertical(id="d-groups")
+            yield Box(id="d-groups")
         yield LiveStatic("", id="d-loadout")
         yield LiveStatic("", id="d-values")
         yield LiveStatic("", id="d-issues")

@@ -12,7 +12,9 @@ then a full repaint); an edit should not pay for it when no widget changes size.
 * :class:`SteadySelect`: a drop-down whose choice changes is repainted, and laid out only
   when its label's height changes;
 * :class:`SteadyButton`: a button disabled or enabled again takes the styles it had in that
-  state before, without the stylesheet matched against it again.
+  state before, without the stylesheet matched against it again;
+* :class:`SizedByLayout` (:class:`LiveStatic`, :class:`Box`, :class:`Row`): a widget the layout
+  has just resized does not ask for a second layout of the whole screen.
 
 And widgets that show a change in the frame that shows its cause, not a frame or more later:
 :class:`StableFooter` (the keys of the focus) and :class:`StableHeader` (the screen's title).
@@ -37,6 +39,7 @@ from rich.text import Text
 from textual._compositor import ChopsUpdate, Compositor
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
 from textual.css.styles import RulesMap
 from textual.geometry import Region, Size
 from textual.reactive import Reactive
@@ -470,7 +473,34 @@ class ContentLines(LabelWidths):
             tree.refresh(*regions)
 
 
-class LiveStatic(Widget):
+class SizedByLayout:
+    """Mixin for a widget whose size, and virtual size, only the layout sets: a text, or a
+    container of widgets (put it before the Textual base class).
+
+    Textual lays the screen out again whenever a widget's virtual size changes, and a layout
+    that resizes such a widget changes it: every layout that moved a line of the details pane
+    (a unit of other choice groups selected, a quick fix) was followed by a second one of the
+    whole screen, with its frame, that placed everything where the first had. The first layout
+    has placed the widget and what it holds at that size already. A container that scrolls
+    still has its scrollbars fitted to the new size (Textual does it beside the layout), and
+    one that has to show or hide a scrollbar asks for the layout that needs then.
+
+    Not for a scroll view that sets its own virtual size from its content (a tree: see
+    :class:`StableScroll`).
+    """
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+
+class Box(SizedByLayout, Vertical):
+    """A :class:`~textual.containers.Vertical` that does not lay the screen out twice."""
+
+
+class Row(SizedByLayout, Horizontal):
+    """A :class:`~textual.containers.Horizontal` that does not lay the screen out twice."""
+
+
+class LiveStatic(SizedByLayout, Widget):
     """Text (or any Rich renderable) drawn line by line; new content repaints only the lines
     that changed, and lays out the screen only when its height changes.
 
