@@ -480,8 +480,11 @@ class SizedByLayout:
     Textual lays the screen out again whenever a widget's virtual size changes, and a layout
     that resizes such a widget changes it: every layout that moved a line of the details pane
     (a unit of other choice groups selected, a quick fix) was followed by a second one of the
-    whole screen, with its frame, that placed everything where the first had. The first layout
-    has placed the widget and what it holds at that size already. A container that scrolls
+    whole screen, with its frame, that placed everything where the first had; and the widget
+    asked for a repaint of all of it, which the layout's frame had painted already (a frame
+    more, of the whole details pane). The first layout has placed the widget and what it holds
+    at that size already, and marks it for its frame where it moved or changed size. A
+    container that scrolls
     still has its scrollbars fitted to the new size (Textual does it beside the layout), and
     one that has to show or hide a scrollbar asks for the layout that needs then.
 
@@ -489,7 +492,7 @@ class SizedByLayout:
     :class:`StableScroll`).
     """
 
-    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
 
 
 class Box(SizedByLayout, Vertical):
