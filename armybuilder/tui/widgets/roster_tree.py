@@ -663,10 +663,13 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
             and not self._relabel
             and self._data.get(tnode.id) is data
             and node.loc not in self._marked
+            and tnode.id not in self._unknown
             and ev.reusable(node)
         ):
             # The same selection object as last time, judged on its own, and no issue mark
-            # in it changed: nothing in this part of the tree changed.
+            # in it changed: nothing in this part of the tree changed. (Never a line that
+            # showed an unknown entry: a selection inside one is unknown too, and known
+            # again, the same object, once the one above it is fixed in place.)
             return
         self._data[tnode.id] = data
         tnode.data = node.loc
