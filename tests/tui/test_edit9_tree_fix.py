@@ -6,7 +6,8 @@ looked like a line removed and another added: the sync took every row on screen 
 after to compare them (about 1 ms of a 40k quick fix's 2), and the line came back collapsed,
 its selections hidden. The line is now the same line, relabelled: what the person sees is
 checked against the session (every row of the tree, the details, the catalog, the issues,
-the totals) and against a whole drawing of the screen, after the fix and after its undo.
+the totals) and against a whole drawing of the screen, after the fix and after its undo. A
+misspelt selection moved past a sibling is still a move (its sibling does not take its line).
 """
 
 from __future__ import annotations
@@ -97,3 +98,46 @@ async def test_a_fixed_entry_keeps_its_line(
         await check("redo")
         assert session.node(unit)["entry"] == good
         kept("redo")
+
+
+@run_async
+async def test_a_misspelt_selection_moved_takes_its_line_along(
+    make_app: Callable[..., ArmyBuilderApp], workdir: Path
+) -> None:
+    """A misspelt selection moved past a sibling is not taken for a fix in place: the
+    sibling's line does not take its place expanded (the lines are moved, as any move)."""
+    path = workdir / REGIMENT.name
+    shutil.copy(REGIMENT, path)
+    app = make_app(path, sync_budget_ms=1e9)
+    async with app.run_test(size=(160, 48)) as pilot:
+        terminal = Terminal(app)
+        editor = await wait_editor(pilot)
+        await settle(pilot, editor)
+        session = editor.session
+        assert session is not None
+        tree = editor.roster_tree
+        tree.focus()
+        unit, first = _unit_with_selections(editor)
+        ev = session.evaluate()
+        moved = next(c for c in ev.nodes() if c.loc[:-2] == unit and c.children and c.loc[-1] == 0)
+        assert moved.loc == first
+        good = session.node(first)["entry"]
+        session.apply("misspell", [SetKey(first, "entry", good[:-1] + "x")], first, first)
+        editor.after_edit()
+        await settle(pilot, editor)
+        editor.jump_to(moved.children[0].loc)  # (the misspelt selection expanded)
+        await settle(pilot, editor)
+        line = tree.find(first, reveal=False)
+        assert line is not None and line.is_expanded
+        reshapes = tree.reshapes
+        to = session.move(first, 1)
+        editor.selected = to
+        editor.after_edit()
+        await settle(pilot, editor)
+        problems = await sent_problems(pilot, terminal)
+        assert not problems, problems
+        assert not screen_problems(app, editor), screen_problems(app, editor)
+        assert tree.reshapes > reshapes
+        passed = tree.find(first, reveal=False)  # (the sibling now first)
+        assert passed is not None and not passed.is_expanded
+        assert session.node(to)["entry"] == good[:-1] + "x"

@@ -14,6 +14,7 @@ regiment's 75 platoons start as 75 lines).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from itertools import chain
 from typing import TYPE_CHECKING, ClassVar
@@ -760,19 +761,20 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         old_keys: list[str | None],
         new_keys: list[str | None],
     ) -> bool:
-        """Whether the lines stay as they are, each relabelled in place: as many, and every
-        one whose entry differs showed, or now shows, an entry the catalog does not have.
-        That is a selection whose id was corrected (a quick fix, or its undo), still the
-        same selection at the same place: its line keeps its place (and whether it is
-        expanded) instead of being removed and added again, which took the rows on screen
-        before and after to compare them (the tree's shape changed)."""
+        """Whether the lines stay as they are, each relabelled in place: as many, every one
+        whose entry differs showed, or now shows, an entry the catalog does not have, and
+        not the same entries in another order (a selection moved up or down is moved, its
+        line with it). That is a selection whose id was corrected (a quick fix, or its
+        undo), still the same selection at the same place: its line keeps its place (and
+        whether it is expanded) instead of being removed and added again, which took the
+        rows on screen before and after to compare them (the tree's shape changed)."""
         if len(old_keys) != len(new_keys):
             return False
         unknown = self._unknown
         return all(
             a == b or t.id in unknown or _is_unknown(c)
             for t, c, a, b in zip(old, children, old_keys, new_keys, strict=True)
-        )
+        ) and Counter(old_keys) != Counter(new_keys)
 
     def _forget(self, tnode: TreeNode[Loc]) -> None:
         for child in tnode.children:
