@@ -15,12 +15,14 @@ from __future__ import annotations
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from conftest import EXAMPLES, run_async, wait_editor
 from screen import Terminal
 from test_screen_model import screen_problems, sent_problems, settle
+from textual.pilot import Pilot
 
-from armybuilder.session import Loc, SetKey
+from armybuilder.session import EditSession, Loc, SetKey
 from armybuilder.tui.app import ArmyBuilderApp
 from armybuilder.tui.screens.editor import EditorScreen
 
@@ -41,21 +43,33 @@ def _unit_with_selections(editor: EditorScreen) -> tuple[Loc, Loc]:
     return unit.loc, unit.children[0].loc
 
 
+def _regiment(make_app: Callable[..., ArmyBuilderApp], workdir: Path) -> ArmyBuilderApp:
+    """The builder on a copy of the Earther regiment, each edit shown at once."""
+    path = workdir / REGIMENT.name
+    shutil.copy(REGIMENT, path)
+    return make_app(path, sync_budget_ms=1e9)
+
+
+async def _ready(pilot: Pilot[Any]) -> tuple[Terminal, EditorScreen, EditSession]:
+    """The terminal (from the first frame on), the editor and its session, the roster shown
+    and the tree focused."""
+    terminal = Terminal(pilot.app)
+    editor = await wait_editor(pilot)
+    await settle(pilot, editor)
+    session = editor.session
+    assert session is not None
+    editor.roster_tree.focus()
+    return terminal, editor, session
+
+
 @run_async
 async def test_a_fixed_entry_keeps_its_line(
     make_app: Callable[..., ArmyBuilderApp], workdir: Path
 ) -> None:
-    path = workdir / REGIMENT.name
-    shutil.copy(REGIMENT, path)
-    app = make_app(path, sync_budget_ms=1e9)
+    app = _regiment(make_app, workdir)
     async with app.run_test(size=(160, 48)) as pilot:
-        terminal = Terminal(app)
-        editor = await wait_editor(pilot)
-        await settle(pilot, editor)
-        session = editor.session
-        assert session is not None
+        terminal, editor, session = await _ready(pilot)
         tree = editor.roster_tree
-        tree.focus()
         unit, inside = _unit_with_selections(editor)
         editor.jump_to(inside)  # (the unit expanded, its selections shown)
         await settle(pilot, editor)
@@ -106,17 +120,10 @@ async def test_a_misspelt_selection_moved_takes_its_line_along(
 ) -> None:
     """A misspelt selection moved past a sibling is not taken for a fix in place: the
     sibling's line does not take its place expanded (the lines are moved, as any move)."""
-    path = workdir / REGIMENT.name
-    shutil.copy(REGIMENT, path)
-    app = make_app(path, sync_budget_ms=1e9)
+    app = _regiment(make_app, workdir)
     async with app.run_test(size=(160, 48)) as pilot:
-        terminal = Terminal(app)
-        editor = await wait_editor(pilot)
-        await settle(pilot, editor)
-        session = editor.session
-        assert session is not None
+        terminal, editor, session = await _ready(pilot)
         tree = editor.roster_tree
-        tree.focus()
         unit, first = _unit_with_selections(editor)
         ev = session.evaluate()
         moved = next(c for c in ev.nodes() if c.loc[:-2] == unit and c.children and c.loc[-1] == 0)
