@@ -14,6 +14,7 @@ regiment's 75 platoons start as 75 lines).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from itertools import chain
 from typing import TYPE_CHECKING, ClassVar
@@ -64,6 +65,11 @@ def _key(node: Node) -> str | None:
     if node.force is not None:
         return f"force:{node.force.id}"
     return node.entry_id
+
+
+def _is_unknown(node: Node) -> bool:
+    """Whether ``node`` is a selection of an entry the catalog does not have (a misspelt id)."""
+    return node.entry is None and not node.is_root and node.force is None
 
 
 def issue_mark(issue: Issue, error_style: str = "bold red") -> tuple[str, str]:
@@ -352,6 +358,10 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         self._data: dict[int, object] = {}  # the selection each line showed when synced
         self._marked: set[Loc] = set()
         self._populated: set[int] = set()
+        #: The lines that show a selection of an unknown entry (:func:`_is_unknown`).
+        self._unknown: set[int] = set()
+        #: Syncs that added or removed lines (a test reads it).
+        self.reshapes = 0
         self._own: dict[Loc, str] = {}
         self._inner: dict[Loc, str] = {}
         #: Labels set by the last :meth:`sync` (a benchmark reads it).
@@ -654,14 +664,21 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
             and not self._relabel
             and self._data.get(tnode.id) is data
             and node.loc not in self._marked
+            and tnode.id not in self._unknown
             and ev.reusable(node)
         ):
             # The same selection object as last time, judged on its own, and no issue mark
-            # in it changed: nothing in this part of the tree changed.
+            # in it changed: nothing in this part of the tree changed. (Never a line that
+            # showed an unknown entry: a selection inside one is unknown too, and known
+            # again, the same object, once the one above it is fixed in place.)
             return
         self._data[tnode.id] = data
         tnode.data = node.loc
         self._keys[tnode.id] = _key(node)
+        if _is_unknown(node):
+            self._unknown.add(tnode.id)
+        else:
+            self._unknown.discard(tnode.id)
         self._set_label(tnode, ev, node)
         has_children = bool(node.children)
         if not tnode.is_root and tnode.allow_expand != has_children:
@@ -674,6 +691,7 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         """The sync is about to add or remove lines: in a fast sync, the rows on screen are
         taken now, to be compared with the rows after it; the rows of the lines relabelled
         so far (not yet repainted) are marked changed whatever they show after."""
+        self.reshapes += 1
         if not self._fast or self._before is not None:
             return
         keys = self.row_keys()
@@ -698,6 +716,8 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         self._needs(new.id, need)
         self._keys[new.id] = _key(child)
         self._data[new.id] = child.data
+        if _is_unknown(child):
+            self._unknown.add(new.id)
         self.labels_set += 1
         if child.force is not None:  # a force opens with its units in view
             self._sync_children(new, child.children)
@@ -708,7 +728,7 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         old = list(tnode.children)
         old_keys = [self._keys.get(t.id) for t in old]
         new_keys = [_key(c) for c in children]
-        if old_keys == new_keys:
+        if old_keys == new_keys or self._same_places(old, children, old_keys, new_keys):
             for t, c in zip(old, children, strict=True):
                 self._sync_node(t, c)
             return
@@ -734,6 +754,28 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         for t, c in zip(old[end_old:], children[end_new:], strict=True):
             self._sync_node(t, c)
 
+    def _same_places(
+        self,
+        old: list[TreeNode[Loc]],
+        children: list[Node],
+        old_keys: list[str | None],
+        new_keys: list[str | None],
+    ) -> bool:
+        """Whether the lines stay as they are, each relabelled in place: as many, every one
+        whose entry differs showed, or now shows, an entry the catalog does not have, and
+        not the same entries in another order (a selection moved up or down is moved, its
+        line with it). That is a selection whose id was corrected (a quick fix, or its
+        undo), still the same selection at the same place: its line keeps its place (and
+        whether it is expanded) instead of being removed and added again, which took the
+        rows on screen before and after to compare them (the tree's shape changed)."""
+        if len(old_keys) != len(new_keys):
+            return False
+        unknown = self._unknown
+        return all(
+            a == b or t.id in unknown or _is_unknown(c)
+            for t, c, a, b in zip(old, children, old_keys, new_keys, strict=True)
+        ) and Counter(old_keys) != Counter(new_keys)
+
     def _forget(self, tnode: TreeNode[Loc]) -> None:
         for child in tnode.children:
             self._forget(child)
@@ -743,6 +785,7 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         self._keys.pop(tnode.id, None)
         self._data.pop(tnode.id, None)
         self._populated.discard(tnode.id)
+        self._unknown.discard(tnode.id)
 
     # ----------------------------------------------------------------- navigation
 
