@@ -6,7 +6,9 @@ that resizes a widget changes it: every layout of the details pane was followed 
 one of the whole screen, with a frame of its own, that put every widget where the first had
 (half of the ~20 ms of such a move on the 40k roster), and a frame after the layout's painted
 the whole pane again. The details' text and boxes, and the pane, now ask for neither
-(``SizedByLayout``).
+(``SizedByLayout``); nor do the text fields, whose text sets their scrollable width
+(``SteadyInput``), nor the catalog's preview box: at 80x24, where the details scroll, those
+asked for the second layout.
 
 What the person sees is checked against what could go wrong without the second layout: the
 screen laid out again from scratch places every widget where it was, the terminal (every
@@ -21,9 +23,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import EXAMPLES, run_async, wait_editor
 from screen import Terminal
 from test_screen_model import screen_problems, sent_problems, settle
+from textual.widgets import Input
 
 from armybuilder.session import SetKey
 from armybuilder.tui.app import ArmyBuilderApp
@@ -56,14 +60,22 @@ def _placed(editor: EditorScreen) -> dict[Any, Any]:
     return {w: (g.region, g.clip) for w, g in editor._compositor.full_map.items()}
 
 
+#: Layouts a move may take, by terminal size. At 80x24 the campaign state field is narrower
+#: than a unit's state, and a move between a unit with state and one without shows or hides
+#: the field's horizontal scrollbar (no row tall: Textual's text fields have none), which
+#: Textual lays out for; everything else there is laid out once too.
+MOST = {(160, 48): 1, (80, 24): 2}
+
+
+@pytest.mark.parametrize("size", list(MOST))
 @run_async
 async def test_a_unit_of_other_groups_is_laid_out_once(
-    make_app: Callable[..., ArmyBuilderApp], workdir: Path
+    make_app: Callable[..., ArmyBuilderApp], workdir: Path, size: tuple[int, int]
 ) -> None:
     path = workdir / REGIMENT.name
     shutil.copy(REGIMENT, path)
     app = make_app(path, sync_budget_ms=1e9)
-    async with app.run_test(size=(160, 48)) as pilot:
+    async with app.run_test(size=size) as pilot:
         terminal = Terminal(app)
         editor = await wait_editor(pilot)
         await settle(pilot, editor)
@@ -125,7 +137,7 @@ async def test_a_unit_of_other_groups_is_laid_out_once(
             layouts.clear()
             pane_frames.clear()
             editor.jump_to(loc)
-            await check(f"move {step} to {loc}", 1)
+            await check(f"move {step} to {loc}", MOST[size])
         # The quick fix of a misspelt unit: the unit gets its entry (and its groups) back.
         good = session.node(b)["entry"]
         editor.jump_to(b)
@@ -139,5 +151,59 @@ async def test_a_unit_of_other_groups_is_laid_out_once(
         layouts.clear()
         pane_frames.clear()
         await pilot.press("full_stop")
-        await check("quick fix", 1)
+        await check("quick fix", MOST[size])
         assert session.node(b)["entry"] == good
+
+
+@run_async
+async def test_fields_of_other_lengths_lay_nothing_out(
+    make_app: Callable[..., ArmyBuilderApp], workdir: Path
+) -> None:
+    """Two units of the same kind whose name, notes and count differ in length: moving
+    between them refills the text fields and lays nothing out (Textual's field lays the screen
+    out whenever its text's width changes; ``SteadyInput``)."""
+    path = workdir / REGIMENT.name
+    shutil.copy(REGIMENT, path)
+    app = make_app(path, sync_budget_ms=1e9)
+    async with app.run_test(size=(160, 48)) as pilot:
+        terminal = Terminal(app)
+        editor = await wait_editor(pilot)
+        await settle(pilot, editor)
+        session = editor.session
+        assert session is not None
+        ev = session.evaluate()
+        by_entry: dict[str, list[Any]] = {}
+        for n in ev.nodes():
+            if not n.is_root and n.entry is not None and n.force is None:
+                by_entry.setdefault(n.entry.id, []).append(n)
+        a, b = next(v[:2] for v in by_entry.values() if len(v) > 1)
+        ops = [
+            SetKey(a.loc, "name", "A name much longer than the other unit's"),
+            SetKey(a.loc, "notes", "Notes that the other unit does not have at all"),
+            SetKey(a.loc, "count", 12),
+        ]
+        session.apply("lengths", ops, a.loc, a.loc)
+        editor.after_edit()
+        await settle(pilot, editor)
+        layouts: list[bool] = []
+        laid_out = editor._refresh_layout
+
+        def layout(*args: Any, **kwargs: Any) -> None:
+            layouts.append(True)
+            laid_out(*args, **kwargs)
+
+        editor._refresh_layout = layout  # type: ignore[method-assign]
+        editor.roster_tree.focus()
+        editor.jump_to(a.loc)  # (from the roster's own fields: laid out)
+        await settle(pilot, editor)
+        await sent_problems(pilot, terminal)
+        layouts.clear()
+        for step, loc in enumerate([b.loc, a.loc, b.loc, a.loc]):
+            editor.jump_to(loc)
+            await settle(pilot, editor)
+            problems = await sent_problems(pilot, terminal)
+            assert not problems, (step, problems)
+            assert not screen_problems(app, editor), (step, screen_problems(app, editor))
+            name = editor.details.query_one("#d-name", Input).value
+            assert name == (session.node(loc).get("name") or ""), (step, name)
+            assert not layouts, (step, "laid out")

@@ -35,11 +35,10 @@ from textual._styles_cache import StylesCache
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.color import Color as TextualColor
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.css.styles import StylesBase
 from textual.geometry import Region, Size, Spacing
 from textual.message import Message
-from textual.reactive import Reactive
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
 from textual.timer import Timer
@@ -50,7 +49,16 @@ from textual.widgets.tree import TreeNode
 from ...session import Limit, Loc, OptionInfo, costs_text, limit_text
 from ...session.text import amount_text, format_number
 from .fitting import ListTails, append_marked, row_forms, tail_forms
-from .stable import ContentLines, LiveStatic, StableScroll, find, refresh_rows, remeta
+from .stable import (
+    ContentLines,
+    LiveStatic,
+    ScrollBox,
+    StableScroll,
+    SteadyInput,
+    find,
+    refresh_rows,
+    remeta,
+)
 
 if TYPE_CHECKING:
     from ...catalog import CatalogIndex, Child
@@ -1204,13 +1212,11 @@ class TitleStatic(LiveStatic):
         return [Strip(segments, width)]
 
 
-class SearchBox(Input):
+class SearchBox(SteadyInput):
     """The catalog's search field. Textual's input asks for a layout of the whole screen at
     every key typed (it sets its scroll area again, a reactive that lays out); this box's
     size is fixed by the pane (one line, the pane's width), so a repaint is enough: a key
     typed repaints the box and the filtered tree, not every widget of the editor."""
-
-    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
     def watch_value(self, value: str) -> None:
         # The list follows in the same step as the text: Textual would paint the box with
@@ -1332,7 +1338,7 @@ class CatalogBrowser(Vertical):
         tree.on_resized = self._price_later
         yield tree
         yield LiveStatic("", id="catalog-empty")
-        with VerticalScroll(id="catalog-preview-scroll"):
+        with ScrollBox(id="catalog-preview-scroll"):
             yield PreviewStatic("", id="catalog-preview")
 
     @property

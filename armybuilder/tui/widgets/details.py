@@ -56,7 +56,16 @@ from ...words import tally, unit_is_name
 from .catalog import profile_tables, selection_stat_lines
 from .fitting import WhereRoom
 from .roster_tree import issue_mark, node_at, owner_loc
-from .stable import Box, LiveStatic, Row, SizedByLayout, SteadyButton, SteadySelect, find
+from .stable import (
+    Box,
+    LiveStatic,
+    Row,
+    SizedByLayout,
+    SteadyButton,
+    SteadyInput,
+    SteadySelect,
+    find,
+)
 
 if TYPE_CHECKING:
     from ...catalog import CatalogIndex
@@ -103,7 +112,7 @@ Option = tuple[str, str]
 _Row = tuple[str, str, str]
 
 
-class StateField(Input):
+class StateField(SteadyInput):
     """The campaign state field: its example (placeholder) fitted to its width whenever that
     changes (:func:`~armybuilder.rules.state.state_example`), never cut mid-key."""
 
@@ -130,7 +139,7 @@ class StateField(Input):
 _NO_KEYS = ("e.g. {actions: 3, wounds: 1}", "e.g. {wounds: 1}", "")
 
 
-class NameField(Input):
+class NameField(SteadyInput):
     """The name field: its placeholder, the entry's name (what the selection is called while
     it has no name of its own), ends in "…" where the field is too narrow for it, instead of
     being cut at the field's edge into another name (a Bladeguard Veteran Squad read
@@ -340,7 +349,7 @@ class DetailsPane(SizedByLayout, VerticalScroll):
         yield LiveStatic("", id="d-head")
         with Box(id="d-roster"):
             yield Label("Roster name", classes="field-label")
-            yield Input(id="d-roster-name", classes="field")
+            yield SteadyInput(id="d-roster-name", classes="field")
             yield Box(id="d-limits")
         with Box(id="d-unit"):
             yield Label("Name", classes="field-label")
@@ -348,13 +357,13 @@ class DetailsPane(SizedByLayout, VerticalScroll):
             yield LiveStatic("Count", classes="field-label", id="d-count-label")
             with Row(id="d-count-row"):
                 yield SteadyButton("−", id="d-minus", classes="step")
-                yield Input(id="d-count", type="integer", classes="field")
+                yield SteadyInput(id="d-count", type="integer", classes="field")
                 yield SteadyButton("+", id="d-plus", classes="step")
             with Box(id="d-exp-row"):
                 yield Label("Experience", classes="field-label")
                 yield SteadySelect[str]([], id="d-exp", allow_blank=True, prompt="(inherited)")
             yield Label("Notes", classes="field-label")
-            yield Input(id="d-notes", classes="field")
+            yield SteadyInput(id="d-notes", classes="field")
             yield Label("Campaign state", classes="field-label")
             yield StateField(
                 id="d-state",
@@ -538,7 +547,7 @@ class DetailsPane(SizedByLayout, VerticalScroll):
                 unit = f" ({ct.unit})" if ct.unit and not unit_is_name(ct.name, ct.unit) else ""
                 widgets.append(Label(f"{ct.name} limit{unit}", classes="field-label"))
                 widgets.append(
-                    Input(
+                    SteadyInput(
                         name=f"limit:{ct.id}",
                         type="number",
                         classes="field limit",

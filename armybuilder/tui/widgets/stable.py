@@ -39,7 +39,7 @@ from rich.text import Text
 from textual._compositor import ChopsUpdate, Compositor
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.styles import RulesMap
 from textual.geometry import Region, Size
 from textual.reactive import Reactive
@@ -48,7 +48,7 @@ from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.visual import VisualType
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Header, Select, Static, Tree
+from textual.widgets import Button, Footer, Header, Input, Select, Static, Tree
 from textual.widgets._footer import FooterKey
 from textual.widgets._header import HeaderClock, HeaderClockSpace, HeaderIcon, HeaderTitle
 from textual.widgets._select import (
@@ -501,6 +501,23 @@ class Box(SizedByLayout, Vertical):
 
 class Row(SizedByLayout, Horizontal):
     """A :class:`~textual.containers.Horizontal` that does not lay the screen out twice."""
+
+
+class ScrollBox(SizedByLayout, VerticalScroll):
+    """A :class:`~textual.containers.VerticalScroll` that does not lay the screen out twice."""
+
+
+class SteadyInput(Input):
+    """A one-line text field whose size the layout fixes (the width its pane gives it).
+
+    Textual's field sets its scrollable width again whenever its text changes (a key typed, or
+    a unit selected whose name, count or notes differ), which lays out the whole screen, and
+    after every layout that resizes it. Its size does not depend on its text, so a repaint is
+    enough; the text still scrolls within the field as the cursor moves (the field keeps its
+    scrollable width, it only asks for no layout when it changes).
+    """
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
 
 class LiveStatic(SizedByLayout, Widget):
