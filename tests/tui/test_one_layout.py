@@ -4,8 +4,9 @@ gives a unit its entry back) lays the screen out once, not twice.
 Textual lays the screen out again whenever a widget's virtual size changes, and the layout
 that resizes a widget changes it: every layout of the details pane was followed by a second
 one of the whole screen, with a frame of its own, that put every widget where the first had
-(half of the ~20 ms of such a move on the 40k roster). The details' text and boxes now ask
-for no second layout (``SizedByLayout``).
+(half of the ~20 ms of such a move on the 40k roster), and a frame after the layout's painted
+the whole pane again. The details' text and boxes, and the pane, now ask for neither
+(``SizedByLayout``).
 
 What the person sees is checked against what could go wrong without the second layout: the
 screen laid out again from scratch places every widget where it was, the terminal (every
@@ -76,6 +77,26 @@ async def test_a_unit_of_other_groups_is_laid_out_once(
             laid_out(*args, **kwargs)
 
         editor._refresh_layout = layout  # type: ignore[method-assign]
+        # The frames (by number) in which the details pane drew its own lines (its background
+        # around its rows); not the whole drawings the checks make.
+        pane_frames: set[int] = set()
+        frames = [0, False]
+        pane_lines, frame = editor.details.render_lines, editor._compositor_refresh
+
+        def pane_drawn(crop: Any) -> Any:
+            if frames[1]:
+                pane_frames.add(int(frames[0]))
+            return pane_lines(crop)
+
+        def framed() -> None:
+            frames[:] = [int(frames[0]) + 1, True]
+            try:
+                frame()
+            finally:
+                frames[1] = False
+
+        editor.details.render_lines = pane_drawn  # type: ignore[method-assign]
+        editor._compositor_refresh = framed  # type: ignore[method-assign]
         a, b = _units_of_other_groups(editor)
         editor.roster_tree.focus()
         editor.jump_to(a)
@@ -88,6 +109,9 @@ async def test_a_unit_of_other_groups_is_laid_out_once(
             assert not problems, (what, problems)
             assert not screen_problems(app, editor), (what, screen_problems(app, editor))
             assert 1 <= len(layouts) <= most, (what, len(layouts))
+            # The frame of the layout paints the pane; no frame after it paints it again (its
+            # virtual size, set by the layout, asked for a repaint of all of it).
+            assert len(pane_frames) <= 1, (what, sorted(pane_frames))
             # Laid out again from scratch, every widget stays where it is.
             before = _placed(editor)
             laid_out()
@@ -95,9 +119,11 @@ async def test_a_unit_of_other_groups_is_laid_out_once(
             assert _placed(editor) == before, what
             assert not await sent_problems(pilot, terminal), what
             layouts.clear()
+            pane_frames.clear()
 
         for step, loc in enumerate([b, a, b, a]):
             layouts.clear()
+            pane_frames.clear()
             editor.jump_to(loc)
             await check(f"move {step} to {loc}", 1)
         # The quick fix of a misspelt unit: the unit gets its entry (and its groups) back.
@@ -111,6 +137,7 @@ async def test_a_unit_of_other_groups_is_laid_out_once(
         fixes = editor.issues.fixes_about(b)
         assert fixes and repr(good) in fixes[0].label, [f.label for f in fixes]
         layouts.clear()
+        pane_frames.clear()
         await pilot.press("full_stop")
         await check("quick fix", 1)
         assert session.node(b)["entry"] == good

@@ -623,18 +623,16 @@ class SizedByLayout:
     Textual lays the screen out again whenever a widget's virtual size changes, and a layout
     that resizes such a widget changes it: every layout that moved a line of the details pane
     (a unit of other choice groups selected, a quick fix) was followed by a second one of the
-    whole screen, with its frame, that placed everything where the first had. The first layout
-    has placed the widget and what it holds at that size already. A container that scrolls
-    still has its scrollbars fitted to the new size (Textual does it beside the layout), and
-    one that has to show or hide a scrollbar asks for the layout that needs then.
-
-    Nor is the widget repainted whole for it: a container whose content grew or shrank paints
-    the same background, and the layout has marked for the next frame what it moved inside
-    it (:class:`ChangedRegionsCompositor`); a text's virtual size is its size, and a text
-    resized is marked by the layout too. The details pane was painted again, all 45 rows of
-    it and its scrollbar, in a frame of its own after each such layout. (A container that
-    draws keylines around its children is still drawn again.) Its scrollbar is repainted
-    only where it looks different (:func:`fit_scrollbars`).
+    whole screen, with its frame, that placed everything where the first had; and the widget
+    asked for a repaint of all of it, which the layout's frame had painted already (a frame
+    more, of the whole details pane). The first layout has placed the widget and what it holds
+    at that size already, and marks it for its frame where it moved or changed size (a
+    container whose content grew or shrank and that covers the same cells, nowhere: what
+    moved inside it is marked by its children, see :class:`ChangedRegionsCompositor`). A
+    container that draws keylines around its children is still drawn again. A container that
+    scrolls still has its scrollbars fitted to the new size (Textual does it beside the
+    layout), each repainted only where it looks different (:func:`fit_scrollbars`), and one
+    that has to show or hide a scrollbar asks for the layout that needs then.
 
     Not for a scroll view that sets its own virtual size from its content (a tree: see
     :class:`StableScroll`).

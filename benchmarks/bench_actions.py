@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""The builder's edits as a person makes them, without a test harness in between (issue 18).
+
+``bench_tui.py`` (part f.) times each action through Textual's Pilot, whose waits between
+frames run on the same CPU and are counted with the action. Here each action is started as the
+terminal driver starts it (a ``Key`` posted to the app, or the call a click makes), the event
+loop is left alone until the app is quiet, and the CPU (``time.process_time``: every thread,
+the background evaluation included) is taken from the action to the last frame handed to the
+terminal. Per action it prints the median and the lowest over the repeats, the layouts of the
+screen and the frames per action (which are not noisy), beside the baseline measured in the
+same run: the cursor moved to a unit of the same kind (a repaint of a few lines).
+
+Actions, on the bench's 40k Space Marines roster (``bench_bsdata.py``; needs
+``../shared/bsdata``) and the Earther regiment of the examples:
+
+* ``same``: the cursor to a unit of the same kind (the baseline);
+* ``other``: the cursor to a unit of other choice groups (the details pane shows other rows);
+* ``count``: ``+`` in the roster tree, then undone (Ctrl+Z, untimed);
+* ``toggle``: another option chosen in a unit's drop-down, then undone;
+* ``fix``: ``.`` on a unit whose entry id was misspelt (the quick fix), then undone.
+
+    python benchmarks/bench_actions.py [--repeats 12] [--roster 40k|regiment|both]
+        [--size 160x48] [ACTION ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+ACTIONS = ("same", "other", "count", "toggle", "fix")
+FRAME_MS = 16.0
+
+
+async def _quiet(editor: Any) -> None:
+    """Until the editor shows the session's latest edit and builds nothing, then a little more
+    (a frame due after the last message)."""
+    import bench_tui as B
+
+    session = editor.session
+    for _ in range(500):
+        await asyncio.sleep(0.01)
+        if (
+            editor.shown_generation == session.generation
+            and not editor._eval_running
+            and not B._pane_busy(editor.details)
+        ):
+            break
+    await asyncio.sleep(0.06)
+
+
+async def _roster(path: Path, library: Any, actions: Sequence[str], repeats: int,
+                  size: tuple[int, int]) -> dict[str, dict[str, float]]:  # fmt: skip
+    import bench_tui as B
+    from textual import events
+    from textual.screen import Screen
+
+    from armybuilder.session import SetKey
+    from armybuilder.tui.app import ArmyBuilderApp
+    from armybuilder.tui.screens.editor import EditorScreen
+    from armybuilder.tui.settings import Settings
+    from armybuilder.tui.widgets.details import DetailsPane
+
+    last = [0.0]
+    counts: Counter[str] = Counter()
+    frame, layout = Screen._compositor_refresh, Screen._refresh_layout
+
+    def framed(self: Any) -> None:
+        frame(self)
+        last[0] = time.process_time()
+        counts["frames"] += 1
+
+    def laid_out(self: Any, *args: Any, **kwargs: Any) -> None:
+        counts["layouts"] += 1
+        layout(self, *args, **kwargs)
+
+    Screen._compositor_refresh = framed  # type: ignore[method-assign]
+    Screen._refresh_layout = laid_out  # type: ignore[method-assign]
+    kw: dict[str, Any] = {"library": library} if library is not None else {}
+    app = ArmyBuilderApp(path, cwd=path.parent, settings=Settings(), catalog_poll_seconds=None,
+                         **kw)  # fmt: skip
+    out: dict[str, dict[str, float]] = {}
+    try:
+        async with app.run_test(size=size) as pilot:
+            while not (isinstance(app.screen, EditorScreen) and app.screen.session is not None):
+                await pilot.pause(0.05)
+            editor = app.screen
+            session = editor.session
+            assert session is not None
+            while editor.shown_generation != session.generation:
+                await pilot.pause(0.05)
+            plan = B._plan(session)
+            editor.roster_tree.focus()
+            session.rename((), f"{session.name} (benchmark)")  # unsaved from here on
+            editor.after_edit()
+            await _quiet(editor)
+
+            def key(name: str, char: str | None) -> None:
+                event = events.Key(name, char)
+                event.set_sender(app)
+                app._driver.send_message(event)  # type: ignore[union-attr]
+
+            for action in actions:
+                if action in ("same", "other") and plan[action] is None:
+                    print(f"  {path.name}: no pair of units for {action!r}", file=sys.stderr)
+                    continue
+                if action == "toggle" and plan["toggle"] is None:
+                    print(f"  {path.name}: no drop-down to choose in", file=sys.stderr)
+                    continue
+                if action == "fix":
+                    loc = plan["fix"]
+                    good = session.node(loc)["entry"]
+                    bad = good[:-1] + ("x" if good[-1] != "x" else "y")
+                    session.apply("misspell", [SetKey(loc, "entry", bad)], loc, loc)
+                    editor.after_edit()
+                    await _quiet(editor)
+                times: list[float] = []
+                layouts: list[int] = []
+                frames: list[int] = []
+                for i in range(repeats):
+                    act: Callable[[], None]
+                    if action in ("same", "other"):
+                        pair = plan[action]
+                        editor.jump_to(pair[i % 2])
+                        at = pair[(i + 1) % 2]
+
+                        def act(at: Any = at) -> None:
+                            editor.jump_to(at)
+                    else:
+                        at = plan["toggle"][0] if action == "toggle" else plan[action]
+                        editor.jump_to(at)
+                        if action == "toggle":
+                            loc, gid, value = plan["toggle"]
+
+                            def act(loc: Any = loc, gid: str = gid, value: str = value) -> None:
+                                editor.details.post_message(
+                                    DetailsPane.Edit(loc, f"choice:{gid}", value)
+                                )
+                        else:
+                            name, char = ("plus", "+") if action == "count" else ("full_stop", ".")
+
+                            def act(name: str = name, char: str = char) -> None:
+                                key(name, char)
+
+                    await _quiet(editor)
+                    counts.clear()
+                    start = time.process_time()
+                    last[0] = 0.0
+                    act()
+                    await _quiet(editor)
+                    times.append(1000 * (last[0] - start))
+                    layouts.append(counts["layouts"])
+                    frames.append(counts["frames"])
+                    if action not in ("same", "other"):
+                        key("ctrl+z", None)
+                        await _quiet(editor)
+                out[action] = {
+                    "median": statistics.median(times),
+                    "min": min(times),
+                    "layouts": statistics.median(layouts),
+                    "frames": statistics.median(frames),
+                }
+    finally:
+        Screen._compositor_refresh = frame  # type: ignore[method-assign]
+        Screen._refresh_layout = layout  # type: ignore[method-assign]
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("actions", nargs="*", choices=[[], *ACTIONS], default=[],
+                        help=f"actions to time (default: all of {', '.join(ACTIONS)})")  # fmt: skip
+    parser.add_argument("--repeats", type=int, default=12, help="times each (default 12)")
+    parser.add_argument("--roster", choices=("40k", "regiment", "both"), default="both")
+    parser.add_argument("--size", default="160x48", help="terminal size (default 160x48)")
+    args = parser.parse_args(argv)
+    import bench_tui as B
+
+    actions = [a for a in ACTIONS if a in args.actions] or list(ACTIONS)
+    if "same" not in actions:
+        actions.insert(0, "same")  # (the baseline, always measured)
+    width, height = (int(n) for n in args.size.split("x"))
+    home = tempfile.mkdtemp()
+    os.environ["ARMYBUILDER_HOME"] = home
+    os.environ["ARMYBUILDER_STATE_DIR"] = os.path.join(home, "state")
+    work = Path(tempfile.mkdtemp())
+    rosters: list[tuple[str, Path, Any]] = []
+    if args.roster in ("regiment", "both"):
+        path = work / B.REGIMENT.name
+        shutil.copy(B.REGIMENT, path)
+        rosters.append(("Earther regiment", path, None))
+    if args.roster in ("40k", "both"):
+        if (B.BSDATA / "wh40k-10e").is_dir():
+            from bench_bsdata import roster_text
+
+            from armybuilder.catalog import Library
+
+            library = Library([B.BSDATA]).scan()
+            path = work / "space-marines-40k.yaml"
+            path.write_text(roster_text(library.system("wh40k-10e")), encoding="utf-8")  # type: ignore[arg-type]
+            rosters.append(("40k Space Marines", path, library))
+        else:
+            print(f"skipped the 40k roster: no {B.BSDATA / 'wh40k-10e'}", file=sys.stderr)
+    print(f"CPU ms from the action to its last frame, {args.repeats} times each, {args.size};"
+          f" target {FRAME_MS:g} ms; baseline: the cursor to a unit of the same kind")  # fmt: skip
+    for title, path, library in rosters:
+        figures = asyncio.run(_roster(path, library, actions, args.repeats, (width, height)))
+        base = figures.get("same", {}).get("median", float("nan"))
+        print(f"  {title}:")
+        for action, f in figures.items():
+            verdict = "within" if f["median"] <= FRAME_MS else "OVER"
+            print(f"    {action:7s} {f['median']:6.1f} ms (lowest {f['min']:5.1f}) "
+                  f"{f['median'] / base:4.1f}x baseline  [{verdict} {FRAME_MS:g} ms]  "
+                  f"layouts {f['layouts']:g}, frames {f['frames']:g}")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
