@@ -36,6 +36,7 @@ from screen import Terminal
 from test_repaint_40k import marines, space_marines  # noqa: F401  (a fixture)
 from test_screen_model import repainted_whole, screen_problems, settle
 from textual._context import visible_screen_stack
+from textual.app import App
 from textual.pilot import Pilot
 from textual.scrollbar import ScrollBar
 from textual.widget import Widget
@@ -88,7 +89,25 @@ async def from_scratch(pilot: Pilot[Any]) -> None:
     await repainted_whole(pilot)
 
 
-def drawing(app: ArmyBuilderApp) -> list[list[tuple[str, Any]]]:
+async def scratch_problems(pilot: Pilot[Any], terminal: Terminal) -> list[str]:
+    """Where the terminal differs from every widget drawn from scratch (character and
+    style): a widget that kept lines drawn for a geometry it no longer has."""
+    shown = [list(row) for row in terminal.cells or []]
+    await from_scratch(pilot)
+    fresh = drawing(pilot.app)
+    problems = []
+    for y, (got, want) in enumerate(zip(shown, fresh, strict=False)):
+        if got != want:
+            x = next(x for x, (a, b) in enumerate(zip(got, want, strict=False)) if a != b)
+            problems.append(
+                f"row {y} from column {x}: the terminal showed {got[x]!r}, a drawing from"
+                f" scratch {want[x]!r}"
+            )
+    await quiet(pilot)
+    return problems
+
+
+def drawing(app: App[Any]) -> list[list[tuple[str, Any]]]:
     """The screen drawn whole now, cell by cell (character and style), as
     ``Terminal.problems`` draws it."""
     drawn = Terminal.__new__(Terminal)
@@ -161,19 +180,7 @@ async def walk(app: ArmyBuilderApp, pilot: Pilot[Any], drawn: Drawn, seed: int) 
         total += sum(drawn.lines.values())
         problems.extend(f"{what}: {p}" for p in terminal.problems())
         problems.extend(f"{what}: {p}" for p in screen_problems(app, editor))
-        # Every widget drawn from scratch shows what the terminal shows: no widget kept
-        # lines drawn for a geometry it no longer has.
-        shown = [list(row) for row in terminal.cells or []]
-        await from_scratch(pilot)
-        fresh = drawing(app)
-        for y, (got, want) in enumerate(zip(shown, fresh, strict=False)):
-            if got != want:
-                x = next(x for x, (a, b) in enumerate(zip(got, want, strict=False)) if a != b)
-                problems.append(
-                    f"{what}: row {y} from column {x}: the terminal showed {got[x]!r}, a"
-                    f" drawing from scratch {want[x]!r}"
-                )
-        await quiet(pilot)
+        problems.extend(f"{what}: {p}" for p in await scratch_problems(pilot, terminal))
 
     fixable = [loc for loc in units() if len(loc) > 1]
     # Every kind of step a few times, in a random order.

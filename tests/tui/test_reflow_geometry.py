@@ -18,7 +18,7 @@ from typing import Any
 
 from conftest import run_async
 from screen import Terminal
-from test_reflow_dirty import drawing, from_scratch, quiet
+from test_reflow_dirty import quiet, scratch_problems
 from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import Screen
@@ -81,17 +81,7 @@ async def test_a_layout_repaints_every_cell_it_changed() -> None:
         async def check(what: str) -> None:
             await quiet(pilot)
             problems.extend(f"{what}: {p}" for p in terminal.problems())
-            shown = [list(row) for row in terminal.cells or []]
-            await from_scratch(pilot)
-            fresh = drawing(app)
-            for y, (got, want) in enumerate(zip(shown, fresh, strict=False)):
-                if got != want:
-                    x = next(x for x, (a, b) in enumerate(zip(got, want, strict=False)) if a != b)
-                    problems.append(
-                        f"{what}: row {y} from column {x}: the terminal showed {got[x]!r},"
-                        f" a drawing from scratch {want[x]!r}"
-                    )
-            await quiet(pilot)
+            problems.extend(f"{what}: {p}" for p in await scratch_problems(pilot, terminal))
 
         async def change(what: str, act: Any) -> None:
             act()

@@ -358,7 +358,18 @@ def _bar_cells(bar: ScrollBar, virtual: int, window: int) -> list[tuple[str, Any
     return cells[:length]
 
 
-class StableScroll:
+class FittedScrollbars:
+    """Mixin (before the Textual base class): scrollbars fitted to the content's new size by
+    :func:`fit_scrollbars`, each repainted only where it looks different."""
+
+    def _scroll_update(self, virtual_size: Size) -> None:
+        try:
+            fit_scrollbars(self, virtual_size)  # type: ignore[arg-type]
+        except AttributeError:  # another Textual version
+            super()._scroll_update(virtual_size)  # type: ignore[misc]
+
+
+class StableScroll(FittedScrollbars):
     """Mixin for a scroll view of fixed size (put it before the Textual base class)."""
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
@@ -372,12 +383,6 @@ class StableScroll:
             return
         update(size)
         widget.refresh()
-
-    def _scroll_update(self, virtual_size: Size) -> None:
-        try:
-            fit_scrollbars(self, virtual_size)  # type: ignore[arg-type]
-        except AttributeError:  # another Textual version
-            super()._scroll_update(virtual_size)  # type: ignore[misc]
 
     def _get_scrollable_region(self, region: Region) -> Region:
         # The layout places the vertical scrollbar as it was last decided, and decides again
@@ -616,7 +621,7 @@ class ContentLines(LabelWidths):
             tree.refresh(*regions)
 
 
-class SizedByLayout:
+class SizedByLayout(FittedScrollbars):
     """Mixin for a widget whose size, and virtual size, only the layout sets: a text, or a
     container of widgets (put it before the Textual base class).
 
@@ -646,12 +651,6 @@ class SizedByLayout:
         widget: Any = self
         if widget.is_container and not draws_background_only(widget):
             widget.refresh()
-
-    def _scroll_update(self, virtual_size: Size) -> None:
-        try:
-            fit_scrollbars(self, virtual_size)  # type: ignore[arg-type]
-        except AttributeError:  # another Textual version
-            super()._scroll_update(virtual_size)  # type: ignore[misc]
 
 
 class Box(SizedByLayout, Vertical):
