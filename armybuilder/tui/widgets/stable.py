@@ -22,13 +22,15 @@ And widgets that show a change in the frame that shows its cause, not a frame or
 :class:`ChangedRegionsCompositor` paints a frame of a few changed places (a tree row, the
 totals, a heading) by asking each widget only for the rows where it shows a changed cell (the
 front-most widget there), not every widget within the rectangle around all of them for all
-its lines.
+its lines; after a layout, it repaints what the layout changed, not every container whose
+content grew or shrank.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterable
+from math import ceil
 from typing import Any, TypeVar
 
 from rich.cells import cell_len
@@ -36,12 +38,13 @@ from rich.console import RenderableType
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual._compositor import ChopsUpdate, Compositor
+from textual._compositor import ChopsUpdate, Compositor, ReflowResult
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.styles import RulesMap
 from textual.geometry import Region, Size
+from textual.map_geometry import MapGeometry
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar
@@ -77,6 +80,13 @@ class ChangedRegionsCompositor(Compositor):
     a container whose changed cells all lie under its children draws nothing, and the roster
     tree draws its changed rows, not its 30. What is painted is the same cell for cell. A full
     frame, or one of more than :attr:`MAX_REGIONS` regions, is Textual's own.
+
+    After a layout, Textual marks for the frame the whole of every widget whose geometry
+    changed in any way: a unit of other choice groups selected, a quick fix or a drop-down
+    choice that changes the details' height changed the details pane's virtual size, and its
+    45 rows were drawn again, by it and by every widget in front of it. A container that
+    paints the same cells as before (:func:`paints_the_same`) is left out; what moved inside
+    it is marked by its children's own changes.
     """
 
     MAX_REGIONS = 64
@@ -86,6 +96,44 @@ class ChangedRegionsCompositor(Compositor):
     #: Widgets asked for lines, and lines asked for, by partial frames (a test reads them).
     widgets_drawn = 0
     lines_drawn = 0
+    #: Widgets whose geometry a layout changed and whose region was not marked dirty for it
+    #: (:func:`paints_the_same`; a test reads it).
+    regions_kept_clean = 0
+
+    def reflow(self, parent: Widget, size: Size) -> ReflowResult:
+        # Textual marks dirty the whole of every widget whose geometry changed in any field;
+        # the regions of the containers that paint the same after it are taken back (see
+        # paints_the_same), the rest (and anything marked before the layout) kept.
+        try:
+            dirty: set[Region] = self._dirty_regions
+            old_map = self._full_map
+        except AttributeError:  # another Textual version: its own marking
+            return super().reflow(parent, size)
+        before = set(dirty)
+        result = super().reflow(parent, size)
+        if size.region in before or dirty == before:
+            return result  # (a full frame already, or nothing changed)
+        new_map = self._full_map
+        # Textual's changes, less the containers that paint what they painted.
+        same = {
+            widget
+            for widget, geometry in new_map.items()
+            if (old := old_map.get(widget)) is not None
+            and old != geometry
+            and paints_the_same(widget, old, geometry)
+        }
+        self.regions_kept_clean += len(same)
+        if not same:
+            return result
+        changes = new_map.items() ^ old_map.items()
+        dirty.clear()
+        dirty.update(before)
+        dirty.update(
+            region
+            for widget, geometry in changes
+            if widget not in same and (region := geometry.clip.intersection(geometry.region))
+        )
+        return result
 
     def render_partial_update(self) -> ChopsUpdate | None:
         dirty = getattr(self, "_dirty_regions", None)
@@ -152,6 +200,45 @@ class ChangedRegionsCompositor(Compositor):
                 start = end
 
 
+def paints_the_same(widget: Widget, old: MapGeometry, new: MapGeometry) -> bool:
+    """Whether ``widget``, placed at ``old`` and now at ``new`` by a layout, paints the same
+    cells: a container whose content grew or shrank (its virtual size, or where it lies in
+    its own container's content) but that covers the same cells, in the same order, behind
+    the same clip, with the same room for its children.
+
+    A container paints only its background, border and padding, in its own region; what
+    moved inside it is marked by its children's own changes (their old and new regions), and
+    a scrollbar shown or hidden is a widget of the map added or removed. Whatever else could
+    paint differently is marked, as Textual marks it: a widget that draws its own content
+    (whose lines may be fitted to its virtual size or scrollbars), a container of a class
+    that draws its own content, a container drawing keylines around its children (they
+    follow the children, outside their regions), and any change of region, order, clip or
+    container size.
+    """
+    return (
+        old.region == new.region
+        and old.order == new.order
+        and old.clip == new.clip
+        and old.container_size == new.container_size
+        and widget.is_container
+        and draws_background_only(widget)
+    )
+
+
+#: What a widget draws itself with: a container that draws more than its background (a class
+#: of its own drawing) may draw something that follows its virtual size.
+_DRAWING = ("render", "render_line", "render_lines", "_render_content")
+
+
+def draws_background_only(widget: Widget) -> bool:
+    """Whether ``widget``, a container, draws only its background, border and padding (as
+    Textual's containers do): nothing that follows where its children are (keylines), nor a
+    drawing of its class's own."""
+    return str(widget.styles.keyline[0]) == "none" and all(
+        getattr(type(widget), name) is getattr(Widget, name) for name in _DRAWING
+    )
+
+
 def find(owner: Widget, selector: str, expect: type[W]) -> W:
     """``owner.query_one(selector, expect)``, remembered: the editor's areas look up the same
     widgets at every edit, and a query walks the screen's widgets each time."""
@@ -185,7 +272,104 @@ def _fits(virtual: int, window: int) -> bool:
     return 0 < virtual <= window
 
 
-class StableScroll:
+def fit_scrollbars(widget: Widget, virtual_size: Size) -> None:
+    """Textual's ``Widget._scroll_update``: the scrollbars shown or hidden, fitted to the
+    content's new size, and the scroll offsets kept within it; a scrollbar is repainted only
+    when it may look different.
+
+    Textual repaints a scrollbar whenever the area behind it changes size, which costs as
+    much as repainting the lines beside it; a bar whose thumb fills the track before and after
+    (everything fits) looks the same and is left alone. (A scroll offset brought back within
+    the content repaints the bar itself, by its position.) Raises ``AttributeError`` on
+    another Textual version."""
+    w: Any = widget
+    w._refresh_scrollbars()
+    width, height = w.container_size
+    bars = []
+    if w.show_vertical_scrollbar and w.styles.scrollbar_size_vertical:
+        bars.append(
+            (w.vertical_scrollbar, virtual_size.height, height - w.scrollbar_size_horizontal)
+        )
+    if w.show_horizontal_scrollbar and w.styles.scrollbar_size_horizontal:
+        bars.append((w.horizontal_scrollbar, virtual_size.width, width - w.scrollbar_size_vertical))
+    for bar, virtual, window in bars:
+        before = (bar.window_virtual_size, bar.window_size)
+        bar.set_reactive(ScrollBar.window_virtual_size, virtual)
+        bar.set_reactive(ScrollBar.window_size, window)
+        if not (_fits(*before) and _fits(virtual, window)) and before != (virtual, window):
+            repaint_bar(bar, before, (virtual, window))
+    w.scroll_x = w.validate_scroll_x(w.scroll_x)
+    w.scroll_y = w.validate_scroll_y(w.scroll_y)
+
+
+def repaint_bar(bar: ScrollBar, before: tuple[int, int], after: tuple[int, int]) -> None:
+    """Repaint the cells of ``bar`` that differ between its content's size and window
+    ``before`` and ``after`` (a thumb grown by a line changes a cell or two at its end, not
+    the 45 rows of the details pane's bar); the whole bar when its drawing is not Textual's
+    (another renderer of the same kind is compared as it draws)."""
+    old = _bar_cells(bar, *before)
+    new = _bar_cells(bar, *after)
+    if old is None or new is None or len(old) != len(new):
+        bar.refresh()
+        return
+    thickness = bar.size.width if bar.vertical else bar.size.height
+    cell = 0
+    while cell < len(new):
+        if old[cell] == new[cell]:
+            cell += 1
+            continue
+        end = cell
+        while end < len(new) and old[end] != new[end]:
+            end += 1
+        if bar.vertical:
+            bar.refresh(Region(0, cell, thickness, end - cell))
+        else:
+            bar.refresh(Region(cell, 0, end - cell, thickness))
+        cell = end
+
+
+def _bar_cells(bar: ScrollBar, virtual: int, window: int) -> list[tuple[str, Any]] | None:
+    """What each cell along ``bar`` shows for a content of ``virtual`` cells in a window of
+    ``window`` (as ``ScrollBar._render_bar`` asks its renderer), or ``None`` if the bar is
+    not drawn that way."""
+    try:
+        plain = bar.screen.styles.scrollbar_color.a != 0  # (else ScrollBar.render draws another)
+    except Exception:  # (not on a screen)
+        return None
+    if not plain or (
+        type(bar).render is not ScrollBar.render
+        or type(bar)._render_bar is not ScrollBar._render_bar
+    ):
+        return None
+    length = bar.size.height if bar.vertical else bar.size.width
+    if length <= 0:
+        return None
+    segments = bar.renderer.render_bar(
+        size=length,
+        virtual_size=ceil(virtual),
+        window_size=ceil(window if window < virtual else 0),
+        position=bar.position,
+        thickness=1,
+        vertical=bar.vertical,
+    ).segments
+    cells = [(segment.text, segment.style) for segment in segments if not segment.control]
+    if not bar.vertical:
+        cells = [cell for cell in cells if cell[0] != "\n"]
+    return cells[:length]
+
+
+class FittedScrollbars:
+    """Mixin (before the Textual base class): scrollbars fitted to the content's new size by
+    :func:`fit_scrollbars`, each repainted only where it looks different."""
+
+    def _scroll_update(self, virtual_size: Size) -> None:
+        try:
+            fit_scrollbars(self, virtual_size)  # type: ignore[arg-type]
+        except AttributeError:  # another Textual version
+            super()._scroll_update(virtual_size)  # type: ignore[misc]
+
+
+class StableScroll(FittedScrollbars):
     """Mixin for a scroll view of fixed size (put it before the Textual base class)."""
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
@@ -199,42 +383,6 @@ class StableScroll:
             return
         update(size)
         widget.refresh()
-
-    def _scroll_update(self, virtual_size: Size) -> None:
-        # Textual repaints a scrollbar whenever the area behind it changes size, which costs
-        # as much as repainting the lines beside it; a bar whose thumb fills the track before
-        # and after (everything fits) looks the same and is left alone.
-        widget: Any = self
-        try:
-            widget._refresh_scrollbars()
-            width, height = widget.container_size
-            bars = []
-            if widget.show_vertical_scrollbar and widget.styles.scrollbar_size_vertical:
-                bars.append(
-                    (
-                        widget.vertical_scrollbar,
-                        virtual_size.height,
-                        height - widget.scrollbar_size_horizontal,
-                    )
-                )
-            if widget.show_horizontal_scrollbar and widget.styles.scrollbar_size_horizontal:
-                bars.append(
-                    (
-                        widget.horizontal_scrollbar,
-                        virtual_size.width,
-                        width - widget.scrollbar_size_vertical,
-                    )
-                )
-            for bar, virtual, window in bars:
-                before = (bar.window_virtual_size, bar.window_size)
-                bar.set_reactive(ScrollBar.window_virtual_size, virtual)
-                bar.set_reactive(ScrollBar.window_size, window)
-                if not (_fits(*before) and _fits(virtual, window)) and before != (virtual, window):
-                    bar.refresh()
-            widget.scroll_x = widget.validate_scroll_x(widget.scroll_x)
-            widget.scroll_y = widget.validate_scroll_y(widget.scroll_y)
-        except AttributeError:  # another Textual version
-            super()._scroll_update(virtual_size)  # type: ignore[misc]
 
     def _get_scrollable_region(self, region: Region) -> Region:
         # The layout places the vertical scrollbar as it was last decided, and decides again
@@ -473,7 +621,7 @@ class ContentLines(LabelWidths):
             tree.refresh(*regions)
 
 
-class SizedByLayout:
+class SizedByLayout(FittedScrollbars):
     """Mixin for a widget whose size, and virtual size, only the layout sets: a text, or a
     container of widgets (put it before the Textual base class).
 
@@ -483,16 +631,26 @@ class SizedByLayout:
     whole screen, with its frame, that placed everything where the first had; and the widget
     asked for a repaint of all of it, which the layout's frame had painted already (a frame
     more, of the whole details pane). The first layout has placed the widget and what it holds
-    at that size already, and marks it for its frame where it moved or changed size. A
-    container that scrolls
-    still has its scrollbars fitted to the new size (Textual does it beside the layout), and
-    one that has to show or hide a scrollbar asks for the layout that needs then.
+    at that size already, and marks it for its frame where it moved or changed size (a
+    container whose content grew or shrank and that covers the same cells, nowhere: what
+    moved inside it is marked by its children, see :class:`ChangedRegionsCompositor`). A
+    container that draws keylines around its children is still drawn again. A container that
+    scrolls still has its scrollbars fitted to the new size (Textual does it beside the
+    layout), each repainted only where it looks different (:func:`fit_scrollbars`), and one
+    that has to show or hide a scrollbar asks for the layout that needs then.
 
     Not for a scroll view that sets its own virtual size from its content (a tree: see
     :class:`StableScroll`).
     """
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
+
+    def watch_virtual_size(self) -> None:
+        # A container that draws where its children are (keylines around them) draws its
+        # lines again when they move inside it: its virtual size changes with them.
+        widget: Any = self
+        if widget.is_container and not draws_background_only(widget):
+            widget.refresh()
 
 
 class Box(SizedByLayout, Vertical):
