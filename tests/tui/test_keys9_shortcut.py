@@ -8,6 +8,10 @@ widget's ``key_`` method, a box's ``on_key``, a message waiting in a box before 
 keys typed ahead still go where the focus went (``/inter`` from the tree is typed into the
 catalog's search; ``Home``, six ``Down`` and two ``+`` act on the Librarian).
 
+The widgets are looked at for what a key started once a little after it (the next key used
+to walk every widget of the screen for that, a few tenths of a millisecond before its edit);
+a look that finds them busy leaves it to the next key, and a click counts as a key there.
+
 The keys are posted as the terminal driver posts them (``set_sender(app)``), with every queue
 empty before them (no Pilot call in between, whose callbacks would wait in every queue and
 send the key on its trip).
@@ -70,10 +74,11 @@ class Counts:
 
 async def keys_done(app: InOrderKeysApp[Any]) -> None:
     """Until every key posted is handled and the widgets have nothing but Textual's
-    housekeeping waiting (turn by turn: no Pilot callback in any queue)."""
+    housekeeping waiting (turn by turn: no Pilot callback in any queue; the widgets looked
+    at here, not by the app's own look, which a test counts)."""
     for _ in range(2000):
         await asyncio.sleep(0.001)
-        if not app.keys_pending and app._screen_idle():
+        if not app.keys_pending and all(_idle(n) for n in app.screen.walk_children()):
             return
     raise AssertionError("the keys were not handled")
 
@@ -485,3 +490,96 @@ async def test_the_footer_works_its_keys_out_once_when_they_change(
         assert len(looks) >= 2, looks  # (the keys changed, into the field and out)
         assert looks == [1] * len(looks), looks
     assert problems == [], problems
+
+
+# ----------------------------------------------------------------- the look after a key
+
+
+@run_async
+async def test_the_widgets_are_looked_at_after_a_key_not_when_the_next_one_comes() -> None:
+    """A key done with and none behind it: the widgets are looked at once a little later;
+    found done, the next key is handed on without looking at them (every widget of the
+    screen, between the key and its edit)."""
+    app = Boxes()
+    async with app.run_test(size=(40, 8)) as pilot:
+        pane = app.query_one("#pane", Pane)
+        pane.focus()
+        await quiet(pilot)
+        for n in (1, 2, 3):
+            walks = app.settle_walks
+            burst(app, "x")
+            await keys_done(app)
+            assert app.settle_walks == walks, "the key looked at the widgets"
+            assert app.counted == n
+            assert app._unsettled
+            await asyncio.sleep(app.KEY_LOOK_SECONDS * 3)
+            assert app.settle_walks == walks + 1, "no look at the widgets after the key"
+            assert not app._unsettled
+        await pilot.pause()
+        assert pane_lines(app, pane)[0].strip() == "3"
+
+
+@run_async
+async def test_a_look_that_finds_the_widgets_busy_leaves_it_to_the_next_key() -> None:
+    """The look comes while a box is still busy with what ``y`` started (the focus move to
+    the field waits behind it): ``a`` then waits for the box, and is typed into the field."""
+    app = Boxes()
+    app.KEY_LOOK_SECONDS = 0  # (the look comes on the next turn, while the box is busy)
+    async with app.run_test(size=(40, 8)) as pilot:
+        app.query_one("#pane").focus()
+        await quiet(pilot)
+        walks = app.settle_walks
+        burst(app, "y")
+        for _ in range(100):
+            await asyncio.sleep(0)
+            if app.settle_walks > walks:
+                break
+        assert app.settle_walks == walks + 1, "no look"
+        assert app._unsettled, "the look found the box done: no test"
+        field = app.query_one("#field", Input)
+        assert app.focused is not field
+        burst(app, "a")
+        await keys_done(app)
+        assert app.focused is field
+        assert field.value == "a"
+        await pilot.pause()
+        assert "a" in " ".join(pane_lines(app, field))
+
+
+class Clicked(Pane):
+    """A pane whose click keeps the box busy, with the focus move to the field behind."""
+
+    def on_click(self) -> None:
+        box = self.app.query_one("#inner", Box)
+        box.post_message(Slow(10))
+        box.post_message(ToField())
+
+
+@run_async
+async def test_a_key_right_after_a_click_waits_for_what_the_click_started() -> None:
+    """A click starts a box's work that ends by moving the focus to the field (the widgets
+    were found done a little after the last key): a key that comes right behind the click
+    waits for it, and is typed into the field."""
+    app = Boxes()
+    async with app.run_test(size=(40, 20)) as pilot:
+        clicked = Clicked("click me", id="clicked")
+        await app.query_one("#inner", Box).mount(clicked)
+        clicked.focus()
+        await quiet(pilot)
+        burst(app, "x")
+        await keys_done(app)
+        await asyncio.sleep(app.KEY_LOOK_SECONDS * 3)
+        assert not app._unsettled, "no look after x: no test"
+        x, y = clicked.region.x + 1, clicked.region.y
+        assert app.get_widget_at(x, y)[0] is clicked
+        for kind in (events.MouseDown, events.MouseUp):
+            event = kind(clicked, x, y, 0, 0, 1, False, False, False, screen_x=x, screen_y=y)
+            event.set_sender(app)
+            app.post_message(event)
+        burst(app, "a")
+        await keys_done(app)
+        field = app.query_one("#field", Input)
+        assert app.focused is field
+        assert field.value == "a"
+        await pilot.pause()
+        assert "a" in " ".join(pane_lines(app, field))
