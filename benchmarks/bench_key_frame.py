@@ -11,7 +11,8 @@ deterministically:
   prompts, their repaint requests to the screen, the key's marker if one is sent);
 * the frames painted, the widgets and lines the partial frame drew (``ChangedRegionsCompositor``)
   and the layouts (``Screen._refresh_layout``) run;
-* the widgets looked at for waiting messages (``armybuilder.tui.keys``);
+* the widgets looked at for waiting messages (``armybuilder.tui.keys``), in all and between
+  the key and its edit (the look a little after a key is off that path);
 * the binding chains built (``Screen._binding_chain``: the focused widget's ancestors'
   bindings, copied and filtered, for a binding lookup or the footer's keys), the times the
   footer compared its keys (``StableFooter.bindings_changed``), the message pumps' idle rounds
@@ -102,6 +103,13 @@ async def run(presses: int, after_save: bool) -> None:
         setattr(cls, name, wrapper)
 
     stamped(EditorScreen, "_edit", "edit")
+    edit = EditorScreen._edit
+
+    def edit_begins(*args: Any, **kwargs: Any) -> Any:
+        before_edit[0] = False
+        return edit(*args, **kwargs)
+
+    EditorScreen._edit = edit_begins  # type: ignore[method-assign]
     stamped(Screen, "_compositor_refresh", "frame")
     stamped(Screen, "_refresh_layout", "layout")
     from textual.widget import Widget
@@ -134,9 +142,13 @@ async def run(presses: int, after_save: bool) -> None:
     Widget._on_idle = counted_widget_idle  # type: ignore[method-assign]
     idle = keys._idle
 
+    before_edit = [False]
+
     def counted_idle(node: Any) -> bool:
         if on[0]:
             counts["widget looked at for waiting messages"] += 1
+            if before_edit[0]:
+                counts["widget looked at ... between the key and its edit"] += 1
         return idle(node)
 
     keys._idle = counted_idle
@@ -179,6 +191,7 @@ async def run(presses: int, after_save: bool) -> None:
             shortcuts = getattr(app, "keys_shortcut", 0)
             stamps.clear()
             on[0] = True
+            before_edit[0] = True
             start = time.process_time()
             key("plus", "+")
             await _quiet(editor)
