@@ -318,10 +318,15 @@ class InOrderKeysApp(App[ReturnType]):
         that the key would come after (but Textual's housekeeping); nor has the app (but keys,
         which come after this one anyway)."""
         try:
-            screen = self.screen
-            node: DOMNode | None = self.focused or screen
-        except Exception:  # no screen (yet, or any more)
+            return self._route_passes(event)
+        except Exception:  # no screen (yet, or any more), or a Textual that differs here
             return False
+
+    def _route_passes(self, event: events.Key) -> bool:
+        """:meth:`_passes_by`, with a screen on top (Textual's attributes read here are its
+        own: a Textual without one of them sends every key on its trip)."""
+        screen = self.screen
+        node: DOMNode | None = self.focused or screen
         target = node
         sender = event._sender
         names = [f"{prefix}key_{name}" for name in event.name_aliases for prefix in ("", "_")]
@@ -346,7 +351,7 @@ class InOrderKeysApp(App[ReturnType]):
         waiting = _waiting(self._message_queue)
         return waiting is not None and all(
             m is None or isinstance(m, (*_HOUSEKEEPING, events.Key, events.Paste))
-            for m in (self._pending_message, *waiting)
+            for m in (getattr(self, "_pending_message", None), *waiting)
         )
 
     async def on_armybuilder_key_marker(self, marker: KeyMarker) -> None:
@@ -564,7 +569,7 @@ def _idle(node: DOMNode) -> bool:
     the message its loop took out of the queue to look at, behind the one it handles)."""
     if isinstance(node, Widget) and not node.is_mounted:
         return False
-    pending = node._pending_message
+    pending = getattr(node, "_pending_message", None)
     if pending is not None and not isinstance(pending, _HOUSEKEEPING):
         return False
     queue: Any = node._message_queue
@@ -603,7 +608,8 @@ def _keys_in(pump: MessagePump) -> bool:
     waiting = _waiting(pump._message_queue)
     if waiting is None:
         return True
-    return any(isinstance(m, (events.Key, events.Paste)) for m in (pump._pending_message, *waiting))
+    pending = getattr(pump, "_pending_message", None)
+    return any(isinstance(m, (events.Key, events.Paste)) for m in (pending, *waiting))
 
 
 def _alive(node: Widget) -> bool:
