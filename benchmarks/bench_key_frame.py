@@ -11,7 +11,13 @@ deterministically:
   prompts, their repaint requests to the screen, the key's marker if one is sent);
 * the frames painted, the widgets and lines the partial frame drew (``ChangedRegionsCompositor``)
   and the layouts (``Screen._refresh_layout``) run;
-* the widgets looked at for waiting messages (``armybuilder.tui.keys``);
+* the widgets looked at for waiting messages (``armybuilder.tui.keys``), in all and between
+  the key and its edit (the look a little after a key is off that path);
+* the binding chains built (``Screen._binding_chain``: the focused widget's ancestors'
+  bindings, copied and filtered, for a binding lookup or the footer's keys), the times the
+  footer compared its keys (``StableFooter.bindings_changed``), the message pumps' idle rounds
+  (``Widget._on_idle``, which looks for repaints asked for) and the routes a key went without
+  its trip through widgets that do nothing with it (``InOrderKeysApp.keys_shortcut``);
 
 then the CPU (``time.process_time``, medians; the count +1 always validated on the event loop,
 as on an idle machine) from the key to the edit, the edit, from the edit to the frame, the
@@ -97,13 +103,52 @@ async def run(presses: int, after_save: bool) -> None:
         setattr(cls, name, wrapper)
 
     stamped(EditorScreen, "_edit", "edit")
+    edit = EditorScreen._edit
+
+    def edit_begins(*args: Any, **kwargs: Any) -> Any:
+        before_edit[0] = False
+        return edit(*args, **kwargs)
+
+    EditorScreen._edit = edit_begins  # type: ignore[method-assign]
     stamped(Screen, "_compositor_refresh", "frame")
     stamped(Screen, "_refresh_layout", "layout")
+    from textual.widget import Widget
+
+    from armybuilder.tui.widgets.stable import StableFooter
+
+    chain = Screen._binding_chain
+
+    def counted_chain(self: Any) -> Any:
+        if on[0]:
+            counts["binding chain built"] += 1
+        return chain.fget(self)  # type: ignore[attr-defined]
+
+    Screen._binding_chain = property(counted_chain)  # type: ignore[assignment]
+    changed = StableFooter.bindings_changed
+
+    def counted_changed(self: Any, screen: Any) -> None:
+        if on[0]:
+            counts["footer: keys compared"] += 1
+        changed(self, screen)
+
+    StableFooter.bindings_changed = counted_changed  # type: ignore[method-assign]
+    widget_idle = Widget._on_idle
+
+    async def counted_widget_idle(self: Any, event: Any) -> None:
+        if on[0]:
+            counts["widget idle rounds"] += 1
+        await widget_idle(self, event)
+
+    Widget._on_idle = counted_widget_idle  # type: ignore[method-assign]
     idle = keys._idle
+
+    before_edit = [False]
 
     def counted_idle(node: Any) -> bool:
         if on[0]:
             counts["widget looked at for waiting messages"] += 1
+            if before_edit[0]:
+                counts["widget looked at ... between the key and its edit"] += 1
         return idle(node)
 
     keys._idle = counted_idle
@@ -143,14 +188,17 @@ async def run(presses: int, after_save: bool) -> None:
             editor.jump_to(plan["count"])
             await _quiet(editor)
             widgets, lines = compositor.widgets_drawn, compositor.lines_drawn
+            shortcuts = getattr(app, "keys_shortcut", 0)
             stamps.clear()
             on[0] = True
+            before_edit[0] = True
             start = time.process_time()
             key("plus", "+")
             await _quiet(editor)
             on[0] = False
             counts["partial frame: widgets drawn"] += compositor.widgets_drawn - widgets
             counts["partial frame: lines drawn"] += compositor.lines_drawn - lines
+            counts["key routed without its trip"] += getattr(app, "keys_shortcut", 0) - shortcuts
             first = {label: t for label, t in reversed(stamps)}
             last_frame = max(t for label, t in stamps if label == "frame<")
             cpu["key to edit"].append(first["edit>"] - start)

@@ -19,8 +19,21 @@ screen) and then posts the next waiting key to its own queue, behind any focus c
 meanwhile. When no key waits, that is left to the next key: it is handed on at once if the
 widgets are done by then (as they are when a person types), else it waits for them. (Waiting
 for them after every key walked every widget of the screen twice, between the edit a key
-made and its frame.) A key whose marker never comes back (its widget was removed) holds the
-others up for at most :attr:`InOrderKeysApp.KEY_FALLBACK_SECONDS`.
+made and its frame.) They are looked at once a little after the key, when what it started
+is usually done, so that the next key usually need not look (a click counts as a key here).
+A key whose marker never comes back (its widget was removed) holds the others up for at most
+:attr:`InOrderKeysApp.KEY_FALLBACK_SECONDS`.
+
+A key that no widget between the focus and the app does anything with (no handler of keys
+but Textual's default, no ``key_`` method for it, not busy with a message nor with one
+waiting that the key would have to come after) is not sent on that trip: its bindings are
+looked up and run at the app at once, as they would have been when it came back, with the
+bindings of the focused widget and its ancestors worked out once for both lookups (priority
+bindings first, then the others) instead of twice (:meth:`InOrderKeysApp._check_bindings`).
+Such a key, with no key waiting behind it, needs no marker either: it is done with once its
+bindings have run. (The 40k count +1 in the roster tree went to the tree, up through three
+boxes and the screen and back to the app, its marker after it: twelve messages more, and
+eight idle rounds of the widgets on the way, around its edit.)
 
 Mouse events are not held: a click acts at once, as it always did.
 
@@ -47,6 +60,7 @@ from textual.app import App, ReturnType
 from textual.dom import DOMNode
 from textual.message import Message
 from textual.message_pump import MessagePump
+from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
 
@@ -102,6 +116,9 @@ class InOrderKeysApp(App[ReturnType]):
     #: While keys wait, the screen is painted at most this often (seconds): a burst of keys
     #: is painted once, as Textual paints keys it reads at once, not once per key.
     KEY_PAINT_SECONDS = 0.5
+    #: A key done with and none behind it: the widgets are looked at this much later
+    #: (seconds), once what it started is usually done (see :meth:`_unsettle`).
+    KEY_LOOK_SECONDS = 0.1
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -118,6 +135,8 @@ class InOrderKeysApp(App[ReturnType]):
         #: The last key's marker came back with no key waiting, and the widgets were not
         #: waited for: the next key waits for them first (see :meth:`_settled_now`).
         self._unsettled = False
+        #: The look at the widgets a little after a key (see :meth:`_unsettle`).
+        self._key_look: asyncio.TimerHandle | None = None
         #: Times the widgets of the screen were looked at for messages still waiting (a
         #: test reads it).
         self.settle_walks = 0
@@ -125,6 +144,17 @@ class InOrderKeysApp(App[ReturnType]):
         self._input_holds = 0
         #: A mouse button pressed while input was held: its release is not a click either.
         self._mouse_down_refused = False
+        #: The key being handed on, until its priority bindings have been looked up (see
+        #: :meth:`_check_bindings`).
+        self._key_handing: events.Key | None = None
+        #: The binding chain worked out for the key handed on at the app, kept for its second
+        #: lookup (the bindings that are not priority ones).
+        self._key_chain: list[tuple[DOMNode, Any]] | None = None
+        #: The key being handed on had its bindings run at the app, without its trip.
+        self._key_kept = False
+        #: How many keys had their bindings run without the trip through the widgets (a
+        #: test reads it).
+        self.keys_shortcut = 0
 
     @property
     def input_held(self) -> bool:
@@ -161,6 +191,9 @@ class InOrderKeysApp(App[ReturnType]):
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
+            if self._key_look is not None:  # (this key looks for itself, if it has to)
+                self._key_look.cancel()
+                self._key_look = None
             if self._keys_released and event is self._keys_released[0]:
                 self._keys_released.popleft()
                 if self._input_holds:  # let go before the hold: first in line after it
@@ -192,24 +225,134 @@ class InOrderKeysApp(App[ReturnType]):
             if isinstance(event, events.MouseUp) and self._mouse_down_refused:
                 self._mouse_down_refused = False
                 return
+            # A click may start what the next key must wait for, as a key does.
+            self._unsettle()
         await super().on_event(event)
 
     async def _deliver_key(self, event: events.Key | events.Paste) -> None:
-        """Hand one key on as Textual does, and send a marker after it."""
+        """Hand one key on as Textual does, and send a marker after it (unless it was handled
+        at the app with no key waiting behind it: then it is done with now)."""
         try:
             target: MessagePump | None = self.focused or self.screen
         except Exception:  # no screen (yet, or any more)
             target = None
-        await super().on_event(event)
+        self._key_handing = event if isinstance(event, events.Key) else None
+        self._key_kept = False
+        try:
+            await super().on_event(event)
+        finally:
+            kept = self._key_kept
+            self._key_handing = None
+            self._key_chain = None
+            self._key_kept = False
         self._key_token += 1
-        marker = KeyMarker(self._key_token)
         key = event.key if isinstance(event, events.Key) else ""
+        if kept and not self.keys_held and not _keys_in(self):
+            # Its bindings have run, and no key is behind it: a key read later comes after
+            # the focus changes they queued on the app, so what its marker would do is done
+            # now (and the next key waits for the widgets, if they are still busy with what
+            # this one started). A key typed ahead, already in the app's queue, would be read
+            # before those focus changes: the marker, posted behind them, holds it until then.
+            self._key_in_flight = None
+            self._unsettle()
+            self._release_key()
+            return
+        marker = KeyMarker(self._key_token)
         self._key_in_flight = _InFlight(self._key_token, key, target, monotonic())
-        sent = event.is_forwarded and target is not None and target.post_message(marker)
+        sent = (
+            event.is_forwarded and not kept and target is not None and target.post_message(marker)
+        )
         if not sent:
-            # Taken by a priority binding (or not handed on): the marker comes after the
-            # callbacks (focus changes) the binding queued on the app.
+            # Taken by a priority binding or by the app (or not handed on): the marker comes
+            # after the callbacks (focus changes) the binding queued on the app.
             self.post_message(marker)
+
+    async def _check_bindings(self, key: str, priority: bool = False) -> bool:
+        """Look up and run the bindings of a key, as Textual does; for a key being handed on
+        that no widget on its way up from the focus would do anything with
+        (:meth:`_passes_by`), run the others too, here and now, as the app would when the key
+        came back from that trip, with the same binding chain (built once, not twice: a copy
+        of every binding of the focused widget and its ancestors, filtered by what each
+        consumes)."""
+        chain = self._key_chain
+        if chain is not None and not priority:
+            self._key_chain = None  # (once: the bindings run may move the focus)
+            return (await self._run_bindings(key, _up_to_modal(chain), priority=False))[1]
+        event = self._key_handing
+        if not priority or event is None or event.key != key:
+            return await super()._check_bindings(key, priority)
+        self._key_handing = None
+        chain = self.screen._binding_chain
+        found, handled = await self._run_bindings(key, reversed(chain), priority=True)
+        if found or not self._passes_by(event):
+            return handled  # (Textual's way from here on: the key is sent on its trip)
+        self._key_kept = True
+        self.keys_shortcut += 1
+        self._key_chain = chain
+        event._set_forwarded()
+        # What the app does with a key back from its trip: its bindings (App._on_key, which
+        # comes back here for them), then its own key methods.
+        await self._on_message(event)
+        return True
+
+    async def _run_bindings(
+        self, key: str, chain: Iterable[tuple[DOMNode, Any]], *, priority: bool
+    ) -> tuple[bool, bool]:
+        """Run the first binding of ``key`` along ``chain`` whose action runs, as Textual's
+        ``App._check_bindings`` does: whether a binding of that priority was found, and
+        whether one ran."""
+        found = False
+        for namespace, bindings in chain:
+            for binding in bindings.key_to_bindings.get(key, ()):
+                if binding.priority == priority:
+                    found = True
+                    if await self.run_action(binding.action, namespace):
+                        return True, True
+        return found, False
+
+    def _passes_by(self, event: events.Key) -> bool:
+        """Whether the key, sent from the focused widget up to the app, would come back having
+        done nothing on its way but wait its turn: every node on the way takes keys as any
+        widget does (:func:`_passes_keys`) and has no ``key_`` method for this one, passes it
+        on to its parent, is not in the middle of handling a message and has nothing waiting
+        that the key would come after (but Textual's housekeeping); nor has the app (but keys,
+        which come after this one anyway)."""
+        try:
+            return self._route_passes(event)
+        except Exception:  # no screen (yet, or any more), or a Textual that differs here
+            return False
+
+    def _route_passes(self, event: events.Key) -> bool:
+        """:meth:`_passes_by`, with a screen on top (Textual's attributes read here are its
+        own: a Textual without one of them sends every key on its trip)."""
+        screen = self.screen
+        node: DOMNode | None = self.focused or screen
+        target = node
+        sender = event._sender
+        names = [f"{prefix}key_{name}" for name in event.name_aliases for prefix in ("", "_")]
+        while node is not None and node is not self:
+            if (
+                not _passes_keys(type(node))
+                or (node is sender and node is not target)  # (the key would stop above it)
+                or node._closing
+                or node._closed
+                or not node.check_message_enabled(event)
+                or node._next_callbacks
+                or not _free(node)
+                or not _idle(node)
+                or any(getattr(node, name, None) is not None for name in names)
+            ):
+                return False
+            if node is screen:
+                break
+            node = node._parent  # type: ignore[assignment]
+        if node is not screen or screen._parent is not self or screen._callbacks:
+            return False
+        waiting = _waiting(self._message_queue)
+        return waiting is not None and all(
+            m is None or isinstance(m, (*_HOUSEKEEPING, events.Key, events.Paste))
+            for m in (getattr(self, "_pending_message", None), *waiting)
+        )
 
     async def on_armybuilder_key_marker(self, marker: KeyMarker) -> None:
         marker.stop()
@@ -221,7 +364,7 @@ class InOrderKeysApp(App[ReturnType]):
             if self._keys_waiting or self._keys_released:
                 await self._settle()
             else:  # (the next key waits for the widgets, if they are still busy then)
-                self._unsettled = True
+                self._unsettle()
         if self._key_in_flight is flight:
             self._key_in_flight = None
             self._release_key(run)
@@ -255,9 +398,34 @@ class InOrderKeysApp(App[ReturnType]):
                 return
             await asyncio.sleep(0)
 
+    def _unsettle(self) -> None:
+        """What the last key (or click) started may still be going on: the next key waits
+        for it, if the widgets are still busy then. They are looked at once a little later
+        (:attr:`KEY_LOOK_SECONDS`), unless a key comes first: found idle, the next key is
+        handed on without looking at every widget of the screen (about 0.4 ms between the
+        40k count +1 and its edit, the widgets' objects being cold in memory by then)."""
+        self._unsettled = True
+        if self._key_look is None:
+            with contextlib.suppress(RuntimeError):  # (no event loop: the next key looks)
+                loop = asyncio.get_running_loop()
+                self._key_look = loop.call_later(self.KEY_LOOK_SECONDS, self._look_settled)
+
+    def _look_settled(self) -> None:
+        """A little after a key: the widgets done with what it started, the next key need not
+        look at them."""
+        self._key_look = None
+        if (
+            self._unsettled
+            and self._key_in_flight is None
+            and not self.keys_held
+            and self._screen_idle()
+        ):
+            self._unsettled = False
+
     def _settled_now(self) -> bool:
         """Whether a key can be handed on now: the widgets have finished what the last key
-        started (checked only if its marker came back without waiting for them)."""
+        started (checked only if its marker came back without waiting for them, and no look
+        a little after it found them done)."""
         if not self._unsettled:
             return True
         if self._screen_idle():
@@ -266,13 +434,19 @@ class InOrderKeysApp(App[ReturnType]):
         return False
 
     def _screen_idle(self) -> bool:
-        """The widgets of the screen on top have only Textual's housekeeping waiting."""
+        """The widgets of the screen on top have only Textual's housekeeping waiting (looked
+        at until one is busy, parents before their children)."""
         self.settle_walks += 1
         try:
-            nodes = list(self.screen.walk_children(with_self=True))
+            stack: list[DOMNode] = [self.screen]
         except Exception:  # no screen (yet, or any more)
             return True
-        return all(_idle(node) for node in nodes)
+        while stack:
+            node = stack.pop()
+            if not _idle(node):
+                return False
+            stack.extend(node._nodes)
+        return True
 
     def _release_key(self, run: int = 0) -> None:
         """Post the next waiting key (or a run of one cursor key) to the app's own queue,
@@ -342,15 +516,77 @@ class InOrderKeysApp(App[ReturnType]):
             self._release_key()
 
 
+def _up_to_modal(chain: list[tuple[DOMNode, Any]]) -> list[tuple[DOMNode, Any]]:
+    """A binding chain up to its first modal screen (as ``Screen._modal_binding_chain``)."""
+    for index, (node, _) in enumerate(chain, 1):
+        if node.is_modal:
+            return chain[:index]
+    return chain
+
+
+#: Textual's methods that carry a key from the focused widget up to the app: a widget with any
+#: of them changed may do something with the key on its way.
+_KEY_ROUTE = (
+    "on_event",
+    "_on_message",
+    "_dispatch_message",
+    "_get_dispatch_methods",
+    "_forward_event",
+    "post_message",
+    "check_message_enabled",
+    "handle_key",
+    "_on_key",
+)
+_PASSES_KEYS: dict[type, bool] = {}
+
+
+def _passes_keys(cls: type) -> bool:
+    """A widget (or screen) of this class takes keys as any widget does: by Textual's default
+    handler, which only calls its ``key_`` methods (no ``on_key`` handler of its own, no
+    handler of keys by ``@on``, none of Textual's methods on the key's way changed)."""
+    found = _PASSES_KEYS.get(cls)
+    if found is None:
+        base: type = Screen if issubclass(cls, Screen) else Widget
+        found = (
+            issubclass(cls, Widget)
+            and all(getattr(cls, name, None) is getattr(base, name, None) for name in _KEY_ROUTE)
+            and not any(
+                "on_key" in klass.__dict__
+                or ("_on_key" in klass.__dict__ and klass is not Widget)
+                or any(
+                    isinstance(kind, type) and issubclass(events.Key, kind)
+                    for kind in (klass.__dict__.get("_decorated_handlers") or ())
+                )
+                for klass in cls.__mro__
+            )
+        )
+        _PASSES_KEYS[cls] = found
+    return found
+
+
 def _idle(node: DOMNode) -> bool:
-    """Mounted, with nothing but Textual's housekeeping waiting in its message queue."""
+    """Mounted, with nothing but Textual's housekeeping waiting in its message queue (nor in
+    the message its loop took out of the queue to look at, behind the one it handles)."""
     if isinstance(node, Widget) and not node.is_mounted:
+        return False
+    pending = getattr(node, "_pending_message", None)
+    if pending is not None and not isinstance(pending, _HOUSEKEEPING):
         return False
     queue: Any = node._message_queue
     waiting = _waiting(queue)
     if waiting is None:
         return bool(queue.empty())
-    return all(isinstance(m, _HOUSEKEEPING) for m in waiting)
+    return not waiting or all(isinstance(m, _HOUSEKEEPING) for m in waiting)
+
+
+def _free(node: DOMNode) -> bool:
+    """Not in the middle of handling a message: its loop waits for the next one (or was woken
+    by one and has not run yet). A widget whose handler awaits something (a box being
+    mounted, a worker) has none of its messages waiting, yet a key sent to it would wait for
+    that handler; ``False`` where the installed Textual's queue does not show its wait."""
+    event = getattr(node._message_queue, "ready_event", None)
+    waiters = getattr(event, "_waiters", None)
+    return bool(waiters)
 
 
 def _waiting(queue: Any) -> Iterable[object] | None:
@@ -363,6 +599,17 @@ def _waiting(queue: Any) -> Iterable[object] | None:
         if isinstance(found, deque):
             return found
     return None
+
+
+def _keys_in(pump: MessagePump) -> bool:
+    """A key or a paste waits for a message pump: in its queue or as the message its loop
+    took out to look at (the next key of a burst, while the app handles a key); ``True`` if
+    its queue does not show what waits in it."""
+    waiting = _waiting(pump._message_queue)
+    if waiting is None:
+        return True
+    pending = getattr(pump, "_pending_message", None)
+    return any(isinstance(m, (events.Key, events.Paste)) for m in (pending, *waiting))
 
 
 def _alive(node: Widget) -> bool:
