@@ -45,26 +45,10 @@ ACTIONS = ("same", "other", "count", "toggle", "fix")
 FRAME_MS = 16.0
 
 
-async def _quiet(editor: Any) -> None:
-    """Until the editor shows the session's latest edit and builds nothing, then a little more
-    (a frame due after the last message)."""
-    import bench_tui as B
-
-    session = editor.session
-    for _ in range(500):
-        await asyncio.sleep(0.01)
-        if (
-            editor.shown_generation == session.generation
-            and not editor._eval_running
-            and not B._pane_busy(editor.details)
-        ):
-            break
-    await asyncio.sleep(0.06)
-
-
 async def _roster(path: Path, library: Any, actions: Sequence[str], repeats: int,
                   size: tuple[int, int]) -> dict[str, dict[str, float]]:  # fmt: skip
     import bench_tui as B
+    from bench_key_frame import _quiet
     from textual import events
     from textual.screen import Screen
 

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 from rich.cells import cell_len
 from textual._context import visible_screen_stack
 from textual.app import App
+from textual.screen import Screen
 from textual.widget import Widget
 
 from armybuilder.rules.engine import Evaluation, Node
@@ -139,6 +141,20 @@ class Terminal:
                     f" {wanted!r} ({mine[x]!r}, drawn {want[x]!r})"
                 )
         return out
+
+
+def counted_layouts(screen: Screen[Any]) -> tuple[list[bool], Callable[[], None]]:
+    """The screen's layouts counted from now on: a list that grows by one at each layout, and
+    the layout itself, uncounted (to lay the screen out again from scratch in a check)."""
+    layouts: list[bool] = []
+    laid_out = screen._refresh_layout
+
+    def layout(*args: Any, **kwargs: Any) -> None:
+        layouts.append(True)
+        laid_out(*args, **kwargs)
+
+    screen._refresh_layout = layout  # type: ignore[method-assign]
+    return layouts, laid_out
 
 
 def pane_lines(app: App[Any], widget: Widget, rows: list[str] | None = None) -> list[str]:

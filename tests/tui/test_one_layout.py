@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 from conftest import EXAMPLES, run_async, wait_editor
-from screen import Terminal
+from screen import Terminal, counted_layouts
 from test_screen_model import screen_problems, sent_problems, settle
 from textual.widgets import Input
 
@@ -81,14 +81,7 @@ async def test_a_unit_of_other_groups_is_laid_out_once(
         await settle(pilot, editor)
         session = editor.session
         assert session is not None
-        layouts: list[bool] = []
-        laid_out = editor._refresh_layout
-
-        def layout(*args: Any, **kwargs: Any) -> None:
-            layouts.append(True)
-            laid_out(*args, **kwargs)
-
-        editor._refresh_layout = layout  # type: ignore[method-assign]
+        layouts, laid_out = counted_layouts(editor)
         # The frames (by number) in which the details pane drew its own lines (its background
         # around its rows); not the whole drawings the checks make.
         pane_frames: set[int] = set()
@@ -185,14 +178,7 @@ async def test_fields_of_other_lengths_lay_nothing_out(
         session.apply("lengths", ops, a.loc, a.loc)
         editor.after_edit()
         await settle(pilot, editor)
-        layouts: list[bool] = []
-        laid_out = editor._refresh_layout
-
-        def layout(*args: Any, **kwargs: Any) -> None:
-            layouts.append(True)
-            laid_out(*args, **kwargs)
-
-        editor._refresh_layout = layout  # type: ignore[method-assign]
+        layouts, _ = counted_layouts(editor)
         editor.roster_tree.focus()
         editor.jump_to(a.loc)  # (from the roster's own fields: laid out)
         await settle(pilot, editor)

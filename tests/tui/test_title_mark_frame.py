@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import EXAMPLES, run_async, wait_editor
-from screen import Terminal
+from screen import Terminal, counted_layouts
 from test_screen_model import screen_problems, sent_problems, settle
 
 from armybuilder.tui.app import ArmyBuilderApp
@@ -50,14 +50,7 @@ async def test_the_unsaved_mark_is_painted_with_the_edit(
         editor = await wait_editor(pilot)
         session = editor.session
         assert session is not None
-        layouts: list[bool] = []
-        laid_out = editor._refresh_layout
-
-        def layout(*args: Any, **kwargs: Any) -> None:
-            layouts.append(True)
-            laid_out(*args, **kwargs)
-
-        editor._refresh_layout = layout  # type: ignore[method-assign]
+        layouts, _ = counted_layouts(editor)
         editor.jump_to(SQUAD)
         editor.roster_tree.focus()
         await settle(pilot, editor)
