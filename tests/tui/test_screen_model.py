@@ -256,11 +256,16 @@ def screen_problems(app: ArmyBuilderApp, editor: EditorScreen) -> list[str]:
 async def sent_problems(pilot: Pilot[Any], terminal: Terminal) -> list[str]:
     """Where the terminal (every frame it was sent, partial ones written in place) differs
     from a drawing of the whole screen now, once no repaint is pending (an input's cursor
-    blinks: its next frame may be due)."""
+    blinks: its next frame may be due; a widget that has asked for its repaint and not yet
+    told the screen, as a blink that has just turned the cursor off, counts as pending)."""
     await pilot.pause()
     for _ in range(20):
         screen = pilot.app.screen
-        if not (screen._dirty_widgets or screen._compositor._dirty_regions):
+        if not (
+            screen._dirty_widgets
+            or screen._compositor._dirty_regions
+            or any(w._repaint_required for w in screen.walk_children(with_self=False))
+        ):
             break
         await pilot.pause(0.01)
     return terminal.problems()
