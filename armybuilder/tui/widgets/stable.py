@@ -111,6 +111,11 @@ class ChangedRegionsCompositor(Compositor):
             return super().reflow(parent, size)
         before = set(dirty)
         result = super().reflow(parent, size)
+        # The whole map was arranged just now, from the widgets as they are. A widget that
+        # asked for a repaint while hidden (a slot about to be shown) had it marked stale
+        # before that; left so, the first widget to read its region after the layout (each
+        # one resized reads it) had the whole screen arranged a second time.
+        self._full_map_invalidated = False
         if size.region in before or dirty == before:
             return result  # (a full frame already, or nothing changed)
         new_map = self._full_map
