@@ -98,6 +98,18 @@ async def quiet(pilot: Pilot[Any]) -> None:
     await asyncio.sleep(0.05)
 
 
+async def counted_burst(pilot: Pilot[Any], counts: Counts, *keys: str) -> None:
+    """``keys`` posted at once once the app is quiet, counted from then until they are
+    handled (:func:`keys_done`)."""
+    app = pilot.app
+    assert isinstance(app, InOrderKeysApp)
+    await quiet(pilot)
+    counts.start()
+    burst(app, *keys)
+    await keys_done(app)
+    counts.on = False
+
+
 # ----------------------------------------------------------------- the mechanism alone
 
 
@@ -209,11 +221,7 @@ async def test_a_key_nothing_on_its_way_takes_runs_its_binding_at_once(
         pane = app.query_one("#pane", Pane)
         pane.focus()
         for n in (1, 2):
-            await quiet(pilot)
-            counts.start()
-            burst(app, "x")
-            await keys_done(app)
-            counts.on = False
+            await counted_burst(pilot, counts, "x")
             assert app.counted == n
             assert counts.messages[events.Key] == 1, counts.messages
             assert counts.messages[KeyMarker] == 0, counts.messages
@@ -359,11 +367,7 @@ async def test_the_40k_count_runs_without_the_trip(
         editor.jump_to(librarian)
         await settle(pilot, editor)
         for n in (2, 3):
-            await quiet(pilot)
-            counts.start()
-            burst(app, "plus")
-            await keys_done(app)
-            counts.on = False
+            await counted_burst(pilot, counts, "plus")
             await settle(pilot, editor)
             assert session.count_of(librarian) == n
             assert counts.messages[events.Key] == 1, counts.messages
