@@ -232,6 +232,7 @@ async def test_the_40k_previews_drawn_ahead_are_painted_as_rich_draws_them(
         box._content, box._drawn = shown, drawn
         # (what that drew is dropped, and the previews drawn ahead again while idle)
         box._kept.clear()
+        box.kept_epoch += 1  # (as the box does when it drops them: drawn before, again now)
         catalog._ahead = catalog._previews_for = None
         catalog._price_later()
         await search_with_previews_ahead(app, editor)
