@@ -17,7 +17,11 @@ Actions, on the bench's 40k Space Marines roster (``bench_bsdata.py``; needs
 * ``other``: the cursor to a unit of other choice groups (the details pane shows other rows);
 * ``count``: ``+`` in the roster tree, then undone (Ctrl+Z, untimed);
 * ``toggle``: another option chosen in a unit's drop-down, then undone;
-* ``fix``: ``.`` on a unit whose entry id was misspelt (the quick fix), then undone.
+* ``fix``: ``.`` on a unit whose entry id was misspelt (the quick fix), then undone;
+* ``add``: ``a`` with the force selected and a unit of the roster's kind highlighted in the
+  catalog (the unit added, with what its entry requires inside it), then undone;
+* ``remove``: Delete on a unit, then undone;
+* ``duplicate``: ``d`` on a unit (a copy put after it), then undone.
 
     python benchmarks/bench_actions.py [--repeats 12] [--roster 40k|regiment|both]
         [--size 160x48] [ACTION ...]
@@ -41,7 +45,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-ACTIONS = ("same", "other", "count", "toggle", "fix")
+ACTIONS = ("same", "other", "count", "toggle", "fix", "add", "remove", "duplicate")
 FRAME_MS = 16.0
 
 
@@ -123,8 +127,18 @@ async def _roster(path: Path, library: Any, actions: Sequence[str], repeats: int
 
                         def act(at: Any = at) -> None:
                             editor.jump_to(at)
+                    elif action == "add":
+                        unit = plan["count"]
+                        editor.jump_to(unit[:-2])  # (the selection holding it)
+                        await _quiet(editor)
+                        _highlight(editor, session.index.name_of(session.node(unit)["entry"]))
+
+                        def act() -> None:
+                            key("a", "a")
                     else:
-                        at = plan["toggle"][0] if action == "toggle" else plan[action]
+                        # (remove and duplicate: the unit the count +1 takes)
+                        at = plan["toggle"][0] if action == "toggle" else plan.get(action)
+                        at = plan["count"] if at is None else at
                         editor.jump_to(at)
                         if action == "toggle":
                             loc, gid, value = plan["toggle"]
@@ -134,9 +148,14 @@ async def _roster(path: Path, library: Any, actions: Sequence[str], repeats: int
                                     DetailsPane.Edit(loc, f"choice:{gid}", value)
                                 )
                         else:
-                            name, char = ("plus", "+") if action == "count" else ("full_stop", ".")
+                            name, char = {
+                                "count": ("plus", "+"),
+                                "fix": ("full_stop", "."),
+                                "remove": ("delete", None),
+                                "duplicate": ("d", "d"),
+                            }[action]
 
-                            def act(name: str = name, char: str = char) -> None:
+                            def act(name: str = name, char: str | None = char) -> None:
                                 key(name, char)
 
                     await _quiet(editor)
@@ -161,6 +180,22 @@ async def _roster(path: Path, library: Any, actions: Sequence[str], repeats: int
         Screen._compositor_refresh = frame  # type: ignore[method-assign]
         Screen._refresh_layout = layout  # type: ignore[method-assign]
     return out
+
+
+def _highlight(editor: Any, name: str) -> None:
+    """Put the catalog's cursor on the row of the entry named ``name`` (a unit's entry in the
+    catalog may be a link of another id to the one the roster records)."""
+    tree = editor.catalog.catalog_tree
+    rows = [tree.root]
+    while rows:
+        row = rows.pop()
+        label = str(row.label)  # (its cost is drawn in when idle)
+        if row.data is not None and (label == name or label.startswith(f"{name} ")):
+            tree.move_cursor(row)
+            assert editor.catalog.highlighted() == row.data, "the catalog did not highlight it"
+            return
+        rows.extend(row.children)
+    raise SystemExit(f"no row of {name!r} in the catalog")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
