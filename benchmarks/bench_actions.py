@@ -170,6 +170,10 @@ async def _roster(path: Path, library: Any, actions: Sequence[str], repeats: int
                     if action not in ("same", "other"):
                         key("ctrl+z", None)
                         await _quiet(editor)
+                if action == "fix":  # (the actions after it time the roster as it was)
+                    session.apply("spelt again", [SetKey(loc, "entry", good)], loc, loc)
+                    editor.after_edit()
+                    await _quiet(editor)
                 out[action] = {
                     "median": statistics.median(times),
                     "min": min(times),
