@@ -99,6 +99,8 @@ class ChangedRegionsCompositor(Compositor):
     #: Widgets whose geometry a layout changed and whose region was not marked dirty for it
     #: (:func:`paints_the_same`; a test reads it).
     regions_kept_clean = 0
+    #: Between a layout's arrangement and its frame (see :meth:`paint_now`).
+    laying_out = False
 
     def reflow(self, parent: Widget, size: Size) -> ReflowResult:
         # Textual marks dirty the whole of every widget whose geometry changed in any field;
@@ -111,6 +113,7 @@ class ChangedRegionsCompositor(Compositor):
             return super().reflow(parent, size)
         before = set(dirty)
         result = super().reflow(parent, size)
+        self.laying_out = True  # (until the layout's frame: see paint_now)
         # The whole map was arranged just now, from the widgets as they are. A widget that
         # asked for a repaint while hidden (a slot about to be shown) had it marked stale
         # before that; left so, the first widget to read its region after the layout (each
@@ -139,6 +142,26 @@ class ChangedRegionsCompositor(Compositor):
             if widget not in same and (region := geometry.clip.intersection(geometry.region))
         )
         return result
+
+    def render_update(
+        self,
+        full: bool = False,
+        screen_stack: list[Screen[Any]] | None = None,
+        simplify: bool = False,
+    ) -> RenderableType | None:
+        self.laying_out = False  # (the layout's frame: what it marked is painted now)
+        return super().render_update(full, screen_stack, simplify)
+
+    def paint_now(self, widget: Widget) -> bool:
+        """During a layout (after the arrangement, before its frame), mark what ``widget``
+        has asked to repaint for the layout's own frame, so that it is not left for a frame
+        of its own a moment later, the layout's frame showing it as it was. Whether it did
+        (outside a layout, the widget's request goes the usual way)."""
+        if not self.laying_out or widget not in self.visible_widgets:
+            return False
+        self.update_widgets({widget})
+        widget._repaint_required = False  # (nothing left for a frame of its own)
+        return True
 
     def render_partial_update(self) -> ChopsUpdate | None:
         dirty = getattr(self, "_dirty_regions", None)
@@ -316,6 +339,7 @@ def repaint_bar(bar: ScrollBar, before: tuple[int, int], after: tuple[int, int])
     new = _bar_cells(bar, *after)
     if old is None or new is None or len(old) != len(new):
         bar.refresh()
+        _paint_now(bar)
         return
     thickness = bar.size.width if bar.vertical else bar.size.height
     cell = 0
@@ -331,6 +355,19 @@ def repaint_bar(bar: ScrollBar, before: tuple[int, int], after: tuple[int, int])
         else:
             bar.refresh(Region(cell, 0, end - cell, thickness))
         cell = end
+    _paint_now(bar)
+
+
+def _paint_now(widget: Widget) -> None:
+    """What ``widget`` asked to repaint goes into the frame of the layout under way, if one
+    is (:meth:`ChangedRegionsCompositor.paint_now`): a scrollbar fitted to the content the
+    layout has just sized shows its new thumb in the frame that shows the content."""
+    try:
+        compositor = widget.screen._compositor
+    except Exception:  # (not on a screen)
+        return
+    if isinstance(compositor, ChangedRegionsCompositor):
+        compositor.paint_now(widget)
 
 
 def _bar_cells(bar: ScrollBar, virtual: int, window: int) -> list[tuple[str, Any]] | None:
