@@ -500,11 +500,17 @@ def _moved_record(known: dict[int, _Record], data: SelectionData, key: Hashable)
     result = _relocated_value(prev.result, old, new)
     if issues is _CANNOT or result is _CANNOT:
         return None
-    # (the values by node, the nodes those of the evaluation that recorded it: the replay
-    # finds them again by their place under the subtree's node, the same under the copy's)
-    return _Record(
-        data, prev.key, issues, prev.node, [], 0, 0, result, prev.groups(), reads=prev.reads
-    )
+    # The values by node, the nodes those of the evaluation that recorded it: the replay
+    # finds them again by their place under the subtree's node, the same under the copy's.
+    # They are replayed as they are: where one holds more than plain data, it must hold no
+    # place (a value is shown as it was found).
+    groups = prev.groups()
+    for _, vs in groups:
+        for v in vs:
+            got = v.value
+            if type(got) not in _PLAIN and _relocated_value(got, old, new) is not got:
+                return None
+    return _Record(data, prev.key, issues, prev.node, [], 0, 0, result, groups, reads=prev.reads)
 
 
 #: What :func:`_relocated_value` gives for a value holding a place it cannot rewrite.
@@ -569,6 +575,9 @@ class SubtreeMemo:
     :class:`~armybuilder.rosters.SelectionData` object as it was (it is never changed in
     place), so a subtree whose selection is the same object, under the same names, holds the
     same content: its issues, values and totals can be replayed instead of computed again.
+    A removal, an insertion or a move leaves the selections after it copies of what was there
+    (:func:`~armybuilder.rosters.relocated`, :attr:`SelectionData.origin`): the same content
+    at another place, replayed with the places in what was found rewritten.
     Only used when nothing in the catalog looks outside a subtree
     (:attr:`CatalogIndex.subtree_local`) and the rules module says the same of itself
     (:attr:`SystemRules.subtree_local`).
@@ -1219,7 +1228,10 @@ class Evaluation:
     ) -> T:
         """``compute()``, a computation over the subtree at ``node`` that reports issues and
         values of that subtree only; or, when the previous evaluation ran it on the same
-        selection under the same names (and ``key``), what it found then, replayed.
+        selection under the same names (and ``key``), what it found then, replayed. (Or on
+        the selection this one is a moved copy of: replayed with the places in its issues and
+        result rewritten, where they are plain data, issues and values; see
+        :func:`_relocated_value`.)
 
         Rules modules whose analysis folds the tree bottom-up wrap each formation in this and
         set :attr:`SystemRules.subtree_local`; the result is returned as it was, so it must
@@ -1264,7 +1276,7 @@ class Evaluation:
         if prev is None and known is not None and data.origin is not None:
             # A copy of a selection a removal, an insertion or a move shifted: what was found
             # in the selection it was copied from, with its places rewritten (where it holds
-            # none it cannot rewrite; see _relocated_record).
+            # none it cannot rewrite; see _moved_record).
             prev = _moved_record(known, data, (names, key))
         if (
             prev is not None
@@ -1904,7 +1916,11 @@ class Evaluation:
         ):
             memo_in = self.memo_in
             prev = memo_in.totals.get(id(data)) if memo_in is not None else None
-            if (prev is None or prev[0] is not data) and data.origin is not None and memo_in:
+            if (
+                (prev is None or prev[0] is not data)
+                and data.origin is not None
+                and memo_in is not None
+            ):
                 # (a copy a removal, an insertion or a move shifted: its totals are those of
                 # the selection it was copied from)
                 moved = _moved_from(memo_in.totals, data, operator.itemgetter(0))
@@ -1932,7 +1948,11 @@ class Evaluation:
             # with the same counts above has the same totals.
             memo_in = self.memo_in
             was = memo_in.keyed.get(id(data)) if memo_in is not None else None
-            if (was is None or was[0] is not data) and data.origin is not None and memo_in:
+            if (
+                (was is None or was[0] is not data)
+                and data.origin is not None
+                and memo_in is not None
+            ):
                 moved_k = _moved_from(memo_in.keyed, data, operator.itemgetter(0))
                 was = (data, *moved_k[0][1:]) if moved_k is not None else None
             if was is not None and was[0] is data and was[1] == outside:

@@ -15,6 +15,7 @@ from armybuilder.catalog import Library
 from armybuilder.rosters import Finding, Loc, SelectionData, relocated
 from armybuilder.rules import engine
 from armybuilder.rules.engine import Issue, Value, evaluate_roster
+from armybuilder.rules.systems.space_hulk import SpaceHulk
 from armybuilder.session import EditSession
 
 REPO = Path(__file__).resolve().parents[2]
@@ -116,3 +117,46 @@ def test_what_a_replay_holds_has_its_places_rewritten_or_it_is_not_replayed() ->
     assert rewrite((("selections", 4),), old, new) is engine._CANNOT
     assert rewrite(Issue("error", "c", "m", ("selections", 0)), old, new) is engine._CANNOT
     assert rewrite(object(), old, new) is engine._CANNOT
+
+
+class _ShowsItsPlace(SpaceHulk):
+    """Space Hulk as it would be if a squad showed where it stands in the file (a value
+    holding its place): a squad shifted by a removal must show its new place."""
+
+    def _unit(self, ev: engine.Evaluation, unit: engine.Node) -> tuple[int, int, int]:
+        got = super()._unit(ev, unit)
+        ev.set_value(unit, "place", "Place", unit.loc)
+        return got
+
+
+def test_a_value_holding_a_place_is_not_replayed_at_another(
+    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    system = library.system("space-hulk")
+    monkeypatch.setattr(system, "rules", _ShowsItsPlace())
+    path = tmp_path / "squads.yaml"
+    path.write_text(SQUAD, encoding="utf-8")
+    s = EditSession.open(path, library, autosave=False)
+    squad = s.roster.selections[0].entry
+    assert squad is not None
+    for _ in range(3):
+        s.add((), squad)
+    s.evaluate()
+    for edit in ("remove", "undo", "duplicate", "up", "down"):
+        loc: Loc = ("selections", 1)
+        if edit == "remove":
+            s.remove(loc)
+        elif edit == "undo":
+            s.undo()
+        elif edit == "duplicate":
+            s.duplicate(loc)
+        else:
+            s.move(loc, -1 if edit == "up" else 1)
+        ev = s.evaluate()
+        fresh = _fresh(s)
+        assert [ev.values_of(n) for n in ev.root.children] == [
+            fresh.values_of(n) for n in fresh.root.children
+        ], edit
+        assert [ev.values_of(n)[-1].value for n in ev.root.children] == [
+            n.loc for n in ev.root.children
+        ], edit
