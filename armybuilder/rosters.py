@@ -104,12 +104,64 @@ class SelectionData:
     state: dict[str, Any] = field(default_factory=dict)
     children: list[SelectionData] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    #: The selection this one is a copy of, moved to another place (:func:`relocated`): the
+    #: same content at another ``loc``, so that an evaluation can replay what it found in
+    #: that one with its places rewritten. Not an argument of the constructor, so that
+    #: ``dataclasses.replace`` (a selection whose content changed) never carries it over.
+    origin: SelectionData | None = field(default=None, init=False, compare=False, repr=False)
 
     def walk(self) -> Iterator[SelectionData]:
         """This selection and all its descendants, depth first."""
         yield self
         for c in self.children:
             yield from c.walk()
+
+
+#: How many moves a copy remembers back (:attr:`SelectionData.origin`): an evaluation's
+#: memo knows the selections of the roster it evaluated, at most a few edits ago; a longer
+#: chain of copies would only keep old ones alive (a selection moved at each of a thousand
+#: edits would hold a thousand copies).
+ORIGIN_DEPTH = 4
+
+
+def relocated(sel: SelectionData, loc: Loc) -> SelectionData:
+    """A copy of ``sel`` and everything under it standing at ``loc``: every ``loc`` in it
+    (its descendants', its findings') with ``sel.loc`` at its start rewritten to ``loc``,
+    each copy's :attr:`~SelectionData.origin` the selection it was copied from. What a
+    removal, an insertion or a move leaves shifted is this, not read from the document
+    again: the same content, and an evaluation replays what it found in it. (``sel`` and
+    what is under it are left as they are, but for the end of their chain of origins: a
+    snapshot being evaluated may hold them.)"""
+    cut = len(sel.loc)
+    new = SelectionData(
+        loc,
+        sel.entry,
+        sel.count,
+        sel.name,
+        sel.experience,
+        sel.notes,
+        sel.state,  # (never changed in place: shared)
+        # (where parse_selection puts each child)
+        [relocated(c, (*loc, "selections", i)) for i, c in enumerate(sel.children)],
+        [
+            Finding((*loc, *f.loc[cut:]), f.code, f.message, f.severity)
+            if f.loc[:cut] == sel.loc
+            else f
+            for f in sel.findings
+        ],
+    )
+    new.origin = sel
+    # The chain ends a few copies back: the older ones are let go. (Only ``origin`` of a
+    # copy no roster holds any longer is cleared: it is a hint, and an evaluation that finds
+    # none computes what it would have replayed.)
+    o = sel
+    for _ in range(ORIGIN_DEPTH - 1):
+        if o.origin is None:
+            break
+        o = o.origin
+    else:
+        o.origin = None
+    return new
 
 
 @dataclass

@@ -469,6 +469,105 @@ def _file(values: dict[int, list[Value] | tuple[Value, ...]], groups: _Groups) -
         values[id(target)] = vs if got is None else [*got, *vs]
 
 
+def _moved_from(
+    known: dict[int, Any], data: SelectionData, at: Callable[[Any], SelectionData]
+) -> tuple[Any, SelectionData] | None:
+    """What ``known`` (a table of a :class:`SubtreeMemo`, by ``id()`` of a selection) holds
+    for the selection ``data`` is a moved copy of (:attr:`SelectionData.origin`, followed
+    back), and that selection; ``at``: a row's selection."""
+    o = data.origin
+    while o is not None:
+        row = known.get(id(o))
+        if row is not None and at(row) is o:
+            return row, o
+        o = o.origin
+    return None
+
+
+def _moved_record(known: dict[int, _Record], data: SelectionData, key: Hashable) -> _Record | None:
+    """The record of the selection ``data`` is a moved copy of, made over to ``data``: its
+    issues and result with the places in the subtree rewritten to the copy's
+    (:func:`_relocated_value`); ``None`` where there is none under ``key``, or it holds a
+    place it cannot rewrite (outside the subtree, or in an object it does not know)."""
+    found = _moved_from(known, data, operator.attrgetter("data"))
+    if found is None:
+        return None
+    prev, o = found
+    if prev.key != key:
+        return None
+    old, new = o.loc, data.loc
+    issues = _relocated_value(prev.issues, old, new)
+    result = _relocated_value(prev.result, old, new)
+    if issues is _CANNOT or result is _CANNOT:
+        return None
+    # The values by node, the nodes those of the evaluation that recorded it: the replay
+    # finds them again by their place under the subtree's node, the same under the copy's.
+    # They are replayed as they are: where one holds more than plain data, it must hold no
+    # place (a value is shown as it was found).
+    groups = prev.groups()
+    for _, vs in groups:
+        for v in vs:
+            got = v.value
+            if type(got) not in _PLAIN and _relocated_value(got, old, new) is not got:
+                return None
+    return _Record(data, prev.key, issues, prev.node, [], 0, 0, result, groups, reads=prev.reads)
+
+
+#: What :func:`_relocated_value` gives for a value holding a place it cannot rewrite.
+_CANNOT: Any = object()
+_PLAIN = frozenset({type(None), bool, int, float, str})
+_PLACES = ("selections", "forces")
+
+
+def _relocated_value(value: Any, old: Loc, new: Loc) -> Any:
+    """``value`` (found in the subtree at ``old``) with every place in it under ``old``
+    rewritten to the same place under ``new``: the same object where it holds none, a copy
+    where it does; :data:`_CANNOT` where it holds a place outside the subtree, or an object
+    other than plain data, issues and values (which may hold a place that cannot be told)."""
+    t = type(value)
+    if t in _PLAIN or t is Value:
+        return value
+    if t is Issue:
+        path = value.path
+        if path[: len(old)] == old and old:
+            return Issue(
+                value.severity,
+                value.code,
+                value.message,
+                (*new, *path[len(old) :]),
+                value.source,
+                value.entry,
+                value.constraint,
+            )
+        return _CANNOT if path and path[0] in _PLACES else value
+    if t is tuple or t is list:
+        if value and type(value[0]) is str and value[0] in _PLACES:  # (a place)
+            if old and value[: len(old)] == old:
+                return t((*new, *value[len(old) :]))
+            return _CANNOT
+        items = [_relocated_value(v, old, new) for v in value]
+        if any(v is _CANNOT for v in items):
+            return _CANNOT
+        if all(map(operator.is_, items, value)):
+            return value
+        return t(items)
+    if t is dict:
+        out = {}
+        changed = False
+        for k, v in value.items():
+            if type(k) not in _PLAIN:
+                return _CANNOT
+            got = _relocated_value(v, old, new)
+            if got is _CANNOT:
+                return _CANNOT
+            changed = changed or got is not v
+            out[k] = got
+        return out if changed else value
+    if (t is frozenset or t is set) and all(type(v) in _PLAIN for v in value):
+        return value
+    return _CANNOT
+
+
 class SubtreeMemo:
     """What an evaluation found per subtree, handed to the next evaluation of the same roster.
 
@@ -476,6 +575,9 @@ class SubtreeMemo:
     :class:`~armybuilder.rosters.SelectionData` object as it was (it is never changed in
     place), so a subtree whose selection is the same object, under the same names, holds the
     same content: its issues, values and totals can be replayed instead of computed again.
+    A removal, an insertion or a move leaves the selections after it copies of what was there
+    (:func:`~armybuilder.rosters.relocated`, :attr:`SelectionData.origin`): the same content
+    at another place, replayed with the places in what was found rewritten.
     Only used when nothing in the catalog looks outside a subtree
     (:attr:`CatalogIndex.subtree_local`) and the rules module says the same of itself
     (:attr:`SystemRules.subtree_local`).
@@ -1126,7 +1228,10 @@ class Evaluation:
     ) -> T:
         """``compute()``, a computation over the subtree at ``node`` that reports issues and
         values of that subtree only; or, when the previous evaluation ran it on the same
-        selection under the same names (and ``key``), what it found then, replayed.
+        selection under the same names (and ``key``), what it found then, replayed. (Or on
+        the selection this one is a moved copy of: replayed with the places in its issues and
+        result rewritten, where they are plain data, issues and values; see
+        :func:`_relocated_value`.)
 
         Rules modules whose analysis folds the tree bottom-up wrap each formation in this and
         set :attr:`SystemRules.subtree_local`; the result is returned as it was, so it must
@@ -1166,9 +1271,15 @@ class Evaluation:
             )
         known, mine = pair
         prev = known.get(id(data)) if known is not None else None
+        if prev is not None and prev.data is not data:
+            prev = None
+        if prev is None and known is not None and data.origin is not None:
+            # A copy of a selection a removal, an insertion or a move shifted: what was found
+            # in the selection it was copied from, with its places rewritten (where it holds
+            # none it cannot rewrite; see _moved_record).
+            prev = _moved_record(known, data, (names, key))
         if (
             prev is not None
-            and prev.data is data
             and prev.key == (names, key)
             and (prev.reads is None or (_seen is not None and self._same_reads(prev, node, _seen)))
         ):
@@ -1806,6 +1917,15 @@ class Evaluation:
             memo_in = self.memo_in
             prev = memo_in.totals.get(id(data)) if memo_in is not None else None
             if (
+                (prev is None or prev[0] is not data)
+                and data.origin is not None
+                and memo_in is not None
+            ):
+                # (a copy a removal, an insertion or a move shifted: its totals are those of
+                # the selection it was copied from)
+                moved = _moved_from(memo_in.totals, data, operator.itemgetter(0))
+                prev = (data, moved[0][1]) if moved is not None else None
+            if (
                 prev is not None
                 and prev[0] is data
                 # (costs a rules module adds may read the selections above a nested one,
@@ -1828,6 +1948,13 @@ class Evaluation:
             # with the same counts above has the same totals.
             memo_in = self.memo_in
             was = memo_in.keyed.get(id(data)) if memo_in is not None else None
+            if (
+                (was is None or was[0] is not data)
+                and data.origin is not None
+                and memo_in is not None
+            ):
+                moved_k = _moved_from(memo_in.keyed, data, operator.itemgetter(0))
+                was = (data, *moved_k[0][1:]) if moved_k is not None else None
             if was is not None and was[0] is data and was[1] == outside:
                 out.keyed[id(data)] = was
                 cached = was[2]
@@ -1906,6 +2033,12 @@ class Evaluation:
         One at a time per evaluation (``_trace_lock``): the trace is the evaluation's own."""
         with self._trace_lock:
             prev = before.get(id(data)) if before is not None else None
+            if (prev is None or prev[0] is not data) and data.origin is not None and before:
+                # (a copy a removal, an insertion or a move shifted: what was worked out for
+                # the selection it was copied from, where it reads the same; what it reads
+                # is found relative to the node, and a place it finds is read again)
+                moved = _moved_from(before, data, operator.itemgetter(0))
+                prev = (data, *moved[0][1:]) if moved is not None else None
             if (
                 prev is not None
                 and prev[0] is data

@@ -666,6 +666,12 @@ def refresh_after(roster: Roster, ops: Sequence[Op]) -> None:
     # a selection, which key every replay of what lies under it; a count or an experience
     # level may be read by its children's costs, so those still read the subtree again.)
     shallow = len(ops) == 1 and isinstance(ops[0], SetKey) and ops[0].key == "name" and bool(roots)
+    # One selection removed, inserted or moved (an edit, or its undo): the selections after
+    # it in its list are the ones that were there, shifted; they are copied to their new
+    # places rather than read again (see _shifted).
+    shift = (
+        ops[0] if len(ops) == 1 and lists and isinstance(ops[0], Insert | Delete | Move) else None
+    )
     if header:
         data = {k: v for k, v in roster.doc.items() if k not in ("selections", "custom", "forces")}
         roster.header = read_header(to_plain(data))
@@ -676,15 +682,21 @@ def refresh_after(roster: Roster, ops: Sequence[Op]) -> None:
         if roster.forces is None:
             if any(_force_part(loc) for loc in [*lists, *roots]):
                 raise KeyError("forces")  # (the document has become one of several forces)
-            roster.selections = _reparse(roster.doc, roster.selections, (), lists, roots, shallow)
+            roster.selections = _reparse(
+                roster.doc, roster.selections, (), lists, roots, shallow, shift
+            )
         else:
-            _reparse_forces(roster, lists, roots, shallow)
+            _reparse_forces(roster, lists, roots, shallow, shift)
     except (IndexError, KeyError, TypeError, ValueError):
         roster.refresh()  # the parsed view did not match the document: read it all again
 
 
 def _reparse_forces(
-    roster: Roster, lists: dict[Loc, int], roots: list[Loc], shallow: bool = False
+    roster: Roster,
+    lists: dict[Loc, int],
+    roots: list[Loc],
+    shallow: bool = False,
+    shift: Insert | Delete | Move | None = None,
 ) -> None:
     """:func:`_reparse` in each force of a roster of several that ``lists`` and ``roots`` touch:
     the force (and the forces above it) are replaced, the others kept as they are."""
@@ -697,7 +709,7 @@ def _reparse_forces(
         if not where:
             raise KeyError("selections")  # (a roster of several forces has no top level)
         force = _force_at(roster.forces or [], where)
-        sels = _reparse(roster.doc, force.selections, where, in_lists, in_roots, shallow)
+        sels = _reparse(roster.doc, force.selections, where, in_lists, in_roots, shallow, shift)
         roster.forces = _splice_force(roster.forces or [], where, sels)
 
 
@@ -731,13 +743,16 @@ def _reparse(
     lists: dict[Loc, int],
     roots: list[Loc],
     shallow: bool = False,
+    shift: Insert | Delete | Move | None = None,
 ) -> list[Any]:
     """``sels`` (the selections at ``base``: the top level, or a force's) with the selections
     at ``roots`` read again (their subtrees) and, for each ``parent`` in ``lists``, its
     selections from the given index on (those whose place changed). ``shallow``: the one
     root was renamed: its children are kept (the same objects, so that an evaluation replays
-    what it found in them)."""
-    from ..rosters import parse_selection
+    what it found in them). ``shift``: the one operation, which added, removed or moved a
+    selection of its parent's list: the others from the index on are copied to their new
+    places (:func:`_shifted`)."""
+    from ..rosters import parse_selection, relocated
 
     def covered(loc: Loc, inclusive: bool) -> bool:
         """Is ``loc`` inside something read again anyway (``inclusive``: or that itself)?"""
@@ -769,15 +784,46 @@ def _reparse(
         old = sels if not rel else _selection_at(sels, rel).children
         if len(old) < start:
             raise IndexError(start)
-        kids = old[:start] + [
-            parse_selection(seq[i], (*loc, "selections", i)) for i in range(start, len(seq))
-        ]
+        was = (
+            _shifted(shift, len(old), len(seq))
+            if shift is not None and shift.parent == loc
+            else None
+        )
+        kids = old[:start]
+        for i in range(start, len(seq)):
+            j = was[i] if was is not None else None
+            if j is None:
+                kids.append(parse_selection(seq[i], (*loc, "selections", i)))
+            elif j == i:
+                kids.append(old[j])  # (one a move left in its place: the same selection)
+            else:
+                kids.append(relocated(old[j], (*loc, "selections", i)))
         if rel:
             parent = dataclasses.replace(_selection_at(sels, rel), children=kids)
             sels = _splice(sels, rel, parent)
         else:
             sels = kids
     return sels
+
+
+def _shifted(op: Insert | Delete | Move, before: int, after: int) -> list[int | None] | None:
+    """Where each selection of a list stood before ``op`` (a list of ``after`` selections,
+    of ``before`` before it) changed it: its index then, ``None`` for the one inserted;
+    ``None`` where the lengths do not match the operation (the list is read again)."""
+    order: list[int | None] = list(range(before))
+    if isinstance(op, Insert):
+        if not 0 <= op.index <= before:
+            return None
+        order.insert(op.index, None)
+    elif isinstance(op, Delete):
+        if not 0 <= op.index < before:
+            return None
+        del order[op.index]
+    else:
+        if not (0 <= op.index < before and 0 <= op.to < before):
+            return None
+        order.insert(op.to, order.pop(op.index))
+    return order if len(order) == after else None
 
 
 def _selection_at(sels: list[Any], loc: Loc) -> Any:

@@ -1,8 +1,8 @@
 """Incremental evaluation: after an edit, replaying the untouched subtrees from the previous
 evaluation gives exactly what evaluating the roster from scratch gives.
 
-Random edit walks (adds, removals, counts, renames, campaign state, moves, undo and redo) on
-every example roster compare the session's evaluation, which uses the memo, with a fresh
+Random edit walks (adds, removals, copies, counts, renames, campaign state, moves, undo and
+redo) on every example roster compare the session's evaluation, which uses the memo, with a fresh
 evaluation of the same roster, issue by issue and value by value.
 """
 
@@ -49,9 +49,8 @@ def all_locs(s: EditSession) -> list[Loc]:
 def random_edit(s: EditSession, rng: random.Random, step: int) -> None:
     locs = all_locs(s)
     loc: Loc = rng.choice(locs) if locs else ()
-    kind = rng.choice(
-        ["add", "add", "add", "remove", "count", "rename", "state", "move", "undo", "redo"]
-    )
+    kinds = ["add", "add", "add", "remove", "count", "rename", "state", "move", "undo", "redo"]
+    kind = rng.choice([*kinds, "duplicate"])
     try:
         if kind == "add":
             parent = loc if rng.random() < 0.8 else ()
@@ -68,6 +67,8 @@ def random_edit(s: EditSession, rng: random.Random, step: int) -> None:
             s.set(loc, "state", {"actions": rng.randint(0, 40), "wounds": rng.randint(0, 3)})
         elif kind == "move" and locs:
             s.move(loc, rng.choice([-1, 1]))
+        elif kind == "duplicate" and locs:
+            s.duplicate(loc)
         elif kind == "undo" and s.can_undo:
             s.undo()
         elif kind == "redo" and s.can_redo:

@@ -1,7 +1,8 @@
 """Subtree replay in an edit session, system by system: for every example roster of every game
-system, a random walk of edits (adds, removals, counts, option choices, renames, experience,
-undo and redo) is evaluated the way the builder does it (replaying what the edit did not touch) and
-from scratch after every step, and the two must give the same issues, values and costs.
+system, a random walk of edits (adds, removals, copies, moves, counts, option choices, renames,
+experience, undo and redo) is evaluated the way the builder does it (replaying what the edit
+did not touch) and from scratch after every step, and the two must give the same issues,
+values and costs.
 
 A rules module that opts into replay (``SystemRules.subtree_local``) promises that what it
 works out for a top-level selection depends on that selection alone; the last tests show the
@@ -53,6 +54,8 @@ def random_edit(s: EditSession, rng: random.Random, step: int) -> str:
     locs = [sel.loc for sel in s.roster.walk()]
     loc = rng.choice(locs) if locs else ()
     kinds = ["add", "add", "remove", "count", "choose", "rename", "experience", "undo", "redo"]
+    # (a copy put after a selection, and a move: the selections after it shift, replayed)
+    kinds += ["duplicate", "move"]
     forces = s.force_locs() if s.roster.forces is not None else []
     if forces:
         kinds += ["force"]
@@ -74,6 +77,10 @@ def random_edit(s: EditSession, rng: random.Random, step: int) -> str:
                 s.choose(parent, c.group.id, c.entry.id)
         elif kind == "remove" and locs:
             s.remove(loc)
+        elif kind == "duplicate" and locs:
+            s.duplicate(loc)
+        elif kind == "move" and locs:
+            s.move(loc, rng.choice([-2, -1, 1, 2]))
         elif kind == "count" and locs:
             s.set_count(loc, rng.randint(1, 3))
         elif kind == "rename" and locs:
@@ -272,7 +279,9 @@ class _CountsEveryForce(StarshipTroopers):
         return got
 
 
-def _stale_forces(roster: Any, lists: Any, roots: Any, shallow: bool = False) -> None:
+def _stale_forces(
+    roster: Any, lists: Any, roots: Any, shallow: bool = False, shift: Any = None
+) -> None:
     """A re-read of an edited force that forgets to replace the force (its old selections
     stay in the parsed view)."""
 
