@@ -46,10 +46,11 @@ from textual.css.styles import RulesMap
 from textual.geometry import Region, Size
 from textual.map_geometry import MapGeometry
 from textual.reactive import Reactive
+from textual.renderables.blank import Blank
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
-from textual.visual import VisualType
+from textual.visual import Visual, VisualType
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Header, Input, Select, Static, Tree
 from textual.widgets._footer import FooterKey
@@ -263,8 +264,13 @@ def draws_background_only(widget: Widget) -> bool:
     Textual's containers do): nothing that follows where its children are (keylines), nor a
     drawing of its class's own."""
     return str(widget.styles.keyline[0]) == "none" and all(
-        getattr(type(widget), name) is getattr(Widget, name) for name in _DRAWING
+        getattr(type(widget), name) in (getattr(Widget, name), _SAME_DRAWING.get(name))
+        for name in _DRAWING
     )
+
+
+#: Methods of ours that draw what Textual's draw, faster (a container's background line).
+_SAME_DRAWING: dict[str, Any] = {}
 
 
 def find(owner: Widget, selector: str, expect: type[W]) -> W:
@@ -687,12 +693,37 @@ class SizedByLayout(FittedScrollbars):
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
 
+    #: A container's background line (see :meth:`render_line`) and the width it was built at.
+    _blank_line: tuple[int, Strip] | None = None
+
     def watch_virtual_size(self) -> None:
         # A container that draws where its children are (keylines around them) draws its
         # lines again when they move inside it: its virtual size changes with them.
         widget: Any = self
         if widget.is_container and not draws_background_only(widget):
             widget.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        """A container's content line: its background (Textual's ``Blank``), the same on
+        every line. Textual builds every line of it whenever it is repainted (45 for the
+        details pane, as many for its groups box) to give a frame the one or two it asks for
+        (the rows beside a choice that changed): the line is built once, as Textual builds
+        each, and given for every row until the widget is repainted or resized."""
+        widget: Any = self
+        visual = widget._render() if widget.is_container and not widget.BLANK else None
+        if type(visual) is not Blank:
+            return super().render_line(y)  # type: ignore[misc,no-any-return]
+        width = widget.size.width
+        kept = self._blank_line
+        if kept is None or widget._dirty_regions or kept[0] != width:
+            strips = Visual.to_strips(widget, visual, width, 1, widget.visual_style)
+            line = strips[0] if strips else Strip.blank(width, widget.visual_style.rich_style)
+            kept = self._blank_line = (width, line)
+            widget._dirty_regions.clear()  # (as Textual's rendering of the lines does)
+        return kept[1]
+
+
+_SAME_DRAWING["render_line"] = SizedByLayout.render_line
 
 
 class Box(SizedByLayout, Vertical):
