@@ -2189,12 +2189,15 @@ class _Pricer:
         parent_entry = session.entry_at(parent) if parent and not is_force_loc(parent) else None
         recorded = session.index.recorded_id
         self.ids = [recorded(parent_entry, c) for c in options]
+        #: Where each id stands in :attr:`ids` (made when first asked for).
+        self.at: dict[str, list[int]] | None = None
         self.done: dict[int, OptionInfo] = {}
         if node is None:
             return
         self.what_if = what_if = _what_if(ev)
         self.limits = session._limits_under(ev, node, parent)
         self.shown = session.shown_cost_types
+        self.fields = session._cost_fields()
         # A price kept per entry holds only while the rules module adds no costs of its own
         # (they may read the whole roster: every price is then the roster's own rise).
         self.fixed = None if what_if.rules_add_costs else session._fixed_prices
@@ -2208,7 +2211,15 @@ class _Pricer:
         return [self.info(n) for n in range(len(self.options))]
 
     def some(self, ids: Collection[str]) -> list[OptionInfo]:
-        return [self.info(n) for n, i in enumerate(self.ids) if i in ids]
+        # (the catalog asks for one option at a time while idle: found by its id, not by
+        # going through every option's each time)
+        at = self.at
+        if at is None:
+            at = self.at = {}
+            for n, i in enumerate(self.ids):
+                at.setdefault(i, []).append(n)
+        found = sorted(n for i in set(ids) for n in at.get(i, ()))
+        return [self.info(n) for n in found]
 
     def info(self, n: int) -> OptionInfo:
         found = self.done.get(n)
@@ -2278,7 +2289,7 @@ class _Pricer:
             self.keep.append(scratch)
             return scratch
 
-        return self.ev.rise_is_own(node, add, drop, s._cost_fields())
+        return self.ev.rise_is_own(node, add, drop, self.fields)
 
 
 class _GroupLimits(Mapping[str, Limit]):
