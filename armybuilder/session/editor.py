@@ -2215,9 +2215,10 @@ class _Pricer:
         # going through every option's each time)
         at = self.at
         if at is None:
-            at = self.at = {}
+            at = {}
             for n, i in enumerate(self.ids):
                 at.setdefault(i, []).append(n)
+            self.at = at  # (whole before it is seen)
         found = sorted(n for i in set(ids) for n in at.get(i, ()))
         return [self.info(n) for n in found]
 
