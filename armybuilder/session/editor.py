@@ -367,8 +367,10 @@ def _counts_inside(index: CatalogIndex, top: Node, node: Node, owner: str, mod: 
     selection itself, or its nearest enclosing one of an entry or type that ``top`` holds
     above it), of what they are as their entries state it: an entry, group, link, type or
     ``*``, or a category no modifier gives or takes. What it finds is then the same
-    wherever ``top`` is added. A test of what a selection is (``instance-of``) reads where
-    it stands, a count of forces or a percentage reads outside: not inside."""
+    wherever ``top`` is added. A count of forces, of a cost or a percentage reads outside;
+    a test of what a selection is (``instance-of``) is taken as reading where it stands
+    (most test an ancestor; one of a selection inside is rare enough to be worked out on a
+    copy)."""
     from ..catalog.index import SCOPE_WORDS, modifier_queries
     from ..model.catalog import Condition
 
