@@ -907,7 +907,7 @@ class Evaluation:
         a cost, or :func:`_cost_counts` is ``None``). Its categories are not read: no cost
         counts what a modifier may make a selection, and a test of what it is reads the
         categories its entry states; so a modifier reaching it that changes no cost (a
-        characteristic, a name, categories: an enhancement's on its bearer's models) leaves
+        characteristic, a name, categories: an upgrade's on its bearer's models) leaves
         its cost to its own modifiers."""
         entry = node.entry
         if entry is None:
