@@ -941,6 +941,29 @@ class Evaluation:
                 rise[ct] += (ev.unit_cost(copied[id(n)], ct) - self.unit_cost(n, ct)) * k
         return {ct: tidy_cost(v) for ct, v in rise.items()}
 
+    def rise_is_own(
+        self,
+        parent: Node,
+        add: Callable[[Node], Node],
+        drop: Sequence[Node],
+        fields: Iterable[str],
+    ) -> bool:
+        """Whether :meth:`rise_with` with these ``fields`` and a ``price`` comes to that
+        price times the copies of ``parent``, less what ``drop`` costs: no selection whose
+        cost in ``fields`` a modifier may change from outside it (the plan's context) can
+        find anything else, each only counting references that neither the new selection
+        nor ``drop`` hold. Then the copy of the tree that :meth:`rise_with` makes would
+        change no cost, and need not be made. ``add`` makes the new node (under ``parent``,
+        appending nothing), only where some context selection counts something; ``fields``
+        as for :meth:`rise_with` (the caller knows :meth:`CatalogIndex.cost_counts`)."""
+        _, context, watch, _ = self._rise_plan(parent, {id(n) for n in drop}, frozenset(fields))
+        if not context:
+            return True
+        if any(watch.get(id(n)) is None for n in context):
+            return False  # (its cost may change whatever is added: worked out on the copy)
+        changed = [add(parent), *drop]
+        return not any(self._may_count(t, watch[id(n)]) for n in context for t in changed)
+
     def _rise_plan(self, parent: Node, dropped: set[int], fields: frozenset[str]) -> _RisePlan:
         """For :meth:`rise_with` with ``fields``: the selections to copy (those of
         ``parent``'s path and of each context selection's), the context selections whose
@@ -982,11 +1005,17 @@ class Evaluation:
         give or take): what the modifiers of ``node``'s cost in ``fields`` count in a scope
         that holds the change (a selection of ``path``: where the new selection goes and
         those above it); a count in any other scope, of ancestry or of forces, is the same
-        after the change. ``None``: anything may change it (it is reached by, or holds, a
-        modifier reaching other selections). Its categories are not read: no cost counts
-        what a modifier may make a selection."""
+        after the change. ``None``: anything may change it (it is reached by a modifier of
+        a cost, or :func:`_cost_counts` is ``None``). Its categories are not read: no cost
+        counts what a modifier may make a selection, and a test of what it is reads the
+        categories its entry states; so a modifier reaching it that changes no cost (a
+        characteristic, a name, categories: an upgrade's on its bearer's models) leaves
+        its cost to its own modifiers."""
         entry = node.entry
-        if entry is None or id(node) in self._reached:
+        if entry is None:
+            return None
+        reached = self._reached.get(id(node))
+        if reached is not None and any(m.field in fields for m, _ in reached):
             return None
         counts = _cost_counts(self.index, entry, fields)
         if counts is None:
@@ -4173,9 +4202,12 @@ def _cost_counts(
     """For :meth:`Evaluation._cost_reads`: what the modifiers of ``entry`` on ``fields``
     count, each scope with the reference counted there (a count of ancestry or of forces, or
     a test of what a selection is, left out: an added selection changes none of them);
-    ``None`` where one of its modifiers reaches other selections, or one on ``fields`` reads
-    anything but a count of selections (a cost, a percentage). Worked out once per entry and
-    set of fields while the index is in use."""
+    ``None`` where one of its modifiers reaches other selections' costs, or one on
+    ``fields`` reads anything but a count of selections (a cost, a percentage). A modifier
+    reaching other selections' characteristics, names or categories changes no cost of
+    theirs nor of its own (no cost counts a category a modifier may give, and a test of
+    what a selection is reads the categories its entry states). Worked out once per entry
+    and set of fields while the index is in use."""
     known: dict[tuple[int, frozenset[str]], tuple[Entry, tuple[tuple[str, str], ...] | None]]
     known = index.memo("engine.cost_counts")
     key = (id(entry), fields)
@@ -4192,7 +4224,9 @@ def _counted(entry: Entry, fields: frozenset[str]) -> tuple[tuple[str, str], ...
     found: list[tuple[str, str]] = []
     for m in entry.modifiers:
         if reaches(m):
-            return None
+            if m.field in fields:
+                return None
+            continue  # (another selection's characteristic, name or categories)
         if m.field not in fields:
             continue
         for q in modifier_queries(m):

@@ -49,7 +49,7 @@ from .text import costs_text, limit_text, parse_state, state_warnings
 # the TUI's home screen (recent files, recovery journals) shows before it is loaded.
 if TYPE_CHECKING:
     from ..catalog import CatalogIndex, Child, GameSystem, Library
-    from ..model.catalog import Constraint, Entry, ForceEntry, Group
+    from ..model.catalog import Constraint, Entry, ForceEntry, Group, Modifier
     from ..rosters import ForceData, Roster, WrittenSave
     from ..rules.engine import Evaluation, Node, SubtreeMemo
     from ..rules.state import StateKey
@@ -359,6 +359,51 @@ def _group_refs(node: Node) -> list[str]:
         return None
 
     return path(parent.entry.groups) or refs
+
+
+def _counts_inside(index: CatalogIndex, top: Node, node: Node, owner: str, mod: Modifier) -> bool:
+    """Whether every condition and repeat of ``mod`` (of the entry ``owner`` of ``node``, a
+    selection in the new subtree ``top``) counts selections in a scope inside ``top`` (the
+    selection itself, or its nearest enclosing one of an entry or type that ``top`` holds
+    above it), of what they are as their entries state it: an entry, group, link, type or
+    ``*``, or a category no modifier gives or takes. What it finds is then the same
+    wherever ``top`` is added. A count of forces, of a cost or a percentage reads outside;
+    a test of what a selection is (``instance-of``) is taken as reading where it stands
+    (most test an ancestor; one of a selection inside is rare enough to be worked out on a
+    copy)."""
+    from ..catalog.index import SCOPE_WORDS, modifier_queries
+    from ..model.catalog import Condition
+
+    added = index.added_categories
+    for q in modifier_queries(mod):
+        if isinstance(q, Condition) and q.type in ("instance-of", "not-instance-of"):
+            return False
+        if q.field != "selections" or q.percent:
+            return False
+        ref = q.child or owner
+        if ref in added or (":" in ref and not ref.startswith("type:")):
+            return False  # (a category a modifier may give, or a faction, a link's path)
+        scope = q.scope
+        if scope == "self":
+            continue
+        if scope == "parent":
+            if node is top:
+                return False
+            continue
+        if scope in SCOPE_WORDS or scope == "ancestor":
+            return False  # (force, roster, top: where it is added)
+        kinds = scope[5:].split("|") if scope.startswith("type:") else None
+        at: Node | None = node
+        while at is not None:
+            entry = at.entry
+            if entry is not None and (
+                entry.type in kinds if kinds is not None else entry.id == scope
+            ):
+                break
+            at = None if at is top else at.parent
+        if at is None:
+            return False  # (the nearest such selection is above ``top``)
+    return True
 
 
 def _what_if(ev: Evaluation) -> Evaluation:
@@ -1362,21 +1407,23 @@ class EditSession:
 
     def _price_is_fixed(self, scratch: Node) -> bool:
         """Whether the what-if price of ``scratch`` (a new selection with its defaults) is
-        the same wherever it is added in whatever roster: no entry in it has a modifier on a
-        cost that is shown (a modifier on a hidden cost type changes nothing that is
-        priced), and the rules module adds no costs (checked by the caller)."""
+        the same wherever it is added in whatever roster: each modifier of an entry in it on
+        a cost that is shown (one on a hidden cost type changes nothing that is priced) only
+        counts selections inside ``scratch`` (:func:`_counts_inside`: a squad's cost by its
+        models), and the rules module adds no costs (checked by the caller). Modifiers of
+        other selections reaching into it are left to the caller too: where one changes a
+        cost, :meth:`CatalogIndex.cost_counts` is ``None`` and the price is not used."""
         index = self.index
         fields = [f"cost:{ct}" for ct in self.shown_cost_types]
         stack = [scratch]
         while stack:
             n = stack.pop()
             entry = n.entry
-            if (
-                entry is not None
-                and entry.modifiers
-                and any(index.modifiers_on(entry, f)[0] for f in fields)
-            ):
-                return False
+            if entry is not None and entry.modifiers:
+                for f in fields:
+                    for m, reads_cost in index.modifiers_on(entry, f)[0]:
+                        if reads_cost or not _counts_inside(index, scratch, n, entry.id, m):
+                            return False
             stack.extend(n.children)
         return True
 
@@ -2144,12 +2191,15 @@ class _Pricer:
         parent_entry = session.entry_at(parent) if parent and not is_force_loc(parent) else None
         recorded = session.index.recorded_id
         self.ids = [recorded(parent_entry, c) for c in options]
+        #: Where each id stands in :attr:`ids` (made when first asked for).
+        self.at: dict[str, list[int]] | None = None
         self.done: dict[int, OptionInfo] = {}
         if node is None:
             return
         self.what_if = what_if = _what_if(ev)
         self.limits = session._limits_under(ev, node, parent)
         self.shown = session.shown_cost_types
+        self.fields = session._cost_fields()
         # A price kept per entry holds only while the rules module adds no costs of its own
         # (they may read the whole roster: every price is then the roster's own rise).
         self.fixed = None if what_if.rules_add_costs else session._fixed_prices
@@ -2163,7 +2213,16 @@ class _Pricer:
         return [self.info(n) for n in range(len(self.options))]
 
     def some(self, ids: Collection[str]) -> list[OptionInfo]:
-        return [self.info(n) for n, i in enumerate(self.ids) if i in ids]
+        # (the catalog asks for one option at a time while idle: found by its id, not by
+        # going through every option's each time)
+        at = self.at
+        if at is None:
+            at = {}
+            for n, i in enumerate(self.ids):
+                at.setdefault(i, []).append(n)
+            self.at = at  # (whole before it is seen)
+        found = sorted(n for i in set(ids) for n in at.get(i, ()))
+        return [self.info(n) for n in found]
 
     def info(self, n: int) -> OptionInfo:
         found = self.done.get(n)
@@ -2197,8 +2256,10 @@ class _Pricer:
         if (
             known is not None
             and known[1] is not None
-            and not known[2]
-            and not any(_counts_in(d, counted) for d in drop)
+            and (
+                (not known[2] and not any(_counts_in(d, counted) for d in drop))
+                or (not self.whole and self._counted_nowhere(c, drop))
+            )
         ):
             # Nothing else's cost reads this option or what it replaces: the roster rises by
             # its own price, less the choices it replaces, times the copies of the selection
@@ -2215,6 +2276,23 @@ class _Pricer:
             own = known[1] if known is not None else None
             costs = s._rise(ev, node, c, drop, shown, self.whole, own)
         return OptionInfo(option_id, self.limits(c), costs)
+
+    def _counted_nowhere(self, c: Child, drop: Sequence[Node]) -> bool:
+        """Whether no selection of the roster whose cost may change from outside it counts
+        ``c`` added here or ``drop`` taken away (:meth:`Evaluation.rise_is_own`): each such
+        cost counts only in its own scopes, and those that hold this selection count none of
+        what changes. Where an option's own price is fixed, this spares the copy of the tree
+        :meth:`Evaluation.rise_with` makes for options that some modifier of the catalog
+        counts, but only in scopes elsewhere (a squad's models, counted in their squad)."""
+        s, node = self.session, self.node
+        assert node is not None
+
+        def add(parent: Node) -> Node:
+            scratch = _scratch_node(s.index, s._fresh(c.entry), c.entry, c.group, parent, c)
+            self.keep.append(scratch)
+            return scratch
+
+        return self.ev.rise_is_own(node, add, drop, self.fields)
 
 
 class _GroupLimits(Mapping[str, Limit]):
