@@ -14,7 +14,9 @@ d. validate: a 15-unit, 1,910-point Space Marines roster (the data's wargear) ev
 e. an edit in an edit session (the builder's +1): the count of the first Intercessor Squad set
    one higher and back, each change timed with the session's evaluation after it (which
    replays the units the edit did not change), after ``gc.collect()``; its ratio to (d), a
-   full evaluation of the same roster in the same run, is printed beside it.
+   full evaluation of the same roster in the same run, is printed beside it;
+f. and g. the same squad (the 7th of 18) removed, and a copy of it put after it, each with the
+   evaluation after it (the units after it only shifted: replayed too) and undone untimed.
 
 Targets (issue 18) are printed beside each figure, and each measure's ratio to the bare parse of
 the same run (a busy machine slows both alike, so the ratio moves less than the seconds). Run
@@ -167,15 +169,22 @@ def main() -> int:
             "ms",
             baseline=parse,
         )
-        edits, replayed = edit_times(text, home, max(args.runs, 20))
-        med = line("e. +1 in an edit session (edit, evaluate)", edits, 16, "ms", baseline=parse)
-        print(f"{'':44}{med / full:5.2f} x (d), {replayed} subtrees replayed after the edit")
+        for kind, title in (
+            ("count", "e. +1 in an edit session (edit, evaluate)"),
+            ("remove", "f. a unit in the middle removed (edit, evaluate)"),
+            ("duplicate", "g. a copy put after it (edit, evaluate)"),
+        ):
+            edits, replayed = edit_times(text, home, max(args.runs, 20), kind)
+            med = line(title, edits, 16, "ms", baseline=parse)
+            print(f"{'':44}{med / full:5.2f} x (d), {replayed} subtrees replayed after the edit")
     return 0
 
 
-def edit_times(text: str, home: str, edits: int) -> tuple[list[float], int]:
-    """CPU time of each count change of the first Intercessor Squad (one higher, then back)
-    with the session's evaluation after it; and how many units the last one replayed."""
+def edit_times(text: str, home: str, edits: int, kind: str = "count") -> tuple[list[float], int]:
+    """CPU time of each edit of the first Intercessor Squad with the session's evaluation
+    after it, and how many subtrees the last one replayed. ``kind``: ``count`` (one higher,
+    then back, each timed); ``remove`` or ``duplicate`` (the squad removed, or a copy put
+    after it, shifting the units after it; each undone untimed)."""
     path = Path(home) / "space-marines.yaml"
     path.write_text(text, encoding="utf-8")
     os.environ["ARMYBUILDER_STATE_DIR"] = home  # (journals out of the player's lists)
@@ -183,15 +192,24 @@ def edit_times(text: str, home: str, edits: int) -> tuple[list[float], int]:
     ev = s.evaluate()
     squad = next(n for n in ev.root.children if ev.name(n) == "Intercessor Squad")
     times: list[float] = []
+    hits = 0
     for i in range(edits + 2):
         gc.collect()
         t0 = time.process_time()
-        s.set_count(squad.loc, squad.count + 1 if i % 2 == 0 else squad.count)
+        if kind == "count":
+            s.set_count(squad.loc, squad.count + 1 if i % 2 == 0 else squad.count)
+        elif kind == "remove":
+            s.remove(squad.loc)
+        else:
+            s.duplicate(squad.loc)
         ev = s.evaluate()
         if i >= 2:  # (the first two fill the memo both ways)
             times.append(time.process_time() - t0)
-    memo = ev.memo_out
-    return times, memo.hits if memo is not None else 0
+        hits = ev.memo_out.hits if ev.memo_out is not None else 0
+        if kind != "count":
+            s.undo()
+            s.evaluate()
+    return times, hits
 
 
 if __name__ == "__main__":
