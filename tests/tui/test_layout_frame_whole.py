@@ -97,7 +97,8 @@ async def test_the_frame_of_a_layout_shows_the_details_pane_whole(
             assert not await sent_problems(pilot, terminal), loc
             assert not screen_problems(app, editor), (loc, screen_problems(app, editor))
             for shown, whole in seen:
-                assert shown == whole, (loc, [(a, b) for a, b in zip(shown, whole) if a != b])
+                differ = [(a, b) for a, b in zip(shown, whole, strict=True) if a != b]
+                assert shown == whole, (loc, differ)
             if seen:
                 moves += 1
                 # One frame: the layout's (at 80x24 a move may take a second layout for a
