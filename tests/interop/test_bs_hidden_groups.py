@@ -11,10 +11,10 @@ Force)."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
+from bench_rosters import marines_40k
 
 from armybuilder.catalog import Library, walk_groups
 from armybuilder.session import EditSession, editor
@@ -29,15 +29,7 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def marines(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Library]:
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        from bench_bsdata import roster_text
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    library = Library([BSDATA]).scan()
-    path = tmp_path_factory.mktemp("hidden-groups") / "marines.yaml"
-    path.write_text(roster_text(library.system("wh40k-10e")), encoding="utf-8")  # type: ignore[arg-type]
-    return path, library
+    return marines_40k(tmp_path_factory.mktemp("hidden-groups"), name="marines.yaml")
 
 
 def _enhancement_groups(s: EditSession, name: str) -> dict[str, int]:

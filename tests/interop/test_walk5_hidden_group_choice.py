@@ -16,10 +16,10 @@ Read from the real data in ``../shared/bsdata`` (skipped with a message where it
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
+from bench_rosters import marines_40k
 
 from armybuilder.catalog import Library
 from armybuilder.cli import main
@@ -264,13 +264,7 @@ def test_the_builder_s_evaluations_after_detachment_changes_agree_with_fresh_one
     undone, redone). After each edit, the session's evaluation (which replays the subtrees
     an edit leaves alone) reports the same issues as an evaluation from scratch, and the
     three enhancements are named exactly while the detachment is another."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        from bench_bsdata import roster_text
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    path = tmp_path / "bench.yaml"
-    path.write_text(roster_text(lib.system("wh40k-10e")), encoding="utf-8")  # type: ignore[arg-type]
+    path, _ = marines_40k(tmp_path, lib, "bench.yaml")
     s = EditSession.open(path, lib, autosave=False)
     ev = s.evaluate()
     det = next(n for n in ev.nodes() if n.entry is not None and n.entry.name == "Detachment")

@@ -9,12 +9,12 @@ and 160x48."""
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from bench_rosters import marines_40k
 from conftest import EXAMPLES, at_sizes, run_async, sizes, wait_editor
 from rich.cells import cell_len
 from screen import (
@@ -100,14 +100,7 @@ def bs_library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
 
 
 def forty_k_roster(folder: Path, library: Library) -> Path:
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        from bench_bsdata import roster_text
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    path = folder / "space-marines-40k.yaml"
-    path.write_text(roster_text(library.system("wh40k-10e")), encoding="utf-8")  # type: ignore[arg-type]
-    return path
+    return marines_40k(folder, library, "space-marines-40k.yaml")[0]
 
 
 async def catalog_problems(app: ArmyBuilderApp, pilot: Any, most: int) -> tuple[list[str], int]:

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import os
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from bench_rosters import marines_40k_text
 from conftest import run_async, wait_editor
 from screen import Terminal, catalog_view_problems, normal, painted, pane_lines
 from test_screen_model import (
@@ -64,13 +64,8 @@ def space_marines(folder: Path, shared: tuple[str, Library] | None = None) -> tu
 def marines_text() -> tuple[str, Library]:
     if not (BSDATA / "wh40k-10e").is_dir():
         pytest.skip(f"no 40k data at {BSDATA / 'wh40k-10e'} (the shared BattleScribe data)")
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        from bench_bsdata import roster_text
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
     library = Library([BSDATA]).scan()
-    return roster_text(library.system("wh40k-10e")), library  # type: ignore[arg-type]
+    return marines_40k_text(library), library
 
 
 @pytest.fixture(scope="module")

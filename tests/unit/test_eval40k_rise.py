@@ -15,11 +15,11 @@ a Space Station Zero crew against the prices with the shortcut off.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from bench_rosters import marines_40k
 from test_session_option_infos import builder_rise, plain_infos
 
 from armybuilder.catalog import Library
@@ -116,15 +116,7 @@ def test_the_watcher_at_two_squads_is_priced_again_when_one_is_replaced(tmp_path
 def marines(tmp_path_factory: pytest.TempPathFactory) -> EditSession:
     if not BSDATA.is_dir():
         pytest.skip(f"the BattleScribe test data is not at {BSDATA}")
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        from bench_bsdata import roster_text
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    library = Library([BSDATA]).scan()
-    system = library.system("wh40k-10e")
-    path = tmp_path_factory.mktemp("sm") / "space-marines.yaml"
-    path.write_text(roster_text(system), encoding="utf-8")  # type: ignore[arg-type]
+    path, library = marines_40k(tmp_path_factory.mktemp("sm"))
     return EditSession.open(path, library, autosave=False)
 
 

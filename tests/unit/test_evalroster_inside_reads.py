@@ -23,11 +23,11 @@ with a message where it is absent), how many reads the replayed units keep.
 from __future__ import annotations
 
 import copy
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from bench_rosters import marines_40k_text
 from test_replay_traced import same
 
 from armybuilder.catalog import Library
@@ -342,14 +342,8 @@ def test_40k_replayed_units_keep_fewer_reads(
     than half of those kept with the shortcut off, and the evaluation is a fresh one's."""
     if not BSDATA.is_dir():
         pytest.skip(f"the BattleScribe test data is not at {BSDATA}")
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        from bench_bsdata import roster_text
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
     library = Library([BSDATA]).scan()
-    system = library.system("wh40k-10e")
-    text = roster_text(system)  # type: ignore[arg-type]
+    text = marines_40k_text(library)
     kept = {}
     for on in (False, True):
         if not on:  # (every read kept, those that look only inside the unit too)

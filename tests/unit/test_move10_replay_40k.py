@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import copy
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from bench_rosters import marines_40k
 
 from armybuilder.catalog import Library
 from armybuilder.rosters import Loc
@@ -36,15 +36,7 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def marines(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Library]:
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        from bench_bsdata import roster_text
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    library = Library([BSDATA]).scan()
-    path = tmp_path_factory.mktemp("move10") / "marines.yaml"
-    path.write_text(roster_text(library.system("wh40k-10e")), encoding="utf-8")  # type: ignore[arg-type]
-    return path, library
+    return marines_40k(tmp_path_factory.mktemp("move10"), name="marines.yaml")
 
 
 def snapshot(ev: Evaluation) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
+from bench_rosters import marines_40k
 from test_engine import ARMY, SYSTEM
 from test_session_option_infos import free_options, plain_infos
 
@@ -422,14 +423,7 @@ def test_a_walk_of_edits_on_the_40k_roster_prices_as_a_fresh_session(tmp_path: P
     models some squad's cost counts) is priced after every edit with no copy of the tree,
     also once an enhancement reaches its bearer's models: before these shortcuts, 86 copies
     (64 units counted, 22 priced by their own models)."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        from bench_bsdata import roster_text
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    library = Library([BSDATA]).scan()
-    path = tmp_path / "space-marines.yaml"
-    path.write_text(roster_text(library.system("wh40k-10e")), encoding="utf-8")  # type: ignore[arg-type]
+    path, library = marines_40k(tmp_path)
     s = EditSession.open(path, library, autosave=False)
     rises: list[tuple[str, Loc, int]] = []
     reached: list[int] = []

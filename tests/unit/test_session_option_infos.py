@@ -14,11 +14,11 @@ option costs").
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from bench_rosters import marines_40k
 from tiny_library import SEM_SYSTEM, tiny_library
 
 from armybuilder.catalog import Child, Library, default_library
@@ -262,15 +262,7 @@ def test_native_examples_figures_match_plain(path: Path, tmp_path: Path) -> None
 
 @pytest.mark.skipif(not BSDATA.is_dir(), reason=f"the BattleScribe test data is not at {BSDATA}")
 def test_40k_roster_figures_match_plain(tmp_path: Path) -> None:
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        from bench_bsdata import roster_text
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    library = Library([BSDATA]).scan()
-    system = library.system("wh40k-10e")
-    path = tmp_path / "space-marines.yaml"
-    path.write_text(roster_text(system), encoding="utf-8")  # type: ignore[arg-type]
+    path, library = marines_40k(tmp_path)
     s = EditSession.open(path, library, autosave=False)
     squad = next(
         loc

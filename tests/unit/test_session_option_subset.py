@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import random
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
+from bench_rosters import marines_40k
 
 from armybuilder.catalog import Library, default_library
 from armybuilder.session import EditSession
@@ -102,15 +102,7 @@ def test_some_options_priced_as_the_whole_list_prices_them(path: Path, tmp_path:
 
 @pytest.mark.skipif(not BSDATA.is_dir(), reason=f"the BattleScribe test data is not at {BSDATA}")
 def test_some_40k_options_priced_as_the_whole_list_prices_them(tmp_path: Path) -> None:
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        from bench_bsdata import roster_text
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    library = Library([BSDATA]).scan()
-    system = library.system("wh40k-10e")
-    source = tmp_path / "space-marines.yaml"
-    source.write_text(roster_text(system), encoding="utf-8")  # type: ignore[arg-type]
+    source, library = marines_40k(tmp_path)
     s, plain = two_sessions(source, tmp_path, library)
     squad = next(
         loc
