@@ -114,6 +114,21 @@ class Terminal:
                 x += w
         return x
 
+    @staticmethod
+    def drawing(app: App[Any]) -> Terminal:
+        """A terminal showing a whole drawing of the screen now (not one that frames were
+        sent to: it does not follow the app)."""
+        drawn = Terminal.__new__(Terminal)
+        drawn.app = app
+        width, height = app.size
+        drawn.cells = [[(" ", None)] * width for _ in range(height)]
+        drawn.frames = 0
+        # (a dialog over the editor draws the screens under it, as its frames do)
+        visible_screen_stack.set(app._background_screens)
+        for y, strip in enumerate(app.screen._compositor.render_strips()):
+            drawn._put(y, 0, strip)
+        return drawn
+
     def rows(self) -> list[str]:
         return ["".join(ch for ch, _ in row) for row in self.cells or []]
 
@@ -122,14 +137,7 @@ class Terminal:
         style); the compositor's pending changes are left as they are."""
         if self.cells is None:
             return ["no full frame was sent to the terminal"]
-        drawn = Terminal.__new__(Terminal)
-        drawn.app = self.app
-        width, height = self.app.size
-        drawn.cells = [[(" ", None)] * width for _ in range(height)]
-        # (a dialog over the editor draws the screens under it, as its frames do)
-        visible_screen_stack.set(self.app._background_screens)
-        for y, strip in enumerate(self.app.screen._compositor.render_strips()):
-            drawn._put(y, 0, strip)
+        drawn = Terminal.drawing(self.app)
         out = []
         for y, (mine, want) in enumerate(zip(self.cells, drawn.cells, strict=False)):
             if mine != want:

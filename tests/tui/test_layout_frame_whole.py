@@ -69,13 +69,8 @@ async def test_the_frame_of_a_layout_shows_the_details_pane_whole(
 
         def laid_out(*args: Any, **kwargs: Any) -> None:
             layout(*args, **kwargs)
-            whole = Terminal.__new__(Terminal)
-            whole.app, whole.cells = app, None
-            width, height = app.size
-            whole.cells = [[(" ", None)] * width for _ in range(height)]
-            for y, strip in enumerate(editor._compositor.render_strips()):
-                whole._put(y, 0, strip)
-            seen.append((_pane_rows(editor, terminal.rows()), _pane_rows(editor, whole.rows())))
+            whole = Terminal.drawing(app).rows()
+            seen.append((_pane_rows(editor, terminal.rows()), _pane_rows(editor, whole)))
 
         def framed() -> None:
             frames[0] += 1
