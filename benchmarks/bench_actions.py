@@ -58,7 +58,6 @@ async def _roster(path: Path, library: Any, actions: Sequence[str], repeats: int
 
     from armybuilder.session import SetKey
     from armybuilder.tui.app import ArmyBuilderApp
-    from armybuilder.tui.screens.editor import EditorScreen
     from armybuilder.tui.settings import Settings
     from armybuilder.tui.widgets.details import DetailsPane
 
@@ -83,11 +82,7 @@ async def _roster(path: Path, library: Any, actions: Sequence[str], repeats: int
     out: dict[str, dict[str, float]] = {}
     try:
         async with app.run_test(size=size) as pilot:
-            while not (isinstance(app.screen, EditorScreen) and app.screen.session is not None):
-                await pilot.pause(0.05)
-            editor = app.screen
-            session = editor.session
-            assert session is not None
+            editor, session = await B.loaded_editor(app, pilot, 0.05)
             while editor.shown_generation != session.generation:
                 await pilot.pause(0.05)
             plan = B._plan(session)

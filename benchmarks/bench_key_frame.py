@@ -165,10 +165,7 @@ async def run(presses: int, after_save: bool) -> None:
     )
     app.sync_budget_ms = 1e9  # (validated on the event loop: the split is of that path)
     async with app.run_test(size=(160, 48)) as pilot:
-        while not (isinstance(app.screen, EditorScreen) and app.screen.session is not None):
-            await pilot.pause(0.05)
-        editor = app.screen
-        session = editor.session
+        editor, session = await B.loaded_editor(app, pilot, 0.05)
         while editor.shown_generation != session.generation:
             await pilot.pause(0.05)
         plan = B._plan(session)

@@ -208,6 +208,19 @@ def measure_launch(runs: int, regiment: Path, scratch: Path) -> dict[str, Any]:
 # --------------------------------------------------------------------------- b. edits
 
 
+async def loaded_editor(app: Any, pilot: Any, step: float = 0.02) -> tuple[Any, Any]:
+    """The editor screen and its session, once the roster is loaded (checked every ``step``
+    seconds)."""
+    from armybuilder.tui.screens.editor import EditorScreen
+
+    while not (isinstance(app.screen, EditorScreen) and app.screen.session is not None):
+        await pilot.pause(step)
+    editor = app.screen
+    session = editor.session
+    assert isinstance(editor, EditorScreen) and session is not None
+    return editor, session
+
+
 def pick_target(session: Any) -> tuple[tuple[str | int, ...], str]:
     """A selection and an entry to add to it: the model it already holds most of (one more
     marine for a squad of marines), in the first such selection."""
@@ -232,7 +245,6 @@ async def _edits(path: Path, edits: int, size: tuple[int, int]) -> dict[str, Any
     from textual import events
 
     from armybuilder.tui.app import ArmyBuilderApp
-    from armybuilder.tui.screens.editor import EditorScreen
     from armybuilder.tui.settings import Settings
     from armybuilder.tui.widgets.roster_tree import node_at
 
@@ -245,12 +257,7 @@ async def _edits(path: Path, edits: int, size: tuple[int, int]) -> dict[str, Any
     app = ArmyBuilderApp(path, cwd=path.parent, settings=Settings())
     res: dict[str, Any] = {}
     async with app.run_test(size=size, message_hook=hook) as pilot:
-        while not (isinstance(app.screen, EditorScreen) and app.screen.session is not None):
-            await pilot.pause(0.02)
-        editor = app.screen
-        assert isinstance(editor, EditorScreen)
-        session = editor.session
-        assert session is not None
+        editor, session = await loaded_editor(app, pilot, 0.02)
         ev = session.evaluate()
         res["selections"] = sum(1 for _ in session.roster.walk())
         res["models"] = sum(
@@ -350,7 +357,6 @@ async def _flow(folder: Path, system: str, faction: str, entry_id: str) -> dict[
     from armybuilder.catalog import default_library
     from armybuilder.session import EditSession
     from armybuilder.tui.app import ArmyBuilderApp
-    from armybuilder.tui.screens.editor import EditorScreen
     from armybuilder.tui.settings import Settings
 
     path = folder / f"flow-{faction}.yaml"
@@ -359,12 +365,7 @@ async def _flow(folder: Path, system: str, faction: str, entry_id: str) -> dict[
     )
     app = ArmyBuilderApp(path, cwd=folder, settings=Settings())
     async with app.run_test(size=(160, 48)) as pilot:
-        while not (isinstance(app.screen, EditorScreen) and app.screen.session is not None):
-            await pilot.pause(0.02)
-        editor = app.screen
-        assert isinstance(editor, EditorScreen)
-        session = editor.session
-        assert session is not None
+        editor, session = await loaded_editor(app, pilot, 0.02)
         await pilot.pause(0.05)
         keys: list[str] = []
         cpu0 = time.process_time()
@@ -441,7 +442,6 @@ async def _key_flows(folder: Path) -> list[dict[str, Any]]:
     from armybuilder.catalog import default_library
     from armybuilder.session import EditSession
     from armybuilder.tui.app import ArmyBuilderApp
-    from armybuilder.tui.screens.editor import EditorScreen
     from armybuilder.tui.settings import Settings
 
     out: list[dict[str, Any]] = []
@@ -453,10 +453,9 @@ async def _key_flows(folder: Path) -> list[dict[str, Any]]:
                     "target": target})  # fmt: skip
 
     async def editor_of(app: Any, pilot: Any) -> Any:
-        while not (isinstance(app.screen, EditorScreen) and app.screen.session is not None):
-            await pilot.pause(0.02)
+        editor, _ = await loaded_editor(app, pilot)
         await pilot.pause(0.05)
-        return app.screen
+        return editor
 
     path = folder / "keys-earther.yaml"
     EditSession.new(default_library(), "starship-marine", "earther", "Keys", autosave=False).save(
@@ -684,7 +683,6 @@ async def _details_roster(
     """f. on one roster: moving between units, +1, an option toggled, a quick fix."""
     from armybuilder.session import SetKey
     from armybuilder.tui.app import ArmyBuilderApp
-    from armybuilder.tui.screens.editor import EditorScreen
     from armybuilder.tui.settings import Settings
     from armybuilder.tui.widgets.details import DetailsPane
 
@@ -703,12 +701,7 @@ async def _details_roster(
 
     async with app.run_test(size=size, message_hook=frames.hook) as pilot:
         frames.attach(app)
-        while not (isinstance(app.screen, EditorScreen) and app.screen.session is not None):
-            await pilot.pause(0.05)
-        editor = app.screen
-        assert isinstance(editor, EditorScreen)
-        session = editor.session
-        assert session is not None
+        editor, session = await loaded_editor(app, pilot, 0.05)
         while editor.shown_generation != session.generation:
             await pilot.pause(0.05)
         plan = _plan(session)
