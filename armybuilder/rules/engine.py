@@ -18,11 +18,11 @@ import math
 import operator
 import re
 import threading
-from collections.abc import Callable, Hashable, Iterable, Iterator, KeysView, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, KeysView, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from ..catalog import CatalogIndex, GameSystem, custom_catalog
 from ..catalog.index import (
@@ -470,7 +470,7 @@ def _file(values: dict[int, list[Value] | tuple[Value, ...]], groups: _Groups) -
 
 
 def _moved_from(
-    known: dict[int, Any], data: SelectionData, at: Callable[[Any], SelectionData]
+    known: Mapping[int, Any], data: SelectionData, at: Callable[[Any], SelectionData]
 ) -> tuple[Any, SelectionData] | None:
     """What ``known`` (a table of a :class:`SubtreeMemo`, by ``id()`` of a selection) holds
     for the selection ``data`` is a moved copy of (:attr:`SelectionData.origin`, followed
@@ -482,6 +482,24 @@ def _moved_from(
             return row, o
         o = o.origin
     return None
+
+
+_Row = TypeVar("_Row", bound=tuple[Any, ...])
+
+
+def _row_of(table: Mapping[int, _Row] | None, data: SelectionData) -> _Row | None:
+    """``table``'s row for ``data`` (a table of a :class:`SubtreeMemo` by ``id()`` of a
+    selection, each row a tuple starting with its selection): its own, or that of the
+    selection it is a moved copy of (:func:`_moved_from`), made over to it; ``None``."""
+    if not table:
+        return None
+    row = table.get(id(data))
+    if row is not None and row[0] is data:
+        return row
+    if data.origin is None:
+        return None
+    moved = _moved_from(table, data, operator.itemgetter(0))
+    return cast("_Row", (data, *moved[0][1:])) if moved is not None else None
 
 
 def _moved_record(known: dict[int, _Record], data: SelectionData, key: Hashable) -> _Record | None:
@@ -1944,16 +1962,7 @@ class Evaluation:
             and self.index.closed(node.entry)
         ):
             memo_in = self.memo_in
-            prev = memo_in.totals.get(id(data)) if memo_in is not None else None
-            if (
-                (prev is None or prev[0] is not data)
-                and data.origin is not None
-                and memo_in is not None
-            ):
-                # (a copy a removal, an insertion or a move shifted: its totals are those of
-                # the selection it was copied from)
-                moved = _moved_from(memo_in.totals, data, operator.itemgetter(0))
-                prev = (data, moved[0][1]) if moved is not None else None
+            prev = _row_of(memo_in.totals if memo_in is not None else None, data)
             if (
                 prev is not None
                 and prev[0] is data
@@ -1976,14 +1985,7 @@ class Evaluation:
             # Not closed, but what its costs read from above is counts: the same selection
             # with the same counts above has the same totals.
             memo_in = self.memo_in
-            was = memo_in.keyed.get(id(data)) if memo_in is not None else None
-            if (
-                (was is None or was[0] is not data)
-                and data.origin is not None
-                and memo_in is not None
-            ):
-                moved_k = _moved_from(memo_in.keyed, data, operator.itemgetter(0))
-                was = (data, *moved_k[0][1:]) if moved_k is not None else None
+            was = _row_of(memo_in.keyed if memo_in is not None else None, data)
             if was is not None and was[0] is data and was[1] == outside:
                 out.keyed[id(data)] = was
                 cached = was[2]
@@ -2061,13 +2063,10 @@ class Evaluation:
         be traced), for the next evaluation (:meth:`_costs_by_reads`, :meth:`_name_by_reads`).
         One at a time per evaluation (``_trace_lock``): the trace is the evaluation's own."""
         with self._trace_lock:
-            prev = before.get(id(data)) if before is not None else None
-            if (prev is None or prev[0] is not data) and data.origin is not None and before:
-                # (a copy a removal, an insertion or a move shifted: what was worked out for
-                # the selection it was copied from, where it reads the same; what it reads
-                # is found relative to the node, and a place it finds is read again)
-                moved = _moved_from(before, data, operator.itemgetter(0))
-                prev = (data, *moved[0][1:]) if moved is not None else None
+            # (a copy a removal, an insertion or a move shifted: what was worked out for the
+            # selection it was copied from, where it reads the same; what it reads is found
+            # relative to the node, and a place it finds is read again)
+            prev = _row_of(before, data)
             if (
                 prev is not None
                 and prev[0] is data

@@ -185,3 +185,35 @@ def test_a_selection_moved_at_every_edit_keeps_few_copies_alive(
         o = o.origin
     assert 1 <= chain <= 4
     same_as_fresh(s, "after 40 shifts")
+
+
+@pytest.mark.parametrize("edit", ["remove", "duplicate", "up", "down"])
+def test_the_costs_of_the_selections_an_edit_shifts_are_replayed(
+    marines: tuple[Path, Library], edit: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The costs of what the edit shifts are replayed too (their totals, kept by selection,
+    and those worked out by what they read): the edit in the middle works out no more
+    selections' costs than the same edit at the end (counted calls of
+    ``Evaluation._node_cost``; with the copies' costs not replayed, a removal in the middle
+    worked out 49, against 1 at the end, and a copy 54 against 10)."""
+    worked: list[int] = []
+    node_cost = Evaluation._node_cost
+
+    def counted(self: Evaluation, *args: Any, **kwargs: Any) -> Any:
+        worked.append(1)
+        return node_cost(self, *args, **kwargs)
+
+    monkeypatch.setattr(Evaluation, "_node_cost", counted)
+    s = EditSession.open(*marines, autosave=False, lazy=False)
+    s.evaluate()
+    n = len(s.roster.selections)
+    costs = []
+    for loc in [("selections", n - 2 if edit == "down" else n - 1), _middle(s)]:
+        _edit(s, edit, loc)
+        worked.clear()
+        s.evaluate()
+        costs.append(len(worked))
+        same_as_fresh(s, f"{edit} at {loc}")
+        s.undo()
+        s.evaluate()
+    assert costs[1] <= costs[0], f"{edit}: {costs[1]} costs worked out, not {costs[0]}"
