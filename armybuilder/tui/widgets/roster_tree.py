@@ -571,7 +571,7 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         loc = node.loc
         mark = self._own.get(loc)
         inner = self._inner.get(loc)
-        unknown = node.entry is None and not node.is_root and node.force is None
+        unknown = _is_unknown(node)
         text = Text(no_wrap=True, overflow="ellipsis")
         if mark == "error":
             text.append(f"{ERROR_MARK} ", "bold red")
