@@ -264,10 +264,21 @@ def test_fewer_collections_restores_the_collector() -> None:
         with pdf.fewer_collections():
             assert gc.get_threshold()[0] >= pdf.GC_THRESHOLD
         assert gc.get_threshold()[0] >= pdf.GC_THRESHOLD  # the outer use still holds
-    assert gc.get_threshold() == before and gc.get_freeze_count() == frozen
+    assert gc.get_threshold() == before and as_before(frozen)
     with pytest.raises(RuntimeError), pdf.fewer_collections():
         raise RuntimeError("layout failed")
-    assert gc.get_threshold() == before and gc.get_freeze_count() == frozen
+    assert gc.get_threshold() == before and as_before(frozen)
+
+
+def as_before(frozen: int) -> bool:
+    """Whether the frozen heap is as it was before ``frozen`` objects were counted in it:
+    none if there were none; else still frozen (not thawed) and no more of it, where some
+    of what was frozen may have been freed since (by this process's other threads, or the
+    test's own objects: a CI worker had 2 fewer, and the test failed on an exact count)."""
+    import gc
+
+    now = gc.get_freeze_count()
+    return now == 0 if frozen == 0 else 0 < now <= frozen
 
 
 #: Prints the Sirian platoon six times in a fresh process; the objects tracked after each.
