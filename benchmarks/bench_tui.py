@@ -852,11 +852,14 @@ def search_word(session: Any, loc: Any) -> str:
 
 
 def measure_details(work: Path, size: tuple[int, int], repeats: int) -> list[dict[str, Any]]:
-    """f. on the Earther regiment and, where the data is there, a 40k Space Marines roster."""
+    """f. on the Earther regiment and, where the data is there, a 40k Space Marines roster
+    (copies in a folder of their own: each is left with unsaved edits, whose recovery journal
+    would greet part b. opening the same file with a dialog, and it waited for the editor)."""
     results = []
+    work = work / "details"
+    work.mkdir(exist_ok=True)
     regiment = work / REGIMENT.name
-    if not regiment.exists():
-        shutil.copy(REGIMENT, regiment)
+    shutil.copy(REGIMENT, regiment)
     results.append(asyncio.run(_details_roster(regiment, None, size, repeats)))
     if (BSDATA / "wh40k-10e").is_dir():
         from bench_bsdata import roster_text
