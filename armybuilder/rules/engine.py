@@ -373,6 +373,20 @@ _Where = tuple[int, ...] | int | None
 #: (``None``) the set of checks made once per roster or force, with its key.
 _Read = tuple[Any, int, _Where, Any, Any]
 
+#: What the walks over the whole roster of one force read of one top-level selection and
+#: everything under it (see :meth:`Evaluation._unit_walk`): what it can be counted as
+#: (:meth:`Evaluation.present_refs`), its entry ids (:func:`_entry_ids_under`), and what
+#: :meth:`Evaluation._static_counts` of the roster finds in it: per set of references, how
+#: many selections count as them (in the order its walk first meets each set), and the
+#: selections whose categories a modifier may change, each by its path of child indices from
+#: the top-level one, with its copies.
+_UnitWalk = tuple[
+    frozenset[str],
+    frozenset[str],
+    tuple[tuple[frozenset[str], float], ...],
+    tuple[tuple[tuple[int, ...], int], ...],
+]
+
 #: What one evaluation's log holds: a value set on a node, or (``None``) the values of a whole
 #: subtree replayed from a previous evaluation (see :meth:`Evaluation.subtree`).
 _Logged = tuple["Node | None", "Value | _Groups"]
@@ -613,6 +627,8 @@ class SubtreeMemo:
         "records",
         "rules",
         "totals",
+        "walked",
+        "walks",
     )
 
     def __init__(self, index: CatalogIndex | None = None, rules: SystemRules | None = None) -> None:
@@ -644,9 +660,15 @@ class SubtreeMemo:
         #: The next evaluation whose roster has the same ones reuses the index (and so the
         #: memo) instead of building both again.
         self.custom: tuple[Any, str, tuple[str, ...], tuple[Issue, ...]] | None = None
+        #: What the whole-roster walks read of each top-level selection of a roster of one
+        #: force (see :meth:`Evaluation._unit_walk`), with the selection.
+        self.walks: dict[int, tuple[SelectionData, _UnitWalk]] = {}
         #: Subtrees replayed and computed (for tests and benchmarks).
         self.hits = 0
         self.misses = 0
+        #: Top-level selections walked for :attr:`walks` (the others' taken from the
+        #: previous evaluation's; for tests and benchmarks).
+        self.walked = 0
 
 
 @dataclass
@@ -747,6 +769,9 @@ class Evaluation:
     #: Set by :func:`evaluate` once the tree is built, its costs settled and checked: from
     #: then on nothing changes what a name reads.
     _complete: bool = field(default=False, repr=False)
+    #: Set by :meth:`tree_complete`: from then on the tree holds every selection (what the
+    #: whole-roster walks find of a top-level selection may be kept for the next evaluation).
+    _tree_built: bool = field(default=False, repr=False)
     _take_nodes: bool = field(default=False, repr=False)
     #: The campaign state keys the rules module declares (none: state is not checked).
     state_keys: tuple[StateKey, ...] = field(default=(), repr=False)
@@ -1683,26 +1708,88 @@ class Evaluation:
         category ids, those a modifier may add included, and force ids): a count of anything
         else is 0 anywhere in the roster. Worked out once per evaluation."""
         found = self._present
+        if found is None and self._walks_kept():
+            # (the union of each top-level selection's, kept where it is the same object)
+            refs_of: set[str] = set(self.index.added_categories)
+            for c in self.root.children:
+                refs_of.update(self._unit_walk(c)[0])
+            found = self._present = frozenset(refs_of)
         if found is None:
             refs: set[str] = set(self.index.added_categories)
-            add, update = refs.add, refs.update
-            seen: set[int] = set()
-            for n in self.root.descendants():
-                entry = n.entry
-                if entry is None:
-                    if n.force is not None:
-                        add(n.force.id)
-                    continue
-                if id(entry) not in seen:
-                    seen.add(id(entry))
-                    add(entry.id)
-                    update(entry.categories)
-                if n.link is not None and n.link.id:
-                    add(n.link.id)
-                if n.group is not None:
-                    add(n.group.id)
+            _present_in(self.root.descendants(), refs, set())
             found = self._present = frozenset(refs)
         return found
+
+    def _walks_kept(self) -> bool:
+        """Whether the walks over the whole roster are made of each top-level selection's
+        part (:meth:`_unit_walk`): in a roster of one force whose tree is complete, in an
+        evaluation that hands what it found to the next."""
+        return self.forces is None and self._tree_built and self.memo_out is not None
+
+    def _unit_walk(self, unit: Node) -> _UnitWalk:
+        """What the walks over the whole roster find of the top-level selection ``unit`` and
+        everything under it (see :data:`_UnitWalk`): the previous evaluation's where the
+        selection is the same object (the same selections under it, of the same entries in
+        the same index: only an edit makes a new one), else walked. An edit then walks the
+        top-level selection it changed, not the roster."""
+        data = unit.data
+        out = self.memo_out
+        assert out is not None
+        if data is not None:
+            kept = out.walks.get(id(data))
+            if kept is None and self.memo_in is not None:
+                kept = self.memo_in.walks.get(id(data))
+            if kept is not None and kept[0] is data:
+                if not self._complete:
+                    out.walks[id(data)] = kept
+                return kept[1]
+        present: set[str] = set()
+        ids: set[str] = set()
+        _present_in(unit.walk(), present, ids)  # (as present_refs and _entry_ids_under walk)
+        # (as _static_counts walks the whole roster)
+        by_refs: dict[frozenset[str], float] = {}
+        moved: list[tuple[tuple[int, ...], int]] = []
+        fields_of = self.index.modified_fields
+        by_modifier = self.index.category_modifiers
+        stated = self._stated_refs
+        stack: list[tuple[Node, int, tuple[int, ...]]] = [(unit, unit.count, ())]
+        pop, push = stack.pop, stack.extend
+        while stack:
+            n, mult, path = pop()
+            entry = n.entry
+            if entry is None:
+                if n.force is not None:
+                    push([(c, c.count, (*path, i)) for i, c in enumerate(n.children)])
+                continue
+            if by_modifier and "categories" in fields_of(entry):
+                moved.append((path, mult))
+            else:
+                refs = stated(n)
+                by_refs[refs] = by_refs.get(refs, 0.0) + mult
+            if n.children:
+                push([(c, mult * c.count, (*path, i)) for i, c in enumerate(n.children)])
+        found: _UnitWalk = (
+            frozenset(present),
+            frozenset(ids),
+            tuple(by_refs.items()),
+            tuple(moved),
+        )
+        out.walked += 1
+        if data is not None and not self._complete:
+            out.walks[id(data)] = (data, found)
+        return found
+
+    def entry_ids_under(self, node: Node) -> AbstractSet[str]:
+        """:func:`_entry_ids_under`, of the root the union of each top-level selection's
+        (:meth:`_unit_walk`)."""
+        if node.parent is None and self._walks_kept():
+            if len(node.children) == 1:
+                return self._unit_walk(node.children[0])[1]
+            ids: set[str] = set()
+            for c in node.children:
+                ids.update(self._unit_walk(c)[1])
+            return ids
+        return _entry_ids_under(node)
 
     def nodes_in(self, category: str) -> list[Node]:
         """The selections in ``category`` (as their entries state it), depth first: what
@@ -1755,6 +1842,7 @@ class Evaluation:
         self._present = None
         self._last_scoped = None
         self._cats = None
+        self._tree_built = True
 
     # ----------------------------------------------------------------- names
 
@@ -2555,6 +2643,26 @@ class Evaluation:
             return found
         by_refs: dict[frozenset[str], float] = {}
         others: list[tuple[Node, int]] = []
+        if deep and scope_node.parent is None and not self._reached and self._walks_kept():
+            # The whole roster: what the walk below finds, each top-level selection's part
+            # (kept where it is the same object) added up in the walk's order: the last
+            # first, everything under each before the one before it. (Whole numbers of
+            # copies: the sums are exact in any order.)
+            for c in reversed(scope_node.children):
+                _, _, parts, moved = self._unit_walk(c)
+                for refs, copies in parts:
+                    by_refs[refs] = by_refs.get(refs, 0.0) + copies
+                for path, mult in moved:
+                    at = c
+                    for i in path:
+                        at = at.children[i]
+                    others.append((at, mult))
+            counts_of: dict[str, float] = {}
+            for refs, copies in by_refs.items():
+                for ref in refs:
+                    counts_of[ref] = counts_of.get(ref, 0.0) + copies
+            found = self._static[key] = (counts_of, others)
+            return found
         fields_of = self.index.modified_fields
         by_modifier = self.index.category_modifiers
         reached = self._reached
@@ -3462,6 +3570,29 @@ def _check_constraint(
         _constraint_issue(ev, con, owner, got, limit, scope_node, context)
 
 
+def _present_in(nodes: Iterable[Node], refs: set[str], ids: set[str]) -> None:
+    """Add to ``refs`` what each of ``nodes`` can be counted as (see
+    :meth:`Evaluation.present_refs`: its entry, its categories as stated, its link and group;
+    a force's id), and to ``ids`` their entry ids."""
+    add, update = refs.add, refs.update
+    seen: set[int] = set()  # (each entry's id and categories added once)
+    for n in nodes:
+        entry = n.entry
+        if entry is None:
+            if n.force is not None:
+                add(n.force.id)
+            continue
+        ids.add(entry.id)
+        if id(entry) not in seen:
+            seen.add(id(entry))
+            add(entry.id)
+            update(entry.categories)
+        if n.link is not None and n.link.id:
+            add(n.link.id)
+        if n.group is not None:
+            add(n.group.id)
+
+
 def _entry_ids_under(node: Node) -> set[str]:
     """The entry ids of every selection under ``node`` (at any depth)."""
     out: set[str] = set()
@@ -3523,7 +3654,7 @@ def _check_children(ev: Evaluation, node: Node, plan: ChildChecks, seen_global: 
         # selection it counts 0, which no maximum (unlimited when negative) refuses.
         # (Many of them, as at the root: the entries found under it in one walk first; one
         # that is not there is not found by the walk of _holds_entry either.)
-        under = _entry_ids_under(node) if len(plan.held) > HELD_BY_ONE_WALK else None
+        under = ev.entry_ids_under(node) if len(plan.held) > HELD_BY_ONE_WALK else None
         for k, rows_k in plan.held.items():
             if (under is None or k in under) and _holds_entry(ev, node, k):
                 order.extend(rows_k)
