@@ -377,14 +377,16 @@ _Read = tuple[Any, int, _Where, Any, Any]
 #: everything under it (see :meth:`Evaluation._unit_walk`): what it can be counted as
 #: (:meth:`Evaluation.present_refs`), its entry ids (:func:`_entry_ids_under`), and what
 #: :meth:`Evaluation._static_counts` of the roster finds in it: per set of references, how
-#: many selections count as them (in the order its walk first meets each set), and the
+#: many selections count as them (in the order its walk first meets each set), the
 #: selections whose categories a modifier may change, each by its path of child indices from
-#: the top-level one, with its copies.
+#: the top-level one, with its copies, and per reference how many selections count as it
+#: (``None`` where one of them has no copies: see :meth:`Evaluation._roster_counts`).
 _UnitWalk = tuple[
     frozenset[str],
     frozenset[str],
     tuple[tuple[frozenset[str], float], ...],
     tuple[tuple[tuple[int, ...], int], ...],
+    dict[str, float] | None,
 ]
 
 #: What one evaluation's log holds: a value set on a node, or (``None``) the values of a whole
@@ -625,6 +627,7 @@ class SubtreeMemo:
         "names_traced",
         "nodes",
         "records",
+        "roster_counts",
         "rules",
         "totals",
         "walked",
@@ -663,6 +666,10 @@ class SubtreeMemo:
         #: What the whole-roster walks read of each top-level selection of a roster of one
         #: force (see :meth:`Evaluation._unit_walk`), with the selection.
         self.walks: dict[int, tuple[SelectionData, _UnitWalk]] = {}
+        #: The top-level selections of a roster of one force and the counts
+        #: :meth:`Evaluation._static_counts` found of the whole roster (see
+        #: :meth:`Evaluation._roster_counts`).
+        self.roster_counts: tuple[tuple[SelectionData, ...], dict[str, float]] | None = None
         #: Subtrees replayed and computed (for tests and benchmarks).
         self.hits = 0
         self.misses = 0
@@ -1768,16 +1775,77 @@ class Evaluation:
                 by_refs[refs] = by_refs.get(refs, 0.0) + mult
             if n.children:
                 push([(c, mult * c.count, (*path, i)) for i, c in enumerate(n.children)])
+        counted: dict[str, float] = {}
+        for refs, copies in by_refs.items():
+            for ref in refs:
+                counted[ref] = counted.get(ref, 0.0) + copies
+        # (see _roster_counts: every part at least one copy)
+        counts = counted if all(copies > 0 for copies in by_refs.values()) else None
         found: _UnitWalk = (
             frozenset(present),
             frozenset(ids),
             tuple(by_refs.items()),
             tuple(moved),
+            counts,
         )
         out.walked += 1
         if data is not None and not self._complete:
             out.walks[id(data)] = (data, found)
         return found
+
+    def _roster_counts(self, units: list[Node], walks: list[_UnitWalk]) -> dict[str, float] | None:
+        """The counts :meth:`_static_counts` finds of the whole roster (of the selections no
+        modifier gives categories), from the previous evaluation's: the parts of the
+        top-level selections no longer there taken off, those of the new ones added (a
+        reference no selection counts as any more dropped). ``None`` where there is nothing
+        to start from, or the edit changed more than half the list. The same dictionary as
+        added up afresh, but for the order of its keys (read by key only): whole numbers
+        of copies, each part's at least one (else its counts are ``None``), so the sums are
+        exact and a count falls to 0 exactly where nothing counts as it."""
+        memo_in = self.memo_in
+        prev = memo_in.roster_counts if memo_in is not None else None
+        if prev is None or memo_in is None:
+            return None
+        old, counts = prev
+        now: dict[int, int] = {}
+        for c in units:
+            now[id(c.data)] = now.get(id(c.data), 0) + 1
+        gone: list[SelectionData] = []
+        for d in old:
+            k = id(d)
+            left = now.get(k, 0)
+            if left:
+                now[k] = left - 1
+            else:
+                gone.append(d)
+        # (the new ones: as many of each as are left above)
+        added: list[_UnitWalk] = []
+        for c, w in zip(units, walks, strict=True):
+            k = id(c.data)
+            if now.get(k, 0):
+                now[k] -= 1
+                added.append(w)
+        if len(gone) + len(added) > len(units) // 2:
+            return None
+        counts = dict(counts)
+        for d in gone:
+            kept = memo_in.walks.get(id(d))
+            part = kept[1][4] if kept is not None and kept[0] is d else None
+            if part is None:
+                return None
+            for ref, copies in part.items():
+                left_over = counts[ref] - copies
+                if left_over:
+                    counts[ref] = left_over
+                else:
+                    del counts[ref]
+        for w in added:
+            part = w[4]
+            if part is None:
+                return None
+            for ref, copies in part.items():
+                counts[ref] = counts.get(ref, 0.0) + copies
+        return counts
 
     def entry_ids_under(self, node: Node) -> AbstractSet[str]:
         """:func:`_entry_ids_under`, of the root the union of each top-level selection's
@@ -2596,8 +2664,10 @@ class Evaluation:
         self, scope_node: Node, deep: bool, child_forces: bool = False
     ) -> dict[str, float]:
         """How many selections of every entry, category and group lie under ``scope_node``
-        (copies multiplied down the tree); one walk per scope node and evaluation."""
-        key = (id(scope_node), deep, child_forces)
+        (copies multiplied down the tree); one walk per scope node and evaluation. (At the
+        root, forces are always looked into: one count whatever ``child_forces`` says, as
+        :meth:`_static_counts` makes it.)"""
+        key = (id(scope_node), deep, child_forces or scope_node.parent is None)
         counts = self._counts.get(key)
         if counts is not None:
             return counts
@@ -2648,19 +2718,28 @@ class Evaluation:
             # (kept where it is the same object) added up in the walk's order: the last
             # first, everything under each before the one before it. (Whole numbers of
             # copies: the sums are exact in any order.)
-            for c in reversed(scope_node.children):
-                _, _, parts, moved = self._unit_walk(c)
-                for refs, copies in parts:
-                    by_refs[refs] = by_refs.get(refs, 0.0) + copies
-                for path, mult in moved:
+            units = scope_node.children
+            walks = [self._unit_walk(c) for c in units]
+            for c, w in zip(reversed(units), reversed(walks), strict=True):
+                for path, mult in w[3]:
                     at = c
                     for i in path:
                         at = at.children[i]
                     others.append((at, mult))
-            counts_of: dict[str, float] = {}
-            for refs, copies in by_refs.items():
-                for ref in refs:
-                    counts_of[ref] = counts_of.get(ref, 0.0) + copies
+            counts_of = self._roster_counts(units, walks)
+            if counts_of is None:
+                for w in reversed(walks):
+                    for refs, copies in w[2]:
+                        by_refs[refs] = by_refs.get(refs, 0.0) + copies
+                counts_of = {}
+                for refs, copies in by_refs.items():
+                    for ref in refs:
+                        counts_of[ref] = counts_of.get(ref, 0.0) + copies
+            out = self.memo_out
+            if out is not None and not self._complete:
+                datas = tuple(c.data for c in units if c.data is not None)
+                if len(datas) == len(units):
+                    out.roster_counts = (datas, counts_of)
             found = self._static[key] = (counts_of, others)
             return found
         fields_of = self.index.modified_fields
