@@ -619,6 +619,7 @@ class SubtreeMemo:
 
     __slots__ = (
         "costs_traced",
+        "counted",
         "custom",
         "hits",
         "index",
@@ -676,6 +677,9 @@ class SubtreeMemo:
         #: Top-level selections walked for :attr:`walks` (the others' taken from the
         #: previous evaluation's; for tests and benchmarks).
         self.walked = 0
+        #: Top-level selections' counts added to (or taken off) the roster's (see
+        #: :meth:`Evaluation._roster_counts`; for tests and benchmarks).
+        self.counted = 0
 
 
 @dataclass
@@ -1827,6 +1831,8 @@ class Evaluation:
                 added.append(w)
         if len(gone) + len(added) > len(units) // 2:
             return None
+        if self.memo_out is not None:
+            self.memo_out.counted += len(gone) + len(added)
         counts = dict(counts)
         for d in gone:
             kept = memo_in.walks.get(id(d))
@@ -2728,6 +2734,8 @@ class Evaluation:
                     others.append((at, mult))
             counts_of = self._roster_counts(units, walks)
             if counts_of is None:
+                if self.memo_out is not None:
+                    self.memo_out.counted += len(walks)
                 for w in reversed(walks):
                     for refs, copies in w[2]:
                         by_refs[refs] = by_refs.get(refs, 0.0) + copies

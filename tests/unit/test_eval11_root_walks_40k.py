@@ -141,9 +141,12 @@ def test_counts_and_quick_fixes_walk_exactly_what_a_fresh_evaluation_walks(
 
 
 def _walked_after(s: EditSession, edit: Any) -> int:
+    """The top-level selections walked after ``edit``; the roster's counts are the previous
+    evaluation's with one selection's taken off and one's added (of eighteen)."""
     edit()
     ev = same_as_fresh(s, "edit")
     assert ev.memo_out is not None
+    assert ev.memo_out.counted == 2
     return ev.memo_out.walked
 
 
@@ -151,13 +154,13 @@ def test_a_count_or_a_quick_fix_walks_the_one_top_level_selection_it_changed(
     marines: tuple[Path, Library],
 ) -> None:
     """+1 on a squad, its undo, a misspelt entry inside a unit and its quick fix: each
-    evaluation walks one top-level selection (the one edited), of the roster's eighteen
-    (counted by the memo: structural, not timed)."""
+    evaluation walks one top-level selection (the one edited), of the roster's eighteen, and
+    counts the roster by two of them (counted by the memo: structural, not timed)."""
     s = EditSession.open(*marines, autosave=False, lazy=False)
     first = s.evaluate()
     assert first.memo_out is not None
     units = len(s.roster.selections)
-    assert units >= 15 and first.memo_out.walked == units
+    assert units >= 15 and first.memo_out.walked == first.memo_out.counted == units
     squad = next(n for n in first.root.children if first.name(n) == "Intercessor Squad")
     assert _walked_after(s, lambda: s.set_count(squad.loc, squad.count + 1)) == 1
     assert _walked_after(s, s.undo) == 1
