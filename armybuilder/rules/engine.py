@@ -373,21 +373,6 @@ _Where = tuple[int, ...] | int | None
 #: (``None``) the set of checks made once per roster or force, with its key.
 _Read = tuple[Any, int, _Where, Any, Any]
 
-#: What the walks over the whole roster of one force read of one top-level selection and
-#: everything under it (see :meth:`Evaluation._unit_walk`): what it can be counted as
-#: (:meth:`Evaluation.present_refs`), its entry ids (:func:`_entry_ids_under`), and what
-#: :meth:`Evaluation._static_counts` of the roster finds in it: per set of references, how
-#: many selections count as them (in the order its walk first meets each set), the
-#: selections whose categories a modifier may change, each by its path of child indices from
-#: the top-level one, with its copies, and per reference how many selections count as it
-#: (``None`` where one of them has no copies: see :meth:`Evaluation._roster_counts`).
-_UnitWalk = tuple[
-    frozenset[str],
-    frozenset[str],
-    tuple[tuple[frozenset[str], float], ...],
-    tuple[tuple[tuple[int, ...], int], ...],
-    dict[str, float] | None,
-]
 
 #: What one evaluation's log holds: a value set on a node, or (``None``) the values of a whole
 #: subtree replayed from a previous evaluation (see :meth:`Evaluation.subtree`).
@@ -600,6 +585,29 @@ def _relocated_value(value: Any, old: Loc, new: Loc) -> Any:
     if (t is frozenset or t is set) and all(type(v) in _PLAIN for v in value):
         return value
     return _CANNOT
+
+
+class _UnitWalk:
+    """What the walks over the whole roster of one force find of one top-level selection and
+    everything under it (see :meth:`Evaluation._unit_walk`), each part worked out when first
+    asked for: what they can be counted as (:meth:`Evaluation.present_refs`) and their entry
+    ids (:func:`_entry_ids_under`); what :meth:`Evaluation._static_counts` of the roster finds
+    in them: per set of references, how many selections count as them (in the order its walk
+    first meets each set), the selections whose categories a modifier may change (each by its
+    path of child indices from the top-level one, with its copies), and per reference how
+    many selections count as it (``None`` where one of them has no copies: see
+    :meth:`Evaluation._roster_counts`). The same for every evaluation that finds the same
+    selection object (the same selections under it, of the same entries in the same index),
+    so it is handed on with the memo."""
+
+    __slots__ = ("counts", "ids", "moved", "parts", "present")
+
+    def __init__(self) -> None:
+        self.present: frozenset[str] | None = None
+        self.ids: frozenset[str] = frozenset()
+        self.parts: tuple[tuple[frozenset[str], float], ...] | None = None
+        self.moved: tuple[tuple[tuple[int, ...], int], ...] = ()
+        self.counts: dict[str, float] | None = None
 
 
 class SubtreeMemo:
@@ -1723,7 +1731,9 @@ class Evaluation:
             # (the union of each top-level selection's, kept where it is the same object)
             refs_of: set[str] = set(self.index.added_categories)
             for c in self.root.children:
-                refs_of.update(self._unit_walk(c)[0])
+                present = self._unit_present(c).present
+                assert present is not None
+                refs_of.update(present)
             found = self._present = frozenset(refs_of)
         if found is None:
             refs: set[str] = set(self.index.added_categories)
@@ -1739,10 +1749,9 @@ class Evaluation:
 
     def _unit_walk(self, unit: Node) -> _UnitWalk:
         """What the walks over the whole roster find of the top-level selection ``unit`` and
-        everything under it (see :data:`_UnitWalk`): the previous evaluation's where the
-        selection is the same object (the same selections under it, of the same entries in
-        the same index: only an edit makes a new one), else walked. An edit then walks the
-        top-level selection it changed, not the roster."""
+        everything under it (:class:`_UnitWalk`, its parts worked out where they are asked
+        for): the previous evaluation's where the selection is the same object, else new. An
+        edit then walks the top-level selection it changed, not the roster."""
         data = unit.data
         out = self.memo_out
         assert out is not None
@@ -1754,47 +1763,59 @@ class Evaluation:
                 if not self._complete:
                     out.walks[id(data)] = kept
                 return kept[1]
-        present: set[str] = set()
-        ids: set[str] = set()
-        _present_in(unit.walk(), present, ids)  # (as present_refs and _entry_ids_under walk)
-        # (as _static_counts walks the whole roster)
+        found = _UnitWalk()
+        out.walked += 1
+        if data is not None and not self._complete:
+            out.walks[id(data)] = (data, found)
+        return found
+
+    def _unit_present(self, unit: Node) -> _UnitWalk:
+        """:meth:`_unit_walk` with what ``unit`` and everything under it can be counted as
+        and their entry ids worked out (walked as present_refs and _entry_ids_under walk)."""
+        found = self._unit_walk(unit)
+        if found.present is None:
+            present: set[str] = set()
+            ids: set[str] = set()
+            _present_in(unit.walk(), present, ids)
+            found.ids = frozenset(ids)
+            found.present = frozenset(present)
+        return found
+
+    def _unit_counts(self, unit: Node) -> _UnitWalk:
+        """:meth:`_unit_walk` with what :meth:`_static_counts` of the roster finds in ``unit``
+        worked out (walked as it walks the roster)."""
+        found = self._unit_walk(unit)
+        if found.parts is not None:
+            return found
         by_refs: dict[frozenset[str], float] = {}
-        moved: list[tuple[tuple[int, ...], int]] = []
+        moved: list[tuple[Node, int]] = []
         fields_of = self.index.modified_fields
         by_modifier = self.index.category_modifiers
         stated = self._stated_refs
-        stack: list[tuple[Node, int, tuple[int, ...]]] = [(unit, unit.count, ())]
+        stack: list[tuple[Node, int]] = [(unit, unit.count)]
         pop, push = stack.pop, stack.extend
         while stack:
-            n, mult, path = pop()
+            n, mult = pop()
             entry = n.entry
             if entry is None:
                 if n.force is not None:
-                    push([(c, c.count, (*path, i)) for i, c in enumerate(n.children)])
+                    push([(c, c.count) for c in n.children])
                 continue
             if by_modifier and "categories" in fields_of(entry):
-                moved.append((path, mult))
+                moved.append((n, mult))
             else:
                 refs = stated(n)
                 by_refs[refs] = by_refs.get(refs, 0.0) + mult
             if n.children:
-                push([(c, mult * c.count, (*path, i)) for i, c in enumerate(n.children)])
+                push([(c, mult * c.count) for c in n.children])
         counted: dict[str, float] = {}
         for refs, copies in by_refs.items():
             for ref in refs:
                 counted[ref] = counted.get(ref, 0.0) + copies
         # (see _roster_counts: every part at least one copy)
-        counts = counted if all(copies > 0 for copies in by_refs.values()) else None
-        found: _UnitWalk = (
-            frozenset(present),
-            frozenset(ids),
-            tuple(by_refs.items()),
-            tuple(moved),
-            counts,
-        )
-        out.walked += 1
-        if data is not None and not self._complete:
-            out.walks[id(data)] = (data, found)
+        found.counts = counted if all(copies > 0 for copies in by_refs.values()) else None
+        found.moved = tuple((_path_below(unit, n), mult) for n, mult in moved)
+        found.parts = tuple(by_refs.items())
         return found
 
     def _roster_counts(self, units: list[Node], walks: list[_UnitWalk]) -> dict[str, float] | None:
@@ -1836,7 +1857,7 @@ class Evaluation:
         counts = dict(counts)
         for d in gone:
             kept = memo_in.walks.get(id(d))
-            part = kept[1][4] if kept is not None and kept[0] is d else None
+            part = kept[1].counts if kept is not None and kept[0] is d else None
             if part is None:
                 return None
             for ref, copies in part.items():
@@ -1846,7 +1867,7 @@ class Evaluation:
                 else:
                     del counts[ref]
         for w in added:
-            part = w[4]
+            part = w.counts
             if part is None:
                 return None
             for ref, copies in part.items():
@@ -1858,10 +1879,10 @@ class Evaluation:
         (:meth:`_unit_walk`)."""
         if node.parent is None and self._walks_kept():
             if len(node.children) == 1:
-                return self._unit_walk(node.children[0])[1]
+                return self._unit_present(node.children[0]).ids
             ids: set[str] = set()
             for c in node.children:
-                ids.update(self._unit_walk(c)[1])
+                ids.update(self._unit_present(c).ids)
             return ids
         return _entry_ids_under(node)
 
@@ -2725,9 +2746,9 @@ class Evaluation:
             # first, everything under each before the one before it. (Whole numbers of
             # copies: the sums are exact in any order.)
             units = scope_node.children
-            walks = [self._unit_walk(c) for c in units]
+            walks = [self._unit_counts(c) for c in units]
             for c, w in zip(reversed(units), reversed(walks), strict=True):
-                for path, mult in w[3]:
+                for path, mult in w.moved:
                     at = c
                     for i in path:
                         at = at.children[i]
@@ -2737,7 +2758,8 @@ class Evaluation:
                 if self.memo_out is not None:
                     self.memo_out.counted += len(walks)
                 for w in reversed(walks):
-                    for refs, copies in w[2]:
+                    assert w.parts is not None
+                    for refs, copies in w.parts:
                         by_refs[refs] = by_refs.get(refs, 0.0) + copies
                 counts_of = {}
                 for refs, copies in by_refs.items():
@@ -3678,6 +3700,23 @@ def _present_in(nodes: Iterable[Node], refs: set[str], ids: set[str]) -> None:
             add(n.link.id)
         if n.group is not None:
             add(n.group.id)
+
+
+def _path_below(top: Node, node: Node) -> tuple[int, ...]:
+    """The child indices from ``top`` down to ``node`` (a selection under it)."""
+    path: list[int] = []
+    n = node
+    while n is not top:
+        up = n.parent
+        assert up is not None
+        kids = up.children
+        i = n.index
+        if i >= len(kids) or kids[i] is not n:  # (not its place: looked for)
+            i = next(k for k, c in enumerate(kids) if c is n)
+        path.append(i)
+        n = up
+    path.reverse()
+    return tuple(path)
 
 
 def _entry_ids_under(node: Node) -> set[str]:
