@@ -373,6 +373,7 @@ _Where = tuple[int, ...] | int | None
 #: (``None``) the set of checks made once per roster or force, with its key.
 _Read = tuple[Any, int, _Where, Any, Any]
 
+
 #: What one evaluation's log holds: a value set on a node, or (``None``) the values of a whole
 #: subtree replayed from a previous evaluation (see :meth:`Evaluation.subtree`).
 _Logged = tuple["Node | None", "Value | _Groups"]
@@ -586,6 +587,29 @@ def _relocated_value(value: Any, old: Loc, new: Loc) -> Any:
     return _CANNOT
 
 
+class _UnitWalk:
+    """What the walks over the whole roster of one force find of one top-level selection and
+    everything under it (see :meth:`Evaluation._unit_walk`), each part worked out when first
+    asked for: what they can be counted as (:meth:`Evaluation.present_refs`) and their entry
+    ids (:func:`_entry_ids_under`); what :meth:`Evaluation._static_counts` of the roster finds
+    in them: per set of references, how many selections count as them (in the order its walk
+    first meets each set), the selections whose categories a modifier may change (each by its
+    path of child indices from the top-level one, with its copies), and per reference how
+    many selections count as it (``None`` where one of them has no copies: see
+    :meth:`Evaluation._roster_counts`). The same for every evaluation that finds the same
+    selection object (the same selections under it, of the same entries in the same index),
+    so it is handed on with the memo."""
+
+    __slots__ = ("counts", "ids", "moved", "parts", "present")
+
+    def __init__(self) -> None:
+        self.present: frozenset[str] | None = None
+        self.ids: frozenset[str] = frozenset()
+        self.parts: tuple[tuple[frozenset[str], float], ...] | None = None
+        self.moved: tuple[tuple[tuple[int, ...], int], ...] = ()
+        self.counts: dict[str, float] | None = None
+
+
 class SubtreeMemo:
     """What an evaluation found per subtree, handed to the next evaluation of the same roster.
 
@@ -603,6 +627,7 @@ class SubtreeMemo:
 
     __slots__ = (
         "costs_traced",
+        "counted",
         "custom",
         "hits",
         "index",
@@ -611,8 +636,11 @@ class SubtreeMemo:
         "names_traced",
         "nodes",
         "records",
+        "roster_counts",
         "rules",
         "totals",
+        "walked",
+        "walks",
     )
 
     def __init__(self, index: CatalogIndex | None = None, rules: SystemRules | None = None) -> None:
@@ -644,9 +672,22 @@ class SubtreeMemo:
         #: The next evaluation whose roster has the same ones reuses the index (and so the
         #: memo) instead of building both again.
         self.custom: tuple[Any, str, tuple[str, ...], tuple[Issue, ...]] | None = None
+        #: What the whole-roster walks read of each top-level selection of a roster of one
+        #: force (see :meth:`Evaluation._unit_walk`), with the selection.
+        self.walks: dict[int, tuple[SelectionData, _UnitWalk]] = {}
+        #: The top-level selections of a roster of one force and the counts
+        #: :meth:`Evaluation._static_counts` found of the whole roster (see
+        #: :meth:`Evaluation._roster_counts`).
+        self.roster_counts: tuple[tuple[SelectionData, ...], dict[str, float]] | None = None
         #: Subtrees replayed and computed (for tests and benchmarks).
         self.hits = 0
         self.misses = 0
+        #: Top-level selections walked for :attr:`walks` (the others' taken from the
+        #: previous evaluation's; for tests and benchmarks).
+        self.walked = 0
+        #: Top-level selections' counts added to (or taken off) the roster's (see
+        #: :meth:`Evaluation._roster_counts`; for tests and benchmarks).
+        self.counted = 0
 
 
 @dataclass
@@ -747,6 +788,9 @@ class Evaluation:
     #: Set by :func:`evaluate` once the tree is built, its costs settled and checked: from
     #: then on nothing changes what a name reads.
     _complete: bool = field(default=False, repr=False)
+    #: Set by :meth:`tree_complete`: from then on the tree holds every selection (what the
+    #: whole-roster walks find of a top-level selection may be kept for the next evaluation).
+    _tree_built: bool = field(default=False, repr=False)
     _take_nodes: bool = field(default=False, repr=False)
     #: The campaign state keys the rules module declares (none: state is not checked).
     state_keys: tuple[StateKey, ...] = field(default=(), repr=False)
@@ -1683,26 +1727,164 @@ class Evaluation:
         category ids, those a modifier may add included, and force ids): a count of anything
         else is 0 anywhere in the roster. Worked out once per evaluation."""
         found = self._present
+        if found is None and self._walks_kept():
+            # (the union of each top-level selection's, kept where it is the same object)
+            refs_of: set[str] = set(self.index.added_categories)
+            for c in self.root.children:
+                present = self._unit_present(c).present
+                assert present is not None
+                refs_of.update(present)
+            found = self._present = frozenset(refs_of)
         if found is None:
             refs: set[str] = set(self.index.added_categories)
-            add, update = refs.add, refs.update
-            seen: set[int] = set()
-            for n in self.root.descendants():
-                entry = n.entry
-                if entry is None:
-                    if n.force is not None:
-                        add(n.force.id)
-                    continue
-                if id(entry) not in seen:
-                    seen.add(id(entry))
-                    add(entry.id)
-                    update(entry.categories)
-                if n.link is not None and n.link.id:
-                    add(n.link.id)
-                if n.group is not None:
-                    add(n.group.id)
+            _present_in(self.root.descendants(), refs, set())
             found = self._present = frozenset(refs)
         return found
+
+    def _walks_kept(self) -> bool:
+        """Whether the walks over the whole roster are made of each top-level selection's
+        part (:meth:`_unit_walk`): in a roster of one force whose tree is complete, in an
+        evaluation that hands what it found to the next."""
+        return self.forces is None and self._tree_built and self.memo_out is not None
+
+    def _unit_walk(self, unit: Node) -> _UnitWalk:
+        """What the walks over the whole roster find of the top-level selection ``unit`` and
+        everything under it (:class:`_UnitWalk`, its parts worked out where they are asked
+        for): the previous evaluation's where the selection is the same object, else new. An
+        edit then walks the top-level selection it changed, not the roster."""
+        data = unit.data
+        out = self.memo_out
+        assert out is not None
+        if data is not None:
+            kept = out.walks.get(id(data))
+            if kept is None and self.memo_in is not None:
+                kept = self.memo_in.walks.get(id(data))
+            if kept is not None and kept[0] is data:
+                if not self._complete:
+                    out.walks[id(data)] = kept
+                return kept[1]
+        found = _UnitWalk()
+        out.walked += 1
+        if data is not None and not self._complete:
+            out.walks[id(data)] = (data, found)
+        return found
+
+    def _unit_present(self, unit: Node) -> _UnitWalk:
+        """:meth:`_unit_walk` with what ``unit`` and everything under it can be counted as
+        and their entry ids worked out (walked as present_refs and _entry_ids_under walk)."""
+        found = self._unit_walk(unit)
+        if found.present is None:
+            present: set[str] = set()
+            ids: set[str] = set()
+            _present_in(unit.walk(), present, ids)
+            found.ids = frozenset(ids)
+            found.present = frozenset(present)
+        return found
+
+    def _unit_counts(self, unit: Node) -> _UnitWalk:
+        """:meth:`_unit_walk` with what :meth:`_static_counts` of the roster finds in ``unit``
+        worked out (walked as it walks the roster)."""
+        found = self._unit_walk(unit)
+        if found.parts is not None:
+            return found
+        by_refs: dict[frozenset[str], float] = {}
+        moved: list[tuple[Node, int]] = []
+        fields_of = self.index.modified_fields
+        by_modifier = self.index.category_modifiers
+        stated = self._stated_refs
+        stack: list[tuple[Node, int]] = [(unit, unit.count)]
+        pop, push = stack.pop, stack.extend
+        while stack:
+            n, mult = pop()
+            entry = n.entry
+            if entry is None:
+                if n.force is not None:
+                    push([(c, c.count) for c in n.children])
+                continue
+            if by_modifier and "categories" in fields_of(entry):
+                moved.append((n, mult))
+            else:
+                refs = stated(n)
+                by_refs[refs] = by_refs.get(refs, 0.0) + mult
+            if n.children:
+                push([(c, mult * c.count) for c in n.children])
+        counted: dict[str, float] = {}
+        for refs, copies in by_refs.items():
+            for ref in refs:
+                counted[ref] = counted.get(ref, 0.0) + copies
+        # (see _roster_counts: every part at least one copy)
+        found.counts = counted if all(copies > 0 for copies in by_refs.values()) else None
+        found.moved = tuple((_path_below(unit, n), mult) for n, mult in moved)
+        found.parts = tuple(by_refs.items())
+        return found
+
+    def _roster_counts(self, units: list[Node], walks: list[_UnitWalk]) -> dict[str, float] | None:
+        """The counts :meth:`_static_counts` finds of the whole roster (of the selections no
+        modifier gives categories), from the previous evaluation's: the parts of the
+        top-level selections no longer there taken off, those of the new ones added (a
+        reference no selection counts as any more dropped). ``None`` where there is nothing
+        to start from, or the edit changed more than half the list. The same dictionary as
+        added up afresh, but for the order of its keys (read by key only): whole numbers
+        of copies, each part's at least one (else its counts are ``None``), so the sums are
+        exact and a count falls to 0 exactly where nothing counts as it."""
+        memo_in = self.memo_in
+        prev = memo_in.roster_counts if memo_in is not None else None
+        if prev is None or memo_in is None:
+            return None
+        old, counts = prev
+        now: dict[int, int] = {}
+        for c in units:
+            now[id(c.data)] = now.get(id(c.data), 0) + 1
+        gone: list[SelectionData] = []
+        for d in old:
+            k = id(d)
+            left = now.get(k, 0)
+            if left:
+                now[k] = left - 1
+            else:
+                gone.append(d)
+        # (the new ones: as many of each as are left above)
+        added: list[_UnitWalk] = []
+        for c, w in zip(units, walks, strict=True):
+            k = id(c.data)
+            if now.get(k, 0):
+                now[k] -= 1
+                added.append(w)
+        if len(gone) + len(added) > len(units) // 2:
+            return None
+        if self.memo_out is not None:
+            self.memo_out.counted += len(gone) + len(added)
+        counts = dict(counts)
+        for d in gone:
+            kept = memo_in.walks.get(id(d))
+            part = kept[1].counts if kept is not None and kept[0] is d else None
+            if part is None:
+                return None
+            for ref, copies in part.items():
+                left_over = counts[ref] - copies
+                if left_over:
+                    counts[ref] = left_over
+                else:
+                    del counts[ref]
+        for w in added:
+            part = w.counts
+            if part is None:
+                return None
+            for ref, copies in part.items():
+                counts[ref] = counts.get(ref, 0.0) + copies
+        return counts
+
+    def entry_ids_under(self, node: Node) -> AbstractSet[str]:
+        """:func:`_entry_ids_under`, of the root the union of each top-level selection's
+        (:meth:`_unit_walk`)."""
+        if node.parent is None and self._walks_kept():
+            if len(node.children) == 1:
+                return self._unit_present(node.children[0]).ids
+            ids: set[str] = set()
+            for c in node.children:
+                ids.update(self._unit_present(c).ids)
+            return ids
+        return _entry_ids_under(node)
 
     def nodes_in(self, category: str) -> list[Node]:
         """The selections in ``category`` (as their entries state it), depth first: what
@@ -1755,6 +1937,7 @@ class Evaluation:
         self._present = None
         self._last_scoped = None
         self._cats = None
+        self._tree_built = True
 
     # ----------------------------------------------------------------- names
 
@@ -2508,8 +2691,10 @@ class Evaluation:
         self, scope_node: Node, deep: bool, child_forces: bool = False
     ) -> dict[str, float]:
         """How many selections of every entry, category and group lie under ``scope_node``
-        (copies multiplied down the tree); one walk per scope node and evaluation."""
-        key = (id(scope_node), deep, child_forces)
+        (copies multiplied down the tree); one walk per scope node and evaluation. (At the
+        root, forces are always looked into: one count whatever ``child_forces`` says, as
+        :meth:`_static_counts` makes it.)"""
+        key = (id(scope_node), deep, child_forces or scope_node.parent is None)
         counts = self._counts.get(key)
         if counts is not None:
             return counts
@@ -2555,6 +2740,38 @@ class Evaluation:
             return found
         by_refs: dict[frozenset[str], float] = {}
         others: list[tuple[Node, int]] = []
+        if deep and scope_node.parent is None and not self._reached and self._walks_kept():
+            # The whole roster: what the walk below finds, each top-level selection's part
+            # (kept where it is the same object) added up in the walk's order: the last
+            # first, everything under each before the one before it. (Whole numbers of
+            # copies: the sums are exact in any order.)
+            units = scope_node.children
+            walks = [self._unit_counts(c) for c in units]
+            for c, w in zip(reversed(units), reversed(walks), strict=True):
+                for path, mult in w.moved:
+                    at = c
+                    for i in path:
+                        at = at.children[i]
+                    others.append((at, mult))
+            counts_of = self._roster_counts(units, walks)
+            if counts_of is None:
+                if self.memo_out is not None:
+                    self.memo_out.counted += len(walks)
+                for w in reversed(walks):
+                    assert w.parts is not None
+                    for refs, copies in w.parts:
+                        by_refs[refs] = by_refs.get(refs, 0.0) + copies
+                counts_of = {}
+                for refs, copies in by_refs.items():
+                    for ref in refs:
+                        counts_of[ref] = counts_of.get(ref, 0.0) + copies
+            out = self.memo_out
+            if out is not None and not self._complete:
+                datas = tuple(c.data for c in units if c.data is not None)
+                if len(datas) == len(units):
+                    out.roster_counts = (datas, counts_of)
+            found = self._static[key] = (counts_of, others)
+            return found
         fields_of = self.index.modified_fields
         by_modifier = self.index.category_modifiers
         reached = self._reached
@@ -3462,6 +3679,46 @@ def _check_constraint(
         _constraint_issue(ev, con, owner, got, limit, scope_node, context)
 
 
+def _present_in(nodes: Iterable[Node], refs: set[str], ids: set[str]) -> None:
+    """Add to ``refs`` what each of ``nodes`` can be counted as (see
+    :meth:`Evaluation.present_refs`: its entry, its categories as stated, its link and group;
+    a force's id), and to ``ids`` their entry ids."""
+    add, update = refs.add, refs.update
+    seen: set[int] = set()  # (each entry's id and categories added once)
+    for n in nodes:
+        entry = n.entry
+        if entry is None:
+            if n.force is not None:
+                add(n.force.id)
+            continue
+        ids.add(entry.id)
+        if id(entry) not in seen:
+            seen.add(id(entry))
+            add(entry.id)
+            update(entry.categories)
+        if n.link is not None and n.link.id:
+            add(n.link.id)
+        if n.group is not None:
+            add(n.group.id)
+
+
+def _path_below(top: Node, node: Node) -> tuple[int, ...]:
+    """The child indices from ``top`` down to ``node`` (a selection under it)."""
+    path: list[int] = []
+    n = node
+    while n is not top:
+        up = n.parent
+        assert up is not None
+        kids = up.children
+        i = n.index
+        if i >= len(kids) or kids[i] is not n:  # (not its place: looked for)
+            i = next(k for k, c in enumerate(kids) if c is n)
+        path.append(i)
+        n = up
+    path.reverse()
+    return tuple(path)
+
+
 def _entry_ids_under(node: Node) -> set[str]:
     """The entry ids of every selection under ``node`` (at any depth)."""
     out: set[str] = set()
@@ -3523,7 +3780,7 @@ def _check_children(ev: Evaluation, node: Node, plan: ChildChecks, seen_global: 
         # selection it counts 0, which no maximum (unlimited when negative) refuses.
         # (Many of them, as at the root: the entries found under it in one walk first; one
         # that is not there is not found by the walk of _holds_entry either.)
-        under = _entry_ids_under(node) if len(plan.held) > HELD_BY_ONE_WALK else None
+        under = ev.entry_ids_under(node) if len(plan.held) > HELD_BY_ONE_WALK else None
         for k, rows_k in plan.held.items():
             if (under is None or k in under) and _holds_entry(ev, node, k):
                 order.extend(rows_k)

@@ -317,13 +317,15 @@ def test_limits_held_under_the_roster_found_in_one_walk(
     """The entries under a selection found in one walk before their limits are looked at
     (``engine.HELD_BY_ONE_WALK``, here for every selection): the same errors and points as
     each entry looked for on its own (the second captain reported); and, broken on purpose
-    (the walk finding nothing), the second captain goes unseen."""
+    (the walk finding nothing, at the roster too, where it is each top-level selection's
+    part: Evaluation.entry_ids_under), the second captain goes unseen."""
     monkeypatch.setattr(engine, "HELD_BY_ONE_WALK", 10**9)
     alone = [(e, pts) for e, _, pts in directed(session(tmp_path / "alone"))]
     monkeypatch.setattr(engine, "HELD_BY_ONE_WALK", 0)
     assert [(e, pts) for e, _, pts in directed(session(tmp_path / "walked"))] == alone
     assert [m for m in alone[-1][0] if "2 × Captain; at most 1 allowed" in m]
     monkeypatch.setattr(engine, "_entry_ids_under", lambda node: set())
+    monkeypatch.setattr(Evaluation, "entry_ids_under", lambda self, node: set())
     broken = [(e, pts) for e, _, pts in directed(session(tmp_path / "broken"))]
     assert broken[:-1] == alone[:-1] and broken[-1] != alone[-1]
 

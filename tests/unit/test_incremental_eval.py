@@ -110,6 +110,28 @@ def test_an_edit_deep_in_a_regiment_replays_the_rest(library: Library) -> None:
     assert snapshot(ev) == snapshot(evaluate_roster(s.roster, s.system))
 
 
+def test_an_edit_in_a_regiment_walks_only_for_what_its_evaluation_reads(
+    library: Library,
+) -> None:
+    """The regiment is two top-level selections, one holding nearly everything, so an edit
+    inside it walks that one again. Its evaluation reads what every selection can be counted
+    as, never the roster's counts by entry and category (no catalog modifier gives
+    categories): those are not worked out (they were, with the rest, and the evaluation after
+    an edit took 1.33 ms instead of 1.13)."""
+    s = EditSession.open(
+        REPO / "examples" / "starship-marine" / "earther-regiment.yaml", library, autosave=False
+    )
+    s.evaluate()
+    s.add(("selections", 0, "selections", 4), "truc")
+    ev = s.evaluate()
+    memo = ev.memo_out
+    assert memo is not None and len(s.roster.selections) == 2
+    assert memo.walked == 1 and memo.counted == 0
+    walks = [w for _, w in memo.walks.values()]
+    assert len(walks) == 2 and all(w.present is not None and w.parts is None for w in walks)
+    assert snapshot(ev) == snapshot(evaluate_roster(s.roster, s.system))
+
+
 def test_a_renamed_formation_renames_the_issues_inside_it(library: Library) -> None:
     s = EditSession.open(
         REPO / "examples" / "starship-marine" / "earther-regiment.yaml", library, autosave=False
