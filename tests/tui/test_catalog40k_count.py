@@ -233,11 +233,7 @@ async def fresh_catalog(pilot: Any, editor: Any) -> list[str]:
     entry: the browser forgets its list, the rows' labels and figures, the previews and the
     lines it drew, is shown the options again and repaints whole (:func:`catalog_shown`)."""
     browser = editor.catalog
-    for state, _ in browser._kept_lists.values():
-        browser._forget_nodes(state)
-    browser._forget_nodes({"_rows": browser._rows, "_sections": browser._sections})
-    browser._kept_lists.clear()
-    browser._signature = None  # (a new list of nodes, each labelled afresh)
+    browser._drop_lists()  # (a new list of nodes, each labelled afresh)
     browser._infos = {}
     browser._tables.clear()
     browser._previews_drawn.clear()

@@ -1413,9 +1413,7 @@ class CatalogBrowser(Vertical):
         if index is not self._index:  # (a catalog reloaded: nothing of the old one is kept)
             self._tables.clear()
             self._previews_drawn.clear()
-            for state, _ in self._kept_lists.values():
-                self._forget_nodes(state)
-            self._kept_lists.clear()
+            self._drop_lists()
         self._index = index
         self._target_name = target_name
         self._options = options
@@ -1730,6 +1728,16 @@ class CatalogBrowser(Vertical):
         while len(kept) > KEPT_LISTS:
             state, _ = kept.pop(next(iter(kept)))
             self._forget_nodes(state)
+
+    def _drop_lists(self) -> None:
+        """Drop the lists kept and the one shown (built again for the options shown next),
+        their nodes from the tree's table by id."""
+        for state, _ in self._kept_lists.values():
+            self._forget_nodes(state)
+        self._kept_lists.clear()
+        if self._tree is not None:
+            self._forget_nodes({"_rows": self._rows, "_sections": self._sections})
+        self._signature = None
 
     def _forget_nodes(self, state: dict[str, Any]) -> None:
         """Drop a kept list's nodes from the tree's table of nodes by id (``Tree`` keeps
