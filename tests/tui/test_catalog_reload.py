@@ -72,6 +72,12 @@ async def test_a_new_catalog_file_shows_in_the_open_roster(make_app: Any, workdi
             pilot,
             lambda: any("Scout Bike" in line and "17" in line for line in catalog_lines(editor)),
         )
+        # Nothing of the lists of nodes built for the catalogs before is kept: the tree's
+        # table of nodes by id holds its root and the list shown.
+        browser = editor.catalog
+        assert not browser._kept_lists
+        shown = len(browser._rows) + len(browser._sections)
+        assert len(browser.catalog_tree._tree_nodes) == shown + 1
 
 
 @run_async

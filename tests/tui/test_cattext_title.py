@@ -14,7 +14,7 @@ from screen import painted, pane_lines
 from textual.pilot import Pilot
 
 from armybuilder.tui.screens.editor import EditorScreen
-from armybuilder.tui.widgets.catalog import TitleStatic, fit_title
+from armybuilder.tui.widgets.catalog import TitleStatic, _cut, fit_title
 
 PLATOON = EXAMPLES / "infantry-ops" / "rifle-platoon.yaml"
 LONG_NAME = "Rifle platoon of the Ninth Lowland Regiment, Second Company"
@@ -95,3 +95,33 @@ def test_a_title_is_cut_before_its_kept_end() -> None:
     assert fit_title(text, 10, keep).plain == "filter 'W…"
     # No filter: cut at the edge, with "…".
     assert fit_title(Text("Add to: New Xenos - Orks roster"), 20, 0).plain == "Add to: New Xenos -…"
+
+
+def test_a_cut_keeps_the_longest_head_that_fits() -> None:
+    """``_cut`` (a title, a line at the pane's edge) finds the head to keep by halves: the
+    same head as measuring one more character at a time, with wide characters, joiners,
+    variation selectors and combining marks among them, at every room."""
+    import random
+
+    from rich.cells import cell_len
+
+    def one_at_a_time(text: Text, room: int) -> Text:
+        plain = text.plain
+        if cell_len(plain) <= room:
+            return text
+        end = 0
+        while end < len(plain) and cell_len(plain[: end + 1]) <= room - 1:
+            end += 1
+        cut = text.copy()
+        cut.plain = plain[:end].rstrip() + "…"
+        return cut
+
+    rng = random.Random(18)
+    alphabet = [*"abc XYZ·'…", "界", "é", "\u200d", "\ufe0f", "👍", "❤", "\u0301", "\t"]
+    for _ in range(2000):
+        plain = "".join(rng.choice(alphabet) for _ in range(rng.randrange(30)))
+        text = Text(plain)
+        text.stylize("bold", 0, rng.randrange(len(plain) + 1))
+        for room in range(-1, 33):
+            want, got = one_at_a_time(text, room), _cut(text, room)
+            assert (got.plain, got.spans) == (want.plain, want.spans), (plain, room)

@@ -71,7 +71,7 @@ from .export import ExportScreen, PdfPathScreen
 
 if TYPE_CHECKING:
     from ...building import Place
-    from ...catalog import Library
+    from ...catalog import Child, Library
     from ...model.catalog import Group
     from ...rules.engine import Evaluation
     from ...session.editor import SaveJob
@@ -508,23 +508,32 @@ class EditorScreen(ArmyScreen):
 
     def catalog_target(self) -> Loc:
         """Where the catalog adds: the selection, or the nearest one above that has options."""
+        return self._catalog_target()[0]
+
+    def _catalog_target(self) -> tuple[Loc, list[Child] | None]:
+        """:meth:`catalog_target`, and its options as the latest evaluation shown finds them
+        where they were found on the way (``None``: not looked up)."""
         s = self.session
         if s is None:
-            return ()
+            return (), None
         loc = self.selected
         # (as the latest evaluation shown finds them: a newer one may still be running)
         ev = s.evaluation
-        while loc and not (s.exists(loc) and s.options(loc, ev)):
+        while loc:
+            if s.exists(loc):
+                options = s.options(loc, ev)
+                if options:
+                    return loc, options
             loc = loc[:-2]
-        if not loc and s.roster.forces:  # a roster of several forces: into its first force
-            return ("forces", 0)
-        return loc
+        if s.roster.forces:  # a roster of several forces: into its first force
+            return ("forces", 0), None
+        return loc, None
 
     def _update_catalog(self) -> None:
         s = self.session
         if s is None:
             return
-        target = self.catalog_target()
+        target, found = self._catalog_target()
         entry = None
         if is_force_loc(target):
             name = s.force_label(target)
@@ -541,7 +550,8 @@ class EditorScreen(ArmyScreen):
                     n = item.get("count", 1)
                     counts[str(item.get("entry"))] += n if isinstance(n, int) else 1
         ev = s.evaluation or s.evaluate()
-        options = s.options(target, ev)
+        # (the options the target was found by, if of this evaluation: it was the latest)
+        options = found if found is not None and ev is s.evaluation else s.options(target, ev)
         recorded = s.index.recorded_id
         self.catalog.show_options(
             s.index,

@@ -1014,9 +1014,17 @@ def _cut(text: Text, room: int) -> Text:
     plain = text.plain
     if cell_len(plain) <= room:
         return text
-    end = 0
-    while end < len(plain) and cell_len(plain[: end + 1]) <= room - 1:
-        end += 1
+    # The longest head of at most ``room - 1`` cells, found by halves: a head's width never
+    # shrinks as it grows (a joiner or a variation selector adds nothing or widens), and the
+    # title is cut at every unit of another kind selected (a head measured per character
+    # kept was some forty measures of a 40k unit's title).
+    end, over = 0, len(plain)  # (the head of ``end`` characters fits; of ``over``, not)
+    while over - end > 1:
+        mid = (end + over) // 2
+        if cell_len(plain[:mid]) <= room - 1:
+            end = mid
+        else:
+            over = mid
     cut = text.copy()
     cut.plain = plain[:end].rstrip() + "…"  # (spans over the end now end at the "…")
     return cut
@@ -1171,13 +1179,13 @@ class TitleStatic(LiveStatic):
         return fit_title(content, width, self.keep)
 
     def _lines(self, width: int) -> list[Strip]:
+        drawn = self._drawn
+        if drawn is not None and drawn[0] == width:
+            return drawn[1]  # (drawn for this title at this width: not fitted again)
         content = self._content
         fitted = self.fitted(width)
         if fitted is None or fitted is content:
             return super()._lines(width)
-        drawn = self._drawn
-        if drawn is not None and drawn[0] == width:
-            return drawn[1]
         self._content = fitted
         try:
             return super()._lines(width)
@@ -1232,6 +1240,23 @@ class SearchBox(SteadyInput):
 #: wheel (3 lines) finds its rows priced already. (The rest are priced while idle.)
 PRICE_MARGIN = 3
 
+#: What the browser holds of the list of nodes it shows (see :meth:`CatalogBrowser._keep_list`).
+_LIST_STATE = (
+    "_rows",
+    "_shown_labels",
+    "_row_figures",
+    "_row_infos",
+    "_row_of",
+    "_sections",
+    "_shown_sections",
+    "_section_child",
+    "_row_section",
+    "_hay",
+)
+
+#: Lists of nodes kept besides the one shown (the units of other kinds gone between).
+KEPT_LISTS = 4
+
 #: The options off screen are priced while the app is idle, in rounds of this many seconds at
 #: most (a key typed meanwhile waits for one round), this long apart: the search then finds
 #: them priced. (Their rows are labelled when they come into view, from these figures.)
@@ -1264,6 +1289,7 @@ class CatalogBrowser(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.target: Loc = ()
+        self._tree: CatalogTree | None = None  # (set when composed)
         self._index: CatalogIndex | None = None
         self._options: list[Child] = []
         self._counts: dict[str, int] = {}
@@ -1311,8 +1337,15 @@ class CatalogBrowser(Vertical):
         self._target_name = ""
         self._empty_text: str | None = None
         self._section_child: dict[str, Child] = {}
-        #: Times the tree was rebuilt (a benchmark reads it).
+        #: Lists of nodes built, for a new set of options (a benchmark reads it).
         self.rebuilds = 0
+        #: The lists of nodes built for the last few other sets of options (by signature),
+        #: each with its rows' state (:data:`_LIST_STATE`) and tails: moving back to a unit
+        #: of a kind shown before hangs its list again rather than building it (the player
+        #: goes between a few units; a quick fix or an undo goes back and forth).
+        self._kept_lists: dict[object, tuple[dict[str, Any], ListTails | None]] = {}
+        #: Kept lists hung again (tests read it; :attr:`rebuilds` counts the lists built).
+        self.lists_reused = 0
         #: The garbage collector is paused until the frame of a key typed is painted.
         self._collector_held = False
         #: What the rows' labels were last drawn ahead for (:meth:`_draw_ahead`).
@@ -1336,6 +1369,7 @@ class CatalogBrowser(Vertical):
         tree.guide_depth = 2
         tree.on_view = self._label_lines
         tree.on_resized = self._price_later
+        self._tree = tree
         yield tree
         yield LiveStatic("", id="catalog-empty")
         with ScrollBox(id="catalog-preview-scroll"):
@@ -1343,7 +1377,10 @@ class CatalogBrowser(Vertical):
 
     @property
     def catalog_tree(self) -> CatalogTree:
-        return find(self, "CatalogTree", CatalogTree)
+        # The tree composed (looked up a dozen times in an update: a look-up checks that
+        # the widget found is still attached, a few microseconds each).
+        tree = self._tree
+        return tree if tree is not None else find(self, "CatalogTree", CatalogTree)
 
     @property
     def search(self) -> Input:
@@ -1376,6 +1413,7 @@ class CatalogBrowser(Vertical):
         if index is not self._index:  # (a catalog reloaded: nothing of the old one is kept)
             self._tables.clear()
             self._previews_drawn.clear()
+            self._drop_lists()
         self._index = index
         self._target_name = target_name
         self._options = options
@@ -1539,10 +1577,14 @@ class CatalogBrowser(Vertical):
     ) -> tuple[Any, ...]:
         """What :func:`preview` shows for an option, not the figures behind it: two
         options' previews with the same key are the same lines (a count that changes
-        without showing, no limit, does not draw it again)."""
+        without showing, no limit, does not draw it again). The group it is chosen in is
+        part of it: an entry offered by units of two kinds in groups of other names with alike
+        limits (a 40k plasma pistol in "Replace Bolter", "Weapon 1") kept the other unit's
+        group in its preview."""
         return (
             entry_id,
             id(child.entry),
+            id(child.group),
             id(index),
             costs_text(index, info.costs) if info is not None else None,
             info.limit.range_text if info is not None and info.limit.bounded else None,
@@ -1644,7 +1686,10 @@ class CatalogBrowser(Vertical):
             tuple(self._ids),
         )
         if signature != self._signature or not self._nodes_attached():
-            self._build_nodes(index, signature)
+            if not self._reuse_nodes(index, signature):
+                self._build_nodes(index, signature)
+            # (the rows on screen were another list's, or none: all of them repainted)
+            self.catalog_tree.refresh()
             self._filter(force=True)
             return
         # Same entries: only counts, limits and costs may differ. The rows in view are
@@ -1668,12 +1713,79 @@ class CatalogBrowser(Vertical):
         rows = self._rows
         return not rows or rows[0].tree is self.catalog_tree
 
+    def _keep_list(self) -> None:
+        """Keep the list of nodes shown (its rows' state and tails), to be hung again when
+        its options are shown again (:meth:`_reuse_nodes`); the oldest kept goes, its nodes
+        dropped from the tree's table of nodes by id."""
+        tree = self.catalog_tree
+        if self._signature is None or not self._rows or not self._nodes_attached():
+            return
+        kept = self._kept_lists
+        old = kept.pop(self._signature, None)
+        if old is not None and old[0]["_rows"] is not self._rows:
+            self._forget_nodes(old[0])
+        kept[self._signature] = ({name: getattr(self, name) for name in _LIST_STATE}, tree.tails)
+        while len(kept) > KEPT_LISTS:
+            state, _ = kept.pop(next(iter(kept)))
+            self._forget_nodes(state)
+
+    def _drop_lists(self) -> None:
+        """Drop the lists kept and the one shown (built again for the options shown next),
+        their nodes from the tree's table by id."""
+        for state, _ in self._kept_lists.values():
+            self._forget_nodes(state)
+        self._kept_lists.clear()
+        if self._tree is not None:
+            self._forget_nodes({"_rows": self._rows, "_sections": self._sections})
+        self._signature = None
+
+    def _forget_nodes(self, state: dict[str, Any]) -> None:
+        """Drop a kept list's nodes from the tree's table of nodes by id (``Tree`` keeps
+        every node it made there; its ``clear`` numbered the nodes from 0 again instead)."""
+        table = getattr(self.catalog_tree, "_tree_nodes", None)
+        if isinstance(table, dict):
+            nodes: list[TreeNode[str | None]] = [*state["_rows"], *state["_sections"].values()]
+            for node in nodes:
+                key = node._id
+                if table.get(key) is node:
+                    del table[key]
+
+    def _reuse_nodes(self, index: CatalogIndex, signature: object) -> bool:
+        """Hang the list kept for ``signature`` again, if there is one (its rows labelled
+        with figures of before: each is labelled again as it comes into view, as after an
+        edit; its headings are labelled now). Whether one was."""
+        tree = self.catalog_tree
+        found = self._kept_lists.pop(signature, None)
+        if found is None:
+            return False
+        state, tails = found
+        rows = state["_rows"]
+        if rows and rows[0].tree is not tree:  # (another tree's nodes: built afresh)
+            return False
+        self._cursor_keep = tree.cursor_node.data if tree.cursor_node is not None else None
+        self._keep_list()
+        self._signature = signature
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._hits = None
+        self._hits_query = None
+        tree.tails = tails
+        for key, section in self._sections.items():
+            stext = self._section_label(index, self._section_child[key])
+            if self._shown_sections.get(key) != stext.plain:
+                self._shown_sections[key] = stext.plain
+                section._label = tree.process_label(stext)  # (the whole tree is repainted)
+                section._updates += 1
+        self.lists_reused += 1
+        return True
+
     def _build_nodes(self, index: CatalogIndex, signature: object) -> None:
         """A node for every option and section, all under the root (the filter picks)."""
-        self._signature = signature
-        self.rebuilds += 1
         tree = self.catalog_tree
         self._cursor_keep = tree.cursor_node.data if tree.cursor_node is not None else None
+        self._keep_list()
+        self._signature = signature
+        self.rebuilds += 1
         self._rows = []
         self._shown_labels = []
         self._row_figures = []
@@ -1692,27 +1804,66 @@ class CatalogBrowser(Vertical):
         )
         tree._syncing = True  # one repaint at the end, not one per node added
         try:
-            tree.clear()
+            # The root stays (``Tree.clear`` would number the new nodes from 0 again, and
+            # rows are found by their node's id: the lists kept hold nodes so numbered).
+            root = tree.root
+            root._children = []
+            add = self._node_adder(tree)
             for child, option_id in zip(self._options, self._ids, strict=True):
                 key = self._section(index, child)
                 node = self._sections.get(key)
                 if node is None:
                     stext = self._section_label(index, child)
-                    node = tree.root.add(stext, data=None, expand=True)
+                    node = add(root, stext, None, True)
                     self._sections[key] = node
                     self._section_child[key] = child
                     self._shown_sections[key] = stext.plain
                 # The name alone: the row is priced when it comes into view.
                 label = Text(child.entry.name)
-                leaf = node.add_leaf(label, data=option_id)
+                leaf = add(node, label, option_id, False)
                 self._row_of[leaf._id] = len(self._rows)
                 self._rows.append(leaf)
                 self._shown_labels.append(label.plain)
                 self._row_figures.append(-1)
                 self._row_infos.append(None)
                 self._row_section.append(key)
+            tree._invalidate()  # (once for the whole list)
         finally:
             tree._syncing = False
+
+    @staticmethod
+    def _node_adder(
+        tree: CatalogTree,
+    ) -> Callable[[TreeNode[str | None], Text, str | None, bool], TreeNode[str | None]]:
+        """What hangs a new node (a section that expands, or an entry's leaf) last under a
+        node: what ``TreeNode.add`` and ``add_leaf`` do, without laying the tree's lines out
+        again for every node (Tree drops its lines and resets every node's state at each
+        one; the list is laid out once, when all are added). (Tree internals of Textual 8;
+        another Textual: Tree's own methods.)"""
+        make = getattr(tree, "_add_node", None)
+        if make is None:
+
+            def plain(
+                parent: TreeNode[str | None], label: Text, data: str | None, section: bool
+            ) -> TreeNode[str | None]:
+                if section:
+                    return parent.add(label, data=data, expand=True)
+                return parent.add_leaf(label, data=data)
+
+            return plain
+
+        def add(
+            parent: TreeNode[str | None], label: Text, data: str | None, section: bool
+        ) -> TreeNode[str | None]:
+            # (the node processes its label itself: ``process_label``, once, not twice)
+            node: TreeNode[str | None] = make(parent, label, data)
+            node._expanded = section
+            node._allow_expand = section
+            parent._updates += 1
+            parent._children.append(node)
+            return node
+
+        return add
 
     def matches(self, query: str) -> list[int]:
         """The options (their places in the list) whose name or id holds ``query`` (already
@@ -1728,7 +1879,8 @@ class CatalogBrowser(Vertical):
 
     def _filter(self, force: bool = False) -> None:
         """Show the options that match the search box's text, the cursor on the entry it
-        was on if still shown, else on the first."""
+        was on if still shown, else on the first. ``force``: a new list of rows was just hung
+        (built or kept: :meth:`_rebuild`), which repaints the whole tree: none is compared."""
         query = fold(self.search.value.strip())
         self._show_title()
         if not force and query == self._hits_query:
@@ -1740,17 +1892,21 @@ class CatalogBrowser(Vertical):
             self._cursor_keep = tree.cursor_node.data
         changed = force or hits != self._hits
         self._hits, self._hits_query = hits, query
-        before = tree.view_keys()
+        # (after a build, the rows on screen are another list's: what the tree holds now was
+        # never drawn, so comparing it with the rows after would spare nothing)
+        before = None if force else tree.view_keys()
         tree._syncing = True
         try:
             if changed:
                 self._show_rows(hits)
             placed = self._place_cursor()
             self.price_view()  # (the rows now in view, before they are compared and drawn)
-            after = tree.view_keys() if placed else None
+            after = tree.view_keys() if placed and before is not None else None
         finally:
             tree._syncing = False
-        if before is None or after is None or before[0] != after[0] or len(before) != len(after):
+        if force:
+            pass  # (a new list: the caller repaints the whole tree)
+        elif before is None or after is None or before[0] != after[0] or len(before) != len(after):
             tree.refresh()  # (scrolled, resized, or not laid out yet)
         else:
             refresh_rows(tree, [old != new for old, new in zip(before[1:], after[1:], strict=True)])
