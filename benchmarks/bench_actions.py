@@ -6,9 +6,11 @@ frames run on the same CPU and are counted with the action. Here each action is 
 terminal driver starts it (a ``Key`` posted to the app, or the call a click makes), the event
 loop is left alone until the app is quiet, and the CPU (``time.process_time``: every thread,
 the background evaluation included) is taken from the action to the last frame handed to the
-terminal. Per action it prints the median and the lowest over the repeats, the layouts of the
-screen and the frames per action (which are not noisy), beside the baseline measured in the
-same run: the cursor moved to a unit of the same kind (a repaint of a few lines).
+terminal, turned into the terminal's escape sequences as a terminal's driver gets it
+(headless, Textual skips that step). Per action it prints the median and the lowest over the
+repeats, the layouts of the screen and the frames per action (which are not noisy), beside the
+baseline measured in the same run: the cursor moved to a unit of the same kind (a repaint of a
+few lines).
 
 Actions, on the bench's 40k Space Marines roster (``bench_bsdata.py``; needs
 ``../shared/bsdata``) and the Earther regiment of the examples:
@@ -17,11 +19,17 @@ Actions, on the bench's 40k Space Marines roster (``bench_bsdata.py``; needs
 * ``other``: the cursor to a unit of other choice groups (the details pane shows other rows);
 * ``count``: ``+`` in the roster tree, then undone (Ctrl+Z, untimed);
 * ``toggle``: another option chosen in a unit's drop-down, then undone;
-* ``fix``: ``.`` on a unit whose entry id was misspelt (the quick fix), then undone;
+* ``fix``: ``.`` on a unit whose entry id was misspelt (the quick fix), then undone; the lists
+  of options the catalog keeps for other kinds of unit are forgotten before each (the fixed
+  unit's list is built, as at a first fix);
 * ``add``: ``a`` with the force selected and a unit of the roster's kind highlighted in the
   catalog (the unit added, with what its entry requires inside it), then undone;
 * ``remove``: Delete on a unit, then undone;
-* ``duplicate``: ``d`` on a unit (a copy put after it), then undone.
+* ``duplicate``: ``d`` on a unit (a copy put after it), then undone;
+* ``undo``: Ctrl+Z of a count +1 (made untimed before each).
+
+Notices are shown as in a terminal (``run_test(notifications=True)``; Textual's tests hide them):
+a quick fix and an undo say what they did in a toast, which Textual mounts in frames of its own.
 
     python benchmarks/bench_actions.py [--repeats 12] [--roster 40k|regiment|both]
         [--size 160x48] [ACTION ...]
@@ -45,7 +53,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-ACTIONS = ("same", "other", "count", "toggle", "fix", "add", "remove", "duplicate")
+ACTIONS = ("same", "other", "count", "toggle", "fix", "add", "remove", "duplicate", "undo")
 FRAME_MS = 16.0
 
 
@@ -54,6 +62,8 @@ async def _roster(path: Path, library: Any, actions: Sequence[str], repeats: int
     import bench_tui as B
     from bench_key_frame import _quiet
     from textual import events
+    from textual._compositor import CompositorUpdate
+    from textual.app import App
     from textual.screen import Screen
 
     from armybuilder.session import SetKey
@@ -64,11 +74,20 @@ async def _roster(path: Path, library: Any, actions: Sequence[str], repeats: int
     last = [0.0]
     counts: Counter[str] = Counter()
     frame, layout = Screen._compositor_refresh, Screen._refresh_layout
+    shown = App._display
 
     def framed(self: Any) -> None:
         frame(self)
         last[0] = time.process_time()
         counts["frames"] += 1
+
+    def written(self: Any, screen: Any, update: Any) -> None:
+        # Headless, Textual hands a frame to no terminal and skips turning it into the
+        # terminal's escape sequences; a person's terminal gets them, so they are made here
+        # too, as the driver's frame would (within the frame's time: see framed).
+        shown(self, screen, update)
+        if isinstance(update, CompositorUpdate) and self.is_headless:
+            update.render_segments(self.console)
 
     def laid_out(self: Any, *args: Any, **kwargs: Any) -> None:
         counts["layouts"] += 1
@@ -76,12 +95,13 @@ async def _roster(path: Path, library: Any, actions: Sequence[str], repeats: int
 
     Screen._compositor_refresh = framed  # type: ignore[method-assign]
     Screen._refresh_layout = laid_out  # type: ignore[method-assign]
+    App._display = written  # type: ignore[method-assign]
     kw: dict[str, Any] = {"library": library} if library is not None else {}
     app = ArmyBuilderApp(path, cwd=path.parent, settings=Settings(), catalog_poll_seconds=None,
                          **kw)  # fmt: skip
     out: dict[str, dict[str, float]] = {}
     try:
-        async with app.run_test(size=size) as pilot:
+        async with app.run_test(size=size, notifications=True) as pilot:
             editor, session = await B.loaded_editor(app, pilot, 0.05)
             while editor.shown_generation != session.generation:
                 await pilot.pause(0.05)
@@ -142,6 +162,12 @@ async def _roster(path: Path, library: Any, actions: Sequence[str], repeats: int
                                 editor.details.post_message(
                                     DetailsPane.Edit(loc, f"choice:{gid}", value)
                                 )
+                        elif action == "undo":
+                            key("plus", "+")  # (the edit undone, made untimed)
+                            await _quiet(editor)
+
+                            def act() -> None:
+                                key("ctrl+z", None)
                         else:
                             name, char = {
                                 "count": ("plus", "+"),
@@ -153,6 +179,11 @@ async def _roster(path: Path, library: Any, actions: Sequence[str], repeats: int
                             def act(name: str = name, char: str | None = char) -> None:
                                 key(name, char)
 
+                    if action == "fix":
+                        # A unit mended by its quick fix had no list of options of its own
+                        # kind shown yet, as a rule: the catalog builds it (not one it kept
+                        # from the fix before this one's undo).
+                        editor.catalog.forget_kept_lists()
                     await _quiet(editor)
                     counts.clear()
                     start = time.process_time()
@@ -162,7 +193,7 @@ async def _roster(path: Path, library: Any, actions: Sequence[str], repeats: int
                     times.append(1000 * (last[0] - start))
                     layouts.append(counts["layouts"])
                     frames.append(counts["frames"])
-                    if action not in ("same", "other"):
+                    if action not in ("same", "other", "undo"):
                         key("ctrl+z", None)
                         await _quiet(editor)
                 if action == "fix":  # (the actions after it time the roster as it was)
@@ -178,6 +209,7 @@ async def _roster(path: Path, library: Any, actions: Sequence[str], repeats: int
     finally:
         Screen._compositor_refresh = frame  # type: ignore[method-assign]
         Screen._refresh_layout = layout  # type: ignore[method-assign]
+        App._display = shown  # type: ignore[method-assign]
     return out
 
 

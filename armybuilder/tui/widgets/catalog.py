@@ -1729,12 +1729,18 @@ class CatalogBrowser(Vertical):
             state, _ = kept.pop(next(iter(kept)))
             self._forget_nodes(state)
 
-    def _drop_lists(self) -> None:
-        """Drop the lists kept and the one shown (built again for the options shown next),
-        their nodes from the tree's table by id."""
+    def forget_kept_lists(self) -> None:
+        """Drop the lists kept for other kinds of unit (not the one shown): the next kind
+        shown has its list built, as the first time (``benchmarks/bench_actions.py`` times a
+        quick fix so)."""
         for state, _ in self._kept_lists.values():
             self._forget_nodes(state)
         self._kept_lists.clear()
+
+    def _drop_lists(self) -> None:
+        """Drop the lists kept and the one shown (built again for the options shown next),
+        their nodes from the tree's table by id."""
+        self.forget_kept_lists()
         if self._tree is not None:
             self._forget_nodes({"_rows": self._rows, "_sections": self._sections})
         self._signature = None
