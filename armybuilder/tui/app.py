@@ -124,7 +124,26 @@ class ArmyBuilderApp(InOrderKeysApp[int]):
             timeout = self.NOTIFICATION_TIMEOUT
         notification = Notification(message, title, severity, timeout, markup=markup)
         self._notice_groups[notification.identity] = group or f"{severity}|{title}|{message}"
-        self.post_message(Notify(notification))
+        if threading.get_ident() == self._thread_id:
+            # (on the app's own thread, as an edit's notice: shown now, so that it reaches
+            # the screen in the edit's frame, not in one of its own after it)
+            self._on_notify(Notify(notification))
+        else:
+            self.post_message(Notify(notification))
+
+    def _refresh_notifications(self) -> None:
+        """Show the notices: in the editor's rack, in place (see
+        :class:`~armybuilder.tui.widgets.notices.NoticeRack`), in the frame of what raised
+        them; elsewhere as Textual's toasts."""
+        try:
+            screen = self.screen
+        except Exception:  # (no screen yet: Textual's own handling)
+            screen = None
+        rack = getattr(screen, "notice_rack", None)
+        if rack is not None and rack.is_mounted:
+            rack.show(self._notifications)
+            return
+        super()._refresh_notifications()
 
     def _on_notify(self, event: Notify) -> None:
         event.prevent_default()  # instead of App's handler, which would add it as it came

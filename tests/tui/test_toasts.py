@@ -1,5 +1,7 @@
 """A notification never covers the totals bar (Pilot).
 
+(The editor shows its notices in slots drawn as toasts: see ``widgets/notices.py``.)
+
 Textual shows notifications at the bottom right, just above the key bar: on the editor that
 is the totals bar's row, and the toast's left edge fell inside it, so that after a save at 80
 columns the bar read "Value 630 / 200 │ ✖ 1 error │ Models 2" (21 models, the "1" under the
@@ -15,7 +17,13 @@ from typing import Any
 import pytest
 from conftest import EXAMPLES, run_async, wait_editor, wait_for
 from screen import painted, totals_problems
-from textual.widgets._toast import Toast
+
+from armybuilder.tui.widgets.notices import NoticeSlot
+
+
+def _notices(app: Any) -> list[NoticeSlot]:
+    """The editor's notices shown (its slots holding one)."""
+    return [s for s in app.screen.query(NoticeSlot) if s.notice is not None]
 
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)])
@@ -33,13 +41,13 @@ async def test_a_toast_leaves_the_totals_bar_whole(
         for key in ["plus", "plus", "ctrl+s"]:  # three squads, saved: "Saved …" shows
             await pilot.press(key)
             await pilot.pause()
-        await wait_for(pilot, lambda: bool(app.screen.query(Toast)))
-        await wait_for(pilot, lambda: all(t.region for t in app.screen.query(Toast)))
+        await wait_for(pilot, lambda: bool(_notices(app)))
+        await wait_for(pilot, lambda: all(t.region for t in _notices(app)))
         await pilot.pause()
         rows = painted(app)
         bar = editor.totals.region
         row = rows[bar.y][bar.x : bar.right].strip()
         assert totals_problems(editor.session.evaluate(), [row]) == [], row
         # (the toast is there, above the bar)
-        toasts = [t.region for t in app.screen.query(Toast)]
+        toasts = [t.region for t in _notices(app)]
         assert toasts and all(t.bottom <= bar.y for t in toasts), (toasts, bar)

@@ -49,6 +49,7 @@ from ..bindings import EDITOR_ACTIONS, bindings
 from ..widgets.catalog import CatalogBrowser, entry_cost
 from ..widgets.details import DetailsPane
 from ..widgets.issues import IssuesPanel
+from ..widgets.notices import NoticeRack
 from ..widgets.roster_tree import RosterTree, node_at
 from ..widgets.stable import (
     ChangedRegionsCompositor,
@@ -231,6 +232,9 @@ class EditorScreen(ArmyScreen):
         self.painted_hooks: list[Callable[[EditorScreen], None]] = []
         #: Generation of the evaluation shown.
         self.shown_generation = -1
+        #: Where the app shows its notices on this screen, in place (none where notices are
+        #: off, as in most tests: see App.run_test).
+        self.notice_rack: NoticeRack | None = None
         #: The user chose to close (or quit) without saving; nothing more to ask.
         self.closed = False
         #: (file, error) of the last PDF export.
@@ -254,6 +258,9 @@ class EditorScreen(ArmyScreen):
             yield DetailsPane(id="details")
         yield TotalsBar(id="totals")
         yield StableFooter()
+        if not self.app._disable_notifications:
+            self.notice_rack = NoticeRack(id="notices")
+            yield self.notice_rack
 
     def watch_focused(self, focused: Widget | None) -> None:
         """Mark the details pane while the focus is inside it (its edge in the accent colour,
