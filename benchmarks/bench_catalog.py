@@ -39,7 +39,6 @@ ACTIONS = ("same", "other", "count", "fix")
 async def _run(path: Path, library: Any, actions: Sequence[str], repeats: int) -> dict[str, Any]:
     import bench_tui as B
     from bench_key_frame import _quiet
-    from textual import events
     from textual.widgets import Tree
 
     from armybuilder.session import SetKey
@@ -90,9 +89,7 @@ async def _run(path: Path, library: Any, actions: Sequence[str], repeats: int) -
             await _quiet(editor)
 
             def key(name: str, char: str | None) -> None:
-                event = events.Key(name, char)
-                event.set_sender(app)
-                app._driver.send_message(event)  # type: ignore[union-attr]
+                B.send_key(app, name, char)
 
             for action in actions:
                 good = None

@@ -208,6 +208,15 @@ def measure_launch(runs: int, regiment: Path, scratch: Path) -> dict[str, Any]:
 # --------------------------------------------------------------------------- b. edits
 
 
+def send_key(app: Any, name: str, char: str | None) -> None:
+    """A key as a terminal's driver hands it to the app (no Pilot in between)."""
+    from textual import events
+
+    event = events.Key(name, char)
+    event.set_sender(app)
+    app._driver.send_message(event)
+
+
 async def loaded_editor(app: Any, pilot: Any, step: float = 0.02) -> tuple[Any, Any]:
     """The editor screen and its session, once the roster is loaded (checked every ``step``
     seconds)."""
