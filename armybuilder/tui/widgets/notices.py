@@ -22,7 +22,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static
 
-from .stable import SizedByLayout
+from .stable import SizedByLayout, update_in_place
 
 #: Severity -> the class a slot takes for it.
 _SEVERITY_CLASS = {"information": "-information", "warning": "-warning", "error": "-error"}
@@ -63,15 +63,16 @@ class NoticeSlot(SizedByLayout, Static):
         #: The notice shown (``None``: hidden).
         self.notice: Notification | None = None
 
-    def fill(self, notice: Notification | None) -> bool:
-        """Show ``notice`` here (``None``: hide the slot); the same notice again changes
-        nothing. Whether it changed."""
+    def fill(self, notice: Notification | None) -> str | None:
+        """Show ``notice`` here (``None``: hide the slot). What the screen has to do for it:
+        ``"layout"`` (the slot shown, hidden, or of another height), ``"paint"`` (the same
+        size: an undo's notice replacing the one before it), ``None`` (the same notice)."""
         if notice is self.notice:
-            return False
+            return None
         self.notice = notice
         if notice is None:
             self.display = False
-            return True
+            return "layout"
         if not self.has_class(_SEVERITY_CLASS[notice.severity]):
             for severity, name in _SEVERITY_CLASS.items():
                 self.set_class(severity == notice.severity, name, update=False)
@@ -83,9 +84,11 @@ class NoticeSlot(SizedByLayout, Static):
             message = Content.assemble(
                 (notice.title, self.get_visual_style("notice--title")), "\n", message
             )
+        if self.display:
+            return "layout" if update_in_place(self, message, layout=True) else "paint"
         self.update(message)
         self.display = True
-        return True
+        return "layout"
 
     def on_click(self, event: events.Click) -> None:
         """A click puts the notice away, as it does a toast."""
@@ -130,28 +133,32 @@ class NoticeRack(Widget):
     def show(self, notices: Iterable[Notification]) -> None:
         """Show the latest of ``notices`` not yet timed out, in the slots as they are."""
         live = [n for n in notices if not n.has_expired][-self.SLOTS :]
-        changed: list[Widget] = [
-            slot
+        needs = {
+            slot: slot.fill(live[i] if i < len(live) else None)
             for i, slot in enumerate(self._slots)
-            if slot.fill(live[i] if i < len(live) else None)
-        ]
+        }
+        laid: list[Widget] = [w for w, need in needs.items() if need == "layout"]
+        painted = [w for w, need in needs.items() if need is not None]
         if self.display != bool(live):
             self.display = bool(live)
-            changed.append(self)
-        if changed and self.is_attached:
-            # The screen is laid out at its next tick, with the edit that raised the notice,
-            # and the slots filled are painted in that layout's frame: the rack and the slots
-            # do not ask for a layout and a repaint of their own, each on its turn to run (the
-            # screen had been laid out and painted for the edit by then, and was laid out and
-            # painted again for the notice: three frames for a quick fix).
+            laid.append(self)
+        if painted and self.is_attached:
+            # The screen lays out (where a slot is shown, hidden or resized) and paints the
+            # slots at its next tick, with the edit that raised the notice: the rack and the
+            # slots do not ask for a layout and a repaint of their own, each on its turn to
+            # run (the screen had been laid out and painted for the edit by then, and was
+            # laid out and painted again for the notice: three frames for a quick fix).
             screen: Any = self.screen
-            for widget in changed:
+            for widget in laid:
                 widget._layout_required = False
                 _arrange_again(widget)
-                if widget is not self:
-                    widget._repaint_required = False
-                    screen._dirty_widgets.add(widget)
-            screen.refresh(layout=True, repaint=False)
+            for widget in painted:
+                widget._repaint_required = False
+                screen._dirty_widgets.add(widget)
+            if laid:
+                screen.refresh(layout=True, repaint=False)
+            else:
+                screen.check_idle()
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
