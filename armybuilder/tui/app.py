@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
-from textual.app import App, SystemCommand
+from textual.app import App, ScreenStackError, SystemCommand
 from textual.binding import BindingType
 from textual.notifications import Notification, Notify, SeverityLevel
 from textual.screen import Screen
@@ -136,8 +136,8 @@ class ArmyBuilderApp(InOrderKeysApp[int]):
         :class:`~armybuilder.tui.widgets.notices.NoticeRack`), in the frame of what raised
         them; elsewhere as Textual's toasts."""
         try:
-            screen = self.screen
-        except Exception:  # (no screen yet: Textual's own handling)
+            screen: Screen[Any] | None = self.screen
+        except ScreenStackError:  # (no screen yet: Textual's own handling)
             screen = None
         rack = getattr(screen, "notice_rack", None)
         if rack is not None and rack.is_mounted:
