@@ -200,7 +200,9 @@ def display_name(session: EditSession, node: Any) -> str:
 def next_in_series(session: EditSession, loc: Loc) -> str | None:
     """The name a copy of the selection at ``loc`` gets: the next free number of its series
     among its siblings ("1st Squad" -> "2nd Squad"; an unnamed unit "Rifle
-    Squad" -> "2nd Rifle Squad"). ``None`` for models and upgrades (a copy keeps the name)."""
+    Squad" -> "2nd Rifle Squad", or "4th Rifle Squad" beside two more unnamed ones: the
+    number after the highest taken and after the series' members). ``None`` for models
+    and upgrades (a copy keeps the name)."""
     node = session.node(loc)
     entry = session.entry_at(loc)
     name = display_name(session, node)
@@ -209,6 +211,9 @@ def next_in_series(session: EditSession, loc: Loc) -> str | None:
         return None
     base = match.group(2) if match else name
     used: set[int] = set()
+    # Siblings of the series: each unnamed one ("Rifle Squad") is one of its members too, so
+    # a copy among three unnamed squads is the 4th, not a second "2nd".
+    members = 0
     for sib in _selections(session, loc[:-2]):
         if not isinstance(sib, dict):
             continue
@@ -216,9 +221,11 @@ def next_in_series(session: EditSession, loc: Loc) -> str | None:
         m = _SERIES.match(sname)
         if m and m.group(2) == base:
             used.add(int(m.group(1)))
+            members += 1
         elif sname == base:
             used.add(1)
-    n = max(used, default=1) + 1
+            members += 1
+    n = max(max(used, default=1), members) + 1
     return f"{ordinal(n)} {base}"
 
 

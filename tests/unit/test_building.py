@@ -117,6 +117,16 @@ def test_duplicate_takes_the_next_name_in_the_series(lib: Library) -> None:
     copy3 = building.duplicate(s, hq)
     assert s.node(copy3)["name"] == "2nd Group HQ"
     assert "name" not in s.node(hq)
+    # Among three unnamed units of a name, the copy is the 4th: each unnamed one is a member
+    # of the series (a second "2nd Group HQ" would name two units alike).
+    s.undo()
+    for _ in range(2):
+        s.add(group, s.node(hq)["entry"])
+    hq_entry = s.node(hq)["entry"]
+    unnamed = [n for n in s.node(group)["selections"] if n["entry"] == hq_entry]
+    assert len(unnamed) == 3 and not any("name" in n for n in unnamed)
+    copy4 = building.duplicate(s, hq)
+    assert s.node(copy4)["name"] == "4th Group HQ"
     # Models keep their name (a copy of a marine is a marine).
     marines = (*group, "selections", 1, "selections", 3)
     assert building.next_in_series(s, marines) is None
