@@ -85,7 +85,7 @@ def _replace_unknown(ev: Evaluation, node: Node) -> list[Fix]:
     parent, unknown = node.parent, node.entry_id
     if parent is None or node.entry is not None or not unknown:
         return []
-    ids = [c.entry.id for c in ev.index.children(parent.entry) if not c.entry.hidden]
+    ids = ev.index.selectable_ids(parent.entry, shown_only=True)
     close = difflib.get_close_matches(unknown, ids, n=3, cutoff=0.6)
     loc = node.loc
     fixes = []

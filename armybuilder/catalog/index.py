@@ -303,6 +303,20 @@ class CatalogIndex:
             self._children[id(entry)] = cached
         return cached
 
+    def selectable_ids(self, entry: Entry | None, *, shown_only: bool = False) -> list[str]:
+        """The ids a roster's selection under ``entry`` (the top level for ``None``) may name:
+        each possible child's entry id and, where it comes through a link, the link's id (a
+        roster converted from BattleScribe names linked entries by their links). In order,
+        each once; ``shown_only`` leaves out the children the data hides."""
+        ids: dict[str, None] = {}
+        for c in self.children(entry):
+            if shown_only and c.entry.hidden:
+                continue
+            ids.setdefault(c.entry.id)
+            if c.link is not None and c.link.id:
+                ids.setdefault(c.link.id)
+        return list(ids)
+
     def holders(self, category: str) -> frozenset[int]:
         """The entries (by ``id()`` of the entry objects :meth:`children` gives) under whose
         selections a selection in ``category`` can stand, at any depth: worked out once per

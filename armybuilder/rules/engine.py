@@ -3523,7 +3523,7 @@ def _report_unplaced(ev: Evaluation, node: Node, entry_id: str, parent: Node) ->
             "entry-not-allowed", f"{known.name} ({entry_id}) cannot be selected {where}{hint}", node
         )
     else:
-        close = _close_ids(entry_id, [c.entry.id for c in ev.index.children(parent.entry)])
+        close = _close_ids(entry_id, ev.index.selectable_ids(parent.entry))
         hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
         ev.error(
             "unknown-entry",

@@ -430,3 +430,30 @@ def test_a_second_battle_size_on_the_40k_data_gets_its_fix(tmp_path: Path) -> No
     fix.apply(session)
     assert len(session.node(())["selections"]) == 1
     assert not [i for i in session.evaluate().issues if i.code == "max-exceeded"]
+
+
+@pytest.mark.skipif(not BSDATA.is_dir(), reason=f"the BattleScribe test data is not at {BSDATA}")
+def test_a_misspelt_link_id_on_the_40k_data_is_offered_the_link(tmp_path: Path) -> None:
+    """Warhammer 40,000's data: a roster converted from BattleScribe names a linked entry by
+    its link's id (the Lieutenant, `9770-3a56-619e-f390`, an entryLink to the shared entry
+    `ce15-e87e-7cff-b129`). Misspelt in its last character, it was offered no close id, as
+    only the entries' own ids were compared; now the link's id is, in the issue and its fix."""
+    lib = Library([BSDATA]).scan()
+    text = (
+        "format: 1\nsystem: wh40k-10e\nfaction: imperium-adeptus-astartes-space-marines\n"
+        "name: Lieutenant\nforce: bb9d-299a-ed60-2d8a\nselections:\n"
+        "  - entry: 9770-3a56-619e-f39x   # Lieutenant, misspelt\n"
+    )
+    session = open_text(lib, tmp_path, text)
+    ev = session.evaluate()
+    unknown = issue(ev, "unknown-entry", ("selections", 0))
+    assert "(did you mean '9770-3a56-619e-f390'?)" in unknown.message
+    (fix,) = fixes_for(ev, unknown)
+    assert fix.label == (
+        "Replace '9770-3a56-619e-f39x' by '9770-3a56-619e-f390' (Lieutenant), keeping the rest"
+    )
+    fix.apply(session)
+    assert session.node(("selections", 0))["entry"] == "9770-3a56-619e-f390"
+    after = session.evaluate()
+    assert not [i for i in after.issues if i.code == "unknown-entry"]
+    assert after.name(after.root.children[0]) == "Lieutenant"
