@@ -132,6 +132,11 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 MAX_NAME = 200
 #: Longest other text printed (notes, messages, computed values), in characters.
 MAX_TEXT = 2000
+#: Longest text of a catalog printed: a rule's description or a stat line's value (an
+#: ability's text). These are the game's rules, which a player needs whole: the 40k data's
+#: longest is 1,866 characters, and a cut one would print a rule that stops in mid-sentence.
+#: About two pages of a card's small print; the limit only keeps broken data printable.
+MAX_RULE_TEXT = 20000
 
 
 def clean(text: Any, limit: int = MAX_TEXT) -> str:
@@ -396,11 +401,17 @@ class UnitView(_Values):
         roster's options on the first page, not printed as an empty box among the sheets.
         """
         if not self._has_unit_below():
-            if self.roster_option and self.prints_little():
+            if self.sheetless:
                 return []
             return [self] if self.type in ("unit", "model") or self.depth == 0 else []
         own = [self] if (self.profiles or self.values or self.hits()) else []
         return own + [card for c in self.children for card in c.cards()]
+
+    @property
+    def sheetless(self) -> bool:
+        """A roster option with nothing to print on a record sheet (:meth:`cards` is empty): a
+        sponsor not chosen yet."""
+        return self.roster_option and self.prints_little()
 
     def prints_little(self) -> bool:
         """Whether this selection's card would show only its name, cost and categories: no
@@ -413,9 +424,35 @@ class UnitView(_Values):
             or self.gear()
             or self.kit
             or self.values
-            or self.rule_texts
+            or self.card_rule_texts()
+            or self.card_unknowns()
             or self.notes
         )
+
+    def card_rule_texts(self) -> list[tuple[str, str]]:
+        """The rule texts this selection's card prints: its own, then those of everything
+        else on the card (its models, their weapons and upgrades, a detachment chosen in a
+        roster option), in the roster's order, each name and text once. A weapon's rules
+        ("Pistol", "Blast", Gaslands' "Harpoon", whose stat line says only "See Rules.") and
+        a detachment's belong to the player's card as much as the unit's own; a unit nested
+        in this one prints its rules on its own card."""
+        out: list[tuple[str, str]] = []
+        seen: set[tuple[str, str]] = set()
+        for u in (self, *self._below()):
+            if u is not self and u.type == "unit":
+                continue
+            for item in u.rule_texts:
+                if item not in seen:
+                    seen.add(item)
+                    out.append(item)
+        return out
+
+    def card_unknowns(self) -> list[UnitView]:
+        """The selections on this card (itself among them) of entries the data does not hold
+        (a misspelt id): nothing of them can be printed but their ids, which the card lists,
+        so that a card of an unknown unit is no empty box and a squad's unknown weapon is not
+        silently missing from its loadout."""
+        return [u for u in (self, *self._below()) if not u.known]
 
     def members(self) -> list[UnitView]:
         """The models on this unit's card (not those of units nested in it)."""
@@ -555,6 +592,12 @@ class ForceView:
         """This force's roster options (see :attr:`UnitView.roster_option`)."""
         return [u for u in self.units if u.roster_option]
 
+    @property
+    def has_sheets(self) -> bool:
+        """Whether this force's units print anything on the record sheets (see
+        :attr:`RosterView.has_sheets`)."""
+        return any(not u.sheetless for u in self.units)
+
 
 @dataclass
 class RosterView(_Values):
@@ -625,6 +668,13 @@ class RosterView(_Values):
         units, and not counted among them."""
         return [u for u in self.units if u.roster_option]
 
+    @property
+    def has_sheets(self) -> bool:
+        """Whether the record sheets have anything to print: a unit, or a roster option with
+        something chosen in it. A new Gaslands team holds only its bare "Sponsor", which has
+        no card: no "Record sheets" page is printed with nothing under its heading."""
+        return any(not u.sheetless for u in self.units)
+
     def all_units(self) -> Iterator[UnitView]:
         for u in self.units:
             yield from u.walk()
@@ -657,7 +707,7 @@ def _rules(ev: Evaluation, node: Node) -> tuple[list[str], list[tuple[str, str]]
                 text = str(ev.apply_modifiers(entry, rule_field(r, "description"), text, node))
         names.append(name)
         if text:
-            texts.append((name, clean(text)))
+            texts.append((name, clean(text, MAX_RULE_TEXT)))
     return names, texts
 
 
@@ -670,13 +720,15 @@ def _profiles(ev: Evaluation, node: Node) -> list[ProfileView]:
         raw = {k: ev.profile_value(node, p, k) for k in p.characteristics}
         if ptype is not None:
             cols = tuple(
-                (c.name, clean(_scalar_text(raw[c.id])))
+                (c.name, clean(_scalar_text(raw[c.id]), MAX_RULE_TEXT))
                 for c in ptype.characteristics
                 if c.id in raw and raw[c.id] is not None
             )
             type_name = ptype.name
         else:
-            cols = tuple((k, clean(_scalar_text(v))) for k, v in raw.items() if v is not None)
+            cols = tuple(
+                (k, clean(_scalar_text(v), MAX_RULE_TEXT)) for k, v in raw.items() if v is not None
+            )
             type_name = p.type
         name = ev.profile_name(node, p)  # (after the entry's modifiers of its name)
         out.append(ProfileView(p.type, type_name, clean_name(name or ev.name(node)), cols, raw))
