@@ -154,6 +154,21 @@ def clean(text: Any, limit: int = MAX_TEXT) -> str:
     return s
 
 
+def clean_lines(text: Any, limit: int = MAX_RULE_TEXT) -> str:
+    """A catalog's text fit to print with its line breaks: :func:`clean` line by line, empty
+    lines dropped. The data writes lists a line an item ("attached to the following units:",
+    then "- BOYZ", "- NOBZ"...) and a designer's note on a line of its own; run together they
+    read as one muddled sentence."""
+    s = str(text)
+    if "\n" not in s and "\r" not in s:
+        return clean(s, limit)
+    s = s[: 4 * limit].replace("\r\n", "\n").replace("\r", "\n")
+    s = "\n".join(line for line in (clean(part, limit) for part in s.split("\n")) if line)
+    if len(s) > limit:
+        s = s[: limit - 1].rstrip() + "…"
+    return s
+
+
 def clean_name(text: Any) -> str:
     """A name fit to print: :func:`clean`, at most :data:`MAX_NAME` characters."""
     return clean(text, MAX_NAME)
@@ -707,7 +722,7 @@ def _rules(ev: Evaluation, node: Node) -> tuple[list[str], list[tuple[str, str]]
                 text = str(ev.apply_modifiers(entry, rule_field(r, "description"), text, node))
         names.append(name)
         if text:
-            texts.append((name, clean(text, MAX_RULE_TEXT)))
+            texts.append((name, clean_lines(text)))
     return names, texts
 
 
@@ -720,15 +735,13 @@ def _profiles(ev: Evaluation, node: Node) -> list[ProfileView]:
         raw = {k: ev.profile_value(node, p, k) for k in p.characteristics}
         if ptype is not None:
             cols = tuple(
-                (c.name, clean(_scalar_text(raw[c.id]), MAX_RULE_TEXT))
+                (c.name, clean_lines(_scalar_text(raw[c.id])))
                 for c in ptype.characteristics
                 if c.id in raw and raw[c.id] is not None
             )
             type_name = ptype.name
         else:
-            cols = tuple(
-                (k, clean(_scalar_text(v), MAX_RULE_TEXT)) for k, v in raw.items() if v is not None
-            )
+            cols = tuple((k, clean_lines(_scalar_text(v))) for k, v in raw.items() if v is not None)
             type_name = p.type
         name = ev.profile_name(node, p)  # (after the entry's modifiers of its name)
         out.append(ProfileView(p.type, type_name, clean_name(name or ev.name(node)), cols, raw))

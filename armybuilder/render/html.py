@@ -202,10 +202,12 @@ def crowded(rows: Iterable[Sequence[str]]) -> bool:
 def marked(value: Any) -> Markup:
     """Filter: a catalog's text (a characteristic, a rule's description) as HTML, its
     emphasis marks (:mod:`armybuilder.emphasis`) as ``<strong>``, ``<em>`` and
-    ``<span class="keyword">``, everything else escaped (and long words breakable)."""
+    ``<span class="keyword">``, its line breaks (kept by ``context.clean_lines``) as
+    ``<br>``, everything else escaped (and long words breakable)."""
     if isinstance(value, Markup):
         return value
-    return Markup(emphasis.html(str(value), breakable))
+    out = emphasis.html(str(value), breakable)
+    return Markup(out.replace("\n", "<br>\n") if "\n" in out else out)
 
 
 def _split() -> Markup:

@@ -32,6 +32,9 @@ pytest.importorskip("pypdfium2", reason="rasterising PDFs needs pypdfium2 (the t
 WORDS = "Each time this model makes an attack that targets a unit within half range, add one to the wound roll. "
 LONG_RULE = (WORDS * 30)[:2590] + " END-OF-RULE"
 LONG_ABILITY = (WORDS * 30)[:2590] + " END-OF-ABILITY"
+#: Texts the data writes a line an item (its line breaks as BattleScribe data has them).
+LEADER = "This model can be attached to the following units:\n- BOYZ\n- NOBZ"
+CALL = "Once per battle, call it:\r\n- Units advance and charge.\r\n\r\n- Models get a 5+ save."
 #: A profile type of 15 characteristics whose values are long words.
 WIDE = [f"Column {i}" for i in range(15)]
 
@@ -110,8 +113,8 @@ CAT = f"""<?xml version="1.0" encoding="UTF-8"?>
     <selectionEntry id="sponsor" name="Sponsor" type="upgrade" hidden="false"/>
     <selectionEntry id="sage" name="Sage" type="model" hidden="false">
       <costs><cost name="pts" typeId="pts" value="50"/></costs>
-      <profiles>{_profile("p-sage", "Long Ability", "ab", [LONG_ABILITY], "d")}</profiles>
-      <rules>{_rule("r-long", "Long Rule", LONG_RULE)}</rules>
+      <profiles>{_profile("p-sage", "Long Ability", "ab", [LONG_ABILITY], "d")}{_profile("p-lead", "Leader", "ab", [LEADER], "d")}</profiles>
+      <rules>{_rule("r-long", "Long Rule", LONG_RULE)}{_rule("r-call", "Call", CALL)}</rules>
     </selectionEntry>
     <selectionEntry id="wide" name="Wide Thing" type="model" hidden="false">
       <costs><cost name="pts" typeId="pts" value="5"/></costs>
@@ -228,6 +231,16 @@ def test_a_long_rule_and_a_long_ability_print_whole(printed: Printed) -> None:
     assert squeezed(LONG_RULE) in text
     assert squeezed(LONG_ABILITY) in text
     assert "…" not in printed.text
+
+
+def test_a_text_s_line_breaks_are_kept(printed: Printed) -> None:
+    # Before: the items of a list ran on in one line ("units: - BOYZ - NOBZ"), in a rule's
+    # text and in an ability's cell alike.
+    lines = [" ".join(line.split()) for line in sheets(printed).splitlines()]
+    for item in ("- BOYZ", "- NOBZ", "- Units advance and charge.", "- Models get a 5+ save."):
+        assert item in lines, lines
+    assert "Call: Once per battle, call it:" in lines
+    assert "Leader This model can be attached to the following units:" in lines  # (its row)
 
 
 def test_a_stat_line_of_many_columns_stays_inside_its_card_and_page(printed: Printed) -> None:
