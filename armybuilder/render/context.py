@@ -469,6 +469,21 @@ class UnitView(_Values):
         silently missing from its loadout."""
         return [u for u in (self, *self._below()) if not u.known]
 
+    def member_profiles(self) -> list[tuple[str, ProfileView]]:
+        """The stat lines of the models on this card as ``(label, profile)`` rows, the same
+        model with the same stat line once with how many there are: seven selections of one
+        Termagant each are one row "Termagants ×7", as one selection of seven is (and as the
+        weapon rows count), not seven identical rows."""
+        counts: dict[tuple[Any, ...], int] = {}
+        first: dict[tuple[Any, ...], ProfileView] = {}
+        for m in self.members():
+            for p in m.profiles:
+                key = (m.name, p.type, p.name, p.columns)
+                if key not in first:
+                    first[key] = p
+                counts[key] = counts.get(key, 0) + m.count
+        return [(counted(key[0], counts[key]), p) for key, p in first.items()]
+
     def members(self) -> list[UnitView]:
         """The models on this unit's card (not those of units nested in it)."""
         return [n for n in self._below() if n.type == "model"]

@@ -103,6 +103,15 @@ CAT = f"""<?xml version="1.0" encoding="UTF-8"?>
         </selectionEntry>
       </selectionEntries>
     </selectionEntry>
+    <selectionEntry id="brood" name="Brood" type="unit" hidden="false">
+      <costs><cost name="pts" typeId="pts" value="60"/></costs>
+      <selectionEntries>
+        <selectionEntry id="gaunt" name="Gaunt" type="model" hidden="false">
+          <profiles>{_profile("p-gaunt", "Gaunt", "unit", ['6"', "3", "1"], "u")}</profiles>
+          <selectionEntries>{_gun("spiker", "Spiker", "")}{_gun("borer", "Borer", "")}</selectionEntries>
+        </selectionEntry>
+      </selectionEntries>
+    </selectionEntry>
     <selectionEntry id="detachment" name="Detachment" type="upgrade" hidden="false">
       <selectionEntries>
         <selectionEntry id="spearhead" name="Spearhead" type="upgrade" hidden="false">
@@ -142,6 +151,11 @@ selections:
           - entry: launcher
           - entry: no-such-gun
       - entry: escort
+  - entry: brood
+    selections:
+      - {entry: gaunt, count: 2, selections: [{entry: borer}]}
+      - {entry: gaunt, selections: [{entry: borer}]}
+      - {entry: gaunt, selections: [{entry: spiker}]}
   - entry: sage
   - entry: wide
   - entry: no-such-unit
@@ -215,6 +229,16 @@ def test_a_card_prints_the_rules_of_its_models_and_weapons_once_each(printed: Pr
     # a unit nested in the squad prints its rule on its own card, not on the squad's too
     assert "EscortDuty" not in squad
     assert squeezed(sheets(printed)).count("EscortDuty:") == 1
+
+
+def test_the_same_model_s_stat_line_is_one_row_with_how_many(printed: Printed) -> None:
+    # Before: a row per selection: "Gaunt ×2", "Gaunt", "Gaunt" with the same stat line (a
+    # BattleScribe roster of seven Termagants taken one by one printed seven identical rows).
+    brood = squeezed(card(printed, "Brood", "Sage"))
+    assert brood.count('6"31') == 1 and 'Gaunt×46"31' in brood
+    # the models' table keeps a row per selection, each with its own kit and hit boxes
+    assert "Gaunt×2Borer" in brood and brood.count("GauntBorer") == 1
+    assert "GauntSpiker" in brood
 
 
 def test_a_roster_option_card_prints_the_rule_of_what_is_chosen_in_it(printed: Printed) -> None:
