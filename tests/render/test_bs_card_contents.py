@@ -168,6 +168,24 @@ selections:
 BARE_OPTION = "format: 1\nsystem: tiny\nfaction: army\nname: Just a sponsor\nselections:\n  - entry: sponsor\n"
 
 
+#: Two forces, the second holding only a bare roster option.
+TWO_FORCES = """\
+format: 2
+system: tiny
+faction: army
+name: Two forces
+forces:
+  - force: f1
+    name: Sages
+    selections:
+      - entry: wide
+  - force: f1
+    name: Sponsored only
+    selections:
+      - entry: sponsor
+"""
+
+
 @dataclass
 class Printed:
     text: str  # the whole PDF's text, whitespace as extracted
@@ -307,3 +325,11 @@ def test_a_roster_of_only_a_bare_option_prints_no_empty_sheets_page(lib: Library
     assert len(only.pages) == 1, only.pages
     assert "Record sheets" not in only.text
     assert "This roster is empty" in only.text and "Sponsor" in only.text
+
+
+def test_a_force_of_only_a_bare_option_gets_no_sheets_page(lib: Library) -> None:
+    # Before: the second force's sheets began on a page of their own, which held its name in
+    # the running header and nothing else.
+    two = _print(lib, TWO_FORCES)
+    assert len(two.pages) == 2, two.pages
+    assert "Sponsored only" in two.pages[0] and "Sponsored only" not in two.pages[1]
