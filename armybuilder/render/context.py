@@ -155,10 +155,16 @@ def clean(text: Any, limit: int = MAX_TEXT) -> str:
 
 
 def clean_lines(text: Any, limit: int = MAX_RULE_TEXT) -> str:
-    """A catalog's text fit to print with its line breaks: :func:`clean` line by line, empty
-    lines dropped. The data writes lists a line an item ("attached to the following units:",
-    then "- BOYZ", "- NOBZ"...) and a designer's note on a line of its own; run together they
-    read as one muddled sentence."""
+    """A rule's text fit to print with its line breaks: :func:`clean` line by line, empty
+    lines dropped. The data writes a rule's effects a line each (the Waaagh!'s "- Units...",
+    "- Add 1...", "- Models...", the Templar Vows under their names) and a designer's note on
+    a line of its own; run together they read as one muddled paragraph.
+
+    A stat line's values (an ability's text in its table cell) are joined into one line
+    instead (:func:`clean`): a 40k Leader's "attached to the following units" list a unit a
+    line took a card of a character a few lines past its page, each leaving a page that held
+    only the end of its last rule (the 40k roster of the benchmarks printed 19 pages, not 17);
+    in a cell the data's own "■" keeps the items apart."""
     s = str(text)
     if "\n" not in s and "\r" not in s:
         return clean(s, limit)
@@ -750,13 +756,15 @@ def _profiles(ev: Evaluation, node: Node) -> list[ProfileView]:
         raw = {k: ev.profile_value(node, p, k) for k in p.characteristics}
         if ptype is not None:
             cols = tuple(
-                (c.name, clean_lines(_scalar_text(raw[c.id])))
+                (c.name, clean(_scalar_text(raw[c.id]), MAX_RULE_TEXT))
                 for c in ptype.characteristics
                 if c.id in raw and raw[c.id] is not None
             )
             type_name = ptype.name
         else:
-            cols = tuple((k, clean_lines(_scalar_text(v))) for k, v in raw.items() if v is not None)
+            cols = tuple(
+                (k, clean(_scalar_text(v), MAX_RULE_TEXT)) for k, v in raw.items() if v is not None
+            )
             type_name = p.type
         name = ev.profile_name(node, p)  # (after the entry's modifiers of its name)
         out.append(ProfileView(p.type, type_name, clean_name(name or ev.name(node)), cols, raw))

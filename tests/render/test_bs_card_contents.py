@@ -275,14 +275,18 @@ def test_a_long_rule_and_a_long_ability_print_whole(printed: Printed) -> None:
     assert "…" not in printed.text
 
 
-def test_a_text_s_line_breaks_are_kept(printed: Printed) -> None:
-    # Before: the items of a list ran on in one line ("units: - BOYZ - NOBZ"), in a rule's
-    # text and in an ability's cell alike.
+def test_a_rule_s_line_breaks_are_kept_and_a_cell_s_joined(printed: Printed) -> None:
+    # Before: a rule's effects ran on in one line ("call it: - Units advance... - Models...").
     lines = [" ".join(line.split()) for line in sheets(printed).splitlines()]
-    for item in ("- BOYZ", "- NOBZ", "- Units advance and charge.", "- Models get a 5+ save."):
+    for item in (
+        "Call: Once per battle, call it:",
+        "- Units advance and charge.",
+        "- Models get a 5+ save.",
+    ):
         assert item in lines, lines
-    assert "Call: Once per battle, call it:" in lines
-    assert "Leader This model can be attached to the following units:" in lines  # (its row)
+    # An ability's cell stays one paragraph: its list a line each would take a 40k character's
+    # card past its page (see context.clean_lines).
+    assert "Leader This model can be attached to the following units: - BOYZ - NOBZ" in lines
 
 
 def test_a_stat_line_of_many_columns_stays_inside_its_card_and_page(printed: Printed) -> None:
