@@ -132,6 +132,11 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 MAX_NAME = 200
 #: Longest other text printed (notes, messages, computed values), in characters.
 MAX_TEXT = 2000
+#: Longest text of a catalog printed: a rule's description or a stat line's value (an
+#: ability's text). These are the game's rules, which a player needs whole: the 40k data's
+#: longest is 1,866 characters, and a cut one would print a rule that stops in mid-sentence.
+#: About two pages of a card's small print; the limit only keeps broken data printable.
+MAX_RULE_TEXT = 20000
 
 
 def clean(text: Any, limit: int = MAX_TEXT) -> str:
@@ -144,6 +149,27 @@ def clean(text: Any, limit: int = MAX_TEXT) -> str:
     s = _CONTROL.sub("", s)
     if "\n" in s or "\r" in s or "\t" in s:
         s = " ".join(s.replace("\t", " ").split())
+    if len(s) > limit:
+        s = s[: limit - 1].rstrip() + "…"
+    return s
+
+
+def clean_lines(text: Any, limit: int = MAX_RULE_TEXT) -> str:
+    """A rule's text fit to print with its line breaks: :func:`clean` line by line, empty
+    lines dropped. The data writes a rule's effects a line each (the Waaagh!'s "- Units...",
+    "- Add 1...", "- Models...", the Templar Vows under their names) and a designer's note on
+    a line of its own; run together they read as one muddled paragraph.
+
+    A stat line's values (an ability's text in its table cell) are joined into one line
+    instead (:func:`clean`): a 40k Leader's "attached to the following units" list a unit a
+    line took a card of a character a few lines past its page, each leaving a page that held
+    only the end of its last rule (the 40k roster of the benchmarks printed 19 pages, not 17);
+    in a cell the data's own "■" keeps the items apart."""
+    s = str(text)
+    if "\n" not in s and "\r" not in s:
+        return clean(s, limit)
+    s = s[: 4 * limit].replace("\r\n", "\n").replace("\r", "\n")
+    s = "\n".join(line for line in (clean(part, limit) for part in s.split("\n")) if line)
     if len(s) > limit:
         s = s[: limit - 1].rstrip() + "…"
     return s
@@ -396,11 +422,17 @@ class UnitView(_Values):
         roster's options on the first page, not printed as an empty box among the sheets.
         """
         if not self._has_unit_below():
-            if self.roster_option and self.prints_little():
+            if self.sheetless:
                 return []
             return [self] if self.type in ("unit", "model") or self.depth == 0 else []
         own = [self] if (self.profiles or self.values or self.hits()) else []
         return own + [card for c in self.children for card in c.cards()]
+
+    @property
+    def sheetless(self) -> bool:
+        """A roster option with nothing to print on a record sheet (:meth:`cards` is empty): a
+        sponsor not chosen yet."""
+        return self.roster_option and self.prints_little()
 
     def prints_little(self) -> bool:
         """Whether this selection's card would show only its name, cost and categories: no
@@ -413,9 +445,50 @@ class UnitView(_Values):
             or self.gear()
             or self.kit
             or self.values
-            or self.rule_texts
+            or self.card_rule_texts()
+            or self.card_unknowns()
             or self.notes
         )
+
+    def card_rule_texts(self) -> list[tuple[str, str]]:
+        """The rule texts this selection's card prints: its own, then those of everything
+        else on the card (its models, their weapons and upgrades, a detachment chosen in a
+        roster option), in the roster's order, each name and text once. A weapon's rules
+        ("Pistol", "Blast", Gaslands' "Harpoon", whose stat line says only "See Rules.") and
+        a detachment's belong to the player's card as much as the unit's own; a unit nested
+        in this one prints its rules on its own card."""
+        out: list[tuple[str, str]] = []
+        seen: set[tuple[str, str]] = set()
+        for u in (self, *self._below()):
+            if u is not self and u.type == "unit":
+                continue
+            for item in u.rule_texts:
+                if item not in seen:
+                    seen.add(item)
+                    out.append(item)
+        return out
+
+    def card_unknowns(self) -> list[UnitView]:
+        """The selections on this card (itself among them) of entries the data does not hold
+        (a misspelt id): nothing of them can be printed but their ids, which the card lists,
+        so that a card of an unknown unit is no empty box and a squad's unknown weapon is not
+        silently missing from its loadout."""
+        return [u for u in (self, *self._below()) if not u.known]
+
+    def member_profiles(self) -> list[tuple[str, ProfileView]]:
+        """The stat lines of the models on this card as ``(label, profile)`` rows, the same
+        model with the same stat line once with how many there are: seven selections of one
+        Termagant each are one row "Termagants ×7", as one selection of seven is (and as the
+        weapon rows count), not seven identical rows."""
+        counts: dict[tuple[Any, ...], int] = {}
+        first: dict[tuple[Any, ...], ProfileView] = {}
+        for m in self.members():
+            for p in m.profiles:
+                key = (m.name, p.type, p.name, p.columns)
+                if key not in first:
+                    first[key] = p
+                counts[key] = counts.get(key, 0) + m.count
+        return [(counted(key[0], counts[key]), p) for key, p in first.items()]
 
     def members(self) -> list[UnitView]:
         """The models on this unit's card (not those of units nested in it)."""
@@ -555,6 +628,12 @@ class ForceView:
         """This force's roster options (see :attr:`UnitView.roster_option`)."""
         return [u for u in self.units if u.roster_option]
 
+    @property
+    def has_sheets(self) -> bool:
+        """Whether this force's units print anything on the record sheets (see
+        :attr:`RosterView.has_sheets`)."""
+        return any(not u.sheetless for u in self.units)
+
 
 @dataclass
 class RosterView(_Values):
@@ -625,6 +704,13 @@ class RosterView(_Values):
         units, and not counted among them."""
         return [u for u in self.units if u.roster_option]
 
+    @property
+    def has_sheets(self) -> bool:
+        """Whether the record sheets have anything to print: a unit, or a roster option with
+        something chosen in it. A new Gaslands team holds only its bare "Sponsor", which has
+        no card: no "Record sheets" page is printed with nothing under its heading."""
+        return any(not u.sheetless for u in self.units)
+
     def all_units(self) -> Iterator[UnitView]:
         for u in self.units:
             yield from u.walk()
@@ -657,7 +743,7 @@ def _rules(ev: Evaluation, node: Node) -> tuple[list[str], list[tuple[str, str]]
                 text = str(ev.apply_modifiers(entry, rule_field(r, "description"), text, node))
         names.append(name)
         if text:
-            texts.append((name, clean(text)))
+            texts.append((name, clean_lines(text)))
     return names, texts
 
 
@@ -670,13 +756,15 @@ def _profiles(ev: Evaluation, node: Node) -> list[ProfileView]:
         raw = {k: ev.profile_value(node, p, k) for k in p.characteristics}
         if ptype is not None:
             cols = tuple(
-                (c.name, clean(_scalar_text(raw[c.id])))
+                (c.name, clean(_scalar_text(raw[c.id]), MAX_RULE_TEXT))
                 for c in ptype.characteristics
                 if c.id in raw and raw[c.id] is not None
             )
             type_name = ptype.name
         else:
-            cols = tuple((k, clean(_scalar_text(v))) for k, v in raw.items() if v is not None)
+            cols = tuple(
+                (k, clean(_scalar_text(v), MAX_RULE_TEXT)) for k, v in raw.items() if v is not None
+            )
             type_name = p.type
         name = ev.profile_name(node, p)  # (after the entry's modifiers of its name)
         out.append(ProfileView(p.type, type_name, clean_name(name or ev.name(node)), cols, raw))

@@ -159,13 +159,55 @@ def breakable(value: Any) -> Any:
     return value
 
 
+#: Width of a card's content on the narrower paper, in millimetres: A4's 210 less the page's
+#: side margins (12 each) and the card's border and padding (base.css).
+_CARD_MM = 181.0
+#: Width of one character of a table's text, in millimetres: DejaVu Sans at 8.5 pt is about
+#: 1.65 on average, bold headings and capitals wider.
+_CHAR_MM = 1.9
+#: A cell's padding and borders, in millimetres.
+_CELL_MM = 2.3
+#: Where a line may break inside a cell: a space, a break point, after a hyphen or a slash.
+_BREAKS = re.compile(r"[\s\u200b]+|(?<=[-/])")
+
+
+def _narrowest(text: str) -> int:
+    """How many characters the longest unbreakable piece of a cell's text has (a run of
+    :data:`_LONG_RUN` or more gets a break point every 16 from :func:`breakable`)."""
+    longest = 0
+    for word in _BREAKS.split(emphasis.plain(text)):
+        n = len(word)
+        longest = max(longest, 16 if n >= _LONG_RUN else n)
+    return longest
+
+
+def crowded(rows: Iterable[Sequence[str]]) -> bool:
+    """Whether a table of these rows (the heading's cells among them) cannot be as narrow
+    as a card even with every cell broken between words: each column at least as wide as
+    its longest word. WeasyPrint then draws it past the card's border and off the page (a
+    stat line of 15 characteristics), so such a table is printed with words broken anywhere
+    instead (class ``crowded``, base.css). Estimated from the characters, on the safe side
+    for a usual table: breaking words of one that would fit reads worse than it needs to."""
+    widths: list[int] = []
+    for row in rows:
+        for i, cell in enumerate(row):
+            n = _narrowest(str(cell))
+            if i == len(widths):
+                widths.append(n)
+            elif n > widths[i]:
+                widths[i] = n
+    return sum(n * _CHAR_MM + _CELL_MM for n in widths) > _CARD_MM
+
+
 def marked(value: Any) -> Markup:
     """Filter: a catalog's text (a characteristic, a rule's description) as HTML, its
     emphasis marks (:mod:`armybuilder.emphasis`) as ``<strong>``, ``<em>`` and
-    ``<span class="keyword">``, everything else escaped (and long words breakable)."""
+    ``<span class="keyword">``, its line breaks (kept by ``context.clean_lines``) as
+    ``<br>``, everything else escaped (and long words breakable)."""
     if isinstance(value, Markup):
         return value
-    return Markup(emphasis.html(str(value), breakable))
+    out = emphasis.html(str(value), breakable)
+    return Markup(out.replace("\n", "<br>\n") if "\n" in out else out)
 
 
 def _split() -> Markup:
@@ -252,6 +294,7 @@ def _environment(
     env.filters["unit_after"] = _unit_after
     env.filters["marked"] = marked
     env.tests["contains"] = _contains
+    env.globals["crowded"] = crowded
     env.globals["split_columns"] = _split_columns
     env.globals["split"] = _split
     env.globals["same"] = _same
