@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import run_async, wait_editor, wait_for
 from test_screen_model import settle
+from test_walk_bsdata import BSDATA, GASLANDS, go_to
 from textual.widgets import Select
 from textual.widgets._select import SelectOverlay
 
@@ -23,30 +24,13 @@ from armybuilder.catalog import Library
 from armybuilder.tui.app import ArmyBuilderApp
 
 MakeApp = Callable[..., ArmyBuilderApp]
-BSDATA = Path(__file__).resolve().parents[2].parent / "shared" / "bsdata"
 
 pytestmark = pytest.mark.skipif(
     not (BSDATA / "gaslands").is_dir(),
     reason=f"the Gaslands BattleScribe data is not at {BSDATA / 'gaslands'}",
 )
 
-CAR = """format: 1
-system: gaslands
-faction: gaslands
-name: Road Team
-limits: {cans: 50}
-selections:
-  - entry: c4d1-c411-d2c4-c182        # Performance Car
-    selections:
-      - entry: bbee-877e-1934-1980    # Machine Gun
-        selections:
-          - entry: bab2-4a49-836f-eee7
-      - entry: cfd0-bc98-e1d7-adc5    # Mini-Gun
-        selections:
-          - entry: e67e-9cf3-620d-fd1d
-"""
-
-GUN = ("selections", 0, "selections", 0)
+GUN = ("selections", 1, "selections", 0)  # the car's Machine Gun
 #: Keys bound to editor actions that change the roster or the selection, none of them typed
 #: into the list (printable keys search it).
 KEYS = ["insert", "delete", "ctrl+z", "ctrl+y", "ctrl+up", "ctrl+down", "f8", "shift+f8"]
@@ -55,16 +39,14 @@ KEYS = ["insert", "delete", "ctrl+z", "ctrl+y", "ctrl+up", "ctrl+down", "f8", "s
 @run_async
 async def test_editing_keys_wait_while_a_list_is_open(make_app: MakeApp, tmp_path: Path) -> None:
     path = tmp_path / "car.yaml"
-    path.write_text(CAR, encoding="utf-8")
+    path.write_text(GASLANDS, encoding="utf-8")
     app = make_app(path, library=Library([BSDATA]).scan(), cwd=tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         editor = await wait_editor(pilot, timeout=30)
         s = editor.session
         assert s is not None
         editor._edit(lambda s: s.set_notes(GUN, "x"))  # something to undo and redo
-        editor.roster_tree.focus()
-        await pilot.press("down", "right", "down")  # the car, opened, its Machine Gun
-        await settle(pilot, editor)
+        await go_to(pilot, editor, GUN)
         assert editor.selected == GUN
         selects = [sel for sel in editor.details.query(Select) if sel.display and sel.region]
         assert selects, "the Machine Gun shows no drop-down"
