@@ -280,7 +280,13 @@ class EditorScreen(ArmyScreen):
         app.tcss ``#details.-focus-in``). The class changes only when the focus enters or
         leaves the pane, and restyles the pane alone: the pane's widgets do not depend on it,
         so a Tab from field to field restyles nothing (``:focus-within`` would restyle the
-        pane's every widget at each one)."""
+        pane's every widget at each one). A field or drop-down focused under the notices has
+        them move to the other side (where they stay while they show, rather than move back
+        and forth as the focus moves)."""
+        rack = self.notice_rack
+        right = rack is not None and rack.display and not rack.has_class("-left")
+        if right and rack is not None and rack.clear_of_focus():
+            self.refresh(layout=True)
         try:
             pane = self.details
         except NoMatches:
