@@ -117,3 +117,25 @@ async def test_ctrl_z_twice_in_a_field_then_leaving_keeps_the_undo(
         assert in_roster(editor, "d-notes") == ""
         s = editor.session
         assert s is not None and s.history == []
+
+
+@pytest.mark.parametrize("leave", ["enter", "f3", "tab"])
+@run_async
+async def test_a_count_left_empty_shows_the_count_again(
+    make_app: MakeApp, workdir: Path, leave: str
+) -> None:
+    """A count cleared and left (Enter, F3, Tab) is no count: nothing changes, and the field
+    shows the unit's count again, not a blank (seen in tmux on a Necron Warriors unit at
+    80x24: "−          +" beside a unit of 1)."""
+    app = make_app(copy_of(SQUAD, workdir))
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        field = await field_focused(pilot, editor, "d-count")
+        before = in_roster(editor, "d-count")
+        await pilot.press("ctrl+u", leave)
+        await settle(pilot, editor)
+        assert app.focused is not field
+        assert in_roster(editor, "d-count") == before
+        assert shown(app, field) == before, (shown(app, field), before)
+        s = editor.session
+        assert s is not None and s.history == []

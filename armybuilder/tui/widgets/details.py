@@ -1038,6 +1038,13 @@ class DetailsPane(SizedByLayout, VerticalScroll):
         edit = self._edit_for(field)
         if edit is not None:
             self.post_message(edit)
+            return
+        shown = self._committed.get(id(field))
+        if shown is not None and field.value != shown:
+            # Text that is no value (a count left empty): the field shows the roster's value
+            # again, not a blank the roster does not have.
+            with field.prevent(Input.Changed):
+                field.value = shown
 
     def take_pending(self) -> DetailsPane.Edit | None:
         """The edit of the focused field's text, now (a key that acts on the roster, such as
