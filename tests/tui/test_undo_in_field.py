@@ -139,3 +139,23 @@ async def test_a_count_left_empty_shows_the_count_again(
         assert shown(app, field) == before, (shown(app, field), before)
         s = editor.session
         assert s is not None and s.history == []
+
+
+@run_async
+async def test_ctrl_q_in_a_field_asks_about_the_text_typed(
+    make_app: MakeApp, workdir: Path
+) -> None:
+    """Ctrl+Q with a name typed in the field of a saved roster quit at once, the name lost
+    (seen in tmux on an Orks roster); it is applied first, as Ctrl+W does, so quitting asks
+    about it."""
+    app = make_app(copy_of(SQUAD, workdir))
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        await field_focused(pilot, editor, "d-name")
+        s = editor.session
+        assert s is not None and not s.dirty
+        await pilot.press("ctrl+u", *"Bravo", "ctrl+q")
+        await pilot.pause()
+        assert s.history == ["Rename to Bravo"]
+        assert app.screen.id == "confirm-close", app.screen
+        assert app.is_running
