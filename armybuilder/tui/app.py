@@ -374,6 +374,11 @@ class ArmyBuilderApp(InOrderKeysApp[int]):
 
     async def action_quit(self) -> None:
         """Quit, asking first about unsaved changes."""
+        for e in self.editors():
+            if e.session is not None and not e.closed:
+                # Ctrl+Q in a field: what was typed there is an unsaved change to ask about
+                # (a name typed into a saved roster quit without a word, the name lost).
+                e.commit_field()
         editors = [
             e for e in self.editors() if e.session is not None and e.session.dirty and not e.closed
         ]

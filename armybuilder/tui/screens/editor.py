@@ -24,7 +24,7 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.reactive import Reactive
 from textual.widget import Widget
-from textual.widgets import Input
+from textual.widgets import Input, OptionList, Select
 
 from ...errors import ChangedOnDiskError, RosterError, UnknownFactionError, UnknownSystemError
 from ...fileio import atomic_write, keep_aside, same_file
@@ -80,6 +80,19 @@ if TYPE_CHECKING:
 
 #: Actions that need a roster loaded.
 _EDIT_ACTIONS = {a.action.split("(")[0] for a in EDITOR_ACTIONS} - {"close"}
+#: The actions of :data:`_EDIT_ACTIONS` a key still runs while a drop-down's list is open:
+#: those that change neither the roster nor the selection (moving the focus away closes the
+#: list). Any other (Insert, Delete, Ctrl+Z, F8...) would edit or move the selection behind
+#: the open list, which then stays open over the next unit's drop-down.
+_WHILE_LIST_OPEN = {
+    "save",
+    "save_as",
+    "export_text",
+    "export_pdf",
+    "summary",
+    "search",
+    "focus_area",
+}
 
 
 class CatalogCommands(Provider):
@@ -267,7 +280,13 @@ class EditorScreen(ArmyScreen):
         app.tcss ``#details.-focus-in``). The class changes only when the focus enters or
         leaves the pane, and restyles the pane alone: the pane's widgets do not depend on it,
         so a Tab from field to field restyles nothing (``:focus-within`` would restyle the
-        pane's every widget at each one)."""
+        pane's every widget at each one). A field or drop-down focused under the notices has
+        them move to the other side (where they stay while they show, rather than move back
+        and forth as the focus moves)."""
+        rack = self.notice_rack
+        right = rack is not None and rack.display and not rack.has_class("-left")
+        if right and rack is not None and rack.clear_of_focus():
+            self.refresh(layout=True)
         try:
             pane = self.details
         except NoMatches:
@@ -845,7 +864,17 @@ class EditorScreen(ArmyScreen):
     # ----------------------------------------------------------------- actions
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return not (action in _EDIT_ACTIONS and self.session is None)
+        if action not in _EDIT_ACTIONS:
+            return True
+        if self.session is None:
+            return False
+        return action in _WHILE_LIST_OPEN or not self.list_open()
+
+    def list_open(self) -> bool:
+        """Whether a drop-down's list is open (it has the focus while it is): the keys go
+        to the list, not to the roster behind it."""
+        focused = self.focused
+        return isinstance(focused, OptionList) and isinstance(focused.parent, Select)
 
     def action_add(self, standard: bool = False, bare: bool = False) -> None:
         entry_id = self.catalog.highlighted()

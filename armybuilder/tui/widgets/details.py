@@ -403,9 +403,21 @@ class DetailsPane(SizedByLayout, VerticalScroll):
 
     def _fill_input(self, field: Input, key: str, value: str) -> None:
         if field.has_focus:
+            typing = field.value != self._committed.get(id(field), field.value)
             if self._sigs.get(f"{key}:loc") == self.loc:
+                if typing or self._committed.get(id(field)) == value:
+                    return  # what is being typed stays (it is applied when the field is left)
+                # Nothing typed since the field was filled or applied, and the roster's value
+                # changed under it (an undo or redo pressed in the field): the field shows
+                # the roster's value, or it would show text the roster no longer has, and
+                # leaving the field would not bring it back (nothing changed, to its mind).
+                self._committed[id(field)] = value
+                with field.prevent(Input.Changed):
+                    field.value = value
+                field.cursor_position = len(value)
+                self.updates += 1
                 return
-            if field.value != self._committed.get(id(field), field.value):
+            if typing:
                 # Typed into after the tree moved on, before the pane caught up with the
                 # selection now shown (a duplicate still being checked): the typing is kept,
                 # never replaced, and applies to the selection shown now.
@@ -1026,6 +1038,13 @@ class DetailsPane(SizedByLayout, VerticalScroll):
         edit = self._edit_for(field)
         if edit is not None:
             self.post_message(edit)
+            return
+        shown = self._committed.get(id(field))
+        if shown is not None and field.value != shown:
+            # Text that is no value (a count left empty): the field shows the roster's value
+            # again, not a blank the roster does not have.
+            with field.prevent(Input.Changed):
+                field.value = shown
 
     def take_pending(self) -> DetailsPane.Edit | None:
         """The edit of the focused field's text, now (a key that acts on the roster, such as

@@ -17,10 +17,11 @@ from typing import Any, ClassVar
 from textual import events
 from textual.app import ComposeResult
 from textual.content import Content
+from textual.geometry import Region
 from textual.notifications import Notification
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import Input, OptionList, Select, Static
 
 from .stable import SizedByLayout, update_in_place
 
@@ -99,7 +100,9 @@ class NoticeSlot(SizedByLayout, Static):
 
 class NoticeRack(Widget):
     """The editor's notices at the bottom right, the newest lowest, as Textual's toasts; the
-    latest :attr:`SLOTS` of them. Each goes when its time is up or it is clicked."""
+    latest :attr:`SLOTS` of them. Each goes when its time is up or it is clicked. Where they
+    would cover the field being typed in or the drop-down being chosen in (low in the details
+    pane, at 80x24), they show at the bottom left instead (``-left``)."""
 
     DEFAULT_CSS = """
     NoticeRack {
@@ -112,6 +115,9 @@ class NoticeRack(Widget):
         visibility: hidden;
         layout: vertical;
         margin-bottom: 1;
+    }
+    NoticeRack.-left {
+        align: left bottom;
     }
     """
 
@@ -142,6 +148,8 @@ class NoticeRack(Widget):
         if self.display != bool(live):
             self.display = bool(live)
             laid.append(self)
+        if self.is_attached and self.clear_of_focus() and self not in laid:
+            laid.append(self)
         if painted and self.is_attached:
             # The screen lays out (where a slot is shown, hidden or resized) and paints the
             # slots at its next tick, with the edit that raised the notice: the rack and the
@@ -165,6 +173,38 @@ class NoticeRack(Widget):
         if live:
             due = min(n.time_left for n in live)
             self._timer = self.set_timer(max(due, 0.0) + 0.01, self._time_up)
+
+    def clear_of_focus(self) -> bool:
+        """Take the side (right, or left) where the notices shown do not cover the focused
+        field or drop-down; whether the side changed (the screen lays out again for it).
+        Where they would be is worked out from the slots' text, before the layout that
+        places them, so that they never show a frame over the field."""
+        left = False
+        screen = self.screen
+        focused = screen.focused
+        if isinstance(focused, OptionList) and isinstance(focused.parent, Select):
+            pass  # a drop-down's open list
+        elif not isinstance(focused, (Input, Select)):
+            focused = None
+        if self.display and focused is not None and focused.region:
+            size = screen.size
+            # (as NoticeSlot's styles size a slot: 60 wide at the most, half the screen; its
+            # padding and left edge, 3 columns; one row above it, two of padding)
+            width = min(60, size.width // 2)
+            height = sum(
+                3 + slot.get_content_height(size, size, width - 3)
+                for slot in self._slots
+                if slot.notice is not None
+            )
+            top = size.height - self.styles.margin.bottom - height  # (above the totals)
+            right = Region(size.width - width, top, width, height)
+            left = right.overlaps(focused.region) and not Region(0, top, width, height).overlaps(
+                focused.region
+            )
+        if self.has_class("-left") == left:
+            return False
+        self.set_class(left, "-left")
+        return True
 
     def _time_up(self) -> None:
         """Notices whose time is up go (the rack shown again without them)."""
