@@ -45,6 +45,8 @@ class Format:
 _catalog: dict[str, tuple[Format, CatalogReader]] = {}
 _roster: dict[str, tuple[Format, RosterReader]] = {}
 _writers: dict[str, tuple[Format, RosterWriter]] = {}
+#: Which game systems each writer can write rosters of (by writer name; all, when not given).
+_writes_for: dict[str, Callable[[Any], bool]] = {}
 _loaded = False
 
 
@@ -71,15 +73,36 @@ def register_roster(name: str, suffixes: Sequence[str], reader: RosterReader) ->
         _roster[s] = (fmt, reader)
 
 
-def register_roster_writer(name: str, suffix: str, writer: RosterWriter) -> None:
-    """Register a roster writer: ``export --to NAME`` writes a ``suffix`` file with it."""
+def register_roster_writer(
+    name: str, suffix: str, writer: RosterWriter, accepts: Callable[[Any], bool] | None = None
+) -> None:
+    """Register a roster writer: ``export --to NAME`` writes a ``suffix`` file with it.
+    ``accepts``: whether it can write a roster of this game system (the builder offers it
+    only for those; ``None``: any)."""
     _writers[name] = (Format(name, (suffix.lower(),)), writer)
+    if accepts is not None:
+        _writes_for[name] = accepts
+    else:
+        _writes_for.pop(name, None)
 
 
 def roster_writers() -> dict[str, tuple[Format, RosterWriter]]:
     """Every registered roster writer, by name."""
     _load_providers()
     return dict(_writers)
+
+
+def writers_for(system: Any) -> dict[str, tuple[Format, RosterWriter]]:
+    """The roster writers that can write a roster of ``system`` (a game system), by suffix
+    (``.ros``), in the order they were registered."""
+    _load_providers()
+    out: dict[str, tuple[Format, RosterWriter]] = {}
+    for name, (fmt, writer) in _writers.items():
+        accepts = _writes_for.get(name)
+        if accepts is None or accepts(system):
+            for suffix in fmt.suffixes:
+                out.setdefault(suffix, (fmt, writer))
+    return out
 
 
 def reader_for(folder: Path) -> tuple[Format, CatalogReader] | None:

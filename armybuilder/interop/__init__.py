@@ -5,6 +5,7 @@ The readers' modules are imported when a reader is first called, not here.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,5 +42,15 @@ def _battlescribe_rosz(roster: Any, library: Any, name: str) -> bytes:
 
 formats.register("BattleScribe", (".gst", ".gstz", ".cat", ".catz"), _battlescribe_folder)
 formats.register_roster("BattleScribe roster", (".ros", ".rosz"), _battlescribe_roster)
-formats.register_roster_writer("ros", ".ros", _battlescribe_ros)
-formats.register_roster_writer("rosz", ".rosz", _battlescribe_rosz)
+
+
+def _battlescribe_data(system: Any) -> bool:
+    """Whether a game system is BattleScribe data (only its rosters can be written as .ros).
+    Such a system's class is in its module, imported by then: a system read before it was
+    imported cannot be one, and asking imports nothing."""
+    module = sys.modules.get(f"{__name__}.battlescribe.library")
+    return module is not None and isinstance(system, module.BattleScribeSystem)
+
+
+formats.register_roster_writer("ros", ".ros", _battlescribe_ros, _battlescribe_data)
+formats.register_roster_writer("rosz", ".rosz", _battlescribe_rosz, _battlescribe_data)

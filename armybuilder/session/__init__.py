@@ -22,7 +22,8 @@ It keeps what a front end needs around those edits:
   again and :meth:`EditSession.recover` replays it. Appending one line per edit costs the same
   for a regiment as for a squad, where rewriting the whole roster would take half a second;
 * **recent files** (:class:`RecentFiles`) and **exports** (:func:`export_pdf`,
-  :func:`export_text`), the latter through :mod:`armybuilder.render` when it is installed.
+  :func:`export_text`, the latter through :mod:`armybuilder.render` when it is installed;
+  :func:`export_roster_file`, another program's roster file such as BattleScribe's ``.ros``).
 
 Nothing here imports Textual. Locations (``Loc``) are the roster's own: tuples such as
 ``("selections", 0, "selections", 2)``; ``()`` is the roster itself.
@@ -51,7 +52,9 @@ from .export import (
     ExportUnavailableError,
     default_export_path,
     export_pdf,
+    export_roster_file,
     export_text,
+    roster_file_suffixes,
     slug,
 )
 from .faction import FactionChange, Refit, change_faction, plan_faction_change
@@ -132,6 +135,7 @@ __all__ = [
     "detached_copy",
     "encode_value",
     "export_pdf",
+    "export_roster_file",
     "export_text",
     "filed_as",
     "find_recoveries",
@@ -147,6 +151,7 @@ __all__ = [
     "plain_text",
     "plan_faction_change",
     "refresh_after",
+    "roster_file_suffixes",
     "slug",
     "sniff_roster",
     "state_text",

@@ -1,5 +1,6 @@
-"""Exports of the roster being edited (PDF record sheet, plain text) through
-:mod:`armybuilder.render` when it is installed."""
+"""Exports of the roster being edited: PDF record sheet and plain text through
+:mod:`armybuilder.render` when it is installed, and other programs' roster files through the
+writers registered in :mod:`armybuilder.formats` (BattleScribe's ``.ros``)."""
 
 from __future__ import annotations
 
@@ -127,6 +128,70 @@ def export_pdf(
     if progress is not None:
         progress(1.0)
     return out
+
+
+def roster_file_suffixes(session: EditSession) -> list[str]:
+    """The suffixes of the other programs' roster files the roster being edited can be
+    written as (``.ros``, ``.rosz`` for a roster of BattleScribe data; none for our own
+    catalogs), in the order their writers were registered."""
+    from .. import formats
+
+    return list(formats.writers_for(session.system))
+
+
+def export_roster_file(session: EditSession, out: Path, library: Any) -> Path:
+    """Write the roster being edited, as it is now, as another program's roster file at
+    ``out`` (its suffix picks the format: ``.ros``, ``.rosz``), atomically; never over the
+    roster's own file. An illegal roster is written too, as ``export --to`` writes it.
+
+    Raises :class:`ExportUnavailableError` when no writer knows the suffix for this game
+    system (the message lists those that do), :class:`~armybuilder.errors.ArmybuilderError`
+    from the writer (an entry it cannot write), and ``OSError`` when the file cannot be
+    written (the old file left as it was). In two steps for a caller with a worker thread:
+    :func:`start_roster_file_export`, then :meth:`RosterFileExport.run`."""
+    return start_roster_file_export(session, out).run(library)
+
+
+class RosterFileExport:
+    """An export of :func:`start_roster_file_export`: the roster's text as it was then, and
+    the writer; :meth:`run` writes the file, on any thread (the first one of a session reads
+    the data's own model: a second or two for 40k)."""
+
+    def __init__(self, text: str, file: str, out: Path, writer: Any) -> None:
+        self.text = text
+        self.file = file
+        self.out = out
+        self.writer = writer
+
+    def run(self, library: Any) -> Path:
+        from ..fileio import atomic_write
+        from ..rosters import Roster
+
+        roster = Roster.from_text(self.text, self.file, round_trip=False)
+        data = self.writer(roster, library, self.out.name)
+        atomic_write(self.out, data)
+        return self.out
+
+
+def start_roster_file_export(session: EditSession, out: Path) -> RosterFileExport:
+    """Check ``out`` and take the roster as it is now (on the session's thread: later edits
+    do not reach the file); see :func:`export_roster_file`."""
+    from .. import formats
+    from ..fileio import check_output
+
+    writers = formats.writers_for(session.system)
+    found = writers.get(out.suffix.lower())
+    if found is None:
+        name = getattr(session.system, "name", "this game system")
+        if not writers:
+            raise ExportUnavailableError(f"no other program's roster file is known for {name}")
+        raise ExportUnavailableError(
+            f"{out.name}: a roster file of {name} for another program ends in "
+            + " or ".join(writers)
+        )
+    check_output(out, [session.path] if session.path is not None else [])
+    file = str(session.path) if session.path is not None else f"{slug(session.name)}.yaml"
+    return RosterFileExport(session.roster.dumps(), file, out, found[1])
 
 
 def default_export_path(session: EditSession, suffix: str, folder: Path | None = None) -> Path:

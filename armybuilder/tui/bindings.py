@@ -234,6 +234,16 @@ EDITOR_ACTIONS: list[ActionSpec] = [
         show=False,
     ),
     ActionSpec(
+        "editor.export_roster",
+        "ctrl+g",
+        "export_roster",
+        "Export roster file",
+        "Write the roster as another program's roster file: BattleScribe's .ros, or the zipped "
+        ".rosz, for a roster of BattleScribe data (as `armybuilder export --to ros`); offered "
+        "for such rosters only. Save as with a name ending .ros or .rosz does the same",
+        show=False,
+    ),
+    ActionSpec(
         "editor.search", "slash,ctrl+f", "search", "Search", "Search the catalog", show=False
     ),
     ActionSpec(

@@ -26,7 +26,13 @@ from textual.reactive import Reactive
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, Select
 
-from ...errors import ChangedOnDiskError, RosterError, UnknownFactionError, UnknownSystemError
+from ...errors import (
+    ArmybuilderError,
+    ChangedOnDiskError,
+    RosterError,
+    UnknownFactionError,
+    UnknownSystemError,
+)
 from ...fileio import atomic_write, keep_aside, same_file
 from ...session import (
     EditError,
@@ -43,7 +49,9 @@ from ...session import (
     find_recoveries,
     is_force_loc,
     plan_faction_change,
+    roster_file_suffixes,
 )
+from ...session.export import RosterFileExport, start_roster_file_export
 from ...words import plural
 from ..bindings import EDITOR_ACTIONS, bindings
 from ..widgets.catalog import CatalogBrowser, entry_cost
@@ -89,6 +97,7 @@ _WHILE_LIST_OPEN = {
     "save_as",
     "export_text",
     "export_pdf",
+    "export_roster",
     "summary",
     "search",
     "focus_area",
@@ -868,6 +877,8 @@ class EditorScreen(ArmyScreen):
             return True
         if self.session is None:
             return False
+        if action == "export_roster" and not roster_file_suffixes(self.session):
+            return False  # (no other program's roster file for this game system)
         return action in _WHILE_LIST_OPEN or not self.list_open()
 
     def list_open(self) -> bool:
@@ -1318,6 +1329,11 @@ class EditorScreen(ArmyScreen):
         def chosen(path: Path | None) -> None:
             if path is None:
                 return
+            if path.suffix.lower() in roster_file_suffixes(s):
+                # Another program's roster file (BattleScribe's .ros): written as the export
+                # writes it; the roster itself stays armybuilder's YAML (it says so).
+                self._export_roster_to(path)
+                return
             if path.suffix not in {".yaml", ".yml"}:
                 path = path.with_name(path.name + ".yaml")
             same = s.path is not None and path.resolve() == s.path.resolve()
@@ -1588,6 +1604,87 @@ class EditorScreen(ArmyScreen):
             self.app.notify(error, title="Export PDF", severity="error", timeout=8)
         else:
             self.app.notify(f"PDF written to {path}", title="Export PDF")
+
+    def action_export_roster(self) -> None:
+        s = self.session
+        if s is None:
+            return
+        self.commit_field()
+        suffixes = roster_file_suffixes(s)
+        if not suffixes:
+            self.app.notify(
+                f"No other program's roster file is known for {s.system.name}",
+                title="Export roster file",
+                severity="warning",
+            )
+            return
+        default = default_export_path(s, suffixes[0], self.army_app.cwd)
+        self.app.push_screen(
+            PathScreen(
+                f"Export roster file ({' or '.join(suffixes)}) to",
+                str(default),
+                "Export",
+                id="export-roster",
+            ),
+            self._export_roster_to,
+        )
+
+    def _export_roster_to(self, path: Path | None) -> None:
+        """Write the roster as it is now as another program's roster file at ``path``; a
+        file there (the .ros the roster came from, say) is replaced only once the player
+        says so, and kept aside under a name of its own."""
+        s = self.session
+        if path is None or s is None:
+            return
+        try:
+            job = start_roster_file_export(s, path)
+        except (ArmybuilderError, OSError) as exc:
+            self.app.notify(str(exc), title="Export roster file", severity="error", timeout=8)
+            return
+        library = self.army_app.get_library()
+        if not path.exists():
+            self._write_roster_file(job, library)
+            return
+
+        def confirmed(answer: str | None) -> None:
+            if answer == "overwrite":
+                self._write_roster_file(job, library, keep=True)
+
+        self.app.push_screen(
+            ConfirmScreen(
+                "Replace the file?",
+                f"{path} already exists. Replace it? (The old file is kept as "
+                f"{path.name}.replaced-<date>-<time> beside it.)",
+                [("overwrite", "Replace", "error"), ("cancel", "Cancel", "default")],
+                id="confirm-overwrite",
+                focus="cancel",
+            ),
+            confirmed,
+        )
+
+    @work(thread=True, exclusive=True, group="export-roster")
+    def _write_roster_file(self, job: RosterFileExport, library: Any, keep: bool = False) -> None:
+        # (a worker: the first export of a session reads the data's own model, a second or
+        # two for 40k; what it writes is the roster as it was when asked)
+        app = self.app
+        try:
+            if keep and job.out.exists():
+                keep_aside(job.out)
+            path = job.run(library)
+        except Exception as exc:  # the writer's and the disk's errors: say so, keep editing
+            app.call_from_thread(self._roster_file_done, job.out, str(exc))
+            return
+        app.call_from_thread(self._roster_file_done, path, None)
+
+    def _roster_file_done(self, path: Path, error: str | None) -> None:
+        self.last_export = (None if error else path, error)
+        if error is not None:
+            self.app.notify(error, title="Export roster file", severity="error", timeout=8)
+            return
+        self.app.notify(
+            f"Wrote {path} (the roster itself is saved as armybuilder's YAML: Ctrl+S)",
+            title="Export roster file",
+        )
 
     # ----------------------------------------------------------------- closing
 
