@@ -222,3 +222,36 @@ def test_any_text_dumps_and_reads_back_as_itself(value: str) -> None:
     text = dump_round_trip(doc)
     assert to_plain(load_round_trip(text, "t")) == want
     assert load_safe(text, "t") == want
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+ESCAPES = HEAD + (
+    '  - entry: captain\n    name: "Vos\\e]0;owned\\a\\e[2J\\x9b31m\\x7f\\rover\\tok"\n'
+    '    notes: "n\\e[5m"\n'
+)
+
+
+def test_a_terminal_is_shown_control_characters_not_sent_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A roster is other people's file: a name holding ``ESC ] 0 ;`` retitled the terminal
+    the command printed it to, ``ESC [ 2 J`` cleared it. Shown as pictures on a terminal;
+    to a file or a pipe, every character as it is (the roster's data, unchanged). (The
+    text export already leaves them out: render/context.py.)"""
+    path = tmp_path / "r.yaml"
+    path.write_text(ESCAPES, encoding="utf-8")
+    name = "Vos\x1b]0;owned\x07\x1b[2J\x9b31m\x7f\rover\tok"
+    for out, want in (
+        (_Terminal(), "Vos\u241b]0;owned\u2407\u241b[2J<U+009B>31m\u2421\u240dover\tok"),
+        (io.StringIO(), name),
+    ):
+        monkeypatch.setattr("sys.stdout", out)
+        assert main(["show", str(path), "--catalogs", str(DEMO / "catalogs")]) == 0
+        seen = out.getvalue()
+        assert want in seen, repr(seen)
+        if isinstance(out, _Terminal):
+            assert not any(c in seen for c in "\x1b\x07\x9b\x7f\r"), repr(seen)
