@@ -337,6 +337,9 @@ def _parts(text: str) -> tuple[set[str], set[tuple[str, str, str]], dict[str, st
 def test_what_we_do_not_read_is_kept_on_a_round_trip(lib: Library, tmp_path: Path) -> None:
     path = tmp_path / "team.ros"
     path.write_text(UNKNOWN, encoding="utf-8")
+    # (Comments kept in the tree do not move the lines issues name.)
+    line = UNKNOWN.split("\n").index(next(x for x in UNKNOWN.split("\n") if "Hovercraft" in x))
+    assert f"{path}:{line + 1}: error: unknown entry" in cli("validate", str(path))[1]
     code, out = cli("export", str(path), "--to", "ros", "-o", str(tmp_path / "back.ros"))
     assert code == 0, out
     back = (tmp_path / "back.ros").read_text(encoding="utf-8")
