@@ -242,6 +242,13 @@ UNWRITABLE = {
         "selections[0].x-battlescribe.attributes",
         "'a b' is not an XML attribute name",
     ),
+    "a kept attribute written anew": (
+        "",
+        "    x-battlescribe:\n      attributes: {number: '3'}\n",
+        12,
+        "selections[0].x-battlescribe.attributes",
+        "'number' is written from the roster, not kept",
+    ),
     "a kept element no XML": (
         "  roster:\n    elements: ['<tags>']\n",
         "",

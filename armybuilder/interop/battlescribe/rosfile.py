@@ -614,9 +614,10 @@ def to_ros(roster: Any, library: Library) -> str:
             refuse(loc, f"is not XML a .ros can hold back ({exc.reason or exc})")
         return out
 
-    def remember(uid: str, info: Any, at: Loc) -> None:
-        """Keep what the ``x-battlescribe:`` mapping ``info`` (at ``at``) holds for the element
-        of instance id ``uid``, refusing what would not write back as XML."""
+    def remember(uid: str, info: Any, at: Loc, kind: str) -> None:
+        """Keep what the ``x-battlescribe:`` mapping ``info`` (at ``at``) holds for the
+        ``kind`` element of instance id ``uid``, refusing what would not write back as XML
+        (or would write an attribute the writer writes itself a second time)."""
         if not isinstance(info, dict):
             return
         attrs = info.get("attributes") or {}
@@ -629,6 +630,8 @@ def to_ros(roster: Any, library: Library) -> str:
         for k, v in attrs.items():
             if not isinstance(k, str) or not _ATTR_NAME.fullmatch(k):
                 refuse((*at, "attributes"), f"{k!r} is not an XML attribute name")
+            if k in _KNOWN_ATTRS[kind] or k == "xmlns":
+                refuse((*at, "attributes"), f"{k!r} is written from the roster, not kept")
             pairs.append((k, text(v, (*at, "attributes", k)) or ""))
         kept = [xml_text(x, (*at, "elements", i)) for i, x in enumerate(elements)]
         if pairs or kept:
@@ -654,7 +657,7 @@ def to_ros(roster: Any, library: Library) -> str:
         if fe is None:
             raise ArmybuilderError(f"{roster.file}: {gs.name} defines no force")
         force = Force(instance_id(info, session._uid("force")), fe[0], cat)
-        remember(force.uid, info, at)
+        remember(force.uid, info, at, "force")
         return force
 
     def build(items: Any, force: Force, parent: Sel | None, at: Loc) -> list[Sel]:
@@ -699,7 +702,7 @@ def to_ros(roster: Any, library: Library) -> str:
                 )
             sel = session._plain_sel(opt)
             sel.uid = instance_id(info, sel.uid)
-            remember(sel.uid, info, (*loc, KEY))
+            remember(sel.uid, info, (*loc, KEY), "selection")
             sel.count = count_of(item, loc)
             sel.custom_name = text(item.get("name"), (*loc, "name"))
             sel.custom_notes = text(item.get("notes"), (*loc, "notes"))
@@ -738,7 +741,7 @@ def to_ros(roster: Any, library: Library) -> str:
         return force
 
     session.name = text(roster.name, ("name",)) or ""
-    remember("roster", keep_doc.get("roster"), (KEY, "roster"))
+    remember("roster", keep_doc.get("roster"), (KEY, "roster"), "roster")
     try:
         if roster.forces is not None:
             session.forces = [read_force(fd) for fd in roster.forces]
