@@ -97,6 +97,9 @@ class TerminalText(io.TextIOBase):
     def isatty(self) -> bool:
         return True
 
+    def writable(self) -> bool:
+        return True
+
     def fileno(self) -> int:
         return self.stream.fileno()
 
