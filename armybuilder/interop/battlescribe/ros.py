@@ -111,6 +111,7 @@ def dumps(
     raw: Raw | None = None,
     roster_order: bool = False,
     roster_id: str = "roster",
+    outside: tuple[list[str], list[str]] = ([], []),
 ) -> str:
     """The session's roster as ``.ros`` XML, laid out as BattleScribe writes it (``keep``:
     what to put back that this writer does not produce, see :data:`Keep`; ``raw``: selections
@@ -121,7 +122,9 @@ def dumps(
     BattleScribe itself writes a roster; with ``roster_order``, in the session's own order
     (the player's, which a roster converted from our YAML keeps: BattleScribe sorts what it
     shows anyway, so the file's order is only what a converted roster reads back);
-    ``roster_id``: the roster's own id (a roster read from a file keeps the file's)."""
+    ``roster_id``: the roster's own id (a roster read from a file keeps the file's);
+    ``outside``: comments and processing instructions to write before the ``<roster>``
+    element and after it (as XML text)."""
     t = session.t
     assert t is not None
     state = session.state()
@@ -155,7 +158,7 @@ def dumps(
     _forces(w, 1, session.forces, state["forces"])
     w.close(0, "roster")
     head = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
-    return "\n".join([head, *w.lines]) + "\n"
+    return "\n".join([head, *outside[0], *w.lines, *outside[1]]) + "\n"
 
 
 def _costs(w: _Writer, depth: int, costs: list[dict[str, Any]]) -> None:

@@ -157,18 +157,45 @@ class RosText(str):
     positions: dict[tuple[str | int, ...], int]
 
 
-def _element_lines(text: str, root: ET.Element) -> dict[int, int]:
+def _element_lines(
+    text: str, root: ET.Element, outside: tuple[list[str], list[str]] | None = None
+) -> dict[int, int]:
     """The line each element of ``root`` (parsed from ``text``, already checked by
-    :func:`safe.parse`: no DTD, bounded nesting) starts on, by ``id()`` of the element."""
+    :func:`safe.parse`: no DTD, bounded nesting) starts on, by ``id()`` of the element.
+    ``outside``: where to put the comments and processing instructions before the root
+    element and after it (the tree holds only what is inside it), as XML text."""
     if text.startswith("<?xml"):  # (as safe.parse does; its line ends kept for the count)
         end = text.find("?>") + 2
         text = "\n" * text.count("\n", 0, end) + text[end:]
     starts: list[int] = []
     parser = expat.ParserCreate()
-    parser.StartElementHandler = lambda name, attrs: starts.append(parser.CurrentLineNumber)
+    depth = 0
+
+    def on_start(name: str, attrs: dict[str, str]) -> None:
+        nonlocal depth
+        starts.append(parser.CurrentLineNumber)
+        depth += 1
+
+    def on_end(name: str) -> None:
+        nonlocal depth
+        depth -= 1
+
+    def mark(xml: str) -> None:
+        if depth == 0 and outside is not None:
+            outside[1 if starts else 0].append(xml)
+
+    parser.StartElementHandler = on_start
+    parser.EndElementHandler = on_end
+    parser.CommentHandler = lambda data: mark(f"<!--{data}-->")
+    parser.ProcessingInstructionHandler = lambda target, data: mark(
+        f"<?{target} {data}?>" if data else f"<?{target}?>"
+    )
     try:
         parser.Parse(text, True)
     except expat.ExpatError:
+        if outside is not None:
+            outside[0].clear()
+            outside[1].clear()
         return {}
     elements = [el for el in root.iter() if isinstance(el.tag, str)]
     if len(elements) != len(starts):
@@ -187,7 +214,8 @@ def read_roster(path: Path, library: Library | None = None) -> str:
         raise _error(path, reason, exc.line, exc.column) from None
     if _local(root) != "roster":
         raise _error(path, f"not a BattleScribe roster: the root element is <{_local(root)}>")
-    lines = _element_lines(text, root)
+    outside: tuple[list[str], list[str]] = ([], [])
+    lines = _element_lines(text, root, outside)
     forces = _force_elements(root)
     if not forces:
         raise _error(path, "holds no force: a BattleScribe roster lists its forces under <forces>")
@@ -232,7 +260,9 @@ def read_roster(path: Path, library: Library | None = None) -> str:
         where = lines.get(id(exc.element)) if exc.element is not None else None
         raise _error(path, str(exc), where) from None
     positions: dict[tuple[str | int, ...], int] = {}
-    out = RosText(session_yaml(session, gs, fids[0], root, path.name, unknown, lines, positions))
+    out = RosText(
+        session_yaml(session, gs, fids[0], root, path.name, unknown, lines, positions, outside)
+    )
     out.positions = positions
     return out
 
@@ -289,6 +319,7 @@ def session_yaml(
     unknown: ros.Unknown | None = None,
     lines: dict[int, int] | None = None,
     positions: dict[tuple[str | int, ...], int] | None = None,
+    outside: tuple[list[str], list[str]] | None = None,
 ) -> str:
     """The adapter's roster as our YAML roster: one force as a roster of one force (format 1),
     several forces, or child forces, as a roster of several forces (format 2, ``forces:``).
@@ -298,7 +329,8 @@ def session_yaml(
     kept as selections of those entry ids (the roster's checks report each) with their XML,
     which :func:`to_ros` writes back as it was; ``lines``: the line of each element of
     ``root`` (by ``id()``), from which ``positions`` gets the line of each location of the
-    YAML (see :class:`RosText`)."""
+    YAML (see :class:`RosText`); ``outside``: the comments and processing instructions before
+    and after the ``<roster>`` element, kept as its ``before:`` and ``after:``."""
     t = session.t
     assert t is not None
     sel_els: dict[str | None, ET.Element] = {}
@@ -404,6 +436,9 @@ def session_yaml(
         keep_roster = {"converted_from": source, "roster": _unknown(root, "roster")}
         if root.get("id") not in (None, "roster"):
             keep_roster["roster"] = {"id": root.get("id"), **keep_roster["roster"]}
+        for key, marks in zip(("before", "after"), outside or ([], []), strict=True):
+            if marks:
+                keep_roster["roster"][key] = list(marks)
     if several:
         if keep_roster:
             doc[KEY] = keep_roster
@@ -757,8 +792,22 @@ def to_ros(roster: Any, library: Library) -> str:
         raise ArmybuilderError(f"{roster.file}: {exc}") from None
     session.limits = {t.ids.bs(k): float(v) for k, v in roster.header.limits.items()}
     found = keep_doc.get("roster")
-    roster_id = text(found.get("id"), (KEY, "roster", "id")) if isinstance(found, dict) else None
-    return ros.dumps(session, keep, raw, roster_order=True, roster_id=roster_id or "roster")
+    kr: dict[str, Any] = found if isinstance(found, dict) else {}
+    roster_id = text(kr.get("id"), (KEY, "roster", "id"))
+    outside: list[list[str]] = []
+    for key in ("before", "after"):
+        marks = kr.get(key) or []
+        if not isinstance(marks, list):
+            refuse((KEY, "roster", key), "must be a list of comments")
+        outside.append([xml_text(x, (KEY, "roster", key, i)) for i, x in enumerate(marks)])
+    return ros.dumps(
+        session,
+        keep,
+        raw,
+        roster_order=True,
+        roster_id=roster_id or "roster",
+        outside=(outside[0], outside[1]),
+    )
 
 
 def to_rosz(roster: Any, library: Library, name: str = "roster.rosz") -> bytes:
