@@ -295,7 +295,8 @@ xmlns:o="urn:league" o:season="autumn" xml:lang="de">
   <!-- a note of the player -->
   <?league sync="yes"?>
   <o:standing o:rank="3">Third &amp; rising<![CDATA[ <raw> ]]></o:standing>
-  <tags><tag name="league"><![CDATA[Autumn <cup> & more]]></tag><!-- inside kept --></tags>
+  <tags><tag name="league"><![CDATA[Autumn <cup> & more]]></tag><!-- inside kept -->\
+<tag name="cr">one&#13;two</tag></tags>
   <forces>
     <force id="force-1" name="Team" entryId="60bf-0f00-db63-fb4e" \
 catalogueId="0139-7751-4542-5c90" catalogueRevision="4" catalogueName="Gaslands" o:colour="red">
@@ -311,7 +312,7 @@ number="1" type="model" o:nickname="Zippy" tint="blue">
         <selection id="sel-9" name="Hovercraft" entryId="zz-not-in-the-data" number="2" \
 type="model">
           <!-- inside an unknown entry -->
-          <customNotes>kept whole</customNotes>
+          <customNotes>kept&#13;whole</customNotes>
         </selection>
       </selections>
     </force>

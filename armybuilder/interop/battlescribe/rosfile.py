@@ -87,11 +87,18 @@ def _strip_ns(el: ET.Element) -> ET.Element:
     return el
 
 
+def _tostring(el: ET.Element) -> str:
+    """An element as XML text, a carriage return in its text written ``&#13;``: written bare
+    (as ElementTree writes it), a reader takes it for a line feed. (A comment or processing
+    instruction holds none: a parser turns each of theirs into a line feed.)"""
+    return ET.tostring(el, encoding="unicode").strip().replace("\r", "&#13;")
+
+
 def _xml(el: ET.Element) -> str:
     """An element (a comment, a processing instruction) as XML text, without its tail."""
     tail, el.tail = el.tail, None
     try:
-        return ET.tostring(_strip_ns(el), encoding="unicode").strip()
+        return _tostring(_strip_ns(el))
     finally:
         el.tail = tail
 
@@ -387,7 +394,7 @@ def session_yaml(
             copy = _strip_ns(ET.fromstring(ET.tostring(el), keeping_parser()))
             copy.tail = None
             ET.indent(copy, "  ")
-            keep["element"] = ET.tostring(copy, encoding="unicode").strip()
+            keep["element"] = _tostring(copy)
         d[KEY] = keep
         children = [
             unknown_doc(c, False)
@@ -849,7 +856,7 @@ def _edited(element: str, count: int, name: str | None, notes: str | None) -> st
         note.text = notes
         el.insert(0, note)
     ET.indent(el, "  ")
-    return ET.tostring(el, encoding="unicode").strip()
+    return _tostring(el)
 
 
 #: Characters an XML 1.0 file cannot hold, not even written as a character reference.
