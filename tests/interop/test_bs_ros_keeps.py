@@ -23,6 +23,7 @@ import io
 import json
 import xml.etree.ElementTree as ET
 import zipfile
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -434,3 +435,32 @@ def test_a_file_too_large_is_refused_before_it_is_read(
     with pytest.raises(RosterError):
         EditSession.open(path, lib)
     assert path not in reads
+
+
+def test_a_damaged_rosz_is_refused_with_a_message(lib: Library, tmp_path: Path) -> None:
+    """Damaged compressed data (a download corrupted in the middle, not cut at its end)
+    ended every command in a zlib.error traceback."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("team.ros", team_ros(lib, "Team"))
+    data = buf.getvalue()
+    # The first damage that makes the decompressor itself fail (not only the CRC check).
+    for at in range(40, len(data) // 2):
+        damaged = data[:at] + bytes([data[at] ^ 0xFF]) + data[at + 1 :]
+        try:
+            with zipfile.ZipFile(io.BytesIO(damaged)) as zf:
+                zf.read("team.ros")
+        except zlib.error:
+            break
+        except zipfile.BadZipFile:
+            continue
+    else:
+        pytest.fail("no damage found that the decompressor fails on")
+    path = tmp_path / "team.rosz"
+    path.write_bytes(damaged)
+    for command in ("validate", "show"):
+        code, said = cli(command, str(path))
+        assert code == 2
+        assert said.startswith(f"{path}: the zipped file is damaged: "), said
+    with pytest.raises(RosterError):
+        EditSession.open(path, lib)

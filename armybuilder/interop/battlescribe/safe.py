@@ -17,7 +17,15 @@ import io
 import re
 import xml.etree.ElementTree as ET
 import zipfile
+import zlib
 from pathlib import Path
+
+try:  # (zipfile's LZMA members: Python may be built without lzma)
+    from lzma import LZMAError
+
+    _LZMA_ERRORS: tuple[type[Exception], ...] = (LZMAError,)
+except ImportError:  # pragma: no cover
+    _LZMA_ERRORS = ()
 
 #: The most a data or roster file may hold once unzipped (the largest real catalogue is 4 MB).
 MAX_BYTES = 64 * 1024 * 1024
@@ -91,6 +99,8 @@ def unzip(data: bytes, name: str, limit: int = MAX_BYTES) -> bytes:
         raise
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, OSError) as exc:
         raise UnsafeFileError(f"{name}: not a readable zip archive: {exc}") from None
+    except (zlib.error, EOFError, *_LZMA_ERRORS) as exc:  # damaged compressed data
+        raise UnsafeFileError(f"{name}: the zipped file is damaged: {exc}") from None
     except RuntimeError as exc:  # encrypted members
         raise UnsafeFileError(f"{name}: cannot unzip: {exc}") from None
     if len(out) > limit:
