@@ -26,6 +26,8 @@ try:  # (zipfile's LZMA members: Python may be built without lzma)
     _LZMA_ERRORS: tuple[type[Exception], ...] = (LZMAError,)
 except ImportError:  # pragma: no cover
     _LZMA_ERRORS = ()
+#: What unzipping damaged compressed data raises.
+_DAMAGED: tuple[type[Exception], ...] = (zlib.error, EOFError, *_LZMA_ERRORS)
 
 #: The most a data or roster file may hold once unzipped (the largest real catalogue is 4 MB).
 MAX_BYTES = 64 * 1024 * 1024
@@ -99,7 +101,7 @@ def unzip(data: bytes, name: str, limit: int = MAX_BYTES) -> bytes:
         raise
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, OSError) as exc:
         raise UnsafeFileError(f"{name}: not a readable zip archive: {exc}") from None
-    except (zlib.error, EOFError, *_LZMA_ERRORS) as exc:  # damaged compressed data
+    except _DAMAGED as exc:  # damaged compressed data
         raise UnsafeFileError(f"{name}: the zipped file is damaged: {exc}") from None
     except RuntimeError as exc:  # encrypted members
         raise UnsafeFileError(f"{name}: cannot unzip: {exc}") from None
