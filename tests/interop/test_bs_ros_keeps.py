@@ -11,7 +11,9 @@ that is no whole number (``2.5``, ``yes``, empty) was written as 1 without a wor
 limit that is no number (``abc``) ended every command in a traceback, one that is ``NaN``
 was dropped; a problem of the converted roster was reported at a line of the YAML text
 (which the player never sees) under the ``.ros``'s name; an empty roster name came back as
-"New Roster"; a file declaring another encoding than UTF-8 was refused without a line.
+"New Roster"; a file declaring another encoding than UTF-8 was refused without a line; a
+3 GiB file was read whole before its size was looked at; a .rosz with damaged compressed
+data ended in a zlib.error traceback.
 
 Every file here is made by the test from the Gaslands data (``../shared/bsdata``; skipped
 with a message where it is absent)."""
