@@ -36,6 +36,7 @@ from .yamlio import (
     compose,
     decode,
     dump_round_trip,
+    iter_paths,
     load_round_trip,
     load_safe,
     locate,
@@ -428,6 +429,40 @@ class _LazyDoc:
         threading.Thread(target=run, name="roster-round-trip", daemon=True).start()
 
 
+def _at_source_lines(
+    exc: RosterError, text: str, file: str, lines: dict[tuple[str | int, ...], int]
+) -> RosterError:
+    """``exc``, found in the YAML ``text`` a reader converted ``file`` to, with each problem
+    at the line of ``file`` its part came from (``lines``, see :attr:`Roster.source_lines`),
+    without a column; or at no line where that is not known: the converted text's own lines
+    (which the player never sees) would point into the wrong file."""
+    import dataclasses
+
+    by_line: dict[int, tuple[str | int, ...]] = {}
+    try:
+        doc = load_round_trip(text, file)
+    except InputError:
+        doc = None
+    if doc is not None:
+        for path in iter_paths(to_plain(doc)):
+            line = locate(doc, path)[0]
+            if line is not None and len(path) >= len(by_line.get(line, ())):
+                by_line[line] = path
+    problems = []
+    for problem in exc.problems:
+        if problem.file == file and problem.line is not None:
+            found = by_line.get(problem.line)
+            source = None
+            if found is not None:  # the line of the innermost part the file gave a line
+                source = next(
+                    (lines[found[:n]] for n in range(len(found), -1, -1) if found[:n] in lines),
+                    None,
+                )
+            problem = dataclasses.replace(problem, line=source, column=None)
+        problems.append(problem)
+    return RosterError(problems)
+
+
 class Roster:
     """A roster file in memory: its document (as written) and a parsed view of it."""
 
@@ -551,13 +586,18 @@ class Roster:
         p = Path(path)
         other = roster_reader(p)
         if other is not None:
-            converted_digest = file_digest(p)
             text = other[1](p, library)
-            roster = cls.from_text(str(text), str(p), None, round_trip)
+            # (After the reader, which refuses a file too large to read before reading it.)
+            converted_digest = file_digest(p)
+            found = getattr(text, "positions", None)
+            source_lines = dict(found) if isinstance(found, dict) else {}
+            try:
+                roster = cls.from_text(str(text), str(p), None, round_trip)
+            except RosterError as exc:
+                raise _at_source_lines(exc, str(text), str(p), source_lines) from None
             roster.converted_from = p
             roster.converted_digest = converted_digest
-            found = getattr(text, "positions", None)
-            roster.source_lines = dict(found) if isinstance(found, dict) else {}
+            roster.source_lines = source_lines
             roster.path = p.with_suffix(".yaml")
             roster.dirty = True
             return roster

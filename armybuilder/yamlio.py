@@ -394,6 +394,16 @@ class _Representer(RoundTripRepresenter):
             return True
         return bool(super().ignore_aliases(data))
 
+    def represent_scalar(
+        self, tag: Any, value: Any, style: Any = None, anchor: Any = None
+    ) -> ScalarNode:
+        """Text holding a next-line character (U+0085) is written between double quotes,
+        where it is escaped (``\\N``): ruamel writes it as it is in the other styles, and
+        reads it back as a line break, so "a\\x85b" came back as "a b"."""
+        if isinstance(value, str) and "\x85" in value:
+            style = '"'
+        return super().represent_scalar(tag, value, style, anchor)
+
     def represent_scalar_float(self, data: Any) -> Any:
         """A float read from a file keeps its written form, unless ruamel's re-formatting of
         that form would change its value (it does for some exponents: 6.307285941258735e+27

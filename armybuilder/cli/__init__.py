@@ -44,7 +44,7 @@ from ..rules.engine import Evaluation, Node, fmt_num
 from ..rules.state import StateKey, state_help, state_placeholder
 from ..words import tally
 from .common import EXIT_ILLEGAL as EXIT_ILLEGAL
-from .common import EXIT_INPUT, EXIT_OK
+from .common import EXIT_INPUT, EXIT_OK, terminal_safe
 from .common import UsageError as UsageError
 from .common import catalog_warnings as _catalog_warnings
 from .common import issue_text as _issue_text
@@ -653,7 +653,13 @@ def plain_validate_args(words: Sequence[str]) -> Any | None:
 
 
 def _run(args: Any) -> int:
-    """Run the command the arguments name, with the exit codes of bad input."""
+    """Run the command the arguments name, with the exit codes of bad input (a terminal
+    shown a roster's control characters, never sent them: see :func:`terminal_safe`)."""
+    with terminal_safe():
+        return _run_command(args)
+
+
+def _run_command(args: Any) -> int:
     try:
         return int(args.func(args))
     except InputError as exc:

@@ -3,10 +3,13 @@ library a command reads (with ``--catalogs DIR``), and how issues and problems a
 
 from __future__ import annotations
 
+import contextlib
+import io
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from ..batch import issue_text as issue_text
 from ..catalog import GameSystem, Library, default_roots
@@ -53,3 +56,71 @@ def system_problems(gs: GameSystem) -> list[Problem]:
 def problems_text(problems: Sequence[Problem], out: TextIO) -> None:
     for p in problems:
         print(f"{p}", file=out)
+
+
+#: Control characters a terminal obeys rather than shows (C0 but tab and line feed, DEL, C1):
+#: a roster is other people's file, and its names and notes are printed.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def shown(text: str) -> str:
+    """``text`` with each control character a terminal would obey written as its picture
+    (U+241B "␛" for ESC, U+2421 "␡" for DEL) or, for C1 controls, as ``<U+009B>``."""
+
+    def picture(found: re.Match[str]) -> str:
+        code = ord(found.group())
+        if code < 0x20:
+            return chr(0x2400 + code)
+        return "\u2421" if code == 0x7F else f"<U+{code:04X}>"
+
+    return _CONTROLS.sub(picture, text)
+
+
+class TerminalText(io.TextIOBase):
+    """A terminal's text stream, through which a command's output shows the control
+    characters of a roster's names and notes instead of sending them to the terminal (a
+    name holding ``ESC ] 0 ;`` retitled the window, ``ESC [ 2 J`` cleared it). Only for a
+    terminal: output sent to a file or a pipe keeps every character. Bytes written to
+    :attr:`buffer` (an export to standard output) pass as they are."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(shown(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return True
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    @property
+    def buffer(self) -> BinaryIO:
+        return self.stream.buffer
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return self.stream.encoding
+
+
+@contextlib.contextmanager
+def terminal_safe() -> Iterator[None]:
+    """Standard output and error, where they are terminals, as :class:`TerminalText`."""
+    old = sys.stdout, sys.stderr
+    try:
+        if sys.stdout is not None and sys.stdout.isatty():
+            sys.stdout = TerminalText(sys.stdout)
+        if sys.stderr is not None and sys.stderr.isatty():
+            sys.stderr = TerminalText(sys.stderr)
+        yield
+    finally:
+        sys.stdout, sys.stderr = old

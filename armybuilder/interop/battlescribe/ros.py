@@ -44,10 +44,35 @@ def _num(x: float) -> str:
 
 
 def _attrs(pairs: list[tuple[str, str | None]]) -> str:
-    return "".join(f' {k}="{escape(v, _QUOTE)}"' for k, v in pairs if v is not None)
+    """Attributes as XML. A name in another namespace (``{uri}name``, as the reader keeps an
+    attribute such as ``o:flag`` or ``xml:lang``) is written with a prefix declared on the
+    element itself, so that what was kept is written back as a file that reads again."""
+    out: list[str] = []
+    prefixes: dict[str, str] = {}
+    for k, v in pairs:
+        if v is None:
+            continue
+        if k.startswith("{"):
+            uri, _, local = k[1:].partition("}")
+            if uri == XML_NS:
+                k = f"xml:{local}"
+            else:
+                prefix = prefixes.get(uri)
+                if prefix is None:
+                    prefix = prefixes[uri] = f"ns{len(prefixes)}"
+                    out.append(f' xmlns:{prefix}="{escape(uri, _ATTR)}"')
+                k = f"{prefix}:{local}"
+        out.append(f' {k}="{escape(v, _ATTR)}"')
+    return "".join(out)
 
 
-_QUOTE = {'"': "&quot;"}
+#: The XML namespace (``xml:lang``), which needs no declaration.
+XML_NS = "http://www.w3.org/XML/1998/namespace"
+#: What an attribute's value escapes besides ``&<>``: the quote, and the tab and line ends,
+#: which a reader would otherwise turn into spaces (XML's attribute-value normalization).
+_ATTR = {'"': "&quot;", "\t": "&#9;", "\n": "&#10;", "\r": "&#13;"}
+#: And a text's: a carriage return, which a reader would otherwise turn into a line feed.
+_TEXT = {"\r": "&#13;"}
 
 
 class _Writer:
@@ -77,7 +102,7 @@ class _Writer:
         self.lines.append(f"{'  ' * depth}</{tag}>")
 
     def text(self, depth: int, tag: str, text: str) -> None:
-        self.lines.append(f"{'  ' * depth}<{tag}>{escape(text)}</{tag}>")
+        self.lines.append(f"{'  ' * depth}<{tag}>{escape(text, _TEXT)}</{tag}>")
 
 
 def dumps(
@@ -85,6 +110,8 @@ def dumps(
     keep: Keep | None = None,
     raw: Raw | None = None,
     roster_order: bool = False,
+    roster_id: str = "roster",
+    outside: tuple[list[str], list[str]] = ([], []),
 ) -> str:
     """The session's roster as ``.ros`` XML, laid out as BattleScribe writes it (``keep``:
     what to put back that this writer does not produce, see :data:`Keep`; ``raw``: selections
@@ -94,7 +121,10 @@ def dumps(
     by primary category, in its force entry's order, then by name; a selection's by name), as
     BattleScribe itself writes a roster; with ``roster_order``, in the session's own order
     (the player's, which a roster converted from our YAML keeps: BattleScribe sorts what it
-    shows anyway, so the file's order is only what a converted roster reads back)."""
+    shows anyway, so the file's order is only what a converted roster reads back);
+    ``roster_id``: the roster's own id (a roster read from a file keeps the file's);
+    ``outside``: comments and processing instructions to write before the ``<roster>``
+    element and after it (as XML text)."""
     t = session.t
     assert t is not None
     state = session.state()
@@ -107,7 +137,7 @@ def dumps(
         0,
         "roster",
         [
-            ("id", "roster"),
+            ("id", roster_id),
             ("name", session.name),
             ("battleScribeVersion", "2.03"),
             ("gameSystemId", gs.id),
@@ -128,7 +158,7 @@ def dumps(
     _forces(w, 1, session.forces, state["forces"])
     w.close(0, "roster")
     head = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
-    return "\n".join([head, *w.lines]) + "\n"
+    return "\n".join([head, *outside[0], *w.lines, *outside[1]]) + "\n"
 
 
 def _costs(w: _Writer, depth: int, costs: list[dict[str, Any]]) -> None:
@@ -283,7 +313,16 @@ class _UnknownEntry(Exception):
 
 
 def _tag(el: ET.Element) -> str:
-    return el.tag.rpartition("}")[2]
+    """An element's name without its namespace (``""`` for a comment or a processing
+    instruction, which a roster read with them kept holds)."""
+    tag = el.tag
+    return tag.rpartition("}")[2] if isinstance(tag, str) else ""
+
+
+def text_of(el: ET.Element) -> str:
+    """An element's text, a comment or processing instruction in it left out (the text on
+    both sides of one joined, as a parser that drops them gives it)."""
+    return (el.text or "") + "".join(c.tail or "" for c in el if not isinstance(c.tag, str))
 
 
 def _kids(el: ET.Element, name: str) -> list[ET.Element]:
@@ -292,7 +331,26 @@ def _kids(el: ET.Element, name: str) -> list[ET.Element]:
 
 def _notes(el: ET.Element) -> str | None:
     found = _kids(el, "customNotes")
-    return (found[0].text or "") if found else None
+    return text_of(found[0]) if found else None
+
+
+def odd_limits(root: ET.Element) -> dict[str, tuple[str | float, ET.Element]]:
+    """The cost limits of a roster file that are no number (``"abc"``: as text) or not a
+    number (``"NaN"``: as ``nan``), by cost type id, with their elements: :func:`loads` leaves
+    them out (as BattleScribe's "no limit", -1, would be), the reader of ``.ros`` files keeps
+    them in the YAML roster, whose checks report each at its line."""
+    out: dict[str, tuple[str | float, ET.Element]] = {}
+    for holder in _kids(root, "costLimits"):
+        for el in _kids(holder, "costLimit"):
+            raw = el.get("value", "-1")
+            try:
+                value = float(raw)
+            except ValueError:
+                out[el.get("typeId", "")] = (raw, el)
+                continue
+            if value != value:
+                out[el.get("typeId", "")] = (value, el)
+    return out
 
 
 def loads(
@@ -397,10 +455,14 @@ def loads(
     limits: dict[str, float] = {}
     for holder in _kids(root, "costLimits"):
         for el in _kids(holder, "costLimit"):
-            value = float(el.get("value", "-1"))
+            try:
+                value = float(el.get("value", "-1"))
+            except ValueError:
+                continue  # (no number: see odd_limits)
             if value >= 0:
                 limits[el.get("typeId", "")] = value
     session._loaded_ids = seen
     session.forces = forces
     session.limits = limits
-    session.name = root.get("name") or session.name
+    name = root.get("name")  # (one left empty is kept empty, not named anew)
+    session.name = name if name is not None else session.name

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 from xml.parsers import expat
 
 from ...catalog import GameSystem, Library, default_library, default_roots
@@ -32,7 +33,7 @@ from ...yamlio import dump_round_trip
 from . import ros
 from .adapter import ActionError, AdapterSession, Force, Sel
 from .library import BattleScribeSystem
-from .safe import UnsafeFileError, decode, parse, read_bytes
+from .safe import UnsafeFileError, decode, keeping_parser, parse, read_bytes
 
 #: Attributes and child elements the reader understands or that are worked out from the data
 #: again; everything else is kept.
@@ -76,28 +77,63 @@ _KNOWN_CHILDREN = {
 KEY = "x-battlescribe"
 
 
-def _local(el: ET.Element) -> str:
-    return el.tag.rpartition("}")[2]
+_local = ros._tag
 
 
 def _strip_ns(el: ET.Element) -> ET.Element:
     for e in el.iter():
-        if e.tag.startswith("{" + ros.NS + "}"):
+        if isinstance(e.tag, str) and e.tag.startswith("{" + ros.NS + "}"):
             e.tag = _local(e)
     return el
 
 
+def _tostring(el: ET.Element) -> str:
+    """An element as XML text, a carriage return in its text written ``&#13;``: written bare
+    (as ElementTree writes it), a reader takes it for a line feed. (A comment or processing
+    instruction holds none: a parser turns each of theirs into a line feed.)"""
+    return ET.tostring(el, encoding="unicode").strip().replace("\r", "&#13;")
+
+
+def _xml(el: ET.Element) -> str:
+    """An element (a comment, a processing instruction) as XML text, without its tail."""
+    tail, el.tail = el.tail, None
+    try:
+        return _tostring(_strip_ns(el))
+    finally:
+        el.tail = tail
+
+
+def _notes_of(el: ET.Element) -> ET.Element | None:
+    found = [c for c in el if _local(c) == "customNotes"]
+    return found[0] if found else None
+
+
+def _inner_comments(el: ET.Element, kind: str) -> list[str]:
+    """The comments and processing instructions inside the parts of ``el`` that are written
+    anew from the roster (its ``<selections>``, ``<costs>``, ``<customNotes>``...), not
+    inside the forces and selections there (each keeps its own): kept with ``el``'s own
+    elements, so that a round trip keeps them (where they stood is not kept)."""
+    out: list[str] = []
+    todo = [c for c in el if _local(c) in _KNOWN_CHILDREN[kind]]
+    while todo:
+        part = todo.pop(0)
+        for c in part:
+            if not isinstance(c.tag, str):
+                out.append(_xml(c))
+            elif _local(c) not in ("force", "selection"):
+                todo.append(c)
+    return out
+
+
 def _unknown(el: ET.Element, kind: str) -> dict[str, Any]:
-    """What of this element the model does not hold (empty when nothing)."""
+    """What of this element the model does not hold (empty when nothing): attributes,
+    elements, comments and processing instructions."""
     out: dict[str, Any] = {}
     attrs = {k: v for k, v in el.attrib.items() if k not in _KNOWN_ATTRS[kind]}
     if attrs:
         out["attributes"] = attrs
-    xml = [
-        ET.tostring(_strip_ns(c), encoding="unicode").strip()
-        for c in el
-        if _local(c) not in _KNOWN_CHILDREN[kind]
-    ]
+    xml = [_xml(c) for c in el if _local(c) not in _KNOWN_CHILDREN[kind]]
+    xml.extend(_inner_comments(el, kind))
     if xml:
         out["elements"] = xml
     return out
@@ -128,20 +164,47 @@ class RosText(str):
     positions: dict[tuple[str | int, ...], int]
 
 
-def _element_lines(text: str, root: ET.Element) -> dict[int, int]:
+def _element_lines(
+    text: str, root: ET.Element, outside: tuple[list[str], list[str]] | None = None
+) -> dict[int, int]:
     """The line each element of ``root`` (parsed from ``text``, already checked by
-    :func:`safe.parse`: no DTD, bounded nesting) starts on, by ``id()`` of the element."""
+    :func:`safe.parse`: no DTD, bounded nesting) starts on, by ``id()`` of the element.
+    ``outside``: where to put the comments and processing instructions before the root
+    element and after it (the tree holds only what is inside it), as XML text."""
     if text.startswith("<?xml"):  # (as safe.parse does; its line ends kept for the count)
         end = text.find("?>") + 2
         text = "\n" * text.count("\n", 0, end) + text[end:]
     starts: list[int] = []
     parser = expat.ParserCreate()
-    parser.StartElementHandler = lambda name, attrs: starts.append(parser.CurrentLineNumber)
+    depth = 0
+
+    def on_start(name: str, attrs: dict[str, str]) -> None:
+        nonlocal depth
+        starts.append(parser.CurrentLineNumber)
+        depth += 1
+
+    def on_end(name: str) -> None:
+        nonlocal depth
+        depth -= 1
+
+    def mark(xml: str) -> None:
+        if depth == 0 and outside is not None:
+            outside[1 if starts else 0].append(xml)
+
+    parser.StartElementHandler = on_start
+    parser.EndElementHandler = on_end
+    parser.CommentHandler = lambda data: mark(f"<!--{data}-->")
+    parser.ProcessingInstructionHandler = lambda target, data: mark(
+        f"<?{target} {data}?>" if data else f"<?{target}?>"
+    )
     try:
         parser.Parse(text, True)
     except expat.ExpatError:
+        if outside is not None:
+            outside[0].clear()
+            outside[1].clear()
         return {}
-    elements = list(root.iter())
+    elements = [el for el in root.iter() if isinstance(el.tag, str)]
     if len(elements) != len(starts):
         return {}
     return {id(el): line for el, line in zip(elements, starts, strict=True)}
@@ -152,13 +215,14 @@ def read_roster(path: Path, library: Library | None = None) -> str:
     name = str(path)
     try:
         text = decode(read_bytes(path), name)
-        root = parse(text, name)
+        root = parse(text, name, keep_comments=True)
     except UnsafeFileError as exc:
         reason = exc.reason or str(exc).removeprefix(f"{name}: ")
         raise _error(path, reason, exc.line, exc.column) from None
     if _local(root) != "roster":
         raise _error(path, f"not a BattleScribe roster: the root element is <{_local(root)}>")
-    lines = _element_lines(text, root)
+    outside: tuple[list[str], list[str]] = ([], [])
+    lines = _element_lines(text, root, outside)
     forces = _force_elements(root)
     if not forces:
         raise _error(path, "holds no force: a BattleScribe roster lists its forces under <forces>")
@@ -203,7 +267,9 @@ def read_roster(path: Path, library: Library | None = None) -> str:
         where = lines.get(id(exc.element)) if exc.element is not None else None
         raise _error(path, str(exc), where) from None
     positions: dict[tuple[str | int, ...], int] = {}
-    out = RosText(session_yaml(session, gs, fids[0], root, path.name, unknown, lines, positions))
+    out = RosText(
+        session_yaml(session, gs, fids[0], root, path.name, unknown, lines, positions, outside)
+    )
     out.positions = positions
     return out
 
@@ -260,6 +326,7 @@ def session_yaml(
     unknown: ros.Unknown | None = None,
     lines: dict[int, int] | None = None,
     positions: dict[tuple[str | int, ...], int] | None = None,
+    outside: tuple[list[str], list[str]] | None = None,
 ) -> str:
     """The adapter's roster as our YAML roster: one force as a roster of one force (format 1),
     several forces, or child forces, as a roster of several forces (format 2, ``forces:``).
@@ -269,7 +336,8 @@ def session_yaml(
     kept as selections of those entry ids (the roster's checks report each) with their XML,
     which :func:`to_ros` writes back as it was; ``lines``: the line of each element of
     ``root`` (by ``id()``), from which ``positions`` gets the line of each location of the
-    YAML (see :class:`RosText`)."""
+    YAML (see :class:`RosText`); ``outside``: the comments and processing instructions before
+    and after the ``<roster>`` element, kept as its ``before:`` and ``after:``."""
     t = session.t
     assert t is not None
     sel_els: dict[str | None, ET.Element] = {}
@@ -317,16 +385,16 @@ def session_yaml(
             d["count"] = count
         if el.get("customName"):
             d["name"] = el.get("customName")
-        notes = [c for c in el if _local(c) == "customNotes"]
-        if notes:
-            d["notes"] = notes[0].text or ""
+        notes = _notes_of(el)
+        if notes is not None:
+            d["notes"] = ros.text_of(notes)
         keep: dict[str, Any] = {"id": el.get("id"), "name": el.get("name")}
         origin[id(d)] = el
         if top:
-            copy = _strip_ns(ET.fromstring(ET.tostring(el)))
+            copy = _strip_ns(ET.fromstring(ET.tostring(el), keeping_parser()))
             copy.tail = None
             ET.indent(copy, "  ")
-            keep["element"] = ET.tostring(copy, encoding="unicode").strip()
+            keep["element"] = _tostring(copy)
         d[KEY] = keep
         children = [
             unknown_doc(c, False)
@@ -360,13 +428,24 @@ def session_yaml(
         "faction": roster_fid,
         "name": session.name,
     }
-    if session.limits:
-        doc["limits"] = {
-            t.ids.ours(k): int(v) if float(v).is_integer() else v for k, v in session.limits.items()
-        }
+    limits: dict[str, Any] = {
+        t.ids.ours(k): int(v) if float(v).is_integer() else v for k, v in session.limits.items()
+    }
+    odd = ros.odd_limits(root) if root is not None else {}
+    for k, (value, _) in odd.items():
+        # No number ("abc", "NaN"): kept as the file has it, for the roster's checks to report
+        # at its line (never a limit dropped without a word).
+        limits[t.ids.ours(k)] = value
+    if limits:
+        doc["limits"] = limits
     keep_roster: dict[str, Any] = {}
     if root is not None:
         keep_roster = {"converted_from": source, "roster": _unknown(root, "roster")}
+        if root.get("id") not in (None, "roster"):
+            keep_roster["roster"] = {"id": root.get("id"), **keep_roster["roster"]}
+        for key, marks in zip(("before", "after"), outside or ([], []), strict=True):
+            if marks:
+                keep_roster["roster"][key] = list(marks)
     if several:
         if keep_roster:
             doc[KEY] = keep_roster
@@ -533,18 +612,72 @@ def to_ros(roster: Any, library: Library) -> str:
     keep_doc: dict[str, Any] = found if isinstance(found, dict) else {}
     session = AdapterSession()
     session.t = t
-    session.name = roster.name
     keep: ros.Keep = {}
     raw: ros.Raw = {}
     used: set[str] = set()
 
-    def remember(uid: str, info: Any) -> None:
+    def refuse(loc: Loc, message: str) -> NoReturn:
+        """What a ``.ros`` cannot hold (or would hold otherwise than the roster does) is
+        refused, at its place, rather than written changed."""
+        line, column = roster.position(loc)
+        where = _where(loc)
+        raise RosterError(
+            [
+                Problem(
+                    str(roster.file),
+                    f"{where}: {message}; the roster cannot be written as .ros until it is changed",
+                    line,
+                    column,
+                    "not-writable",
+                )
+            ]
+        )
+
+    def text(value: Any, loc: Loc) -> str | None:
+        """A name or notes as the ``.ros`` holds it (``None``: none)."""
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            refuse(loc, f"must be text, not {_kind(value)}")
+        out = str(value)
+        bad = NOT_XML.search(out)
+        if bad is not None:
+            refuse(
+                loc, f"holds {_character(bad.group())}, which an XML file such as .ros cannot hold"
+            )
+        return out
+
+    def xml_text(value: Any, loc: Loc) -> str:
+        """Kept XML (an element the reader did not read), refused unless it reads as XML."""
+        out = text(value, loc) or ""
+        try:
+            parse(f"<kept>{out}</kept>", "kept")
+        except UnsafeFileError as exc:
+            refuse(loc, f"is not XML a .ros can hold back ({exc.reason or exc})")
+        return out
+
+    def remember(uid: str, info: Any, at: Loc, kind: str) -> None:
+        """Keep what the ``x-battlescribe:`` mapping ``info`` (at ``at``) holds for the
+        ``kind`` element of instance id ``uid``, refusing what would not write back as XML
+        (or would write an attribute the writer writes itself a second time)."""
         if not isinstance(info, dict):
             return
         attrs = info.get("attributes") or {}
         elements = info.get("elements") or []
-        if attrs or elements:
-            keep[uid] = ([(str(k), str(v)) for k, v in attrs.items()], [str(x) for x in elements])
+        if not isinstance(attrs, dict):
+            refuse((*at, "attributes"), "must be a mapping of attribute names to values")
+        if not isinstance(elements, list):
+            refuse((*at, "elements"), "must be a list of XML elements")
+        pairs: list[tuple[str, str]] = []
+        for k, v in attrs.items():
+            if not isinstance(k, str) or not _ATTR_NAME.fullmatch(k):
+                refuse((*at, "attributes"), f"{k!r} is not an XML attribute name")
+            if k in _KNOWN_ATTRS[kind] or k == "xmlns":
+                refuse((*at, "attributes"), f"{k!r} is written from the roster, not kept")
+            pairs.append((k, text(v, (*at, "attributes", k)) or ""))
+        kept = [xml_text(x, (*at, "elements", i)) for i, x in enumerate(elements)]
+        if pairs or kept:
+            keep[uid] = (pairs, kept)
 
     def instance_id(info: Any, default: str) -> str:
         uid = info.get("id") if isinstance(info, dict) else None
@@ -552,7 +685,8 @@ def to_ros(roster: Any, library: Library) -> str:
         used.add(got)
         return got
 
-    def new_force(force_id: str | None, faction: str, info: Any, where: str) -> Force:
+    def new_force(force_id: str | None, faction: str, info: Any, loc: Loc, at: Loc) -> Force:
+        where = _where(loc)
         cat = t.catalogue(gs.bs_id(faction))
         fe = t.force_entries.get(t.ids.bs(force_id)) if force_id else None
         if fe is None and force_id:
@@ -565,14 +699,16 @@ def to_ros(roster: Any, library: Library) -> str:
         if fe is None:
             raise ArmybuilderError(f"{roster.file}: {gs.name} defines no force")
         force = Force(instance_id(info, session._uid("force")), fe[0], cat)
-        remember(force.uid, info)
+        remember(force.uid, info, at, "force")
         return force
 
-    def build(items: Any, force: Force, parent: Sel | None, where: str) -> list[Sel]:
+    def build(items: Any, force: Force, parent: Sel | None, at: Loc) -> list[Sel]:
         out: list[Sel] = []
+        where = _where(at)
         for i, item in enumerate(items or []):
             if not isinstance(item, dict):
                 continue
+            loc = (*at, i)
             if parent is None:
                 options = session._options_in(None, (), session._root_entries(force))
             else:
@@ -592,8 +728,13 @@ def to_ros(roster: Any, library: Library) -> str:
             if opt is None and isinstance(element, str):
                 # An entry the data does not hold, read from a .ros: written back as it was,
                 # with the count, name and notes the roster gives it now.
+                element = xml_text(element, (*loc, KEY, "element"))
+                name, notes = (
+                    text(item.get("name"), (*loc, "name")),
+                    text(item.get("notes"), (*loc, "notes")),
+                )
                 raw.setdefault(parent.uid if parent is not None else force.uid, []).append(
-                    (i, _edited(element, item))
+                    (i, _edited(element, count_of(item, loc), name, notes))
                 )
                 continue
             if opt is None:
@@ -603,47 +744,77 @@ def to_ros(roster: Any, library: Library) -> str:
                 )
             sel = session._plain_sel(opt)
             sel.uid = instance_id(info, sel.uid)
-            remember(sel.uid, info)
-            count = item.get("count") or 1
-            sel.count = count if isinstance(count, int) and not isinstance(count, bool) else 1
-            sel.custom_name = _text(item.get("name"))
-            sel.custom_notes = _text(item.get("notes"))
-            sel.children = build(item.get("selections"), force, sel, f"{where}[{i}].selections")
+            remember(sel.uid, info, (*loc, KEY), "selection")
+            sel.count = count_of(item, loc)
+            sel.custom_name = text(item.get("name"), (*loc, "name"))
+            sel.custom_notes = text(item.get("notes"), (*loc, "notes"))
+            sel.children = build(item.get("selections"), force, sel, (*loc, "selections"))
             out.append(sel)
         return out
 
+    def count_of(item: dict[str, Any], loc: Loc) -> int:
+        """A selection's count as the ``.ros`` number: a whole number as it is (one out of
+        range too: the roster's checks report it, and reading the file back gives it again);
+        anything else refused, never written as 1."""
+        if "count" not in item:
+            return 1
+        count = item["count"]
+        if isinstance(count, float) and math.isfinite(count) and count.is_integer():
+            count = int(count)
+        if isinstance(count, bool) or not isinstance(count, int):
+            refuse((*loc, "count"), f"{_shown(count)} is not a whole number, as a .ros count is")
+        return count
+
     def read_force(fd: Any) -> Force:
-        where = ".".join(str(x) for x in fd.loc) if fd.loc else "forces"
+        loc = tuple(fd.loc) if fd.loc else ("forces",)
         node = to_plain(roster.node(fd.loc)) if fd.loc else {}
         info = node.get(KEY) if isinstance(node, dict) else None
-        force = new_force(fd.force, fd.faction or roster.faction, info, where)
-        force.custom_name = fd.name
-        force.custom_notes = fd.notes
+        force = new_force(fd.force, fd.faction or roster.faction, info, loc, (*loc, KEY))
+        if isinstance(node, dict):
+            force.custom_name = text(node.get("name"), (*loc, "name"))
+            force.custom_notes = text(node.get("notes"), (*loc, "notes"))
         force.selections = build(
             node.get("selections") if isinstance(node, dict) else None,
             force,
             None,
-            f"{where}.selections",
+            (*loc, "selections"),
         )
         force.children = [read_force(c) for c in fd.forces]
         return force
 
-    remember("roster", keep_doc.get("roster"))
+    session.name = text(roster.name, ("name",)) or ""
+    remember("roster", keep_doc.get("roster"), (KEY, "roster"), "roster")
     try:
         if roster.forces is not None:
             session.forces = [read_force(fd) for fd in roster.forces]
         else:
             found = keep_doc.get("force")
             kf: dict[str, Any] = found if isinstance(found, dict) else {}
-            force = new_force(roster.header.force, roster.faction, kf, "force")
-            force.custom_name = _text(kf.get("customName"))
-            force.custom_notes = roster.header.notes
-            force.selections = build(doc.get("selections"), force, None, "selections")
+            force = new_force(roster.header.force, roster.faction, kf, ("force",), (KEY, "force"))
+            force.custom_name = text(kf.get("customName"), (KEY, "force", "customName"))
+            force.custom_notes = text(doc.get("notes"), ("notes",))
+            force.selections = build(doc.get("selections"), force, None, ("selections",))
             session.forces = [force]
     except ActionError as exc:
         raise ArmybuilderError(f"{roster.file}: {exc}") from None
     session.limits = {t.ids.bs(k): float(v) for k, v in roster.header.limits.items()}
-    return ros.dumps(session, keep, raw, roster_order=True)
+    found = keep_doc.get("roster")
+    kr: dict[str, Any] = found if isinstance(found, dict) else {}
+    roster_id = text(kr.get("id"), (KEY, "roster", "id"))
+    outside: list[list[str]] = []
+    for key in ("before", "after"):
+        marks = kr.get(key) or []
+        if not isinstance(marks, list):
+            refuse((KEY, "roster", key), "must be a list of comments")
+        outside.append([xml_text(x, (KEY, "roster", key, i)) for i, x in enumerate(marks)])
+    return ros.dumps(
+        session,
+        keep,
+        raw,
+        roster_order=True,
+        roster_id=roster_id or "roster",
+        outside=(outside[0], outside[1]),
+    )
 
 
 def to_rosz(roster: Any, library: Library, name: str = "roster.rosz") -> bytes:
@@ -658,19 +829,16 @@ def to_rosz(roster: Any, library: Library, name: str = "roster.rosz") -> bytes:
     return buf.getvalue()
 
 
-def _edited(element: str, item: dict[str, Any]) -> str:
+def _edited(element: str, count: int, name: str | None, notes: str | None) -> str:
     """The kept XML of a selection of an unknown entry, with the roster's count, name and
     notes for it (the text unchanged when they are what it holds)."""
     try:
-        el = ET.fromstring(element)
+        el = ET.fromstring(element, keeping_parser())
     except ET.ParseError:
         return element
-    count = item.get("count") or 1
-    count = count if isinstance(count, int) and not isinstance(count, bool) else 1
-    name, notes = _text(item.get("name")), _text(item.get("notes"))
     held = [c for c in el if _local(c) == "customNotes"]
     number = _number(el.get("number", "1"))
-    if (number, el.get("customName"), held[0].text or "" if held else None) == (
+    if (number, el.get("customName"), ros.text_of(held[0]) if held else None) == (
         count,
         name,
         notes,
@@ -688,11 +856,56 @@ def _edited(element: str, item: dict[str, Any]) -> str:
         note.text = notes
         el.insert(0, note)
     ET.indent(el, "  ")
-    return ET.tostring(el, encoding="unicode").strip()
+    return _tostring(el)
 
 
-def _text(value: Any) -> str | None:
-    return None if value is None else str(value)
+#: Characters an XML 1.0 file cannot hold, not even written as a character reference.
+NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+#: An attribute name a ``.ros`` can hold back: a plain XML name, or one in a namespace as the
+#: reader keeps it (``{uri}name``).
+_ATTR_NAME = re.compile(r"(?:\{[^{}\s]+\})?[^\W\d][\w.-]*")
+
+Loc = tuple[str | int, ...]
+
+
+def _where(loc: Loc) -> str:
+    """A place in the roster as messages name it (``selections[1].name``)."""
+    out = ""
+    for step in loc:
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
+    return out
+
+
+def _shown(value: Any) -> str:
+    """A value as a message quotes it (as the YAML roster has it, where that is short)."""
+    if value is None:
+        return "an empty value"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict | list):
+        return _kind(value)
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__
+
+
+def _character(char: str) -> str:
+    """A character as a message names it: ``the control character U+0001``."""
+    import unicodedata
+
+    code = f"U+{ord(char):04X}"
+    kind = unicodedata.category(char)
+    if kind == "Cc":
+        return f"the control character {code}"
+    if kind == "Cs":
+        return f"half of a character (the surrogate {code})"
+    return f"the character {code} ({unicodedata.name(char, 'not a character')})"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,7 +17,17 @@ import io
 import re
 import xml.etree.ElementTree as ET
 import zipfile
+import zlib
 from pathlib import Path
+
+try:  # (zipfile's LZMA members: Python may be built without lzma)
+    from lzma import LZMAError
+
+    _LZMA_ERRORS: tuple[type[Exception], ...] = (LZMAError,)
+except ImportError:  # pragma: no cover
+    _LZMA_ERRORS = ()
+#: What unzipping damaged compressed data raises.
+_DAMAGED: tuple[type[Exception], ...] = (zlib.error, EOFError, *_LZMA_ERRORS)
 
 #: The most a data or roster file may hold once unzipped (the largest real catalogue is 4 MB).
 MAX_BYTES = 64 * 1024 * 1024
@@ -27,6 +37,8 @@ MAX_DEPTH = 256
 ZIPPED = (".catz", ".gstz", ".rosz")
 
 _DTD = re.compile(r"<!\s*(DOCTYPE|ENTITY)", re.IGNORECASE)
+#: The encoding an XML declaration names.
+_ENCODING = re.compile(rb"(?:\xef\xbb\xbf)?<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z0-9._-]+)")
 
 
 class UnsafeFileError(ValueError):
@@ -52,12 +64,13 @@ def read_bytes(path: Path, limit: int = MAX_BYTES) -> bytes:
     """The file's content, unzipped when its suffix says it is zipped."""
     try:
         size = path.stat().st_size
+        # (A zipped file larger than what it may unzip to is refused before it is read too.)
+        if size > limit:
+            raise UnsafeFileError(
+                f"{path}: {size / 1048576:.1f} MiB is more than the {limit // 1048576} MiB "
+                "a data or roster file may hold"
+            )
         if path.suffix.lower() not in ZIPPED:
-            if size > limit:
-                raise UnsafeFileError(
-                    f"{path}: {size / 1048576:.1f} MiB is more than the {limit // 1048576} MiB "
-                    "a data or roster file may hold"
-                )
             return path.read_bytes()
         data = path.read_bytes()
     except OSError as exc:
@@ -88,6 +101,8 @@ def unzip(data: bytes, name: str, limit: int = MAX_BYTES) -> bytes:
         raise
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, OSError) as exc:
         raise UnsafeFileError(f"{name}: not a readable zip archive: {exc}") from None
+    except _DAMAGED as exc:  # damaged compressed data
+        raise UnsafeFileError(f"{name}: the zipped file is damaged: {exc}") from None
     except RuntimeError as exc:  # encrypted members
         raise UnsafeFileError(f"{name}: cannot unzip: {exc}") from None
     if len(out) > limit:
@@ -102,7 +117,24 @@ def decode(data: bytes, name: str) -> str:
             return data.decode("utf-16")
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise UnsafeFileError(f"{name}: not UTF-8 text (byte {exc.start})") from None
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+            raise UnsafeFileError(f"{name}: not UTF-16 text (byte {exc.start})") from None
+        before = data[: exc.start]
+        line = before.count(b"\n") + 1
+        column = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
+        reason = f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be decoded"
+        declared = _ENCODING.match(data)
+        if declared is not None and declared.group(1).lower().replace(b"_", b"-") not in (
+            b"utf-8",
+            b"utf8",
+        ):
+            reason += (
+                f" (the file says it is {declared.group(1).decode('ascii', 'replace')}; "
+                "BattleScribe files are UTF-8: save it as UTF-8)"
+            )
+        else:
+            reason += " (save the file as UTF-8)"
+        raise UnsafeFileError(f"{name}:{line}:{column}: {reason}", line, column, reason) from None
 
 
 def prepared(text: str, name: str) -> str:
@@ -124,13 +156,24 @@ def prepared(text: str, name: str) -> str:
     return text
 
 
-def parse(text: str, name: str, check_nesting: bool = True) -> ET.Element:
+def keeping_parser() -> ET.XMLParser:
+    """A parser whose tree keeps comments and processing instructions (as elements whose
+    ``tag`` is :func:`ET.Comment` or :func:`ET.ProcessingInstruction`, not text): for a
+    roster, whose every part we do not read is written back."""
+    return ET.XMLParser(target=ET.TreeBuilder(insert_comments=True, insert_pis=True))
+
+
+def parse(
+    text: str, name: str, check_nesting: bool = True, keep_comments: bool = False
+) -> ET.Element:
     """Parse XML text under the rules above (raises :class:`UnsafeFileError`).
     ``check_nesting=False``: the caller checks the nesting itself, with :func:`check_depth`'s
-    message (a reader that walks the whole tree anyway, see ``library.read_tree``)."""
+    message (a reader that walks the whole tree anyway, see ``library.read_tree``);
+    ``keep_comments``: comments and processing instructions kept in the tree (see
+    :func:`keeping_parser`)."""
     text = prepared(text, name)
     try:
-        root = ET.fromstring(text)
+        root = ET.fromstring(text, keeping_parser() if keep_comments else None)
     except ET.ParseError as exc:
         line, column = exc.position
         what = re.sub(r": line \d+, column \d+$", "", str(exc))
@@ -151,7 +194,7 @@ def check_depth(root: ET.Element, name: str, limit: int = MAX_DEPTH) -> None:
         if depth > limit:
             raise UnsafeFileError(
                 f"{name}: elements nest more than {limit} deep "
-                f"(<{level[0].tag.rpartition('}')[2]}>)"
+                f"(<{str(level[0].tag).rpartition('}')[2]}>)"
             )
         level = [c for el in level for c in el]
         depth += 1
