@@ -21,6 +21,7 @@ from textual.notifications import Notification, Notify, SeverityLevel
 from textual.screen import Screen
 
 from ..words import plural
+from . import safe_output
 from .bindings import APP_ACTIONS, EDITOR_ACTIONS, HOME_ACTIONS, bindings
 from .keys import InOrderKeysApp
 from .settings import Settings, load_settings
@@ -65,6 +66,9 @@ class ArmyBuilderApp(InOrderKeysApp[int]):
         catalog_poll_seconds: float | None = CATALOG_POLL_SECONDS,
     ) -> None:
         super().__init__()
+        # A control character in a roster's or a catalog's text is never sent to the
+        # terminal as such (it could retitle or clear it): see safe_output.
+        safe_output.install()
         self.start_path = Path(path) if path is not None else None
         self._library: Library | None = None
         self._library_factory: Callable[[], Library] | None = None
