@@ -733,14 +733,27 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
                 self._sync_node(t, c)
             return
         self._reshaping()
-        # Keep the lines that still match at both ends; replace the middle.
+        # Keep the lines that still match at both ends; replace the middle. Where lines are
+        # added or removed, a line is kept only for a selection of its entry and its name: a
+        # StarMarine ×3 split into three took the line of the StarMarine named Marksman
+        # after it (open) for the second one, and the Marksman got a new line, closed. (Not
+        # where as many lines stay: a unit renamed keeps its line.)
+        names = len(old) != len(children)
+
+        def same(i: int, j: int) -> bool:
+            if old_keys[i] != new_keys[j]:
+                return False
+            if not names:
+                return True
+            data = self._data.get(old[i].id)
+            new = children[j].data
+            return data is None or new is None or getattr(data, "name", None) == new.name
+
         start = 0
-        while start < min(len(old), len(children)) and old_keys[start] == new_keys[start]:
+        while start < min(len(old), len(children)) and same(start, start):
             start += 1
         end_old, end_new = len(old), len(children)
-        while (
-            end_old > start and end_new > start and old_keys[end_old - 1] == new_keys[end_new - 1]
-        ):
+        while end_old > start and end_new > start and same(end_old - 1, end_new - 1):
             end_old -= 1
             end_new -= 1
         for t in old[start:end_old]:
