@@ -1,4 +1,4 @@
-"""Splitting a unit leaves its siblings' lines as they were, open or closed.
+"""Splitting or moving a unit leaves the roster tree's lines open or closed as they were.
 
 Found at 160x48 in a real terminal on the StarMarines example: in Alpha team, "StarMarine ×3"
 split (``x``) into three StarMarines closed the Marksman after them, a StarMarine too (the
@@ -66,4 +66,47 @@ async def test_a_split_keeps_the_next_siblings_open(make_app: MakeApp, workdir: 
         shown = "\n".join(pane_lines(app, tree))
         assert "StarMarine ×3" in shown
         assert "▼ Marksman (StarMarine)" in shown and "Sharpshooter" in shown, shown
+        assert screen_problems(app, editor) == []
+
+
+SQUAD = ("selections", 1)
+
+
+@run_async
+async def test_a_unit_moved_up_stays_open(make_app: MakeApp, workdir: Path) -> None:
+    """Found at 160x48 on Space Hulk's squad with a Librarian: Ctrl+Up on Brother Leon (open,
+    his Assault Cannon and Power Fist shown) put him above Sergeant Gideon with both lines
+    closed ("▶ Brother Leon", "▶ Sergeant Gideon"): the tree took them out and put in new,
+    closed, lines."""
+    path = copy_example(workdir, "space-hulk", "squad-with-librarian.yaml")
+    app = make_app(path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        editor = await wait_editor(pilot)
+        session = editor.session
+        assert session is not None
+        tree = editor.roster_tree
+        await pilot.press("e")
+        await settle(pilot, editor)
+        leon = (*SQUAD, "selections", 1)
+        assert session.node(leon)["name"] == "Brother Leon"
+        editor.jump_to(leon)
+        await settle(pilot, editor)
+        await pilot.press("ctrl+up")
+        await settle(pilot, editor)
+        moved = (*SQUAD, "selections", 0)
+        assert session.node(moved)["name"] == "Brother Leon"
+        for loc in (moved, (*SQUAD, "selections", 1)):
+            line = tree.find(loc, reveal=False)
+            assert line is not None and line.is_expanded, line
+        shown = pane_lines(app, tree)
+        text = "\n".join(shown)
+        assert "▼ Brother Leon" in text and "▼ Sergeant Gideon" in text, text
+        at = next(i for i, row in enumerate(shown) if "Brother Leon" in row)
+        assert "Assault Cannon" in shown[at + 1] and "Power Fist" in shown[at + 2], shown
+        assert screen_problems(app, editor) == []
+        # Down again (Ctrl+Down): both still open.
+        await pilot.press("ctrl+down")
+        await settle(pilot, editor)
+        text = "\n".join(pane_lines(app, tree))
+        assert "▼ Brother Leon" in text and "▼ Sergeant Gideon" in text, text
         assert screen_problems(app, editor) == []
