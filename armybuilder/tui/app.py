@@ -24,6 +24,7 @@ from ..words import plural
 from . import safe_output
 from .bindings import APP_ACTIONS, EDITOR_ACTIONS, HOME_ACTIONS, bindings
 from .keys import InOrderKeysApp
+from .screens.base import Dialog
 from .settings import Settings, load_settings
 
 if TYPE_CHECKING:
@@ -147,6 +148,8 @@ class ArmyBuilderApp(InOrderKeysApp[int]):
         if rack is not None and rack.is_mounted:
             rack.show(self._notifications)
             return
+        if isinstance(screen, Dialog):
+            screen.place_notices(list(self._notifications))
         super()._refresh_notifications()
 
     def _on_notify(self, event: Notify) -> None:

@@ -199,7 +199,16 @@ async def test_tree_tools_expand_collapse_and_sort(
         labels = roster_labels(app, editor)
         kids = [ev.name(c) for c in s.evaluate().root.children[0].children]
         assert kids == sorted(kids, key=str.casefold)
-        assert [x.split(" ·")[0].split(" ×")[0] for x in labels[2 : 2 + len(kids)]] == kids
+        # (the units open before the sort stay open, each with its contents under it: their
+        # lines are the tree's lines of the unit's children, in the new order; the rows
+        # painted are checked against the session by screen_problems)
+        assert labels[1].startswith("Marine Squad")
+        lines = [tree.find(("selections", 0, "selections", i)) for i in range(len(kids))]
+        assert [line.parent for line in lines if line is not None] == [
+            tree.find(("selections", 0))
+        ] * len(kids)
+        assert [ln.label.plain.split(" ·")[0].split(" ×")[0] for ln in lines if ln] == kids
+        assert labels[2].split(" ·")[0].split(" ×")[0] == kids[0]
         assert not screen_problems(app, editor)
         await pilot.press("o")
         await settle(pilot, editor)

@@ -5,8 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding, BindingType
+from textual.geometry import Region
+from textual.notifications import Notification
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, OptionList, Select, Tree
 
@@ -72,6 +76,37 @@ class Dialog(ModalScreen[R]):
     def compose_dialog(self) -> ComposeResult:
         """The dialog's own widgets (the key bar follows them)."""
         return iter(())
+
+    def place_notices(self, notices: list[Notification]) -> None:
+        """Show ``notices`` (Textual's toasts, at the bottom right) at the top right instead
+        while at the bottom they would cover the focused field. At 80x24 a form fills the
+        screen: "Not added yet: ..." of the Define a unit form covered the field being typed
+        in. Where the toasts will be is worked out from their text before the layout that
+        places them (as Textual's styles size a toast: 60 wide at the most, half the screen;
+        its padding and left edge, 3 columns; one row above it, two of padding; the rack one
+        row above the bottom), so that no frame shows one over the field."""
+        top = False
+        focused = self.focused
+        live = [n for n in notices if not n.has_expired]
+        if live and focused is not None and focused.region:
+            size = self.size
+            width = min(60, size.width // 2)
+            console = self.app.console
+            height = 0
+            for notice in live:
+                text = Text.from_markup(notice.message) if notice.markup else Text(notice.message)
+                height += 3 + (1 if notice.title else 0)
+                height += len(text.wrap(console, max(1, width - 3)))
+            x = size.width - width
+            bottom = Region(x, size.height - 1 - height, width, height)
+            top = bottom.overlaps(focused.region) and not Region(x, 0, width, height).overlaps(
+                focused.region
+            )
+        self.set_class(top, "-notices-top")
+
+    def _on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # (a toast shown stays clear of the field the focus moves to)
+        self.place_notices(list(self.app._notifications))
 
     def _button_row(self) -> tuple[list[Button], int] | None:
         """The focusable buttons of the row the focused button is in, and its place there;

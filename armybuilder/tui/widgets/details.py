@@ -83,6 +83,13 @@ def group_label(group: Group, limit: Limit | None) -> str:
     return f"{text}: {limit.count_text}" if limit.count_text else text
 
 
+def warnings_text(warnings: list[str]) -> str:
+    """The campaign state's warnings under its field, one a line: each is a sentence of its
+    own ("... It is kept in the file but not used."), so run together with "; " they read
+    "...not used.; unknown campaign state key ..." and the second one's start is lost."""
+    return "\n".join(warnings)
+
+
 def option_label(name: str, cost: str) -> str:
     """A drop-down option: the name with what choosing it costs there (``Veteran · 2 bp``:
     what the roster's total rises by)."""
@@ -1123,7 +1130,7 @@ class DetailsPane(SizedByLayout, VerticalScroll):
             return  # what was typed stays, with the reason shown under it
         self._refused = None
         state = node.data.state if node.data is not None else None
-        self._set_why("; ".join(state_warnings(state or None, keys)), "yellow")
+        self._set_why(warnings_text(state_warnings(state or None, keys)), "yellow")
         self._set_input("d-state", state_text(node.data.state) if node.data is not None else "")
 
     def _set_why(self, text: str, style: str = "red") -> None:
@@ -1165,7 +1172,7 @@ class DetailsPane(SizedByLayout, VerticalScroll):
             _, node = self._latest
             keys = self.session.state_keys if self.session is not None else ()
             state = node.data.state if node.data is not None else None
-            self._set_why("; ".join(state_warnings(state or None, keys)), "yellow")
+            self._set_why(warnings_text(state_warnings(state or None, keys)), "yellow")
             field = find(self, "#d-state", Input)
             text = state_text(node.data.state) if node.data is not None else ""
             self._committed[id(field)] = text

@@ -67,6 +67,21 @@ def _key(node: Node) -> str | None:
     return node.entry_id
 
 
+#: Which lines inside an open line are open: (their place, what is open in them).
+_Shape = list[tuple[int, "_Shape"]]
+
+
+def _shape(tnode: TreeNode[Loc]) -> _Shape:
+    """What is open inside the open line ``tnode``."""
+    return [(i, _shape(c)) for i, c in enumerate(tnode.children) if c.is_expanded]
+
+
+def _name(data: object) -> str | None:
+    """The name given to a line's selection (``None``: none, or no selection)."""
+    name = getattr(data, "name", None)
+    return name if isinstance(name, str) else None
+
+
 def _is_unknown(node: Node) -> bool:
     """Whether ``node`` is a selection of an entry the catalog does not have (a misspelt id)."""
     return node.entry is None and not node.is_root and node.force is None
@@ -704,7 +719,21 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
                 keys[row + 1] = object()  # (equal to nothing)
         self._before = keys
 
-    def _add(self, parent: TreeNode[Loc], child: Node, before: TreeNode[Loc] | None) -> None:
+    def _open(self, tnode: TreeNode[Loc], node: Node, shape: _Shape) -> None:
+        """Open ``tnode`` (the line of ``node``) and, as ``shape`` says, the lines in it."""
+        if not node.children:
+            return
+        if tnode.id not in self._populated:
+            self._sync_children(tnode, node.children)
+        tnode.expand()
+        lines = list(tnode.children)
+        for i, inner in shape:
+            if i < len(lines) and i < len(node.children):
+                self._open(lines[i], node.children[i], inner)
+
+    def _add(
+        self, parent: TreeNode[Loc], child: Node, before: TreeNode[Loc] | None
+    ) -> TreeNode[Loc]:
         ev = self._ev
         assert ev is not None
         facts = self._facts(ev, child)
@@ -722,6 +751,7 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         if child.force is not None:  # a force opens with its units in view
             self._sync_children(new, child.children)
             new.expand()
+        return new
 
     def _sync_children(self, tnode: TreeNode[Loc], children: list[Node]) -> None:
         self._populated.add(tnode.id)
@@ -733,22 +763,46 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
                 self._sync_node(t, c)
             return
         self._reshaping()
-        # Keep the lines that still match at both ends; replace the middle.
+        # Keep the lines that still match at both ends; replace the middle. Where lines are
+        # added or removed, a line is kept only for a selection of its entry and its name: a
+        # StarMarine ×3 split into three took the line of the StarMarine named Marksman
+        # after it (open) for the second one, and the Marksman got a new line, closed. (Not
+        # where as many lines stay: a unit renamed keeps its line.)
+        names = len(old) != len(children)
+
+        def same(i: int, j: int) -> bool:
+            if old_keys[i] != new_keys[j]:
+                return False
+            if not names:
+                return True
+            data = self._data.get(old[i].id)
+            new = children[j].data
+            return data is None or new is None or _name(data) == new.name
+
         start = 0
-        while start < min(len(old), len(children)) and old_keys[start] == new_keys[start]:
+        while start < min(len(old), len(children)) and same(start, start):
             start += 1
         end_old, end_new = len(old), len(children)
-        while (
-            end_old > start and end_new > start and old_keys[end_old - 1] == new_keys[end_new - 1]
-        ):
+        while end_old > start and end_new > start and same(end_old - 1, end_new - 1):
             end_old -= 1
             end_new -= 1
+        # A line replaced by one of the same selection (a unit moved up or down, or past
+        # one moved) opens as it was, and the lines in it: Ctrl+Up closed the unit moved and
+        # the one it passed.
+        opened: dict[tuple[str | None, str | None], list[_Shape]] = {}
         for t in old[start:end_old]:
+            if t.is_expanded:
+                opened.setdefault((self._keys.get(t.id), _name(self._data.get(t.id))), []).append(
+                    _shape(t)
+                )
             self._forget(t)
             t.remove()
         before = old[end_old] if end_old < len(old) else None
         for c in children[start:end_new]:
-            self._add(tnode, c, before)
+            new = self._add(tnode, c, before)
+            shapes = opened.get((_key(c), _name(c.data)))
+            if shapes:
+                self._open(new, c, shapes.pop(0))
         for t, c in zip(old[:start], children[:start], strict=True):
             self._sync_node(t, c)
         for t, c in zip(old[end_old:], children[end_new:], strict=True):
