@@ -29,15 +29,27 @@ class UsageError(ArmybuilderError):
 # --------------------------------------------------------------------------- helpers
 
 
-def library_for(args: argparse.Namespace) -> Library:
-    """The catalogs on the search path plus any ``--catalogs DIR`` given."""
-    # `--catalogs` before the command and after it both count (the parser keeps them apart).
+def catalog_folders(args: argparse.Namespace) -> list[Path]:
+    """The ``--catalogs DIR`` folders given, before the command and after it (the parser keeps
+    them apart). Raises :class:`UsageError` for one that is no folder: a mistyped name left the
+    command without the catalogs asked for, said only as "no game system ... is installed"
+    about a roster, or not at all (the builder refuses it too)."""
     given = [
         *(getattr(args, "global_catalogs", None) or []),
         *(getattr(args, "catalogs", None) or []),
     ]
-    extra = [Path(p) for p in given]
-    return Library(default_roots(extra)).scan()
+    for name in given:
+        folder = Path(name)
+        if not folder.exists():
+            raise UsageError(f"--catalogs {name}: no such folder")
+        if not folder.is_dir():
+            raise UsageError(f"--catalogs {name}: is a file, not a folder (give its folder)")
+    return [Path(p) for p in given]
+
+
+def library_for(args: argparse.Namespace) -> Library:
+    """The catalogs on the search path plus any ``--catalogs DIR`` given."""
+    return Library(default_roots(catalog_folders(args))).scan()
 
 
 def catalog_warnings(lib: Library) -> None:

@@ -93,8 +93,9 @@ def _load(args: argparse.Namespace) -> Any:
     from ..report import load_evaluated
     from .common import library_for
 
+    library = library_for(args)  # (a --catalogs that is no folder: the command's refusal)
     try:
-        return load_evaluated(library_for(args), args.file)
+        return load_evaluated(library, args.file)
     except InputError as exc:
         for problem in exc.problems:
             print(f"{problem}", file=sys.stderr)
