@@ -5,6 +5,8 @@ YAML. Each was silent, wrong or a traceback (cli13); none is any more. Every fil
 
 from __future__ import annotations
 
+import io
+import sys
 from pathlib import Path
 
 import pytest
@@ -200,3 +202,131 @@ def test_a_battlescribe_roster_that_is_a_pipe_or_a_folder_is_refused(
         code, out, err = run(capsys, command[0], str(missing), *command[1:])
         assert code == 2
         assert f"{missing}: no such file" in out + err
+
+
+# --------------------------------------------------------------------------- --format json
+
+
+def test_catalogs_prints_json_whenever_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    """``catalogs SYSTEM``, ``catalogs SYSTEM FACTION`` and ``catalogs --paths`` printed their
+    text, exit 0, to a script asking ``--format json``: it could not read it."""
+    import json
+
+    code, out, _ = run(capsys, "catalogs", "--format", "json", "infantry-ops")
+    assert code == 0
+    system = json.loads(out)
+    assert (system["id"], system["name"]) == ("infantry-ops", "Infantry Operations")
+    assert {f["id"] for f in system["factions"]} >= {"inner-sphere", "clan"}
+    code, out, _ = run(capsys, "catalogs", "--format", "json", "infantry-ops", "inner-sphere")
+    assert code == 0
+    doc = json.loads(out)
+    assert (doc["system"], doc["faction"], doc["problems"]) == ("infantry-ops", "inner-sphere", [])
+    platoon = next(e for e in doc["entries"] if e["id"] == "platoon")
+    squad = next(e for e in platoon["children"] if e["id"] == "squad")
+    trooper = next(e for e in squad["children"] if e["id"] == "trooper")
+    assert trooper["costs"] == {"kg": 85.0}
+    # the text lists the same entries, each once with its children
+    code, text, _ = run(capsys, "catalogs", "infantry-ops", "inner-sphere")
+    assert "      trooper: Trooper  (kg 85)" in text.splitlines()
+    code, out, _ = run(capsys, "catalogs", "--format", "json", "--paths")
+    assert code == 0
+    paths = json.loads(out)
+    assert paths["roots"] and all(set(r) == {"path", "exists"} for r in paths["roots"])
+    assert paths["user_catalogs"]
+
+
+# --------------------------------------------------------------------------- stdin
+
+
+@pytest.mark.parametrize(
+    "command", [["validate"], ["show"], ["export", "--to", "text"], ["render", "-o", "OUT"]]
+)
+def test_a_dash_for_standard_input_is_told_it_is_not_read(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    command: list[str],
+) -> None:
+    """``armybuilder validate - < list.yaml`` said "-: no such file", which reads as if the
+    file of the roster piped in were missing."""
+    monkeypatch.chdir(tmp_path)
+    words = [str(tmp_path / "out.pdf") if w == "OUT" else w for w in command]
+    code, out, err = run(capsys, words[0], "-", *words[1:])
+    assert code == 2
+    assert (
+        "-: no such file; a roster is read from a file, not from standard input: save it to a file"
+    ) in out + err
+    assert not list(tmp_path.iterdir())
+
+
+# --------------------------------------------------------------------------- a terminal
+
+
+class _Terminal(io.TextIOWrapper):
+    """Standard output as a terminal: what is written, text and bytes, is kept."""
+
+    def __init__(self) -> None:
+        super().__init__(io.BytesIO(), encoding="utf-8")
+
+    def isatty(self) -> bool:
+        return True
+
+    def sent(self) -> bytes:
+        self.flush()
+        raw = self.buffer
+        assert isinstance(raw, io.BytesIO)
+        return raw.getvalue()
+
+
+def test_a_pdf_or_a_zip_is_never_sent_to_a_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``render -o -`` and ``export --to rosz`` (which writes to standard output by default)
+    sent a PDF's and a zip's bytes to the terminal, escape sequences and all; a .ros, which is
+    text, is still shown."""
+    monkeypatch.setenv("ARMYBUILDER_CACHE_DIR", str(tmp_path / "cache"))
+    folder = _tiny(tmp_path)
+    roster = tmp_path / "r.yaml"
+    roster.write_text("name: T\nsystem: tiny\nfaction: army\nselections:\n  - entry: e1\n")
+    runs = {
+        "render": ["render", str(PLATOON), "-o", "-"],
+        "rosz": ["export", "--catalogs", str(folder), str(roster), "--to", "rosz"],
+        "ros": ["export", "--catalogs", str(folder), str(roster), "--to", "ros"],
+    }
+    for name, words in runs.items():
+        terminal = _Terminal()
+        monkeypatch.setattr(sys, "stdout", terminal)
+        code = main(words)
+        monkeypatch.undo()
+        err = capsys.readouterr().err
+        sent = terminal.sent()
+        if name == "ros":
+            assert code == 0, err
+            assert sent.startswith(b"<?xml") and b"\x1b" not in sent
+            continue
+        assert code == 2, (name, err)
+        assert sent == b"", name
+        what = "a PDF" if name == "render" else "a zipped file"
+        assert f"{what} is not written to a terminal (its bytes would garble it)" in err, err
+    # to a file they are written as ever
+    out = tmp_path / "r.rosz"
+    assert main([*runs["rosz"], "-o", str(out)]) == 0
+    assert out.read_bytes().startswith(b"PK")
+
+
+# --------------------------------------------------------------------------- new
+
+
+def test_new_refuses_one_limit_given_twice(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--limit kg=1 --limit kg=2`` wrote 2 without a word; the same value twice is fine."""
+    code, out, err = run(
+        capsys, "new", "infantry-ops", "inner-sphere", "--limit", "kg=1", "--limit", "kg=2.5"
+    )
+    assert code == 2
+    assert out == ""
+    assert err.strip() == "armybuilder new: --limit kg given twice (1 and 2.5); give it once"
+    code, out, _ = run(
+        capsys, "new", "infantry-ops", "inner-sphere", "--limit", "kg=1", "--limit", "kg=1.0"
+    )
+    assert code == 0
+    assert "limits:\n  kg: 1\n" in out
