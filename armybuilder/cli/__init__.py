@@ -44,7 +44,7 @@ from ..rules.engine import Evaluation, Node, fmt_num
 from ..rules.state import StateKey, state_help, state_placeholder
 from ..words import tally
 from .common import EXIT_ILLEGAL as EXIT_ILLEGAL
-from .common import EXIT_INPUT, EXIT_OK, terminal_safe
+from .common import EXIT_INPUT, EXIT_OK, guarded_output, terminal_safe
 from .common import UsageError as UsageError
 from .common import catalog_warnings as _catalog_warnings
 from .common import issue_text as _issue_text
@@ -236,12 +236,42 @@ def cmd_new(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return EXIT_INPUT
-        roster.save(out, overwrite=bool(args.force))
+        other = _other_program_file(roster, lib, out)
+        if isinstance(other, int):
+            return other
+        if other is not None:
+            atomic_write(out, other, backup=True)
+        else:
+            roster.save(out, overwrite=bool(args.force))
     except OSError as exc:
         print(f"armybuilder new: cannot write {out}: {describe_os_error(exc)}", file=sys.stderr)
         return EXIT_INPUT
     print(f"wrote {out}")
     return EXIT_OK
+
+
+def _other_program_file(roster: Any, lib: Any, out: Path) -> bytes | int | None:
+    """The bytes of ``new -o NAME.ros`` (a name with the suffix of a registered roster writer:
+    another program's roster file, written in its format, as the builder's Save as does);
+    ``None`` for any other name (the roster's own YAML); the exit code after saying why it
+    cannot be (a roster of data of another kind). YAML was written under such a name, which
+    neither armybuilder nor the other program could read back."""
+    from ..formats import roster_writers
+
+    suffix = out.suffix.lower()
+    for _fmt, write in (w for w in roster_writers().values() if suffix in w[0].suffixes):
+        try:
+            data: bytes = write(roster, lib, out.name)
+        except ArmybuilderError as exc:
+            said = str(exc).removeprefix(f"{roster.file}: ")
+            print(
+                f"armybuilder new: cannot write {out}: {said} (a name ending .yaml is written "
+                "as armybuilder's own roster)",
+                file=sys.stderr,
+            )
+            return EXIT_INPUT
+        return data
+    return None
 
 
 def _print_state_keys(keys: Sequence[StateKey], fmt: str) -> int:
@@ -731,7 +761,7 @@ def plain_validate_args(words: Sequence[str]) -> Any | None:
 def _run(args: Any) -> int:
     """Run the command the arguments name, with the exit codes of bad input (a terminal
     shown a roster's control characters, never sent them: see :func:`terminal_safe`)."""
-    with terminal_safe():
+    with guarded_output(), terminal_safe():
         return _run_command(args)
 
 

@@ -330,3 +330,124 @@ def test_new_refuses_one_limit_given_twice(capsys: pytest.CaptureFixture[str]) -
     )
     assert code == 0
     assert "limits:\n  kg: 1\n" in out
+
+
+def test_new_to_a_ros_name_writes_a_ros_file_or_refuses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``new ... -o list.ros`` wrote the roster's YAML under that name, which neither
+    armybuilder nor BattleScribe read back ("not well-formed XML"); it now writes the .ros (or
+    .rosz) as the builder's Save as does, and refuses it for data that is not BattleScribe's."""
+    monkeypatch.setenv("ARMYBUILDER_CACHE_DIR", str(tmp_path / "cache"))
+    folder = _tiny(tmp_path)
+    for name in ("list.ros", "list.rosz"):
+        out = tmp_path / name
+        code, said, err = run(
+            capsys, "new", "--catalogs", str(folder), "tiny", "army", "-o", str(out)
+        )
+        assert code == 0, err
+        assert said.strip() == f"wrote {out}"
+        code, said, err = run(capsys, "validate", "--catalogs", str(folder), str(out))
+        assert code == 0, said + err
+        assert f"{out}: legal (1 warning) — New Army roster (Tiny, Army)" in said, said
+    assert (tmp_path / "list.ros").read_bytes().startswith(b"<?xml")
+    # replaced only with --force, the old one kept as .bak
+    before = (tmp_path / "list.ros").read_bytes()
+    code, _, _ = run(
+        capsys, "new", "--catalogs", str(folder), "tiny", "army", "-o", str(tmp_path / "list.ros")
+    )
+    assert code == 2
+    code, _, _ = run(
+        capsys,
+        "new",
+        "--catalogs",
+        str(folder),
+        "tiny",
+        "army",
+        "--force",
+        "-o",
+        str(tmp_path / "list.ros"),
+    )
+    assert code == 0
+    assert (tmp_path / "list.ros.bak").read_bytes() == before
+    out = tmp_path / "platoon.ros"
+    code, said, err = run(capsys, "new", "infantry-ops", "inner-sphere", "-o", str(out))
+    assert code == 2
+    assert said == ""
+    assert err.strip() == (
+        f"armybuilder new: cannot write {out}: Infantry Operations is not BattleScribe data; only "
+        "rosters of BattleScribe data can be written as .ros (a name ending .yaml is written as "
+        "armybuilder's own roster)"
+    )
+    assert not out.exists()
+
+
+# --------------------------------------------------------------------------- closed output
+
+
+class _GoneReader(io.StringIO):
+    """Standard output whose reader went away after the first line (``| head -1``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines = 0
+
+    def write(self, text: str) -> int:
+        if self.lines >= 1:
+            raise BrokenPipeError(32, "Broken pipe")
+        self.lines += text.count("\n")
+        return super().write(text)
+
+    def fileno(self) -> int:
+        raise io.UnsupportedOperation("no file descriptor here")
+
+
+def test_a_reader_gone_leaves_the_exit_code_of_the_result(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``validate lists/*.yaml | head -1``: the pipe broke after the first line and the command
+    stopped with exit 0, "all legal" to a script, with an illegal roster among them."""
+    illegal = tmp_path / "illegal.yaml"
+    illegal.write_text(
+        PLATOON.read_text().replace("  - entry: platoon\n", "  - entry: platoon\n    count: 0\n", 1)
+    )
+    files = [str(PLATOON), str(PLATOON), str(illegal)]
+    for words in (["validate", *files], ["validate", "--format", "json", *files]):
+        gone = _GoneReader()
+        monkeypatch.setattr(sys, "stdout", gone)
+        code = main(words)
+        monkeypatch.undo()
+        assert code == 1, words
+        assert gone.lines == 1
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_closed_standard_output_is_said_and_the_exit_code_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``armybuilder show FILE >&-``: Python has no standard output then; every command that
+    printed was an AttributeError traceback (``show`` printed nothing, exit 0, silently)."""
+    illegal = tmp_path / "illegal.yaml"
+    illegal.write_text(
+        PLATOON.read_text().replace("  - entry: platoon\n", "  - entry: platoon\n    count: 0\n", 1)
+    )
+    runs = {
+        ("validate", str(illegal)): 1,
+        ("validate", "--format", "json", str(PLATOON)): 0,
+        ("show", str(PLATOON)): 0,
+        ("show", "--format", "json", str(PLATOON)): 0,
+        ("export", str(PLATOON), "--to", "json"): 0,
+        ("schema", "roster"): 0,
+        ("catalogs", "--format", "json"): 0,
+        ("new", "infantry-ops", "inner-sphere"): 0,
+    }
+    for words, expected in runs.items():
+        monkeypatch.setattr(sys, "stdout", None)
+        code = main(list(words))
+        monkeypatch.undo()
+        err = capsys.readouterr().err
+        assert code == expected, (words, err)
+        assert err.strip() == "armybuilder: standard output is closed; what it prints is lost", (
+            words,
+            err,
+        )
