@@ -64,6 +64,15 @@ def opens_builder(words: Sequence[str]) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # Ctrl+C while the command starts (its modules loading, its parser built: before the
+    # command's own handling, which exits 130 quietly) printed a KeyboardInterrupt traceback.
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        return 130
+
+
+def _main(argv: Sequence[str] | None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     found = builder_arguments(words)
     if found is not None and sys.stdin.isatty() and sys.stdout.isatty():

@@ -83,7 +83,10 @@ def read_bytes(path: Path, max_bytes: int | None = None) -> bytes:
     try:
         st = path.stat()
     except FileNotFoundError:
-        raise InputError.single(path, "no such file", code="file-not-found") from None
+        said = "no such file"
+        if str(path) == "-":  # (the usual way to say "standard input", which is not read)
+            said += "; a roster is read from a file, not from standard input: save it to a file"
+        raise InputError.single(path, said, code="file-not-found") from None
     except OSError as exc:
         raise InputError.single(path, f"cannot read: {exc.strerror}", code="unreadable") from None
     if stat.S_ISDIR(st.st_mode):

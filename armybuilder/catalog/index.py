@@ -1422,6 +1422,12 @@ class GameSystem:
                 self._indexes[key] = idx
         return idx
 
+    def read_all(self) -> None:
+        """Read the game system's own data in full now, for a system of another format whose
+        reader reads it only with a faction (raises :class:`InputError` with the problems of
+        a file that cannot be read: ``check-catalog`` of a game system file alone). Nothing
+        to do by default: a system file of ours is read whole when it is found."""
+
     def known_data_problems(self) -> dict[str, int]:
         """Per data file of the system (by path), how many data problems the last load of it
         found, where that is known without loading it (a cache of a previous load, the file

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..errors import ArmybuilderError, CatalogError, Problem, UnknownSystemError
+from ..errors import ArmybuilderError, CatalogError, InputError, Problem, UnknownSystemError
 from ..formats import catalog_suffixes, reader_for
 from ..model.plain import is_faction_file, is_system_file
 from .checks import _module_problems, _problems_at, check_references, faction_entry_ids
@@ -115,7 +115,21 @@ def check_paths(paths: Sequence[Path], library: Library | None = None) -> list[P
         if not found:
             found = [r for r in _module_problems(gs_opt, faction) if r[0] == lf.path]
         problems.extend(_problems_at(found))
-    return problems
+    return _each_once(problems)
+
+
+def _each_once(problems: Sequence[Problem]) -> list[Problem]:
+    """``problems`` with each said once, in order: reading a folder of another format scans
+    its YAML files too, whose problems the files' own check finds again (a broken YAML file
+    beside a .gst was reported twice and counted twice)."""
+    seen: set[tuple[str, int | None, int | None, str]] = set()
+    unique: list[Problem] = []
+    for x in problems:
+        key = (x.file, x.line, x.column, x.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(x)
+    return unique
 
 
 def other_format_files(root: Path) -> list[tuple[Path, str, list[Path]]]:
@@ -140,21 +154,32 @@ def check_other_format(folder: Path) -> list[Problem]:
     lib = Library([folder], use_cache=False).scan()
     out: list[Problem] = list(lib.problems)
     for gs in lib.systems.values():
+        if not gs.factions:
+            # No faction reads the system's file in full: read it alone (a game system file
+            # cut short was "no problems" when given without a catalogue).
+            try:
+                gs.read_all()
+            except InputError as exc:
+                out.extend(exc.problems)
         for fid in list(gs.factions):
             try:
                 gs.index(fid)
+            except InputError as exc:
+                # (each at its own file and line: a game system file that cannot be read
+                # was reported under the faction's file, and so not at all when the game
+                # system file was checked alone)
+                out.extend(exc.problems)
+                path = gs.factions[fid].path if fid in gs.factions else gs.path
+                if all(Path(x.file) != path for x in exc.problems):
+                    # (the faction's own file is then unread: never "no problems")
+                    out.append(
+                        Problem(str(path), f"not checked: a file it needs cannot be read ({exc})")
+                    )
             except ArmybuilderError as exc:
                 path = gs.factions[fid].path if fid in gs.factions else gs.path
                 out.append(Problem(str(path), str(exc)))
         out.extend(gs.problems)
-    seen: set[tuple[str, int | None, str]] = set()
-    unique: list[Problem] = []
-    for x in out:
-        key = (x.file, x.line, x.message)
-        if key not in seen:
-            seen.add(key)
-            unique.append(x)
-    return unique
+    return _each_once(out)
 
 
 def _faction_ids_beside(gs: GameSystem, lib: Library, checked: set[Path]) -> set[str]:

@@ -44,7 +44,7 @@ from ..rules.engine import Evaluation, Node, fmt_num
 from ..rules.state import StateKey, state_help, state_placeholder
 from ..words import tally
 from .common import EXIT_ILLEGAL as EXIT_ILLEGAL
-from .common import EXIT_INPUT, EXIT_OK, terminal_safe
+from .common import EXIT_INPUT, EXIT_OK, guarded_output, terminal_safe
 from .common import UsageError as UsageError
 from .common import catalog_warnings as _catalog_warnings
 from .common import issue_text as _issue_text
@@ -207,6 +207,14 @@ def cmd_new(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return EXIT_INPUT
+        if key in limits and limits[key] != number:
+            # (the last one was taken without a word: which did the player mean?)
+            print(
+                f"armybuilder new: --limit {key} given twice ({fmt_num(limits[key])} and "
+                f"{fmt_num(number)}); give it once",
+                file=sys.stderr,
+            )
+            return EXIT_INPUT
         limits[key] = number
     for ct, start in gs.limit_types():
         # (a limit the system starts new rosters with, as BattleScribe's defaultCostLimit,
@@ -228,12 +236,42 @@ def cmd_new(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return EXIT_INPUT
-        roster.save(out, overwrite=bool(args.force))
+        other = _other_program_file(roster, lib, out)
+        if isinstance(other, int):
+            return other
+        if other is not None:
+            atomic_write(out, other, backup=True)
+        else:
+            roster.save(out, overwrite=bool(args.force))
     except OSError as exc:
         print(f"armybuilder new: cannot write {out}: {describe_os_error(exc)}", file=sys.stderr)
         return EXIT_INPUT
     print(f"wrote {out}")
     return EXIT_OK
+
+
+def _other_program_file(roster: Any, lib: Any, out: Path) -> bytes | int | None:
+    """The bytes of ``new -o NAME.ros`` (a name with the suffix of a registered roster writer:
+    another program's roster file, written in its format, as the builder's Save as does);
+    ``None`` for any other name (the roster's own YAML); the exit code after saying why it
+    cannot be (a roster of data of another kind). YAML was written under such a name, which
+    neither armybuilder nor the other program could read back."""
+    from ..formats import roster_writers
+
+    suffix = out.suffix.lower()
+    for _fmt, write in (w for w in roster_writers().values() if suffix in w[0].suffixes):
+        try:
+            data: bytes = write(roster, lib, out.name)
+        except ArmybuilderError as exc:
+            said = str(exc).removeprefix(f"{roster.file}: ")
+            print(
+                f"armybuilder new: cannot write {out}: {said} (a name ending .yaml is written "
+                "as armybuilder's own roster)",
+                file=sys.stderr,
+            )
+            return EXIT_INPUT
+        return data
+    return None
 
 
 def _print_state_keys(keys: Sequence[StateKey], fmt: str) -> int:
@@ -290,6 +328,17 @@ def cmd_catalogs(args: argparse.Namespace) -> int:
 
     lib = _library(args)
     if args.paths:
+        if args.format == "json":  # (it printed the text, exit 0, to a script asking JSON)
+            json.dump(
+                {
+                    "roots": [{"path": str(r), "exists": r.is_dir()} for r in lib.roots],
+                    "user_catalogs": str(user_catalog_dir()),
+                },
+                sys.stdout,
+                indent=2,
+            )
+            print()
+            return EXIT_OK
         for root in lib.roots:
             mark = "" if root.is_dir() else "  (missing)"
             print(f"{root}{mark}")
@@ -352,6 +401,20 @@ def cmd_catalogs(args: argparse.Namespace) -> int:
         if args.state:
             return _print_state_keys(gs.rules.state_keys() if gs.rules else (), args.format)
         if args.faction is None:
+            if args.format == "json":
+                _dump_json(
+                    {
+                        "id": gs.id,
+                        "name": gs.name,
+                        "description": gs.model.description or "",
+                        "path": str(gs.path),
+                        "factions": [
+                            {"id": f.id, "name": f.name, "path": str(f.path), "library": f.library}
+                            for f in gs.factions.values()
+                        ],
+                    }
+                )
+                return EXIT_OK
             print(f"{gs.id}: {gs.name}")
             if gs.model.description:
                 print(f"  {gs.model.description}")
@@ -368,6 +431,21 @@ def cmd_catalogs(args: argparse.Namespace) -> int:
     except ArmybuilderError as exc:
         print(f"armybuilder catalogs: {exc}", file=sys.stderr)
         return EXIT_INPUT
+    # What loading the catalog found wrong in its data (an element left out for a value that
+    # could not be read, a link to nothing): the rest is listed.
+    found = [p for p in gs.problems if p.code in DATA_PROBLEMS]
+    if args.format == "json":
+        _dump_json(
+            {
+                "system": gs.id,
+                "system_name": gs.name,
+                "faction": index.faction.id,
+                "faction_name": index.faction.name,
+                "entries": _entries_json(index),
+                "problems": [p.to_json() for p in found],
+            }
+        )
+        return EXIT_OK
     print(f"{gs.name} · {index.faction.name}")
     seen: set[int] = set()
 
@@ -384,13 +462,41 @@ def cmd_catalogs(args: argparse.Namespace) -> int:
             show(index.children(e), depth + 1)
 
     show(index.roots, 1)
-    # What loading the catalog found wrong in its data (an element left out for a value that
-    # could not be read, a link to nothing): the rest is listed above.
-    found = [p for p in gs.problems if p.code in DATA_PROBLEMS]
     if found:
         print("\nProblems in this catalog's data (the rest is listed above):")
         _problems_text(found, sys.stdout)
     return EXIT_OK
+
+
+def _dump_json(data: Any) -> None:
+    import json
+
+    json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
+    print()
+
+
+def _entries_json(index: Any) -> list[dict[str, Any]]:
+    """``catalogs SYSTEM FACTION --format json``'s entries: the tree the text lists, each
+    entry's children given where it is first listed (``children`` absent where it repeats)."""
+    seen: set[int] = set()
+
+    def entries(children: list[Any], depth: int) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for child in children:
+            e = child.entry
+            item: dict[str, Any] = {
+                "id": e.id,
+                "name": e.name,
+                "group": child.group.name if child.group else None,
+                "costs": {k: v for k, v in e.costs.items() if v},
+            }
+            if id(e) not in seen and depth <= 6:
+                seen.add(id(e))
+                item["children"] = entries(index.children(e), depth + 1)
+            out.append(item)
+        return out
+
+    return entries(index.roots, 1)
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
@@ -655,7 +761,7 @@ def plain_validate_args(words: Sequence[str]) -> Any | None:
 def _run(args: Any) -> int:
     """Run the command the arguments name, with the exit codes of bad input (a terminal
     shown a roster's control characters, never sent them: see :func:`terminal_safe`)."""
-    with terminal_safe():
+    with guarded_output(), terminal_safe():
         return _run_command(args)
 
 

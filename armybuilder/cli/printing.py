@@ -20,6 +20,11 @@ from ..words import plural
 
 EXIT_OK, EXIT_INPUT = 0, 2
 EXPORT_FORMATS = ("text", "markdown", "json", "html")
+#: Why a binary output is not written to a terminal (``{what}``: what it is).
+NOT_TO_A_TERMINAL = (
+    "{what} is not written to a terminal (its bytes would garble it): give -o FILE, or send "
+    "standard output to a file or a pipe"
+)
 #: Where ``render`` writes when no ``-o`` is given (relative to the current folder).
 DEFAULT_EXPORT_DIR = Path("exports")
 
@@ -93,8 +98,9 @@ def _load(args: argparse.Namespace) -> Any:
     from ..report import load_evaluated
     from .common import library_for
 
+    library = library_for(args)  # (a --catalogs that is no folder: the command's refusal)
     try:
-        return load_evaluated(library_for(args), args.file)
+        return load_evaluated(library, args.file)
     except InputError as exc:
         for problem in exc.problems:
             print(f"{problem}", file=sys.stderr)
@@ -169,6 +175,10 @@ def cmd_render(args: argparse.Namespace) -> int:
     from ..fileio import atomic_write, check_output, describe_os_error
 
     to_stdout = args.output == "-"
+    if to_stdout and sys.stdout.isatty():
+        # (a PDF's bytes sent to a terminal: its escape sequences garbled the terminal)
+        print(f"armybuilder render: {NOT_TO_A_TERMINAL.format(what='a PDF')}", file=sys.stderr)
+        return EXIT_INPUT
     target = None if to_stdout else Path(args.output or _default_pdf(args.file))
     if target is not None:
         try:  # before the slow part: an output that cannot be written is said at once
@@ -281,6 +291,17 @@ def _deliver(out: Path | None, data: str | bytes) -> int:
     from ..fileio import atomic_write, describe_os_error
 
     if out is None:
+        if isinstance(data, bytes) and sys.stdout.isatty():
+            # A terminal is shown text (its control characters as pictures, see
+            # cli.common.terminal_safe); a zipped file's bytes garbled it.
+            raw = data
+            try:
+                data = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                what = "a zipped file" if raw.startswith(b"PK") else "this file"
+                said = NOT_TO_A_TERMINAL.format(what=what)
+                print(f"armybuilder export: {said}", file=sys.stderr)
+                return EXIT_INPUT
         if isinstance(data, bytes):
             sys.stdout.buffer.write(data)
             sys.stdout.flush()

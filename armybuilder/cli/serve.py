@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .common import EXIT_INPUT, EXIT_OK
+from .common import EXIT_INPUT, EXIT_OK, catalog_folders
 
 INSTALL_HINT = (
     "armybuilder serve needs textual-serve, which is not installed: "
@@ -42,7 +42,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         print(f"armybuilder serve: port {args.port} is not a port number", file=sys.stderr)
         return EXIT_INPUT
-    catalogs = [*(getattr(args, "global_catalogs", None) or ()), *getattr(args, "catalogs", ())]
+    catalogs = catalog_folders(args)  # (one that is no folder: refused, as every command)
     if catalogs:  # the builders started for the browser find them as the terminal one does
         found = os.environ.get("ARMYBUILDER_CATALOGS", "")
         paths = [str(Path(c).resolve()) for c in catalogs] + ([found] if found else [])

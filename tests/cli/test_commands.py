@@ -140,8 +140,9 @@ selections:
         lambda d, f: ["--catalogs", d, "show", f],  # the form `armybuilder --help` shows
         lambda d, f: ["show", "--catalogs", d, f],
         lambda d, f: ["--catalogs", d, "validate", f],
-        lambda d, f: ["--catalogs", "/nonexistent", "validate", "--catalogs", d, f],
-        lambda d, f: ["--catalogs", d, "validate", "--catalogs", "/nonexistent", f],
+        # (another folder, empty: a folder that does not exist is refused, test_robust_odd_use)
+        lambda d, f: ["--catalogs", f"{d}-other", "validate", "--catalogs", d, f],
+        lambda d, f: ["--catalogs", d, "validate", "--catalogs", f"{d}-other", f],
     ],
 )
 def test_catalogs_option_before_or_after_the_command(
@@ -151,6 +152,7 @@ def test_catalogs_option_before_or_after_the_command(
     dropped without a word (the roster's units were then unknown)."""
     folder = tmp_path / "user" / "infantry-ops"
     folder.mkdir(parents=True)
+    (tmp_path / "user-other").mkdir()
     (folder / "mine.yaml").write_text(CUSTOM_TROOPERS, encoding="utf-8")
     roster = tmp_path / "recon.yaml"
     roster.write_text(RECON, encoding="utf-8")

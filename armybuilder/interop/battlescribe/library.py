@@ -283,6 +283,11 @@ class BattleScribeSystem(GameSystem):
         self._loaded.update(c.id for c in cats)
         self._indexes.clear()
 
+    def read_all(self) -> None:
+        """Parse and translate the game system file alone (its catalogues are read with a
+        faction)."""
+        self.load(set(self._loaded))
+
     def known_data_problems(self) -> dict[str, int]:
         """Per data file (by path), the data problems (values refused, links to nothing) the
         last load that read it found, from the scan cache where the file is unchanged since

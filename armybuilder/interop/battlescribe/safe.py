@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import re
+import stat
 import xml.etree.ElementTree as ET
 import zipfile
 import zlib
@@ -63,7 +64,19 @@ class UnsafeFileError(ValueError):
 def read_bytes(path: Path, limit: int = MAX_BYTES) -> bytes:
     """The file's content, unzipped when its suffix says it is zipped."""
     try:
-        size = path.stat().st_size
+        st = path.stat()
+    except FileNotFoundError:
+        raise UnsafeFileError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise UnsafeFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    # (said as a roster of ours is: a folder's "Is a directory" was the system's words, and
+    # a named pipe was read, waiting for a writer that never came: the command hung)
+    if stat.S_ISDIR(st.st_mode):
+        raise UnsafeFileError(f"{path}: is a folder, not a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise UnsafeFileError(f"{path}: is not a regular file (a pipe or a device); refused")
+    try:
+        size = st.st_size
         # (A zipped file larger than what it may unzip to is refused before it is read too.)
         if size > limit:
             raise UnsafeFileError(
