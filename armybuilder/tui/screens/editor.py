@@ -1348,16 +1348,25 @@ class EditorScreen(ArmyScreen):
 
     def _ask_replace(self, path: Path, then: Callable[[], None] | None) -> None:
         """Save as over another file that exists: only once the user says so."""
+        self._confirm_replace(
+            path,
+            "which later saves leave alone",
+            lambda: self._save_to(path, then, overwrite=True, keep=True),
+        )
+
+    def _confirm_replace(self, path: Path, kept: str, replace: Callable[[], object]) -> None:
+        """Ask before a file that exists is replaced (Cancel focused); ``replace`` runs once
+        the user says so, and keeps the old file aside (``kept`` says how it is left)."""
 
         def confirmed(answer: str | None) -> None:
             if answer == "overwrite":
-                self._save_to(path, then, overwrite=True, keep=True)
+                replace()
 
         self.app.push_screen(
             ConfirmScreen(
                 "Replace the file?",
                 f"{path} already exists. Replace it? (The old file is kept as "
-                f"{path.name}.replaced-<date>-<time> beside it, which later saves leave alone.)",
+                f"{path.name}.replaced-<date>-<time> beside it, {kept}.)",
                 [("overwrite", "Replace", "error"), ("cancel", "Cancel", "default")],
                 id="confirm-overwrite",
                 focus="cancel",
@@ -1645,21 +1654,10 @@ class EditorScreen(ArmyScreen):
         if not path.exists():
             self._write_roster_file(job, library)
             return
-
-        def confirmed(answer: str | None) -> None:
-            if answer == "overwrite":
-                self._write_roster_file(job, library, keep=True)
-
-        self.app.push_screen(
-            ConfirmScreen(
-                "Replace the file?",
-                f"{path} already exists. Replace it? (The old file is kept as "
-                f"{path.name}.replaced-<date>-<time> beside it.)",
-                [("overwrite", "Replace", "error"), ("cancel", "Cancel", "default")],
-                id="confirm-overwrite",
-                focus="cancel",
-            ),
-            confirmed,
+        self._confirm_replace(
+            path,
+            "which later exports leave alone",
+            lambda: self._write_roster_file(job, library, keep=True),
         )
 
     @work(thread=True, exclusive=True, group="export-roster")
