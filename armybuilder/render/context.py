@@ -133,8 +133,9 @@ MAX_NAME = 200
 #: Longest other text printed (notes, messages, computed values), in characters.
 MAX_TEXT = 2000
 #: Longest text of a catalog printed: a rule's description or a stat line's value (an
-#: ability's text). These are the game's rules, which a player needs whole: the 40k data's
-#: longest is 1,866 characters, and a cut one would print a rule that stops in mid-sentence.
+#: ability's text). These are the game's rules, which a player needs whole: the longest of
+#: the BattleScribe test data is 1,866 characters, and a cut one would print a rule that
+#: stops in mid-sentence.
 #: About two pages of a card's small print; the limit only keeps broken data printable.
 MAX_RULE_TEXT = 20000
 
@@ -156,14 +157,15 @@ def clean(text: Any, limit: int = MAX_TEXT) -> str:
 
 def clean_lines(text: Any, limit: int = MAX_RULE_TEXT) -> str:
     """A rule's text fit to print with its line breaks: :func:`clean` line by line, empty
-    lines dropped. The data writes a rule's effects a line each (the Waaagh!'s "- Units...",
-    "- Add 1...", "- Models...", the Templar Vows under their names) and a designer's note on
-    a line of its own; run together they read as one muddled paragraph.
+    lines dropped. The data writes a rule's effects a line each ("- Units...", "- Add 1...",
+    or each effect under its name) and a designer's note on a line of its own; run together
+    they read as one muddled paragraph.
 
     A stat line's values (an ability's text in its table cell) are joined into one line
-    instead (:func:`clean`): a 40k Leader's "attached to the following units" list a unit a
-    line took a card of a character a few lines past its page, each leaving a page that held
-    only the end of its last rule (the 40k roster of the benchmarks printed 19 pages, not 17);
+    instead (:func:`clean`): a leader's "attached to the following units" list a unit a line
+    took a character's card a few lines past its page, each leaving a page that held only
+    the end of its last rule (the BattleScribe roster of the benchmarks printed 19 pages, not
+    17);
     in a cell the data's own "■" keeps the items apart."""
     s = str(text)
     if "\n" not in s and "\r" not in s:
@@ -454,7 +456,7 @@ class UnitView(_Values):
         """The rule texts this selection's card prints: its own, then those of everything
         else on the card (its models, their weapons and upgrades, a detachment chosen in a
         roster option), in the roster's order, each name and text once. A weapon's rules
-        ("Pistol", "Blast", Gaslands' "Harpoon", whose stat line says only "See Rules.") and
+        ("Pistol", "Blast", a "Harpoon" whose stat line says only "See Rules.") and
         a detachment's belong to the player's card as much as the unit's own; a unit nested
         in this one prints its rules on its own card."""
         out: list[tuple[str, str]] = []
@@ -478,7 +480,7 @@ class UnitView(_Values):
     def member_profiles(self) -> list[tuple[str, ProfileView]]:
         """The stat lines of the models on this card as ``(label, profile)`` rows, the same
         model with the same stat line once with how many there are: seven selections of one
-        Termagant each are one row "Termagants ×7", as one selection of seven is (and as the
+        model each are one row "<model> ×7", as one selection of seven is (and as the
         weapon rows count), not seven identical rows."""
         counts: dict[tuple[Any, ...], int] = {}
         first: dict[tuple[Any, ...], ProfileView] = {}
@@ -707,8 +709,8 @@ class RosterView(_Values):
     @property
     def has_sheets(self) -> bool:
         """Whether the record sheets have anything to print: a unit, or a roster option with
-        something chosen in it. A new Gaslands team holds only its bare "Sponsor", which has
-        no card: no "Record sheets" page is printed with nothing under its heading."""
+        something chosen in it. A new roster may hold only a bare roster option (a sponsor),
+        which has no card: no "Record sheets" page is printed with nothing under its heading."""
         return any(not u.sheetless for u in self.units)
 
     def all_units(self) -> Iterator[UnitView]:

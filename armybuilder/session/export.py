@@ -155,7 +155,7 @@ def export_roster_file(session: EditSession, out: Path, library: Any) -> Path:
 class RosterFileExport:
     """An export of :func:`start_roster_file_export`: the roster's text as it was then, and
     the writer; :meth:`run` writes the file, on any thread (the first one of a session reads
-    the data's own model: a second or two for 40k)."""
+    the data's own model: a second or two for a large game system)."""
 
     def __init__(self, text: str, file: str, out: Path, writer: Any) -> None:
         self.text = text

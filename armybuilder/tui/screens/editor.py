@@ -1663,7 +1663,7 @@ class EditorScreen(ArmyScreen):
     @work(thread=True, exclusive=True, group="export-roster")
     def _write_roster_file(self, job: RosterFileExport, library: Any, keep: bool = False) -> None:
         # (a worker: the first export of a session reads the data's own model, a second or
-        # two for 40k; what it writes is the roster as it was when asked)
+        # two for a large game system; what it writes is the roster as it was when asked)
         app = self.app
         try:
             if keep and job.out.exists():

@@ -765,9 +765,9 @@ class RosterTree(StableScroll, ContentLines, Tree[Loc]):
         self._reshaping()
         # Keep the lines that still match at both ends; replace the middle. Where lines are
         # added or removed, a line is kept only for a selection of its entry and its name: a
-        # StarMarine ×3 split into three took the line of the StarMarine named Marksman
-        # after it (open) for the second one, and the Marksman got a new line, closed. (Not
-        # where as many lines stay: a unit renamed keeps its line.)
+        # unit ×3 split into three took the line of the named unit of that entry after it
+        # (open) for the second copy, and the named one got a new line, closed. (Not where
+        # as many lines stay: a unit renamed keeps its line.)
         names = len(old) != len(children)
 
         def same(i: int, j: int) -> bool:
