@@ -105,14 +105,7 @@ async def _roster(path: Path, library: Any, actions: Sequence[str], repeats: int
     out: dict[str, dict[str, float]] = {}
     try:
         async with app.run_test(size=size, notifications=True) as pilot:
-            editor, session = await B.loaded_editor(app, pilot, 0.05)
-            while editor.shown_generation != session.generation:
-                await pilot.pause(0.05)
-            plan = B._plan(session)
-            editor.roster_tree.focus()
-            session.rename((), f"{session.name} (benchmark)")  # unsaved from here on
-            editor.after_edit()
-            await _quiet(editor)
+            editor, session, plan = await B.editor_for_actions(app, pilot)
 
             def key(name: str, char: str | None) -> None:
                 B.send_key(app, name, char)

@@ -78,15 +78,8 @@ async def _run(path: Path, library: Any, actions: Sequence[str], repeats: int) -
     out: dict[str, Any] = {}
     try:
         async with app.run_test(size=(160, 48)) as pilot:
-            editor, session = await B.loaded_editor(app, pilot, 0.05)
-            while editor.shown_generation != session.generation:
-                await pilot.pause(0.05)
-            plan = B._plan(session)
+            editor, session, plan = await B.editor_for_actions(app, pilot)
             browser = editor.catalog
-            editor.roster_tree.focus()
-            session.rename((), f"{session.name} (benchmark)")  # unsaved from here on
-            editor.after_edit()
-            await _quiet(editor)
 
             def key(name: str, char: str | None) -> None:
                 B.send_key(app, name, char)

@@ -230,6 +230,23 @@ async def loaded_editor(app: Any, pilot: Any, step: float = 0.02) -> tuple[Any, 
     return editor, session
 
 
+async def editor_for_actions(app: Any, pilot: Any) -> tuple[Any, Any, dict[str, Any]]:
+    """The editor, its session and the plan of actions (:func:`_plan`), as the action
+    benchmarks start: the roster shown, the tree focused, and the roster renamed (unsaved
+    from then on, as while a person edits), once the app is quiet again."""
+    from bench_key_frame import _quiet
+
+    editor, session = await loaded_editor(app, pilot, 0.05)
+    while editor.shown_generation != session.generation:
+        await pilot.pause(0.05)
+    plan = _plan(session)
+    editor.roster_tree.focus()
+    session.rename((), f"{session.name} (benchmark)")  # unsaved from here on
+    editor.after_edit()
+    await _quiet(editor)
+    return editor, session, plan
+
+
 def pick_target(session: Any) -> tuple[tuple[str | int, ...], str]:
     """A selection and an entry to add to it: the model it already holds most of (one more
     marine for a squad of marines), in the first such selection."""

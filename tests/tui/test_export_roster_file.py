@@ -18,29 +18,18 @@ from typing import Any
 
 import pytest
 from conftest import EXAMPLES, run_async, wait_editor, wait_for, wait_screen
+from test_ros_save import BIKE, BSDATA
+from test_ros_save import TEAM as ROS_TEAM
 from textual.widgets import Input
 
 from armybuilder.catalog import Library
 from armybuilder.tui.screens.dialogs import PathScreen
 
-BSDATA = Path(__file__).resolve().parents[2].parent / "shared" / "bsdata"
-
 pytestmark = pytest.mark.skipif(
     not BSDATA.is_dir(), reason=f"the BattleScribe test data is not at {BSDATA}"
 )
-
-TEAM = """format: 1
-system: gaslands
-faction: gaslands
-name: Team
-limits: {cans: 20}
-selections:
-  - entry: 7209-f619-ccee-874e   # Sponsor
-    selections:
-      - entry: 3057-1f8e-63b6-95e6
-  - entry: b5d8-cf00-181a-b503   # Bike, 5 cans
-"""
-BIKE = "b5d8-cf00-181a-b503"
+#: The Gaslands team of test_ros_save.py, with room for a second Bike.
+TEAM = ROS_TEAM.replace("limits: {cans: 4}", "limits: {cans: 20}")
 
 
 @pytest.fixture(scope="module")
